@@ -1,0 +1,88 @@
+# The two commands a newcomer needs: `make run` and `make test` (README.md).
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+BOT := .venv/bot/bin
+ACT := .venv/actions/bin
+MODEL := models/assistant.tar.gz
+PIP_INSTALL := pip install --quiet --disable-pip-version-check --no-deps --ignore-requires-python
+
+export PYTHONPATH := $(CURDIR)
+export CONTENT_DB_URL ?= sqlite:///$(CURDIR)/var/content.db
+export TF_CPP_MIN_LOG_LEVEL ?= 2
+# Rasa reports telemetry and crashes to the internet by default; this machine must not.
+export RASA_TELEMETRY_ENABLED := false
+
+# Everything that shapes the trained model: retrain when any of it is newer than the model.
+MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name '*.yml') \
+	$(wildcard bot/nlu/*.py bot/lang/*.py)
+
+.PHONY: help setup run db train lint test test-unit validate test-stories test-integration clean
+
+help:
+	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
+	@echo "make test   lint, unit tests, rasa data validate, train, test stories, integration"
+	@echo "make setup  create .venv/bot and .venv/actions from requirements/*.lock"
+	@echo "make train  train $(MODEL) if it is missing or older than its inputs"
+	@echo "make db     migrate and seed the content database ($$CONTENT_DB_URL)"
+
+## Environments ---------------------------------------------------------------------------
+setup: .venv/bot/.installed .venv/actions/.installed
+
+.venv/%/.installed: requirements/%.lock
+	@$(PYTHON) -c 'import sys; assert (3, 10) <= sys.version_info[:2] <= (3, 11), \
+		f"Python 3.10 or 3.11 needed, found {sys.version.split()[0]} (set PYTHON=...)"'
+	@echo "Creating .venv/$* from $< (first time: a few minutes) ..."
+	$(PYTHON) -m venv .venv/$*
+	.venv/$*/bin/$(PIP_INSTALL) -r $<
+	@# --no-deps installs exactly the lock; pip check proves it is complete. Rasa's matplotlib<3.6
+	@# pin is the one expected complaint (no cp311 wheel exists; 3.7.5 works, see README).
+	@{ .venv/$*/bin/pip check || true; } | { grep -v -e "has requirement matplotlib<3.6" -e "^No broken requirements" || true; } | \
+		{ ! grep . ; } || { echo "pip check failed for .venv/$*"; exit 1; }
+	touch $@
+
+## Content database -------------------------------------------------------------------------
+db: .venv/actions/.installed
+	$(ACT)/python -m actions.content migrate
+	$(ACT)/python -m actions.content seed
+
+## Model ----------------------------------------------------------------------------------
+train: $(MODEL)
+
+$(MODEL): $(MODEL_INPUTS) | .venv/bot/.installed
+	$(BOT)/rasa train --config config.yml --domain bot/domain --data data \
+		--out models --fixed-model-name assistant
+	@touch $@
+
+## Run ------------------------------------------------------------------------------------
+run: START := $(shell date +%s.%N)
+run: setup db train
+	$(PYTHON) scripts/stack.py --model $(MODEL) --content-db-url "$(CONTENT_DB_URL)" \
+		--since $(START)
+
+## Tests ----------------------------------------------------------------------------------
+lint: .venv/actions/.installed
+	$(ACT)/ruff check bot actions tests scripts
+	$(ACT)/ruff format --check bot actions tests scripts
+	$(ACT)/mypy actions bot/lang scripts
+
+test-unit: setup
+	$(BOT)/pytest -q tests/bot
+	$(ACT)/pytest -q tests/actions
+
+validate: .venv/bot/.installed
+	$(BOT)/rasa data validate --config config.yml --domain bot/domain --data data --fail-on-warnings
+
+test-stories: $(MODEL)
+	$(BOT)/rasa test core --model $(MODEL) --stories tests/stories \
+		--fail-on-prediction-errors --out results/stories
+
+test-integration: setup $(MODEL)
+	$(ACT)/pytest -q tests/integration
+
+test: setup lint test-unit validate train test-stories test-integration
+
+clean:
+	rm -rf models results var .rasa

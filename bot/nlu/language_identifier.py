@@ -1,0 +1,122 @@
+"""Rasa component: adds ``"language": {"code", "script", "confidence"}`` to every parse result.
+
+The profile is learned at training time from ``data/nlu/<language code>/`` (the folder says
+which language an example is in; the letters say which script), so adding training data for a
+language also improves recognising it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Text, Tuple
+
+from rasa.engine.graph import ExecutionContext, GraphComponent
+from rasa.engine.recipes.default_recipe import DefaultV1Recipe
+from rasa.engine.storage.resource import Resource
+from rasa.engine.storage.storage import ModelStorage
+from rasa.shared.nlu.constants import TEXT
+from rasa.shared.nlu.training_data.loading import load_data
+from rasa.shared.nlu.training_data.message import Message
+from rasa.shared.nlu.training_data.training_data import TrainingData
+
+from bot.lang.codes import LANGUAGES
+from bot.lang.normalise import normalise
+from bot.nlu.langid import LanguageProfile, ProfileIdentifier, label, script_of
+from bot.nlu.normaliser import ORIGINAL_TEXT
+
+logger = logging.getLogger(__name__)
+
+LANGUAGE = "language"
+_PROFILE_FILE = "language_profile.json"
+
+
+def labelled_examples(data_dir: Path) -> List[Tuple[str, str]]:
+    """(text, ``code-Script``) for the training examples under ``data_dir/<code>/``.
+
+    A text that stands in two languages' data ("salam", "menu", "ok") is evidence for neither
+    and is left out, so short shared words stay uncertain instead of picking a side.
+    """
+    labels: Dict[str, set] = {}
+    for code in LANGUAGES:
+        folder = data_dir / code
+        if not folder.is_dir():
+            continue
+        for message in load_data(str(folder)).training_examples:
+            text = message.get(TEXT) or ""
+            script = script_of(text)
+            if script:
+                labels.setdefault(normalise(text), set()).add(label(code, script))
+    return [(text, next(iter(found))) for text, found in labels.items() if len(found) == 1]
+
+
+@DefaultV1Recipe.register(
+    [DefaultV1Recipe.ComponentType.MESSAGE_FEATURIZER], is_trainable=True
+)
+class LanguageIdentifier(GraphComponent):
+    """Identifies English, Dari and Pashto in Arabic or Latin script (see bot/nlu/langid.py)."""
+
+    @staticmethod
+    def get_default_config() -> Dict[Text, Any]:
+        return {"data_dir": "data/nlu"}
+
+    def __init__(
+        self,
+        config: Dict[Text, Any],
+        model_storage: ModelStorage,
+        resource: Resource,
+        profile: Optional[LanguageProfile] = None,
+    ) -> None:
+        self._config = config
+        self._model_storage = model_storage
+        self._resource = resource
+        self._identifier = ProfileIdentifier(profile) if profile else None
+
+    @classmethod
+    def create(
+        cls,
+        config: Dict[Text, Any],
+        model_storage: ModelStorage,
+        resource: Resource,
+        execution_context: ExecutionContext,
+    ) -> LanguageIdentifier:
+        return cls(config, model_storage, resource)
+
+    def train(self, training_data: TrainingData) -> Resource:
+        data_dir = Path(self._config["data_dir"])
+        profile = LanguageProfile.train(labelled_examples(data_dir))
+        if not profile.counts:
+            raise ValueError(
+                f"No training examples under {data_dir}/<{'|'.join(LANGUAGES)}>/: "
+                "the language identifier learns its profiles from there."
+            )
+        with self._model_storage.write_to(self._resource) as model_dir:
+            (model_dir / _PROFILE_FILE).write_text(json.dumps(profile.to_dict()), "utf-8")
+        self._identifier = ProfileIdentifier(profile)
+        return self._resource
+
+    @classmethod
+    def load(
+        cls,
+        config: Dict[Text, Any],
+        model_storage: ModelStorage,
+        resource: Resource,
+        execution_context: ExecutionContext,
+        **kwargs: Any,
+    ) -> LanguageIdentifier:
+        with model_storage.read_from(resource) as model_dir:
+            data = json.loads((model_dir / _PROFILE_FILE).read_text("utf-8"))
+        return cls(config, model_storage, resource, LanguageProfile.from_dict(data))
+
+    def process_training_data(self, training_data: TrainingData) -> TrainingData:
+        return training_data
+
+    def process(self, messages: List[Message]) -> List[Message]:
+        if self._identifier is None:
+            return messages
+        for message in messages:
+            text = message.get(ORIGINAL_TEXT) or message.get(TEXT) or ""
+            guess = self._identifier.identify(text)
+            message.set(LANGUAGE, guess.as_dict(), add_to_output=True)
+        return messages

@@ -1,0 +1,75 @@
+"""Rasa component: fold Arabic-script keyboard variants before the tokenizer sees the text."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Text
+
+from rasa.engine.graph import ExecutionContext, GraphComponent
+from rasa.engine.recipes.default_recipe import DefaultV1Recipe
+from rasa.engine.storage.resource import Resource
+from rasa.engine.storage.storage import ModelStorage
+from rasa.shared.nlu.constants import ENTITIES, ENTITY_ATTRIBUTE_END, ENTITY_ATTRIBUTE_START, TEXT
+from rasa.shared.nlu.training_data.message import Message
+from rasa.shared.nlu.training_data.training_data import TrainingData
+
+from bot.lang.normalise import fold, normalise
+
+#: The user's words as typed, kept beside the normalised text.
+ORIGINAL_TEXT = "text_original"
+
+
+@DefaultV1Recipe.register(
+    [DefaultV1Recipe.ComponentType.MESSAGE_TOKENIZER], is_trainable=False
+)
+class TextNormaliser(GraphComponent):
+    """Runs first in the pipeline, on training data and on every incoming message alike."""
+
+    @classmethod
+    def create(
+        cls,
+        config: Dict[Text, Any],
+        model_storage: ModelStorage,
+        resource: Resource,
+        execution_context: ExecutionContext,
+    ) -> TextNormaliser:
+        return cls()
+
+    def process_training_data(self, training_data: TrainingData) -> TrainingData:
+        for message in training_data.training_examples:
+            entities = message.get(ENTITIES) or []
+            if any(ENTITY_ATTRIBUTE_START in entity for entity in entities):
+                _fold_keeping_entities(message)
+            else:
+                _normalise(message)
+        return training_data
+
+    def process(self, messages: List[Message]) -> List[Message]:
+        for message in messages:
+            _normalise(message)
+        return messages
+
+
+def _normalise(message: Message) -> None:
+    text = message.get(TEXT)
+    if isinstance(text, str):
+        message.set(ORIGINAL_TEXT, text)
+        message.set(TEXT, normalise(text))
+
+
+def _fold_keeping_entities(message: Message) -> None:
+    """Fold the text piece by piece so that annotated entity offsets stay on their words."""
+    text: str = message.get(TEXT)
+    annotated = [e for e in message.get(ENTITIES) if ENTITY_ATTRIBUTE_START in e]
+    entities = sorted(annotated, key=lambda e: e[ENTITY_ATTRIBUTE_START])
+    pieces: List[str] = []
+    cursor = 0
+    for entity in entities:
+        start, end = entity[ENTITY_ATTRIBUTE_START], entity[ENTITY_ATTRIBUTE_END]
+        pieces.append(fold(text[cursor:start]))
+        entity[ENTITY_ATTRIBUTE_START] = sum(map(len, pieces))
+        pieces.append(fold(text[start:end]))
+        entity[ENTITY_ATTRIBUTE_END] = sum(map(len, pieces))
+        cursor = end
+    pieces.append(fold(text[cursor:]))
+    message.set(ORIGINAL_TEXT, text)
+    message.set(TEXT, "".join(pieces))

@@ -1,0 +1,72 @@
+"""The conversation's language: explicit choice is sticky, detection follows, hints fill gaps."""
+
+from typing import Any
+
+import pytest
+from rasa_sdk import Tracker
+from rasa_sdk.events import SlotSet
+from rasa_sdk.executor import CollectingDispatcher
+
+from actions.language import ActionTrackLanguage, LanguageState, choose_language
+
+
+def parse(
+    intent: str = "ask_flights",
+    code: str | None = None,
+    confidence: float = 0.95,
+    entities: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    message: dict[str, Any] = {"intent": {"name": intent}, "entities": entities or []}
+    if code:
+        message["language"] = {"code": code, "script": "Arab", "confidence": confidence}
+    return message
+
+
+def test_first_message_sets_detected_language() -> None:
+    assert choose_language(None, parse(code="ps")) == LanguageState("ps", chosen=False)
+
+
+def test_confident_detection_switches_language() -> None:
+    assert choose_language(LanguageState("en", False), parse(code="prs")).language == "prs"
+
+
+def test_unsure_detection_keeps_language() -> None:
+    current = LanguageState("ps", False)
+    assert choose_language(current, parse(code="en", confidence=0.55)) == current
+
+
+def test_explicit_choice_is_sticky() -> None:
+    chosen = choose_language(
+        LanguageState("en", False),
+        parse("set_language", "en", entities=[{"entity": "language", "value": "ps"}]),
+    )
+    assert chosen == LanguageState("ps", chosen=True)
+    assert choose_language(chosen, parse(code="en", confidence=0.99)) == chosen
+
+
+def test_explicit_choice_can_be_changed_explicitly() -> None:
+    current = LanguageState("ps", True)
+    message = parse("set_language", entities=[{"entity": "language", "value": "prs"}])
+    assert choose_language(current, message) == LanguageState("prs", True)
+
+
+def test_unknown_language_value_is_ignored() -> None:
+    message = parse("set_language", entities=[{"entity": "language", "value": "fr"}])
+    assert choose_language(None, message) == LanguageState("en", False)
+
+
+@pytest.mark.parametrize(("hint", "expected"), [("prs", "prs"), ("de", "en"), (None, "en")])
+def test_channel_hint_only_without_evidence(hint: str | None, expected: str) -> None:
+    assert choose_language(None, parse(code=None), hint=hint).language == expected
+
+
+async def test_action_sets_slots_only_when_language_changes() -> None:
+    def tracker(slots: dict[str, Any], message: dict[str, Any]) -> Tracker:
+        events = [{"event": "user", "text": "x", "parse_data": message, "metadata": {}}]
+        return Tracker("someone", slots, message, events, False, None, {}, "action_listen")
+
+    action = ActionTrackLanguage()
+    events = await action.run(CollectingDispatcher(), tracker({}, parse(code="ps")), {})
+    assert events == [SlotSet("language", "ps"), SlotSet("language_chosen", False)]
+    same = tracker({"language": "ps", "language_chosen": False}, parse(code="ps"))
+    assert await action.run(CollectingDispatcher(), same, {}) == []

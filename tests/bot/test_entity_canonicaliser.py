@@ -1,0 +1,38 @@
+"""Extracted entities carry the canonical values the content database is keyed by."""
+
+from datetime import date
+from typing import Any
+
+import pytest
+
+from bot.nlu.entity_canonicaliser import EntityCanonicaliser, canonical_flight_number
+
+SYNONYMS = {"قطر": "Doha", "qatar": "Doha", "doha": "Doha", "کابل": "KBL", "hkia": "KBL"}
+
+
+def canonical(entity: str, value: str) -> Any:
+    component = EntityCanonicaliser.__new__(EntityCanonicaliser)
+    component.synonyms = SYNONYMS
+    return component.canonical_value({"entity": entity, "value": value}, date(2021, 8, 25))
+
+
+@pytest.mark.parametrize(
+    ("entity", "value", "expected"),
+    [
+        ("destination", "QATAR", "Doha"),
+        ("destination", "قطر", "Doha"),
+        ("airport", "كابل", "KBL"),  # typed with the Arabic kaf
+        ("airport", "HKIA", "KBL"),
+        ("destination", "Toronto", "Toronto"),  # unknown place passes through unchanged
+        ("flight_number", "qr 8010", "QR8010"),
+        ("flight_number", "۸۷۱", "871"),
+        ("date", "sabah", "2021-08-26"),
+        ("date", "soon", None),
+    ],
+)
+def test_canonical_values(entity: str, value: str, expected: Any) -> None:
+    assert canonical(entity, value) == expected
+
+
+def test_flight_number_without_characters_is_empty() -> None:
+    assert canonical_flight_number(" - ") == ""

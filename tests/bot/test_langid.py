@@ -1,0 +1,88 @@
+"""Language identification on the kinds of messages evacuees send.
+
+The profile is learned from data/nlu exactly as `rasa train` learns it.
+"""
+
+import time
+from pathlib import Path
+
+import pytest
+from rasa.shared.nlu.training_data.loading import load_data
+
+from bot.nlu.language_identifier import labelled_examples
+from bot.nlu.langid import NO_EVIDENCE, LanguageProfile, ProfileIdentifier
+
+ROOT = Path(__file__).resolve().parents[2]
+HELD_OUT = ROOT / "tests" / "nlu" / "heldout"
+
+
+@pytest.fixture(scope="module")
+def identifier() -> ProfileIdentifier:
+    return ProfileIdentifier(LanguageProfile.train(labelled_examples(ROOT / "data" / "nlu")))
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "script"),
+    [
+        ("when is the next flight to doha", "en", "Latn"),
+        ("is abbey gate open now", "en", "Latn"),
+        ("پرواز بعدی چی وقت است", "prs", "Arab"),
+        ("میدان هوایی باز است؟", "prs", "Arab"),
+        ("الوتکه کله ده", "ps", "Arab"),
+        ("د کابل هوايي ډګر خلاص دی؟", "ps", "Arab"),
+        ("parwaz ba doha chi waqt ast", "prs", "Latn"),
+        ("alwatka kala da", "ps", "Latn"),
+        ("gate باز است؟", "prs", "Arab"),  # English word inside Dari
+        ("پرواز ۸۷۱ کی میره", "prs", "Arab"),  # Persian digits
+    ],
+)
+def test_identifies_language_and_script(
+    identifier: ProfileIdentifier, text: str, code: str, script: str
+) -> None:
+    guess = identifier.identify(text)
+    assert (guess.code, guess.script) == (code, script)
+    assert 0.5 <= guess.confidence <= 1.0
+
+
+def test_one_pashto_only_letter_is_strong_evidence(identifier: ProfileIdentifier) -> None:
+    guess = identifier.identify("ښه")
+    assert guess.code == "ps"
+    assert guess.confidence >= 0.9
+
+
+@pytest.mark.parametrize("text", ["", "   ", "123", "۱۲۳", "🙂🙂", "?!", "\x00\x01\x10"])
+def test_no_letters_means_no_evidence(identifier: ProfileIdentifier, text: str) -> None:
+    assert identifier.identify(text) == NO_EVIDENCE
+
+
+def test_huge_message_is_bounded(identifier: ProfileIdentifier) -> None:
+    started = time.perf_counter()
+    guess = identifier.identify("الوتکه کله ده " * 2000)
+    assert guess.code == "ps"
+    assert time.perf_counter() - started < 1.0  # a bound against unbounded work, not a benchmark
+
+
+def test_deterministic(identifier: ProfileIdentifier) -> None:
+    texts = ["flight kay ast", "salam", "ok", "manana", "help pls"]
+    assert [identifier.identify(t) for t in texts] == [identifier.identify(t) for t in texts]
+
+
+def held_out() -> list[tuple[str, str, str]]:
+    """(text, code, script) for the held-out split; the file name says the truth."""
+    cases = []
+    for path in sorted(HELD_OUT.glob("*.yml")):
+        code, _, script = path.stem.partition("_")
+        for message in load_data(str(path)).training_examples:
+            cases.append((message.get("text"), code, "Arab" if script == "arab" else "Latn"))
+    return cases
+
+
+def test_held_out_accuracy_does_not_regress(identifier: ProfileIdentifier) -> None:
+    """Regression guard; the measured figures per slice are in docs/BENCHMARKS.md."""
+    cases = held_out()
+    correct = 0
+    for text, code, script in cases:
+        guess = identifier.identify(text)
+        correct += (guess.code, guess.script) == (code, script)
+    assert len(cases) > 300
+    assert correct / len(cases) >= 0.93
