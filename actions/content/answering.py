@@ -1,0 +1,78 @@
+"""What every content action shares: language, clock, one session per run, failing softly.
+
+An action only decides *which* response to send and fills its variables from the database;
+the wording is in the domain. If the database cannot be read the user still gets an answer
+(``utter_content_unavailable``) and the operator gets the traceback in the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from rasa_sdk import Action, Tracker
+from rasa_sdk.executor import CollectingDispatcher
+from rasa_sdk.types import DomainDict
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
+
+from actions.content.db import session_scope
+from actions.content.localise import language_or_default
+
+logger = logging.getLogger(__name__)
+
+UNAVAILABLE = "utter_content_unavailable"
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The response to send and the data blocks it shows."""
+
+    response: str
+    variables: dict[str, str] = field(default_factory=dict)
+
+
+def latest_entity(tracker: Tracker, entity: str) -> str | None:
+    """The first value of ``entity`` in the latest user message, stripped; None if absent."""
+    for value in tracker.get_latest_entity_values(entity):
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+class ContentAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships no type hints
+    """Base of the actions that answer from the content database."""
+
+    def __init__(self, clock: Callable[[], datetime] = utc_now) -> None:
+        self._clock = clock
+
+    @abstractmethod
+    def answer(self, session: Session, tracker: Tracker, language: str, now: datetime) -> Reply:
+        """Read what the question needs and choose the reply (runs in a worker thread)."""
+
+    def _read(self, tracker: Tracker, language: str, now: datetime) -> Reply:
+        with session_scope() as session:
+            return self.answer(session, tracker, language, now)
+
+    async def run(
+        self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: DomainDict
+    ) -> list[dict[str, Any]]:
+        language = language_or_default(tracker.get_slot("language"))
+        now = self._clock()
+        try:
+            # A worker thread, so a slow database does not stall other conversations.
+            reply = await asyncio.to_thread(self._read, tracker, language, now)
+        except (SQLAlchemyError, OSError):
+            logger.error("%s: cannot read the content database", self.name(), exc_info=True)
+            reply = Reply(UNAVAILABLE)
+        dispatcher.utter_message(response=reply.response, **reply.variables)
+        return []

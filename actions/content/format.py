@@ -1,0 +1,192 @@
+"""Turns database rows into the data blocks the domain's responses show.
+
+Times are stored in UTC and shown in Kabul time (Asia/Kabul, UTC+04:30). Dari and Pashto get
+Persian digits and isolated Latin runs (flight numbers, IATA codes, Latin names), see localise.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from actions.content.localise import (
+    AGO,
+    GATE_STATE,
+    KIND,
+    LABELS,
+    MONTHS,
+    PATTERNS,
+    STATUS,
+    VERIFICATION,
+    WEEKDAYS,
+    digits,
+    isolate_latin,
+    word,
+)
+from actions.content.models import (
+    Airport,
+    Announcement,
+    Flight,
+    Gate,
+    Organisation,
+    Provenance,
+    localised,
+)
+
+KABUL = ZoneInfo("Asia/Kabul")
+BULLET = "•"
+SEPARATOR = " · "
+
+
+def kabul_day_bounds(day: date) -> tuple[datetime, datetime]:
+    """The UTC instants a Kabul calendar day starts and ends (end exclusive)."""
+    start = datetime.combine(day, time.min, tzinfo=KABUL)
+    return start, start + timedelta(days=1)
+
+
+def _date_parts(moment: datetime, language: str) -> dict[str, str]:
+    local = moment.astimezone(KABUL)
+    return {
+        "weekday": WEEKDAYS[language][local.weekday()],
+        "day": digits(str(local.day), language),
+        "month": MONTHS[language][local.month - 1],
+        "year": digits(str(local.year), language),
+        "time": digits(local.strftime("%H:%M"), language),
+    }
+
+
+def departure(moment: datetime, language: str) -> str:
+    """Kabul time as "Tue 24 Aug, 11:00" / "سه‌شنبه ۲۴ اگست، ساعت ۱۱:۰۰"."""
+    return word(PATTERNS, "departure", language).format(**_date_parts(moment, language))
+
+
+def calendar_date(moment: datetime, language: str) -> str:
+    """The Kabul-time day as "17 Aug 2021" / "۱۷ اگست ۲۰۲۱"."""
+    return word(PATTERNS, "date", language).format(**_date_parts(moment, language))
+
+
+def kabul_day(day: date, language: str) -> str:
+    """A Kabul calendar day as a user asked for it: "Tue 24 Aug"."""
+    parts = _date_parts(kabul_day_bounds(day)[0], language)
+    return f"{parts['weekday']} {parts['day']} {parts['month']}"
+
+
+def ago(moment: datetime, now: datetime, language: str) -> str:
+    """How long ago, coarse on purpose: "just now", "40 min ago", "2 h ago", "3 days ago"."""
+    seconds = max((now - moment).total_seconds(), 0)
+    if seconds < 60:
+        return word(LABELS, "just_now", language)
+    minutes = int(seconds // 60)
+    if minutes < 60:
+        unit, count = "minutes", minutes
+    elif minutes < 48 * 60:
+        unit, count = "hours", minutes // 60
+    else:
+        unit, count = "days", minutes // (24 * 60)
+    singular, plural = AGO[unit][language]
+    return (singular if count == 1 else plural).format(n=digits(str(count), language))
+
+
+def organisation(org: Organisation, language: str) -> str:
+    return isolate_latin(localised(org, "name", language), language)
+
+
+def provenance(facts: Iterable[Provenance], now: datetime, language: str) -> str:
+    """One "verified … ago · source: …" line per source, with that source's oldest check.
+
+    The oldest, not the newest: an answer is only as fresh as its stalest part.
+    """
+    oldest: dict[int, tuple[Organisation, datetime]] = {}
+    for fact in facts:
+        seen = oldest.get(fact.source_id)
+        if seen is None or fact.verified_at < seen[1]:
+            oldest[fact.source_id] = (fact.source, fact.verified_at)
+    pattern = word(PATTERNS, "verified", language)
+    return "\n".join(
+        pattern.format(ago=ago(verified_at, now, language), source=organisation(org, language))
+        for org, verified_at in oldest.values()
+    )
+
+
+def place(airport: Airport, language: str) -> str:
+    """The city and code: "Doha (XJD)"."""
+    return f"{localised(airport, 'city', language)} ({airport.iata})"
+
+
+def places(airports: Sequence[Airport], language: str) -> str:
+    """A list of destination names, or the word for "none"."""
+    if not airports:
+        return word(LABELS, "none", language)
+    names = dict.fromkeys(localised(airport, "city", language) for airport in airports)
+    return isolate_latin(word(LABELS, "list_separator", language).join(names), language)
+
+
+def flight_line(flight: Flight, language: str) -> str:
+    """One flight as a user needs it: when, where to, who runs it, who may board, where to meet."""
+    lines = [
+        f"{BULLET} {flight.flight_number} — {departure(flight.departs_at, language)}",
+        "  "
+        + SEPARATOR.join(
+            (
+                f"{word(LABELS, 'destination', language)}: {place(flight.destination, language)}",
+                localised(flight.operator, "name", language),
+                word(STATUS, flight.status.value, language),
+            )
+        ),
+        f"  {word(LABELS, 'eligibility', language)}: {localised(flight, 'eligibility', language)}",
+        f"  {word(LABELS, 'assembly_point', language)}: "
+        f"{localised(flight, 'assembly_point', language)}",
+    ]
+    return isolate_latin("\n".join(lines), language)
+
+
+def flight_lines(flights: Iterable[Flight], language: str) -> str:
+    return "\n\n".join(flight_line(flight, language) for flight in flights)
+
+
+def gate_line(gate: Gate, now: datetime, language: str) -> str:
+    """A gate's state and note, or that what we know about it is out of date."""
+    name = localised(gate, "name", language)
+    if not gate.is_current(now):
+        return isolate_latin(f"{BULLET} {name}: {word(GATE_STATE, 'outdated', language)}", language)
+    state = word(GATE_STATE, gate.state.value, language)
+    return isolate_latin(
+        f"{BULLET} {name}: {state} — {localised(gate, 'note', language)}", language
+    )
+
+
+def announcement_block(announcement: Announcement, now: datetime, language: str) -> str:
+    """An announcement with its date, issuer, kind, verification status, text and source."""
+    heading = SEPARATOR.join(
+        (
+            calendar_date(announcement.published_at, language),
+            localised(announcement.issuer, "name", language),
+            word(KIND, announcement.kind.value, language),
+        )
+    )
+    lines = [
+        f"{BULLET} {heading}",
+        word(VERIFICATION, announcement.verification.value, language),
+        localised(announcement, "title", language),
+        localised(announcement, "text", language),
+        provenance([announcement], now, language),
+    ]
+    return isolate_latin("\n".join(lines), language)
+
+
+def query(
+    destination: Airport | str | None, day: date | None, flight_number: str | None, language: str
+) -> str:
+    """What the user asked for, in their language: "Doha · Tue 24 Aug · QR8010"."""
+    parts: list[str] = []
+    if isinstance(destination, Airport):
+        parts.append(localised(destination, "city", language))
+    elif destination:
+        parts.append(destination)
+    if day is not None:
+        parts.append(kabul_day(day, language))
+    if flight_number:
+        parts.append(flight_number)
+    text = SEPARATOR.join(parts) if parts else word(LABELS, "any_destination", language)
+    return isolate_latin(text, language)

@@ -1,0 +1,1 @@
+"""Demo content (``demo.yml``) and the loader that puts it into the content database."""

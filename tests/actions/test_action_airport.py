@@ -1,0 +1,160 @@
+"""action_answer_airport_status: status, gates and advice, never stale facts as current."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, select
+
+from actions.airport import ActionAnswerAirportStatus
+from actions.content import db
+from actions.content.models import Gate
+from tests.actions.content_support import (
+    LANGUAGES,
+    clock,
+    only_message,
+    outside_isolates,
+    render,
+    run,
+    tracker,
+)
+
+FSI, PDI = "\u2068", "\u2069"
+
+
+async def ask(
+    language: object, entities: dict[str, str] | None, offset: timedelta = timedelta()
+) -> dict[str, Any]:
+    action = ActionAnswerAirportStatus(clock=clock(offset))
+    messages, events = await run(action, tracker("ask_airport_status", language, entities))
+    assert events == []
+    return only_message(messages)
+
+
+EXPECTED = {
+    "en": {
+        "airport": "Hamid Karzai International Airport",
+        "status": "open with restrictions",
+        "gates": [
+            "• Abbey Gate: closed — Closed because of a serious security threat. "
+            "Do not wait near the gate or the canal; leave the area.",
+            "• East Gate: open — Only for people called by their embassy. "
+            "Show your passport or tazkira and the approval e-mail.",
+            "• North Gate: open — ",
+            "• Baron Hotel side (UK processing centre): open — ",
+            "• Civilian terminal (main entrance): no current information (out of date)",
+        ],
+        "advice": "Do not go to the airport unless your embassy",
+        "provenance": "verified 1 h ago · source: US Embassy Kabul\n"
+        "verified 1 h ago · source: UK Foreign Office (FCDO)",
+    },
+    "prs": {
+        "airport": "میدان هوایی بین‌المللی حامد کرزی",
+        "status": "با محدودیت باز",
+        "gates": [
+            f"• دروازهٔ ابی ({FSI}Abbey Gate{PDI}): بسته — به دلیل تهدید جدی امنیتی بسته است.",
+            "• دروازهٔ شرقی: باز — ",
+            "• دروازهٔ شمالی: باز — ",
+            "• طرف هوتل بارون (مرکز رسیدگی بریتانیا): باز — ",
+            "• ترمینل ملکی (دروازهٔ عمومی): معلومات تازه نیست (کهنه شده)",
+        ],
+        "advice": "تا وقتی که سفارت یا مؤسسه‌ای که شما را انتقال می‌دهد",
+        "provenance": "۱ ساعت پیش تایید شده · منبع: سفارت امریکا در کابل\n"
+        "۱ ساعت پیش تایید شده · منبع: وزارت خارجهٔ بریتانیا",
+    },
+    "ps": {
+        "airport": "حامد کرزي نړیوال هوايي ډګر",
+        "status": "په محدود ډول خلاص",
+        "gates": [
+            f"• د ابي دروازه ({FSI}Abbey Gate{PDI}): بنده — د جدي امنیتي ګواښ له امله بنده ده.",
+            "• ختیځه دروازه: خلاصه — ",
+            "• شمالي دروازه: خلاصه — ",
+            "• د بارون هوټل لوری (د بریتانیا د اسنادو د کتنې مرکز): خلاصه — ",
+            "• ملکي ترمینل (عمومي دروازه): تازه معلومات نشته (زاړه شوي)",
+        ],
+        "advice": "تر هغه چې ستاسو سفارت یا هغې موسسې چې تاسو باسي",
+        "provenance": "۱ ساعت مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت\n"
+        "۱ ساعت مخکې تایید شوي · سرچینه: د بریتانیا د بهرنیو چارو وزارت",
+    },
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("entities", [None, {}, {"airport": "KBL"}, {"airport": "kbl"}])
+async def test_kabul_airport_status(
+    content_db: Engine, language: str, entities: dict[str, str] | None
+) -> None:
+    message = await ask(language, entities)
+    expected = EXPECTED[language]
+    assert message["response"] == "utter_airport_status"
+    assert message["airport"] == expected["airport"]
+    assert message["status"] == expected["status"]
+    gate_lines = message["gates"].split("\n")
+    for line, start in zip(gate_lines, expected["gates"], strict=True):
+        assert line.startswith(start)
+    assert message["advice"].startswith(expected["advice"])
+    assert message["provenance"] == expected["provenance"]
+
+
+@pytest.mark.parametrize("language", ["prs", "ps"])
+async def test_right_to_left_answer_has_no_bare_latin_or_ascii_digits(
+    content_db: Engine, language: str
+) -> None:
+    message = await ask(language, {})
+    shown = render(message, language)
+    assert not any(c.isascii() and c.isalnum() for c in outside_isolates(shown))
+
+
+async def test_an_expired_gate_is_not_shown_as_closed(content_db: Engine) -> None:
+    message = await ask("en", {})
+    terminal = message["gates"].split("\n")[-1]
+    assert "closed" not in terminal and "Closed to the public" not in terminal
+
+
+async def test_a_gate_change_shows_in_the_next_answer(content_db: Engine) -> None:
+    with db.session_scope() as session:
+        gate = session.scalars(select(Gate).where(Gate.slug == "east-gate")).one()
+        gate.name_en = "East Gate (Camp Sullivan)"
+    message = await ask("en", {})
+    assert "• East Gate (Camp Sullivan): open — " in message["gates"]
+
+
+LAST_CHECKED = {  # verified 25 min before NOW, valid for 4 h; asked 4 h 01 min after NOW
+    "en": "verified 4 h ago · source: US Embassy Kabul",
+    "prs": "۴ ساعت پیش تایید شده · منبع: سفارت امریکا در کابل",
+    "ps": "۴ ساعته مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت",
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_an_expired_status_is_reported_as_out_of_date(
+    content_db: Engine, language: str
+) -> None:
+    provenance = LAST_CHECKED[language]
+    message = await ask(language, {}, offset=timedelta(hours=4, minutes=1))
+    assert message["response"] == "utter_airport_status_outdated"
+    assert message["airport"] == EXPECTED[language]["airport"]
+    assert message["provenance"] == provenance
+    assert set(message) >= {"airport", "provenance"}
+    assert "status" not in message and "gates" not in message and "advice" not in message
+
+
+@pytest.mark.parametrize(
+    ("language", "airport", "name"),
+    [
+        ("en", "MZR", "Mazar-i-Sharif International Airport"),
+        ("prs", "MZR", "میدان هوایی بین‌المللی مزار شریف"),
+        ("ps", "KDH", "کندهار نړیوال هوايي ډګر"),
+        ("en", "XYZ", "XYZ"),
+        ("prs", "XYZ", f"{FSI}XYZ{PDI}"),
+    ],
+)
+async def test_an_airport_without_status_is_unknown(
+    content_db: Engine, language: str, airport: str, name: str
+) -> None:
+    message = await ask(language, {"airport": airport})
+    assert message["response"] == "utter_airport_status_unknown"
+    assert message["airport"] == name
+    assert name in render(message, language)

@@ -1,0 +1,155 @@
+"""action_answer_announcements: the newest three in force, with how far each can be trusted."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, delete, select
+
+from actions.announcements import ActionAnswerAnnouncements
+from actions.content import db
+from actions.content.models import (
+    Announcement,
+    AnnouncementKind,
+    Organisation,
+    Verification,
+)
+from tests.actions.content_support import LANGUAGES, NOW, clock, only_message, render, run, tracker
+
+FSI, PDI = "\u2068", "\u2069"
+
+
+async def ask(language: object) -> dict[str, Any]:
+    action = ActionAnswerAnnouncements(clock=clock())
+    messages, events = await run(action, tracker("ask_announcements", language))
+    assert events == []
+    return only_message(messages)
+
+
+EXPECTED = {
+    "en": {
+        "headings": [
+            "• 21 Aug 2021 · US Embassy Kabul · safety warning",
+            "• 18 Aug 2021 · US Embassy Kabul · evacuation",
+            "• 17 Aug 2021 · Taliban spokesman Zabihullah Mujahid · amnesty",
+        ],
+        "amnesty": [
+            "⚠ UNVERIFIED: the issuer's claim, not independently confirmed",
+            "General amnesty announced at a press conference in Kabul",
+            "At his first press conference in Kabul, Taliban spokesman Zabihullah Mujahid said",
+            "verified 3 h ago · source: TOLOnews",
+        ],
+        "confirmed": "Confirmed",
+    },
+    "prs": {
+        "headings": [
+            "• ۲۱ اگست ۲۰۲۱ · سفارت امریکا در کابل · هشدار امنیتی",
+            "• ۱۸ اگست ۲۰۲۱ · سفارت امریکا در کابل · تخلیه",
+            "• ۱۷ اگست ۲۰۲۱ · ذبیح‌الله مجاهد، سخنگوی طالبان · عفو عمومی",
+        ],
+        "amnesty": [
+            "⚠ تایید نشده: ادعای صادرکننده است و به‌طور مستقل تایید نشده است",
+            "اعلام عفو عمومی در کنفرانس خبری کابل",
+            "ذبیح‌الله مجاهد، سخنگوی طالبان، در نخستین کنفرانس خبری خود در کابل گفت",
+            "۳ ساعت پیش تایید شده · منبع: طلوع نیوز",
+        ],
+        "confirmed": "تایید شده",
+    },
+    "ps": {
+        "headings": [
+            "• ۲۱ اګست ۲۰۲۱ · په کابل کې د امریکا سفارت · امنیتي خبرداری",
+            "• ۱۸ اګست ۲۰۲۱ · په کابل کې د امریکا سفارت · وېستل",
+            "• ۱۷ اګست ۲۰۲۱ · د طالبانو ویاند ذبیح الله مجاهد · عمومي بښنه",
+        ],
+        "amnesty": [
+            "⚠ تایید نه شوی: د خپرونکي ادعا ده او په خپلواکه توګه نه ده تایید شوې",
+            "په کابل کې په خبري کنفرانس کې د عمومي بښنې اعلان",
+            "د طالبانو ویاند ذبیح الله مجاهد په کابل کې په خپل لومړي خبري کنفرانس کې وویل",
+            "۳ ساعته مخکې تایید شوي · سرچینه: طلوع نیوز",
+        ],
+        "confirmed": "تایید شوی",
+    },
+}
+
+
+def blocks(message: dict[str, Any]) -> list[list[str]]:
+    return [block.split("\n") for block in message["announcements"].split("\n\n")]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_latest_three_with_their_verification(content_db: Engine, language: str) -> None:
+    message = await ask(language)
+    expected = EXPECTED[language]
+    assert message["response"] == "utter_announcements"
+    found = blocks(message)
+    assert [block[0] for block in found] == expected["headings"]  # the 15 Aug alert is older
+    assert found[0][1] == found[1][1] == expected["confirmed"]
+    amnesty = found[2]
+    assert amnesty[1] == expected["amnesty"][0]
+    assert amnesty[2] == expected["amnesty"][1]
+    assert amnesty[3].startswith(expected["amnesty"][2])
+    assert amnesty[4] == expected["amnesty"][3]
+    assert message["announcements"] in render(message, language)
+
+
+def add_announcement(
+    slug: str, published: datetime, verification: Verification, valid_until: datetime | None
+) -> None:
+    with db.session_scope() as session:
+        source = session.scalars(select(Organisation).where(Organisation.slug == "uk-fcdo")).one()
+        session.add(
+            Announcement(
+                slug=slug,
+                issuer=source,
+                source=source,
+                kind=AnnouncementKind.EVACUATION,
+                published_at=published,
+                verification=verification,
+                verified_at=NOW - timedelta(minutes=10),
+                valid_until=valid_until,
+                **{f"title_{lang}": f"{slug} title" for lang in LANGUAGES},
+                **{f"text_{lang}": f"{slug} text" for lang in LANGUAGES},
+            )
+        )
+
+
+@pytest.mark.parametrize(
+    ("language", "marker"),
+    [
+        ("en", "⚠ DISPUTED: other sources contradict it"),
+        ("prs", "⚠ مورد اختلاف: منابع دیگر آن را رد می‌کنند"),
+        ("ps", "⚠ اختلافي: نورې سرچینې یې ردوي"),
+    ],
+)
+async def test_disputed_announcements_are_marked(
+    content_db: Engine, language: str, marker: str
+) -> None:
+    add_announcement(
+        "uk-charter", datetime(2021, 8, 23, tzinfo=timezone.utc), Verification.DISPUTED, None
+    )
+    first = blocks(await ask(language))[0]
+    assert first[1] == marker
+    assert len(blocks(await ask(language))) == 3
+
+
+async def test_lapsed_announcements_are_not_presented(content_db: Engine) -> None:
+    published = datetime(2021, 8, 23, 12, tzinfo=timezone.utc)
+    add_announcement("lapsed", published, Verification.VERIFIED, NOW - timedelta(minutes=1))
+    add_announcement("in-force", published, Verification.VERIFIED, NOW + timedelta(hours=1))
+    found = blocks(await ask("en"))
+    titles = [block[2] for block in found]
+    assert titles == [
+        "in-force title",
+        "Security alert: stay away from the airport gates",
+        "US evacuation flights: wait until you are contacted",
+    ]
+
+
+async def test_no_announcements(content_db: Engine) -> None:
+    with db.session_scope() as session:
+        session.execute(delete(Announcement))
+    message = await ask("prs")
+    assert message == {**message, "response": "utter_announcements_none"}
+    assert render(message, "prs") == "فعلاً هیچ اعلامیهٔ رسمی تازه ندارم."

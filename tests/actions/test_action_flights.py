@@ -1,0 +1,270 @@
+"""action_answer_flights, in every language, with and without filters, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, select, update
+
+from actions.content import db
+from actions.content.models import Flight, FlightStatus
+from actions.flights import ActionAnswerFlights
+from tests.actions.content_support import (
+    LANGUAGES,
+    NOW,
+    clock,
+    only_message,
+    outside_isolates,
+    render,
+    run,
+    tracker,
+)
+
+FSI, PDI = "\u2068", "\u2069"
+
+
+def flight_numbers(block: str) -> list[str]:
+    return re.findall(r"• \u2068?([A-Z]{2,3}\d+)", block)
+
+
+async def ask(
+    language: object, entities: dict[str, str], offset: timedelta = timedelta()
+) -> dict[str, Any]:
+    messages, events = await run(
+        ActionAnswerFlights(clock=clock(offset)), tracker("ask_flights", language, entities)
+    )
+    assert events == []
+    return only_message(messages)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(
+    ("entities", "expected"),
+    [
+        ({}, ["RCH871", "GAF612", "QR8010", "RCH233", "UAF102"]),  # soonest five of seven
+        ({"destination": "Doha"}, ["RCH871", "QR8010", "RCH618"]),  # not cancelled QR8012
+        ({"destination": "doha"}, ["RCH871", "QR8010", "RCH618"]),
+        ({"date": "2021-08-25"}, ["RCH233", "UAF102", "GAF614"]),  # a Kabul day
+        ({"destination": "Doha", "date": "2021-08-26"}, ["RCH618"]),
+        ({"flight_number": "QR8010"}, ["QR8010"]),
+        ({"flight_number": "qr 8010"}, ["QR8010"]),
+        ({"destination": "Tashkent"}, ["GAF612", "GAF614"]),
+    ],
+)
+async def test_lists_upcoming_flights(
+    content_db: Engine, language: str, entities: dict[str, str], expected: list[str]
+) -> None:
+    message = await ask(language, entities)
+    assert message["response"] == "utter_flights_list"
+    assert flight_numbers(message["flights"]) == expected
+
+
+@pytest.mark.parametrize(
+    ("language", "first_flight", "provenance"),
+    [
+        (
+            "en",
+            "• RCH871 — Tue 24 Aug, 11:00\n"
+            "  Destination: Doha (XJD) · US Air Force · Boarding\n"
+            "  Who may board: US citizens, green-card holders and Afghans with SIV approval, "
+            "with their immediate families.\n"
+            "  Assembly point: North Gate. Come only if you received the call-up e-mail, "
+            "and have it ready on your phone.",
+            "verified 3 h ago · source: US Embassy Kabul\n"
+            "verified 15 min ago · source: Qatar Airways",
+        ),
+        (
+            "prs",
+            f"• {FSI}RCH871{PDI} — سه‌شنبه ۲۴ اگست، ساعت ۱۱:۰۰\n"
+            f"  مقصد: دوحه ({FSI}XJD{PDI}) · قوای هوایی امریکا · سوار شدن جریان دارد\n"
+            f"  کسانی که سوار شده می‌توانند: شهروندان امریکا، دارندگان گرین کارت و افغان‌هایی که "
+            f"منظوری {FSI}SIV{PDI} دارند، همراه با اعضای نزدیک فامیل‌شان.\n"
+            "  محل تجمع: دروازهٔ شمالی. فقط در صورتی بیایید که ایمیل دعوت را گرفته باشید و آن را "
+            "در تلیفون خود آماده داشته باشید.",
+            "۳ ساعت پیش تایید شده · منبع: سفارت امریکا در کابل\n"
+            f"۱۵ دقیقه پیش تایید شده · منبع: شرکت هوایی قطر ({FSI}Qatar Airways{PDI})",
+        ),
+        (
+            "ps",
+            f"• {FSI}RCH871{PDI} — سه‌شنبه ۲۴ اګست، ۱۱:۰۰ بجې\n"
+            f"  منزل: دوحه ({FSI}XJD{PDI}) · د امریکا هوايي ځواک · مسافر سپرېږي\n"
+            f"  څوک سپرېدای شي: د امریکا اتباع، ګرین کارټ لرونکي او هغه افغانان چې د {FSI}SIV{PDI} "
+            "منظوري لري، د خپلې کورنۍ له نږدې غړو سره.\n"
+            "  د راټولېدو ځای: شمالي دروازه. یوازې هغه وخت راشئ چې د بلنې برېښنالیک مو ترلاسه "
+            "کړی وي، او په ټیلیفون کې یې چمتو ولرئ.",
+            "۳ ساعته مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت\n"
+            f"۱۵ دقیقې مخکې تایید شوي · سرچینه: د قطر هوايي شرکت ({FSI}Qatar Airways{PDI})",
+        ),
+    ],
+)
+async def test_flight_lines_are_localised(
+    content_db: Engine, language: str, first_flight: str, provenance: str
+) -> None:
+    message = await ask(language, {"destination": "Doha"})
+    assert message["flights"].split("\n\n")[0] == first_flight
+    # The oldest check per source: RCH618 was verified 3 h ago by the US Embassy.
+    assert message["provenance"] == provenance
+
+
+@pytest.mark.parametrize("language", ["prs", "ps"])
+async def test_right_to_left_answers_use_persian_digits_and_isolate_latin(
+    content_db: Engine, language: str
+) -> None:
+    message = await ask(language, {})
+    text = message["flights"] + message["provenance"]
+    assert not re.search(r"[0-9A-Za-z]", outside_isolates(text))
+    assert re.search("[۰-۹]{2}:[۰-۹]{2}", text)
+    assert f"{FSI}QR8010{PDI}" in text
+
+
+@pytest.mark.parametrize("language", [None, "fr", 42, "en"])
+async def test_unknown_or_missing_language_answers_in_english(
+    content_db: Engine, language: object
+) -> None:
+    message = await ask(language, {"flight_number": "GAF612"})
+    assert "• GAF612 — Tue 24 Aug, 13:00" in message["flights"]
+    assert "Tashkent (TAS) · German Air Force (Luftwaffe) · Scheduled" in message["flights"]
+
+
+@pytest.mark.parametrize(
+    ("language", "query", "destinations"),
+    [
+        ("en", "Frankfurt", "Abu Dhabi, Doha, Ramstein, Tashkent"),
+        ("prs", "فرانکفورت", "ابوظبی، دوحه، رامشتاین، تاشکند"),
+        ("ps", "فرانکفورټ", "ابوظبي، دوحه، رامشټاین، تاشکند"),
+    ],
+)
+async def test_none_found_lists_destinations_that_have_flights(
+    content_db: Engine, language: str, query: str, destinations: str
+) -> None:
+    message = await ask(language, {"destination": "Frankfurt"})
+    assert message["response"] == "utter_flights_none"
+    assert message["query"] == query
+    assert message["destinations"] == destinations
+    assert destinations in render(message, language)
+
+
+@pytest.mark.parametrize(
+    ("language", "entities", "query"),
+    [
+        ("en", {"destination": "Dubai"}, "Dubai"),  # its only flight has left
+        ("en", {"date": "2021-08-30"}, "Mon 30 Aug"),
+        ("prs", {"date": "2021-08-30", "destination": "Doha"}, "دوحه · دوشنبه ۳۰ اگست"),
+        ("ps", {"flight_number": "XY1"}, f"{FSI}XY1{PDI}"),
+        ("en", {"destination": "Atlantis"}, "Atlantis"),
+    ],
+)
+async def test_none_found_says_what_was_asked(
+    content_db: Engine, language: str, entities: dict[str, str], query: str
+) -> None:
+    message = await ask(language, entities)
+    assert message["response"] == "utter_flights_none"
+    assert message["query"] == query
+
+
+async def test_no_filters_and_no_flights(content_db: Engine) -> None:
+    message = await ask("en", {}, offset=timedelta(days=5))
+    assert message["response"] == "utter_flights_none"
+    assert render(message, "en").startswith(
+        "I have no upcoming flights for any destination.\nDestinations with upcoming flights: none."
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "provenance"),
+    [
+        ("en", "verified 5 h ago · source: Pakistan International Airlines (PIA)"),
+        ("prs", f"۵ ساعت پیش تایید شده · منبع: شرکت هوایی بین‌المللی پاکستان ({FSI}PIA{PDI})"),
+        ("ps", f"۵ ساعته مخکې تایید شوي · سرچینه: د پاکستان نړیوال هوايي شرکت ({FSI}PIA{PDI})"),
+    ],
+)
+async def test_expired_flights_are_reported_as_out_of_date(
+    content_db: Engine, language: str, provenance: str
+) -> None:
+    message = await ask(language, {"destination": "Islamabad"})
+    assert message["response"] == "utter_flights_outdated"
+    assert message["provenance"] == provenance
+    assert "flights" not in message
+
+
+async def test_flights_drop_out_when_they_leave_or_expire(content_db: Engine) -> None:
+    """GAF612 leaves at NOW+4h; GAF614 (leaves NOW+29h) is only vouched for until NOW+10h."""
+    at = {"destination": "Tashkent"}
+    before = await ask("en", at, offset=timedelta(hours=3, minutes=59))
+    assert flight_numbers(before["flights"]) == ["GAF612", "GAF614"]
+    after_departure = await ask("en", at, offset=timedelta(hours=4, minutes=1))
+    assert flight_numbers(after_departure["flights"]) == ["GAF614"]
+    expired = await ask("en", at, offset=timedelta(hours=10, minutes=1))
+    assert expired["response"] == "utter_flights_outdated"
+    assert expired["provenance"] == (
+        "verified 11 h ago · source: German Federal Foreign Office"  # 1h20m + 10h01m
+    )
+    assert "GAF614" not in str(expired)
+
+
+@pytest.mark.parametrize(
+    ("number", "language", "status"),
+    [
+        ("RCH519", "en", "Departed"),
+        ("QR8012", "en", "Cancelled"),
+        ("RCH519", "prs", "پرواز کرد"),
+        ("QR8012", "ps", "لغوه شوې"),
+    ],
+)
+async def test_a_flight_asked_for_by_number_that_left_or_was_cancelled(
+    content_db: Engine, number: str, language: str, status: str
+) -> None:
+    message = await ask(language, {"flight_number": number})
+    assert message["response"] == "utter_flight_not_upcoming"
+    assert flight_numbers(message["flights"]) == [number]
+    assert status in message["flights"]
+
+
+async def test_an_editors_change_shows_in_the_very_next_answer(content_db: Engine) -> None:
+    action = ActionAnswerFlights(clock=clock())
+    state = tracker("ask_flights", "en", {"destination": "Doha"})
+    first = only_message((await run(action, state))[0])
+    assert flight_numbers(first["flights"]) == ["RCH871", "QR8010", "RCH618"]
+
+    with db.session_scope() as session:
+        session.execute(
+            update(Flight)
+            .where(Flight.flight_number == "QR8010")
+            .values(status=FlightStatus.CANCELLED)
+        )
+    second = only_message((await run(action, state))[0])
+    assert flight_numbers(second["flights"]) == ["RCH871", "RCH618"]
+
+
+async def test_kabul_day_boundaries(content_db: Engine) -> None:
+    """00:30 in Kabul on the 25th is still the 24th in UTC: it belongs to the 25th."""
+    with db.session_scope() as session:
+        flight = session.scalars(select(Flight).where(Flight.flight_number == "RCH618")).one()
+        flight.departs_at = NOW.replace(hour=20, minute=0)  # 20:00 UTC = 00:30 Kabul, 25 Aug
+    on_25th = await ask("en", {"date": "2021-08-25"})
+    assert flight_numbers(on_25th["flights"])[0] == "RCH618"
+    assert "• RCH618 — Wed 25 Aug, 00:30" in on_25th["flights"]
+    on_24th = await ask("en", {"date": "2021-08-24"})
+    assert "RCH618" not in flight_numbers(on_24th["flights"])
+
+
+async def test_an_unparseable_date_is_ignored(content_db: Engine) -> None:
+    message = await ask("en", {"date": "tomorrow", "destination": "Ramstein"})
+    assert flight_numbers(message["flights"]) == ["RCH233"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_the_user_sees_the_domain_wording_with_the_data(
+    content_db: Engine, language: str
+) -> None:
+    message = await ask(language, {"destination": "Doha"})
+    shown = render(message, language)
+    heading = {
+        "en": "Next evacuation flights (Kabul time):",
+        "prs": "پروازهای بعدی تخلیه (به وقت کابل):",
+        "ps": "د وېستلو راتلونکې الوتنې (د کابل په وخت):",
+    }[language]
+    assert shown.startswith(f"{heading}\n\n{message['flights']}\n\n{message['provenance']}\n")

@@ -1,0 +1,126 @@
+"""Kabul time, Persian digits, isolates and "… ago", in the three languages."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+
+from actions.content.format import ago, calendar_date, departure, kabul_day_bounds
+from actions.content.localise import (
+    AGO,
+    GATE_STATE,
+    KIND,
+    LABELS,
+    MONTHS,
+    PATTERNS,
+    STATUS,
+    VERIFICATION,
+    WEEKDAYS,
+    digits,
+    isolate_latin,
+    language_or_default,
+)
+from actions.content.models import AirportState, AnnouncementKind, FlightStatus, Verification
+from bot.lang.codes import LANGUAGES
+
+UTC = timezone.utc
+NOW = datetime(2021, 8, 24, 4, 30, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("table", "keys"),
+    [
+        (STATUS, {*FlightStatus, *AirportState}),
+        (GATE_STATE, {"open", "closed", "outdated"}),
+        (VERIFICATION, set(Verification)),
+        (KIND, set(AnnouncementKind)),
+        (PATTERNS, {"departure", "date", "verified"}),
+        (LABELS, set(LABELS)),
+        (AGO, {"minutes", "hours", "days"}),
+    ],
+)
+def test_every_word_exists_in_every_language(table: dict[str, Any], keys: set[Any]) -> None:
+    assert {getattr(key, "value", key) for key in keys} <= set(table)
+    for entry in table.values():
+        assert set(entry) == set(LANGUAGES)
+        assert all(entry.values())
+
+
+def test_weekdays_and_months_in_every_language() -> None:
+    assert {len(WEEKDAYS[lang]) for lang in LANGUAGES} == {7}
+    assert {len(MONTHS[lang]) for lang in LANGUAGES} == {12}
+    assert MONTHS["prs"][7] == "اگست" and MONTHS["ps"][7] == "اګست"
+
+
+@pytest.mark.parametrize(
+    ("moment", "language", "expected"),
+    [
+        (NOW, "en", "Tue 24 Aug, 09:00"),
+        (NOW, "prs", "سه‌شنبه ۲۴ اگست، ساعت ۰۹:۰۰"),
+        (NOW, "ps", "سه‌شنبه ۲۴ اګست، ۰۹:۰۰ بجې"),
+        (datetime(2021, 8, 24, 19, 45, tzinfo=UTC), "en", "Wed 25 Aug, 00:15"),
+    ],
+)
+def test_departure_in_kabul_time(moment: datetime, language: str, expected: str) -> None:
+    assert departure(moment, language) == expected
+
+
+def test_calendar_date() -> None:
+    published = datetime(2021, 8, 17, 12, 30, tzinfo=UTC)
+    assert [calendar_date(published, lang) for lang in LANGUAGES] == [
+        "17 Aug 2021",
+        "۱۷ اگست ۲۰۲۱",
+        "۱۷ اګست ۲۰۲۱",
+    ]
+
+
+def test_kabul_day_bounds_are_utc_plus_four_thirty() -> None:
+    start, end = kabul_day_bounds(date(2021, 8, 25))
+    assert start == datetime(2021, 8, 24, 19, 30, tzinfo=UTC)
+    assert end - start == timedelta(days=1)
+
+
+@pytest.mark.parametrize(
+    ("elapsed", "en", "prs", "ps"),
+    [
+        (timedelta(seconds=30), "just now", "همین حالا", "همدا اوس"),
+        (timedelta(minutes=1), "1 min ago", "۱ دقیقه پیش", "۱ دقیقه مخکې"),
+        (timedelta(minutes=40), "40 min ago", "۴۰ دقیقه پیش", "۴۰ دقیقې مخکې"),
+        (timedelta(hours=1, minutes=59), "1 h ago", "۱ ساعت پیش", "۱ ساعت مخکې"),
+        (timedelta(hours=47), "47 h ago", "۴۷ ساعت پیش", "۴۷ ساعته مخکې"),
+        (timedelta(days=2), "2 days ago", "۲ روز پیش", "۲ ورځې مخکې"),
+        (timedelta(minutes=-5), "just now", "همین حالا", "همدا اوس"),  # clock skew
+    ],
+)
+def test_ago(elapsed: timedelta, en: str, prs: str, ps: str) -> None:
+    assert [ago(NOW - elapsed, NOW, lang) for lang in LANGUAGES] == [en, prs, ps]
+
+
+def test_digits() -> None:
+    assert digits("14:05", "prs") == "۱۴:۰۵"
+    assert digits("14:05", "en") == "14:05"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("RCH871 · سه‌شنبه", "\u2068RCH871\u2069 · سه‌شنبه"),
+        ("دوحه (XJD)", "دوحه (\u2068XJD\u2069)"),
+        ("دروازهٔ ابی (Abbey Gate)", "دروازهٔ ابی (\u2068Abbey Gate\u2069)"),
+        ("C-17 و A400M", "\u2068C-17\u2069 و \u2068A400M\u2069"),
+        ("۱۱:۰۰ بجې", "۱۱:۰۰ بجې"),
+    ],
+)
+def test_isolate_latin_runs(text: str, expected: str) -> None:
+    assert isolate_latin(text, "ps") == expected
+    assert isolate_latin(expected, "ps") == expected  # idempotent
+    assert isolate_latin(text, "en") == text
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [("prs", "prs"), ("ps", "ps"), (None, "en"), ("fa", "en"), (1, "en")]
+)
+def test_language_or_default(value: object, expected: str) -> None:
+    assert language_or_default(value) == expected

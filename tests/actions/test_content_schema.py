@@ -1,0 +1,96 @@
+"""The schema comes from Alembic, on SQLite and PostgreSQL, and matches the models exactly."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Engine, inspect, select
+from sqlalchemy.exc import IntegrityError, StatementError
+
+from actions.content import db
+from actions.content.migrate import alembic_config, current_revision, head_revision
+from actions.content.models import Base, Flight, Organisation
+from tests.actions.content_support import NOW
+
+TABLES = {"organisations", "airports", "airport_statuses", "gates", "flights", "announcements"}
+
+
+def test_migration_creates_the_whole_schema(migrated: Engine) -> None:
+    tables = set(inspect(migrated).get_table_names())
+    assert tables == TABLES | {"alembic_version"}
+    assert current_revision(migrated) == head_revision() == "0001"
+
+
+def test_migration_matches_the_models(migrated: Engine) -> None:
+    with migrated.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        assert compare_metadata(context, Base.metadata) == []
+
+
+def test_constraint_names_follow_the_naming_convention(migrated: Engine) -> None:
+    inspector = inspect(migrated)
+    assert inspector.get_pk_constraint("flights")["name"] == "pk_flights"
+    foreign_keys = {fk["name"] for fk in inspector.get_foreign_keys("flights")}
+    assert "fk_flights_source_id_organisations" in foreign_keys
+    unique = {uc["name"] for uc in inspector.get_unique_constraints("gates")}
+    assert unique == {"uq_gates_airport_id_slug"}
+
+
+def test_downgrade_and_upgrade_again(migrated: Engine) -> None:
+    config = alembic_config()
+    with migrated.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "base")
+    assert set(inspect(migrated).get_table_names()) <= {"alembic_version"}
+    with migrated.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+    assert set(inspect(migrated).get_table_names()) >= TABLES
+
+
+def test_times_come_back_as_aware_utc(content_db: Engine) -> None:
+    with db.session_scope() as session:
+        flight = session.scalars(select(Flight).where(Flight.flight_number == "RCH871")).one()
+        assert flight.departs_at == NOW + timedelta(hours=2)
+        assert flight.departs_at.utcoffset() == timedelta(0)
+
+
+def test_naive_times_are_refused(content_db: Engine) -> None:
+    with pytest.raises(StatementError, match="naive datetime"), db.session_scope() as session:
+        flight = session.scalars(select(Flight)).first()
+        assert flight is not None
+        flight.verified_at = datetime(2021, 8, 24, 9, 0)  # no zone: ambiguous
+        session.flush()
+
+
+def test_every_text_is_required_in_every_language(migrated: Engine) -> None:
+    with pytest.raises(IntegrityError), db.session_scope() as session:
+        session.add(Organisation(slug="half-written", name_en="UNHCR", name_prs="یو ان اچ سی آر"))
+        session.flush()
+
+
+def test_default_url_is_a_sqlite_file_under_var(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(db.URL_ENV, raising=False)
+    monkeypatch.setattr(db, "DEFAULT_DB_PATH", tmp_path / "var" / "content.db")
+    assert db.database_url() == f"sqlite:///{tmp_path / 'var' / 'content.db'}"
+    assert (tmp_path / "var").is_dir()
+
+
+def test_one_engine_per_process_until_the_url_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(db.URL_ENV, f"sqlite:///{tmp_path / 'a.db'}")
+    first = db.get_engine()
+    assert db.get_engine() is first
+    monkeypatch.setenv(db.URL_ENV, f"sqlite:///{tmp_path / 'b.db'}")
+    second = db.get_engine()
+    assert second is not first
+    assert second.url.database == str(tmp_path / "b.db")
+    db.dispose_engine()

@@ -1,0 +1,76 @@
+"""The action server finds our actions, and the domain has what they send, in three languages."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+import yaml
+from rasa_sdk.executor import ActionExecutor
+
+from tests.actions.content_support import DOMAIN_DIR, load_domain_responses
+
+#: Every response each action can send, with the variables it fills.
+SENT: dict[str, dict[str, set[str]]] = {
+    "action_answer_flights": {
+        "utter_flights_list": {"flights", "provenance"},
+        "utter_flights_none": {"query", "destinations"},
+        "utter_flights_outdated": {"query", "provenance"},
+        "utter_flight_not_upcoming": {"flights", "provenance", "destinations"},
+        "utter_content_unavailable": set(),
+    },
+    "action_answer_airport_status": {
+        "utter_airport_status": {"airport", "status", "gates", "advice", "provenance"},
+        "utter_airport_status_outdated": {"airport", "provenance"},
+        "utter_airport_status_unknown": {"airport"},
+        "utter_content_unavailable": set(),
+    },
+    "action_answer_announcements": {
+        "utter_announcements": {"announcements"},
+        "utter_announcements_none": set(),
+        "utter_content_unavailable": set(),
+    },
+}
+OUR_FILES = ("flights.yml", "airport.yml", "announcements.yml", "content.yml")
+RESPONSES = sorted({response for sent in SENT.values() for response in sent})
+
+
+def test_the_action_server_registers_every_module_and_our_actions() -> None:
+    executor = ActionExecutor()
+    executor.register_package("actions")  # imports every module under actions/, as rasa-sdk does
+    assert set(SENT) <= set(executor.actions)
+
+
+def test_our_domain_files_declare_the_actions_and_nothing_the_lead_owns() -> None:
+    declared: set[str] = set()
+    for name in OUR_FILES:
+        domain = yaml.safe_load((DOMAIN_DIR / name).read_text("utf-8"))
+        assert domain["version"] == "3.1"
+        assert not {"intents", "entities", "slots", "forms"} & set(domain), name
+        declared |= set(domain.get("actions") or [])
+    assert declared == set(SENT)
+
+
+@pytest.mark.parametrize("response", RESPONSES)
+def test_each_response_has_dari_pashto_and_english(response: str) -> None:
+    variations: list[dict[str, Any]] = load_domain_responses()[response]
+    conditions = [v.get("condition") for v in variations]
+    assert conditions == [
+        [{"type": "slot", "name": "language", "value": "prs"}],
+        [{"type": "slot", "name": "language", "value": "ps"}],
+        None,
+    ]
+    dari, pashto, english = (v["text"] for v in variations)
+    assert re.search("[ټډړږښګڼېۍځڅ]", pashto), "Pashto needs Pashto letters"
+    assert not re.search("[ټډړږښګڼېۍځڅ]", dari), "Pashto letters in Dari"
+    assert not re.search("[\u0600-\u06ff]", english)
+
+
+@pytest.mark.parametrize("response", RESPONSES)
+def test_templates_use_only_the_variables_the_actions_send(response: str) -> None:
+    variables = [sent[response] for sent in SENT.values() if response in sent]
+    for variation in load_domain_responses()[response]:
+        used = set(re.findall(r"{([^\n{}]+?)}", variation["text"]))
+        for provided in variables:
+            assert used == provided, (response, variation.get("condition"))
