@@ -5,6 +5,7 @@ Used by `make run` (fixed ports 5055/5005, until Ctrl-C) and by the integration 
 """
 
 import argparse
+import contextlib
 import os
 import signal
 import socket
@@ -87,14 +88,30 @@ class Stack:
         started = time.monotonic()
         self._spawn(
             "actions",
-            [str(ACTIONS_BIN / "python"), "-m", "rasa_sdk", "--actions", "actions",
-             "--port", str(self.action_port)],
+            [
+                str(ACTIONS_BIN / "python"),
+                "-m",
+                "rasa_sdk",
+                "--actions",
+                "actions",
+                "--port",
+                str(self.action_port),
+            ],
         )
         rasa_command = [
-            str(BOT_BIN / "rasa"), "run", "--enable-api",
-            "--interface", self.host, "--port", str(self.rasa_port),
-            "--model", str(self.model),
-            "--endpoints", "endpoints.yml", "--credentials", "credentials.yml",
+            str(BOT_BIN / "rasa"),
+            "run",
+            "--enable-api",
+            "--interface",
+            self.host,
+            "--port",
+            str(self.rasa_port),
+            "--model",
+            str(self.model),
+            "--endpoints",
+            "endpoints.yml",
+            "--credentials",
+            "credentials.yml",
         ]
         token = self._env().get("RASA_API_TOKEN")
         if token:
@@ -142,17 +159,14 @@ class Stack:
         for name, process, _ in self._processes:
             if process.poll() is not None:
                 raise StackError(
-                    f"{name} stopped with code {process.returncode}; "
-                    f"see {self.log_dir}/{name}.log"
+                    f"{name} stopped with code {process.returncode}; see {self.log_dir}/{name}.log"
                 )
 
 
 def _signal_group(process: "subprocess.Popen[bytes]", sig: int) -> None:
     if process.poll() is None:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, sig)
-        except ProcessLookupError:
-            pass
 
 
 def main() -> int:
@@ -185,7 +199,7 @@ def main() -> int:
     print(
         f"\nReady in {servers_up:.1f} s{total}.\n"
         f"  Talk to it:  curl -s {stack.rasa_url}/webhooks/rest/webhook "
-        "-H 'Content-Type: application/json' -d '{\"sender\": \"me\", \"message\": \"salam\"}'\n"
+        '-H \'Content-Type: application/json\' -d \'{"sender": "me", "message": "salam"}\'\n'
         f"  HTTP API:    {stack.rasa_url}/model/parse   Actions: {stack.action_url}/health\n"
         f"  Logs:        {args.log_dir}/rasa.log and {args.log_dir}/actions.log\n"
         "Press Ctrl-C to stop.",

@@ -1,6 +1,6 @@
 """Language and script codes used across the assistant (see shared/DESIGN.md)."""
 
-from typing import Final, Literal
+from typing import Final, Literal, TypeGuard
 
 LanguageCode = Literal["en", "prs", "ps"]
 ScriptCode = Literal["Arab", "Latn"]
@@ -16,6 +16,6 @@ DEFAULT_LANGUAGE: Final[LanguageCode] = ENGLISH
 RTL_LANGUAGES: Final[frozenset[str]] = frozenset({DARI, PASHTO})
 
 
-def is_language(value: object) -> bool:
+def is_language(value: object) -> TypeGuard[str]:
     """True for one of our language codes (slot values arrive as arbitrary JSON)."""
     return value in LANGUAGES

@@ -11,7 +11,7 @@ from typing import Final
 
 #: Letters that keyboards produce in several forms, folded to the Persian/Pashto form.
 #: Pashto's own letters (ې ۍ ګ ...) are kept: they carry the language.
-_LETTER_FOLDS: Final[dict[str, str]] = {
+_LETTER_FOLDS: Final[dict[str, str | int | None]] = {
     "\u064a": "\u06cc",  # Arabic yeh ي → Persian yeh ی
     "\u0649": "\u06cc",  # alef maksura ى → ی
     "\u0643": "\u06a9",  # Arabic kaf ك → keheh ک
@@ -23,12 +23,12 @@ _LETTER_FOLDS: Final[dict[str, str]] = {
 }
 
 #: Persian (۰–۹) and Arabic-Indic (٠–٩) digits → ASCII, so "۸۷۱" and "871" are one token.
-_DIGITS: Final[dict[str, str]] = {
+_DIGITS: Final[dict[str, str | int | None]] = {
     **{chr(0x06F0 + i): str(i) for i in range(10)},
     **{chr(0x0660 + i): str(i) for i in range(10)},
 }
 
-_TRANSLATION: Final = str.maketrans({**_LETTER_FOLDS, **_DIGITS})
+_TRANSLATION: Final = str.maketrans(_LETTER_FOLDS | _DIGITS)
 
 #: Harakat, superscript alef, Quranic marks and tatweel carry no meaning in chat text.
 _DROPPED: Final = re.compile("[\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u0640]")

@@ -12,33 +12,38 @@ from bot.lang.normalise import normalise, to_ascii_digits
 #: Afghanistan has had no daylight-saving time since 1945: a fixed offset is exact.
 KABUL: Final = timezone(timedelta(hours=4, minutes=30), "Asia/Kabul")
 
+
 def _normalised_keys(table: dict[str, int]) -> dict[str, int]:
     return {normalise(word): value for word, value in table.items()}
 
 
-_RELATIVE_DAYS: Final[dict[str, int]] = _normalised_keys({
-    **dict.fromkeys(["today", "tonight", "now", "this evening", "tnight"], 0),
-    **dict.fromkeys(["tomorrow", "tmrw", "tmr", "tomorow", "tommorow", "tomoro"], 1),
-    **dict.fromkeys(["day after tomorrow"], 2),
-    # Dari, Arabic script and romanized
-    **dict.fromkeys(["امروز", "امشب", "همی امروز", "emroz", "imroz", "amroz", "emshab"], 0),
-    **dict.fromkeys(["فردا", "صبا", "farda", "saba", "sabah", "sabaa"], 1),
-    **dict.fromkeys(["پس فردا", "پس صبا", "pas farda", "pas saba"], 2),
-    # Pashto, Arabic script and romanized
-    **dict.fromkeys(["نن", "نن شپه", "نن ورځ", "nan", "nun", "nan shpa", "nun shpa"], 0),
-    **dict.fromkeys(["سبا"], 1),
-    **dict.fromkeys(["بل سبا", "bal saba"], 2),
-})
+_RELATIVE_DAYS: Final[dict[str, int]] = _normalised_keys(
+    {
+        **dict.fromkeys(["today", "tonight", "now", "this evening", "tnight"], 0),
+        **dict.fromkeys(["tomorrow", "tmrw", "tmr", "tomorow", "tommorow", "tomoro"], 1),
+        **dict.fromkeys(["day after tomorrow"], 2),
+        # Dari, Arabic script and romanized
+        **dict.fromkeys(["امروز", "امشب", "همی امروز", "emroz", "imroz", "amroz", "emshab"], 0),
+        **dict.fromkeys(["فردا", "صبا", "farda", "saba", "sabah", "sabaa"], 1),
+        **dict.fromkeys(["پس فردا", "پس صبا", "pas farda", "pas saba"], 2),
+        # Pashto, Arabic script and romanized
+        **dict.fromkeys(["نن", "نن شپه", "نن ورځ", "nan", "nun", "nan shpa", "nun shpa"], 0),
+        **dict.fromkeys(["سبا"], 1),
+        **dict.fromkeys(["بل سبا", "bal saba"], 2),
+    }
+)
 
-_WEEKDAYS: Final[dict[str, int]] = _normalised_keys({
-    **dict.fromkeys(["monday", "mon", "دوشنبه", "doshanbe", "dushanbe", "doshamba"], 0),
-    **dict.fromkeys(["tuesday", "tue", "سه شنبه", "سه‌شنبه", "درېشنبه", "seshanbe"], 1),
-    **dict.fromkeys(["wednesday", "wed", "چهارشنبه", "چارشنبه", "chaharshanbe"], 2),
-    **dict.fromkeys(["thursday", "thu", "پنجشنبه", "پنج شنبه", "panjshanbe"], 3),
-    **dict.fromkeys(["friday", "fri", "جمعه", "juma", "jumma", "joma"], 4),
-    **dict.fromkeys(["saturday", "sat", "شنبه", "shanbe", "shamba"], 5),
-    **dict.fromkeys(["sunday", "sun", "یکشنبه", "یک شنبه", "اتوار", "yakshanbe", "itwar"], 6),
-})
+_WEEKDAYS: Final[dict[str, int]] = _normalised_keys(
+    {
+        **dict.fromkeys(["monday", "mon", "دوشنبه", "doshanbe", "dushanbe", "doshamba"], 0),
+        **dict.fromkeys(["tuesday", "tue", "سه شنبه", "سه‌شنبه", "درېشنبه", "seshanbe"], 1),
+        **dict.fromkeys(["wednesday", "wed", "چهارشنبه", "چارشنبه", "chaharshanbe"], 2),
+        **dict.fromkeys(["thursday", "thu", "پنجشنبه", "پنج شنبه", "panjshanbe"], 3),
+        **dict.fromkeys(["friday", "fri", "جمعه", "juma", "jumma", "joma"], 4),
+        **dict.fromkeys(["saturday", "sat", "شنبه", "shanbe", "shamba"], 5),
+        **dict.fromkeys(["sunday", "sun", "یکشنبه", "یک شنبه", "اتوار", "yakshanbe", "itwar"], 6),
+    }
+)
 
 _MONTHS: Final[dict[str, int]] = {}
 for _number, _names in enumerate(
@@ -61,7 +66,9 @@ for _number, _names in enumerate(
     for _name in _names.split():
         _MONTHS[normalise(_name)] = _number
 
-_DAY_MONTH_NUMERIC: Final = re.compile(r"^(\d{1,2})\s*[/.\-]\s*(\d{1,2})(?:\s*[/.\-]\s*(\d{2,4}))?$")
+_DAY_MONTH_NUMERIC: Final = re.compile(
+    r"^(\d{1,2})\s*[/.\-]\s*(\d{1,2})(?:\s*[/.\-]\s*(\d{2,4}))?$"
+)
 _ISO: Final = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
 _WORDS_AND_NUMBERS: Final = re.compile(r"\d+|[^\W\d_]+")
 
@@ -87,7 +94,7 @@ def resolve_date(text: str, today: date) -> date | None:
 
 
 def _day_and_month_name(phrase: str, today: date) -> date | None:
-    """"25 august", "august 25", "۲۵ اګست ۲۰۲۱" (month name and day in either order)."""
+    """ "25 august", "august 25", "۲۵ اګست ۲۰۲۱" (month name and day in either order)."""
     day = month = year = None
     for token in _WORDS_AND_NUMBERS.findall(phrase):
         if token.isdigit():

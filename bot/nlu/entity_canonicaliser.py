@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Dict, List, Optional, Text
+from typing import Any, Dict, List
 
 from rasa.engine.graph import ExecutionContext, GraphComponent
 from rasa.engine.recipes.default_recipe import DefaultV1Recipe
@@ -32,13 +32,11 @@ _NOT_FLIGHT_NUMBER = re.compile(r"[^A-Z0-9]")
 
 
 def canonical_flight_number(value: str) -> str:
-    """"qr 8010" → "QR8010", "۸۷۱" → "871"."""
+    """ "qr 8010" → "QR8010", "۸۷۱" → "871"."""
     return _NOT_FLIGHT_NUMBER.sub("", to_ascii_digits(value).upper())
 
 
-@DefaultV1Recipe.register(
-    [DefaultV1Recipe.ComponentType.ENTITY_EXTRACTOR], is_trainable=True
-)
+@DefaultV1Recipe.register([DefaultV1Recipe.ComponentType.ENTITY_EXTRACTOR], is_trainable=True)
 class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
     """Maps synonyms (learned from the training data), flight numbers and dates."""
 
@@ -46,7 +44,7 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
         self,
         model_storage: ModelStorage,
         resource: Resource,
-        synonyms: Optional[Dict[str, str]] = None,
+        synonyms: Dict[str, str] | None = None,
     ) -> None:
         self._model_storage = model_storage
         self._resource = resource
@@ -55,7 +53,7 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
     @classmethod
     def create(
         cls,
-        config: Dict[Text, Any],
+        config: Dict[str, Any],
         model_storage: ModelStorage,
         resource: Resource,
         execution_context: ExecutionContext,
@@ -74,7 +72,7 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
     @classmethod
     def load(
         cls,
-        config: Dict[Text, Any],
+        config: Dict[str, Any],
         model_storage: ModelStorage,
         resource: Resource,
         execution_context: ExecutionContext,
@@ -99,7 +97,7 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
             message.set(ENTITIES, entities, add_to_output=True)
         return messages
 
-    def canonical_value(self, entity: Dict[str, Any], today: Any) -> Optional[str]:
+    def canonical_value(self, entity: Dict[str, Any], today: Any) -> str | None:
         value = str(entity.get(ENTITY_ATTRIBUTE_VALUE, ""))
         kind = entity.get(ENTITY_ATTRIBUTE_TYPE)
         if kind == "flight_number":

@@ -189,8 +189,6 @@ class ProfileIdentifier:
 
 def _reweigh_english(post: dict[str, float], p_en: float, en_label: str) -> dict[str, float]:
     p_en = min(max(p_en, 0.02), 0.98)
-    weighted = {
-        lab: p * (p_en if lab == en_label else (1.0 - p_en)) for lab, p in post.items()
-    }
+    weighted = {lab: p * (p_en if lab == en_label else (1.0 - p_en)) for lab, p in post.items()}
     total = sum(weighted.values())
     return {lab: v / total for lab, v in weighted.items()}

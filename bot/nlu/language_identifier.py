@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Text, Tuple
+from typing import Any, Dict, List, Tuple
 
 from rasa.engine.graph import ExecutionContext, GraphComponent
 from rasa.engine.recipes.default_recipe import DefaultV1Recipe
@@ -51,22 +51,20 @@ def labelled_examples(data_dir: Path) -> List[Tuple[str, str]]:
     return [(text, next(iter(found))) for text, found in labels.items() if len(found) == 1]
 
 
-@DefaultV1Recipe.register(
-    [DefaultV1Recipe.ComponentType.MESSAGE_FEATURIZER], is_trainable=True
-)
+@DefaultV1Recipe.register([DefaultV1Recipe.ComponentType.MESSAGE_FEATURIZER], is_trainable=True)
 class LanguageIdentifier(GraphComponent):
     """Identifies English, Dari and Pashto in Arabic or Latin script (see bot/nlu/langid.py)."""
 
     @staticmethod
-    def get_default_config() -> Dict[Text, Any]:
+    def get_default_config() -> Dict[str, Any]:
         return {"data_dir": "data/nlu"}
 
     def __init__(
         self,
-        config: Dict[Text, Any],
+        config: Dict[str, Any],
         model_storage: ModelStorage,
         resource: Resource,
-        profile: Optional[LanguageProfile] = None,
+        profile: LanguageProfile | None = None,
     ) -> None:
         self._config = config
         self._model_storage = model_storage
@@ -76,7 +74,7 @@ class LanguageIdentifier(GraphComponent):
     @classmethod
     def create(
         cls,
-        config: Dict[Text, Any],
+        config: Dict[str, Any],
         model_storage: ModelStorage,
         resource: Resource,
         execution_context: ExecutionContext,
@@ -99,7 +97,7 @@ class LanguageIdentifier(GraphComponent):
     @classmethod
     def load(
         cls,
-        config: Dict[Text, Any],
+        config: Dict[str, Any],
         model_storage: ModelStorage,
         resource: Resource,
         execution_context: ExecutionContext,

@@ -7,7 +7,7 @@ chance with a single digit, so the number is looked up in the menu given in conf
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Text
+from typing import Any, Dict, List
 
 from rasa.engine.graph import ExecutionContext, GraphComponent
 from rasa.engine.recipes.default_recipe import DefaultV1Recipe
@@ -28,14 +28,12 @@ from bot.lang.normalise import to_ascii_digits
 _MENU_NUMBER = re.compile(r"^\s*#?\s*(\d{1,2})\s*[.)\-]?\s*$")
 
 
-@DefaultV1Recipe.register(
-    [DefaultV1Recipe.ComponentType.INTENT_CLASSIFIER], is_trainable=False
-)
+@DefaultV1Recipe.register([DefaultV1Recipe.ComponentType.INTENT_CLASSIFIER], is_trainable=False)
 class MenuChoiceClassifier(GraphComponent, IntentClassifier):
     """Overrides the intent of a bare menu number; every other message passes untouched."""
 
     @staticmethod
-    def get_default_config() -> Dict[Text, Any]:
+    def get_default_config() -> Dict[str, Any]:
         return {"items": {}}
 
     def __init__(self, items: Dict[str, str]) -> None:
@@ -44,7 +42,7 @@ class MenuChoiceClassifier(GraphComponent, IntentClassifier):
     @classmethod
     def create(
         cls,
-        config: Dict[Text, Any],
+        config: Dict[str, Any],
         model_storage: ModelStorage,
         resource: Resource,
         execution_context: ExecutionContext,

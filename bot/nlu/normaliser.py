@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Text
+from typing import Any, Dict, List
 
 from rasa.engine.graph import ExecutionContext, GraphComponent
 from rasa.engine.recipes.default_recipe import DefaultV1Recipe
@@ -18,16 +18,14 @@ from bot.lang.normalise import fold, normalise
 ORIGINAL_TEXT = "text_original"
 
 
-@DefaultV1Recipe.register(
-    [DefaultV1Recipe.ComponentType.MESSAGE_TOKENIZER], is_trainable=False
-)
+@DefaultV1Recipe.register([DefaultV1Recipe.ComponentType.MESSAGE_TOKENIZER], is_trainable=False)
 class TextNormaliser(GraphComponent):
     """Runs first in the pipeline, on training data and on every incoming message alike."""
 
     @classmethod
     def create(
         cls,
-        config: Dict[Text, Any],
+        config: Dict[str, Any],
         model_storage: ModelStorage,
         resource: Resource,
         execution_context: ExecutionContext,

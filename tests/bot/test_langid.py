@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from rasa.shared.nlu.training_data.loading import load_data
 
-from bot.nlu.language_identifier import labelled_examples
 from bot.nlu.langid import NO_EVIDENCE, LanguageProfile, ProfileIdentifier
+from bot.nlu.language_identifier import labelled_examples
 
 ROOT = Path(__file__).resolve().parents[2]
 HELD_OUT = ROOT / "tests" / "nlu" / "heldout"

@@ -11,8 +11,14 @@ MENU = {"1": "ask_flights", "2": "ask_airport_status", "3": "ask_announcements"}
 
 @pytest.mark.parametrize(
     ("text", "intent"),
-    [("1", "ask_flights"), ("۲", "ask_airport_status"), ("٣", "ask_announcements"),
-     (" 2. ", "ask_airport_status"), ("#1", "ask_flights"), ("01", "ask_flights")],
+    [
+        ("1", "ask_flights"),
+        ("۲", "ask_airport_status"),
+        ("٣", "ask_announcements"),
+        (" 2. ", "ask_airport_status"),
+        ("#1", "ask_flights"),
+        ("01", "ask_flights"),
+    ],
 )
 def test_menu_number_sets_intent_with_full_confidence(text: str, intent: str) -> None:
     message = Message({TEXT: text, INTENT: {"name": "nlu_fallback", "confidence": 0.2}})

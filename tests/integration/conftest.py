@@ -6,7 +6,6 @@ import subprocess
 import sys
 import urllib.request
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
