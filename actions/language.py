@@ -38,7 +38,9 @@ def choose_language(
 ) -> LanguageState:
     """The conversation's language after ``message`` (a parse result with ``language``)."""
     if (message.get("intent") or {}).get("name") == "set_language":
-        named = [e.get("value") for e in message.get("entities") or [] if e.get("entity") == "language"]
+        named = [
+            e.get("value") for e in message.get("entities") or [] if e.get("entity") == "language"
+        ]
         if named and is_language(named[-1]):
             return LanguageState(named[-1], chosen=True)
     if current and current.chosen:
@@ -59,7 +61,7 @@ def _channel_hint(tracker: Tracker) -> str | None:
     return None
 
 
-class ActionTrackLanguage(Action):
+class ActionTrackLanguage(Action):  # type: ignore[misc]  # rasa_sdk ships no type hints
     def name(self) -> str:
         return "action_track_language"
 

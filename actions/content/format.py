@@ -2,6 +2,8 @@
 
 Times are stored in UTC and shown in Kabul time (Asia/Kabul, UTC+04:30). Dari and Pashto get
 Persian digits and isolated Latin runs (flight numbers, IATA codes, Latin names), see localise.py.
+Phone numbers and e-mail addresses stay as written, ASCII digits included, so that phones offer
+to call or write to them; in Dari and Pashto each is isolated whole so that it is not reordered.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 from actions.content.localise import (
     AGO,
+    CONTACT,
     GATE_STATE,
     KIND,
     LABELS,
@@ -21,6 +24,7 @@ from actions.content.localise import (
     VERIFICATION,
     WEEKDAYS,
     digits,
+    isolate,
     isolate_latin,
     word,
 )
@@ -29,6 +33,7 @@ from actions.content.models import (
     Announcement,
     Flight,
     Gate,
+    GuidanceTopic,
     Organisation,
     Provenance,
     localised,
@@ -172,6 +177,36 @@ def announcement_block(announcement: Announcement, now: datetime, language: str)
         localised(announcement, "text", language),
         provenance([announcement], now, language),
     ]
+    return isolate_latin("\n".join(lines), language)
+
+
+def guidance_lines(topics: Sequence[GuidanceTopic], language: str) -> str:
+    """One "• title: advice" line per topic, or that there is no current guidance."""
+    if not topics:
+        return word(LABELS, "no_current_guidance", language)
+    lines = (
+        f"{BULLET} {localised(topic, 'title', language)}: {localised(topic, 'body', language)}"
+        for topic in topics
+    )
+    return isolate_latin("\n".join(lines), language)
+
+
+def contact_block(contact: GuidanceTopic, now: datetime, language: str) -> str:
+    """A help contact: who answers and for what, how to reach them and when, when checked."""
+    who = localised(contact, "title", language)
+    if contact.organisation is not None:
+        who = f"{localised(contact.organisation, 'name', language)} — {who}"
+    channels = (("phone", contact.phone), ("whatsapp", contact.whatsapp), ("email", contact.email))
+    reach = SEPARATOR.join(
+        f"{word(CONTACT, channel, language)}: {isolate(value, language)}"
+        for channel, value in channels
+        if value
+    )
+    lines = [f"{BULLET} {who}", reach]
+    hours = localised(contact, "hours", language)
+    if hours:
+        lines.append(f"{word(CONTACT, 'hours', language)}: {hours}")
+    lines += [localised(contact, "body", language), provenance([contact], now, language)]
     return isolate_latin("\n".join(lines), language)
 
 

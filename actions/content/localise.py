@@ -145,7 +145,20 @@ LABELS: Final[Words] = {
     "any_destination": {"en": "any destination", "prs": "همه مقصدها", "ps": "ټولو ځایونو"},
     "just_now": {"en": "just now", "prs": "همین حالا", "ps": "همدا اوس"},
     "none": {"en": "none", "prs": "هیچ", "ps": "هېڅ"},
+    "no_current_guidance": {
+        "en": "No current guidance; ask your embassy or the organisation evacuating you.",
+        "prs": "رهنمایی تازه نیست؛ از سفارت یا مؤسسه‌ای که شما را انتقال می‌دهد بپرسید.",
+        "ps": "تازه لارښوونه نشته؛ له خپل سفارت یا هغې موسسې وپوښتئ چې تاسو باسي.",
+    },
     "list_separator": {"en": ", ", "prs": "، ", "ps": "، "},
+}
+
+#: How to reach a help contact, and when.
+CONTACT: Final[Words] = {
+    "phone": {"en": "Phone", "prs": "تلیفون", "ps": "ټیلیفون"},
+    "whatsapp": {"en": "WhatsApp", "prs": "واتساپ", "ps": "واټساپ"},
+    "email": {"en": "Email", "prs": "ایمیل", "ps": "برېښنالیک"},
+    "hours": {"en": "Hours", "prs": "ساعات کاری", "ps": "د کار وخت"},
 }
 
 PERSIAN_DIGITS: Final = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
@@ -178,6 +191,17 @@ def isolate_latin(text: str, language: str) -> str:
     if language not in RTL_LANGUAGES:
         return text
     return _ISOLATE_OR_LATIN_RUN.sub(_isolate, text)
+
+
+def isolate(text: str, language: str) -> str:
+    """Wrap all of ``text`` in an isolate in right-to-left text.
+
+    For what must read left to right as a whole, such as "+93 700 000 101" (whose groups a
+    right-to-left line would reverse) or an e-mail address (whose "@" would flip its halves).
+    """
+    if language not in RTL_LANGUAGES:
+        return text
+    return f"{FIRST_STRONG_ISOLATE}{text}{POP_DIRECTIONAL_ISOLATE}"
 
 
 def _isolate(match: re.Match[str]) -> str:

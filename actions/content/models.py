@@ -1,4 +1,4 @@
-"""The content database: airports and their gates, flights, official announcements.
+"""The content database: airports and their gates, flights, official announcements, guidance.
 
 How the three languages are stored: every user-facing text is a group of per-language columns
 on the row of the fact it belongs to (``advice_en``, ``advice_prs``, ``advice_ps``), not rows
@@ -13,7 +13,7 @@ in a separate translations table. Why:
 * Adding a fourth language is a migration — acceptable, because every response in the domain
   must gain a variation then too.
 
-Organisations (sources, operators, issuers) are rows of their own so that editors pick them
+Organisations (sources, operators, issuers, help lines) are rows of their own so that editors pick them
 from a list and their names are translated once. Identity (an airport, a gate) is kept apart
 from volatile facts about it (status, state) so the later revision history can version facts.
 All times are timezone-aware UTC (:class:`UTCDateTime`).
@@ -26,6 +26,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import (
+    CheckConstraint,
     DateTime,
     Dialect,
     Enum,
@@ -52,6 +53,9 @@ NAMING_CONVENTION: dict[str, str] = {
 
 NAME = String(200)
 SLUG = String(64)
+#: Phone and WhatsApp numbers as people dial them, with the country code: "+93 700 000 101".
+PHONE = String(32)
+EMAIL = String(254)
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -117,6 +121,14 @@ class Verification(str, enum.Enum):
     DISPUTED = "disputed"
 
 
+class GuidanceKind(str, enum.Enum):
+    """What a piece of guidance answers: ``ask_documents`` (documents, eligibility), ``ask_help``."""
+
+    DOCUMENTS = "documents"
+    ELIGIBILITY = "eligibility"
+    CONTACTS = "contacts"
+
+
 def _choice(enum_class: type[enum.Enum], name: str) -> Enum:
     """A portable enum: VARCHAR + CHECK, so adding a value later is a plain migration."""
     return Enum(
@@ -143,7 +155,7 @@ def localised(row: Base, field: str, language: str) -> str:
 
 
 class Organisation(Base):
-    """Who said or runs something: sources of facts, flight operators, issuers of announcements."""
+    """Who said or runs something: sources of facts, flight operators, issuers, help lines."""
 
     __tablename__ = "organisations"
 
@@ -274,6 +286,63 @@ class Announcement(Provenance, Base):
     text_ps: Mapped[str] = mapped_column(Text)
 
     issuer: Mapped[Organisation] = relationship(foreign_keys=[issuer_id])
+
+    def is_current(self, now: datetime) -> bool:
+        return self.valid_until is None or now < self.valid_until
+
+
+#: A contact must say who answers, when, and how to reach them: never a blank entry.
+CONTACT_COMPLETE = (
+    "kind <> 'contacts' OR (organisation_id IS NOT NULL"
+    " AND hours_en IS NOT NULL AND hours_prs IS NOT NULL AND hours_ps IS NOT NULL"
+    " AND (phone IS NOT NULL OR whatsapp IS NOT NULL OR email IS NOT NULL))"
+)
+#: Documents and eligibility advice carry no numbers: a phone number there would escape the
+#: checks (and the display) that contacts get.
+DETAILS_ONLY_ON_CONTACTS = (
+    "kind = 'contacts' OR (organisation_id IS NULL AND phone IS NULL AND whatsapp IS NULL"
+    " AND email IS NULL AND hours_en IS NULL AND hours_prs IS NULL AND hours_ps IS NULL)"
+)
+
+
+class GuidanceTopic(Provenance, Base):
+    """Standing advice aid workers publish: documents to bring, who may board, who can help.
+
+    One row per topic ("Keep your documents hidden", "Family members", "UNHCR protection line"),
+    shown in ``position`` order within its kind. A contact is guidance too: the same title, body
+    and provenance, plus the organisation that answers, how to reach it and its opening hours;
+    CHECK constraints keep those details complete on contacts and absent elsewhere, so a
+    revision stays a snapshot of one row. ``valid_until`` is set only for advice that lapses
+    (an eligibility rule for one airlift, a temporary hotline).
+    """
+
+    __tablename__ = "guidance_topics"
+    __table_args__ = (
+        CheckConstraint(CONTACT_COMPLETE, name="contact_complete"),
+        CheckConstraint(DETAILS_ONLY_ON_CONTACTS, name="details_only_on_contacts"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    slug: Mapped[str] = mapped_column(SLUG, unique=True)
+    kind: Mapped[GuidanceKind] = mapped_column(_choice(GuidanceKind, "kind"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    valid_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    title_en: Mapped[str] = mapped_column(NAME)
+    title_prs: Mapped[str] = mapped_column(NAME)
+    title_ps: Mapped[str] = mapped_column(NAME)
+    body_en: Mapped[str] = mapped_column(Text)
+    body_prs: Mapped[str] = mapped_column(Text)
+    body_ps: Mapped[str] = mapped_column(Text)
+    # Contacts only.
+    organisation_id: Mapped[int | None] = mapped_column(ForeignKey("organisations.id"))
+    phone: Mapped[str | None] = mapped_column(PHONE)
+    whatsapp: Mapped[str | None] = mapped_column(PHONE)
+    email: Mapped[str | None] = mapped_column(EMAIL)
+    hours_en: Mapped[str | None] = mapped_column(NAME)
+    hours_prs: Mapped[str | None] = mapped_column(NAME)
+    hours_ps: Mapped[str | None] = mapped_column(NAME)
+
+    organisation: Mapped[Organisation | None] = relationship(foreign_keys=[organisation_id])
 
     def is_current(self, now: datetime) -> bool:
         return self.valid_until is None or now < self.valid_until

@@ -6,7 +6,7 @@ fetched to say that it is out of date.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -21,6 +21,8 @@ from actions.content.models import (
     Flight,
     FlightStatus,
     Gate,
+    GuidanceKind,
+    GuidanceTopic,
 )
 
 FINISHED = (FlightStatus.DEPARTED, FlightStatus.CANCELLED)
@@ -144,5 +146,21 @@ def latest_announcements(session: Session, now: datetime, limit: int = 3) -> Seq
         .options(joinedload(Announcement.issuer), joinedload(Announcement.source))
         .order_by(Announcement.published_at.desc(), Announcement.id.desc())
         .limit(limit)
+    )
+    return session.scalars(statement).all()
+
+
+def current_guidance(
+    session: Session, now: datetime, kinds: Collection[GuidanceKind]
+) -> Sequence[GuidanceTopic]:
+    """Guidance of these kinds still in force, in the order editors gave it."""
+    statement = (
+        select(GuidanceTopic)
+        .where(
+            GuidanceTopic.kind.in_(kinds),
+            (GuidanceTopic.valid_until.is_(None)) | (GuidanceTopic.valid_until > now),
+        )
+        .options(joinedload(GuidanceTopic.source), joinedload(GuidanceTopic.organisation))
+        .order_by(GuidanceTopic.position, GuidanceTopic.id)
     )
     return session.scalars(statement).all()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any, Dict, List, Optional, Text
 
 import numpy as np
@@ -37,6 +38,7 @@ logger = logging.getLogger(__name__)
 _MODEL_FILE = "intent_model.npz"
 _META_FILE = "intent_model.json"
 _MAX_CHARS = 1000  # intent is clear long before this; bounds the cost of huge messages
+_WORD_CHARACTER = re.compile(r"[^\W_]")
 
 
 @DefaultV1Recipe.register(
@@ -124,8 +126,8 @@ class CharNgramIntentClassifier(GraphComponent, IntentClassifier):
                 {INTENT_NAME_KEY: str(labels[i]), PREDICTED_CONFIDENCE_KEY: float(row[i])}
                 for i in order
             ]
-            if not message.get(TEXT, "").strip():
-                ranking = []  # nothing to classify: let the FallbackClassifier answer
+            if not _WORD_CHARACTER.search(message.get(TEXT) or ""):
+                ranking = []  # only emoji, punctuation or nothing: let the fallback answer
             top = ranking[0] if ranking else {INTENT_NAME_KEY: None, PREDICTED_CONFIDENCE_KEY: 0.0}
             message.set(INTENT, top, add_to_output=True)
             message.set(INTENT_RANKING_KEY, ranking, add_to_output=True)

@@ -4,6 +4,7 @@ Every expectation is read from the seeded content database rather than written i
 so a test only passes when the reply really carries what aid workers published.
 """
 
+import random
 import uuid
 from collections.abc import Iterator
 from datetime import datetime, timezone
@@ -28,6 +29,13 @@ def reply_text(replies: list[dict[str, object]]) -> str:
 def arabic_share(text: str) -> float:
     letters = [ch for ch in text if ch.isalpha()]
     return sum("\u0600" <= ch <= "\u06ff" for ch in letters) / max(1, len(letters))
+
+
+def changed_text(language: str) -> str:
+    """A unique sentence in the language's own script, as an editor would write it."""
+    if language == "en":
+        return "advice " + "".join(random.choices("abcdefghijklmnopqrstuvwxyz", k=12))
+    return "مشوره " + "".join(random.choices("ابپتجحخدرزسشصطعغفقکگلمنوهی", k=12))
 
 
 def new_user() -> str:
@@ -117,7 +125,7 @@ def test_editor_change_shows_in_the_next_answer(
     status = db.scalars(
         select(AirportStatus).join(AirportStatus.airport).where(Airport.iata == "KBL")
     ).one()
-    marker = f"{field} changed {uuid.uuid4().hex[:6]}"
+    marker = changed_text(language)
     assert marker not in before
     setattr(status, field, marker)
     db.commit()

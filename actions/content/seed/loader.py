@@ -30,6 +30,8 @@ from actions.content.models import (
     FlightStatus,
     Gate,
     GateState,
+    GuidanceKind,
+    GuidanceTopic,
     Organisation,
     Verification,
 )
@@ -38,6 +40,7 @@ from bot.lang.codes import LANGUAGES
 DEMO_FILE = Path(__file__).resolve().with_name("demo.yml")
 #: Deleted child tables first, so foreign keys hold at every step.
 CONTENT_MODELS: tuple[type[Base], ...] = (
+    GuidanceTopic,
     Announcement,
     Flight,
     Gate,
@@ -46,6 +49,11 @@ CONTENT_MODELS: tuple[type[Base], ...] = (
     Organisation,
 )
 _DURATION = re.compile(r"^(?P<sign>-)?(?:(?P<d>\d+)d)?(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?$")
+#: International format as people dial it: "+93 700 000 101" (spaces optional).
+_PHONE = re.compile(r"\+[1-9]\d{0,3}(?: ?\d){6,14}")
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
+#: The guidance sections of a content file, in the order they are answered.
+GUIDANCE_SECTIONS: tuple[GuidanceKind, ...] = tuple(GuidanceKind)
 E = TypeVar("E", bound=enum.Enum)
 
 
@@ -77,11 +85,13 @@ class SeedSummary:
     gates: int
     flights: int
     announcements: int
+    guidance: int
 
     def __str__(self) -> str:
         return (
             f"{self.organisations} organisations, {self.airports} airports, {self.gates} gates, "
-            f"{self.flights} flights, {self.announcements} announcements"
+            f"{self.flights} flights, {self.announcements} announcements, "
+            f"{self.guidance} guidance topics"
         )
 
 
@@ -171,6 +181,15 @@ class _Entry:
             raise self.error(key, "needs a UTC offset, e.g. 2021-08-17T17:00:00+04:30")
         return moment.astimezone(timezone.utc)
 
+    def matching(self, key: str, pattern: re.Pattern[str], example: str) -> str | None:
+        """An optional text that must have a given form, e.g. a phone number."""
+        value = self.raw(key, required=False)
+        if value is None:
+            return None
+        if not isinstance(value, str) or not pattern.fullmatch(value.strip()):
+            raise self.error(key, f"is {value!r}; write it like {example}")
+        return value.strip()
+
     def ref(self, key: str, known: Mapping[str, Any]) -> Any:
         value = self.text(key)
         if value not in known:
@@ -200,7 +219,8 @@ def _entries(document: _Mapping, section: str, now: datetime) -> list[_Entry]:
 def load(session: Session, document: _Mapping, now: datetime) -> SeedSummary:
     """Add every row the document describes to ``session`` (the caller commits)."""
     top = _Entry(document, "top level", now)
-    for section in ("organisations", "airports", "airport_statuses", "flights", "announcements"):
+    sections = ("organisations", "airports", "airport_statuses", "flights", "announcements")
+    for section in (*sections, *(kind.value for kind in GUIDANCE_SECTIONS)):
         top.raw(section, required=False)
     top.done()
 
@@ -280,8 +300,57 @@ def load(session: Session, document: _Mapping, now: datetime) -> SeedSummary:
         )
         entry.done()
     session.add_all(announcements)
+
+    guidance = _guidance(document, now, orgs)
+    session.add_all(guidance)
     session.flush()
-    return SeedSummary(len(orgs), len(airports), gates, len(flights), len(announcements))
+    return SeedSummary(
+        len(orgs), len(airports), gates, len(flights), len(announcements), len(guidance)
+    )
+
+
+def _guidance(
+    document: _Mapping, now: datetime, orgs: Mapping[str, Organisation]
+) -> list[GuidanceTopic]:
+    """The ``documents``, ``eligibility`` and ``contacts`` lists; position = order in its list."""
+    topics: list[GuidanceTopic] = []
+    slugs: dict[str, str] = {}
+    for kind in GUIDANCE_SECTIONS:
+        for position, entry in enumerate(_entries(document, kind.value, now)):
+            slug = entry.text("slug")
+            if slug in slugs:
+                raise entry.error("slug", f"{slug!r} is already used at {slugs[slug]}")
+            slugs[slug] = entry.where
+            contact = _contact_details(entry, orgs) if kind is GuidanceKind.CONTACTS else {}
+            topics.append(
+                GuidanceTopic(
+                    kind=kind,
+                    slug=slug,
+                    position=position,
+                    **entry.localised("title"),
+                    **entry.localised("body"),
+                    **contact,
+                    **entry.provenance(orgs, volatile=False),
+                )
+            )
+            entry.done()
+    return topics
+
+
+def _contact_details(entry: _Entry, orgs: Mapping[str, Organisation]) -> dict[str, Any]:
+    """Who answers, how to reach them (at least one way) and when."""
+    reach = {
+        "phone": entry.matching("phone", _PHONE, "+93 700 000 101"),
+        "whatsapp": entry.matching("whatsapp", _PHONE, "+93 700 000 101"),
+        "email": entry.matching("email", _EMAIL, "help@example.org"),
+    }
+    if not any(reach.values()):
+        raise SeedError(f"{entry.where}: a contact needs at least one of {', '.join(reach)}")
+    return {
+        "organisation": entry.ref("organisation", orgs),
+        **reach,
+        **entry.localised("hours"),
+    }
 
 
 def has_content(session: Session) -> bool:

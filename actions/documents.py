@@ -1,0 +1,38 @@
+"""``action_answer_documents``: which documents to bring and who may board, as operators say."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from rasa_sdk import Tracker
+from sqlalchemy.orm import Session
+
+from actions.content import format as fmt
+from actions.content import queries
+from actions.content.answering import ContentAction, Reply
+from actions.content.models import GuidanceKind
+
+KINDS = (GuidanceKind.DOCUMENTS, GuidanceKind.ELIGIBILITY)
+
+
+class ActionAnswerDocuments(ContentAction):
+    """Answers "which documents?", "is a tazkira enough?", "can my parents come too?"."""
+
+    def name(self) -> str:
+        return "action_answer_documents"
+
+    def answer(self, session: Session, tracker: Tracker, language: str, now: datetime) -> Reply:
+        topics = queries.current_guidance(session, now, KINDS)
+        if not topics:
+            return Reply("utter_documents_none")
+        # Both parts always: half the answer (documents without who may board) would mislead.
+        documents = [topic for topic in topics if topic.kind is GuidanceKind.DOCUMENTS]
+        eligibility = [topic for topic in topics if topic.kind is GuidanceKind.ELIGIBILITY]
+        return Reply(
+            "utter_documents",
+            {
+                "documents": fmt.guidance_lines(documents, language),
+                "eligibility": fmt.guidance_lines(eligibility, language),
+                "provenance": fmt.provenance(topics, now, language),
+            },
+        )
