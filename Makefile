@@ -19,7 +19,8 @@ export RASA_TELEMETRY_ENABLED := false
 MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name '*.yml') \
 	$(wildcard bot/nlu/*.py bot/lang/*.py)
 
-.PHONY: help setup run db train lint test test-unit validate test-stories test-integration clean
+.PHONY: help setup run db train lint test test-unit validate test-stories test-integration \
+	bench bench-nlu clean
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
@@ -27,6 +28,7 @@ help:
 	@echo "make setup  create .venv/bot and .venv/actions from requirements/*.lock"
 	@echo "make train  train $(MODEL) if it is missing or older than its inputs"
 	@echo "make db     migrate and seed the content database ($$CONTENT_DB_URL)"
+	@echo "make bench  benchmarks (NLU accuracy and speed vs stock Rasa); see docs/BENCHMARKS.md"
 
 ## Environments ---------------------------------------------------------------------------
 setup: .venv/bot/.installed .venv/actions/.installed
@@ -83,6 +85,15 @@ test-integration: setup $(MODEL)
 	$(ACT)/pytest -q tests/integration
 
 test: setup lint test-unit validate train test-stories test-integration
+
+## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
+bench: bench-nlu
+
+# Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
+bench-nlu: .venv/bot/.installed
+	@mkdir -p results
+	$(BOT)/python scripts/bench_nlu.py --config ours=config.yml \
+		--config rasa-default=scripts/configs/rasa_default.yml | tee results/bench-nlu.md
 
 clean:
 	rm -rf models results var .rasa

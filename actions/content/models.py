@@ -13,9 +13,10 @@ in a separate translations table. Why:
 * Adding a fourth language is a migration — acceptable, because every response in the domain
   must gain a variation then too.
 
-Organisations (sources, operators, issuers, help lines) are rows of their own so that editors pick them
-from a list and their names are translated once. Identity (an airport, a gate) is kept apart
-from volatile facts about it (status, state) so the later revision history can version facts.
+Organisations (sources, operators, issuers, help lines) are rows of their own so that editors
+pick them from a list and their names are translated once. Identity (an airport, a gate) is kept
+apart from volatile facts about it (status, state) so the later revision history can version
+facts. Guidance (documents, who may board, contacts) is one row per topic for the same reason.
 All times are timezone-aware UTC (:class:`UTCDateTime`).
 """
 
@@ -122,7 +123,7 @@ class Verification(str, enum.Enum):
 
 
 class GuidanceKind(str, enum.Enum):
-    """What a piece of guidance answers: ``ask_documents`` (documents, eligibility), ``ask_help``."""
+    """Which question it answers: ``ask_documents`` (documents, eligibility), ``ask_help``."""
 
     DOCUMENTS = "documents"
     ELIGIBILITY = "eligibility"

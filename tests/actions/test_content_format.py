@@ -10,6 +10,7 @@ import pytest
 from actions.content.format import ago, calendar_date, departure, kabul_day_bounds
 from actions.content.localise import (
     AGO,
+    CONTACT,
     GATE_STATE,
     KIND,
     LABELS,
@@ -19,6 +20,7 @@ from actions.content.localise import (
     VERIFICATION,
     WEEKDAYS,
     digits,
+    isolate,
     isolate_latin,
     language_or_default,
 )
@@ -124,3 +126,18 @@ def test_isolate_latin_runs(text: str, expected: str) -> None:
 )
 def test_language_or_default(value: object, expected: str) -> None:
     assert language_or_default(value) == expected
+
+
+def test_contact_labels_exist_in_every_language() -> None:
+    assert set(CONTACT) == {"phone", "whatsapp", "email", "hours"}
+    for entry in CONTACT.values():
+        assert set(entry) == set(LANGUAGES) and all(entry.values())
+
+
+@pytest.mark.parametrize("text", ["+93 700 000 101", "us-evacuation@example.org"])
+def test_numbers_and_addresses_are_isolated_whole(text: str) -> None:
+    assert isolate(text, "en") == text
+    for language in ("prs", "ps"):
+        isolated = isolate(text, language)
+        assert isolated == f"\u2068{text}\u2069"
+        assert isolate_latin(isolated, language) == isolated  # not split up again

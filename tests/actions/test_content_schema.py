@@ -4,26 +4,36 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Engine, inspect, select
+from sqlalchemy import Engine, func, inspect, select
 from sqlalchemy.exc import IntegrityError, StatementError
 
 from actions.content import db
 from actions.content.migrate import alembic_config, current_revision, head_revision
-from actions.content.models import Base, Flight, Organisation
+from actions.content.models import Base, Flight, GuidanceKind, GuidanceTopic, Organisation
+from actions.content.seed.loader import load
 from tests.actions.content_support import NOW
 
-TABLES = {"organisations", "airports", "airport_statuses", "gates", "flights", "announcements"}
+TABLES = {
+    "organisations",
+    "airports",
+    "airport_statuses",
+    "gates",
+    "flights",
+    "announcements",
+    "guidance_topics",
+}
 
 
 def test_migration_creates_the_whole_schema(migrated: Engine) -> None:
     tables = set(inspect(migrated).get_table_names())
     assert tables == TABLES | {"alembic_version"}
-    assert current_revision(migrated) == head_revision() == "0001"
+    assert current_revision(migrated) == head_revision() == "0002"
 
 
 def test_migration_matches_the_models(migrated: Engine) -> None:
@@ -94,3 +104,87 @@ def test_one_engine_per_process_until_the_url_changes(
     assert second is not first
     assert second.url.database == str(tmp_path / "b.db")
     db.dispose_engine()
+
+
+def _migrate(engine: Engine, target: str, direction: str = "upgrade") -> None:
+    config = alembic_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        getattr(command, direction)(config, target)
+
+
+def test_migration_0002_downgrades_to_0001_and_back_keeping_the_rest(
+    migrated: Engine, demo_document: Any
+) -> None:
+    with db.session_scope() as session:
+        load(session, demo_document, NOW)
+
+    _migrate(migrated, "0001", "downgrade")
+    assert current_revision(migrated) == "0001"
+    assert set(inspect(migrated).get_table_names()) == (TABLES - {"guidance_topics"}) | {
+        "alembic_version"
+    }
+    with db.session_scope() as session:
+        assert session.scalar(select(func.count()).select_from(Flight)) == 10
+
+    _migrate(migrated, "0002")
+    assert current_revision(migrated) == "0002"
+    with db.session_scope() as session:
+        assert session.scalar(select(func.count()).select_from(GuidanceTopic)) == 0
+        assert session.scalar(select(func.count()).select_from(Flight)) == 10
+    with migrated.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        assert compare_metadata(context, Base.metadata) == []
+
+
+def _topic(session: Any, kind: GuidanceKind, **details: Any) -> GuidanceTopic:
+    org = session.scalars(select(Organisation).where(Organisation.slug == "unhcr")).one()
+    fields: dict[str, Any] = {"organisation": org} if details.pop("with_organisation") else {}
+    return GuidanceTopic(
+        kind=kind,
+        slug="test-topic",
+        position=99,
+        source=org,
+        verified_at=NOW,
+        **{f"{field}_{lang}": "x" for field in ("title", "body") for lang in ("en", "prs", "ps")},
+        **fields,
+        **details,
+    )
+
+
+HOURS = {"hours_en": "24 h", "hours_prs": "۲۴ ساعت", "hours_ps": "۲۴ ساعته"}
+
+
+@pytest.mark.parametrize(
+    ("kind", "details", "constraint"),
+    [
+        (GuidanceKind.CONTACTS, {"with_organisation": True, **HOURS}, "contact_complete"),
+        (
+            GuidanceKind.CONTACTS,
+            {"with_organisation": False, "phone": "+93 700 000 199", **HOURS},
+            "contact_complete",
+        ),
+        (
+            GuidanceKind.CONTACTS,
+            {"with_organisation": True, "email": "x@example.org", "hours_en": "24 h"},
+            "contact_complete",
+        ),
+        (
+            GuidanceKind.DOCUMENTS,
+            {"with_organisation": False, "phone": "+93 700 000 199"},
+            "details_only_on_contacts",
+        ),
+        (
+            GuidanceKind.ELIGIBILITY,
+            {"with_organisation": True},
+            "details_only_on_contacts",
+        ),
+    ],
+)
+def test_the_database_refuses_incomplete_contacts_and_stray_details(
+    content_db: Engine, kind: GuidanceKind, details: dict[str, Any], constraint: str
+) -> None:
+    refused = pytest.raises(IntegrityError, match=f"ck_guidance_topics_{constraint}")
+    with refused, db.session_scope() as session:
+        session.add(_topic(session, kind, **details))
+        session.flush()

@@ -19,6 +19,7 @@ from actions.content.models import (
     Flight,
     FlightStatus,
     Gate,
+    GuidanceTopic,
     Organisation,
     Verification,
 )
@@ -28,7 +29,7 @@ from bot.lang.codes import LANGUAGES
 from tests.actions.content_support import NOW
 
 PASHTO_ONLY = set("ټډړږښګڼېۍځڅ")
-MODELS = (Organisation, Airport, Gate, Flight, Announcement)
+MODELS = (Organisation, Airport, Gate, Flight, Announcement, GuidanceTopic)
 
 
 def counts(engine: Engine) -> dict[str, int]:
@@ -69,11 +70,12 @@ def demo_texts(document: Any, language: str) -> list[str]:
 
 def test_demo_has_the_promised_content(content_db: Engine) -> None:
     assert counts(content_db) == {
-        "Organisation": 11,
+        "Organisation": 15,
         "Airport": 13,
         "Gate": 5,
         "Flight": 10,
         "Announcement": 4,
+        "GuidanceTopic": 15,
     }
     with db.session_scope() as session:
         flights = session.scalars(select(Flight)).all()
@@ -107,7 +109,11 @@ def test_demo_is_written_in_each_language(demo_document: Any) -> None:
     long_pashto = [text for text in pashto if len(text) > 40]
     assert long_pashto
     assert not [t for t in long_pashto if not PASHTO_ONLY & set(t)], "Pashto without Pashto letters"
-    assert not re.search(r"\+\d", str(demo_document)), "no phone numbers in the demo"
+    numbers = re.findall(r"\+\d[\d ]*\d", str(demo_document))
+    assert numbers, "the demo's contacts have numbers"
+    assert all(re.fullmatch(r"\+93 700 000 1\d\d", n) for n in numbers), "only fake numbers"
+    emails = re.findall(r"[\w.-]+@[\w.-]+", str(demo_document))
+    assert emails and all(e.endswith("@example.org") for e in emails), "only example.org"
 
 
 def test_seeding_is_idempotent(migrated: Engine, capsys: pytest.CaptureFixture[str]) -> None:
@@ -136,7 +142,7 @@ def test_migrate_command_prints_one_line(
     assert cli.main(["migrate"]) == 0
     assert cli.main(["migrate"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines == [f"Content database {sqlite_url} is at migration 0001 (latest)."] * 2
+    assert lines == [f"Content database {sqlite_url} is at migration 0002 (latest)."] * 2
 
 
 def test_seed_without_migration_fails_clearly(
@@ -202,6 +208,64 @@ def test_flight_entries_are_validated(
     document["flights"] = [flight]
     with pytest.raises(SeedError, match=re.escape(message)), db.session_scope() as session:
         load(session, document, NOW)
+
+
+def _with_guidance(demo_document: Any, section: str, index: int, change: dict[str, Any]) -> Any:
+    document = loader._Mapping(demo_document)
+    original = demo_document[section][index]
+    entry = loader._Mapping({**original, **change})
+    entry.line = original.line
+    for key in [key for key, value in change.items() if value is None]:
+        del entry[key]
+    document[section] = [*demo_document[section][:index], entry]
+    return document
+
+
+@pytest.mark.parametrize(
+    ("section", "change", "message"),
+    [
+        (
+            "contacts",
+            {"phone": None, "whatsapp": None, "email": None},
+            "a contact needs at least one of phone, whatsapp, email",
+        ),
+        ("contacts", {"phone": "0700 000 101"}, "'phone' is '0700 000 101'; write it like +93"),
+        ("contacts", {"whatsapp": 93700000102}, "'whatsapp' is 93700000102; write it like +93"),
+        ("contacts", {"email": "unhcr at example.org"}, "write it like help@example.org"),
+        ("contacts", {"organisation": "unicef"}, "'organisation' refers to unknown 'unicef'"),
+        ("contacts", {"hours": None}, "'hours' is missing"),
+        ("documents", {"phone": "+93 700 000 199"}, "unknown keys phone"),
+        ("eligibility", {"hours": {"en": "a", "prs": "b", "ps": "c"}}, "unknown keys hours"),
+        ("documents", {"slug": "passport-or-tazkira"}, "'slug' 'passport-or-tazkira' is already"),
+        ("eligibility", {"body": {"en": "x", "prs": "y"}}, "needs exactly the languages"),
+    ],
+)
+def test_guidance_entries_are_validated(
+    demo_document: Any, section: str, change: dict[str, Any], message: str, migrated: Engine
+) -> None:
+    document = _with_guidance(demo_document, section, 1, change)
+    line = demo_document[section][1].line
+    with pytest.raises(SeedError, match=re.escape(message)) as raised, db.session_scope() as s:
+        load(s, document, NOW)
+    assert str(raised.value).startswith(f"line {line} ({section}[1])")
+    assert counts(migrated) == dict.fromkeys(counts(migrated), 0)
+
+
+def test_guidance_keeps_the_order_of_the_file(content_db: Engine, demo_document: Any) -> None:
+    with db.session_scope() as session:
+        for section in ("documents", "eligibility", "contacts"):
+            rows = session.scalars(
+                select(GuidanceTopic)
+                .where(GuidanceTopic.kind == section)
+                .order_by(GuidanceTopic.position)
+            ).all()
+            assert [row.slug for row in rows] == [e["slug"] for e in demo_document[section]]
+            assert [row.position for row in rows] == list(range(len(rows)))
+        hidden = session.scalars(
+            select(GuidanceTopic).where(GuidanceTopic.slug == "keep-documents-hidden")
+        ).one()
+        assert hidden.valid_until is None and hidden.verified_at == NOW - timedelta(hours=2)
+        assert hidden.source.slug == "kabul-aid-network"
 
 
 @pytest.mark.parametrize(

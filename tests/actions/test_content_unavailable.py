@@ -12,13 +12,17 @@ from actions.airport import ActionAnswerAirportStatus
 from actions.announcements import ActionAnswerAnnouncements
 from actions.content import db
 from actions.content.answering import ContentAction
+from actions.documents import ActionAnswerDocuments
 from actions.flights import ActionAnswerFlights
+from actions.help import ActionAnswerHelp
 from tests.actions.content_support import LANGUAGES, clock, only_message, render, run, tracker
 
 ACTIONS: list[tuple[type[ContentAction], str]] = [
     (ActionAnswerFlights, "ask_flights"),
     (ActionAnswerAirportStatus, "ask_airport_status"),
     (ActionAnswerAnnouncements, "ask_announcements"),
+    (ActionAnswerDocuments, "ask_documents"),
+    (ActionAnswerHelp, "ask_help"),
 ]
 BROKEN = {
     "unopenable-file": "sqlite:///{tmp}/no/such/dir/content.db",

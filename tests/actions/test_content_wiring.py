@@ -31,8 +31,18 @@ SENT: dict[str, dict[str, set[str]]] = {
         "utter_announcements_none": set(),
         "utter_content_unavailable": set(),
     },
+    "action_answer_documents": {
+        "utter_documents": {"documents", "eligibility", "provenance"},
+        "utter_documents_none": set(),
+        "utter_content_unavailable": set(),
+    },
+    "action_answer_help": {
+        "utter_help": {"contacts"},
+        "utter_help_none": set(),
+        "utter_content_unavailable": set(),
+    },
 }
-OUR_FILES = ("flights.yml", "airport.yml", "announcements.yml", "content.yml")
+OUR_FILES = ("flights.yml", "airport.yml", "announcements.yml", "guidance.yml", "content.yml")
 RESPONSES = sorted({response for sent in SENT.values() for response in sent})
 
 
