@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from typing import Any, Dict, List, Optional, Text
+from typing import Any, Dict, List
 
 import numpy as np
 import scipy.sparse
@@ -41,14 +41,12 @@ _MAX_CHARS = 1000  # intent is clear long before this; bounds the cost of huge m
 _WORD_CHARACTER = re.compile(r"[^\W_]")
 
 
-@DefaultV1Recipe.register(
-    [DefaultV1Recipe.ComponentType.INTENT_CLASSIFIER], is_trainable=True
-)
+@DefaultV1Recipe.register([DefaultV1Recipe.ComponentType.INTENT_CLASSIFIER], is_trainable=True)
 class CharNgramIntentClassifier(GraphComponent, IntentClassifier):
     """Predicts the intent from the (normalised) message text alone."""
 
     @staticmethod
-    def get_default_config() -> Dict[Text, Any]:
+    def get_default_config() -> Dict[str, Any]:
         return {
             "char_ngram_range": [1, 5],
             "word_ngram_range": [1, 2],
@@ -58,12 +56,12 @@ class CharNgramIntentClassifier(GraphComponent, IntentClassifier):
 
     def __init__(
         self,
-        config: Dict[Text, Any],
+        config: Dict[str, Any],
         model_storage: ModelStorage,
         resource: Resource,
-        char_vectorizer: Optional[TfidfVectorizer] = None,
-        word_vectorizer: Optional[TfidfVectorizer] = None,
-        classifier: Optional[LogisticRegression] = None,
+        char_vectorizer: TfidfVectorizer | None = None,
+        word_vectorizer: TfidfVectorizer | None = None,
+        classifier: LogisticRegression | None = None,
     ) -> None:
         self._config = config
         self._model_storage = model_storage
@@ -88,7 +86,7 @@ class CharNgramIntentClassifier(GraphComponent, IntentClassifier):
     @classmethod
     def create(
         cls,
-        config: Dict[Text, Any],
+        config: Dict[str, Any],
         model_storage: ModelStorage,
         resource: Resource,
         execution_context: ExecutionContext,
@@ -154,7 +152,7 @@ class CharNgramIntentClassifier(GraphComponent, IntentClassifier):
     @classmethod
     def load(
         cls,
-        config: Dict[Text, Any],
+        config: Dict[str, Any],
         model_storage: ModelStorage,
         resource: Resource,
         execution_context: ExecutionContext,
