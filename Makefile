@@ -19,7 +19,7 @@ export RASA_TELEMETRY_ENABLED := false
 MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name '*.yml') \
 	$(wildcard bot/nlu/*.py bot/lang/*.py)
 
-.PHONY: help setup run db train lint test test-unit validate test-stories test-integration \
+.PHONY: help setup run db train lint test test-unit validate test-nlu test-stories test-integration \
 	bench bench-nlu clean
 
 help:
@@ -81,10 +81,14 @@ test-stories: $(MODEL)
 	$(BOT)/rasa test core --model $(MODEL) --stories tests/stories \
 		--fail-on-prediction-errors --out results/stories
 
+# Held-out accuracy floors for the trained model (regression guard).
+test-nlu: $(MODEL)
+	$(BOT)/pytest -q tests/nlu
+
 test-integration: setup $(MODEL)
 	$(ACT)/pytest -q tests/integration
 
-test: setup lint test-unit validate train test-stories test-integration
+test: setup lint test-unit validate train test-nlu test-stories test-integration
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
 bench: bench-nlu

@@ -30,9 +30,9 @@ BROKEN = {
     "closed-port": "postgresql+psycopg://postgres@127.0.0.1:1/content",
 }
 SORRY = {
-    "en": "Sorry, I cannot read the latest flight and airport information right now.",
-    "prs": "متأسفانه همین حالا نمی‌توانم تازه‌ترین معلومات پروازها و میدان هوایی را بخوانم.",
-    "ps": "بښنه غواړم، اوس مهال د الوتنو او هوايي ډګر تازه معلومات نه شم لوستلای.",
+    "en": "Sorry, I cannot read the latest checked information right now.",
+    "prs": "متأسفانه همین حالا نمی‌توانم تازه‌ترین معلومات تایید شده را بخوانم.",
+    "ps": "بښنه غواړم، اوس مهال تازه تایید شوي معلومات نه شم لوستلای.",
 }
 
 

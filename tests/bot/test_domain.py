@@ -1,0 +1,40 @@
+"""Every answer exists in all three languages, and the contracts other parts rely on hold."""
+
+from pathlib import Path
+
+import pytest
+from rasa.shared.core.constants import DEFAULT_INTENTS
+from rasa.shared.core.domain import Domain
+
+ROOT = Path(__file__).resolve().parents[2]
+DOMAIN = Domain.load(str(ROOT / "bot" / "domain"))
+CONTRACT_INTENTS = {
+    "greet", "goodbye", "thank", "ask_flights", "ask_airport_status", "ask_announcements",
+    "ask_documents", "ask_help", "set_language", "subscribe_alerts", "unsubscribe_alerts",
+    "show_menu", "delete_my_data", "out_of_scope",
+}  # fmt: skip
+PASHTO_ONLY = set("ټډړږښڼځڅېۍ")
+
+
+def test_intents_and_entities_are_the_contract() -> None:
+    assert CONTRACT_INTENTS <= set(DOMAIN.intents)
+    assert set(DOMAIN.intents) - CONTRACT_INTENTS <= set(DEFAULT_INTENTS)
+    assert set(DOMAIN.entities) == {"destination", "airport", "date", "flight_number", "language"}
+
+
+@pytest.mark.parametrize("name", sorted(DOMAIN.responses))
+def test_response_has_dari_pashto_and_english(name: str) -> None:
+    variations = DOMAIN.responses[name]
+    by_language: dict[str, str] = {}
+    for variation in variations:
+        conditions = variation.get("condition") or []
+        language = next((c["value"] for c in conditions if c.get("name") == "language"), "en")
+        assert language not in by_language, f"{name}: two variations for {language}"
+        by_language[language] = variation["text"]
+    assert set(by_language) == {"en", "prs", "ps"}, f"{name} lacks a language"
+    dari = by_language["prs"].replace("پښتو", "")  # the language's own name is written as is
+    assert not PASHTO_ONLY & set(dari), f"{name}: Pashto letters in the Dari text"
+    assert PASHTO_ONLY & set(by_language["ps"]), f"{name}: the Pashto text has no Pashto letters"
+    english = by_language["en"]
+    arabic = sum("\u0600" <= ch <= "\u06ff" for ch in english)
+    assert arabic <= 12, f"{name}: the English text is not English"  # language names only
