@@ -20,11 +20,11 @@ HELD_OUT = ROOT / "tests" / "nlu" / "heldout"
 
 #: slice → (intent accuracy floor, language-identification floor)
 FLOORS = {
-    "en": (0.86, 0.95),
-    "prs_arab": (0.88, 0.97),
-    "prs_latn": (0.85, 0.92),
-    "ps_arab": (0.84, 0.95),
-    "ps_latn": (0.86, 0.92),
+    "en": (0.93, 0.97),
+    "prs_arab": (0.95, 0.98),
+    "prs_latn": (0.90, 0.94),
+    "ps_arab": (0.92, 0.96),
+    "ps_latn": (0.90, 0.93),
 }
 
 
