@@ -7,7 +7,6 @@ misses synonyms typed with another keyboard's letter forms.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Dict, List
 
@@ -26,6 +25,7 @@ from rasa.shared.nlu.training_data.training_data import TrainingData
 
 from bot.lang.normalise import normalise, to_ascii_digits
 from bot.nlu.dates import resolve_date, today_in_kabul
+from bot.nlu.storage import load_json, save_json
 
 _SYNONYMS_FILE = "synonyms.json"
 _NOT_FLIGHT_NUMBER = re.compile(r"[^A-Z0-9]")
@@ -65,8 +65,7 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
         # Canonical values map to themselves, so "doha" and "DOHA" become "Doha" too.
         synonyms.update({normalise(value): value for value in set(synonyms.values())})
         self.synonyms = synonyms
-        with self._model_storage.write_to(self._resource) as model_dir:
-            (model_dir / _SYNONYMS_FILE).write_text(json.dumps(synonyms), "utf-8")
+        save_json(self._model_storage, self._resource, _SYNONYMS_FILE, synonyms)
         return self._resource
 
     @classmethod
@@ -78,9 +77,7 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
         execution_context: ExecutionContext,
         **kwargs: Any,
     ) -> EntityCanonicaliser:
-        with model_storage.read_from(resource) as model_dir:
-            synonyms = json.loads((model_dir / _SYNONYMS_FILE).read_text("utf-8"))
-        return cls(model_storage, resource, synonyms)
+        return cls(model_storage, resource, load_json(model_storage, resource, _SYNONYMS_FILE))
 
     def process(self, messages: List[Message]) -> List[Message]:
         today = today_in_kabul()

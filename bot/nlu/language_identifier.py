@@ -7,7 +7,6 @@ language also improves recognising it.
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
@@ -25,6 +24,7 @@ from bot.lang.codes import LANGUAGES
 from bot.lang.normalise import normalise
 from bot.nlu.langid import LanguageProfile, ProfileIdentifier, label, script_of
 from bot.nlu.normaliser import ORIGINAL_TEXT
+from bot.nlu.storage import load_json, save_json
 
 logger = logging.getLogger(__name__)
 
@@ -89,8 +89,7 @@ class LanguageIdentifier(GraphComponent):
                 f"No training examples under {data_dir}/<{'|'.join(LANGUAGES)}>/: "
                 "the language identifier learns its profiles from there."
             )
-        with self._model_storage.write_to(self._resource) as model_dir:
-            (model_dir / _PROFILE_FILE).write_text(json.dumps(profile.to_dict()), "utf-8")
+        save_json(self._model_storage, self._resource, _PROFILE_FILE, profile.to_dict())
         self._identifier = ProfileIdentifier(profile)
         return self._resource
 
@@ -103,8 +102,7 @@ class LanguageIdentifier(GraphComponent):
         execution_context: ExecutionContext,
         **kwargs: Any,
     ) -> LanguageIdentifier:
-        with model_storage.read_from(resource) as model_dir:
-            data = json.loads((model_dir / _PROFILE_FILE).read_text("utf-8"))
+        data = load_json(model_storage, resource, _PROFILE_FILE)
         return cls(config, model_storage, resource, LanguageProfile.from_dict(data))
 
     def process_training_data(self, training_data: TrainingData) -> TrainingData:
