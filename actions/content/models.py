@@ -4,84 +4,54 @@ How the three languages are stored: every user-facing text is a group of per-lan
 on the row of the fact it belongs to (``advice_en``, ``advice_prs``, ``advice_ps``), not rows
 in a separate translations table. Why:
 
-* One row is one whole fact in all three languages, so a revision (later issue) is a snapshot
-  of one row, and rolling back restores every language together. Editors publish a fact once,
-  atomically, never half-translated.
-* ``NOT NULL`` lets the database itself refuse a fact that lacks a language.
+* One row is one whole fact in all three languages, so a revision is a snapshot of one row,
+  and rolling back restores every language together.
+* ``NOT NULL`` lets the database itself refuse a fact that lacks a text. An editor may publish
+  before a translation is ready only by saying so (``--allow-missing-translation``): the missing
+  language is then stored empty, read in another language (:func:`localised`) and reported.
 * Answers need no joins or pivots to read a text, and an editor API can map each group to one
-  ``{"en": …, "prs": …, "ps": …}`` object (see :func:`localised`).
+  ``{"en": …, "prs": …, "ps": …}`` object.
 * Adding a fourth language is a migration — acceptable, because every response in the domain
   must gain a variation then too.
 
 Organisations (sources, operators, issuers, help lines) are rows of their own so that editors
 pick them from a list and their names are translated once. Identity (an airport, a gate) is kept
-apart from volatile facts about it (status, state) so the later revision history can version
-facts. Guidance (documents, who may board, contacts) is one row per topic for the same reason.
+apart from volatile facts about it (status, state) so that revisions version facts. Guidance
+(documents, who may board, contacts) is one row per topic for the same reason. Nothing is
+deleted: a record is withdrawn (:class:`Withdrawable`), and every change is a :class:`Revision`.
 All times are timezone-aware UTC (:class:`UTCDateTime`).
 """
 
 from __future__ import annotations
 
 import enum
-from datetime import datetime, timezone
-from typing import Any
+from datetime import datetime
 
-from sqlalchemy import (
-    CheckConstraint,
-    DateTime,
-    Dialect,
-    Enum,
-    ForeignKey,
-    Integer,
-    MetaData,
-    String,
-    Text,
-    TypeDecorator,
-    UniqueConstraint,
+from sqlalchemy import CheckConstraint, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
+
+from actions.content.columns import (
+    EMAIL,
+    NAME,
+    NAMING_CONVENTION,
+    PHONE,
+    SLUG,
+    Base,
+    UTCDateTime,
+    choice,
+    localised,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column, relationship
+from actions.content.revision import RecordKind, Revision, RevisionAction
 
-from bot.lang.codes import LANGUAGES
-
-#: Stable constraint names, so that migrations (and SQLite batch migrations) can refer to them.
-NAMING_CONVENTION: dict[str, str] = {
-    "ix": "ix_%(column_0_label)s",
-    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
-
-NAME = String(200)
-SLUG = String(64)
-#: Phone and WhatsApp numbers as people dial them, with the country code: "+93 700 000 101".
-PHONE = String(32)
-EMAIL = String(254)
-
-
-class UTCDateTime(TypeDecorator[datetime]):
-    """Timezone-aware UTC in and out, on SQLite (no time zones) as on PostgreSQL.
-
-    Naive datetimes are refused: guessing their zone is how Kabul (UTC+04:30) times go wrong.
-    """
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> Any:
-        if value is None:
-            return None
-        if value.tzinfo is None or value.utcoffset() is None:
-            raise ValueError(f"naive datetime {value!r}: content times must be timezone-aware")
-        value = value.astimezone(timezone.utc)
-        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
-
-    def process_result_value(self, value: datetime | None, dialect: Dialect) -> Any:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            return value.replace(tzinfo=timezone.utc)
-        return value.astimezone(timezone.utc)
+__all__ = [
+    "NAMING_CONVENTION",
+    "Base",
+    "RecordKind",
+    "Revision",
+    "RevisionAction",
+    "UTCDateTime",
+    "localised",
+]
 
 
 class AirportState(str, enum.Enum):
@@ -130,32 +100,17 @@ class GuidanceKind(str, enum.Enum):
     CONTACTS = "contacts"
 
 
-def _choice(enum_class: type[enum.Enum], name: str) -> Enum:
-    """A portable enum: VARCHAR + CHECK, so adding a value later is a plain migration."""
-    return Enum(
-        enum_class,
-        name=name,
-        native_enum=False,
-        create_constraint=True,
-        length=16,
-        values_callable=lambda members: [member.value for member in members],
-        validate_strings=True,
-    )
+class Withdrawable:
+    """A record that can be withdrawn: never deleted, so its history and rollback stay whole.
+
+    Answers never show a withdrawn record (queries.py filters on ``withdrawn_at``); publishing
+    the same record again brings it back.
+    """
+
+    withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
-class Base(DeclarativeBase):
-    metadata = MetaData(naming_convention=NAMING_CONVENTION)
-
-
-def localised(row: Base, field: str, language: str) -> str:
-    """The text of ``field`` in ``language`` (e.g. ``advice`` + ``prs`` → ``advice_prs``)."""
-    if language not in LANGUAGES:
-        raise ValueError(f"unknown language {language!r}")
-    value: str = getattr(row, f"{field}_{language}")
-    return value
-
-
-class Organisation(Base):
+class Organisation(Withdrawable, Base):
     """Who said or runs something: sources of facts, flight operators, issuers, help lines."""
 
     __tablename__ = "organisations"
@@ -188,7 +143,7 @@ class VolatileFact(Provenance):
         return now < self.valid_until
 
 
-class Airport(Base):
+class Airport(Withdrawable, Base):
     """An airport flights leave from or go to; ``place`` is the canonical `destination` value."""
 
     __tablename__ = "airports"
@@ -207,14 +162,14 @@ class Airport(Base):
     gates: Mapped[list[Gate]] = relationship(back_populates="airport", order_by="Gate.position")
 
 
-class AirportStatus(VolatileFact, Base):
+class AirportStatus(VolatileFact, Withdrawable, Base):
     """Whether an airport is open, with crowd and safety advice; one current row per airport."""
 
     __tablename__ = "airport_statuses"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     airport_id: Mapped[int] = mapped_column(ForeignKey("airports.id"), unique=True)
-    state: Mapped[AirportState] = mapped_column(_choice(AirportState, "state"))
+    state: Mapped[AirportState] = mapped_column(choice(AirportState, "state"))
     advice_en: Mapped[str] = mapped_column(Text)
     advice_prs: Mapped[str] = mapped_column(Text)
     advice_ps: Mapped[str] = mapped_column(Text)
@@ -222,7 +177,7 @@ class AirportStatus(VolatileFact, Base):
     airport: Mapped[Airport] = relationship(back_populates="status")
 
 
-class Gate(VolatileFact, Base):
+class Gate(VolatileFact, Withdrawable, Base):
     """An airport gate and its current state; each gate is verified on its own."""
 
     __tablename__ = "gates"
@@ -235,7 +190,7 @@ class Gate(VolatileFact, Base):
     name_en: Mapped[str] = mapped_column(NAME)
     name_prs: Mapped[str] = mapped_column(NAME)
     name_ps: Mapped[str] = mapped_column(NAME)
-    state: Mapped[GateState] = mapped_column(_choice(GateState, "state"))
+    state: Mapped[GateState] = mapped_column(choice(GateState, "state"))
     note_en: Mapped[str] = mapped_column(Text)
     note_prs: Mapped[str] = mapped_column(Text)
     note_ps: Mapped[str] = mapped_column(Text)
@@ -243,7 +198,7 @@ class Gate(VolatileFact, Base):
     airport: Mapped[Airport] = relationship(back_populates="gates")
 
 
-class Flight(VolatileFact, Base):
+class Flight(VolatileFact, Withdrawable, Base):
     """An evacuation flight; origin and destination give IATA codes and the canonical place."""
 
     __tablename__ = "flights"
@@ -254,7 +209,7 @@ class Flight(VolatileFact, Base):
     origin_id: Mapped[int] = mapped_column(ForeignKey("airports.id"))
     destination_id: Mapped[int] = mapped_column(ForeignKey("airports.id"))
     departs_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
-    status: Mapped[FlightStatus] = mapped_column(_choice(FlightStatus, "status"))
+    status: Mapped[FlightStatus] = mapped_column(choice(FlightStatus, "status"))
     eligibility_en: Mapped[str] = mapped_column(Text)
     eligibility_prs: Mapped[str] = mapped_column(Text)
     eligibility_ps: Mapped[str] = mapped_column(Text)
@@ -267,7 +222,7 @@ class Flight(VolatileFact, Base):
     destination: Mapped[Airport] = relationship(foreign_keys=[destination_id])
 
 
-class Announcement(Provenance, Base):
+class Announcement(Provenance, Withdrawable, Base):
     """An official announcement; ``valid_until`` is set only when it lapses (e.g. a warning)."""
 
     __tablename__ = "announcements"
@@ -275,9 +230,9 @@ class Announcement(Provenance, Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     slug: Mapped[str] = mapped_column(SLUG, unique=True)
     issuer_id: Mapped[int] = mapped_column(ForeignKey("organisations.id"))
-    kind: Mapped[AnnouncementKind] = mapped_column(_choice(AnnouncementKind, "kind"))
+    kind: Mapped[AnnouncementKind] = mapped_column(choice(AnnouncementKind, "kind"))
     published_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
-    verification: Mapped[Verification] = mapped_column(_choice(Verification, "verification"))
+    verification: Mapped[Verification] = mapped_column(choice(Verification, "verification"))
     valid_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
     title_en: Mapped[str] = mapped_column(NAME)
     title_prs: Mapped[str] = mapped_column(NAME)
@@ -306,7 +261,7 @@ DETAILS_ONLY_ON_CONTACTS = (
 )
 
 
-class GuidanceTopic(Provenance, Base):
+class GuidanceTopic(Provenance, Withdrawable, Base):
     """Standing advice aid workers publish: documents to bring, who may board, who can help.
 
     One row per topic ("Keep your documents hidden", "Family members", "UNHCR protection line"),
@@ -325,7 +280,7 @@ class GuidanceTopic(Provenance, Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     slug: Mapped[str] = mapped_column(SLUG, unique=True)
-    kind: Mapped[GuidanceKind] = mapped_column(_choice(GuidanceKind, "kind"), index=True)
+    kind: Mapped[GuidanceKind] = mapped_column(choice(GuidanceKind, "kind"), index=True)
     position: Mapped[int] = mapped_column(Integer)
     valid_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
     title_en: Mapped[str] = mapped_column(NAME)

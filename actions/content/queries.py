@@ -1,7 +1,8 @@
 """Read access to content, one function per question the actions ask; each takes a Session.
 
 "Current" means ``now < valid_until``: whatever has passed its ``valid_until`` is only ever
-fetched to say that it is out of date.
+fetched to say that it is out of date. A withdrawn record (``withdrawn_at`` set) is never
+fetched at all, not even as out of date: its editor took it back.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from sqlalchemy import ColumnElement, Select, func, select
-from sqlalchemy.orm import Session, joinedload, selectinload
+from sqlalchemy.orm import Session, joinedload, selectinload, with_loader_criteria
 
 from actions.content.format import kabul_day_bounds
 from actions.content.models import (
@@ -23,9 +24,14 @@ from actions.content.models import (
     Gate,
     GuidanceKind,
     GuidanceTopic,
+    Withdrawable,
 )
 
 FINISHED = (FlightStatus.DEPARTED, FlightStatus.CANCELLED)
+#: Keeps withdrawn rows out of relationships loaded along with a query (an airport's gates).
+NOT_WITHDRAWN = with_loader_criteria(
+    Withdrawable, lambda cls: cls.withdrawn_at.is_(None), include_aliases=True
+)
 #: How far back a departed or cancelled flight is still worth telling someone who asks for it.
 RECENT = timedelta(hours=24)
 
@@ -42,7 +48,8 @@ class FlightQuery:
         conditions: list[ColumnElement[bool]] = []
         if self.destination:
             destinations = select(Airport.id).where(
-                func.lower(Airport.place) == self.destination.lower()
+                func.lower(Airport.place) == self.destination.lower(),
+                Airport.withdrawn_at.is_(None),
             )
             conditions.append(Flight.destination_id.in_(destinations))
         if self.day is not None:
@@ -54,10 +61,14 @@ class FlightQuery:
 
 
 def _flights() -> Select[tuple[Flight]]:
-    return select(Flight).options(
-        joinedload(Flight.destination),
-        joinedload(Flight.operator),
-        joinedload(Flight.source),
+    return (
+        select(Flight)
+        .where(Flight.withdrawn_at.is_(None))
+        .options(
+            joinedload(Flight.destination),
+            joinedload(Flight.operator),
+            joinedload(Flight.source),
+        )
     )
 
 
@@ -109,8 +120,11 @@ def destinations_with_upcoming_flights(session: Session, now: datetime) -> Seque
         select(Airport)
         .where(
             Airport.id.in_(
-                select(Flight.destination_id).where(*_upcoming(now), Flight.valid_until > now)
-            )
+                select(Flight.destination_id).where(
+                    *_upcoming(now), Flight.valid_until > now, Flight.withdrawn_at.is_(None)
+                )
+            ),
+            Airport.withdrawn_at.is_(None),
         )
         .order_by(Airport.place, Airport.iata)
     )
@@ -120,19 +134,25 @@ def destinations_with_upcoming_flights(session: Session, now: datetime) -> Seque
 def airport_by_place(session: Session, place: str) -> Airport | None:
     """The first airport serving a canonical place name ("Doha"), for naming it in answers."""
     statement = (
-        select(Airport).where(func.lower(Airport.place) == place.lower()).order_by(Airport.iata)
+        select(Airport)
+        .where(func.lower(Airport.place) == place.lower(), Airport.withdrawn_at.is_(None))
+        .order_by(Airport.iata)
     )
     return session.scalars(statement).first()
 
 
 def airport_with_status(session: Session, iata: str) -> Airport | None:
-    """An airport (upper-case IATA code) with its status, gates and their sources, in one go."""
+    """An airport (upper-case IATA code) with its status, gates and their sources, in one go.
+
+    A withdrawn status reads as no status (None), withdrawn gates are left out.
+    """
     statement = (
         select(Airport)
-        .where(Airport.iata == iata)
+        .where(Airport.iata == iata, Airport.withdrawn_at.is_(None))
         .options(
             joinedload(Airport.status).joinedload(AirportStatus.source),
             selectinload(Airport.gates).joinedload(Gate.source),
+            NOT_WITHDRAWN,
         )
     )
     return session.scalars(statement).first()
@@ -142,7 +162,10 @@ def latest_announcements(session: Session, now: datetime, limit: int = 3) -> Seq
     """The newest announcements still in force, newest first."""
     statement = (
         select(Announcement)
-        .where((Announcement.valid_until.is_(None)) | (Announcement.valid_until > now))
+        .where(
+            (Announcement.valid_until.is_(None)) | (Announcement.valid_until > now),
+            Announcement.withdrawn_at.is_(None),
+        )
         .options(joinedload(Announcement.issuer), joinedload(Announcement.source))
         .order_by(Announcement.published_at.desc(), Announcement.id.desc())
         .limit(limit)
@@ -159,6 +182,7 @@ def current_guidance(
         .where(
             GuidanceTopic.kind.in_(kinds),
             (GuidanceTopic.valid_until.is_(None)) | (GuidanceTopic.valid_until > now),
+            GuidanceTopic.withdrawn_at.is_(None),
         )
         .options(joinedload(GuidanceTopic.source), joinedload(GuidanceTopic.organisation))
         .order_by(GuidanceTopic.position, GuidanceTopic.id)

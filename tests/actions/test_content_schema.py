@@ -7,15 +7,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, func, inspect, select
 from sqlalchemy.exc import IntegrityError, StatementError
 
-from actions.content import db
+from actions.content import db, editing
 from actions.content.migrate import alembic_config, current_revision, head_revision
-from actions.content.models import Base, Flight, GuidanceKind, GuidanceTopic, Organisation
+from actions.content.models import (
+    Base,
+    Flight,
+    GuidanceKind,
+    GuidanceTopic,
+    Organisation,
+    Revision,
+)
 from actions.content.seed.loader import load
 from tests.actions.content_support import NOW
 
@@ -27,13 +35,18 @@ TABLES = {
     "flights",
     "announcements",
     "guidance_topics",
+    "revisions",
 }
+FLIGHTS = {
+    "RCH871", "GAF612", "QR8010", "PK6250", "RCH519",
+    "RCH233", "UAF102", "GAF614", "QR8012", "RCH618",
+}  # fmt: skip
 
 
 def test_migration_creates_the_whole_schema(migrated: Engine) -> None:
     tables = set(inspect(migrated).get_table_names())
     assert tables == TABLES | {"alembic_version"}
-    assert current_revision(migrated) == head_revision() == "0002"
+    assert current_revision(migrated) == head_revision() == "0003"
 
 
 def test_migration_matches_the_models(migrated: Engine) -> None:
@@ -121,14 +134,14 @@ def test_migration_0002_downgrades_to_0001_and_back_keeping_the_rest(
 
     _migrate(migrated, "0001", "downgrade")
     assert current_revision(migrated) == "0001"
-    assert set(inspect(migrated).get_table_names()) == (TABLES - {"guidance_topics"}) | {
-        "alembic_version"
-    }
+    assert set(inspect(migrated).get_table_names()) == (
+        TABLES - {"guidance_topics", "revisions"}
+    ) | {"alembic_version"}
     with db.session_scope() as session:
         assert session.scalar(select(func.count()).select_from(Flight)) == 10
 
-    _migrate(migrated, "0002")
-    assert current_revision(migrated) == "0002"
+    _migrate(migrated, "head")
+    assert current_revision(migrated) == "0003"
     with db.session_scope() as session:
         assert session.scalar(select(func.count()).select_from(GuidanceTopic)) == 0
         assert session.scalar(select(func.count()).select_from(Flight)) == 10
@@ -188,3 +201,26 @@ def test_the_database_refuses_incomplete_contacts_and_stray_details(
     with refused, db.session_scope() as session:
         session.add(_topic(session, kind, **details))
         session.flush()
+
+
+def test_migration_0003_downgrades_dropping_history_and_withdrawn_rows(
+    migrated: Engine, demo_document: Any
+) -> None:
+    with db.session_scope() as session:
+        load(session, demo_document, NOW)
+        editing.withdraw(session, "amina", "flight", "QR8010@2021-08-24", "cancelled", now=NOW)
+
+    _migrate(migrated, "0002", "downgrade")
+    assert "revisions" not in inspect(migrated).get_table_names()
+    assert "withdrawn_at" not in {c["name"] for c in inspect(migrated).get_columns("flights")}
+    with migrated.connect() as connection:
+        numbers = connection.execute(sa.text("SELECT flight_number FROM flights")).scalars()
+        assert sorted(numbers) == sorted(FLIGHTS - {"QR8010"})  # 0002 would show it as current
+
+    _migrate(migrated, "head")
+    with db.session_scope() as session:
+        assert session.scalar(select(func.count()).select_from(Revision)) == 0
+        assert session.scalar(select(func.count()).select_from(Flight)) == 9
+    with migrated.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        assert compare_metadata(context, Base.metadata) == []

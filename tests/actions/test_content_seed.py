@@ -12,6 +12,7 @@ from sqlalchemy import Engine, func, select
 
 from actions.content import __main__ as cli
 from actions.content import db
+from actions.content.cli import database as database_commands
 from actions.content.format import KABUL
 from actions.content.models import (
     Airport,
@@ -142,7 +143,7 @@ def test_migrate_command_prints_one_line(
     assert cli.main(["migrate"]) == 0
     assert cli.main(["migrate"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines == [f"Content database {sqlite_url} is at migration 0002 (latest)."] * 2
+    assert lines == [f"Content database {sqlite_url} is at migration 0003 (latest)."] * 2
 
 
 def test_seed_without_migration_fails_clearly(
@@ -185,7 +186,7 @@ def test_a_bad_file_names_its_line_and_writes_nothing(
     assert "not a duration like 45m" in str(raised.value)
     assert counts(migrated) == dict.fromkeys(counts(migrated), 0)
 
-    monkeypatch.setattr(cli, "DEMO_FILE", bad)
+    monkeypatch.setattr(database_commands, "DEMO_FILE", bad)
     assert cli.main(["seed"]) == 1
 
 

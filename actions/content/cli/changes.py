@@ -1,0 +1,235 @@
+"""``publish``, ``withdraw`` and ``rollback``: one change, fast, with a one-line receipt.
+
+``publish`` has a subcommand per kind whose options are the kind's fields (see records.py):
+a user-facing text ``advice`` is ``--advice-en``, ``--advice-prs``, ``--advice-ps``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from sqlalchemy import Engine, select
+
+from actions.content import editing
+from actions.content import validation as check
+from actions.content.cli.common import (
+    add_editor,
+    changed,
+    kabul,
+    parser_for,
+    unit_of_work,
+    utc_now,
+)
+from actions.content.editing import MissingTranslation
+from actions.content.fields import Field, FieldType
+from actions.content.models import RecordKind, Revision
+from actions.content.records import SPECS, KindSpec
+from actions.content.seed.entries import parse_duration
+from bot.lang.codes import LANGUAGES
+
+#: How a key is typed: ``gate KBL abbey-gate`` is ``KBL/abbey-gate``.
+KEY_SEPARATOR = {RecordKind.GATE: "/", RecordKind.FLIGHT: "@"}
+METAVARS = {
+    FieldType.ORGANISATION: "SLUG",
+    FieldType.AIRPORT: "IATA",
+    FieldType.TIME: "TIME",
+    FieldType.NUMBER: "N",
+}
+
+
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    publishing = commands.add_parser(
+        "publish",
+        help="create or change one record",
+        description="Create or change one record; run `publish KIND --help` for its fields.",
+        allow_abbrev=False,
+    )
+    kinds = publishing.add_subparsers(dest="kind", required=True, metavar="KIND")
+    for spec in SPECS.values():
+        _publish_parser(kinds, spec)
+
+    withdrawing = parser_for(
+        commands, "withdraw", "take a record back: answers stop showing it", withdraw
+    )
+    withdrawing.add_argument("kind", choices=[kind.value for kind in RecordKind], metavar="KIND")
+    withdrawing.add_argument(
+        "key", nargs="+", metavar="KEY", help="e.g. KBL, KBL abbey-gate, QR8010@2021-08-24"
+    )
+    add_editor(withdrawing, note_required=True)
+
+    rolling = parser_for(
+        commands,
+        "rollback",
+        "put a record back as it was before a revision (itself a new revision)",
+        rollback,
+    )
+    rolling.add_argument("revision", type=int, metavar="REVISION_ID", help="see `history`")
+    add_editor(rolling)
+
+
+def _publish_parser(kinds: argparse._SubParsersAction, spec: KindSpec) -> None:  # type: ignore[type-arg]
+    parser: argparse.ArgumentParser = kinds.add_parser(
+        spec.kind.value,
+        help=f"key: {spec.key_example}",
+        description=(
+            f"Create or change a {spec.kind.value} (key like {spec.key_example}). Options left "
+            "out keep their value; a text you change needs all of its -en, -prs and -ps "
+            "options. An empty value ('') clears an optional field. Publishing vouches for the "
+            "fact now: verified_at defaults to now. --note says why you make the change."
+        ),
+        allow_abbrev=False,
+    )
+    parser.set_defaults(command=publish, spec=spec)
+    parser.add_argument("key", nargs="+", metavar="KEY", help=f"e.g. {_typed(spec)}")
+    for field in spec.fields:
+        flag = f"--{field.flag}"
+        if field.form is FieldType.TEXT:
+            for lang in LANGUAGES:
+                parser.add_argument(
+                    f"{flag}-{lang}",
+                    dest=f"{field.name}__{lang}",
+                    metavar="TEXT",
+                    help=f"{field.help} ({lang})",
+                )
+            continue
+        aliases = [f"--{alias}" for alias in field.aliases]
+        parser.add_argument(
+            flag, *aliases, dest=field.name, metavar=METAVARS.get(field.form), help=_help(field)
+        )
+    if spec.has("valid_until"):
+        parser.add_argument(
+            "--valid-for", metavar="DURATION", help="valid this long after verified_at: 3h, 1d"
+        )
+    add_editor(parser)
+    parser.add_argument(
+        "--allow-missing-translation",
+        action="store_true",
+        help="publish a text without every language now (shown in another language meanwhile)",
+    )
+
+
+def _typed(spec: KindSpec) -> str:
+    """The example key as typed: "KBL abbey-gate" or "KBL/abbey-gate"."""
+    separator = KEY_SEPARATOR.get(spec.kind)
+    example = spec.key_example
+    return f"{example.replace(separator, ' ')} or {example}" if separator else example
+
+
+def _help(field: Field) -> str:
+    if field.choices is not None:
+        return f"{field.help}: {' | '.join(str(c.value) for c in field.choices)}"
+    if field.form is FieldType.TIME:
+        return f"{field.help}; with its offset, e.g. 2021-08-24T15:00+04:30"
+    return field.help
+
+
+def key_of(kind: RecordKind, parts: list[str]) -> str:
+    return KEY_SEPARATOR.get(kind, "/").join(parts)
+
+
+def changes_from(args: argparse.Namespace, spec: KindSpec) -> dict[str, Any]:
+    """The fields given on the command line, in the form :func:`editing.publish` takes."""
+    changes: dict[str, Any] = {}
+    for field in spec.fields:
+        if field.form is FieldType.TEXT:
+            texts = {lang: getattr(args, f"{field.name}__{lang}") for lang in LANGUAGES}
+            if any(text is not None for text in texts.values()):
+                changes[field.name] = {lang: text for lang, text in texts.items() if text}
+        elif getattr(args, field.name) is not None:
+            changes[field.name] = getattr(args, field.name)
+    if getattr(args, "valid_for", None) is not None:
+        if "valid_until" in changes:
+            raise check.ContentError("valid_for", "and --valid-until both given; keep one")
+        try:
+            window = parse_duration(args.valid_for)
+        except ValueError as error:
+            raise check.ContentError("valid_for", str(error)) from None
+        verified = changes.get("verified_at")
+        start = utc_now() if verified is None else check.moment("verified_at", verified)
+        changes["valid_until"] = start + window
+    return changes
+
+
+def publish(args: argparse.Namespace, engine: Engine) -> str:
+    spec: KindSpec = args.spec
+    key = key_of(spec.kind, args.key)
+    try:
+        with unit_of_work(engine) as session:
+            revision = editing.publish(
+                session,
+                args.editor,
+                spec.kind,
+                key,
+                changes_from(args, spec),
+                args.note,
+                allow_missing_translation=args.allow_missing_translation,
+            )
+    except MissingTranslation as error:
+        options = [
+            f"--{spec.field(name).flag}-{lang}"
+            for name, langs in error.missing.items()
+            for lang in langs
+        ]
+        raise check.ContentError(
+            None,
+            f"missing text: give {', '.join(options)} (every language of a text you "
+            "change, so none keeps an old text), or --allow-missing-translation to publish now "
+            "and translate later",
+        ) from error
+    if revision is None:
+        return f"Nothing changed: {spec.kind.value} {key} already says that."
+    receipt = _receipt(revision, "created" if revision.before is None else "updated")
+    lacking = [
+        f"{name} in {', '.join(lang for lang in LANGUAGES if not value[lang])}"
+        for name, value in revision.after.items()
+        if isinstance(value, dict) and not all(value.values())
+    ]
+    if lacking:
+        receipt += f" Missing translation: {'; '.join(lacking)} (see `translations`)."
+    return receipt
+
+
+def withdraw(args: argparse.Namespace, engine: Engine) -> str:
+    kind = RecordKind(args.kind)
+    with unit_of_work(engine) as session:
+        revision = editing.withdraw(
+            session, args.editor, kind, key_of(kind, args.key), args.note, now=utc_now()
+        )
+    return (
+        f"Revision {revision.id}: {revision.editor} withdrew {kind.value} {revision.record_key}; "
+        f"answers no longer show it (undo: rollback {revision.id})."
+    )
+
+
+def rollback(args: argparse.Namespace, engine: Engine) -> str:
+    with unit_of_work(engine) as session:
+        revision = editing.rollback(session, args.editor, args.revision, args.note)
+        later = session.scalars(
+            select(Revision.id).where(
+                Revision.kind == revision.kind,
+                Revision.record_id == revision.record_id,
+                Revision.id > args.revision,
+                Revision.id < revision.id,
+            )
+        ).all()
+    also = f"; this also undoes revisions {', '.join(map(str, later))}" if later else ""
+    return (
+        f"Revision {revision.id}: {revision.editor} rolled back revision {args.revision}: "
+        f"{revision.kind.value} {revision.record_key} is as it was before it "
+        f"({changed(revision)} restored{also}; undo: rollback {revision.id})."
+    )
+
+
+def _receipt(revision: Revision, verb: str) -> str:
+    after = revision.after
+    when = ""
+    if "verified_at" in after:
+        when = f" Verified {kabul(after['verified_at'])}"
+        if after.get("valid_until"):
+            when += f", valid until {kabul(after['valid_until'])}"
+        when += "."
+    return (
+        f"Revision {revision.id}: {revision.editor} {verb} {revision.kind.value} "
+        f"{revision.record_key} ({changed(revision)}).{when}"
+    )

@@ -1,0 +1,236 @@
+"""Publishing, withdrawing and rolling back content: the one way editors change facts.
+
+The CLI, the file import and the admin HTTP API all call these functions, so every change is
+validated the same way and recorded as a :class:`Revision` with who, when, why, before and
+after. Nothing is deleted: withdrawing hides a record from the answers, and rolling back
+applies an earlier state as a new revision, so a rollback can itself be rolled back.
+
+Rules an editor can rely on:
+
+* A user-facing text changes in all three languages at once. Changing the English advice and
+  leaving the old Dari one would tell Dari readers something that is no longer true, so the
+  other languages must be given too, or explicitly left missing
+  (``allow_missing_translation``: readers then get the text in a language that has it, and
+  the ``translations`` report lists it). Filling in a missing translation alone is allowed.
+* Publishing a fact vouches for it now: ``verified_at`` defaults to the time of publishing, and
+  a volatile fact (airport status, gate, flight) keeps the length of its validity window
+  unless ``valid_until`` is given. Filling in translations does not re-verify anything.
+* Each function adds to the caller's session and flushes; the caller commits or rolls back,
+  so an import of many records is all or nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from actions.content import fields
+from actions.content import validation as check
+from actions.content.models import (
+    Airport,
+    Organisation,
+    RecordKind,
+    Revision,
+    RevisionAction,
+)
+from actions.content.records import KindSpec, snapshot, spec_for, users
+from actions.content.rules import MissingTranslation, check_record, merged, stored
+from actions.content.validation import ContentError
+
+__all__ = ["ContentError", "MissingTranslation", "history", "publish", "rollback", "withdraw"]
+
+
+def utc_now() -> datetime:
+    """Now, to the second: editors read these times, microseconds would only be noise."""
+    return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+def publish(
+    session: Session,
+    editor: str,
+    kind: RecordKind | str,
+    key: str,
+    changes: Mapping[str, Any],
+    note: str = "",
+    *,
+    now: datetime | None = None,
+    allow_missing_translation: bool = False,
+) -> Revision | None:
+    """Create or change one record (bringing it back if withdrawn); None if nothing changed.
+
+    ``changes`` maps field names to values as a revision stores them (texts as
+    ``{"en": …, "prs": …, "ps": …}``, organisations by slug, times as aware datetimes or ISO
+    text); fields left out keep their value.
+    """
+    now = now or utc_now()
+    editor, note = check.editor(editor), check.note(note)
+    spec = spec_for(kind)
+    key = spec.normalise(key)
+    row = _locked(session, spec.find(session, key))
+    before = None if row is None else snapshot(spec, row)
+    if row is None:
+        row = spec.create(session, key)
+    values = merged(session, spec, row, changes, now, allow_missing_translation)
+    check_record(session, spec, row, key if before is None else None, values, now)
+    for field in spec.fields:
+        fields.write(field, row, values[field.name])
+    row.withdrawn_at = None
+    action = RevisionAction.CREATE if before is None else RevisionAction.UPDATE
+    return _record(session, spec, row, action, before, editor, note, now)
+
+
+def withdraw(
+    session: Session,
+    editor: str,
+    kind: RecordKind | str,
+    key: str,
+    note: str,
+    *,
+    now: datetime | None = None,
+) -> Revision:
+    """Hide a record from every answer; it stays in the database and in its history."""
+    now = now or utc_now()
+    editor, note = check.editor(editor), check.note(note, required=True)
+    spec = spec_for(kind)
+    key = spec.normalise(key)
+    row = _locked(session, spec.find(session, key))
+    if row is None:
+        name = spec.kind.value
+        raise ContentError(None, f"there is no {name} {key}; see `list {name}`")
+    if row.withdrawn_at is not None:
+        raise ContentError(None, f"{spec.kind.value} {key} is already withdrawn")
+    if isinstance(row, Organisation | Airport):
+        _refuse_if_cited(session, spec, key, row)
+    before = snapshot(spec, row)
+    row.withdrawn_at = now
+    revision = _record(session, spec, row, RevisionAction.WITHDRAW, before, editor, note, now)
+    assert revision is not None
+    return revision
+
+
+def rollback(
+    session: Session, editor: str, revision_id: int, note: str = "", *, now: datetime | None = None
+) -> Revision:
+    """Put a record back as it was before ``revision_id``: a new revision, itself undoable.
+
+    Rolling back the revision that created a record withdraws it. Later changes to the same
+    record are undone too, since the record returns to the state before ``revision_id``.
+    """
+    now = now or utc_now()
+    editor, note = check.editor(editor), check.note(note)
+    target = session.get(Revision, revision_id)
+    if target is None:
+        raise ContentError(None, f"there is no revision {revision_id}; see `history`")
+    spec = spec_for(target.kind)
+    row = _locked(session, session.get(spec.model, target.record_id))
+    if row is None:
+        raise ContentError(None, f"the record of revision {revision_id} no longer exists")
+    before = snapshot(spec, row)
+    if target.before is None:
+        row.withdrawn_at = row.withdrawn_at or now
+    else:
+        values = {
+            field.name: stored(session, field, target.before.get(field.name))
+            for field in spec.fields
+        }
+        check_record(session, spec, row, None, values, now)
+        for field in spec.fields:
+            fields.write(field, row, values[field.name])
+        withdrawn = target.before.get("withdrawn_at")
+        row.withdrawn_at = None if withdrawn is None else check.moment("withdrawn_at", withdrawn)
+    withdraws = before["withdrawn_at"] is None and row.withdrawn_at is not None
+    if withdraws and isinstance(row, Organisation | Airport):
+        _refuse_if_cited(session, spec, target.record_key, row)
+    revision = _record(session, spec, row, RevisionAction.ROLLBACK, before, editor, note, now)
+    if revision is None:
+        raise ContentError(
+            None,
+            f"{spec.kind.value} {target.record_key} is already as it was before revision "
+            f"{revision_id}; nothing to roll back",
+        )
+    revision.rolls_back_id = target.id
+    return revision
+
+
+def history(
+    session: Session,
+    kind: RecordKind | str | None = None,
+    key: str | None = None,
+    limit: int | None = None,
+) -> Sequence[Revision]:
+    """Revisions, newest first: all, of one kind, or of one record (under any key it had)."""
+    statement = select(Revision).order_by(Revision.id.desc())
+    if kind is not None:
+        spec = spec_for(kind)
+        statement = statement.where(Revision.kind == spec.kind)
+        if key is not None:
+            key = spec.normalise(key)
+            row = spec.find(session, key)
+            ids = set(
+                session.scalars(
+                    select(Revision.record_id).where(
+                        Revision.kind == spec.kind, Revision.record_key == key
+                    )
+                )
+            )
+            ids |= {row.id} if row is not None else set()
+            statement = statement.where(Revision.record_id.in_(ids))
+    if limit is not None:
+        statement = statement.limit(limit)
+    return session.scalars(statement).all()
+
+
+def _locked(session: Session, row: Any) -> Any:
+    """The row re-read and locked until commit (PostgreSQL; SQLite serialises writers anyway).
+
+    Two editors changing one fact at once then take turns, and each revision's ``before`` is
+    what the other one left, not a stale copy.
+    """
+    if row is not None:
+        session.refresh(row, with_for_update=True)
+    return row
+
+
+def _refuse_if_cited(session: Session, spec: KindSpec, key: str, row: Any) -> None:
+    cited = users(session, row)
+    if cited:
+        shown = ", ".join(cited[:5]) + (f" and {len(cited) - 5} more" if len(cited) > 5 else "")
+        raise ContentError(
+            None,
+            f"{spec.kind.value} {key} is still used by {shown}: change or withdraw those first",
+        )
+
+
+def _record(
+    session: Session,
+    spec: KindSpec,
+    row: Any,
+    action: RevisionAction,
+    before: dict[str, Any] | None,
+    editor: str,
+    note: str,
+    now: datetime,
+) -> Revision | None:
+    session.add(row)
+    session.flush()
+    after = snapshot(spec, row)
+    if after == before:
+        return None
+    revision = Revision(
+        kind=spec.kind,
+        record_id=row.id,
+        record_key=spec.key_of(row),
+        action=action,
+        editor=editor,
+        note=note,
+        created_at=now,
+        before=before,
+        after=after,
+    )
+    session.add(revision)
+    session.flush()
+    return revision

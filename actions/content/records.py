@@ -1,0 +1,245 @@
+"""The kinds of record editors change, each with its stable key and its editable fields.
+
+Keys are what an editor types and what history is filed under:
+
+==============  ======================  ==========================================
+kind            key                     example
+==============  ======================  ==========================================
+organisation    slug                    ``us-embassy-kabul``
+airport-name    IATA code               ``KBL`` (names, city, canonical place)
+airport         IATA code               ``KBL`` (the status: open, restricted, …)
+gate            IATA/slug               ``KBL/abbey-gate``
+flight          number@Kabul date       ``QR8010@2021-08-24`` (date of departure)
+announcement    slug                    ``taliban-amnesty-2021-08-17``
+guidance        slug                    ``keep-documents-hidden``
+==============  ======================  ==========================================
+
+A flight's key follows its departure day (a flight moved past midnight gets a new key); its
+revisions are filed under its row, so its history stays whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Select, select
+from sqlalchemy.orm import Session
+
+from actions.content import fields as f
+from actions.content import keys
+from actions.content import validation as check
+from actions.content.fields import Field, FieldType
+from actions.content.models import (
+    Airport,
+    AirportState,
+    AirportStatus,
+    Announcement,
+    AnnouncementKind,
+    Flight,
+    FlightStatus,
+    Gate,
+    GateState,
+    GuidanceKind,
+    GuidanceTopic,
+    Organisation,
+    RecordKind,
+    Verification,
+)
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    kind: RecordKind
+    model: type[Any]
+    fields: tuple[Field, ...]
+    key_example: str
+    #: The key as stored (upper-case codes), or ContentError.
+    normalise: Callable[[str], str]
+    find: Callable[[Session, str], Any | None]
+    create: Callable[[Session, str], Any]
+    key_of: Callable[[Any], str]
+    ordered: Callable[[], Select[Any]]
+
+    def field(self, name: str) -> Field:
+        return next(field for field in self.fields if field.name == name)
+
+    def has(self, name: str) -> bool:
+        return any(field.name == name for field in self.fields)
+
+
+SPECS: dict[RecordKind, KindSpec] = {
+    spec.kind: spec
+    for spec in (
+        KindSpec(
+            RecordKind.ORGANISATION,
+            Organisation,
+            (f.text("name", "the organisation's name", long=False),),
+            "us-embassy-kabul",
+            keys.slug_key("organisation", "us-embassy-kabul"),
+            keys.by(Organisation, "slug"),
+            lambda _session, key: Organisation(slug=key),
+            lambda row: str(row.slug),
+            lambda: select(Organisation).order_by(Organisation.slug),
+        ),
+        KindSpec(
+            RecordKind.AIRPORT_NAME,
+            Airport,
+            (
+                Field("place", FieldType.STRING, "canonical English name: Doha", max_length=64),
+                f.text("name", "the airport's name", long=False),
+                f.text("city", "the place as users read it", long=False),
+            ),
+            "KBL",
+            keys.iata_key,
+            keys.by(Airport, "iata"),
+            lambda _session, key: Airport(iata=key),
+            lambda row: str(row.iata),
+            lambda: select(Airport).order_by(Airport.iata),
+        ),
+        KindSpec(
+            RecordKind.AIRPORT,
+            AirportStatus,
+            (
+                f.choice("state", AirportState, "is the airport open", aliases=("status",)),
+                f.text("advice", "crowd and safety advice"),
+                *f.PROVENANCE,
+                f.VALID_UNTIL,
+            ),
+            "KBL",
+            keys.iata_key,
+            keys.find_status,
+            lambda session, key: AirportStatus(
+                airport_id=f.find_airport(session, "airport", key).id
+            ),
+            lambda row: str(row.airport.iata),
+            lambda: select(AirportStatus).join(AirportStatus.airport).order_by(Airport.iata),
+        ),
+        KindSpec(
+            RecordKind.GATE,
+            Gate,
+            (
+                f.text("name", "the gate's name", long=False),
+                f.choice("state", GateState, "is the gate open"),
+                f.text("note", "who may use it, what to do"),
+                Field("position", FieldType.NUMBER, "order in the list (default: last)"),
+                *f.PROVENANCE,
+                f.VALID_UNTIL,
+            ),
+            "KBL/abbey-gate",
+            keys.gate_key,
+            keys.find_gate,
+            keys.new_gate,
+            lambda row: f"{row.airport.iata}/{row.slug}",
+            lambda: select(Gate).join(Gate.airport).order_by(Airport.iata, Gate.position),
+        ),
+        KindSpec(
+            RecordKind.FLIGHT,
+            Flight,
+            (
+                f.organisation("operator", "slug of who flies it, e.g. us-air-force"),
+                Field("origin", FieldType.AIRPORT, "IATA code it leaves from", option="from"),
+                Field("destination", FieldType.AIRPORT, "IATA code it flies to", option="to"),
+                f.moment("departs_at", "scheduled departure"),
+                f.choice("status", FlightStatus, "where the flight stands"),
+                f.text("eligibility", "who may board"),
+                f.text("assembly_point", "where to gather"),
+                *f.PROVENANCE,
+                f.VALID_UNTIL,
+            ),
+            "QR8010@2021-08-24",
+            keys.flight_key_from,
+            keys.find_flight,
+            lambda _session, key: Flight(flight_number=key.split("@")[0]),
+            lambda row: keys.flight_key(row.flight_number, row.departs_at),
+            lambda: select(Flight).order_by(Flight.departs_at, Flight.flight_number),
+        ),
+        KindSpec(
+            RecordKind.ANNOUNCEMENT,
+            Announcement,
+            (
+                f.organisation("issuer", "slug of who announced it"),
+                f.choice("kind", AnnouncementKind, "what it is about"),
+                f.moment("published_at", "when it was announced"),
+                f.choice("verification", Verification, "is it independently confirmed"),
+                f.text("title", "a few words", long=False),
+                f.text("text", "what was announced"),
+                *f.PROVENANCE,
+                f.OPTIONAL_VALID_UNTIL,
+            ),
+            "taliban-amnesty-2021-08-17",
+            keys.slug_key("announcement", "taliban-amnesty-2021-08-17"),
+            keys.by(Announcement, "slug"),
+            lambda _session, key: Announcement(slug=key),
+            lambda row: str(row.slug),
+            lambda: select(Announcement).order_by(
+                Announcement.published_at.desc(), Announcement.id.desc()
+            ),
+        ),
+        KindSpec(
+            RecordKind.GUIDANCE,
+            GuidanceTopic,
+            (
+                f.choice("kind", GuidanceKind, "which question it answers"),
+                Field("position", FieldType.NUMBER, "order within its kind (default: last)"),
+                f.text("title", "a few words", long=False),
+                f.text("body", "the advice itself"),
+                f.organisation("organisation", "contacts: slug of who answers", required=False),
+                f.contact("phone", check.PHONE, "+93 700 000 101", "contacts: phone number"),
+                f.contact("whatsapp", check.PHONE, "+93 700 000 101", "contacts: WhatsApp"),
+                f.contact("email", check.EMAIL, "help@example.org", "contacts: e-mail"),
+                f.text("hours", "contacts: opening hours", required=False, long=False),
+                *f.PROVENANCE,
+                f.OPTIONAL_VALID_UNTIL,
+            ),
+            "keep-documents-hidden",
+            keys.slug_key("guidance", "keep-documents-hidden"),
+            keys.by(GuidanceTopic, "slug"),
+            keys.new_guidance,
+            lambda row: str(row.slug),
+            lambda: select(GuidanceTopic).order_by(
+                GuidanceTopic.kind, GuidanceTopic.position, GuidanceTopic.id
+            ),
+        ),
+    )
+}
+
+
+def spec_for(kind: RecordKind | str) -> KindSpec:
+    try:
+        return SPECS[RecordKind(kind)]
+    except ValueError:
+        known = ", ".join(kind.value for kind in RecordKind)
+        raise check.ContentError(None, f"unknown kind {kind!r}; one of {known}") from None
+
+
+def values_of(spec: KindSpec, row: Any) -> dict[str, Any]:
+    """The row's editable fields as Python values (organisations and airports as rows)."""
+    return {field.name: f.read(field, row) for field in spec.fields}
+
+
+def snapshot(spec: KindSpec, row: Any) -> dict[str, Any]:
+    """The row as a revision stores it: JSON, readable on its own (slugs, IATA codes, UTC)."""
+    stored = {field.name: f.to_json(field, f.read(field, row)) for field in spec.fields}
+    stored["withdrawn_at"] = check.in_json(row.withdrawn_at)
+    return stored
+
+
+def users(session: Session, row: Any) -> list[str]:
+    """The current records that cite an organisation or an airport, as "kind key"."""
+    citing: list[str] = []
+    for spec in SPECS.values():
+        columns = [
+            getattr(spec.model, f"{field.name}_id")
+            for field in spec.fields
+            if (field.form is FieldType.ORGANISATION and isinstance(row, Organisation))
+            or (field.form is FieldType.AIRPORT and isinstance(row, Airport))
+        ]
+        if isinstance(row, Airport) and spec.model in (AirportStatus, Gate):
+            columns.append(spec.model.airport_id)
+        for column in columns:
+            current = spec.model.withdrawn_at.is_(None)
+            statement = select(spec.model).where(column == row.id, current)
+            citing += [f"{spec.kind.value} {spec.key_of(r)}" for r in session.scalars(statement)]
+    return sorted(set(citing))

@@ -1,0 +1,166 @@
+"""Writes the current content as a content file, the format ``demo.yml`` documents.
+
+Times are absolute (``departs_at``, ``verified_at``, ``valid_until``, ``published``) in Kabul
+time with their offset, so an export means the same whenever it is imported, and reads the way
+editors in Kabul think. Withdrawn records are left out; a text missing a translation is written
+with the languages it has (importing it back then needs ``--allow-missing-translation``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+import yaml
+from sqlalchemy.orm import Session
+
+from actions.content.format import KABUL
+from actions.content.models import (
+    Airport,
+    Announcement,
+    Flight,
+    Gate,
+    GuidanceKind,
+    GuidanceTopic,
+    Organisation,
+    RecordKind,
+)
+from actions.content.review import records
+from bot.lang.codes import LANGUAGES
+
+HEADER = (
+    "# Content exported by `python -m actions.content export`.\n"
+    "# Format: actions/content/seed/demo.yml; times are absolute, in Kabul time (+04:30).\n"
+    "# Import with `python -m actions.content import FILE --editor NAME`.\n\n"
+)
+
+
+def export_document(session: Session) -> dict[str, Any]:
+    """Every current record, grouped and ordered as in ``demo.yml``."""
+    orgs: list[Organisation] = [row for _, row in records(session, RecordKind.ORGANISATION)]
+    airports: list[Airport] = [row for _, row in records(session, RecordKind.AIRPORT_NAME)]
+    document: dict[str, Any] = {
+        "organisations": {org.slug: _texts(org, "name") for org in orgs},
+        "airports": [
+            {"iata": a.iata, "place": a.place, **_texts_of(a, "name", "city")} for a in airports
+        ],
+        "airport_statuses": _statuses(session, airports),
+        "flights": [_flight(row) for _, row in records(session, RecordKind.FLIGHT)],
+        "announcements": [
+            _announcement(row) for _, row in reversed(records(session, RecordKind.ANNOUNCEMENT))
+        ],
+    }
+    topics: list[GuidanceTopic] = [row for _, row in records(session, RecordKind.GUIDANCE)]
+    for kind in GuidanceKind:
+        document[kind.value] = [_topic(topic) for topic in topics if topic.kind is kind]
+    return {name: section for name, section in document.items() if section}
+
+
+def dump(document: dict[str, Any]) -> str:
+    body = yaml.safe_dump(
+        document, allow_unicode=True, sort_keys=False, width=100, default_flow_style=False
+    )
+    return HEADER + body
+
+
+def count(document: dict[str, Any]) -> str:
+    """ "15 organisations, 13 airports, …" for the CLI's one-line report."""
+    gates = sum(len(entry.get("gates", [])) for entry in document.get("airport_statuses", []))
+    guidance = sum(len(document.get(kind.value, [])) for kind in GuidanceKind)
+    parts = {
+        "organisations": len(document.get("organisations", {})),
+        "airports": len(document.get("airports", [])),
+        "gates": gates,
+        "flights": len(document.get("flights", [])),
+        "announcements": len(document.get("announcements", [])),
+        "guidance topics": guidance,
+    }
+    return ", ".join(f"{number} {name}" for name, number in parts.items())
+
+
+def _time(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.astimezone(KABUL).isoformat()
+
+
+def _texts(row: Any, field: str) -> dict[str, str]:
+    """The languages a text has; a missing translation is left out, not written empty."""
+    texts = {lang: getattr(row, f"{field}_{lang}") for lang in LANGUAGES}
+    return {lang: text for lang, text in texts.items() if text}
+
+
+def _texts_of(row: Any, *fields: str) -> dict[str, dict[str, str]]:
+    return {field: _texts(row, field) for field in fields}
+
+
+def _provenance(row: Any) -> dict[str, Any]:
+    facts = {"source": row.source.slug, "verified_at": _time(row.verified_at)}
+    if row.valid_until is not None:
+        facts["valid_until"] = _time(row.valid_until)
+    return facts
+
+
+def _statuses(session: Session, airports: Iterable[Airport]) -> list[dict[str, Any]]:
+    """Per airport: its status if it has one, and its gates (an entry may have only gates)."""
+    gates: dict[int, list[Gate]] = {}
+    for _, gate in records(session, RecordKind.GATE):
+        gates.setdefault(gate.airport_id, []).append(gate)
+    statuses = {row.airport_id: row for _, row in records(session, RecordKind.AIRPORT)}
+    entries = []
+    for airport in airports:
+        status = statuses.get(airport.id)
+        if status is None and airport.id not in gates:
+            continue
+        entry: dict[str, Any] = {"airport": airport.iata}
+        if status is not None:
+            entry |= {"state": status.state.value, **_texts_of(status, "advice")}
+            entry |= _provenance(status)
+        if airport.id in gates:
+            entry["gates"] = [
+                {
+                    "slug": gate.slug,
+                    **_texts_of(gate, "name"),
+                    "state": gate.state.value,
+                    **_texts_of(gate, "note"),
+                    **_provenance(gate),
+                }
+                for gate in gates[airport.id]
+            ]
+        entries.append(entry)
+    return entries
+
+
+def _flight(flight: Flight) -> dict[str, Any]:
+    return {
+        "number": flight.flight_number,
+        "operator": flight.operator.slug,
+        "from": flight.origin.iata,
+        "to": flight.destination.iata,
+        "departs_at": _time(flight.departs_at),
+        "status": flight.status.value,
+        **_texts_of(flight, "eligibility", "assembly_point"),
+        **_provenance(flight),
+    }
+
+
+def _announcement(announcement: Announcement) -> dict[str, Any]:
+    return {
+        "slug": announcement.slug,
+        "issuer": announcement.issuer.slug,
+        "kind": announcement.kind.value,
+        "published": _time(announcement.published_at),
+        "verification": announcement.verification.value,
+        **_texts_of(announcement, "title", "text"),
+        **_provenance(announcement),
+    }
+
+
+def _topic(topic: GuidanceTopic) -> dict[str, Any]:
+    entry: dict[str, Any] = {"slug": topic.slug, **_texts_of(topic, "title", "body")}
+    if topic.kind is GuidanceKind.CONTACTS:
+        assert topic.organisation is not None
+        entry["organisation"] = topic.organisation.slug
+        entry |= {name: getattr(topic, name) for name in ("phone", "whatsapp", "email")}
+        entry = {name: value for name, value in entry.items() if value is not None}
+        entry |= _texts_of(topic, "hours")
+    return entry | _provenance(topic)

@@ -1,0 +1,203 @@
+"""The records a content file describes, each with its key, its values and its line.
+
+Parsing checks the file's shape (keys, languages, enums, durations, references within the file
+and to what the database already has) before anything is written; the editing service then
+checks each record as it would any change.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from actions.content import validation as check
+from actions.content.keys import flight_key
+from actions.content.models import (
+    AirportState,
+    AnnouncementKind,
+    FlightStatus,
+    GateState,
+    GuidanceKind,
+    RecordKind,
+    Verification,
+)
+from actions.content.seed.entries import Entry, SeedError, _Mapping, entries
+
+SECTIONS = ("organisations", "airports", "airport_statuses", "flights", "announcements")
+#: The guidance sections of a content file, in the order they are answered.
+GUIDANCE_SECTIONS: tuple[GuidanceKind, ...] = tuple(GuidanceKind)
+#: An airport_statuses entry without these has only gates (its airport has no status).
+STATUS_KEYS = (
+    "state",
+    "advice",
+    "source",
+    "verified_ago",
+    "verified_at",
+    "valid_for",
+    "valid_until",
+)
+CONTACT_FIELDS = ("organisation", "phone", "whatsapp", "email", "hours")
+
+
+@dataclass(frozen=True)
+class Record:
+    """One record to publish; ``where`` ("line 12 (flights[0])") prefixes any error."""
+
+    kind: RecordKind
+    key: str
+    values: dict[str, Any]
+    where: str
+
+
+class _Records(list[Record]):
+    """Records in file order; a key used twice is an error naming both lines."""
+
+    def add(
+        self, entry: Entry, key_field: str, kind: RecordKind, key: str, values: dict[str, Any]
+    ) -> None:
+        for seen in self:
+            if (seen.kind, seen.key) == (kind, key):
+                raise entry.error(key_field, f"{key!r} is already used at {seen.where}")
+        self.append(Record(kind, key, values, entry.where))
+        entry.done()
+
+
+def parse(
+    document: _Mapping,
+    now: datetime,
+    known_orgs: Collection[str] = (),
+    known_airports: Collection[str] = (),
+    allow_missing: bool = False,
+) -> list[Record]:
+    """Every record in the document; organisations and airports may also be ``known`` ones."""
+    top = Entry(document, "top level", now)
+    for name in (*SECTIONS, *(kind.value for kind in GUIDANCE_SECTIONS)):
+        top.raw(name, required=False)
+    top.done()
+    records = _Records()
+    orgs = {*known_orgs, *_organisations(document, now, allow_missing, records)}
+    airports = set(known_airports)
+
+    def section(name: str) -> list[Entry]:
+        return entries(document, name, now, allow_missing)
+
+    for entry in section("airports"):
+        iata = entry.text("iata").upper()
+        airports.add(iata)
+        values = {"place": entry.text("place"), **_texts(entry, "name", "city")}
+        records.add(entry, "iata", RecordKind.AIRPORT_NAME, iata, values)
+    for entry in section("airport_statuses"):
+        _status_and_gates(entry, orgs, airports, records)
+    for entry in section("flights"):
+        _flight(entry, orgs, airports, records)
+    for entry in section("announcements"):
+        values = {
+            "issuer": entry.ref("issuer", orgs),
+            "kind": entry.choice("kind", AnnouncementKind),
+            "published_at": entry.moment("published"),
+            "verification": entry.choice("verification", Verification),
+            **_texts(entry, "title", "text"),
+            **entry.provenance(orgs, volatile=False),
+        }
+        records.add(entry, "slug", RecordKind.ANNOUNCEMENT, entry.text("slug"), values)
+    for kind in GUIDANCE_SECTIONS:
+        for position, entry in enumerate(section(kind.value)):
+            contact = _contact(entry, orgs) if kind is GuidanceKind.CONTACTS else {}
+            values = {
+                "kind": kind,
+                "position": position,
+                **_texts(entry, "title", "body"),
+                **{name: contact.get(name) for name in CONTACT_FIELDS},
+                **entry.provenance(orgs, volatile=False),
+            }
+            records.add(entry, "slug", RecordKind.GUIDANCE, entry.text("slug"), values)
+    return records
+
+
+def _organisations(
+    document: _Mapping, now: datetime, allow_missing: bool, records: _Records
+) -> list[str]:
+    """``organisations: {slug: {en, prs, ps}}``; each is reported at the line of its names."""
+    section = document.get("organisations") or _Mapping()
+    for slug in section:
+        names = Entry(section, "organisations", now, allow_missing)
+        if not isinstance(slug, str) or not check.SLUG.fullmatch(slug):
+            raise names.error(str(slug), "is not a slug: lower case, digits and -")
+        names.where = f"line {getattr(section[slug], 'line', section.line)} (organisations.{slug})"
+        name = {"name": names.localised(slug)}
+        records.append(Record(RecordKind.ORGANISATION, slug, name, names.where))
+    return list(section)
+
+
+def _status_and_gates(
+    entry: Entry, orgs: Collection[str], airports: Collection[str], records: _Records
+) -> None:
+    """An airport's status (optional: an entry may list gates only) and its gates in order."""
+    iata = str(entry.ref("airport", airports))
+    gates = entries(entry.data, "gates", entry.now, entry.allow_missing)
+    entry.used.add("gates")
+    if any(entry.has(key) for key in STATUS_KEYS):
+        values = {
+            "state": entry.choice("state", AirportState),
+            **_texts(entry, "advice"),
+            **entry.provenance(orgs, volatile=True),
+        }
+        records.add(entry, "airport", RecordKind.AIRPORT, iata, values)
+    else:
+        entry.done()
+    for position, gate in enumerate(gates):
+        key = f"{iata}/{gate.text('slug')}"
+        values = {
+            "position": position,
+            "state": gate.choice("state", GateState),
+            **_texts(gate, "name", "note"),
+            **gate.provenance(orgs, volatile=True),
+        }
+        records.add(gate, "slug", RecordKind.GATE, key, values)
+
+
+def _flight(
+    entry: Entry, orgs: Collection[str], airports: Collection[str], records: _Records
+) -> None:
+    number = entry.text("number")
+    if not check.FLIGHT_NUMBER.fullmatch(number):
+        raise entry.error("number", f"is {number!r}; write it upper case without spaces")
+    departs_at = entry.time("departs_in", "departs_at")
+    assert departs_at is not None
+    values = {
+        "operator": entry.ref("operator", orgs),
+        "origin": entry.ref("from", airports),
+        "destination": entry.ref("to", airports),
+        "departs_at": departs_at,
+        "status": entry.choice("status", FlightStatus),
+        **_texts(entry, "eligibility", "assembly_point"),
+        **entry.provenance(orgs, volatile=True),
+    }
+    key = flight_key(number, departs_at)
+    records.add(entry, "number", RecordKind.FLIGHT, key, values)
+
+
+def _texts(entry: Entry, *keys: str) -> dict[str, Any]:
+    return {key: entry.localised(key) for key in keys}
+
+
+def _contact(entry: Entry, orgs: Collection[str]) -> dict[str, Any]:
+    """Who answers, how to reach them (at least one way) and when."""
+    reach = {
+        "phone": _matching(entry, "phone", check.PHONE, "+93 700 000 101"),
+        "whatsapp": _matching(entry, "whatsapp", check.PHONE, "+93 700 000 101"),
+        "email": _matching(entry, "email", check.EMAIL, "help@example.org"),
+    }
+    if not any(reach.values()):
+        raise SeedError(f"{entry.where}: a contact needs at least one of {', '.join(reach)}")
+    return {"organisation": entry.ref("organisation", orgs), **reach, **_texts(entry, "hours")}
+
+
+def _matching(entry: Entry, key: str, pattern: re.Pattern[str], example: str) -> str | None:
+    try:
+        return check.matching(key, entry.raw(key, required=False), pattern, example)
+    except check.ContentError as error:
+        raise SeedError(f"{entry.where}: {error}") from None

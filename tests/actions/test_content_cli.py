@@ -1,0 +1,267 @@
+"""The editors' command line, run as editors run it: a real process on a temporary SQLite file.
+
+Checks exit statuses and the exact one-line messages; the content is the demo, seeded now.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from actions.content import __main__ as cli
+from actions.content.format import KABUL
+
+REPO = Path(__file__).resolve().parents[2]
+COMMANDS = (
+    "migrate",
+    "seed",
+    "import",
+    "export",
+    "publish",
+    "withdraw",
+    "rollback",
+    "list",
+    "history",
+    "translations",
+)
+KINDS = ("organisation", "airport-name", "airport", "gate", "flight", "announcement", "guidance")
+ADVICE = {
+    "en": "The airport is closed after the blast. Do not come.",
+    "prs": "میدان هوایی پس از انفجار بسته است. نیایید.",
+    "ps": "هوايي ډګر له چاودنې وروسته بند دی. مه راځئ.",
+}
+KABUL_TIME = r"\d{4}-\d\d-\d\d \d\d:\d\d\+04:30"
+
+
+def content(path: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
+    """``python -m actions.content ARGS`` on the SQLite file at ``path``."""
+    env = {**os.environ, "CONTENT_DB_URL": f"sqlite:///{path}", "PYTHONPATH": str(REPO)}
+    return subprocess.run(
+        [sys.executable, "-m", "actions.content", *map(str, args)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def seeded_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("cli") / "content.db"
+    assert content(path, "migrate").returncode == 0
+    seeded = content(path, "seed")
+    assert seeded.returncode == 0, seeded.stderr
+    return path
+
+
+@pytest.fixture
+def database(seeded_template: Path, tmp_path: Path) -> Path:
+    path = tmp_path / "content.db"
+    shutil.copyfile(seeded_template, path)
+    return path
+
+
+def latest_revision(database: Path) -> str:
+    return content(database, "history", "--limit", "1").stdout.split()[0]
+
+
+def flight_key(database: Path, number: str) -> str:
+    listed = content(database, "list", "flight").stdout
+    found = re.search(rf"^({number}@\S+)", listed, re.MULTILINE)
+    assert found is not None, listed
+    return found.group(1)
+
+
+def test_help_for_every_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    root = content(tmp_path / "unused.db", "--help")
+    assert root.returncode == 0
+    assert all(command in root.stdout for command in COMMANDS)
+    for argv in [[c, "--help"] for c in COMMANDS] + [["publish", k, "--help"] for k in KINDS]:
+        with pytest.raises(SystemExit) as exited:
+            cli.main(argv)
+        assert exited.value.code == 0
+        assert capsys.readouterr().out.startswith("usage: python -m actions.content ")
+
+
+def test_publish_an_airport_status_in_one_command(database: Path) -> None:
+    published = content(
+        database,
+        *("publish", "airport", "KBL", "--status", "closed"),
+        *(f"--advice-{lang}={text}" for lang, text in ADVICE.items()),
+        *("--source", "us-embassy-kabul", "--editor", "amina"),
+        *("--note", "gates shut after blast"),
+    )
+    assert published.returncode == 0 and published.stderr == ""
+    assert re.fullmatch(
+        r"Revision 64: amina updated airport KBL \(state, advice, verified_at, valid_until\)\. "
+        rf"Verified {KABUL_TIME}, valid until {KABUL_TIME}\.\n",
+        published.stdout,
+    )
+    history = content(database, "history", "airport", "KBL").stdout.splitlines()
+    assert re.fullmatch(
+        rf"   64  {KABUL_TIME}  amina  update  airport KBL: state: restricted → closed; advice; "
+        r"verified_at; valid_until  — gates shut after blast",
+        history[0],
+    )
+    assert len(history) == 2 and "seed  create  airport KBL: created" in history[1]
+    assert content(database, "list", "airport").stdout.startswith(
+        "KBL  closed  The airport is closed after the blast."
+    )
+
+
+def test_a_missing_language_is_refused_naming_the_options(database: Path) -> None:
+    refused = content(
+        database, "publish", "airport", "KBL", "--advice-en", ADVICE["en"], "--editor", "amina"
+    )
+    assert (refused.returncode, refused.stdout) == (1, "")
+    assert refused.stderr == (
+        "error: missing text: give --advice-prs, --advice-ps (every language of a text you "
+        "change, so none keeps an old text), or --allow-missing-translation to publish now "
+        "and translate later\n"
+    )
+    assert latest_revision(database) == "63"
+
+
+def test_an_allowed_missing_translation_is_reported(database: Path) -> None:
+    published = content(
+        database,
+        *("publish", "gate", "KBL", "abbey-gate", "--state", "open"),
+        *("--note-en", "Open again for people called by their embassy."),
+        *("--editor", "amina", "--allow-missing-translation"),
+    )
+    assert published.returncode == 0
+    assert published.stdout.startswith("Revision 64: amina updated gate KBL/abbey-gate (state, ")
+    assert published.stdout.endswith(
+        " Missing translation: note in prs, ps (see `translations`).\n"
+    )
+    report = content(database, "translations")
+    assert (report.returncode, report.stdout) == (
+        0,
+        "gate KBL/abbey-gate: note in prs, ps\n"
+        "1 text(s) missing a translation; readers see another language.\n",
+    )
+
+
+def test_a_flight_delayed_past_midnight_gets_its_new_key(database: Path) -> None:
+    key = flight_key(database, "RCH233")  # departs in 26 h
+    later = (datetime.now(timezone.utc) + timedelta(days=3)).astimezone(KABUL)
+    published = content(
+        database,
+        *("publish", "flight", key, "--status", "delayed", "--departs-at", later.isoformat()),
+        *("--editor", "amina", "--note", "crew rest"),
+    )
+    assert published.returncode == 0, published.stderr
+    new_key = f"RCH233@{later.date().isoformat()}"
+    assert published.stdout.startswith(
+        f"Revision 64: amina updated flight {new_key} (departs_at, status, verified_at, "
+        "valid_until). Verified "
+    )
+    assert content(database, "history", "flight", key).stdout.count("\n") == 2
+
+
+def test_publish_a_new_announcement(database: Path) -> None:
+    now = datetime.now(timezone.utc).astimezone(KABUL).isoformat(timespec="minutes")
+    published = content(
+        database,
+        *("publish", "announcement", "airport-closed", "--issuer", "us-embassy-kabul"),
+        *("--kind", "safety", "--published-at", now, "--verification", "verified"),
+        *(f"--title-{lang}=Closed {lang}" for lang in ADVICE),
+        *(f"--text-{lang}={text}" for lang, text in ADVICE.items()),
+        *("--source", "us-embassy-kabul", "--editor", "amina"),
+    )
+    assert published.returncode == 0, published.stderr
+    assert published.stdout.startswith(
+        "Revision 64: amina created announcement airport-closed (issuer, kind, published_at, "
+        "verification, title, text, source, verified_at). Verified "
+    )
+
+
+def test_withdraw_and_roll_back(database: Path) -> None:
+    key = flight_key(database, "RCH871")
+    withdrawn = content(
+        database, "withdraw", "flight", key, "--editor", "amina", "--note", "cancelled"
+    )
+    assert (withdrawn.returncode, withdrawn.stdout) == (
+        0,
+        f"Revision 64: amina withdrew flight {key}; answers no longer show it "
+        "(undo: rollback 64).\n",
+    )
+    assert "RCH871" not in content(database, "list", "flight").stdout
+    assert re.search(
+        rf"^{key} .* WITHDRAWN {KABUL_TIME}$",
+        content(database, "list", "flight", "--withdrawn").stdout,
+        re.MULTILINE,
+    )
+
+    undone = content(database, "rollback", "64", "--editor", "bilal")
+    assert (undone.returncode, undone.stdout) == (
+        0,
+        f"Revision 65: bilal rolled back revision 64: flight {key} is as it was before it "
+        "(withdrawn_at restored; undo: rollback 65).\n",
+    )
+    assert key in content(database, "list", "flight").stdout
+
+    missing = content(database, "rollback", "9999", "--editor", "bilal")
+    assert (missing.returncode, missing.stderr) == (
+        1,
+        "error: there is no revision 9999; see `history`\n",
+    )
+    unexplained = content(database, "withdraw", "flight", key, "--editor", "amina")
+    assert unexplained.returncode == 2 and "--note" in unexplained.stderr
+
+
+def test_export_and_import_round_trip(database: Path, tmp_path: Path) -> None:
+    first, second, fresh = tmp_path / "a.yml", tmp_path / "b.yml", tmp_path / "fresh.db"
+    exported = content(database, "export", first)
+    assert exported.stdout == (
+        "Exported 15 organisations, 13 airports, 5 gates, 10 flights, 4 announcements, "
+        f"15 guidance topics from sqlite:///{database} to {first}.\n"
+    )
+    assert content(fresh, "migrate").returncode == 0
+    imported = content(fresh, "import", first, "--editor", "amina")
+    assert (imported.returncode, imported.stdout) == (
+        0,
+        f"Imported a.yml into sqlite:///{fresh}: 15 organisations, 13 airports, 5 gates, "
+        "10 flights, 4 announcements, 15 guidance topics — 63 created, 0 changed, "
+        "0 unchanged, 0 withdrawn (revisions 1–63).\n",
+    )
+    assert content(fresh, "export", second).returncode == 0
+    assert second.read_text("utf-8") == first.read_text("utf-8")
+    assert content(fresh, "export", "-").stdout == first.read_text("utf-8")
+
+
+def test_a_bad_import_exits_1_naming_the_line_and_changes_nothing(
+    database: Path, tmp_path: Path
+) -> None:
+    good, bad = tmp_path / "good.yml", tmp_path / "bad.yml"
+    content(database, "export", good)
+    lines = good.read_text("utf-8").splitlines()
+    index = next(i for i, line in enumerate(lines) if "status: boarding" in line)
+    lines[index] = lines[index].replace("boarding", "landed")
+    bad.write_text("\n".join(lines), "utf-8")
+    entry = next(i for i in range(index, 0, -1) if lines[i].startswith("- number:")) + 1
+
+    failed = content(database, "import", bad, "--editor", "amina")
+    assert (failed.returncode, failed.stdout) == (1, "")
+    assert failed.stderr == (
+        f"error: line {entry} (flights[1]): 'status' is 'landed'; expected one of scheduled | "
+        "boarding | departed | delayed | cancelled\n"
+    )
+    assert latest_revision(database) == "63"
+
+
+def test_an_unmigrated_database_and_usage_errors(tmp_path: Path) -> None:
+    empty = content(tmp_path / "empty.db", "list", "flight")
+    assert empty.returncode == 1
+    assert empty.stderr.endswith("run `python -m actions.content migrate` first\n")
+    unknown = content(tmp_path / "empty.db", "publish", "spaceship", "X1", "--editor", "a")
+    assert unknown.returncode == 2 and "invalid choice: 'spaceship'" in unknown.stderr
