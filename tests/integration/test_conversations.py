@@ -5,6 +5,7 @@ so a test only passes when the reply really carries what aid workers published.
 """
 
 import random
+import re
 import uuid
 from collections.abc import Iterator
 from datetime import datetime, timezone
@@ -13,7 +14,7 @@ import pytest
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
-from actions.content.models import Airport, AirportStatus, Flight
+from actions.content.models import Airport, AirportStatus, Flight, GuidanceTopic
 from scripts.stack import Stack
 from tests.integration.conftest import Say, post_json
 
@@ -24,6 +25,11 @@ PASHTO_ONLY = set("ټډړږښڼځڅېۍ")
 
 def reply_text(replies: list[dict[str, object]]) -> str:
     return "\n".join(str(r.get("text", "")) for r in replies)
+
+
+def visible(text: str) -> str:
+    """Without the bidi isolates that keep Latin words in order inside right-to-left text."""
+    return re.sub("[\u2066-\u2069]", "", text)
 
 
 def arabic_share(text: str) -> float:
@@ -161,3 +167,25 @@ def test_bad_input_gets_a_reply_and_the_server_survives(say: Say, stack: Stack, 
     assert isinstance(replies, list)
     stack.check_alive()
     assert reply_text(say(new_user(), "hello")).startswith("Hello")
+
+
+@pytest.mark.parametrize(
+    ("language", "greeting", "number", "kind"),
+    [
+        ("en", "hello", "4", "documents"),
+        ("prs", "سلام علیکم، خوب هستین", "۴", "documents"),
+        ("ps", "السلام علیکم وروره", "۵", "contacts"),
+        ("en", "hi there", "5", "contacts"),
+    ],
+)
+def test_menu_numbers_reach_documents_and_help(
+    say: Say, db: Session, language: str, greeting: str, number: str, kind: str
+) -> None:
+    user = new_user()
+    say(user, greeting)
+    answer = visible(reply_text(say(user, number)))
+    topics = db.scalars(select(GuidanceTopic).where(GuidanceTopic.kind == kind)).all()
+    now = datetime.now(timezone.utc)
+    current = [t for t in topics if t.valid_until is None or t.valid_until > now]
+    assert current
+    assert all(getattr(t, f"title_{language}") in answer for t in current)
