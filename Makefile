@@ -72,6 +72,7 @@ lint: .venv/actions/.installed
 
 test-unit: setup
 	$(BOT)/pytest -q tests/bot
+	$(BOT)/pytest -q tests/channels
 	$(ACT)/pytest -q tests/actions
 
 validate: .venv/bot/.installed

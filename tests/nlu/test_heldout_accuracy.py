@@ -62,4 +62,6 @@ def test_language_identification(
     correct = sum(
         (p["language"]["code"], p["language"]["script"]) == (code, script) for _, p in cases
     )
-    assert correct / len(cases) >= FLOORS[slice_name][1], f"{slice_name}: {correct / len(cases):.3f}"
+    assert correct / len(cases) >= FLOORS[slice_name][1], (
+        f"{slice_name}: {correct / len(cases):.3f}"
+    )

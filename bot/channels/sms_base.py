@@ -1,0 +1,137 @@
+"""What the SMS-style connectors (Twilio, generic gateways) share: one turn, one output channel.
+
+The phone number is only ever held by the output channel of the message being answered, in
+memory; Rasa, the tracker store and the logs see the conversation's keyed hash.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import re
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import Any, Final
+from urllib.parse import parse_qsl
+
+import aiohttp
+from rasa.core.channels.channel import OutputChannel, UserMessage
+
+from bot.channels.sms_render import TRY_AGAIN, ReplyRenderer
+from bot.lang.normalise import to_ascii_digits
+
+logger = logging.getLogger(__name__)
+
+HTTP_TIMEOUT: Final = aiohttp.ClientTimeout(total=15)
+_NUMBER_PUNCTUATION: Final = re.compile(r"[\s\-().]")
+
+
+class MalformedRequest(ValueError):
+    """A request we cannot read; the message says what the sender must fix."""
+
+
+def secrets_match(given: str | None, expected: str) -> bool:
+    """Constant-time comparison, so response timing does not leak the secret."""
+    return given is not None and hmac.compare_digest(given.encode(), expected.encode())
+
+
+def parse_form(body: bytes) -> dict[str, list[str]]:
+    """Form fields with empty values kept: sanic drops them, which loses an empty ``Body``."""
+    try:
+        pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, strict_parsing=bool(body))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise MalformedRequest(
+            "body must be UTF-8 application/x-www-form-urlencoded fields"
+        ) from error
+    fields: dict[str, list[str]] = {}
+    for name, value in pairs:
+        fields.setdefault(name, []).append(value)
+    return fields
+
+
+def phone_key(number: str) -> str:
+    """One spelling per number ("+93 70-123", "+9370123", "+۹۳۷۰۱۲۳"), for the conversation id."""
+    return _NUMBER_PUNCTUATION.sub("", to_ascii_digits(number.strip()))
+
+
+class HttpClient:
+    """One aiohttp session per connector, opened on first use and closed with the server."""
+
+    def __init__(self) -> None:
+        self._session: aiohttp.ClientSession | None = None
+
+    def session(self) -> aiohttp.ClientSession:
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(timeout=HTTP_TIMEOUT)
+        return self._session
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+
+class TextMessageOutput(OutputChannel):
+    """Renders each bot reply with a ``ReplyRenderer`` and hands every message to ``deliver``."""
+
+    def __init__(self, renderer: ReplyRenderer, conversation: str) -> None:
+        self.renderer = renderer
+        self.conversation = conversation
+
+    async def deliver(self, text: str) -> None:
+        """Send one finished message to the user's phone."""
+        raise NotImplementedError
+
+    async def deliver_all(self, messages: Iterable[str]) -> None:
+        for message in messages:
+            await self.deliver(message)
+
+    async def send_text_message(self, recipient_id: str, text: str, **kwargs: Any) -> None:
+        await self.deliver_all(self.renderer.outgoing(self.conversation, text))
+
+    async def send_text_with_buttons(
+        self,
+        recipient_id: str,
+        text: str,
+        buttons: list[dict[str, Any]],
+        **kwargs: Any,
+    ) -> None:
+        await self.deliver_all(self.renderer.outgoing(self.conversation, text, buttons))
+
+    async def send_custom_json(
+        self, recipient_id: str, json_message: dict[str, Any], **kwargs: Any
+    ) -> None:
+        # Rasa's default would text the raw JSON to the user.
+        logger.debug("%s: custom payload not sent to %s", self.name(), self.conversation)
+
+
+async def answer(
+    *,
+    renderer: ReplyRenderer,
+    output: TextMessageOutput,
+    text: str,
+    on_new_message: Callable[[UserMessage], Awaitable[Any]],
+    input_channel: str,
+    message_id: str | None,
+    metadata: Mapping[str, Any],
+) -> None:
+    """One user message: the channel answers empty messages and MORE, the bot the rest."""
+    conversation = output.conversation
+    incoming = renderer.incoming(conversation, text)
+    if incoming.text is None:
+        logger.info("%s: channel reply to %s", input_channel, conversation)
+        await output.deliver_all(incoming.replies)
+        return
+    logger.info("%s: message from %s to the bot", input_channel, conversation)
+    message = UserMessage(
+        incoming.text,
+        output,
+        conversation,
+        input_channel=input_channel,
+        message_id=message_id,
+        metadata=dict(metadata),
+    )
+    try:
+        await on_new_message(message)
+    except Exception:
+        logger.exception("%s: the bot failed to answer %s", input_channel, conversation)
+        await output.deliver_all(renderer.notice(conversation, TRY_AGAIN))

@@ -1,0 +1,208 @@
+"""A generic HTTP SMS gateway (``/webhooks/sms_gateway/webhook``).
+
+Local aggregators, Kannel setups and Android SMS-gateway apps can all POST an incoming SMS as
+JSON ``{"from": "+93...", "text": "...", "id": "..."}`` or as the same form fields, and accept
+replies as JSON ``{"to": ..., "text": ...}`` at one URL. Both directions carry a shared secret
+in ``X-Gateway-Secret``; a request without the right one gets 403 before it is even parsed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+import aiohttp
+from rasa.core.channels.channel import InputChannel, OutputChannel, UserMessage
+from rasa.shared.exceptions import RasaException
+from sanic import Blueprint, response
+from sanic.request import Request
+from sanic.response import HTTPResponse
+
+from bot.channels.dedup import SeenMessages
+from bot.channels.identity import conversation_id
+from bot.channels.sms_base import (
+    HttpClient,
+    MalformedRequest,
+    TextMessageOutput,
+    answer,
+    parse_form,
+    phone_key,
+    secrets_match,
+)
+from bot.channels.sms_render import ReplyRenderer
+
+logger = logging.getLogger(__name__)
+
+CHANNEL: Final = "sms_gateway"
+SECRET_HEADER: Final = "X-Gateway-Secret"
+_MAX_SENDER_LENGTH: Final = 64
+
+
+@dataclass(frozen=True)
+class GatewaySettings:
+    """Shared secret and send URL; ``credentials.yml`` values win over environment variables."""
+
+    secret: str
+    send_url: str
+
+    @classmethod
+    def load(
+        cls, credentials: Mapping[str, Any] | None, environ: Mapping[str, str] = os.environ
+    ) -> GatewaySettings:
+        secret = str((credentials or {}).get("secret") or environ.get("SMS_GATEWAY_SECRET") or "")
+        send_url = str(
+            (credentials or {}).get("send_url") or environ.get("SMS_GATEWAY_SEND_URL") or ""
+        )
+        missing = [
+            name
+            for name, value in (("SMS_GATEWAY_SECRET", secret), ("SMS_GATEWAY_SEND_URL", send_url))
+            if not value.strip()
+        ]
+        if missing:
+            raise RasaException(
+                f"The {CHANNEL} channel needs {', '.join(missing)} (environment variables, or "
+                "secret / send_url in credentials.yml)."
+            )
+        return cls(secret=secret.strip(), send_url=send_url.strip())
+
+
+@dataclass(frozen=True)
+class GatewayMessage:
+    """One incoming SMS as the gateway reported it."""
+
+    sender: str
+    text: str
+    message_id: str | None
+
+
+def parse_gateway_message(content_type: str, body: bytes) -> GatewayMessage:
+    """Read JSON or form fields; ``MalformedRequest`` says which field is wrong."""
+    if "json" in content_type or body.lstrip().startswith(b"{"):
+        try:
+            data = json.loads(body)
+        except (UnicodeDecodeError, ValueError) as error:
+            raise MalformedRequest("body is not valid JSON") from error
+        if not isinstance(data, dict):
+            raise MalformedRequest('body must be a JSON object: {"from": ..., "text": ...}')
+        fields: Mapping[str, Any] = data
+    else:
+        fields = {name: values[-1] for name, values in parse_form(body).items()}
+    sender, text, message_id = fields.get("from"), fields.get("text"), fields.get("id")
+    if isinstance(sender, int) and not isinstance(sender, bool):
+        sender = str(sender)
+    if not isinstance(sender, str) or not sender.strip() or len(sender) > _MAX_SENDER_LENGTH:
+        raise MalformedRequest('"from" must be the sender\'s phone number, e.g. "+93701234567"')
+    if not isinstance(text, str):
+        raise MalformedRequest('"text" must be the message text (a string, may be empty)')
+    if isinstance(message_id, bool) or not isinstance(message_id, str | int | None):
+        raise MalformedRequest('"id" must be a string or a number when given')
+    given_id = None if message_id in (None, "") else str(message_id)
+    return GatewayMessage(sender.strip(), text, given_id)
+
+
+class GatewayOutput(TextMessageOutput):
+    """POSTs each rendered SMS to the gateway for the one number being answered."""
+
+    @classmethod
+    def name(cls) -> str:
+        return CHANNEL
+
+    def __init__(
+        self,
+        settings: GatewaySettings,
+        http: HttpClient,
+        renderer: ReplyRenderer,
+        conversation: str,
+        to: str,
+    ) -> None:
+        super().__init__(renderer, conversation)
+        self.settings = settings
+        self.http = http
+        self.to = to
+
+    async def deliver(self, text: str) -> None:
+        headers = {SECRET_HEADER: self.settings.secret}
+        payload = {"to": self.to, "text": text}
+        try:
+            async with self.http.session().post(
+                self.settings.send_url, json=payload, headers=headers
+            ) as reply:
+                if reply.status >= 300:
+                    logger.warning(
+                        "%s: gateway refused a reply to %s: HTTP %s",
+                        CHANNEL,
+                        self.conversation,
+                        reply.status,
+                    )
+        except (aiohttp.ClientError, asyncio.TimeoutError):
+            logger.warning("%s: could not reach the gateway for %s", CHANNEL, self.conversation)
+
+
+class SmsGatewayInput(InputChannel):
+    """Receives SMS from a gateway that speaks the small JSON/form protocol above."""
+
+    @classmethod
+    def name(cls) -> str:
+        return CHANNEL
+
+    @classmethod
+    def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
+        return cls(GatewaySettings.load(credentials))
+
+    def __init__(self, settings: GatewaySettings, seen: SeenMessages | None = None) -> None:
+        self.settings = settings
+        self.seen = seen or SeenMessages()
+        self.http = HttpClient()
+        self.renderer = ReplyRenderer(paged=True)
+
+    def get_output_channel(self) -> OutputChannel | None:
+        # Conversation ids are one-way hashes: proactive messages need a stored address.
+        return None
+
+    def blueprint(self, on_new_message: Callable[[UserMessage], Awaitable[Any]]) -> Blueprint:
+        webhook = Blueprint(f"{CHANNEL}_webhook", __name__)
+
+        @webhook.route("/", methods=["GET"])
+        async def health(_: Request) -> HTTPResponse:
+            return response.json({"status": "ok"})
+
+        @webhook.route("/webhook", methods=["POST"])
+        async def receive(request: Request) -> HTTPResponse:
+            if not secrets_match(request.headers.get(SECRET_HEADER), self.settings.secret):
+                logger.warning("%s: rejected a request without the shared secret", CHANNEL)
+                return response.json({"error": f"missing or wrong {SECRET_HEADER}"}, status=403)
+            try:
+                message = parse_gateway_message(request.content_type or "", request.body)
+            except MalformedRequest as error:
+                return response.json({"error": str(error)}, status=400)
+            conversation = conversation_id(CHANNEL, phone_key(message.sender))
+            if message.message_id and not self.seen.first_time(
+                f"{conversation}:{message.message_id}"
+            ):
+                logger.info("%s: repeated delivery for %s ignored", CHANNEL, conversation)
+                return response.json({"status": "duplicate"})
+            output = GatewayOutput(
+                self.settings, self.http, self.renderer, conversation, message.sender
+            )
+            await answer(
+                renderer=self.renderer,
+                output=output,
+                text=message.text,
+                on_new_message=on_new_message,
+                input_channel=CHANNEL,
+                message_id=message.message_id,
+                # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
+                metadata={"transport": "sms"},
+            )
+            return response.json({"status": "ok"})
+
+        @webhook.listener("after_server_stop")
+        async def close_http(*_: Any) -> None:
+            await self.http.close()
+
+        return webhook

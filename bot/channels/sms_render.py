@@ -1,0 +1,347 @@
+"""Bot replies as text messages: numbered options for buttons, at most three SMS, MORE for the rest.
+
+A cheap phone shows no buttons, and every SMS segment costs the sender money and arrives
+separately, sometimes out of order. So a reply is capped at three segments (201 characters of
+Dari or Pashto, which travel as UCS-2; 459 GSM-7 characters of English), cut at whole lines, and
+the rest waits for "MORE". ``sms_segments`` counts, the pure functions below number and cut,
+and ``ReplyRenderer`` adds the small per-conversation memory that numbers and MORE need.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from bot.channels.sms_segments import MAX_SEGMENTS, fits, prefix_within, utf16_length
+from bot.lang.codes import DARI, ENGLISH, PASHTO, RTL_LANGUAGES
+from bot.lang.normalise import normalise, to_ascii_digits
+from bot.nlu.langid import PASHTO_ONLY_LETTERS
+
+#: Twilio's limit for one WhatsApp message body.
+WHATSAPP_MAX_CHARS: Final = 1600
+
+#: Appended to a reply that was cut; each names the word that fetches the rest.
+MORE_HINT: Final[dict[str, str]] = {
+    ENGLISH: "Reply MORE for the rest.",
+    DARI: "برای بقیه، «بیشتر» بنویسید.",
+    PASHTO: "د پاتې برخې لپاره «نور» ولیکئ.",
+}
+#: Answer to MORE when nothing is waiting (expired, or everything was sent).
+NOTHING_MORE: Final[dict[str, str]] = {
+    ENGLISH: "That was all. Write your question, or 0 for the menu.",
+    DARI: "همین بود. سوال تان را بنویسید، یا برای مینو ۰ بفرستید.",
+    PASHTO: "همدومره وو. خپله پوښتنه ولیکئ، یا د مینو لپاره ۰ ولېږئ.",
+}
+#: Answer to an empty message: usually a photo or voice note, which we cannot read.
+WRITE_YOUR_QUESTION: Final[dict[str, str]] = {
+    ENGLISH: "I can only read text. Please write your question.",
+    DARI: "من فقط متن را خوانده میتوانم. لطفاً سوال تان را بنویسید.",
+    PASHTO: "زه یوازې لیکل شوی متن لوستلای شم. مهرباني وکړئ خپله پوښتنه ولیکئ.",
+}
+
+#: Sent when the bot itself failed: silence would leave a frightened person guessing.
+TRY_AGAIN: Final[dict[str, str]] = {
+    ENGLISH: "Sorry, something went wrong. Please try again in a few minutes.",
+    DARI: "ببخشید، مشکلی پیش آمد. چند دقیقه بعد دوباره کوشش کنید.",
+    PASHTO: "بښنه غواړو، ستونزه پېښه شوه. څو دقیقې وروسته بیا هڅه وکړئ.",
+}
+
+#: What people type to get the rest: the three hint words and their common romanizations.
+MORE_WORDS: Final[dict[str, str]] = {
+    "more": ENGLISH,
+    "بیشتر": DARI,
+    "beshtar": DARI,
+    "bishtar": DARI,
+    "نور": PASHTO,
+    "nor": PASHTO,
+    "noor": PASHTO,
+}
+
+_NUMBERED_LINE: Final = re.compile(r"^\s*(\d{1,2})\s*[.):\-]?\s+(\S.*)$")
+_BARE_NUMBER: Final = re.compile(r"^\s*#?\s*(\d{1,2})\s*[.)\-]?\s*$")
+_MORE_PUNCTUATION: Final = re.compile("[\\s.!?,;:'\"«»()\u060c\u061b\u061f\u06d4]+")
+_ARABIC_LETTER: Final = re.compile("[\u0621-\u064a\u066e-\u06d3\u06d5\u06ee-\u06ff\u0750-\u077f]")
+_LATIN_LETTER: Final = re.compile("[A-Za-z\u00c0-\u024f]")
+_PERSIAN_DIGITS: Final = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+#: Language names that carry Pashto letters inside Dari and English text.
+_PASHTO_NAMES: Final = re.compile("پښتو|پشتو")
+
+
+# -- language and numbers -----------------------------------------------------------------------
+
+
+def script_language(text: str) -> str:
+    """The reply's language from its script: mostly Arabic letters → Dari or Pashto, else English.
+
+    Pashto needs letters Dari never uses; the language names "پښتو" in a Dari or English
+    language menu do not count.
+    """
+    arabic = len(_ARABIC_LETTER.findall(text))
+    if arabic <= len(_LATIN_LETTER.findall(text)):
+        return ENGLISH
+    pashto = sum(ch in PASHTO_ONLY_LETTERS for ch in _PASHTO_NAMES.sub("", text))
+    return PASHTO if pashto >= 2 else DARI
+
+
+def localised_number(number: int, language: str) -> str:
+    """Persian digits for Dari and Pashto readers, as the domain's own menus use."""
+    digits = str(number)
+    return digits.translate(_PERSIAN_DIGITS) if language in RTL_LANGUAGES else digits
+
+
+def bare_number(text: str) -> int | None:
+    """The number in a reply that is only a number ("2", "۲", "2."), else None."""
+    match = _BARE_NUMBER.match(to_ascii_digits(text))
+    return int(match.group(1)) if match else None
+
+
+def more_request(text: str) -> str | None:
+    """The language of a MORE request ("MORE", "بیشتر", "نور", "beshtar" ...), else None."""
+    word = _MORE_PUNCTUATION.sub("", normalise(text))
+    return MORE_WORDS.get(word)
+
+
+def numbered_options(
+    text: str, buttons: Sequence[Mapping[str, Any]], language: str
+) -> tuple[str, dict[int, str]]:
+    """``text`` with buttons as numbered lines, and which number sends which payload.
+
+    A menu that already lists its numbered items keeps its own numbering: the buttons only
+    tell which payload each number stands for. A button titled "2 Airport" is number 2.
+    """
+    listed = {
+        int(match.group(1))
+        for line in to_ascii_digits(text).splitlines()
+        if (match := _NUMBERED_LINE.match(line))
+    }
+    numbered: list[tuple[int | None, str, str]] = []
+    for button in buttons:
+        title = str(button.get("title") or "").strip()
+        payload = str(button.get("payload") or title)
+        match = _NUMBERED_LINE.match(to_ascii_digits(title))
+        if match:
+            numbered.append((int(match.group(1)), title.split(None, 1)[1], payload))
+        else:
+            numbered.append((None, title, payload))
+    taken = {number for number, _, _ in numbered if number is not None}
+    options: dict[int, str] = {}
+    lines: list[str] = []
+    free = 1
+    for number, label, payload in numbered:
+        if number is None:
+            while free in taken:
+                free += 1
+            number = free
+            taken.add(number)
+        options[number] = payload
+        if number not in listed:
+            lines.append(f"{localised_number(number, language)} {label}")
+    rendered = "\n".join([text.rstrip(), *lines]) if lines else text
+    return rendered, options
+
+
+# -- cutting --------------------------------------------------------------------------------
+
+
+def condense(text: str, max_segments: int = MAX_SEGMENTS) -> tuple[str, str]:
+    """(what to send now, what waits for MORE); the part sent fits in ``max_segments``.
+
+    Whole lines are kept from the start; a single line too long on its own is cut at a word.
+    The part sent ends with the MORE hint in the reply's language.
+    """
+    text = text.strip()
+    if fits(text, max_segments):
+        return text, ""
+    hint = MORE_HINT[script_language(text)]
+    lines = text.splitlines()
+    kept: list[str] = []
+    for line in lines:
+        if not fits("\n".join([*kept, line, hint]), max_segments):
+            break
+        kept.append(line)
+    rest = lines[len(kept) :]
+    if not kept:
+        head, tail = _cut_line(rest[0], hint, max_segments)
+        kept, rest = [head], [tail, *rest[1:]]
+    return "\n".join([*kept, hint]), "\n".join(rest).strip()
+
+
+def _cut_line(line: str, hint: str, max_segments: int) -> tuple[str, str]:
+    """The longest start of ``line`` that fits with the hint: at a space if there is one."""
+    words = line.split(" ")
+
+    def words_fit(count: int) -> bool:
+        return fits(" ".join(words[:count]) + "\n" + hint, max_segments)
+
+    count = _longest(len(words) - 1, words_fit)
+    if count:
+        return " ".join(words[:count]), " ".join(words[count:])
+    end = max(1, _longest(len(line) - 1, lambda n: fits(f"{line[:n]}\n{hint}", max_segments)))
+    return line[:end], line[end:]
+
+
+def _longest(upper: int, fits_at: Callable[[int], bool]) -> int:
+    """The largest n ≤ ``upper`` with ``fits_at(n)`` (0 if none); longer never fits better."""
+    low, high = 0, upper
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits_at(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def split_messages(text: str, max_chars: int = WHATSAPP_MAX_CHARS) -> list[str]:
+    """Whole lines packed into messages of at most ``max_chars`` (chat channels: no paging).
+
+    Providers count UTF-16 code units, so an emoji takes two of the ``max_chars``.
+    """
+    messages: list[str] = []
+    current: list[str] = []
+    for line in text.strip().splitlines():
+        while utf16_length(line) > max_chars:
+            end = prefix_within(line, max_chars)
+            cut = line.rfind(" ", 0, end)
+            cut = cut if cut > 0 else end
+            messages.extend(["\n".join(current)] if current else [])
+            current = []
+            messages.append(line[:cut])
+            line = line[cut:].lstrip()
+        if current and utf16_length("\n".join([*current, line])) > max_chars:
+            messages.append("\n".join(current))
+            current = []
+        current.append(line)
+    if current:
+        messages.append("\n".join(current))
+    return [message for message in messages if message.strip()]
+
+
+# -- per-conversation memory -------------------------------------------------------------------
+
+
+@dataclass
+class ReplyState:
+    """What the last replies to one conversation left behind."""
+
+    options: dict[int, str] = field(default_factory=dict)
+    pending: list[str] = field(default_factory=list)
+    language: str | None = None
+    touched: float = 0.0
+
+
+class ReplyMemory:
+    """Per-conversation reply state in this process, bounded in count and age.
+
+    Only option payloads and unsent reply text are kept, under the conversation's hash, and
+    they vanish after ``ttl_seconds``: "2" an hour later should not pick a stale option.
+    """
+
+    def __init__(
+        self,
+        capacity: int = 10_000,
+        ttl_seconds: float = 3600.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._capacity = capacity
+        self._ttl = ttl_seconds
+        self._clock = clock
+        self._states: OrderedDict[str, ReplyState] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def state(self, conversation: str) -> ReplyState:
+        """The conversation's state (a fresh one when unknown or expired), marked as used now."""
+        now = self._clock()
+        with self._lock:
+            while self._states and next(iter(self._states.values())).touched < now - self._ttl:
+                self._states.popitem(last=False)
+            state = self._states.pop(conversation, None) or ReplyState()
+            state.touched = now
+            self._states[conversation] = state
+            if len(self._states) > self._capacity:
+                self._states.popitem(last=False)
+            return state
+
+    def __len__(self) -> int:
+        return len(self._states)
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """What to do with a user's message: pass ``text`` to the bot, or answer with ``replies``."""
+
+    text: str | None = None
+    replies: tuple[str, ...] = ()
+
+
+class ReplyRenderer:
+    """Turns bot replies into text messages and reads numbers and MORE in the user's answers.
+
+    ``paged=True`` (SMS): each reply is cut to ``max_segments`` and MORE fetches the rest.
+    ``paged=False`` (WhatsApp through Twilio): long replies become several messages of at most
+    ``max_chars``; buttons are numbered the same way.
+    """
+
+    def __init__(
+        self,
+        memory: ReplyMemory | None = None,
+        *,
+        paged: bool = True,
+        max_segments: int = MAX_SEGMENTS,
+        max_chars: int = WHATSAPP_MAX_CHARS,
+    ) -> None:
+        self.memory = memory if memory is not None else ReplyMemory()
+        self.paged = paged
+        self.max_segments = max_segments
+        self.max_chars = max_chars
+
+    def incoming(self, conversation: str, text: str) -> Incoming:
+        """Decide whether the channel answers itself (empty, MORE) or the bot gets the text."""
+        state = self.memory.state(conversation)
+        if not text.strip():
+            return Incoming(replies=self._notice(WRITE_YOUR_QUESTION, state.language))
+        more = more_request(text) if self.paged else None
+        if more is not None:
+            if not state.pending:
+                return Incoming(replies=self._notice(NOTHING_MORE, state.language or more))
+            page, rest = condense(state.pending[0], self.max_segments)
+            state.pending[:1] = [rest] if rest else []
+            return Incoming(replies=(page,))
+        number = bare_number(text)
+        payload = state.options.get(number) if number is not None else None
+        # A new question: earlier options and unsent rest belong to earlier replies.
+        state.options, state.pending = {}, []
+        return Incoming(text=payload or text)
+
+    def outgoing(
+        self, conversation: str, text: str, buttons: Sequence[Mapping[str, Any]] = ()
+    ) -> list[str]:
+        """The messages to send for one bot reply; remembers its options and unsent rest."""
+        language = script_language(text)
+        rendered, options = numbered_options(text, buttons, language)
+        state = self.memory.state(conversation)
+        state.language = language
+        if options:
+            state.options = options
+        if not self.paged:
+            return split_messages(rendered, self.max_chars)
+        page, rest = condense(rendered, self.max_segments)
+        if rest:
+            state.pending.append(rest)
+        return [page] if page else []
+
+    def notice(self, conversation: str, texts: Mapping[str, str]) -> tuple[str, ...]:
+        """A channel's own sentence (``texts`` by language) for this conversation."""
+        return self._notice(texts, self.memory.state(conversation).language)
+
+    def _notice(self, texts: Mapping[str, str], language: str | None) -> tuple[str, ...]:
+        """In the language of the last reply, or in all three when there was none."""
+        text = texts.get(language or "") or "\n".join(texts.values())
+        if self.paged:
+            return (condense(text, self.max_segments)[0],)
+        return tuple(split_messages(text, self.max_chars))

@@ -1,0 +1,291 @@
+"""Telegram connector: Bot API webhook in, Bot API ``sendMessage`` out.
+
+Unlike Rasa's built-in connector (which "verifies" a request by asking Telegram for the bot's
+username), every request must carry the secret given to ``setWebhook``; anything else gets 403
+before its body is read. Register the webhook once per deployment:
+
+    curl "https://api.telegram.org/bot$TELEGRAM_BOT_TOKEN/setWebhook" \\
+      -d url=https://<host>/webhooks/telegram/webhook \\
+      -d secret_token="$TELEGRAM_SECRET_TOKEN" -d 'allowed_updates=["message","callback_query"]'
+"""
+
+import hmac
+import json
+import logging
+import os
+import re
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rasa.core.channels.channel import InputChannel, OutputChannel, UserMessage
+from rasa.shared.exceptions import RasaException
+from sanic import Blueprint, response
+from sanic.request import Request
+from sanic.response import HTTPResponse
+
+from bot.channels.dedup import SeenMessages
+from bot.channels.identity import conversation_id
+from bot.channels.transport import (
+    BodyTooLarge,
+    ProviderApi,
+    read_body,
+    split_message,
+    webhook_blueprint,
+)
+from bot.channels.wording import text_only
+
+logger = logging.getLogger(__name__)
+
+TOKEN_ENV = "TELEGRAM_BOT_TOKEN"
+SECRET_ENV = "TELEGRAM_SECRET_TOKEN"
+BASE_URL_ENV = "TELEGRAM_API_BASE_URL"
+DEFAULT_BASE_URL = "https://api.telegram.org"
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+MAX_TEXT = 4096  # sendMessage: 1-4096 characters
+_SECRET_RULE = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what setWebhook accepts as secret_token
+#: Message fields that carry something a person sent which is not text. Service messages
+#: (someone joined, a title changed) carry none of them and are ignored, never answered.
+MEDIA_FIELDS = frozenset(
+    {"animation", "audio", "contact", "dice", "document", "location", "photo", "poll"}
+    | {"sticker", "venue", "video", "video_note", "voice"}
+)
+_HINTS = {"fa": "prs", "prs": "prs", "ps": "ps", "en": "en"}
+OnNewMessage = Callable[[UserMessage], Awaitable[Any]]
+
+
+def language_hint(language_code: object) -> str | None:
+    """Our language for the user's Telegram interface language (``fa-AF`` -> ``prs``)."""
+    if not isinstance(language_code, str):
+        return None
+    return _HINTS.get(language_code.replace("_", "-").split("-")[0].lower())
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """What a user sent: ``text`` is None for a photo, voice note, sticker..."""
+
+    chat_id: int
+    text: str | None
+    language_hint: str | None
+    callback_query_id: str | None = None
+
+
+def _object(value: object) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError("expected an object")
+    return value
+
+
+def _chat_id(message: dict[str, Any]) -> int:
+    chat_id = _object(message.get("chat")).get("id")
+    if not isinstance(chat_id, int) or isinstance(chat_id, bool):
+        raise ValueError("message.chat.id missing")
+    return chat_id
+
+
+def read_update(update: dict[str, Any]) -> Incoming | None:
+    """What the user sent, or None for updates the assistant has no business with (edits,
+    channel posts, service messages...), which are acknowledged and dropped."""
+    if "callback_query" in update:  # a button of an inline keyboard was pressed
+        query = _object(update["callback_query"])
+        data, message = query.get("data"), query.get("message")
+        if not isinstance(data, str) or not isinstance(message, dict):
+            return None
+        user = _object(query.get("from") or {})
+        return Incoming(
+            _chat_id(message), data, language_hint(user.get("language_code")), str(query["id"])
+        )
+    if "message" not in update:
+        return None
+    message = _object(update["message"])
+    chat_id = _chat_id(message)
+    hint = language_hint(_object(message.get("from") or {}).get("language_code"))
+    if isinstance(message.get("text"), str):
+        return Incoming(chat_id, message["text"], hint)
+    if MEDIA_FIELDS & message.keys():
+        return Incoming(chat_id, None, hint)
+    return None
+
+
+def _command(text: str) -> str:
+    """Telegram clients send ``/start`` when a user first opens the bot: that is a greeting."""
+    command = text.split(maxsplit=1)[0].split("@")[0] if text.strip() else ""
+    return "/greet" if command == "/start" else text
+
+
+class ReplyKeyboards:
+    """What the buttons of each conversation's last reply keyboard stand for.
+
+    A reply-keyboard button sends its title as an ordinary message; this turns the title back
+    into the button's payload (``/ask_flights``), so a press is understood exactly. Per process:
+    if another process receives the press, the title goes to the NLU, which knows menu titles.
+    """
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        self._capacity = capacity
+        self._payloads: OrderedDict[str, dict[str, str]] = OrderedDict()
+
+    def remember(self, conversation: str, payloads: dict[str, str]) -> None:
+        self._payloads[conversation] = payloads
+        self._payloads.move_to_end(conversation)
+        if len(self._payloads) > self._capacity:
+            self._payloads.popitem(last=False)
+
+    def payload_for(self, conversation: str, text: str) -> str | None:
+        return self._payloads.get(conversation, {}).get(text.strip())
+
+
+class TelegramOutput(OutputChannel):
+    """Replies to the one chat a message came from.
+
+    Made per incoming message, so the chat id lives only as long as the reply and is never
+    looked up from the (one-way) conversation id.
+    """
+
+    @classmethod
+    def name(cls) -> str:
+        return "telegram"
+
+    def __init__(
+        self,
+        api: ProviderApi,
+        token: str,
+        chat_id: int,
+        conversation: str,
+        keyboards: ReplyKeyboards,
+    ) -> None:
+        self._api = api
+        self._method_path = f"/bot{token}/"
+        self._chat_id = chat_id
+        self._conversation = conversation
+        self._keyboards = keyboards
+
+    async def send_text_message(self, recipient_id: str, text: str, **kwargs: Any) -> None:
+        await self._send(recipient_id, text, None)
+
+    async def send_text_with_buttons(
+        self, recipient_id: str, text: str, buttons: list[dict[str, Any]], **kwargs: Any
+    ) -> None:
+        """Buttons become a reply keyboard, one button a row: long Dari titles stay readable."""
+        payloads = {
+            str(button["title"]): str(button.get("payload") or button["title"])
+            for button in buttons
+            if button.get("title")
+        }
+        if not payloads:
+            await self._send(recipient_id, text, None)
+            return
+        self._keyboards.remember(self._conversation, payloads)
+        keyboard = {
+            "keyboard": [[{"text": title}] for title in payloads],
+            "resize_keyboard": True,
+            "one_time_keyboard": True,
+        }
+        await self._send(recipient_id, text, keyboard)
+
+    async def answer_callback_query(self, callback_query_id: str) -> None:
+        """Stops the spinner Telegram shows on a pressed inline button."""
+        await self._call("answerCallbackQuery", {"callback_query_id": callback_query_id})
+
+    async def _send(self, recipient_id: str, text: str, markup: dict[str, Any] | None) -> None:
+        if recipient_id != self._conversation:
+            logger.error("telegram: refusing to send a reply meant for another conversation")
+            return
+        pieces = split_message(text or "", MAX_TEXT)
+        for number, piece in enumerate(pieces, start=1):
+            payload: dict[str, Any] = {"chat_id": self._chat_id, "text": piece}
+            if markup and number == len(pieces):
+                payload["reply_markup"] = markup
+            await self._call("sendMessage", payload)
+
+    async def _call(self, method: str, payload: dict[str, Any]) -> None:
+        await self._api.post(self._method_path + method, payload, f"telegram {method}")
+
+
+class TelegramInput(InputChannel):
+    """Webhook for Telegram updates at ``/webhooks/telegram/webhook``.
+
+    No ``get_output_channel``: a conversation id is a one-way hash, so no chat can be reached
+    from it alone; alerts need the encrypted address store (shared/DESIGN.md, "Safety of users").
+    """
+
+    @classmethod
+    def name(cls) -> str:
+        return "telegram"
+
+    @classmethod
+    def from_credentials(cls, credentials: dict[str, Any] | None) -> "TelegramInput":
+        """Secrets come from the environment only, never from credentials.yml."""
+        token, secret = os.environ.get(TOKEN_ENV, ""), os.environ.get(SECRET_ENV, "")
+        missing = [name for name, value in ((TOKEN_ENV, token), (SECRET_ENV, secret)) if not value]
+        if missing:
+            raise RasaException(
+                f"The telegram channel needs {' and '.join(missing)} in the environment: "
+                "the token from @BotFather and the secret given to setWebhook."
+            )
+        if not _SECRET_RULE.fullmatch(secret):
+            raise RasaException(
+                f"{SECRET_ENV} must be 1-256 characters of A-Z, a-z, 0-9, _ and - "
+                "(Telegram refuses any other secret_token)."
+            )
+        return cls(token, secret, os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL)
+
+    def __init__(self, token: str, secret: str, api_base_url: str = DEFAULT_BASE_URL) -> None:
+        self._token = token
+        self._secret = secret.encode()
+        self.api = ProviderApi(api_base_url)
+        self._seen = SeenMessages()
+        self._keyboards = ReplyKeyboards()
+
+    def _authentic(self, request: Request) -> bool:
+        given = request.headers.get(SECRET_HEADER, "").encode()
+        return hmac.compare_digest(given, self._secret)
+
+    def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
+        telegram = webhook_blueprint("telegram_webhook", self.api)
+
+        @telegram.route("/webhook", methods=["POST"], stream=True)
+        async def receive(request: Request) -> HTTPResponse:
+            if not self._authentic(request):
+                logger.warning("telegram: refused a request without the right secret token")
+                return response.text("forbidden", status=403)
+            try:
+                update = json.loads(await read_body(request))
+                if not isinstance(update, dict) or type(update.get("update_id")) is not int:
+                    raise ValueError("update_id missing")
+                incoming = read_update(update)
+            except BodyTooLarge:
+                return response.text("payload too large", status=413)
+            except (ValueError, KeyError) as error:  # JSON errors are ValueErrors
+                logger.warning("telegram: malformed update refused (%s)", type(error).__name__)
+                return response.text("bad request", status=400)
+            if not self._seen.first_time(f"telegram:{update['update_id']}"):
+                logger.info("telegram: update retried by Telegram, already handled")
+            elif incoming is not None:
+                await self._handle(incoming, on_new_message)
+            return response.text("ok")
+
+        return telegram
+
+    async def _handle(self, incoming: Incoming, on_new_message: OnNewMessage) -> None:
+        conversation = conversation_id("telegram", str(incoming.chat_id))
+        output = TelegramOutput(
+            self.api, self._token, incoming.chat_id, conversation, self._keyboards
+        )
+        if incoming.callback_query_id:
+            await output.answer_callback_query(incoming.callback_query_id)
+        if incoming.text is None:
+            logger.info("telegram: non-text message, asked the user to write instead")
+            await output.send_text_message(conversation, text_only(incoming.language_hint))
+            return
+        text = self._keyboards.payload_for(conversation, incoming.text) or _command(incoming.text)
+        hint = incoming.language_hint
+        message = UserMessage(text, output, conversation, input_channel=self.name())
+        message.metadata = {"language_hint": hint} if hint else {}
+        try:
+            await on_new_message(message)
+        except Exception:
+            # Not retried: part of the answer may already be out, and a retry would repeat it.
+            logger.error("telegram: the assistant failed to handle a message", exc_info=True)

@@ -1,0 +1,148 @@
+"""What the Telegram and WhatsApp connectors share: bounded webhook bodies, message splitting
+and one HTTP session per process for the provider's API.
+
+Rasa's own connectors read whatever Sanic buffered (up to 100 MB) and open a new client per
+message; ours refuse large bodies while reading them and reuse one connection pool.
+"""
+
+import asyncio
+import logging
+from typing import Any
+
+import aiohttp
+from sanic import Blueprint, response
+from sanic.request import Request
+from sanic.response import HTTPResponse
+
+logger = logging.getLogger(__name__)
+
+#: Provider payloads are a few kilobytes; anything above this is not a provider talking.
+MAX_BODY_BYTES = 1024 * 1024
+#: A provider that has not answered by then is down; the user is better served by a log line
+#: than by a request that hangs until the provider gives up on our webhook.
+API_TIMEOUT = aiohttp.ClientTimeout(total=15, connect=5)
+
+
+class BodyTooLarge(Exception):
+    """The request body is larger than a provider would ever send."""
+
+
+async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
+    """The raw request body, never holding more than ``limit`` bytes of it.
+
+    Our webhook routes are registered with ``stream=True``, so Sanic leaves the body unread and
+    it is read here chunk by chunk; on other routes Sanic has read it already.
+    """
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise BodyTooLarge
+    if request.stream is None:  # not a streaming route: Sanic has already read the body
+        if len(request.body) > limit:
+            raise BodyTooLarge
+        return bytes(request.body)
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = await request.stream.read()
+        if chunk is None:
+            return b"".join(chunks)
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLarge
+        chunks.append(chunk)
+
+
+def _fitting_prefix(text: str, limit: int) -> int:
+    """How many characters of ``text`` fit in ``limit`` UTF-16 code units.
+
+    Telegram and WhatsApp count length in UTF-16 units, where an emoji counts twice.
+    """
+    units = 0
+    for index, char in enumerate(text):
+        units += 2 if ord(char) > 0xFFFF else 1
+        if units > limit:
+            return index
+    return len(text)
+
+
+def split_message(text: str, limit: int) -> list[str]:
+    """``text`` in pieces of at most ``limit`` units, cut between paragraphs, else lines, else
+    words, so that a long flight list never arrives cut in the middle of a line."""
+    pieces: list[str] = []
+    rest = text.strip()
+    while rest:
+        end = _fitting_prefix(rest, limit)
+        if end == len(rest):
+            pieces.append(rest)
+            break
+        cut = -1
+        for separator in ("\n\n", "\n", " "):
+            cut = rest.rfind(separator, 0, end)
+            if cut > 0:
+                break
+        if cut <= 0:
+            cut = end  # one endless word: cut it where the limit falls
+        piece = rest[:cut].rstrip()
+        if piece:
+            pieces.append(piece)
+        rest = rest[cut:].lstrip()
+    return pieces
+
+
+def _reason(answer: object) -> str:
+    """The provider's reason for an error, without anything from the request (addresses)."""
+    if isinstance(answer, dict) and isinstance(answer.get("description"), str):
+        return str(answer["description"])  # Telegram: "Forbidden: bot was blocked by the user"
+    error = answer.get("error") if isinstance(answer, dict) else None
+    return f"(error code {error.get('code')})" if isinstance(error, dict) else ""  # Graph API
+
+
+class ProviderApi:
+    """A provider's HTTP API behind one ``ClientSession``, opened on first use inside the
+    server's event loop and closed when the server stops."""
+
+    def __init__(self, base_url: str, headers: dict[str, str] | None = None) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._headers = headers or {}
+        self._session: aiohttp.ClientSession | None = None
+
+    async def post(self, path: str, payload: dict[str, Any], what: str) -> dict[str, Any] | None:
+        """POST ``payload`` as JSON; the provider's JSON answer, or None when it failed.
+
+        ``what`` names the call in logs: the URL may contain a token, the payload an address.
+        Failures are logged, not raised, so one lost reply does not stop the ones after it.
+        """
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(headers=self._headers, timeout=API_TIMEOUT)
+        try:
+            async with self._session.post(f"{self.base_url}{path}", json=payload) as response:
+                body = await response.json(content_type=None)
+                if response.status >= 400:
+                    logger.warning("%s failed: HTTP %s %s", what, response.status, _reason(body))
+                    return None
+                return body if isinstance(body, dict) else {}
+        except (aiohttp.ClientError, asyncio.TimeoutError, ValueError) as error:
+            logger.warning("%s failed: %s", what, type(error).__name__)
+            return None
+
+    async def close(self) -> None:
+        """Closes the connection pool (called on server stop and by tests)."""
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+
+def webhook_blueprint(name: str, api: ProviderApi) -> Blueprint:
+    """A connector's blueprint with Rasa's health check at ``/`` and the API session closed
+    when the server stops; the connector adds its ``/webhook`` routes."""
+    blueprint = Blueprint(name, __name__)
+
+    @blueprint.route("/", methods=["GET"])
+    async def health(_: Request) -> HTTPResponse:
+        return response.json({"status": "ok"})
+
+    @blueprint.listener("after_server_stop")
+    async def close_api(*_: Any) -> None:
+        await api.close()
+
+    return blueprint

@@ -1,0 +1,287 @@
+"""Twilio SMS and Twilio WhatsApp in one connector (``/webhooks/twilio_sms/webhook``).
+
+Better than Rasa's Twilio connector, which checks no signature and crashes on an empty ``Body``:
+every request must carry a valid ``X-Twilio-Signature`` (HMAC-SHA1 of the public URL and the
+sorted form fields, keyed with the auth token), or it gets 403 before anything reaches the bot.
+A message Twilio delivers twice (same ``MessageSid``) is answered once. Replies go out through
+the Messages API: SMS cut to three segments with MORE, WhatsApp as plain text messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import logging
+import os
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+from urllib.parse import urlsplit, urlunsplit
+
+import aiohttp
+from rasa.core.channels.channel import InputChannel, OutputChannel, UserMessage
+from rasa.shared.exceptions import RasaException
+from sanic import Blueprint, response
+from sanic.request import Request
+from sanic.response import HTTPResponse
+
+from bot.channels.dedup import SeenMessages
+from bot.channels.identity import conversation_id
+from bot.channels.sms_base import (
+    HttpClient,
+    MalformedRequest,
+    TextMessageOutput,
+    answer,
+    parse_form,
+    phone_key,
+)
+from bot.channels.sms_render import ReplyRenderer
+
+logger = logging.getLogger(__name__)
+
+CHANNEL: Final = "twilio_sms"
+#: Conversation ids of WhatsApp users carry their own prefix: same number, other conversation.
+WHATSAPP_CHANNEL: Final = "twilio_whatsapp"
+WHATSAPP_PREFIX: Final = "whatsapp:"
+SIGNATURE_HEADER: Final = "X-Twilio-Signature"
+DEFAULT_API_BASE_URL: Final = "https://api.twilio.com"
+#: An empty TwiML document: "no reply here", the replies go through the Messages API.
+EMPTY_TWIML: Final = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>'
+
+
+def twilio_signature(auth_token: str, url: str, params: Mapping[str, Sequence[str]]) -> str:
+    """Base64 HMAC-SHA1 of the URL followed by each field name and value, sorted by name."""
+    data = url + "".join(name + value for name in sorted(params) for value in sorted(params[name]))
+    digest = hmac.new(auth_token.encode(), data.encode(), hashlib.sha1).digest()
+    return base64.b64encode(digest).decode()
+
+
+def _with_and_without_port(url: str) -> list[str]:
+    """Twilio signs some URLs with the default port and some without; accept both."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    default = 443 if parts.scheme == "https" else 80
+    with_port = urlunsplit(parts._replace(netloc=f"{host}:{parts.port or default}"))
+    without_port = urlunsplit(parts._replace(netloc=host)) if parts.port == default else url
+    return list(dict.fromkeys([url, with_port, without_port]))
+
+
+def signature_valid(
+    auth_token: str, url: str, params: Mapping[str, Sequence[str]], signature: str | None
+) -> bool:
+    """True when ``signature`` is Twilio's for this URL and these fields (constant-time)."""
+    if not signature:
+        return False
+    return any(
+        hmac.compare_digest(twilio_signature(auth_token, candidate, params), signature)
+        for candidate in _with_and_without_port(url)
+    )
+
+
+@dataclass(frozen=True)
+class TwilioSettings:
+    """Credentials and addresses; ``credentials.yml`` values win over environment variables."""
+
+    account_sid: str
+    auth_token: str
+    webhook_base_url: str
+    sms_from: str
+    whatsapp_from: str | None = None
+    api_base_url: str = DEFAULT_API_BASE_URL
+
+    @classmethod
+    def load(
+        cls, credentials: Mapping[str, Any] | None, environ: Mapping[str, str] = os.environ
+    ) -> TwilioSettings:
+        def value(key: str, variable: str) -> str:
+            return str((credentials or {}).get(key) or environ.get(variable) or "").strip()
+
+        required = {
+            "account_sid": "TWILIO_ACCOUNT_SID",
+            "auth_token": "TWILIO_AUTH_TOKEN",
+            "webhook_base_url": "TWILIO_WEBHOOK_BASE_URL",
+            "from_number": "TWILIO_FROM_NUMBER",
+        }
+        missing = [variable for key, variable in required.items() if not value(key, variable)]
+        if missing:
+            raise RasaException(
+                f"The {CHANNEL} channel needs {', '.join(missing)} (environment variables, or "
+                f"{', '.join(k for k, v in required.items() if v in missing)} in credentials.yml)."
+            )
+        base_url = value("webhook_base_url", "TWILIO_WEBHOOK_BASE_URL")
+        if not base_url.startswith(("https://", "http://")):
+            # Every signature would fail against a URL Twilio cannot have called.
+            raise RasaException(
+                "TWILIO_WEBHOOK_BASE_URL must be the public address Twilio calls, "
+                "e.g. https://bot.example.org (without /webhooks/...)"
+            )
+        return cls(
+            account_sid=value("account_sid", "TWILIO_ACCOUNT_SID"),
+            auth_token=value("auth_token", "TWILIO_AUTH_TOKEN"),
+            webhook_base_url=base_url.rstrip("/"),
+            sms_from=value("from_number", "TWILIO_FROM_NUMBER"),
+            whatsapp_from=value("whatsapp_from", "TWILIO_WHATSAPP_FROM") or None,
+            api_base_url=(
+                value("api_base_url", "TWILIO_API_BASE_URL") or DEFAULT_API_BASE_URL
+            ).rstrip("/"),
+        )
+
+
+class TwilioMessagesApi:
+    """Sends messages with Twilio's Messages API (``POST .../Accounts/{sid}/Messages.json``)."""
+
+    def __init__(self, settings: TwilioSettings, http: HttpClient) -> None:
+        self.settings = settings
+        self.http = http
+        self.url = (
+            f"{settings.api_base_url}/2010-04-01/Accounts/{settings.account_sid}/Messages.json"
+        )
+
+    async def send(self, to: str, sender: str, body: str, conversation: str) -> bool:
+        """True when Twilio accepted the message; failures are logged, never raised."""
+        auth = aiohttp.BasicAuth(self.settings.account_sid, self.settings.auth_token)
+        form = {"To": to, "From": sender, "Body": body}
+        try:
+            async with self.http.session().post(self.url, data=form, auth=auth) as reply:
+                if reply.status < 300:
+                    return True
+                details = await reply.json(content_type=None)
+                # Twilio's error message may quote the number: log only its code.
+                code = details.get("code") if isinstance(details, dict) else None
+                logger.warning(
+                    "%s: Messages API refused a reply to %s: HTTP %s, Twilio error %s",
+                    CHANNEL,
+                    conversation,
+                    reply.status,
+                    code,
+                )
+        except (aiohttp.ClientError, asyncio.TimeoutError, ValueError):
+            logger.warning("%s: could not reach the Messages API for %s", CHANNEL, conversation)
+        return False
+
+
+class TwilioOutput(TextMessageOutput):
+    """Replies to the one phone (or WhatsApp address) whose message is being answered."""
+
+    @classmethod
+    def name(cls) -> str:
+        return CHANNEL
+
+    def __init__(
+        self,
+        api: TwilioMessagesApi,
+        renderer: ReplyRenderer,
+        conversation: str,
+        to: str,
+        sender: str,
+    ) -> None:
+        super().__init__(renderer, conversation)
+        self.api = api
+        self.to = to
+        self.sender = sender
+
+    async def deliver(self, text: str) -> None:
+        await self.api.send(self.to, self.sender, text, self.conversation)
+
+
+class TwilioSmsInput(InputChannel):
+    """Receives Twilio's incoming-message webhook for SMS and WhatsApp numbers."""
+
+    @classmethod
+    def name(cls) -> str:
+        return CHANNEL
+
+    @classmethod
+    def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
+        return cls(TwilioSettings.load(credentials))
+
+    def __init__(self, settings: TwilioSettings, seen: SeenMessages | None = None) -> None:
+        self.settings = settings
+        self.seen = seen or SeenMessages()
+        self.http = HttpClient()
+        self.api = TwilioMessagesApi(settings, self.http)
+        self.sms = ReplyRenderer(paged=True)
+        self.whatsapp = ReplyRenderer(paged=False)
+
+    def get_output_channel(self) -> OutputChannel | None:
+        # A conversation id is a one-way hash: without a stored address there is no one to
+        # send to. Proactive alerts need the encrypted address store (shared/DESIGN.md).
+        return None
+
+    def public_url(self, request: Request) -> str:
+        """The URL Twilio called, as seen from outside the proxy (what Twilio signed)."""
+        query = f"?{request.query_string}" if request.query_string else ""
+        return f"{self.settings.webhook_base_url}{request.path}{query}"
+
+    def blueprint(self, on_new_message: Callable[[UserMessage], Awaitable[Any]]) -> Blueprint:
+        webhook = Blueprint(f"{CHANNEL}_webhook", __name__)
+
+        @webhook.route("/", methods=["GET"])
+        async def health(_: Request) -> HTTPResponse:
+            return response.json({"status": "ok"})
+
+        @webhook.route("/webhook", methods=["POST"])
+        async def receive(request: Request) -> HTTPResponse:
+            try:
+                form = parse_form(request.body)
+            except MalformedRequest as error:
+                return response.text(str(error), status=400)
+            signature = request.headers.get(SIGNATURE_HEADER)
+            if not signature_valid(
+                self.settings.auth_token, self.public_url(request), form, signature
+            ):
+                logger.warning("%s: rejected a request without a valid signature", CHANNEL)
+                return response.text(f"missing or invalid {SIGNATURE_HEADER}", status=403)
+            fields = {name: values[-1] for name, values in form.items()}
+            if "MessageStatus" in fields or fields.get("SmsStatus", "received") != "received":
+                # A delivery-status callback pointed at this URL: not a message from a person.
+                return response.text(EMPTY_TWIML, content_type="text/xml")
+            sender = fields.get("From", "").strip()
+            message_sid = fields.get("MessageSid") or fields.get("SmsMessageSid") or ""
+            if not sender or not message_sid:
+                return response.text("From and MessageSid are required", status=400)
+            await self._handle(fields, sender, message_sid, on_new_message)
+            return response.text(EMPTY_TWIML, content_type="text/xml")
+
+        @webhook.listener("after_server_stop")
+        async def close_http(*_: Any) -> None:
+            await self.http.close()
+
+        return webhook
+
+    async def _handle(
+        self,
+        fields: Mapping[str, str],
+        sender: str,
+        message_sid: str,
+        on_new_message: Callable[[UserMessage], Awaitable[Any]],
+    ) -> None:
+        whatsapp = sender.startswith(WHATSAPP_PREFIX)
+        number = sender.removeprefix(WHATSAPP_PREFIX)
+        conversation = conversation_id(WHATSAPP_CHANNEL if whatsapp else CHANNEL, phone_key(number))
+        if not self.seen.first_time(message_sid):
+            logger.info("%s: repeated delivery for %s ignored", CHANNEL, conversation)
+            return
+        text = fields.get("Body", "")
+        if whatsapp:
+            renderer = self.whatsapp
+            reply_from = self.settings.whatsapp_from or fields.get("To", "")
+            if not reply_from.startswith(WHATSAPP_PREFIX):
+                reply_from = WHATSAPP_PREFIX + reply_from
+        else:
+            renderer = self.sms
+            reply_from = self.settings.sms_from
+            text = text.replace("¡", "@")  # some carriers turn "@" into "¡" (as Rasa's connector)
+        output = TwilioOutput(self.api, renderer, conversation, sender, reply_from)
+        await answer(
+            renderer=renderer,
+            output=output,
+            text=text,
+            on_new_message=on_new_message,
+            input_channel=CHANNEL,
+            message_id=message_sid,
+            # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
+            metadata={"transport": "whatsapp" if whatsapp else "sms"},
+        )

@@ -1,0 +1,300 @@
+"""WhatsApp connector (Meta WhatsApp Cloud API): webhook in, Graph API ``/messages`` out.
+
+Meta verifies the webhook with a GET handshake (``hub.verify_token``) and signs every POST with
+``X-Hub-Signature-256`` (HMAC-SHA256 of the raw body, keyed with the app secret); a request that
+fails either check gets 403 and never reaches the bot.
+
+Free-form replies (text, buttons, lists) are only allowed within 24 hours of the user's last
+message (the "customer service window"); outside it only pre-approved template messages are, so
+alerts must check ``WhatsAppInput.within_customer_service_window`` and else use a template.
+"""
+
+import hashlib
+import hmac
+import json
+import logging
+import os
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+from rasa.core.channels.channel import InputChannel, OutputChannel, UserMessage
+from rasa.shared.exceptions import RasaException
+from sanic import Blueprint, response
+from sanic.request import Request
+from sanic.response import HTTPResponse
+
+from bot.channels.dedup import SeenMessages
+from bot.channels.identity import conversation_id
+from bot.channels.transport import (
+    BodyTooLarge,
+    ProviderApi,
+    read_body,
+    split_message,
+    webhook_blueprint,
+)
+from bot.channels.wording import CHOOSE, language_of, text_only
+
+logger = logging.getLogger(__name__)
+
+APP_SECRET_ENV = "WHATSAPP_APP_SECRET"
+VERIFY_TOKEN_ENV = "WHATSAPP_VERIFY_TOKEN"
+ACCESS_TOKEN_ENV = "WHATSAPP_ACCESS_TOKEN"
+PHONE_NUMBER_ID_ENV = "WHATSAPP_PHONE_NUMBER_ID"
+BASE_URL_ENV = "WHATSAPP_API_BASE_URL"
+DEFAULT_BASE_URL = "https://graph.facebook.com/v19.0"
+SIGNATURE_HEADER = "X-Hub-Signature-256"
+SERVICE_WINDOW_SECONDS = 24 * 3600
+# Limits of the Cloud API (text and interactive message references).
+MAX_TEXT = 4096
+MAX_BUTTONS, BUTTON_TITLE, BUTTON_BODY = 3, 20, 1024
+MAX_ROWS, ROW_TITLE, LIST_BODY, ROW_ID = 10, 24, 4096, 200
+#: Message types a person sends that are not text: answered with a request to write.
+MEDIA_TYPES = frozenset(
+    {"audio", "voice", "image", "video", "document", "sticker", "location", "contacts"}
+    | {"unsupported"}
+)
+OnNewMessage = Callable[[UserMessage], Awaitable[Any]]
+
+
+def _clip(title: str, limit: int) -> str:
+    return title if len(title) <= limit else title[: limit - 1] + "…"
+
+
+def _interactive(choices: list[tuple[str, str]], label: str) -> tuple[dict[str, Any], int]:
+    """Reply buttons for up to 3 (payload, title) choices, else a list; and its body limit."""
+    if len(choices) <= MAX_BUTTONS:
+        buttons = [
+            {"type": "reply", "reply": {"id": p, "title": _clip(t, BUTTON_TITLE)}}
+            for p, t in choices
+        ]
+        return {"type": "button", "action": {"buttons": buttons}}, BUTTON_BODY
+    rows = [{"id": p, "title": _clip(t, ROW_TITLE)} for p, t in choices]
+    section = {"title": label, "rows": rows}
+    return {"type": "list", "action": {"button": label, "sections": [section]}}, LIST_BODY
+
+
+def _part(container: dict[str, Any], key: object) -> dict[str, Any]:
+    part = container.get(key) if isinstance(key, str) else None
+    return part if isinstance(part, dict) else {}
+
+
+def _text_of(message: dict[str, Any]) -> str | None:
+    """The text the bot should see: typed text, or the id (payload) of a pressed button/row."""
+    kind = message["type"]
+    if kind == "text":
+        found = _part(message, "text").get("body")
+    elif kind == "interactive":
+        interactive = _part(message, "interactive")
+        reply = _part(interactive, interactive.get("type"))  # button_reply or list_reply
+        found = reply.get("id") or reply.get("title")
+    elif kind == "button":  # quick-reply button of a template message
+        found = _part(message, "button").get("payload") or _part(message, "button").get("text")
+    else:
+        found = None
+    return found if isinstance(found, str) and found.strip() else None
+
+
+class ServiceWindows:
+    """When each user last wrote, to know whether a free-form message may still be sent.
+
+    In memory per process and bounded: a restart forgets, which errs towards templates.
+    """
+
+    def __init__(self, capacity: int = 100_000) -> None:
+        self._capacity = capacity
+        self._last_wrote: OrderedDict[str, float] = OrderedDict()
+
+    def wrote(self, conversation: str, timestamp: object) -> None:
+        """``timestamp``: Meta's, as a retry can arrive much later; never in the future."""
+        now = time.time()
+        at = min(now, float(str(timestamp))) if str(timestamp).isdigit() else now
+        if at >= self._last_wrote.get(conversation, 0.0):
+            self._last_wrote[conversation] = at
+            self._last_wrote.move_to_end(conversation)
+        if len(self._last_wrote) > self._capacity:
+            self._last_wrote.popitem(last=False)
+
+    def is_open(self, conversation: str) -> bool:
+        last = self._last_wrote.get(conversation)
+        return last is not None and time.time() - last < SERVICE_WINDOW_SECONDS
+
+
+class WhatsAppOutput(OutputChannel):
+    """Replies to the one user a message came from (made per message, like TelegramOutput)."""
+
+    @classmethod
+    def name(cls) -> str:
+        return "whatsapp"
+
+    def __init__(self, api: ProviderApi, phone_number_id: str, wa_id: str, conversation: str):
+        self._api = api
+        self._path = f"/{phone_number_id}/messages"
+        self._wa_id = wa_id
+        self._conversation = conversation
+
+    async def send_text_message(self, recipient_id: str, text: str, **kwargs: Any) -> None:
+        for piece in split_message(text or "", MAX_TEXT):
+            await self._send(recipient_id, {"type": "text", "text": {"body": piece}})
+
+    async def send_text_with_buttons(
+        self, recipient_id: str, text: str, buttons: list[dict[str, Any]], **kwargs: Any
+    ) -> None:
+        """Up to 3 choices as reply buttons, up to 10 as a list, more as lines of the text."""
+        titled = [button for button in buttons if button.get("title")]
+        choices = [(str(b.get("payload") or b["title"]), str(b["title"])) for b in titled]
+        if not choices or len(choices) > MAX_ROWS or any(len(p) > ROW_ID for p, _ in choices):
+            lines = "\n".join(f"• {title}" for _, title in choices)
+            await self.send_text_message(recipient_id, f"{text}\n\n{lines}".strip())
+            return
+        label = CHOOSE[language_of(text + "".join(title for _, title in choices))]
+        interactive, body_limit = _interactive(choices, label)
+        # Long texts go first as plain messages; the last piece carries the choices.
+        pieces = split_message(text or "", MAX_TEXT) or [label]
+        tail = split_message(pieces.pop(), body_limit)
+        for piece in pieces + tail[:-1]:
+            await self._send(recipient_id, {"type": "text", "text": {"body": piece}})
+        interactive["body"] = {"text": tail[-1]}
+        await self._send(recipient_id, {"type": "interactive", "interactive": interactive})
+
+    async def _send(self, recipient_id: str, message: dict[str, Any]) -> None:
+        if recipient_id != self._conversation:
+            logger.error("whatsapp: refusing to send a reply meant for another conversation")
+            return
+        payload = {"messaging_product": "whatsapp", "recipient_type": "individual"}
+        await self._api.post(
+            self._path, {**payload, "to": self._wa_id, **message}, "whatsapp send message"
+        )
+
+
+def _notified_messages(payload: object) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """(value, message) for every user message in a notification; statuses are skipped."""
+    if not isinstance(payload, dict) or not isinstance(payload.get("entry"), list):
+        raise ValueError("entry missing")
+    for entry in payload["entry"]:
+        for change in entry.get("changes", []) if isinstance(entry, dict) else []:
+            if not isinstance(change, dict) or change.get("field") != "messages":
+                continue
+            value = change.get("value")
+            if not isinstance(value, dict) or not isinstance(value.get("messages", []), list):
+                raise ValueError("value.messages malformed")
+            for message in value.get("messages", []):
+                if not isinstance(message, dict) or not all(
+                    isinstance(message.get(key), str) for key in ("id", "from", "type")
+                ):
+                    raise ValueError("message without id, from or type")
+                yield value, message
+
+
+class WhatsAppInput(InputChannel):
+    """Webhook for the WhatsApp Cloud API at ``/webhooks/whatsapp/webhook``.
+
+    No ``get_output_channel``: a one-way conversation id cannot be turned back into a number.
+    """
+
+    @classmethod
+    def name(cls) -> str:
+        return "whatsapp"
+
+    @classmethod
+    def from_credentials(cls, credentials: dict[str, Any] | None) -> "WhatsAppInput":
+        """Secrets come from the environment only, never from credentials.yml."""
+        names = (APP_SECRET_ENV, VERIFY_TOKEN_ENV, ACCESS_TOKEN_ENV, PHONE_NUMBER_ID_ENV)
+        values = {name: os.environ.get(name, "") for name in names}
+        missing = [name for name, value in values.items() if not value]
+        if missing:
+            raise RasaException(
+                f"The whatsapp channel needs {', '.join(missing)} in the environment: "
+                "from the Meta App Dashboard, plus a verify token of your choosing."
+            )
+        secret, verify_token, access_token, number = (values[name] for name in names)
+        base_url = os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL
+        return cls(secret, verify_token, access_token, number, base_url)
+
+    def __init__(
+        self,
+        app_secret: str,
+        verify_token: str,
+        access_token: str,
+        phone_number_id: str,
+        api_base_url: str = DEFAULT_BASE_URL,
+    ) -> None:
+        self._app_secret = app_secret.encode()
+        self._verify_token = verify_token.encode()
+        self._phone_number_id = phone_number_id
+        self.api = ProviderApi(api_base_url, {"Authorization": f"Bearer {access_token}"})
+        self._seen = SeenMessages()
+        self._windows = ServiceWindows()
+
+    def within_customer_service_window(self, conversation_id: str) -> bool:
+        """True while a free-form message may be sent; outside, only a template message."""
+        return self._windows.is_open(conversation_id)
+
+    def _signed(self, body: bytes, signature: str) -> bool:
+        expected = "sha256=" + hmac.new(self._app_secret, body, hashlib.sha256).hexdigest()
+        return hmac.compare_digest(signature.encode(), expected.encode())
+
+    def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
+        whatsapp = webhook_blueprint("whatsapp_webhook", self.api)
+
+        @whatsapp.route("/webhook", methods=["GET"])
+        async def verify(request: Request) -> HTTPResponse:
+            token = request.args.get("hub.verify_token", "").encode()
+            if request.args.get("hub.mode") == "subscribe" and hmac.compare_digest(
+                token, self._verify_token
+            ):
+                return response.text(request.args.get("hub.challenge", ""))
+            logger.warning("whatsapp: webhook verification with a wrong token refused")
+            return response.text("forbidden", status=403)
+
+        @whatsapp.route("/webhook", methods=["POST"], stream=True)
+        async def receive(request: Request) -> HTTPResponse:
+            signature = request.headers.get(SIGNATURE_HEADER, "")
+            if not signature:
+                logger.warning("whatsapp: refused a request without a signature")
+                return response.text("forbidden", status=403)
+            try:
+                body = await read_body(request)
+            except BodyTooLarge:
+                return response.text("payload too large", status=413)
+            if not self._signed(body, signature):
+                logger.warning("whatsapp: refused a request with a wrong signature")
+                return response.text("forbidden", status=403)
+            try:
+                messages = list(_notified_messages(json.loads(body)))
+            except ValueError as error:  # JSON errors are ValueErrors too
+                logger.warning("whatsapp: malformed notification refused (%s)", error)
+                return response.text("bad request", status=400)
+            for value, message in messages:
+                await self._handle(value, message, on_new_message)
+            return response.text("ok")
+
+        return whatsapp
+
+    async def _handle(
+        self, value: dict[str, Any], message: dict[str, Any], on_new_message: OnNewMessage
+    ) -> None:
+        number = _part(value, "metadata").get("phone_number_id")
+        if number != self._phone_number_id or "group_id" in message:
+            logger.warning("whatsapp: ignored a message for another number or a group")
+            return
+        if not self._seen.first_time(f"whatsapp:{message['id']}"):
+            logger.info("whatsapp: message retried by Meta, already handled")
+            return
+        wa_id = message["from"]  # the sender's WhatsApp id: where replies go
+        conversation = conversation_id("whatsapp", wa_id)
+        self._windows.wrote(conversation, message.get("timestamp"))
+        output = WhatsAppOutput(self.api, self._phone_number_id, wa_id, conversation)
+        text = _text_of(message)
+        if text is None:
+            if message["type"] in MEDIA_TYPES:
+                logger.info("whatsapp: %s message, asked the user to write", message["type"])
+                await output.send_text_message(conversation, text_only(None))
+            return
+        incoming = UserMessage(text, output, conversation, input_channel=self.name(), metadata={})
+        try:
+            await on_new_message(incoming)
+        except Exception:
+            # Not retried: part of the answer may already be out, and a retry would repeat it.
+            logger.error("whatsapp: the assistant failed to handle a message", exc_info=True)

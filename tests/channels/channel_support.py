@@ -1,0 +1,62 @@
+"""Helpers for the connector tests: recorded payloads, a fake agent, a fake provider API."""
+
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+from rasa.core.channels.channel import InputChannel, UserMessage
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def fixture(name: str) -> dict[str, Any]:
+    """A recorded provider payload (a fresh copy: tests may change it)."""
+    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+
+
+@dataclass
+class Sent:
+    """One request the connector made to the provider's API."""
+
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+
+@dataclass
+class FakeProviderApi:
+    """Records every call; answers like the provider (``status`` lets a test make it fail)."""
+
+    sent: list[Sent] = field(default_factory=list)
+    status: int = 200
+    answer: dict[str, Any] = field(default_factory=lambda: {"ok": True, "result": True})
+    url: str = ""
+
+    async def _record(self, request: web.Request) -> web.Response:
+        self.sent.append(Sent(request.path, dict(request.headers), await request.json()))
+        return web.json_response(self.answer, status=self.status)
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_post("/{tail:.*}", self._record)
+        return app
+
+
+class FakeAgent:
+    """Stands in for ``app.ctx.agent``: keeps what reached the bot and answers with ``replies``
+    (Rasa response dicts) through the message's output channel, as the real agent does."""
+
+    def __init__(self, replies: list[dict[str, Any]] | None = None) -> None:
+        self.messages: list[UserMessage] = []
+        self.replies = replies or []
+
+    async def handle_message(self, message: UserMessage) -> None:
+        self.messages.append(message)
+        for reply in self.replies:
+            await message.output_channel.send_response(message.sender_id, dict(reply))
+
+
+Serve = Callable[[InputChannel, FakeAgent], Awaitable[str]]

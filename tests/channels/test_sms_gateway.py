@@ -1,0 +1,205 @@
+"""Recorded gateway requests posted to the real blueprint; replies caught by a fake gateway."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp
+import pytest
+from rasa.shared.exceptions import RasaException
+
+from bot.channels.identity import conversation_id
+from bot.channels.sms_gateway import GatewaySettings, SmsGatewayInput
+from bot.channels.sms_render import MORE_HINT, WRITE_YOUR_QUESTION
+from bot.channels.sms_segments import message_units, segment_count
+from tests.channels.sms_support import (
+    FakeBot,
+    FakeProvider,
+    fake_provider,
+    fixture_json,
+    serve_channel,
+)
+
+SECRET = "gateway-shared-secret-0123456789"
+WEBHOOK_PATH = "/webhooks/sms_gateway/webhook"
+MENU_BUTTONS = [
+    {"title": "1 Flights", "payload": "/ask_flights"},
+    {"title": "2 Airport", "payload": "/ask_airport_status"},
+]
+
+
+@dataclass
+class Setup:
+    base_url: str
+    bot: FakeBot
+    provider: FakeProvider
+
+    async def post(
+        self,
+        body: bytes | dict[str, Any],
+        *,
+        secret: str | None = SECRET,
+        content_type: str = "application/json",
+    ) -> tuple[int, Any]:
+        data = json.dumps(body).encode() if isinstance(body, dict) else body
+        headers = {"Content-Type": content_type}
+        if secret is not None:
+            headers["X-Gateway-Secret"] = secret
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(self.base_url + WEBHOOK_PATH, data=data, headers=headers) as reply,
+        ):
+            return reply.status, await reply.json()
+
+    async def say(self, text: str, message_id: str) -> None:
+        status, _ = await self.post({"from": "+93700000003", "text": text, "id": message_id})
+        assert status == 200
+
+    def sent_texts(self) -> list[str]:
+        return [request.json()["text"] for request in self.provider.requests]
+
+
+@pytest.fixture
+async def gateway() -> AsyncIterator[Setup]:
+    async with fake_provider() as provider:
+        provider.status, provider.reply = 200, {"queued": True}
+        settings = GatewaySettings(secret=SECRET, send_url=provider.url + "/send")
+        bot = FakeBot()
+        async with serve_channel(SmsGatewayInput(settings), bot) as base_url:
+            yield Setup(base_url, bot, provider)
+
+
+async def test_json_sms_reaches_the_bot_and_the_reply_goes_to_the_gateway(
+    gateway: Setup,
+) -> None:
+    gateway.bot.respond = lambda message: [{"text": "Abbey Gate is closed."}]
+
+    status, answer = await gateway.post(fixture_json("sms_gateway_inbound.json"))
+
+    assert (status, answer) == (200, {"status": "ok"})
+    [message] = gateway.bot.messages
+    assert message.text == "alwatka kala da"
+    assert message.sender_id == conversation_id("sms_gateway", "+93700000003")
+    assert "93700000003" not in message.sender_id
+    assert message.input_channel == "sms_gateway"
+    assert message.metadata == {"transport": "sms"}
+    [request] = gateway.provider.requests
+    assert request.path == "/send"
+    assert request.headers["X-Gateway-Secret"] == SECRET
+    assert request.headers["Content-Type"].startswith("application/json")
+    assert request.json() == {"to": "+93700000003", "text": "Abbey Gate is closed."}
+
+
+async def test_form_fields_are_accepted_and_spacing_of_the_number_does_not_matter(
+    gateway: Setup,
+) -> None:
+    form = urlencode({"from": "+93 700 000 003", "text": "salam", "id": "k-1"}).encode()
+
+    status, _ = await gateway.post(form, content_type="application/x-www-form-urlencoded")
+
+    assert status == 200
+    assert gateway.bot.messages[0].sender_id == conversation_id("sms_gateway", "+93700000003")
+
+
+@pytest.mark.parametrize("secret", [None, "", "wrong", SECRET + "x"])
+async def test_wrong_or_missing_secret_is_refused(gateway: Setup, secret: str | None) -> None:
+    status, answer = await gateway.post(fixture_json("sms_gateway_inbound.json"), secret=secret)
+
+    assert status == 403
+    assert "X-Gateway-Secret" in answer["error"]
+    assert gateway.bot.messages == []
+    assert gateway.provider.requests == []
+
+
+@pytest.mark.parametrize(
+    ("body", "complaint"),
+    [
+        (b"{not json", "JSON"),
+        (b'["+93700000003", "hi"]', "JSON object"),
+        (b'{"text": "hi"}', '"from"'),
+        (b'{"from": "", "text": "hi"}', '"from"'),
+        (b'{"from": "+93700000003"}', '"text"'),
+        (b'{"from": "+93700000003", "text": 5}', '"text"'),
+        (b'{"from": "+93700000003", "text": "hi", "id": [1]}', '"id"'),
+    ],
+)
+async def test_malformed_request_is_400_and_says_what_to_fix(
+    gateway: Setup, body: bytes, complaint: str
+) -> None:
+    status, answer = await gateway.post(body)
+
+    assert status == 400
+    assert complaint in answer["error"]
+    assert gateway.bot.messages == []
+
+
+async def test_repeated_id_is_processed_once(gateway: Setup) -> None:
+    gateway.bot.respond = lambda message: [{"text": "Hello"}]
+    payload = fixture_json("sms_gateway_inbound.json")
+
+    first = await gateway.post(payload)
+    second = await gateway.post(payload)
+
+    assert first == (200, {"status": "ok"})
+    assert second == (200, {"status": "duplicate"})
+    assert len(gateway.bot.messages) == 1
+    assert len(gateway.provider.requests) == 1
+
+
+async def test_empty_text_gets_a_polite_request_to_write(gateway: Setup) -> None:
+    status, _ = await gateway.post({"from": "+93700000003", "text": "  ", "id": "e-1"})
+
+    assert status == 200
+    assert gateway.bot.messages == []
+    assert gateway.sent_texts() == ["\n".join(WRITE_YOUR_QUESTION.values())]
+
+
+async def test_each_bot_reply_is_one_request(gateway: Setup) -> None:
+    gateway.bot.respond = lambda message: [{"text": "First."}, {"text": "Second."}]
+
+    await gateway.say("salam", "r-1")
+
+    assert gateway.sent_texts() == ["First.", "Second."]
+
+
+async def test_long_pashto_reply_is_cut_and_nor_sends_the_rest(gateway: Setup) -> None:
+    lines = [f"د {n} الوتنه: کابل نه دوحې ته، د ختیځې دروازې له لارې." for n in range(1, 9)]
+    gateway.bot.respond = lambda message: [{"text": "\n".join(lines)}]
+    await gateway.say("الوتنې", "p-1")
+
+    await gateway.say("نور", "p-2")
+
+    first, second = gateway.sent_texts()
+    assert message_units(first) <= 201
+    assert segment_count(first) <= 3
+    assert first.endswith("\n" + MORE_HINT["ps"])
+    assert second.splitlines()[0] == lines[len(first.splitlines()) - 1]
+    assert len(gateway.bot.messages) == 1
+
+
+async def test_number_picks_the_buttons_payload_and_keeps_the_menus_numbering(
+    gateway: Setup,
+) -> None:
+    menu = "What do you need? Reply with a number:\n1 Next flights\n2 Airport and gates"
+    gateway.bot.respond = lambda message: [{"text": menu, "buttons": MENU_BUTTONS}]
+    await gateway.say("menu", "m-1")
+    gateway.bot.respond = lambda message: []
+
+    await gateway.say("2", "m-2")
+    await gateway.say("2", "m-3")
+
+    assert gateway.sent_texts() == [menu]
+    assert [m.text for m in gateway.bot.messages] == ["menu", "/ask_airport_status", "2"]
+
+
+def test_settings_need_secret_and_send_url() -> None:
+    with pytest.raises(RasaException, match="SMS_GATEWAY_SECRET, SMS_GATEWAY_SEND_URL"):
+        GatewaySettings.load(None, {})
+    settings = GatewaySettings.load(
+        {"send_url": "http://127.0.0.1:8080/send"}, {"SMS_GATEWAY_SECRET": SECRET}
+    )
+    assert settings == GatewaySettings(SECRET, "http://127.0.0.1:8080/send")

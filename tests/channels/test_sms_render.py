@@ -1,0 +1,257 @@
+"""Numbered options, cutting at three segments and MORE for SMS replies."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.channels.sms_render import (
+    MORE_HINT,
+    NOTHING_MORE,
+    TRY_AGAIN,
+    WRITE_YOUR_QUESTION,
+    ReplyMemory,
+    ReplyRenderer,
+    bare_number,
+    condense,
+    more_request,
+    numbered_options,
+    script_language,
+    split_messages,
+)
+from bot.channels.sms_segments import encoding, fits, message_units
+from tests.channels.sms_support import fixture_text
+
+LANGUAGE_BUTTONS = [
+    {"title": "English", "payload": '/set_language{"language": "en"}'},
+    {"title": "دری", "payload": '/set_language{"language": "prs"}'},
+    {"title": "پښتو", "payload": '/set_language{"language": "ps"}'},
+]
+
+
+# -- language, numbers, MORE -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Next flights: QR8010 to Doha", "en"),
+        ("What do you need?\n6 Language / زبان / ژبه", "en"),
+        ("Which language? Write: English, Dari (دری) or Pashto (پښتو).", "en"),
+        ("به کدام زبان جواب بدهم؟ بنویسید: دری، پښتو یا English.", "prs"),
+        ("پروازهای بعدی از کابل: QR8010 به دوحه", "prs"),
+        ("په کومه ژبه ځواب درکړم؟ ولیکئ: پښتو، دری یا English.", "ps"),
+        ("راتلونکې الوتنې", "ps"),
+    ],
+)
+def test_reply_language_from_its_script(text: str, language: str) -> None:
+    assert script_language(text) == language
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("2", 2),
+        ("۲", 2),
+        ("٢", 2),
+        (" 2. ", 2),
+        ("#3", 3),
+        ("12", 12),
+        ("2 3", None),
+        ("two", None),
+    ],
+)
+def test_bare_number(text: str, number: int | None) -> None:
+    assert bare_number(text) == number
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("MORE", "en"),
+        (" more. ", "en"),
+        ("More!", "en"),
+        ("بیشتر", "prs"),
+        ("بيشتر", "prs"),  # Arabic yeh
+        ("«بیشتر»", "prs"),
+        ("Beshtar", "prs"),
+        ("نور", "ps"),
+        ("noor", "ps"),
+        ("more flights", None),
+        ("2", None),
+    ],
+)
+def test_more_request(text: str, language: str | None) -> None:
+    assert more_request(text) == language
+
+
+def test_buttons_become_numbered_lines_in_the_replys_digits() -> None:
+    english, options = numbered_options("Which language?", LANGUAGE_BUTTONS, "en")
+    dari, _ = numbered_options("به کدام زبان؟", LANGUAGE_BUTTONS, "prs")
+
+    assert english == "Which language?\n1 English\n2 دری\n3 پښتو"
+    assert dari == "به کدام زبان؟\n۱ English\n۲ دری\n۳ پښتو"
+    assert options == {n + 1: b["payload"] for n, b in enumerate(LANGUAGE_BUTTONS)}
+
+
+def test_a_menu_that_lists_its_numbers_keeps_them() -> None:
+    menu = "یک نمبر بنویسید:\n۱ پروازهای بعدی\n۲ میدان هوایی\n۹ همین مینو"
+    buttons = [
+        {"title": "۱ پروازها", "payload": "/ask_flights"},
+        {"title": "۲ میدان هوایی", "payload": "/ask_airport_status"},
+    ]
+
+    text, options = numbered_options(menu, buttons, "prs")
+
+    assert text == menu
+    assert options == {1: "/ask_flights", 2: "/ask_airport_status"}
+
+
+def test_titled_numbers_are_kept_when_the_text_does_not_list_them() -> None:
+    buttons = [{"title": "5 Help", "payload": "/ask_help"}, {"title": "Menu", "payload": "/m"}]
+
+    text, options = numbered_options("Anything else?", buttons, "en")
+
+    assert text == "Anything else?\n5 Help\n1 Menu"
+    assert options == {5: "/ask_help", 1: "/m"}
+
+
+# -- cutting --------------------------------------------------------------------------------
+
+
+def test_short_text_is_sent_whole() -> None:
+    assert condense("Abbey Gate is closed.") == ("Abbey Gate is closed.", "")
+
+
+def test_long_dari_text_keeps_whole_lines_and_ends_with_the_dari_hint() -> None:
+    text = fixture_text("long_reply_prs.txt")
+    assert not fits(text)
+
+    page, rest = condense(text)
+
+    assert message_units(page) <= 201
+    assert page.endswith("\n" + MORE_HINT["prs"])
+    kept = page.splitlines()[:-1]
+    assert kept == text.splitlines()[: len(kept)]
+    assert rest.splitlines() == text.splitlines()[len(kept) :]
+
+
+def test_long_english_text_uses_the_gsm7_budget() -> None:
+    lines = [f"Flight {n}: QR80{n:02d} Kabul to Doha, Tuesday 14:30, East Gate." for n in range(12)]
+
+    page, rest = condense("\n".join(lines))
+
+    assert encoding(page) == "GSM-7"
+    assert 400 < message_units(page) <= 459
+    assert page.endswith("\nReply MORE for the rest.")
+    assert rest
+
+
+def test_one_endless_line_is_cut_at_a_word() -> None:
+    words = ["کلمه"] * 80
+
+    page, rest = condense(" ".join(words))
+
+    head = page.splitlines()[0]
+    assert fits(page)
+    assert head.split(" ") + rest.split(" ") == words
+
+
+def test_chat_messages_split_at_lines_within_1600_characters() -> None:
+    lines = ["x" * 700, "y" * 700, "z" * 700]
+
+    assert split_messages("\n".join(lines)) == ["\n".join(lines[:2]), lines[2]]
+    assert [len(m) for m in split_messages("w " * 1000)] == [1599, 399]
+    assert split_messages("👍" * 900) == ["👍" * 800, "👍" * 100]  # two UTF-16 units each
+
+
+# -- the renderer's memory -------------------------------------------------------------------------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_number_after_language_question_picks_that_payload_once() -> None:
+    renderer = ReplyRenderer()
+    renderer.outgoing("c1", "Which language?", LANGUAGE_BUTTONS)
+
+    assert renderer.incoming("c1", "۲").text == '/set_language{"language": "prs"}'
+    assert renderer.incoming("c1", "2").text == "2", "options belong to the last reply only"
+
+
+def test_options_are_per_conversation() -> None:
+    renderer = ReplyRenderer()
+    renderer.outgoing("c1", "Which language?", LANGUAGE_BUTTONS)
+
+    assert renderer.incoming("c2", "2").text == "2"
+
+
+def test_options_and_rest_expire() -> None:
+    clock = Clock()
+    renderer = ReplyRenderer(ReplyMemory(ttl_seconds=600, clock=clock))
+    renderer.outgoing("c1", "Which language?", LANGUAGE_BUTTONS)
+    renderer.outgoing("c1", fixture_text("long_reply_prs.txt"))
+    clock.now = 601
+
+    assert renderer.incoming("c1", "2").text == "2"
+    # The Dari reply is forgotten too: "more" is answered in the language it was written in.
+    assert renderer.incoming("c1", "more").replies == (NOTHING_MORE["en"],)
+
+
+def test_memory_is_bounded() -> None:
+    memory = ReplyMemory(capacity=3)
+    for n in range(10):
+        memory.state(f"c{n}").options = {1: "/x"}
+
+    assert len(memory) == 3
+    assert memory.state("c9").options == {1: "/x"}
+    assert memory.state("c0").options == {}
+
+
+def test_more_pages_through_the_rest_then_says_that_was_all() -> None:
+    renderer = ReplyRenderer()
+    text = fixture_text("long_reply_prs.txt")
+    pages = renderer.outgoing("c1", text)
+    while pages[-1].endswith(MORE_HINT["prs"]):
+        pages.extend(renderer.incoming("c1", "بیشتر").replies)
+
+    assert len(pages) > 1
+    assert all(fits(page) for page in pages)
+    shown = [line for page in pages for line in page.splitlines() if line != MORE_HINT["prs"]]
+    assert shown == text.splitlines()
+    assert renderer.incoming("c1", "بیشتر").replies == (NOTHING_MORE["prs"],)
+
+
+def test_a_new_question_drops_the_unsent_rest() -> None:
+    renderer = ReplyRenderer()
+    renderer.outgoing("c1", fixture_text("long_reply_prs.txt"))
+
+    assert renderer.incoming("c1", "airport").text == "airport"
+    assert renderer.incoming("c1", "more").replies == (NOTHING_MORE["prs"],)
+
+
+def test_empty_message_is_answered_by_the_channel() -> None:
+    renderer = ReplyRenderer()
+
+    assert renderer.incoming("c1", " ").replies == ("\n".join(WRITE_YOUR_QUESTION.values()),)
+    renderer.outgoing("c1", "راتلونکې الوتنې")
+    assert renderer.incoming("c1", "").replies == (WRITE_YOUR_QUESTION["ps"],)
+
+
+def test_channel_sentences_fit_in_three_segments_even_in_all_three_languages() -> None:
+    for sentences in (WRITE_YOUR_QUESTION, NOTHING_MORE, TRY_AGAIN):
+        assert fits("\n".join(sentences.values()))
+    for language, hint in MORE_HINT.items():
+        assert script_language(hint) == language
+
+
+def test_whatsapp_rendering_is_not_paged() -> None:
+    renderer = ReplyRenderer(paged=False)
+    text = fixture_text("long_reply_prs.txt")
+
+    assert renderer.outgoing("c1", text) == [text]
+    assert renderer.incoming("c1", "more").text == "more"

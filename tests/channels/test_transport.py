@@ -1,0 +1,49 @@
+"""Message splitting and the channel-level sentences shared by Telegram and WhatsApp."""
+
+import pytest
+
+from bot.channels.transport import split_message
+from bot.channels.wording import CHOOSE, TEXT_ONLY, language_of, text_only
+
+
+def test_short_text_is_one_piece() -> None:
+    assert split_message("  Flights today  ", 4096) == ["Flights today"]
+    assert split_message("", 4096) == []
+
+
+def test_paragraphs_are_preferred_over_lines_and_lines_over_words() -> None:
+    assert split_message("aaaa\nbb\n\ncc", 8) == ["aaaa\nbb", "cc"]
+    assert split_message("aaaa\nbbbbb cc", 8) == ["aaaa", "bbbbb cc"]
+    assert split_message("aaa bbb ccc", 8) == ["aaa bbb", "ccc"]
+
+
+def test_a_word_longer_than_the_limit_is_cut() -> None:
+    assert split_message("x" * 10, 4) == ["xxxx", "xxxx", "xx"]
+
+
+def test_emoji_count_twice_as_the_providers_count_them() -> None:
+    assert split_message("✈️🛫🛫", 3) == ["✈️", "🛫", "🛫"]  # ✈ + variation selector = 2 units
+
+
+@pytest.mark.parametrize("limit", [20, 100, 1024])
+def test_nothing_is_lost(limit: int) -> None:
+    text = "\n".join(f"QR{n} Kabul → Doha 14:30" for n in range(100))
+    pieces = split_message(text, limit)
+    assert all(len(piece) <= limit for piece in pieces)
+    assert "\n".join(pieces).split() == text.split()
+
+
+def test_sentences_exist_in_every_language() -> None:
+    for sentences in (TEXT_ONLY, CHOOSE):
+        assert set(sentences) == {"en", "prs", "ps"}
+    assert all(len(label) <= 20 for label in CHOOSE.values())  # WhatsApp's limit
+    assert text_only("ps") == TEXT_ONLY["ps"]
+    assert text_only(None).split("\n\n") == [TEXT_ONLY["prs"], TEXT_ONLY["ps"], TEXT_ONLY["en"]]
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [("الوتنې نن", "ps"), ("پروازهای امروز", "prs"), ("Flights today", "en")],
+)
+def test_language_of_a_reply(text: str, language: str) -> None:
+    assert language_of(text) == language
