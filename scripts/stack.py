@@ -111,7 +111,7 @@ class Stack:
             "--endpoints",
             "endpoints.yml",
             "--credentials",
-            "credentials.yml",
+            self._env().get("RASA_CREDENTIALS", "credentials.yml"),
         ]
         token = self._env().get("RASA_API_TOKEN")
         if token:
