@@ -189,3 +189,12 @@ def test_menu_numbers_reach_documents_and_help(
     current = [t for t in topics if t.valid_until is None or t.valid_until > now]
     assert current
     assert all(getattr(t, f"title_{language}") in answer for t in current)
+
+
+def test_language_question_offers_working_buttons(say: Say) -> None:
+    user = new_user()
+    replies = say(user, "6")
+    payloads = [b["payload"] for r in replies for b in r.get("buttons", [])]  # type: ignore[attr-defined]
+    assert payloads == [f'/set_language{{"language": "{code}"}}' for code in ("en", "prs", "ps")]
+    answer = reply_text(say(user, payloads[2]))
+    assert answer == "له اوس وروسته به په پښتو ځواب درکوم."
