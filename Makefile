@@ -20,7 +20,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 	$(wildcard bot/nlu/*.py bot/lang/*.py)
 
 .PHONY: help setup run db train lint test test-unit validate test-nlu test-stories test-integration \
-	bench bench-nlu clean
+	bench bench-nlu bench-content clean
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
@@ -28,7 +28,7 @@ help:
 	@echo "make setup  create .venv/bot and .venv/actions from requirements/*.lock"
 	@echo "make train  train $(MODEL) if it is missing or older than its inputs"
 	@echo "make db     migrate and seed the content database ($$CONTENT_DB_URL)"
-	@echo "make bench  benchmarks (NLU accuracy and speed vs stock Rasa); see docs/BENCHMARKS.md"
+	@echo "make bench  benchmarks (NLU vs stock Rasa; content actions' latency); see docs/BENCHMARKS.md"
 
 ## Environments ---------------------------------------------------------------------------
 setup: .venv/bot/.installed .venv/actions/.installed
@@ -92,13 +92,19 @@ test-integration: setup $(MODEL)
 test: setup lint test-unit validate train test-nlu test-stories test-integration
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
-bench: bench-nlu
+bench: bench-nlu bench-content
 
 # Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
 bench-nlu: .venv/bot/.installed
 	@mkdir -p results
 	$(BOT)/python scripts/bench_nlu.py --config ours=config.yml \
 		--config rasa-default=scripts/configs/rasa_default.yml | tee results/bench-nlu.md
+
+# Content actions on 10 000 flights: SQLite, and PostgreSQL too when BENCH_PG_URL is set.
+bench-content: .venv/actions/.installed
+	@mkdir -p results
+	$(ACT)/python scripts/bench_content.py $(if $(BENCH_PG_URL),--postgres $(BENCH_PG_URL)) \
+		| tee results/bench-content.md
 
 clean:
 	rm -rf models results var .rasa

@@ -11,7 +11,6 @@ from actions.content import format as fmt
 from actions.content import queries
 from actions.content.answering import ContentAction, Reply, latest_entity
 from actions.content.localise import LABELS, STATUS, isolate_latin, word
-from actions.content.models import localised
 
 DEFAULT_AIRPORT = "KBL"
 
@@ -28,7 +27,7 @@ class ActionAnswerAirportStatus(ContentAction):
         if airport is None:
             return Reply("utter_airport_status_unknown", {"airport": isolate_latin(iata, language)})
 
-        name = isolate_latin(localised(airport, "name", language), language)
+        name = isolate_latin(fmt.text(airport, "name", language), language)
         status = airport.status
         if status is None:
             return Reply("utter_airport_status_unknown", {"airport": name})
@@ -46,7 +45,8 @@ class ActionAnswerAirportStatus(ContentAction):
                 "airport": name,
                 "status": word(STATUS, status.state.value, language),
                 "gates": gates or word(LABELS, "none", language),
-                "advice": isolate_latin(localised(status, "advice", language), language),
+                "advice": isolate_latin(fmt.text(status, "advice", language), language),
                 "provenance": fmt.provenance([status, *current_gates], now, language),
             },
+            current=[status, *current_gates],
         )

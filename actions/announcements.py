@@ -25,4 +25,6 @@ class ActionAnswerAnnouncements(ContentAction):
         if not announcements:
             return Reply("utter_announcements_none")
         blocks = (fmt.announcement_block(item, now, language) for item in announcements)
-        return Reply("utter_announcements", {"announcements": "\n\n".join(blocks)})
+        return Reply(
+            "utter_announcements", {"announcements": "\n\n".join(blocks)}, current=announcements
+        )

@@ -35,4 +35,5 @@ class ActionAnswerDocuments(ContentAction):
                 "eligibility": fmt.guidance_lines(eligibility, language),
                 "provenance": fmt.provenance(topics, now, language),
             },
+            current=topics,
         )

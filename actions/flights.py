@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date, datetime
 
 from rasa_sdk import Tracker
@@ -12,8 +14,10 @@ from sqlalchemy.orm import Session
 from actions.content import format as fmt
 from actions.content import queries
 from actions.content.answering import ContentAction, Reply, latest_entity
-from actions.content.models import Airport
+from actions.content.localise import digits
+from actions.content.models import Airport, Flight
 from actions.content.queries import FlightQuery
+from bot.lang.normalise import to_ascii_digits
 
 logger = logging.getLogger(__name__)
 
@@ -32,18 +36,39 @@ def flight_query(tracker: Tracker) -> FlightQuery:
     return FlightQuery(
         destination=latest_entity(tracker, "destination"),
         day=day,
-        flight_number=re.sub(r"\s+", "", number).upper() if number else None,
+        flight_number=to_ascii_digits(re.sub(r"\s+", "", number)).upper() if number else None,
     )
 
 
+def matched_numbers(
+    query: FlightQuery, flights: Sequence[Flight], language: str
+) -> tuple[Reply, ...]:
+    """For a number asked without its letters, which flights it matched, said before the list.
+
+    "871" may match more than one flight (RCH871, QR1871): the user must see which one is theirs.
+    """
+    if not query.by_digits or query.flight_number is None:
+        return ()
+    variables = {
+        "digits": digits(query.flight_number, language),
+        "numbers": fmt.flight_numbers(flights, language),
+    }
+    return (Reply("utter_flight_number_matches", variables),)
+
+
 class ActionAnswerFlights(ContentAction):
-    """Answers "next flights?", "flights to Doha tomorrow?", "is QR8010 on time?"."""
+    """Answers "next flights?", "flights to Doha tomorrow?", "is QR8010 on time?", "871?"."""
 
     def name(self) -> str:
         return "action_answer_flights"
 
     def answer(self, session: Session, tracker: Tracker, language: str, now: datetime) -> Reply:
         query = flight_query(tracker)
+        airports: Sequence[Airport] = ()
+        if query.destination:
+            # Looked up first: a place with no airport needs no search through the flights.
+            airports = queries.airports_at(session, query.destination)
+            query = replace(query, destination_ids=tuple(airport.id for airport in airports))
         flights = queries.upcoming_flights(session, now, query)
         if flights:
             return Reply(
@@ -52,13 +77,15 @@ class ActionAnswerFlights(ContentAction):
                     "flights": fmt.flight_lines(flights, language),
                     "provenance": fmt.provenance(flights, now, language),
                 },
+                current=flights,
+                preface=matched_numbers(query, flights, language),
             )
 
         destinations = fmt.places(
             queries.destinations_with_upcoming_flights(session, now), language
         )
         if query.flight_number:
-            finished = queries.finished_flights(session, now, query.flight_number)
+            finished = queries.finished_flights(session, now, query)
             if finished:
                 return Reply(
                     "utter_flight_not_upcoming",
@@ -67,12 +94,12 @@ class ActionAnswerFlights(ContentAction):
                         "provenance": fmt.provenance(finished, now, language),
                         "destinations": destinations,
                     },
+                    current=finished,
+                    preface=matched_numbers(query, finished, language),
                 )
 
-        asked_place: Airport | str | None = None
-        if query.destination:
-            # Name the place in the user's language when we know it (Frankfurt → فرانکفورت).
-            asked_place = queries.airport_by_place(session, query.destination) or query.destination
+        # Name the place in the user's language when we know it (Frankfurt → فرانکفورت).
+        asked_place: Airport | str | None = airports[0] if airports else query.destination
         asked = fmt.query(asked_place, query.day, query.flight_number, language)
         outdated = queries.outdated_flights(session, now, query)
         if outdated:

@@ -29,4 +29,4 @@ class ActionAnswerHelp(ContentAction):
         if not contacts:
             return Reply("utter_help_none")
         blocks = (fmt.contact_block(contact, now, language) for contact in contacts)
-        return Reply("utter_help", {"contacts": "\n\n".join(blocks)})
+        return Reply("utter_help", {"contacts": "\n\n".join(blocks)}, current=contacts)

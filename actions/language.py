@@ -5,7 +5,6 @@ so the very response that answers a message is already in that message's languag
 """
 
 import logging
-import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +13,7 @@ from rasa_sdk.events import EventType, SlotSet
 from rasa_sdk.executor import CollectingDispatcher
 from rasa_sdk.types import DomainDict
 
+from actions import settings
 from bot.lang.codes import DEFAULT_LANGUAGE, is_language
 
 logger = logging.getLogger(__name__)
@@ -21,7 +21,7 @@ logger = logging.getLogger(__name__)
 LANGUAGE_SLOT = "language"
 CHOSEN_SLOT = "language_chosen"
 #: Below this identifier confidence a message does not switch the conversation's language.
-FOLLOW_CONFIDENCE = float(os.environ.get("LANGUAGE_FOLLOW_CONFIDENCE", "0.7"))
+FOLLOW_CONFIDENCE = settings.language_follow_confidence()
 
 
 @dataclass(frozen=True)

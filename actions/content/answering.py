@@ -2,7 +2,9 @@
 
 An action only decides *which* response to send and fills its variables from the database;
 the wording is in the domain. If the database cannot be read the user still gets an answer
-(``utter_content_unavailable``) and the operator gets the traceback in the log.
+(``utter_content_unavailable``) and the operator gets the traceback in the log. Every reply
+names the facts it presents as current; when one of them was last checked longer ago than its
+kind's freshness limit (freshness.py), ``utter_content_may_be_outdated`` goes just before it.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -21,12 +23,17 @@ from rasa_sdk.types import DomainDict
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from actions.content import format as fmt
 from actions.content.db import session_scope
+from actions.content.freshness import stalest_check
 from actions.content.localise import language_or_default
+from actions.content.models import Provenance
+from actions.settings import FreshnessLimits
 
 logger = logging.getLogger(__name__)
 
 UNAVAILABLE = "utter_content_unavailable"
+MAY_BE_OUTDATED = "utter_content_may_be_outdated"
 
 
 def utc_now() -> datetime:
@@ -35,10 +42,14 @@ def utc_now() -> datetime:
 
 @dataclass(frozen=True)
 class Reply:
-    """The response to send and the data blocks it shows."""
+    """The response to send, the data blocks it shows and the facts it presents as current."""
 
     response: str
     variables: dict[str, str] = field(default_factory=dict)
+    #: Shown as current: their checks decide whether a freshness warning goes first.
+    current: Sequence[Provenance] = ()
+    #: Sent before everything else, e.g. which flights a number without letters matched.
+    preface: tuple[Reply, ...] = ()
 
 
 def latest_entity(tracker: Tracker, entity: str) -> str | None:
@@ -52,16 +63,29 @@ def latest_entity(tracker: Tracker, entity: str) -> str | None:
 class ContentAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships no type hints
     """Base of the actions that answer from the content database."""
 
-    def __init__(self, clock: Callable[[], datetime] = utc_now) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], datetime] = utc_now,
+        freshness: FreshnessLimits | None = None,
+    ) -> None:
         self._clock = clock
+        # Read once, when the action server creates its actions: a bad value stops the start.
+        self._freshness = freshness if freshness is not None else FreshnessLimits.from_env()
 
     @abstractmethod
     def answer(self, session: Session, tracker: Tracker, language: str, now: datetime) -> Reply:
         """Read what the question needs and choose the reply (runs in a worker thread)."""
 
-    def _read(self, tracker: Tracker, language: str, now: datetime) -> Reply:
+    def _read(self, tracker: Tracker, language: str, now: datetime) -> list[Reply]:
         with session_scope() as session:
-            return self.answer(session, tracker, language, now)
+            reply = self.answer(session, tracker, language, now)
+            return [*reply.preface, *self._freshness_warning(reply, language, now), reply]
+
+    def _freshness_warning(self, reply: Reply, language: str, now: datetime) -> list[Reply]:
+        checked = stalest_check(reply.current, now, self._freshness)
+        if checked is None:
+            return []
+        return [Reply(MAY_BE_OUTDATED, fmt.last_checked(checked, now, language))]
 
     async def run(
         self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: DomainDict
@@ -70,9 +94,10 @@ class ContentAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships no typ
         now = self._clock()
         try:
             # A worker thread, so a slow database does not stall other conversations.
-            reply = await asyncio.to_thread(self._read, tracker, language, now)
+            replies = await asyncio.to_thread(self._read, tracker, language, now)
         except (SQLAlchemyError, OSError):
             logger.error("%s: cannot read the content database", self.name(), exc_info=True)
-            reply = Reply(UNAVAILABLE)
-        dispatcher.utter_message(response=reply.response, **reply.variables)
+            replies = [Reply(UNAVAILABLE)]
+        for reply in replies:
+            dispatcher.utter_message(response=reply.response, **reply.variables)
         return []

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import DateTime, Dialect, Enum, MetaData, String, TypeDecorator
 from sqlalchemy.orm import DeclarativeBase
 
+from actions.content.localise import READING_ORDER
 from bot.lang.codes import LANGUAGES
 
 #: Stable constraint names, so that migrations (and SQLite batch migrations) can refer to them.
@@ -75,19 +76,25 @@ class Base(DeclarativeBase):
 
 
 def localised(row: Base, field: str, language: str) -> str:
-    """The text of ``field`` in ``language`` (e.g. ``advice`` + ``prs`` → ``advice_prs``).
+    """The text of ``field`` for a reader of ``language`` (``advice`` + ``prs`` → ``advice_prs``).
 
     A text an editor published before its translation was ready is stored empty; readers then
-    get it in the first language that has it (en, prs, ps) rather than nothing, and the
-    ``translations`` report lists it until someone translates it.
+    get it in the language they most likely read (:func:`in_language`) rather than nothing.
+    """
+    return in_language(row, field, language)[0]
+
+
+def in_language(row: Base, field: str, language: str) -> tuple[str, str]:
+    """The text of ``field`` for a reader of ``language``, and the language it is written in.
+
+    The reader's own language if it has the text, else the next in ``READING_ORDER`` that has
+    it (answers say so next to it); the ``translations`` report lists such texts until someone
+    translates them. A text no language has (optional contact hours) comes back empty.
     """
     if language not in LANGUAGES:
         raise ValueError(f"unknown language {language!r}")
-    value: str = getattr(row, f"{field}_{language}")
-    if value:
-        return value
-    for fallback in LANGUAGES:
-        other: str = getattr(row, f"{field}_{fallback}")
-        if other:
-            return other
-    return value
+    for candidate in READING_ORDER[language]:
+        value: str | None = getattr(row, f"{field}_{candidate}")
+        if value:
+            return value, candidate
+    return "", language

@@ -9,7 +9,6 @@ next answer.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,9 +18,11 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session
 
+from actions import settings
+
 logger = logging.getLogger(__name__)
 
-URL_ENV = "CONTENT_DB_URL"
+URL_ENV = settings.CONTENT_DB_URL
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DB_PATH = REPO_ROOT / "var" / "content.db"
 #: Seconds to wait for a connection (PostgreSQL) or a lock (SQLite) before failing: a user
@@ -35,7 +36,7 @@ _engine_url: str | None = None
 
 def database_url() -> str:
     """``CONTENT_DB_URL``, or the local SQLite file under ``var/`` (created if missing)."""
-    url = os.environ.get(URL_ENV, "").strip()
+    url = settings.content_db_url()
     if url:
         return url
     DEFAULT_DB_PATH.parent.mkdir(parents=True, exist_ok=True)

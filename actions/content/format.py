@@ -1,5 +1,7 @@
 """Turns database rows into the data blocks the domain's responses show.
 
+Every database text goes through :func:`text`, so that a text not yet translated into the
+reader's language is never blank: it shows in the language they most likely read, with a note.
 Times are stored in UTC and shown in Kabul time (Asia/Kabul, UTC+04:30). Dari and Pashto get
 Persian digits and isolated Latin runs (flight numbers, IATA codes, Latin names), see localise.py.
 Phone numbers and e-mail addresses stay as written, ASCII digits included, so that phones offer
@@ -12,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from actions.content.columns import Base, in_language
 from actions.content.localise import (
     AGO,
     CONTACT,
@@ -19,12 +22,14 @@ from actions.content.localise import (
     KIND,
     LABELS,
     MONTHS,
+    NOT_TRANSLATED,
     PATTERNS,
     STATUS,
     VERIFICATION,
     WEEKDAYS,
     digits,
     isolate,
+    isolate_foreign,
     isolate_latin,
     word,
 )
@@ -36,12 +41,23 @@ from actions.content.models import (
     GuidanceTopic,
     Organisation,
     Provenance,
-    localised,
 )
 
 KABUL = ZoneInfo("Asia/Kabul")
 BULLET = "•"
 SEPARATOR = " · "
+
+
+def text(row: Base, field: str, language: str) -> str:
+    """A database text for a reader of ``language``; never blank while any language has it.
+
+    A text not yet translated into their language shows in the one they most likely read
+    (``READING_ORDER``) with a note saying so, isolated if it runs in the other direction.
+    """
+    value, shown_in = in_language(row, field, language)
+    if shown_in == language:
+        return value
+    return f"{isolate_foreign(value, shown_in, language)} {NOT_TRANSLATED[language][shown_in]}"
 
 
 def kabul_day_bounds(day: date) -> tuple[datetime, datetime]:
@@ -94,7 +110,7 @@ def ago(moment: datetime, now: datetime, language: str) -> str:
 
 
 def organisation(org: Organisation, language: str) -> str:
-    return isolate_latin(localised(org, "name", language), language)
+    return isolate_latin(text(org, "name", language), language)
 
 
 def provenance(facts: Iterable[Provenance], now: datetime, language: str) -> str:
@@ -116,14 +132,14 @@ def provenance(facts: Iterable[Provenance], now: datetime, language: str) -> str
 
 def place(airport: Airport, language: str) -> str:
     """The city and code: "Doha (XJD)"."""
-    return f"{localised(airport, 'city', language)} ({airport.iata})"
+    return f"{text(airport, 'city', language)} ({airport.iata})"
 
 
 def places(airports: Sequence[Airport], language: str) -> str:
     """A list of destination names, or the word for "none"."""
     if not airports:
         return word(LABELS, "none", language)
-    names = dict.fromkeys(localised(airport, "city", language) for airport in airports)
+    names = dict.fromkeys(text(airport, "city", language) for airport in airports)
     return isolate_latin(word(LABELS, "list_separator", language).join(names), language)
 
 
@@ -135,13 +151,12 @@ def flight_line(flight: Flight, language: str) -> str:
         + SEPARATOR.join(
             (
                 f"{word(LABELS, 'destination', language)}: {place(flight.destination, language)}",
-                localised(flight.operator, "name", language),
+                text(flight.operator, "name", language),
                 word(STATUS, flight.status.value, language),
             )
         ),
-        f"  {word(LABELS, 'eligibility', language)}: {localised(flight, 'eligibility', language)}",
-        f"  {word(LABELS, 'assembly_point', language)}: "
-        f"{localised(flight, 'assembly_point', language)}",
+        f"  {word(LABELS, 'eligibility', language)}: {text(flight, 'eligibility', language)}",
+        f"  {word(LABELS, 'assembly_point', language)}: {text(flight, 'assembly_point', language)}",
     ]
     return isolate_latin("\n".join(lines), language)
 
@@ -152,13 +167,11 @@ def flight_lines(flights: Iterable[Flight], language: str) -> str:
 
 def gate_line(gate: Gate, now: datetime, language: str) -> str:
     """A gate's state and note, or that what we know about it is out of date."""
-    name = localised(gate, "name", language)
+    name = text(gate, "name", language)
     if not gate.is_current(now):
         return isolate_latin(f"{BULLET} {name}: {word(GATE_STATE, 'outdated', language)}", language)
     state = word(GATE_STATE, gate.state.value, language)
-    return isolate_latin(
-        f"{BULLET} {name}: {state} — {localised(gate, 'note', language)}", language
-    )
+    return isolate_latin(f"{BULLET} {name}: {state} — {text(gate, 'note', language)}", language)
 
 
 def announcement_block(announcement: Announcement, now: datetime, language: str) -> str:
@@ -166,15 +179,15 @@ def announcement_block(announcement: Announcement, now: datetime, language: str)
     heading = SEPARATOR.join(
         (
             calendar_date(announcement.published_at, language),
-            localised(announcement.issuer, "name", language),
+            text(announcement.issuer, "name", language),
             word(KIND, announcement.kind.value, language),
         )
     )
     lines = [
         f"{BULLET} {heading}",
         word(VERIFICATION, announcement.verification.value, language),
-        localised(announcement, "title", language),
-        localised(announcement, "text", language),
+        text(announcement, "title", language),
+        text(announcement, "text", language),
         provenance([announcement], now, language),
     ]
     return isolate_latin("\n".join(lines), language)
@@ -185,7 +198,7 @@ def guidance_lines(topics: Sequence[GuidanceTopic], language: str) -> str:
     if not topics:
         return word(LABELS, "no_current_guidance", language)
     lines = (
-        f"{BULLET} {localised(topic, 'title', language)}: {localised(topic, 'body', language)}"
+        f"{BULLET} {text(topic, 'title', language)}: {text(topic, 'body', language)}"
         for topic in topics
     )
     return isolate_latin("\n".join(lines), language)
@@ -193,9 +206,9 @@ def guidance_lines(topics: Sequence[GuidanceTopic], language: str) -> str:
 
 def contact_block(contact: GuidanceTopic, now: datetime, language: str) -> str:
     """A help contact: who answers and for what, how to reach them and when, when checked."""
-    who = localised(contact, "title", language)
+    who = text(contact, "title", language)
     if contact.organisation is not None:
-        who = f"{localised(contact.organisation, 'name', language)} — {who}"
+        who = f"{text(contact.organisation, 'name', language)} — {who}"
     channels = (("phone", contact.phone), ("whatsapp", contact.whatsapp), ("email", contact.email))
     reach = SEPARATOR.join(
         f"{word(CONTACT, channel, language)}: {isolate(value, language)}"
@@ -203,10 +216,10 @@ def contact_block(contact: GuidanceTopic, now: datetime, language: str) -> str:
         if value
     )
     lines = [f"{BULLET} {who}", reach]
-    hours = localised(contact, "hours", language)
+    hours = text(contact, "hours", language)
     if hours:
         lines.append(f"{word(CONTACT, 'hours', language)}: {hours}")
-    lines += [localised(contact, "body", language), provenance([contact], now, language)]
+    lines += [text(contact, "body", language), provenance([contact], now, language)]
     return isolate_latin("\n".join(lines), language)
 
 
@@ -216,12 +229,30 @@ def query(
     """What the user asked for, in their language: "Doha · Tue 24 Aug · QR8010"."""
     parts: list[str] = []
     if isinstance(destination, Airport):
-        parts.append(localised(destination, "city", language))
+        parts.append(text(destination, "city", language))
     elif destination:
         parts.append(destination)
     if day is not None:
         parts.append(kabul_day(day, language))
-    if flight_number:
+    if flight_number and flight_number.isdigit():
+        parts.append(number_ending(flight_number, language))
+    elif flight_number:
         parts.append(flight_number)
-    text = SEPARATOR.join(parts) if parts else word(LABELS, "any_destination", language)
-    return isolate_latin(text, language)
+    asked = SEPARATOR.join(parts) if parts else word(LABELS, "any_destination", language)
+    return isolate_latin(asked, language)
+
+
+def number_ending(digits_typed: str, language: str) -> str:
+    """The digits a user typed for a flight number: "numbers ending in 871"."""
+    return word(LABELS, "number_ending", language).format(digits=digits(digits_typed, language))
+
+
+def flight_numbers(flights: Iterable[Flight], language: str) -> str:
+    """The distinct numbers of these flights in order: "RCH871, QR1871"."""
+    numbers = dict.fromkeys(flight.flight_number for flight in flights)
+    return isolate_latin(word(LABELS, "list_separator", language).join(numbers), language)
+
+
+def last_checked(moment: datetime, now: datetime, language: str) -> dict[str, str]:
+    """When a fact was last checked, relative and in Kabul time (a message may be read later)."""
+    return {"checked_ago": ago(moment, now, language), "checked_at": departure(moment, language)}

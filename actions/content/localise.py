@@ -151,6 +151,33 @@ LABELS: Final[Words] = {
         "ps": "تازه لارښوونه نشته؛ له خپل سفارت یا هغې موسسې وپوښتئ چې تاسو باسي.",
     },
     "list_separator": {"en": ", ", "prs": "، ", "ps": "، "},
+    "number_ending": {
+        "en": "numbers ending in {digits}",
+        "prs": "نمبرهایی که به {digits} ختم می‌شوند",
+        "ps": "هغو شمېرو چې په {digits} پای ته رسېږي",
+    },
+}
+
+#: In which languages a reader gets a text an editor published before translating it into
+#: theirs, best first. An Afghan reader's view:
+#: * Pashto readers get Dari next: most Pashto speakers read and understand Dari, the lingua
+#:   franca of Kabul, of government, schooling and the media, written in the same script.
+#: * Dari readers get English next, Pashto last: far fewer Dari speakers understand Pashto than
+#:   the other way round, and English is what the sources editors work from (embassies,
+#:   airlines, the UN) publish in, so it is most often the original text; many evacuees,
+#:   former staff of foreign missions, read it, and a relative or a phone can translate it.
+#: * English readers get Dari before Pashto: more people can read it for them.
+READING_ORDER: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("en", "prs", "ps"),
+    "prs": ("prs", "en", "ps"),
+    "ps": ("ps", "prs", "en"),
+}
+
+#: Said next to a text shown in another language: reader's language → language of the text.
+NOT_TRANSLATED: Final[dict[str, dict[str, str]]] = {
+    "en": {"prs": "(in Dari — not yet translated)", "ps": "(in Pashto — not yet translated)"},
+    "prs": {"en": "(به انگلیسی — هنوز ترجمه نشده)", "ps": "(به پشتو — هنوز ترجمه نشده)"},
+    "ps": {"en": "(په انګلیسي — لا نه دی ژباړل شوی)", "prs": "(په دري — لا نه دی ژباړل شوی)"},
 }
 
 #: How to reach a help contact, and when.
@@ -200,6 +227,17 @@ def isolate(text: str, language: str) -> str:
     right-to-left line would reverse) or an e-mail address (whose "@" would flip its halves).
     """
     if language not in RTL_LANGUAGES:
+        return text
+    return f"{FIRST_STRONG_ISOLATE}{text}{POP_DIRECTIONAL_ISOLATE}"
+
+
+def isolate_foreign(text: str, shown_in: str, language: str) -> str:
+    """Isolate a text written in a language of the other direction than the answer's.
+
+    An English sentence inside a Dari answer (or the reverse) otherwise has its punctuation and
+    word groups reordered by the surrounding direction.
+    """
+    if (shown_in in RTL_LANGUAGES) == (language in RTL_LANGUAGES):
         return text
     return f"{FIRST_STRONG_ISOLATE}{text}{POP_DIRECTIONAL_ISOLATE}"
 

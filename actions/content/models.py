@@ -27,7 +27,15 @@ from __future__ import annotations
 import enum
 from datetime import datetime
 
-from sqlalchemy import CheckConstraint, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
 
 from actions.content.columns import (
@@ -41,11 +49,13 @@ from actions.content.columns import (
     choice,
     localised,
 )
+from actions.content.editors import EditorToken
 from actions.content.revision import RecordKind, Revision, RevisionAction
 
 __all__ = [
     "NAMING_CONVENTION",
     "Base",
+    "EditorToken",
     "RecordKind",
     "Revision",
     "RevisionAction",
@@ -202,6 +212,10 @@ class Flight(VolatileFact, Withdrawable, Base):
     """An evacuation flight; origin and destination give IATA codes and the canonical place."""
 
     __tablename__ = "flights"
+    # "Flights to Doha", "which destinations have flights": one index probe per destination.
+    __table_args__ = (
+        Index("ix_flights_destination_id_departs_at", "destination_id", "departs_at"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     flight_number: Mapped[str] = mapped_column(String(16), index=True)

@@ -268,3 +268,98 @@ async def test_the_user_sees_the_domain_wording_with_the_data(
         "ps": "د وېستلو راتلونکې الوتنې (د کابل په وخت):",
     }[language]
     assert shown.startswith(f"{heading}\n\n{message['flights']}\n\n{message['provenance']}\n")
+
+
+async def ask_all(language: str, entities: dict[str, str]) -> list[dict[str, Any]]:
+    messages, events = await run(
+        ActionAnswerFlights(clock=clock()), tracker("ask_flights", language, entities)
+    )
+    assert events == []
+    return messages
+
+
+def add_flight(number: str, like: str, later: timedelta) -> None:
+    """A copy of flight ``like`` under another number, leaving ``later`` after it."""
+    with db.session_scope() as session:
+        model = session.scalars(select(Flight).where(Flight.flight_number == like)).one()
+        columns = {c.key: getattr(model, c.key) for c in Flight.__table__.columns if c.key != "id"}
+        columns.update(flight_number=number, departs_at=model.departs_at + later)
+        session.add(Flight(**columns))
+
+
+@pytest.mark.parametrize(
+    ("language", "typed", "digits", "numbers"),
+    [
+        ("en", "871", "871", "RCH871"),
+        ("prs", "871", "۸۷۱", f"{FSI}RCH871{PDI}"),
+        ("ps", "۸۷۱", "۸۷۱", f"{FSI}RCH871{PDI}"),  # Persian digits, should the NLU pass them
+        ("en", "8010", "8010", "QR8010"),
+    ],
+)
+async def test_a_number_typed_without_letters_matches_the_flights_ending_in_it(
+    content_db: Engine, language: str, typed: str, digits: str, numbers: str
+) -> None:
+    matches, answer = await ask_all(language, {"flight_number": typed})
+    assert matches["response"] == "utter_flight_number_matches"
+    assert (matches["digits"], matches["numbers"]) == (digits, numbers)
+    assert answer["response"] == "utter_flights_list"
+    assert flight_numbers(answer["flights"]) == [numbers.strip(FSI + PDI)]
+
+
+async def test_digits_that_match_several_flights_name_each_of_them(content_db: Engine) -> None:
+    add_flight("QR1871", like="QR8010", later=timedelta(hours=1))
+    matches, answer = await ask_all("en", {"flight_number": "871"})
+    assert matches["numbers"] == "RCH871, QR1871"
+    assert flight_numbers(answer["flights"]) == ["RCH871", "QR1871"]
+    assert render(matches, "en") == (
+        "Flights whose number ends in 871: RCH871, QR1871. "
+        "Check the full flight number in the message from your embassy or airline."
+    )
+
+
+async def test_digits_of_a_flight_that_left_say_which_one(content_db: Engine) -> None:
+    matches, answer = await ask_all("en", {"flight_number": "519"})
+    assert matches["numbers"] == "RCH519"
+    assert answer["response"] == "utter_flight_not_upcoming"
+    assert flight_numbers(answer["flights"]) == ["RCH519"]
+
+
+@pytest.mark.parametrize(
+    ("language", "query"),
+    [
+        ("en", "numbers ending in 999"),
+        ("prs", "نمبرهایی که به ۹۹۹ ختم می‌شوند"),
+        ("ps", "هغو شمېرو چې په ۹۹۹ پای ته رسېږي"),
+    ],
+)
+async def test_digits_that_match_nothing_say_what_was_asked(
+    content_db: Engine, language: str, query: str
+) -> None:
+    message = only_message(await ask_all(language, {"flight_number": "999"}))
+    assert message["response"] == "utter_flights_none"
+    assert message["query"] == query
+
+
+@pytest.mark.parametrize("typed", ["CH871", "RCH87", "871X"])
+async def test_a_number_with_letters_still_matches_exactly(content_db: Engine, typed: str) -> None:
+    message = only_message(await ask_all("en", {"flight_number": typed}))
+    assert message["response"] == "utter_flights_none"
+
+
+async def test_an_exact_number_needs_no_note_on_what_matched(content_db: Engine) -> None:
+    add_flight("QR1871", like="QR8010", later=timedelta(hours=1))
+    message = only_message(await ask_all("en", {"flight_number": "RCH871"}))
+    assert flight_numbers(message["flights"]) == ["RCH871"]
+
+
+async def test_a_place_with_two_airports_lists_the_soonest_of_both(content_db: Engine) -> None:
+    """Doha is XJD (RCH871 +2h, RCH618 +50h) and DOH (QR8010 +5h30): searched one by one."""
+    for number, like, later in [
+        ("QR8020", "QR8010", timedelta(hours=1)),  # DOH +6h30
+        ("RCH881", "RCH871", timedelta(hours=5)),  # XJD +7h
+        ("QR8030", "QR8010", timedelta(hours=2)),  # DOH +7h30
+        ("RCH891", "RCH871", timedelta(hours=6)),  # XJD +8h
+    ]:
+        add_flight(number, like, later)
+    message = await ask("en", {"destination": "Doha"})
+    assert flight_numbers(message["flights"]) == ["RCH871", "QR8010", "QR8020", "RCH881", "QR8030"]

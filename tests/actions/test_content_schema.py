@@ -36,6 +36,7 @@ TABLES = {
     "announcements",
     "guidance_topics",
     "revisions",
+    "editor_tokens",
 }
 FLIGHTS = {
     "RCH871", "GAF612", "QR8010", "PK6250", "RCH519",
@@ -46,7 +47,7 @@ FLIGHTS = {
 def test_migration_creates_the_whole_schema(migrated: Engine) -> None:
     tables = set(inspect(migrated).get_table_names())
     assert tables == TABLES | {"alembic_version"}
-    assert current_revision(migrated) == head_revision() == "0003"
+    assert current_revision(migrated) == head_revision() == "0005"
 
 
 def test_migration_matches_the_models(migrated: Engine) -> None:
@@ -135,13 +136,13 @@ def test_migration_0002_downgrades_to_0001_and_back_keeping_the_rest(
     _migrate(migrated, "0001", "downgrade")
     assert current_revision(migrated) == "0001"
     assert set(inspect(migrated).get_table_names()) == (
-        TABLES - {"guidance_topics", "revisions"}
+        TABLES - {"guidance_topics", "revisions", "editor_tokens"}
     ) | {"alembic_version"}
     with db.session_scope() as session:
         assert session.scalar(select(func.count()).select_from(Flight)) == 10
 
     _migrate(migrated, "head")
-    assert current_revision(migrated) == "0003"
+    assert current_revision(migrated) == "0005"
     with db.session_scope() as session:
         assert session.scalar(select(func.count()).select_from(GuidanceTopic)) == 0
         assert session.scalar(select(func.count()).select_from(Flight)) == 10
@@ -224,3 +225,17 @@ def test_migration_0003_downgrades_dropping_history_and_withdrawn_rows(
     with migrated.connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
         assert compare_metadata(context, Base.metadata) == []
+
+
+def test_migration_0005_adds_and_drops_the_destination_index(content_db: Engine) -> None:
+    def indexes() -> set[str]:
+        return {str(index["name"]) for index in inspect(content_db).get_indexes("flights")}
+
+    index = "ix_flights_destination_id_departs_at"
+    assert index in indexes()
+    _migrate(content_db, "0004", "downgrade")
+    assert index not in indexes()
+    _migrate(content_db, "head")
+    assert index in indexes()
+    with db.session_scope() as session:
+        assert session.scalar(select(func.count()).select_from(Flight)) == 10

@@ -11,9 +11,13 @@ from rasa_sdk.executor import ActionExecutor
 
 from tests.actions.content_support import DOMAIN_DIR, load_domain_responses
 
+#: Sent before an answer whose facts were checked longer ago than their freshness limit.
+MAY_BE_OUTDATED = {"utter_content_may_be_outdated": {"checked_ago", "checked_at"}}
 #: Every response each action can send, with the variables it fills.
 SENT: dict[str, dict[str, set[str]]] = {
     "action_answer_flights": {
+        **MAY_BE_OUTDATED,
+        "utter_flight_number_matches": {"digits", "numbers"},
         "utter_flights_list": {"flights", "provenance"},
         "utter_flights_none": {"query", "destinations"},
         "utter_flights_outdated": {"query", "provenance"},
@@ -21,22 +25,26 @@ SENT: dict[str, dict[str, set[str]]] = {
         "utter_content_unavailable": set(),
     },
     "action_answer_airport_status": {
+        **MAY_BE_OUTDATED,
         "utter_airport_status": {"airport", "status", "gates", "advice", "provenance"},
         "utter_airport_status_outdated": {"airport", "provenance"},
         "utter_airport_status_unknown": {"airport"},
         "utter_content_unavailable": set(),
     },
     "action_answer_announcements": {
+        **MAY_BE_OUTDATED,
         "utter_announcements": {"announcements"},
         "utter_announcements_none": set(),
         "utter_content_unavailable": set(),
     },
     "action_answer_documents": {
+        **MAY_BE_OUTDATED,
         "utter_documents": {"documents", "eligibility", "provenance"},
         "utter_documents_none": set(),
         "utter_content_unavailable": set(),
     },
     "action_answer_help": {
+        **MAY_BE_OUTDATED,
         "utter_help": {"contacts"},
         "utter_help_none": set(),
         "utter_content_unavailable": set(),

@@ -1,0 +1,149 @@
+"""``python -m actions.admin``: editors' tokens, and serving the admin HTTP API.
+
+Run by whoever operates the server (tokens give the power to change what evacuees are told):
+``token add NAME`` shows a new token once, ``token list`` shows who has access and never a
+token, ``token revoke NAME`` ends it at once, ``serve`` starts the API.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import shlex
+import sys
+from datetime import datetime, timezone
+
+from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
+
+from actions.admin import tokens
+from actions.admin.settings import AdminSettings, SettingsError
+from actions.content.db import URL_ENV, describe, get_engine
+from actions.content.format import KABUL
+from actions.content.migrate import current_revision, head_revision
+from actions.content.validation import ContentError
+
+logger = logging.getLogger(__name__)
+
+
+class CommandError(Exception):
+    """A failure the operator can act on; printed as is."""
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(
+        prog="python -m actions.admin",
+        description=f"Editor tokens and the admin HTTP API (database: {URL_ENV}).",
+        allow_abbrev=False,
+    )
+    commands = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    token = commands.add_parser("token", help="add, list or revoke editors' tokens")
+    actions = token.add_subparsers(dest="action", required=True, metavar="ACTION")
+    add = actions.add_parser("add", help="a new token for an editor, shown only once")
+    add.add_argument("name", help="the editor, as revisions will name them, e.g. amina")
+    actions.add_parser("list", help="every token: editor, created, last used, revoked")
+    revoke = actions.add_parser("revoke", help="revoke an editor's tokens at once")
+    revoke.add_argument("name")
+    revoke.add_argument("--id", type=int, help="only this token (see `token list`)")
+    defaults = AdminSettings.from_env()
+    serve = commands.add_parser("serve", help="run the admin HTTP API until Ctrl-C")
+    serve.add_argument("--host", default=defaults.host, help=f"default {defaults.host}")
+    serve.add_argument("--port", type=int, default=defaults.port, help=f"default {defaults.port}")
+    return root
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+def kabul(moment: datetime | None) -> str:
+    if moment is None:
+        return "never"
+    return moment.astimezone(KABUL).isoformat(sep=" ", timespec="minutes")
+
+
+def require_migrated(engine: Engine) -> None:
+    current, head = current_revision(engine), head_revision()
+    if current != head:
+        raise CommandError(
+            f"the content database {describe(engine)} is at migration {current or 'none'}, "
+            f"the code needs {head}: run `python -m actions.content migrate` first"
+        )
+
+
+def add_token(engine: Engine, name: str) -> str:
+    with Session(engine) as session, session.begin():
+        issued = tokens.issue(session, name, now())
+    return (
+        f"Token {issued.id} for {issued.editor}. It is shown only this once: store it now "
+        f"(a password manager), it cannot be shown again.\n\n{issued.token}\n\n"
+        "Send it as 'Authorization: Bearer <token>'. If it is lost or leaked: "
+        f"python -m actions.admin token revoke {shlex.quote(issued.editor)}"
+    )
+
+
+def list_tokens(engine: Engine) -> str:
+    with Session(engine) as session:
+        rows = tokens.listing(session)
+        lines = [
+            f"{row.id:>4}  {row.editor:<20}  created {kabul(row.created_at)}  "
+            f"last used {kabul(row.last_used_at)}  "
+            + (f"REVOKED {kabul(row.revoked_at)}" if row.revoked_at else "active")
+            for row in rows
+        ]
+    return "\n".join(lines) if lines else "No tokens yet: python -m actions.admin token add NAME"
+
+
+def revoke_tokens(engine: Engine, name: str, token_id: int | None) -> str:
+    with Session(engine) as session, session.begin():
+        revoked = tokens.revoke(session, name, now(), token_id)
+    if not revoked:
+        which = f"token {token_id} of {name}" if token_id is not None else name
+        raise CommandError(f"{which} has no active token; see `token list`")
+    return (
+        f"Revoked token(s) {', '.join(map(str, revoked))} of {name.strip()}: refused from now on."
+    )
+
+
+def serve(host: str, port: int) -> None:
+    from aiohttp import web  # only here: the token commands need no web server
+
+    from actions.admin.app import AccessLog, create_app
+
+    settings = AdminSettings.from_env()
+    settings = AdminSettings(host, port, settings.max_body_bytes)
+    logger.info("admin API on http://%s:%s (OpenAPI: /openapi.json)", host, port)
+    web.run_app(
+        create_app(settings=settings), host=host, port=port, access_log_class=AccessLog, print=None
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = parser().parse_args(argv)
+        # The server logs each request (AccessLog); a token command prints one message only.
+        level = logging.INFO if args.command == "serve" else logging.WARNING
+        logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        engine = get_engine()
+        require_migrated(engine)
+        if args.command == "serve":
+            serve(args.host, args.port)
+            return 0
+        if args.action == "add":
+            message = add_token(engine, args.name)
+        elif args.action == "list":
+            message = list_tokens(engine)
+        else:
+            message = revoke_tokens(engine, args.name, args.id)
+    except (CommandError, ContentError, SettingsError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except SQLAlchemyError as error:
+        reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+        print(
+            f"error: cannot use the content database ({reason}); check {URL_ENV}", file=sys.stderr
+        )
+        return 1
+    print(message)
+    return 0

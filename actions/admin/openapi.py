@@ -1,0 +1,279 @@
+"""The OpenAPI 3.1 description at ``/openapi.json``, generated from the record kinds' specs.
+
+Each kind gets its own paths (``/records/gate/{key}``) so that its body schema is exact; the
+schemas are the ones requests are checked against (schema.py), so the description cannot
+drift from what the API accepts.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+from actions.admin import present, schema
+from actions.admin.dataset_api import SUMMARY_SCHEMA
+from actions.admin.errors import ERROR_SCHEMA
+from actions.admin.history_api import MAX_LIMIT
+from actions.admin.tokens import PREFIX
+from actions.content.records import SPECS, KindSpec
+from actions.content.revision import RecordKind
+
+VERSION = "0.1.0"
+JSON = "application/json"
+ERRORS = {
+    "BadRequest": (400, "the body is not JSON or not UTF-8"),
+    "Unauthorized": (401, "no token, a token that is not valid, or a revoked one"),
+    "NotFound": (404, "no such kind, record or revision"),
+    "Conflict": (409, "the record's state does not allow it (already withdrawn, still cited…)"),
+    "TooLarge": (413, "the body is larger than the configured limit (1 MiB by default)"),
+    "Invalid": (422, "a field, key, query parameter or content file line is wrong"),
+    "Unavailable": (503, "the content database cannot be used right now; retry"),
+}
+
+
+def ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def wrapped(name: str, items: str) -> dict[str, Any]:
+    """``{name: [items…]}``, how lists are answered."""
+    return {"type": "object", "properties": {name: {"type": "array", "items": ref(items)}}}
+
+
+def json_body(body: dict[str, Any], description: str = "") -> dict[str, Any]:
+    return {"description": description or "OK", "content": {JSON: {"schema": body}}}
+
+
+def camel(kind: RecordKind) -> str:
+    return "".join(part.title() for part in re.split(r"[-_]", kind.value))
+
+
+def operation(summary: str, ok: dict[str, Any], errors: str = "", **extra: Any) -> dict[str, Any]:
+    """``errors``: the names of ERRORS it may answer besides Unauthorized and Unavailable."""
+    responses = {"200": ok}
+    for name in ("Unauthorized", *errors.split(), "Unavailable"):
+        responses[str(ERRORS[name][0])] = {"$ref": f"#/components/responses/{name}"}
+    return {"summary": summary, **extra, "responses": responses}
+
+
+def parameter(name: str, where: str, description: str, **kind: Any) -> dict[str, Any]:
+    return {
+        "name": name,
+        "in": where,
+        "required": where == "path",
+        "description": description,
+        "schema": kind or {"type": "string"},
+    }
+
+
+def note_query(required: bool = False) -> dict[str, Any]:
+    return parameter("note", "query", "why" + (" (or in the body)" if required else ""))
+
+
+def record_paths(spec: KindSpec) -> dict[str, Any]:
+    name, kind = camel(spec.kind), spec.kind.value
+    key = parameter("key", "path", f"e.g. {spec.key_example}", examples=[spec.key_example])
+    one = json_body(ref(f"{name}Record"))
+    changed = json_body(
+        {
+            "type": "object",
+            "properties": {
+                "revision": {"oneOf": [ref("Revision"), {"type": "null"}]},
+                "record": ref(f"{name}Record"),
+            },
+        },
+        "the revision (null if nothing changed) and the record as it is now",
+    )
+    listing = {
+        "type": "object",
+        "properties": {
+            "kind": {"const": kind},
+            "records": {"type": "array", "items": ref(f"{name}Record")},
+        },
+    }
+    return {
+        f"/records/{kind}": {
+            "get": operation(
+                f"{kind} records, in the order answers show them",
+                json_body(listing),
+                "Invalid",
+                parameters=[parameter("withdrawn", "query", "include withdrawn", type="boolean")],
+            )
+        },
+        f"/records/{kind}/{{key}}": {
+            "parameters": [key],
+            "get": operation(f"one {kind}", one, "NotFound Invalid"),
+            "put": operation(
+                f"create or change a {kind} (fields left out keep their value)",
+                changed,
+                "BadRequest TooLarge Invalid",
+                requestBody={
+                    "required": True,
+                    "content": {JSON: {"schema": ref(f"{name}Publish")}},
+                },
+            ),
+            "delete": operation(
+                f"withdraw a {kind}: answers stop showing it (undo: rollback)",
+                changed,
+                "BadRequest NotFound Conflict TooLarge Invalid",
+                parameters=[note_query(required=True)],
+                requestBody={"required": False, "content": {JSON: {"schema": ref("Note")}}},
+            ),
+        },
+    }
+
+
+def review_paths() -> dict[str, Any]:
+    kinds = [kind.value for kind in RecordKind]
+    flags = [
+        parameter(
+            "replace", "query", "withdraw current records the file leaves out", type="boolean"
+        ),
+        parameter(
+            "allow_missing_translation", "query", "accept texts lacking a language", type="boolean"
+        ),
+        note_query(),
+    ]
+    return {
+        "/history": {
+            "get": operation(
+                "revisions, newest first",
+                json_body(wrapped("revisions", "Revision")),
+                "Invalid",
+                parameters=[
+                    parameter("kind", "query", "only this kind", enum=kinds),
+                    parameter("key", "query", "only this record (needs kind)"),
+                    parameter(
+                        "limit", "query", "how many", type="integer", minimum=1, maximum=MAX_LIMIT
+                    ),
+                ],
+            )
+        },
+        "/revisions/{revision}/rollback": {
+            "post": operation(
+                "put the record back as it was before this revision (a new revision)",
+                json_body(
+                    {
+                        "type": "object",
+                        "properties": {"revision": ref("Revision"), "record": {"type": "object"}},
+                    }
+                ),
+                "BadRequest NotFound Conflict TooLarge Invalid",
+                parameters=[parameter("revision", "path", "revision id", type="integer")],
+                requestBody={"required": False, "content": {JSON: {"schema": ref("Note")}}},
+            )
+        },
+        "/translations/missing": {
+            "get": operation(
+                "current texts lacking a language",
+                json_body(wrapped("missing", "MissingText")),
+            )
+        },
+        "/export": {
+            "get": operation(
+                "the whole data set as a content file (format: actions/content/seed/demo.yml)",
+                {
+                    "description": "YAML",
+                    "content": {"application/yaml": {"schema": {"type": "string"}}},
+                },
+            )
+        },
+        "/import": {
+            "post": operation(
+                "publish every record of a content file, all or nothing",
+                json_body(ref("ImportSummary")),
+                "BadRequest TooLarge Invalid",
+                parameters=flags,
+                requestBody={
+                    "required": True,
+                    "content": {"application/yaml": {"schema": {"type": "string"}}},
+                },
+            )
+        },
+    }
+
+
+def public_paths() -> dict[str, Any]:
+    health = {"type": "object", "properties": {"status": {"const": "ok"}}}
+    return {
+        "/health": {
+            "get": {
+                "summary": "the API and its database answer",
+                "security": [],
+                "responses": {
+                    "200": json_body(health),
+                    "503": {"$ref": "#/components/responses/Unavailable"},
+                },
+            }
+        },
+        "/openapi.json": {
+            "get": {
+                "summary": "this description",
+                "security": [],
+                "responses": {"200": json_body({"type": "object"})},
+            }
+        },
+    }
+
+
+def component_schemas() -> dict[str, Any]:
+    schemas: dict[str, Any] = {
+        "Error": ERROR_SCHEMA,
+        "Note": schema.NOTE_SCHEMA,
+        "Revision": present.REVISION_SCHEMA,
+        "MissingText": present.MISSING_TEXT_SCHEMA,
+        "ImportSummary": SUMMARY_SCHEMA,
+    }
+    for kind, spec in SPECS.items():
+        name = camel(kind)
+        schemas[f"{name}Values"] = schema.values_schema(spec)
+        schemas[f"{name}Publish"] = {
+            **schema.PUBLISH_SCHEMAS[kind],
+            "properties": {
+                **schema.PUBLISH_SCHEMAS[kind]["properties"],
+                "changes": ref(f"{name}Values"),
+            },
+        }
+        schemas[f"{name}Record"] = {
+            "type": "object",
+            "properties": {
+                "kind": {"const": kind.value},
+                "key": {"type": "string"},
+                "withdrawn_at": {"type": ["string", "null"], "format": "date-time"},
+                "values": ref(f"{name}Values"),
+            },
+        }
+    return schemas
+
+
+@functools.cache
+def document() -> dict[str, Any]:
+    paths = public_paths()
+    for spec in SPECS.values():
+        paths |= record_paths(spec)
+    paths |= review_paths()
+    error = {"content": {JSON: {"schema": ref("Error")}}}
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Content editors' admin API",
+            "version": VERSION,
+            "description": (
+                "Publish, withdraw and roll back the facts the evacuee assistant answers from. "
+                f"Every endpoint but /health and /openapi.json needs 'Authorization: Bearer "
+                f"{PREFIX}…' (python -m actions.admin token add NAME); the revision names the "
+                'token\'s editor. Errors are {"error": {"code", "message", "field"}}.'
+            ),
+        },
+        "security": [{"editorToken": []}],
+        "paths": paths,
+        "components": {
+            "securitySchemes": {"editorToken": {"type": "http", "scheme": "bearer"}},
+            "schemas": component_schemas(),
+            "responses": {
+                name: {"description": description, **error}
+                for name, (_, description) in ERRORS.items()
+            },
+        },
+    }

@@ -1,0 +1,183 @@
+"""``/records/{kind}[/{key}]``: read, publish and withdraw one kind of record.
+
+Thin on purpose: the editing service (``actions/content/editing.py``) does every check and
+writes every revision; this module translates HTTP to its calls and its refusals to HTTP.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+from sqlalchemy.orm import Session
+
+from actions.admin import present
+from actions.admin.errors import ApiError, from_content_error
+from actions.admin.inputs import query_flag, read_json
+from actions.admin.schema import NOTE_SCHEMA, NUL, NUL_PROBLEM, PUBLISH_SCHEMAS
+from actions.admin.state import editor, in_transaction, now
+from actions.content import editing, review
+from actions.content import validation as check
+from actions.content.editing import MissingTranslation
+from actions.content.records import KindSpec, spec_for
+from actions.content.validation import ContentError
+
+routes = web.RouteTableDef()
+#: Gate keys hold a slash (``KBL/abbey-gate``): the key is the rest of the path.
+RECORD = "/records/{kind}/{key:.+}"
+
+
+def kind_of(request: web.Request) -> KindSpec:
+    try:
+        return spec_for(request.match_info["kind"])
+    except ContentError as error:
+        raise ApiError(404, "unknown_kind", str(error), "kind") from None
+
+
+def key_of(spec: KindSpec, raw: str) -> str:
+    """The key as the service files it (``kbl`` → ``KBL``), or 422 saying how to write it."""
+    try:
+        return spec.normalise(raw)
+    except ContentError as error:
+        raise ApiError(422, "invalid_key", str(error), "key") from None
+
+
+def not_found(spec: KindSpec, key: str) -> ApiError:
+    kind = spec.kind.value
+    return ApiError(
+        404, "not_found", f"there is no {kind} {key}; GET /records/{kind} lists them", "key"
+    )
+
+
+def note_of(value: object, required: bool = False) -> str:
+    """Why, checked by the service; the required case worded for HTTP, not the CLI."""
+    if required and not (isinstance(value, str) and value.strip()):
+        raise ApiError(
+            422,
+            "invalid_content",
+            """'note' must say why, e.g. {"note": "flight cancelled by operator"} or ?note=…""",
+            "note",
+        )
+    if isinstance(value, str) and NUL in value:
+        raise ApiError(422, "invalid_field", f"'note' {NUL_PROBLEM}", "note")
+    try:
+        return check.note(value, required=required)
+    except ContentError as error:
+        raise from_content_error(error) from None
+
+
+@routes.get("/records/{kind}")
+async def list_records(request: web.Request) -> web.Response:
+    """Current records in the order answers show them; ``?withdrawn=true`` adds the rest."""
+    spec = kind_of(request)
+    withdrawn = query_flag(request, "withdrawn")
+
+    def read(session: Session) -> list[dict[str, Any]]:
+        found = review.records(session, spec.kind, include_withdrawn=withdrawn)
+        return [present.record(spec, row) for _, row in found]
+
+    return web.json_response(
+        {"kind": spec.kind.value, "records": await in_transaction(request, read)}
+    )
+
+
+@routes.get(RECORD)
+async def get_record(request: web.Request) -> web.Response:
+    spec = kind_of(request)
+    key = key_of(spec, request.match_info["key"])
+
+    def read(session: Session) -> dict[str, Any] | None:
+        row = spec.find(session, key)
+        return None if row is None else present.record(spec, row)
+
+    found = await in_transaction(request, read)
+    if found is None:
+        raise not_found(spec, key)
+    return web.json_response(found)
+
+
+@routes.put(RECORD)
+async def publish_record(request: web.Request) -> web.Response:
+    """Create or change a record: 200 with the revision, or ``"revision": null`` if unchanged."""
+    spec = kind_of(request)
+    key = key_of(spec, request.match_info["key"])
+    body = await read_json(request, PUBLISH_SCHEMAS[spec.kind])
+    note = note_of(body.get("note", ""))
+    who, when = editor(request), now(request)
+
+    def publish(session: Session) -> dict[str, Any]:
+        revision = editing.publish(
+            session,
+            who,
+            spec.kind,
+            key,
+            body["changes"],
+            note,
+            now=when,
+            allow_missing_translation=body.get("allow_missing_translation", False),
+        )
+        row = (
+            spec.find(session, key)
+            if revision is None
+            else session.get(spec.model, revision.record_id)
+        )
+        return {
+            "revision": None if revision is None else present.revision(revision),
+            "record": present.record(spec, row),
+        }
+
+    try:
+        return web.json_response(await in_transaction(request, publish))
+    except MissingTranslation as error:
+        raise missing_translation(error) from None
+    except ContentError as error:
+        root = (error.field or "").split(".")[0]
+        # A field that is not the kind's comes from the key: a gate's airport, KBL/…
+        prefix = "changes." if spec.has(root) else ""
+        refused = from_content_error(error, prefix=prefix)
+        if error.field is not None and not spec.has(root):
+            refused.field = "key"
+        raise refused from None
+
+
+def missing_translation(error: MissingTranslation) -> ApiError:
+    """The languages to add, as places in the body: ``changes.advice.prs``."""
+    places = [f"changes.{name}.{lang}" for name, langs in error.missing.items() for lang in langs]
+    return ApiError(
+        422,
+        "missing_translation",
+        f"missing text: give {', '.join(places)} (every language of a text you change, so "
+        'that none keeps an old text), or send "allow_missing_translation": true to publish '
+        "now and translate later",
+        places[0],
+        missing=error.missing,
+    )
+
+
+@routes.delete(RECORD)
+async def withdraw_record(request: web.Request) -> web.Response:
+    """Hide a record from every answer; why is required (``{"note": …}`` or ``?note=…``)."""
+    spec = kind_of(request)
+    key = key_of(spec, request.match_info["key"])
+    body = await read_json(request, NOTE_SCHEMA, optional=True)
+    if "note" in body and "note" in request.query:
+        raise ApiError(
+            422, "invalid_body", "'note' given in the body and the query; keep one", "note"
+        )
+    note = note_of(body.get("note", request.query.get("note", "")), required=True)
+    who, when = editor(request), now(request)
+
+    def withdraw(session: Session) -> dict[str, Any] | None:
+        row = spec.find(session, key)
+        if row is None:
+            return None
+        revision = editing.withdraw(session, who, spec.kind, key, note, now=when)
+        return {"revision": present.revision(revision), "record": present.record(spec, row)}
+
+    try:
+        withdrawn = await in_transaction(request, withdraw)
+    except ContentError as error:  # already withdrawn, or still cited by current records
+        raise from_content_error(error, 409, "conflict") from None
+    if withdrawn is None:
+        raise not_found(spec, key)
+    return web.json_response(withdrawn)

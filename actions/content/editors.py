@@ -1,0 +1,28 @@
+"""Editors' API tokens: only a hash of each token is stored (see actions/admin/tokens.py).
+
+Part of the content schema, so Alembic and the schema tests see it without importing the admin
+API; the admin package holds the logic that issues and checks tokens.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from actions.content import validation as check
+from actions.content.columns import Base, UTCDateTime
+
+
+class EditorToken(Base):
+    """One token of one editor; an editor may hold several (laptop, phone)."""
+
+    __tablename__ = "editor_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    editor: Mapped[str] = mapped_column(String(check.EDITOR_MAX), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

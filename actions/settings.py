@@ -1,0 +1,94 @@
+"""The action server's configuration, from environment variables, with defaults that work locally.
+
+Every variable the answering side of the content runtime reads is read here and nowhere else
+(the admin API has its own, ``actions/admin/settings.py``):
+
+``CONTENT_DB_URL``
+    The content database (default: the SQLite file ``var/content.db``). Read on every use, so
+    that a process (or a test) pointed at another database uses it from the next answer on.
+``LANGUAGE_FOLLOW_CONFIDENCE`` (default ``0.7``)
+    Below this language-identifier confidence a message does not switch the conversation's
+    language: a short "ok" must not flip a Pashto conversation into English.
+``CONTENT_FRESHNESS_AIRPORT`` (``2h``), ``CONTENT_FRESHNESS_FLIGHTS`` (``6h``),
+``CONTENT_FRESHNESS_ANNOUNCEMENTS`` (``72h``), ``CONTENT_FRESHNESS_GUIDANCE`` (``14d``),
+``CONTENT_FRESHNESS_CONTACTS`` (``14d``)
+    How long after an editor last checked a fact an answer still presents it without a warning
+    that it may be out of date (it is still shown until its ``valid_until``). Airport and gate
+    states change within hours in a crisis, flights within a day, advice and help lines slowly.
+    A duration is whole numbers with units ``d``, ``h``, ``m``: ``90m``, ``2h``, ``1h30m``,
+    ``14d``. Read when the action server starts (each action reads them once when it is
+    created), so a wrong value stops the start with a message naming the variable.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from datetime import timedelta
+
+CONTENT_DB_URL = "CONTENT_DB_URL"
+LANGUAGE_FOLLOW_CONFIDENCE = "LANGUAGE_FOLLOW_CONFIDENCE"
+DEFAULT_FOLLOW_CONFIDENCE = 0.7
+FRESHNESS_PREFIX = "CONTENT_FRESHNESS_"
+
+_DURATION = re.compile(r"(?:(?P<d>\d+)d)?(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?")
+
+
+class SettingsError(ValueError):
+    """An environment variable the action server cannot use; the message names it."""
+
+
+@dataclass(frozen=True)
+class FreshnessLimits:
+    """Per kind of fact, how long after its last check it is shown without a warning."""
+
+    airport: timedelta = timedelta(hours=2)  # airport status and gates
+    flights: timedelta = timedelta(hours=6)
+    announcements: timedelta = timedelta(hours=72)
+    guidance: timedelta = timedelta(days=14)  # documents and who may board
+    contacts: timedelta = timedelta(days=14)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> FreshnessLimits:
+        """The defaults, each overridden by ``CONTENT_FRESHNESS_<KIND>`` when that is set."""
+        overrides = {}
+        for field in fields(cls):
+            name = f"{FRESHNESS_PREFIX}{field.name.upper()}"
+            raw = environ.get(name, "").strip()
+            if raw:
+                overrides[field.name] = parse_duration(name, raw)
+        return replace(cls(), **overrides)
+
+
+def parse_duration(name: str, raw: str) -> timedelta:
+    """``90m``, ``2h``, ``1h30m``, ``14d`` → a timedelta; SettingsError naming ``name`` if not."""
+    match = _DURATION.fullmatch(raw.replace(" ", "").lower())
+    if match is None or not any(match.groupdict().values()):
+        raise SettingsError(f"{name} is {raw!r}; give a duration such as 90m, 2h, 1h30m or 14d")
+    days, hours, minutes = (int(match.group(unit) or 0) for unit in "dhm")
+    duration = timedelta(days=days, hours=hours, minutes=minutes)
+    if duration <= timedelta(0):
+        raise SettingsError(f"{name} is {raw!r}; it must be longer than zero")
+    return duration
+
+
+def content_db_url(environ: Mapping[str, str] = os.environ) -> str | None:
+    """``CONTENT_DB_URL`` if set (db.py supplies the local default)."""
+    return environ.get(CONTENT_DB_URL, "").strip() or None
+
+
+def language_follow_confidence(environ: Mapping[str, str] = os.environ) -> float:
+    raw = environ.get(LANGUAGE_FOLLOW_CONFIDENCE, "").strip()
+    if not raw:
+        return DEFAULT_FOLLOW_CONFIDENCE
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        raise SettingsError(
+            f"{LANGUAGE_FOLLOW_CONFIDENCE} is {raw!r}; give a number from 0 to 1, like 0.7"
+        )
+    return value
