@@ -20,7 +20,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 	$(wildcard bot/nlu/*.py bot/lang/*.py)
 
 .PHONY: help setup run db train lint test test-unit validate test-nlu test-stories test-integration \
-	bench bench-nlu bench-content clean
+	chromium bench bench-nlu bench-content clean
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
@@ -86,7 +86,12 @@ test-stories: $(MODEL)
 test-nlu: $(MODEL)
 	$(BOT)/pytest -q tests/nlu
 
-test-integration: setup $(MODEL)
+# The widget test (tests/integration/test_widget.py) drives Debian's Chromium with Playwright;
+# Playwright's own browser download is never used (it would need the internet).
+chromium:
+	@command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+
+test-integration: setup $(MODEL) chromium
 	$(ACT)/pytest -q tests/integration
 
 test: setup lint test-unit validate train test-nlu test-stories test-integration

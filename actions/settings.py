@@ -18,6 +18,12 @@ Every variable the answering side of the content runtime reads is read here and 
     A duration is whole numbers with units ``d``, ``h``, ``m``: ``90m``, ``2h``, ``1h30m``,
     ``14d``. Read when the action server starts (each action reads them once when it is
     created), so a wrong value stops the start with a message naming the variable.
+``EMERGENCY_HOTLINE`` (default: unset)
+    A number people can call when the content database cannot be read, with who answers, e.g.
+    ``+93 700 000 100 (Kabul Aid Network)``. The hotlines users are normally given live in that
+    database; with this set, the apology for a database that is down or too slow names this
+    one (``utter_content_unavailable_hotline``), without it the apology names none. Read when
+    the action server starts; a value without a digit stops the start.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ CONTENT_DB_URL = "CONTENT_DB_URL"
 LANGUAGE_FOLLOW_CONFIDENCE = "LANGUAGE_FOLLOW_CONFIDENCE"
 DEFAULT_FOLLOW_CONFIDENCE = 0.7
 FRESHNESS_PREFIX = "CONTENT_FRESHNESS_"
+EMERGENCY_HOTLINE = "EMERGENCY_HOTLINE"
 
 _DURATION = re.compile(r"(?:(?P<d>\d+)d)?(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?")
 
@@ -92,3 +99,16 @@ def language_follow_confidence(environ: Mapping[str, str] = os.environ) -> float
             f"{LANGUAGE_FOLLOW_CONFIDENCE} is {raw!r}; give a number from 0 to 1, like 0.7"
         )
     return value
+
+
+def emergency_hotline(environ: Mapping[str, str] = os.environ) -> str | None:
+    """``EMERGENCY_HOTLINE`` on one line, or None if unset; SettingsError if it has no number."""
+    raw = " ".join(environ.get(EMERGENCY_HOTLINE, "").split())
+    if not raw:
+        return None
+    if not any(character.isdigit() for character in raw):
+        raise SettingsError(
+            f"{EMERGENCY_HOTLINE} is {raw!r}; give a number to call, "
+            "e.g. '+93 700 000 100 (Kabul Aid Network)'"
+        )
+    return raw

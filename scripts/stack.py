@@ -200,6 +200,7 @@ def main() -> int:
         f"\nReady in {servers_up:.1f} s{total}.\n"
         f"  Talk to it:  curl -s {stack.rasa_url}/webhooks/rest/webhook "
         '-H \'Content-Type: application/json\' -d \'{"sender": "me", "message": "salam"}\'\n'
+        f"  Web chat:    {stack.rasa_url}/webchat/\n"
         f"  HTTP API:    {stack.rasa_url}/model/parse   Actions: {stack.action_url}/health\n"
         f"  Logs:        {args.log_dir}/rasa.log and {args.log_dir}/actions.log\n"
         "Press Ctrl-C to stop.",

@@ -113,8 +113,8 @@ async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamRe
     except ContentError as error:  # a service refusal no handler mapped: still the user's input
         return from_content_error(error).response()
     except DataError as error:
-        # A value the service let through but the database cannot hold (on PostgreSQL: a key
-        # longer than its column). Rolled back; the value is the client's, so is the fix.
+        # A value the service let through but the database cannot hold (on PostgreSQL: one
+        # longer than its column; keys are checked first). Rolled back; the fix is the client's.
         # Logged without the message: it may quote the value.
         logger.warning(
             "%s %s: value refused by the database (%s)",

@@ -2,9 +2,10 @@
 
 An action only decides *which* response to send and fills its variables from the database;
 the wording is in the domain. If the database cannot be read the user still gets an answer
-(``utter_content_unavailable``) and the operator gets the traceback in the log. Every reply
-names the facts it presents as current; when one of them was last checked longer ago than its
-kind's freshness limit (freshness.py), ``utter_content_may_be_outdated`` goes just before it.
+(``utter_content_unavailable``; ``utter_content_unavailable_hotline`` with the operator's
+``EMERGENCY_HOTLINE`` when that is set) and the operator gets the traceback in the log. Every
+reply names the facts it presents as current; when one of them was last checked longer ago than
+its kind's freshness limit (freshness.py), ``utter_content_may_be_outdated`` goes just before it.
 """
 
 from __future__ import annotations
@@ -26,13 +27,14 @@ from sqlalchemy.orm import Session
 from actions.content import format as fmt
 from actions.content.db import session_scope
 from actions.content.freshness import stalest_check
-from actions.content.localise import language_or_default
+from actions.content.localise import isolate, language_or_default
 from actions.content.models import Provenance
-from actions.settings import FreshnessLimits
+from actions.settings import FreshnessLimits, emergency_hotline
 
 logger = logging.getLogger(__name__)
 
 UNAVAILABLE = "utter_content_unavailable"
+UNAVAILABLE_HOTLINE = "utter_content_unavailable_hotline"
 MAY_BE_OUTDATED = "utter_content_may_be_outdated"
 
 
@@ -71,6 +73,7 @@ class ContentAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships no typ
         self._clock = clock
         # Read once, when the action server creates its actions: a bad value stops the start.
         self._freshness = freshness if freshness is not None else FreshnessLimits.from_env()
+        self._hotline = emergency_hotline()
 
     @abstractmethod
     def answer(self, session: Session, tracker: Tracker, language: str, now: datetime) -> Reply:
@@ -87,6 +90,12 @@ class ContentAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships no typ
             return []
         return [Reply(MAY_BE_OUTDATED, fmt.last_checked(checked, now, language))]
 
+    def _unavailable(self, language: str) -> Reply:
+        """The apology, with the operator's hotline if one is configured (kept whole in RTL)."""
+        if self._hotline is None:
+            return Reply(UNAVAILABLE)
+        return Reply(UNAVAILABLE_HOTLINE, {"hotline": isolate(self._hotline, language)})
+
     async def run(
         self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: DomainDict
     ) -> list[dict[str, Any]]:
@@ -97,7 +106,7 @@ class ContentAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships no typ
             replies = await asyncio.to_thread(self._read, tracker, language, now)
         except (SQLAlchemyError, OSError):
             logger.error("%s: cannot read the content database", self.name(), exc_info=True)
-            replies = [Reply(UNAVAILABLE)]
+            replies = [self._unavailable(language)]
         for reply in replies:
             dispatcher.utter_message(response=reply.response, **reply.variables)
         return []

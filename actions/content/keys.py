@@ -1,6 +1,9 @@
 """Record keys: how editors name a record, and how a key finds or starts its row.
 
-See ``records.py`` for the keys of each kind.
+See ``records.py`` for the keys of each kind. A key, and each part of it, must fit the column
+that stores it (the slug, the flight number, a revision's ``record_key``): the lengths are read
+from the models, so a key too long is refused here on SQLite (which would store it) and on
+PostgreSQL (which would fail) alike.
 """
 
 from __future__ import annotations
@@ -10,15 +13,49 @@ from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import String, func, select
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from actions.content import fields as f
 from actions.content import validation as check
 from actions.content.format import KABUL, kabul_day_bounds
-from actions.content.models import Airport, AirportStatus, Flight, Gate, GuidanceTopic
+from actions.content.models import (
+    Airport,
+    AirportStatus,
+    Announcement,
+    Flight,
+    Gate,
+    GuidanceTopic,
+    Organisation,
+    Revision,
+)
 
 _FLIGHT_KEY = re.compile(r"(?P<number>[A-Z0-9]+)@(?P<day>\d{4}-\d{2}-\d{2})")
+
+
+def column_length(column: InstrumentedAttribute[str]) -> int:
+    """The most characters a string column holds, as the model declares it."""
+    column_type = column.type
+    assert isinstance(column_type, String) and column_type.length is not None, column
+    return column_type.length
+
+
+#: Slug keys are checked by one function: the shortest slug column decides.
+SLUG_MAX = min(
+    column_length(column)
+    for column in (Organisation.slug, Gate.slug, Announcement.slug, GuidanceTopic.slug)
+)
+FLIGHT_NUMBER_MAX = column_length(Flight.flight_number)
+RECORD_KEY_MAX = column_length(Revision.record_key)
+
+
+def within(what: str, value: str, limit: int) -> str:
+    """``value`` unchanged, or ContentError naming it and the limit if it is longer."""
+    if len(value) > limit:
+        raise check.ContentError(
+            None, f"{what} {value!r} is {len(value)} characters long; at most {limit}"
+        )
+    return value
 
 
 def slug_key(kind: str, example: str) -> Callable[[str], str]:
@@ -28,7 +65,8 @@ def slug_key(kind: str, example: str) -> Callable[[str], str]:
             raise check.ContentError(
                 None, f"{kind} key {key!r} is not a slug: lower case, digits and -, e.g. {example}"
             )
-        return key
+        within(f"{kind} key", key, SLUG_MAX)
+        return within(f"{kind} key", key, RECORD_KEY_MAX)
 
     return normalise
 
@@ -44,7 +82,8 @@ def gate_key(key: str) -> str:
     airport, _, slug = key.strip().partition("/")
     if not slug:
         raise check.ContentError(None, f"gate key {key!r}: write it as airport/gate, KBL/east-gate")
-    return f"{iata_key(airport)}/{slug_key('gate', 'east-gate')(slug)}"
+    gate = f"{iata_key(airport)}/{slug_key('gate', 'east-gate')(slug)}"
+    return within("gate key", gate, RECORD_KEY_MAX)
 
 
 def flight_key_from(key: str) -> str:
@@ -59,7 +98,8 @@ def flight_key_from(key: str) -> str:
         date.fromisoformat(match["day"])
     except ValueError:
         raise check.ContentError(None, f"flight key {key!r}: {match['day']} is no date") from None
-    return match.group(0)
+    within(f"flight key {key.strip()!r}: flight number", match["number"], FLIGHT_NUMBER_MAX)
+    return within("flight key", match.group(0), RECORD_KEY_MAX)
 
 
 def flight_key(number: str, departs_at: datetime) -> str:

@@ -1,7 +1,8 @@
 """Checks on one value an editor gives, shared by the editing service and the file loader.
 
 Every problem raises :class:`ContentError` naming the field and saying how to fix it, so the
-CLI, the file import and a later admin API report it in the same words.
+CLI, the file import and a later admin API report it in the same words. No text may hold the
+NUL character (U+0000): PostgreSQL cannot store it and SQLite would, so it is refused on both.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ from bot.lang.codes import LANGUAGES
 E = TypeVar("E", bound=enum.Enum)
 
 #: International format as people dial it: "+93 700 000 101" (spaces optional).
-PHONE = re.compile(r"\+[1-9]\d{0,3}(?: ?\d){6,14}")
+PHONE = re.compile(r"\+[1-9]\d{0,2}(?: ?\d){6,12}")  # E.164: at most 15 digits
 EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
 FLIGHT_NUMBER = re.compile(r"[A-Z0-9]+")
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 IATA = re.compile(r"[A-Z]{3}")
 #: Editors and notes show up in every history line: short, one line.
 EDITOR_MAX, NOTE_MAX = 64, 500
+NUL = "\x00"
 
 
 class ContentError(ValueError):
@@ -34,8 +36,17 @@ class ContentError(ValueError):
         super().__init__(f"'{field}' {problem}" if field else problem)
 
 
+def no_nul(field: str | None, value: str) -> str:
+    """``value`` unchanged, or ContentError if it holds U+0000 (a stray byte, never meant)."""
+    if NUL in value:
+        raise ContentError(field, "contains the NUL character (U+0000), which cannot be stored")
+    return value
+
+
 def text(field: str, value: object, max_length: int | None = None) -> str:
     """A non-empty single-spaced text (line breaks in YAML or a shell are not meaningful)."""
+    if isinstance(value, str):
+        no_nul(field, value)
     if not isinstance(value, str) or not value.strip():
         raise ContentError(field, "must be a non-empty text")
     cleaned = " ".join(value.split())
@@ -108,6 +119,8 @@ def matching(field: str, value: object, pattern: re.Pattern[str], example: str) 
     """An optional text of a given form, e.g. a phone number; None or "" clear it."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
+    if isinstance(value, str):
+        no_nul(field, value)
     if not isinstance(value, str) or not pattern.fullmatch(value.strip()):
         raise ContentError(field, f"is {value!r}; write it like {example}")
     return value.strip()
@@ -115,6 +128,8 @@ def matching(field: str, value: object, pattern: re.Pattern[str], example: str) 
 
 def editor(value: object) -> str:
     """Who made a change: shown in every history line, so short and on one line."""
+    if isinstance(value, str):
+        no_nul("editor", value)
     if not isinstance(value, str) or not value.strip() or "\n" in value:
         raise ContentError("editor", "must name who makes the change, e.g. --editor amina")
     if len(value.strip()) > EDITOR_MAX:
@@ -125,6 +140,7 @@ def editor(value: object) -> str:
 def note(value: object, required: bool = False) -> str:
     """Why a change was made; required where a change hides a fact."""
     cleaned = " ".join(value.split()) if isinstance(value, str) else ""
+    no_nul("note", cleaned)
     if required and not cleaned:
         raise ContentError("note", "must say why, e.g. --note 'flight cancelled by operator'")
     if len(cleaned) > NOTE_MAX:

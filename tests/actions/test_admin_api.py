@@ -250,17 +250,17 @@ async def test_nul_characters_are_refused_naming_where_not_failing_on_postgresql
     assert revision_count() == count
 
 
-async def test_a_key_too_long_for_postgresql_is_422_not_a_server_error(
+async def test_a_key_too_long_for_its_column_is_422_on_every_database(
     api: Client, amina: dict[str, str], content_db: Engine
 ) -> None:
-    """The service does not bound key lengths; PostgreSQL does (SQLite stores anything)."""
+    """Keys are bounded by their columns before the database sees them (SQLite stores more)."""
+    count = revision_count()
     names = {"changes": {"name": {"en": "Aid", "prs": "کمک", "ps": "مرسته"}}}
     response = await api.put(f"/records/organisation/{'a' * 80}", json=names, headers=amina)
-    if content_db.dialect.name == "postgresql":
-        error = await error_of(response, 422)
-        assert error["code"] == "unstorable_value" and "too long" in error["message"]
-    else:
-        assert response.status == 200
+    error = await error_of(response, 422)
+    assert (error["code"], error["field"]) == ("invalid_key", "key")
+    assert "is 80 characters long; at most 64" in error["message"]
+    assert revision_count() == count
 
 
 async def test_an_unknown_kind_is_404(api: Client, amina: dict[str, str]) -> None:

@@ -128,6 +128,8 @@ def _entry_line(text: str, line: int, start: str) -> int:
     return next(i for i in range(line - 1, -1, -1) if lines[i].lstrip().startswith(start)) + 1
 
 
+LONG_SLUG = "keep-documents-hidden" + "-x" * 29
+LONG_GATE = "abbey-gate" + "-x" * 30
 BROKEN = {
     "bad yaml": ("status: departed", "status: [departed", "not valid YAML", None),
     "bad enum": (
@@ -160,6 +162,44 @@ BROKEN = {
         "departs_in: 2h\n  departs_at: '2021-08-24T11:00:00+04:30'",
         "(flights[1]): 'departs_in' and 'departs_at' both given; keep one",
         "- number:",
+    ),
+    # YAML's "\0" is U+0000: PostgreSQL cannot store it, so it is refused on SQLite too.
+    "NUL in a text": (
+        "en: Inside the airport; no new passengers.",
+        'en: "Inside the airport;\\0 no new passengers."',
+        "(flights[0]): 'assembly_point.en' contains the NUL character (U+0000)",
+        "- number:",
+    ),
+    "NUL in a place": (
+        "place: Kabul",
+        'place: "Kab\\0ul"',
+        "(airports[6]): 'place' contains the NUL character (U+0000)",
+        "- iata:",
+    ),
+    "NUL in an e-mail": (
+        "email: unhcr@example.org",
+        'email: "unhcr\\0@example.org"',
+        "(contacts[0]): 'email' contains the NUL character (U+0000)",
+        "- slug:",
+    ),
+    # Longer than their columns: SQLite would store them, PostgreSQL would fail.
+    "long flight number": (
+        "- number: QR8010",
+        "- number: QR8010" + "0" * 11,
+        "(flights[4]): 'number' is 'QR801000000000000', 17 characters long; at most 16",
+        "- number:",
+    ),
+    "long slug": (
+        "- slug: keep-documents-hidden",
+        f"- slug: {LONG_SLUG}",
+        f"(documents[4]): guidance key '{LONG_SLUG}' is 79 characters long; at most 64",
+        "- slug:",
+    ),
+    "long gate slug": (
+        "- slug: abbey-gate",
+        f"- slug: {LONG_GATE}",
+        f"(gates[0]): gate key '{LONG_GATE}' is 70 characters long; at most 64",
+        "- slug:",
     ),
 }
 

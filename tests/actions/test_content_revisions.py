@@ -18,6 +18,8 @@ from actions.content.records import snapshot, spec_for
 from tests.actions.content_support import NOW
 
 LATER = NOW + timedelta(minutes=10)
+NUL = r"contains the NUL character \(U\+0000\), which cannot be stored"
+NAME = {"name": {"en": "Kabul Aid", "prs": "کمک کابل", "ps": "د کابل مرسته"}}
 ADVICE = {
     "en": "The airport is closed after the blast. Do not come.",
     "prs": "میدان هوایی پس از انفجار بسته است. نیایید.",
@@ -197,6 +199,17 @@ def test_history_is_newest_first_overall_by_kind_and_by_record(content_db: Engin
         ),
         ("organisation", "Not A Slug", {}, None, "is not a slug"),
         ("gate", "KBL/abbey-gate", {"name": {"en": "x" * 201}}, "name.en", "at most 200"),
+        # PostgreSQL cannot store U+0000 (SQLite would): refused on both, naming the field.
+        ("airport", "KBL", {"advice": {**ADVICE, "prs": "بسته\x00"}}, "advice.prs", NUL),
+        ("airport-name", "KBL", {"place": "Kab\x00ul"}, "place", NUL),
+        ("guidance", "unhcr-protection-line", {"email": "unhcr\x00@example.org"}, "email", NUL),
+        ("guidance", "unhcr-protection-line", {"hours": {"en": "\x00"}}, "hours.en", NUL),
+        # Keys longer than their columns: SQLite would store them, PostgreSQL would fail.
+        ("organisation", "a" * 80, NAME, None, "organisation key 'a+' is 80 .*; at most 64$"),
+        ("announcement", "b" * 65, {}, None, "announcement key 'b+' is 65 .*; at most 64$"),
+        ("guidance", "c" * 65, {}, None, "guidance key 'c+' is 65 characters long; at most 64$"),
+        ("gate", "KBL/" + "d" * 65, {}, None, "gate key 'd+' is 65 characters long; at most 64$"),
+        ("flight", "Q" * 17 + "@2021-08-24", {}, None, "flight number 'Q+' is 17 .*; at most 16$"),
     ],
 )
 def test_every_change_is_validated_and_a_bad_one_changes_nothing(
@@ -267,3 +280,38 @@ def test_rolling_back_cannot_withdraw_an_organisation_that_facts_cite(content_db
     publish("airport", "KBL", {"source": "kabul-aid"})
     with pytest.raises(ContentError, match="organisation kabul-aid is still used by airport KBL"):
         rollback(created.id)
+
+
+def test_who_and_why_cannot_hold_a_nul_character(content_db: Engine) -> None:
+    count = revision_count()
+    with pytest.raises(ContentError, match=NUL) as raised, db.session_scope() as session:
+        editing.publish(session, "ami\x00na", "organisation", "kabul-aid", NAME, "new", now=LATER)
+    assert raised.value.field == "editor"
+    with pytest.raises(ContentError, match=NUL) as raised, db.session_scope() as session:
+        editing.publish(session, "amina", "organisation", "kabul-aid", NAME, "new\x00", now=LATER)
+    assert raised.value.field == "note"
+    with pytest.raises(ContentError, match=NUL) as raised, db.session_scope() as session:
+        editing.withdraw(session, "amina", "flight", "RCH871@2021-08-24", "gone\x00", now=LATER)
+    assert raised.value.field == "note"
+    assert revision_count() == count
+
+
+def test_keys_as_long_as_their_columns_are_stored(content_db: Engine) -> None:
+    slug = "a" * 64
+    created = publish("organisation", slug, NAME)
+    assert created is not None and created.record_key == slug
+    flight = "Q" * 16 + "@2021-08-24"
+    changes = {
+        "operator": "qatar-airways",
+        "origin": "KBL",
+        "destination": "DOH",
+        "departs_at": "2021-08-24T20:00:00+04:30",
+        "status": "scheduled",
+        "eligibility": {"en": "Listed", "prs": "در لست", "ps": "په لست کې"},
+        "assembly_point": {"en": "East Gate", "prs": "دروازهٔ شرقی", "ps": "ختیځه دروازه"},
+        "source": slug,
+        "valid_until": LATER + timedelta(hours=3),
+    }
+    created = publish("flight", flight, changes)
+    assert created is not None and created.record_key == flight
+    assert state("flight", flight)["source"] == slug

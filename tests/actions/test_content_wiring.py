@@ -13,6 +13,11 @@ from tests.actions.content_support import DOMAIN_DIR, load_domain_responses
 
 #: Sent before an answer whose facts were checked longer ago than their freshness limit.
 MAY_BE_OUTDATED = {"utter_content_may_be_outdated": {"checked_ago", "checked_at"}}
+#: Sent instead of an answer when the database cannot be read (with EMERGENCY_HOTLINE: the second).
+UNAVAILABLE: dict[str, set[str]] = {
+    "utter_content_unavailable": set(),
+    "utter_content_unavailable_hotline": {"hotline"},
+}
 #: Every response each action can send, with the variables it fills.
 SENT: dict[str, dict[str, set[str]]] = {
     "action_answer_flights": {
@@ -22,32 +27,32 @@ SENT: dict[str, dict[str, set[str]]] = {
         "utter_flights_none": {"query", "destinations"},
         "utter_flights_outdated": {"query", "provenance"},
         "utter_flight_not_upcoming": {"flights", "provenance", "destinations"},
-        "utter_content_unavailable": set(),
+        **UNAVAILABLE,
     },
     "action_answer_airport_status": {
         **MAY_BE_OUTDATED,
         "utter_airport_status": {"airport", "status", "gates", "advice", "provenance"},
         "utter_airport_status_outdated": {"airport", "provenance"},
         "utter_airport_status_unknown": {"airport"},
-        "utter_content_unavailable": set(),
+        **UNAVAILABLE,
     },
     "action_answer_announcements": {
         **MAY_BE_OUTDATED,
         "utter_announcements": {"announcements"},
         "utter_announcements_none": set(),
-        "utter_content_unavailable": set(),
+        **UNAVAILABLE,
     },
     "action_answer_documents": {
         **MAY_BE_OUTDATED,
         "utter_documents": {"documents", "eligibility", "provenance"},
         "utter_documents_none": set(),
-        "utter_content_unavailable": set(),
+        **UNAVAILABLE,
     },
     "action_answer_help": {
         **MAY_BE_OUTDATED,
         "utter_help": {"contacts"},
         "utter_help_none": set(),
-        "utter_content_unavailable": set(),
+        **UNAVAILABLE,
     },
 }
 OUR_FILES = ("flights.yml", "airport.yml", "announcements.yml", "guidance.yml", "content.yml")

@@ -23,3 +23,16 @@ def test_a_bad_confidence_says_what_to_give(raw: str) -> None:
         settings.SettingsError, match=r"LANGUAGE_FOLLOW_CONFIDENCE is .* from 0 to 1"
     ):
         settings.language_follow_confidence({"LANGUAGE_FOLLOW_CONFIDENCE": raw})
+
+
+def test_the_emergency_hotline_is_optional_and_kept_on_one_line() -> None:
+    assert settings.emergency_hotline({}) is None
+    assert settings.emergency_hotline({"EMERGENCY_HOTLINE": "  "}) is None
+    raw = " +93 700 000 100\n (Kabul Aid Network) "
+    hotline = settings.emergency_hotline({"EMERGENCY_HOTLINE": raw})
+    assert hotline == "+93 700 000 100 (Kabul Aid Network)"
+
+
+def test_an_emergency_hotline_without_a_number_says_what_to_give() -> None:
+    with pytest.raises(settings.SettingsError, match=r"EMERGENCY_HOTLINE is 'call us'; give a"):
+        settings.emergency_hotline({"EMERGENCY_HOTLINE": "call us"})

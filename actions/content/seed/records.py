@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from actions.content import validation as check
-from actions.content.keys import flight_key
+from actions.content.keys import FLIGHT_NUMBER_MAX, flight_key
 from actions.content.models import (
     AirportState,
     AnnouncementKind,
@@ -165,6 +165,10 @@ def _flight(
     number = entry.text("number")
     if not check.FLIGHT_NUMBER.fullmatch(number):
         raise entry.error("number", f"is {number!r}; write it upper case without spaces")
+    if len(number) > FLIGHT_NUMBER_MAX:
+        raise entry.error(
+            "number", f"is {number!r}, {len(number)} characters long; at most {FLIGHT_NUMBER_MAX}"
+        )
     departs_at = entry.time("departs_in", "departs_at")
     assert departs_at is not None
     values = {
