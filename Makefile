@@ -24,7 +24,8 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
-	@echo "make test   lint, unit tests, rasa data validate, train, test stories, integration"
+	@echo "make test   lint, unit tests, rasa data validate, train, held-out accuracy, test stories,"
+	@echo "            integration (real servers, headless Chromium for the web chat)"
 	@echo "make setup  create .venv/bot and .venv/actions from requirements/*.lock"
 	@echo "make train  train $(MODEL) if it is missing or older than its inputs"
 	@echo "make db     migrate and seed the content database ($$CONTENT_DB_URL)"
