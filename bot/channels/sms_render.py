@@ -17,7 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from bot.channels.sms_segments import MAX_SEGMENTS, fits, prefix_within, utf16_length
+from bot.channels.sms_segments import MAX_SEGMENTS, fits
+from bot.channels.transport import split_message
 from bot.lang.codes import DARI, ENGLISH, PASHTO, RTL_LANGUAGES
 from bot.lang.normalise import normalise, to_ascii_digits
 from bot.nlu.langid import PASHTO_ONLY_LETTERS
@@ -198,28 +199,8 @@ def _longest(upper: int, fits_at: Callable[[int], bool]) -> int:
 
 
 def split_messages(text: str, max_chars: int = WHATSAPP_MAX_CHARS) -> list[str]:
-    """Whole lines packed into messages of at most ``max_chars`` (chat channels: no paging).
-
-    Providers count UTF-16 code units, so an emoji takes two of the ``max_chars``.
-    """
-    messages: list[str] = []
-    current: list[str] = []
-    for line in text.strip().splitlines():
-        while utf16_length(line) > max_chars:
-            end = prefix_within(line, max_chars)
-            cut = line.rfind(" ", 0, end)
-            cut = cut if cut > 0 else end
-            messages.extend(["\n".join(current)] if current else [])
-            current = []
-            messages.append(line[:cut])
-            line = line[cut:].lstrip()
-        if current and utf16_length("\n".join([*current, line])) > max_chars:
-            messages.append("\n".join(current))
-            current = []
-        current.append(line)
-    if current:
-        messages.append("\n".join(current))
-    return [message for message in messages if message.strip()]
+    """Chat-sized pieces (WhatsApp via Twilio: no paging), cut as the other chat channels cut."""
+    return split_message(text, max_chars)
 
 
 # -- per-conversation memory -------------------------------------------------------------------

@@ -69,11 +69,6 @@ def fits(text: str, max_segments: int = MAX_SEGMENTS) -> bool:
     return segment_count(text) <= max_segments
 
 
-def utf16_length(text: str) -> int:
-    """Length as providers count it for chat messages (UTF-16 code units)."""
-    return len(text.encode("utf-16-le")) // 2
-
-
 def prefix_within(text: str, max_units: int) -> int:
     """How many characters of ``text`` fit in ``max_units`` UTF-16 code units."""
     units = 0

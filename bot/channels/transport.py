@@ -14,6 +14,8 @@ from sanic import Blueprint, response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
+from bot.channels.sms_segments import prefix_within
+
 logger = logging.getLogger(__name__)
 
 #: Provider payloads are a few kilobytes; anything above this is not a provider talking.
@@ -52,26 +54,13 @@ async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
         chunks.append(chunk)
 
 
-def _fitting_prefix(text: str, limit: int) -> int:
-    """How many characters of ``text`` fit in ``limit`` UTF-16 code units.
-
-    Telegram and WhatsApp count length in UTF-16 units, where an emoji counts twice.
-    """
-    units = 0
-    for index, char in enumerate(text):
-        units += 2 if ord(char) > 0xFFFF else 1
-        if units > limit:
-            return index
-    return len(text)
-
-
 def split_message(text: str, limit: int) -> list[str]:
     """``text`` in pieces of at most ``limit`` units, cut between paragraphs, else lines, else
     words, so that a long flight list never arrives cut in the middle of a line."""
     pieces: list[str] = []
     rest = text.strip()
     while rest:
-        end = _fitting_prefix(rest, limit)
+        end = prefix_within(rest, limit)  # providers count UTF-16 units: an emoji is two
         if end == len(rest):
             pieces.append(rest)
             break
