@@ -19,16 +19,12 @@ from sqlalchemy.orm import Session
 
 from actions.admin import tokens
 from actions.admin.settings import AdminSettings, SettingsError
-from actions.content.db import URL_ENV, describe, get_engine
+from actions.content.cli.common import CommandError, require_migrated
+from actions.content.db import URL_ENV, get_engine
 from actions.content.format import KABUL
-from actions.content.migrate import current_revision, head_revision
 from actions.content.validation import ContentError
 
 logger = logging.getLogger(__name__)
-
-
-class CommandError(Exception):
-    """A failure the operator can act on; printed as is."""
 
 
 def parser() -> argparse.ArgumentParser:
@@ -61,15 +57,6 @@ def kabul(moment: datetime | None) -> str:
     if moment is None:
         return "never"
     return moment.astimezone(KABUL).isoformat(sep=" ", timespec="minutes")
-
-
-def require_migrated(engine: Engine) -> None:
-    current, head = current_revision(engine), head_revision()
-    if current != head:
-        raise CommandError(
-            f"the content database {describe(engine)} is at migration {current or 'none'}, "
-            f"the code needs {head}: run `python -m actions.content migrate` first"
-        )
 
 
 def add_token(engine: Engine, name: str) -> str:

@@ -19,9 +19,8 @@ from actions.content.cli.common import (
     kabul,
     parser_for,
     unit_of_work,
-    utc_now,
 )
-from actions.content.editing import MissingTranslation
+from actions.content.editing import MissingTranslation, utc_now
 from actions.content.fields import Field, FieldType
 from actions.content.models import RecordKind, Revision
 from actions.content.records import SPECS, KindSpec

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import datetime
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
@@ -21,11 +21,6 @@ Command = Callable[[argparse.Namespace, Engine], str]
 
 class CommandError(Exception):
     """A failure the user can act on; its message is printed as is."""
-
-
-def utc_now() -> datetime:
-    """Now, to the second, as the editing service records it."""
-    return datetime.now(timezone.utc).replace(microsecond=0)
 
 
 def require_migrated(engine: Engine) -> None:

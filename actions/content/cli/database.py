@@ -6,8 +6,9 @@ import argparse
 
 from sqlalchemy import Engine
 
-from actions.content.cli.common import parser_for, unit_of_work, utc_now
+from actions.content.cli.common import parser_for, unit_of_work
 from actions.content.db import describe
+from actions.content.editing import utc_now
 from actions.content.migrate import upgrade_to_head
 from actions.content.seed.loader import DEMO_FILE, SEED_EDITOR, clear, has_content, load, read_file
 

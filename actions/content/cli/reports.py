@@ -11,7 +11,8 @@ from sqlalchemy import Engine
 
 from actions.content import editing
 from actions.content.cli.changes import key_of
-from actions.content.cli.common import changed, kabul, parser_for, unit_of_work, utc_now
+from actions.content.cli.common import changed, kabul, parser_for, unit_of_work
+from actions.content.editing import utc_now
 from actions.content.fields import FieldType
 from actions.content.models import RecordKind, Revision
 from actions.content.records import snapshot, spec_for

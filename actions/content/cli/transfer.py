@@ -8,8 +8,9 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from actions.content.cli.common import add_editor, parser_for, unit_of_work, utc_now
+from actions.content.cli.common import add_editor, parser_for, unit_of_work
 from actions.content.db import describe
+from actions.content.editing import utc_now
 from actions.content.seed.exporter import count, dump, export_document
 from actions.content.seed.loader import load, read_file
 
