@@ -14,6 +14,7 @@ from rasa_sdk.executor import CollectingDispatcher
 from rasa_sdk.types import DomainDict
 
 from actions import settings
+from actions.alerts.wording import wording
 from bot.lang.codes import DEFAULT_LANGUAGE, is_language
 
 logger = logging.getLogger(__name__)
@@ -22,6 +23,8 @@ LANGUAGE_SLOT = "language"
 CHOSEN_SLOT = "language_chosen"
 #: Below this identifier confidence a message does not switch the conversation's language.
 FOLLOW_CONFIDENCE = settings.language_follow_confidence()
+#: Offered once, on a new user's first message: how to delete this chat from the phone.
+SAFETY_OFFER = "utter_safety_offer"
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,22 @@ def _channel_hint(tracker: Tracker) -> str | None:
     return None
 
 
+def is_first_message(tracker: Tracker) -> bool:
+    """Whether the latest message is the first this conversation (as far as it is kept) has
+    from its user; alert triggers (``EXTERNAL_...`` intents) are not messages from the user."""
+    own = [e for e in tracker.events if e.get("event") == "user" and not _is_external(e)]
+    return len(own) == 1 and own[0] is _latest_user_event(tracker)
+
+
+def _latest_user_event(tracker: Tracker) -> dict[str, Any] | None:
+    return next((e for e in reversed(tracker.events) if e.get("event") == "user"), None)
+
+
+def _is_external(event: dict[str, Any] | None) -> bool:
+    intent = (((event or {}).get("parse_data") or {}).get("intent") or {}).get("name") or ""
+    return intent.startswith("EXTERNAL_")
+
+
 class ActionTrackLanguage(Action):  # type: ignore[misc]  # rasa_sdk ships no type hints
     def name(self) -> str:
         return "action_track_language"
@@ -75,6 +94,10 @@ class ActionTrackLanguage(Action):  # type: ignore[misc]  # rasa_sdk ships no ty
             else None
         )
         new = choose_language(current, tracker.latest_message or {}, _channel_hint(tracker))
+        if is_first_message(tracker):
+            # Here, not in the greeting: whatever a new user writes first, the offer comes in
+            # the language of that message (the slot itself changes only after this step).
+            dispatcher.utter_message(text=wording().text(SAFETY_OFFER, new.language))
         if new == current:
             return []
         logger.debug("conversation language %s -> %s", current, new)

@@ -18,6 +18,17 @@ Every variable the answering side of the content runtime reads is read here and 
     A duration is whole numbers with units ``d``, ``h``, ``m``: ``90m``, ``2h``, ``1h30m``,
     ``14d``. Read when the action server starts (each action reads them once when it is
     created), so a wrong value stops the start with a message naming the variable.
+``ALERT_SUBSCRIPTION_TTL`` (default ``30d``)
+    How long a subscription, and the sealed address it needs, is kept after the user last
+    subscribed; subscribing again renews it. An evacuation lasts weeks, not months.
+``CONVERSATION_RETENTION`` (default ``7d``)
+    Conversations (tracker events) and finished alert deliveries older than this are deleted
+    by the retention command (``python -m actions.alerts purge``, run hourly by the notifier).
+``WHATSAPP_ALERT_TEMPLATE`` (default ``evacuation_alert``)
+    The approved WhatsApp message template used for an alert to someone who has not written
+    in the last 24 hours (WhatsApp allows free text only inside that window). Its body must
+    have one parameter, ``{{1}}``, that receives the alert text; create it in each language
+    (``fa`` for Dari, ``ps``, ``en``) in WhatsApp Manager (docs/DATA_PROTECTION.md).
 ``EMERGENCY_HOTLINE`` (default: unset)
     A number people can call when the content database cannot be read, with who answers, e.g.
     ``+93 700 000 100 (Kabul Aid Network)``. The hotlines users are normally given live in that
@@ -39,6 +50,9 @@ LANGUAGE_FOLLOW_CONFIDENCE = "LANGUAGE_FOLLOW_CONFIDENCE"
 DEFAULT_FOLLOW_CONFIDENCE = 0.7
 FRESHNESS_PREFIX = "CONTENT_FRESHNESS_"
 EMERGENCY_HOTLINE = "EMERGENCY_HOTLINE"
+ALERT_SUBSCRIPTION_TTL = "ALERT_SUBSCRIPTION_TTL"
+CONVERSATION_RETENTION = "CONVERSATION_RETENTION"
+WHATSAPP_ALERT_TEMPLATE = "WHATSAPP_ALERT_TEMPLATE"
 
 _DURATION = re.compile(r"(?:(?P<d>\d+)d)?(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?")
 
@@ -112,3 +126,23 @@ def emergency_hotline(environ: Mapping[str, str] = os.environ) -> str | None:
             "e.g. '+93 700 000 100 (Kabul Aid Network)'"
         )
     return raw
+
+
+def _duration_or(name: str, default: timedelta, environ: Mapping[str, str]) -> timedelta:
+    raw = environ.get(name, "").strip()
+    return parse_duration(name, raw) if raw else default
+
+
+def subscription_ttl(environ: Mapping[str, str] = os.environ) -> timedelta:
+    """``ALERT_SUBSCRIPTION_TTL``: how long a subscription and its address are kept."""
+    return _duration_or(ALERT_SUBSCRIPTION_TTL, timedelta(days=30), environ)
+
+
+def conversation_retention(environ: Mapping[str, str] = os.environ) -> timedelta:
+    """``CONVERSATION_RETENTION``: how long a conversation is kept after its last message."""
+    return _duration_or(CONVERSATION_RETENTION, timedelta(days=7), environ)
+
+
+def whatsapp_alert_template(environ: Mapping[str, str] = os.environ) -> str:
+    """``WHATSAPP_ALERT_TEMPLATE``: the approved template for alerts outside the 24 h window."""
+    return environ.get(WHATSAPP_ALERT_TEMPLATE, "").strip() or "evacuation_alert"

@@ -16,7 +16,7 @@ from aiohttp.abc import AbstractAccessLogger
 from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session
 
-from actions.admin import dataset_api, history_api, openapi, records_api
+from actions.admin import alerts_api, dataset_api, history_api, openapi, records_api
 from actions.admin.auth import require_editor
 from actions.admin.errors import errors_as_json
 from actions.admin.settings import AdminSettings
@@ -46,7 +46,7 @@ def create_app(
     app.on_response_prepare.append(_private)
     app.router.add_get("/health", health)
     app.router.add_get("/openapi.json", describe)
-    for module in (records_api, history_api, dataset_api):
+    for module in (records_api, history_api, dataset_api, alerts_api):
         app.add_routes(module.routes)
     return app
 

@@ -12,6 +12,8 @@ import re
 from typing import Any
 
 from actions.admin import present, schema
+from actions.admin.alerts_api import ALERT_SCHEMA
+from actions.admin.alerts_api import MAX_LIMIT as ALERTS_MAX_LIMIT
 from actions.admin.dataset_api import SUMMARY_SCHEMA
 from actions.admin.errors import ERROR_SCHEMA
 from actions.admin.history_api import MAX_LIMIT
@@ -164,6 +166,23 @@ def review_paths() -> dict[str, Any]:
                 requestBody={"required": False, "content": {JSON: {"schema": ref("Note")}}},
             )
         },
+        "/alerts": {
+            "get": operation(
+                "the latest alerts and their deliveries counted by status (queued, sent, failed…)",
+                json_body(wrapped("alerts", "Alert")),
+                "Invalid",
+                parameters=[
+                    parameter(
+                        "limit",
+                        "query",
+                        "how many",
+                        type="integer",
+                        minimum=1,
+                        maximum=ALERTS_MAX_LIMIT,
+                    )
+                ],
+            )
+        },
         "/translations/missing": {
             "get": operation(
                 "current texts lacking a language",
@@ -224,6 +243,7 @@ def component_schemas() -> dict[str, Any]:
         "Revision": present.REVISION_SCHEMA,
         "MissingText": present.MISSING_TEXT_SCHEMA,
         "ImportSummary": SUMMARY_SCHEMA,
+        "Alert": ALERT_SCHEMA,
     }
     for kind, spec in SPECS.items():
         name = camel(kind)

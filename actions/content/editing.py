@@ -28,6 +28,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from actions.alerts.outbox import queue_alerts
 from actions.content import fields
 from actions.content import validation as check
 from actions.content.models import (
@@ -233,4 +234,5 @@ def _record(
     )
     session.add(revision)
     session.flush()
+    queue_alerts(session, revision, row)  # in this transaction: the change and its alerts
     return revision

@@ -38,6 +38,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
 
+from actions.alerts.models import Broadcast, Delivery, StoredAddress, Subscription
 from actions.content.columns import (
     EMAIL,
     NAME,
@@ -55,10 +56,14 @@ from actions.content.revision import RecordKind, Revision, RevisionAction
 __all__ = [
     "NAMING_CONVENTION",
     "Base",
+    "Broadcast",
+    "Delivery",
     "EditorToken",
     "RecordKind",
     "Revision",
     "RevisionAction",
+    "StoredAddress",
+    "Subscription",
     "UTCDateTime",
     "localised",
 ]

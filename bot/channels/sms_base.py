@@ -16,6 +16,8 @@ from urllib.parse import parse_qsl
 import aiohttp
 from rasa.core.channels.channel import OutputChannel, UserMessage
 
+from bot.channels.addresses import AddressBook
+from bot.channels.alerts import custom_payload_in_reply
 from bot.channels.sms_render import TRY_AGAIN, ReplyRenderer
 from bot.lang.normalise import to_ascii_digits
 
@@ -71,11 +73,26 @@ class HttpClient:
 
 
 class TextMessageOutput(OutputChannel):
-    """Renders each bot reply with a ``ReplyRenderer`` and hands every message to ``deliver``."""
+    """Renders each bot reply with a ``ReplyRenderer`` and hands every message to ``deliver``.
 
-    def __init__(self, renderer: ReplyRenderer, conversation: str) -> None:
+    ``to`` is the phone (or ``whatsapp:`` address) being answered, kept in memory; it is
+    stored, sealed, in ``addresses`` only when the user subscribes to alerts. ``strict``
+    (alerts) makes ``deliver`` raise ``ProviderFailure`` where a reply logs and goes on.
+    """
+
+    def __init__(
+        self,
+        renderer: ReplyRenderer,
+        conversation: str,
+        to: str,
+        addresses: AddressBook | None = None,
+        strict: bool = False,
+    ) -> None:
         self.renderer = renderer
         self.conversation = conversation
+        self.to = to
+        self.addresses = addresses
+        self.strict = strict
 
     async def deliver(self, text: str) -> None:
         """Send one finished message to the user's phone."""
@@ -100,8 +117,13 @@ class TextMessageOutput(OutputChannel):
     async def send_custom_json(
         self, recipient_id: str, json_message: dict[str, Any], **kwargs: Any
     ) -> None:
-        # Rasa's default would text the raw JSON to the user.
-        logger.debug("%s: custom payload not sent to %s", self.name(), self.conversation)
+        await custom_payload_in_reply(
+            json_message,
+            channel=self.name(),
+            conversation=self.conversation,
+            address=self.to,
+            addresses=self.addresses,
+        )
 
 
 async def answer(

@@ -23,6 +23,8 @@ from sanic import Blueprint, response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
+from bot.channels.addresses import AddressBook
+from bot.channels.alerts import AlertOutput, address_book_for
 from bot.channels.dedup import SeenMessages
 from bot.channels.identity import conversation_id
 from bot.channels.sms_base import (
@@ -35,6 +37,7 @@ from bot.channels.sms_base import (
     secrets_match,
 )
 from bot.channels.sms_render import ReplyRenderer
+from bot.channels.transport import ProviderFailure, retry_after_seconds
 
 logger = logging.getLogger(__name__)
 
@@ -105,6 +108,20 @@ def parse_gateway_message(content_type: str, body: bytes) -> GatewayMessage:
     return GatewayMessage(sender.strip(), text, given_id)
 
 
+async def post_sms(settings: GatewaySettings, http: HttpClient, to: str, text: str) -> None:
+    """Hands one SMS to the gateway, or raises ``ProviderFailure``."""
+    headers = {SECRET_HEADER: settings.secret}
+    try:
+        async with http.session().post(
+            settings.send_url, json={"to": to, "text": text}, headers=headers
+        ) as reply:
+            if reply.status >= 300:
+                retry_after = retry_after_seconds(reply.headers.get("Retry-After"))
+                raise ProviderFailure(reply.status, "gateway refused", retry_after)
+    except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+        raise ProviderFailure.unreachable(error) from error
+
+
 class GatewayOutput(TextMessageOutput):
     """POSTs each rendered SMS to the gateway for the one number being answered."""
 
@@ -119,28 +136,46 @@ class GatewayOutput(TextMessageOutput):
         renderer: ReplyRenderer,
         conversation: str,
         to: str,
+        addresses: AddressBook | None = None,
+        strict: bool = False,
     ) -> None:
-        super().__init__(renderer, conversation)
+        super().__init__(renderer, conversation, to, addresses, strict)
         self.settings = settings
         self.http = http
-        self.to = to
 
     async def deliver(self, text: str) -> None:
-        headers = {SECRET_HEADER: self.settings.secret}
-        payload = {"to": self.to, "text": text}
         try:
-            async with self.http.session().post(
-                self.settings.send_url, json=payload, headers=headers
-            ) as reply:
-                if reply.status >= 300:
-                    logger.warning(
-                        "%s: gateway refused a reply to %s: HTTP %s",
-                        CHANNEL,
-                        self.conversation,
-                        reply.status,
-                    )
-        except (aiohttp.ClientError, asyncio.TimeoutError):
-            logger.warning("%s: could not reach the gateway for %s", CHANNEL, self.conversation)
+            await post_sms(self.settings, self.http, self.to, text)
+        except ProviderFailure as failure:
+            if self.strict:
+                raise
+            if failure.status is None:
+                logger.warning("%s: could not reach the gateway for %s", CHANNEL, self.conversation)
+            else:
+                logger.warning(
+                    "%s: gateway refused a reply to %s: HTTP %s",
+                    CHANNEL,
+                    self.conversation,
+                    failure.status,
+                )
+
+
+class GatewayAlertOutput(AlertOutput):
+    """Alerts to a stored number, rendered like replies (three segments, MORE for the rest)."""
+
+    @classmethod
+    def name(cls) -> str:
+        return CHANNEL
+
+    def __init__(self, channel: SmsGatewayInput) -> None:
+        super().__init__(channel.addresses)
+        self._channel = channel
+
+    async def open(self, conversation: str, address: str) -> OutputChannel:
+        channel = self._channel
+        return GatewayOutput(
+            channel.settings, channel.http, channel.renderer, conversation, address, strict=True
+        )
 
 
 class SmsGatewayInput(InputChannel):
@@ -152,17 +187,25 @@ class SmsGatewayInput(InputChannel):
 
     @classmethod
     def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
-        return cls(GatewaySettings.load(credentials))
+        settings = GatewaySettings.load(credentials)
+        return cls(settings, addresses=address_book_for(CHANNEL))
 
-    def __init__(self, settings: GatewaySettings, seen: SeenMessages | None = None) -> None:
+    def __init__(
+        self,
+        settings: GatewaySettings,
+        seen: SeenMessages | None = None,
+        addresses: AddressBook | None = None,
+    ) -> None:
         self.settings = settings
         self.seen = seen or SeenMessages()
+        self.addresses = addresses
         self.http = HttpClient()
         self.renderer = ReplyRenderer(paged=True)
 
-    def get_output_channel(self) -> OutputChannel | None:
-        # Conversation ids are one-way hashes: proactive messages need a stored address.
-        return None
+    def get_output_channel(self) -> OutputChannel:
+        """Where Rasa's ``trigger_intent`` sends alerts: conversation ids are one-way hashes,
+        so the number comes from the address book (raises ``AlertNotDelivered``)."""
+        return GatewayAlertOutput(self)
 
     def blueprint(self, on_new_message: Callable[[UserMessage], Awaitable[Any]]) -> Blueprint:
         webhook = Blueprint(f"{CHANNEL}_webhook", __name__)
@@ -187,7 +230,12 @@ class SmsGatewayInput(InputChannel):
                 logger.info("%s: repeated delivery for %s ignored", CHANNEL, conversation)
                 return response.json({"status": "duplicate"})
             output = GatewayOutput(
-                self.settings, self.http, self.renderer, conversation, message.sender
+                self.settings,
+                self.http,
+                self.renderer,
+                conversation,
+                message.sender,
+                self.addresses,
             )
             await answer(
                 renderer=self.renderer,

@@ -25,6 +25,8 @@ from sanic import Blueprint, response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
+from bot.channels.addresses import AddressBook
+from bot.channels.alerts import AlertOutput, address_book_for, custom_payload_in_reply
 from bot.channels.dedup import SeenMessages
 from bot.channels.identity import conversation_id
 from bot.channels.transport import (
@@ -52,6 +54,7 @@ MEDIA_FIELDS = frozenset(
     | {"sticker", "venue", "video", "video_note", "voice"}
 )
 _HINTS = {"fa": "prs", "prs": "prs", "ps": "ps", "en": "en"}
+_CHAT_ID = re.compile(r"-?[0-9]{1,20}")
 OnNewMessage = Callable[[UserMessage], Awaitable[Any]]
 
 
@@ -140,8 +143,9 @@ class ReplyKeyboards:
 class TelegramOutput(OutputChannel):
     """Replies to the one chat a message came from.
 
-    Made per incoming message, so the chat id lives only as long as the reply and is never
-    looked up from the (one-way) conversation id.
+    Made per incoming message, so the chat id lives only as long as the reply; only when the
+    user subscribes to alerts is it stored, sealed (``addresses``). ``strict`` (alerts) raises
+    ``ProviderFailure`` where a reply logs and goes on.
     """
 
     @classmethod
@@ -152,15 +156,19 @@ class TelegramOutput(OutputChannel):
         self,
         api: ProviderApi,
         token: str,
-        chat_id: int,
+        chat_id: int | str,
         conversation: str,
         keyboards: ReplyKeyboards,
+        addresses: AddressBook | None = None,
+        strict: bool = False,
     ) -> None:
         self._api = api
         self._method_path = f"/bot{token}/"
         self._chat_id = chat_id
         self._conversation = conversation
         self._keyboards = keyboards
+        self._addresses = addresses
+        self._strict = strict
 
     async def send_text_message(self, recipient_id: str, text: str, **kwargs: Any) -> None:
         await self._send(recipient_id, text, None)
@@ -185,6 +193,17 @@ class TelegramOutput(OutputChannel):
         }
         await self._send(recipient_id, text, keyboard)
 
+    async def send_custom_json(
+        self, recipient_id: str, json_message: dict[str, Any], **kwargs: Any
+    ) -> None:
+        await custom_payload_in_reply(
+            json_message,
+            channel=self.name(),
+            conversation=self._conversation,
+            address=str(self._chat_id),
+            addresses=self._addresses,
+        )
+
     async def answer_callback_query(self, callback_query_id: str) -> None:
         """Stops the spinner Telegram shows on a pressed inline button."""
         await self._call("answerCallbackQuery", {"callback_query_id": callback_query_id})
@@ -201,14 +220,37 @@ class TelegramOutput(OutputChannel):
             await self._call("sendMessage", payload)
 
     async def _call(self, method: str, payload: dict[str, Any]) -> None:
-        await self._api.post(self._method_path + method, payload, f"telegram {method}")
+        if self._strict:
+            await self._api.send(self._method_path + method, payload)
+        else:
+            await self._api.post(self._method_path + method, payload, f"telegram {method}")
+
+
+class TelegramAlertOutput(AlertOutput):
+    """Alerts to a stored chat id, rendered and split as replies are."""
+
+    @classmethod
+    def name(cls) -> str:
+        return "telegram"
+
+    def __init__(
+        self, api: ProviderApi, token: str, keyboards: ReplyKeyboards, addresses: AddressBook | None
+    ) -> None:
+        super().__init__(addresses)
+        self._api = api
+        self._token = token
+        self._keyboards = keyboards
+
+    async def open(self, conversation: str, address: str) -> OutputChannel:
+        chat_id: int | str = int(address) if _CHAT_ID.fullmatch(address) else address
+        return TelegramOutput(
+            self._api, self._token, chat_id, conversation, self._keyboards, strict=True
+        )
 
 
 class TelegramInput(InputChannel):
-    """Webhook for Telegram updates at ``/webhooks/telegram/webhook``.
-
-    No ``get_output_channel``: a conversation id is a one-way hash, so no chat can be reached
-    from it alone; alerts need the encrypted address store (shared/DESIGN.md, "Safety of users").
+    """Webhook for Telegram updates at ``/webhooks/telegram/webhook``; alerts through
+    ``get_output_channel`` (a conversation id is a one-way hash: alerts need the address book).
     """
 
     @classmethod
@@ -230,14 +272,26 @@ class TelegramInput(InputChannel):
                 f"{SECRET_ENV} must be 1-256 characters of A-Z, a-z, 0-9, _ and - "
                 "(Telegram refuses any other secret_token)."
             )
-        return cls(token, secret, os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL)
+        addresses = address_book_for(cls.name())
+        return cls(token, secret, os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL, addresses)
 
-    def __init__(self, token: str, secret: str, api_base_url: str = DEFAULT_BASE_URL) -> None:
+    def __init__(
+        self,
+        token: str,
+        secret: str,
+        api_base_url: str = DEFAULT_BASE_URL,
+        addresses: AddressBook | None = None,
+    ) -> None:
         self._token = token
         self._secret = secret.encode()
         self.api = ProviderApi(api_base_url)
+        self.addresses = addresses
         self._seen = SeenMessages()
         self._keyboards = ReplyKeyboards()
+
+    def get_output_channel(self) -> OutputChannel:
+        """Where Rasa's ``trigger_intent`` sends alerts (raises ``AlertNotDelivered``)."""
+        return TelegramAlertOutput(self.api, self._token, self._keyboards, self.addresses)
 
     def _authentic(self, request: Request) -> bool:
         given = request.headers.get(SECRET_HEADER, "").encode()
@@ -272,7 +326,7 @@ class TelegramInput(InputChannel):
     async def _handle(self, incoming: Incoming, on_new_message: OnNewMessage) -> None:
         conversation = conversation_id("telegram", str(incoming.chat_id))
         output = TelegramOutput(
-            self.api, self._token, incoming.chat_id, conversation, self._keyboards
+            self.api, self._token, incoming.chat_id, conversation, self._keyboards, self.addresses
         )
         if incoming.callback_query_id:
             await output.answer_callback_query(incoming.callback_query_id)

@@ -7,6 +7,9 @@ message; ours refuse large bodies while reading them and reuse one connection po
 
 import asyncio
 import logging
+from collections.abc import Mapping
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 import aiohttp
@@ -27,6 +30,49 @@ API_TIMEOUT = aiohttp.ClientTimeout(total=15, connect=5)
 
 class BodyTooLarge(Exception):
     """The request body is larger than a provider would ever send."""
+
+
+class ProviderFailure(Exception):
+    """A provider refused a message (``status``) or could not be reached (``status`` None).
+
+    Carries nothing from the request: replies log it and go on, alerts turn it into
+    ``AlertNotDelivered`` so that the notifier retries (``retry_after`` seconds when given).
+    """
+
+    def __init__(self, status: int | None, reason: str, retry_after: int | None = None) -> None:
+        super().__init__(f"HTTP {status} {reason}".strip() if status else reason)
+        self.status = status
+        self.reason = reason
+        self.retry_after = retry_after
+
+    @classmethod
+    def unreachable(cls, error: BaseException) -> "ProviderFailure":
+        """No answer at all: a timeout or a connection error (named by its type only)."""
+        return cls(None, f"provider unreachable ({type(error).__name__})")
+
+
+def retry_after_seconds(header: str | None, now: datetime | None = None) -> int | None:
+    """A ``Retry-After`` header (seconds, or an HTTP date) in whole seconds; None if absent."""
+    value = (header or "").strip()
+    if value.isdigit():
+        return int(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    seconds = (when - (now or datetime.now(timezone.utc))).total_seconds()
+    return max(0, int(seconds + 0.999))
+
+
+def _retry_after(answer: object, headers: Mapping[str, str]) -> int | None:
+    """Telegram says when to retry in ``parameters.retry_after``; others in ``Retry-After``."""
+    parameters = answer.get("parameters") if isinstance(answer, dict) else None
+    seconds = parameters.get("retry_after") if isinstance(parameters, dict) else None
+    if isinstance(seconds, int) and not isinstance(seconds, bool) and seconds >= 0:
+        return seconds
+    return retry_after_seconds(headers.get("Retry-After"))
 
 
 async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
@@ -101,18 +147,30 @@ class ProviderApi:
         ``what`` names the call in logs: the URL may contain a token, the payload an address.
         Failures are logged, not raised, so one lost reply does not stop the ones after it.
         """
+        try:
+            return await self.send(path, payload)
+        except ProviderFailure as failure:
+            logger.warning("%s failed: %s", what, failure)
+            return None
+
+    async def send(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """POST ``payload`` as JSON; the provider's JSON answer, or ``ProviderFailure``."""
         if self._session is None or self._session.closed:
             self._session = aiohttp.ClientSession(headers=self._headers, timeout=API_TIMEOUT)
         try:
             async with self._session.post(f"{self.base_url}{path}", json=payload) as response:
-                body = await response.json(content_type=None)
+                try:
+                    body = await response.json(content_type=None)
+                except ValueError:
+                    body = None  # a proxy's HTML error page: the status says enough
                 if response.status >= 400:
-                    logger.warning("%s failed: HTTP %s %s", what, response.status, _reason(body))
-                    return None
+                    retry_after = _retry_after(body, response.headers)
+                    raise ProviderFailure(response.status, _reason(body), retry_after)
+                if body is None:
+                    raise ProviderFailure(None, "provider answer unreadable (not JSON)")
                 return body if isinstance(body, dict) else {}
-        except (aiohttp.ClientError, asyncio.TimeoutError, ValueError) as error:
-            logger.warning("%s failed: %s", what, type(error).__name__)
-            return None
+        except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+            raise ProviderFailure.unreachable(error) from error
 
     async def close(self) -> None:
         """Closes the connection pool (called on server stop and by tests)."""

@@ -27,6 +27,8 @@ from sanic import Blueprint, response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
+from bot.channels.addresses import AddressBook
+from bot.channels.alerts import AlertNotDelivered, AlertOutput, address_book_for
 from bot.channels.dedup import SeenMessages
 from bot.channels.identity import conversation_id
 from bot.channels.sms_base import (
@@ -38,6 +40,7 @@ from bot.channels.sms_base import (
     phone_key,
 )
 from bot.channels.sms_render import ReplyRenderer
+from bot.channels.transport import ProviderFailure, retry_after_seconds
 
 logger = logging.getLogger(__name__)
 
@@ -141,25 +144,40 @@ class TwilioMessagesApi:
 
     async def send(self, to: str, sender: str, body: str, conversation: str) -> bool:
         """True when Twilio accepted the message; failures are logged, never raised."""
+        try:
+            await self.deliver(to, sender, body)
+            return True
+        except ProviderFailure as failure:
+            if failure.status is None:
+                logger.warning("%s: could not reach the Messages API for %s", CHANNEL, conversation)
+            else:
+                logger.warning(
+                    "%s: Messages API refused a reply to %s: HTTP %s, %s",
+                    CHANNEL,
+                    conversation,
+                    failure.status,
+                    failure.reason,
+                )
+            return False
+
+    async def deliver(self, to: str, sender: str, body: str) -> None:
+        """Hands one message to Twilio, or raises ``ProviderFailure``."""
         auth = aiohttp.BasicAuth(self.settings.account_sid, self.settings.auth_token)
         form = {"To": to, "From": sender, "Body": body}
         try:
             async with self.http.session().post(self.url, data=form, auth=auth) as reply:
                 if reply.status < 300:
-                    return True
-                details = await reply.json(content_type=None)
-                # Twilio's error message may quote the number: log only its code.
+                    return
+                try:
+                    details = await reply.json(content_type=None)
+                except ValueError:
+                    details = None
+                # Twilio's error message may quote the number: keep only its code.
                 code = details.get("code") if isinstance(details, dict) else None
-                logger.warning(
-                    "%s: Messages API refused a reply to %s: HTTP %s, Twilio error %s",
-                    CHANNEL,
-                    conversation,
-                    reply.status,
-                    code,
-                )
-        except (aiohttp.ClientError, asyncio.TimeoutError, ValueError):
-            logger.warning("%s: could not reach the Messages API for %s", CHANNEL, conversation)
-        return False
+                retry_after = retry_after_seconds(reply.headers.get("Retry-After"))
+                raise ProviderFailure(reply.status, f"Twilio error {code}", retry_after)
+        except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+            raise ProviderFailure.unreachable(error) from error
 
 
 class TwilioOutput(TextMessageOutput):
@@ -176,14 +194,52 @@ class TwilioOutput(TextMessageOutput):
         conversation: str,
         to: str,
         sender: str,
+        addresses: AddressBook | None = None,
+        strict: bool = False,
     ) -> None:
-        super().__init__(renderer, conversation)
+        super().__init__(renderer, conversation, to, addresses, strict)
         self.api = api
-        self.to = to
         self.sender = sender
 
     async def deliver(self, text: str) -> None:
-        await self.api.send(self.to, self.sender, text, self.conversation)
+        if self.strict:
+            await self.api.deliver(self.to, self.sender, text)
+        else:
+            await self.api.send(self.to, self.sender, text, self.conversation)
+
+
+class TwilioAlertOutput(AlertOutput):
+    """Alerts to a stored number: SMS cut to three segments (MORE fetches the rest) or, for a
+    ``whatsapp:`` address, plain WhatsApp messages.
+
+    Twilio WhatsApp has no template support here: outside the 24-hour window the alert goes
+    out as free text and fails with Twilio error 63016, which Twilio reports afterwards on the
+    message (status ``failed``), not in its answer here (docs/SMS.md, "Alerts").
+    """
+
+    @classmethod
+    def name(cls) -> str:
+        return CHANNEL
+
+    def __init__(self, channel: TwilioSmsInput) -> None:
+        super().__init__(channel.addresses)
+        self._channel = channel
+
+    async def open(self, conversation: str, address: str) -> OutputChannel:
+        channel = self._channel
+        if not address.startswith(WHATSAPP_PREFIX):
+            renderer, sender = channel.sms, channel.settings.sms_from
+        elif channel.settings.whatsapp_from:
+            renderer, sender = channel.whatsapp, _whatsapp(channel.settings.whatsapp_from)
+        else:
+            # A reply comes from the number the user wrote to; an alert has no such message.
+            logger.warning("%s: alert to %s needs TWILIO_WHATSAPP_FROM", CHANNEL, conversation)
+            raise AlertNotDelivered(f"{CHANNEL}: no WhatsApp sender configured")
+        return TwilioOutput(channel.api, renderer, conversation, address, sender, strict=True)
+
+
+def _whatsapp(number: str) -> str:
+    return number if number.startswith(WHATSAPP_PREFIX) else WHATSAPP_PREFIX + number
 
 
 class TwilioSmsInput(InputChannel):
@@ -195,20 +251,27 @@ class TwilioSmsInput(InputChannel):
 
     @classmethod
     def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
-        return cls(TwilioSettings.load(credentials))
+        settings = TwilioSettings.load(credentials)
+        return cls(settings, addresses=address_book_for(CHANNEL))
 
-    def __init__(self, settings: TwilioSettings, seen: SeenMessages | None = None) -> None:
+    def __init__(
+        self,
+        settings: TwilioSettings,
+        seen: SeenMessages | None = None,
+        addresses: AddressBook | None = None,
+    ) -> None:
         self.settings = settings
         self.seen = seen or SeenMessages()
+        self.addresses = addresses
         self.http = HttpClient()
         self.api = TwilioMessagesApi(settings, self.http)
         self.sms = ReplyRenderer(paged=True)
         self.whatsapp = ReplyRenderer(paged=False)
 
-    def get_output_channel(self) -> OutputChannel | None:
-        # A conversation id is a one-way hash: without a stored address there is no one to
-        # send to. Proactive alerts need the encrypted address store (shared/DESIGN.md).
-        return None
+    def get_output_channel(self) -> OutputChannel:
+        """Where Rasa's ``trigger_intent`` sends alerts: a conversation id is a one-way hash,
+        so the address comes from the address book (raises ``AlertNotDelivered``)."""
+        return TwilioAlertOutput(self)
 
     def public_url(self, request: Request) -> str:
         """The URL Twilio called, as seen from outside the proxy (what Twilio signed)."""
@@ -267,14 +330,12 @@ class TwilioSmsInput(InputChannel):
         text = fields.get("Body", "")
         if whatsapp:
             renderer = self.whatsapp
-            reply_from = self.settings.whatsapp_from or fields.get("To", "")
-            if not reply_from.startswith(WHATSAPP_PREFIX):
-                reply_from = WHATSAPP_PREFIX + reply_from
+            reply_from = _whatsapp(self.settings.whatsapp_from or fields.get("To", ""))
         else:
             renderer = self.sms
             reply_from = self.settings.sms_from
             text = text.replace("¡", "@")  # some carriers turn "@" into "¡" (as Rasa's connector)
-        output = TwilioOutput(self.api, renderer, conversation, sender, reply_from)
+        output = TwilioOutput(self.api, renderer, conversation, sender, reply_from, self.addresses)
         await answer(
             renderer=renderer,
             output=output,

@@ -5,8 +5,10 @@ Meta verifies the webhook with a GET handshake (``hub.verify_token``) and signs 
 fails either check gets 403 and never reaches the bot.
 
 Free-form replies (text, buttons, lists) are only allowed within 24 hours of the user's last
-message (the "customer service window"); outside it only pre-approved template messages are, so
-alerts must check ``WhatsAppInput.within_customer_service_window`` and else use a template.
+message (the "customer service window"); outside it only pre-approved template messages are.
+The content runtime's ``action_send_alert`` decides, and then sends the custom payload
+``{"whatsapp_template": {"name": ..., "language": ..., "parameters": [...]}}`` instead of text,
+which goes out as a template message (``template_message``).
 """
 
 import hashlib
@@ -25,6 +27,14 @@ from sanic import Blueprint, response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
+from bot.channels.addresses import AddressBook
+from bot.channels.alerts import (
+    WHATSAPP_TEMPLATE,
+    AlertNotDelivered,
+    AlertOutput,
+    address_book_for,
+    custom_payload_in_reply,
+)
 from bot.channels.dedup import SeenMessages
 from bot.channels.identity import conversation_id
 from bot.channels.transport import (
@@ -34,6 +44,7 @@ from bot.channels.transport import (
     split_message,
     webhook_blueprint,
 )
+from bot.channels.whatsapp_templates import template_message
 from bot.channels.wording import CHOOSE, language_of, text_only
 
 logger = logging.getLogger(__name__)
@@ -122,17 +133,28 @@ class ServiceWindows:
 
 
 class WhatsAppOutput(OutputChannel):
-    """Replies to the one user a message came from (made per message, like TelegramOutput)."""
+    """Replies to the one user a message came from (made per message, like TelegramOutput);
+    ``strict`` (alerts) raises ``ProviderFailure`` where a reply logs and goes on."""
 
     @classmethod
     def name(cls) -> str:
         return "whatsapp"
 
-    def __init__(self, api: ProviderApi, phone_number_id: str, wa_id: str, conversation: str):
+    def __init__(
+        self,
+        api: ProviderApi,
+        phone_number_id: str,
+        wa_id: str,
+        conversation: str,
+        addresses: AddressBook | None = None,
+        strict: bool = False,
+    ) -> None:
         self._api = api
         self._path = f"/{phone_number_id}/messages"
         self._wa_id = wa_id
         self._conversation = conversation
+        self._addresses = addresses
+        self._strict = strict
 
     async def send_text_message(self, recipient_id: str, text: str, **kwargs: Any) -> None:
         for piece in split_message(text or "", MAX_TEXT):
@@ -158,14 +180,59 @@ class WhatsAppOutput(OutputChannel):
         interactive["body"] = {"text": tail[-1]}
         await self._send(recipient_id, {"type": "interactive", "interactive": interactive})
 
+    async def send_custom_json(
+        self, recipient_id: str, json_message: dict[str, Any], **kwargs: Any
+    ) -> None:
+        """A template message when asked for one; a remember request stores the address."""
+        if WHATSAPP_TEMPLATE not in json_message:
+            await custom_payload_in_reply(
+                json_message,
+                channel=self.name(),
+                conversation=self._conversation,
+                address=self._wa_id,
+                addresses=self._addresses,
+            )
+            return
+        try:
+            message = template_message(json_message[WHATSAPP_TEMPLATE])
+        except ValueError as error:
+            logger.warning("whatsapp: template for %s not sent: %s", self._conversation, error)
+            if self._strict:
+                raise AlertNotDelivered("whatsapp: malformed template payload") from error
+            return
+        await self._send(recipient_id, message)
+
     async def _send(self, recipient_id: str, message: dict[str, Any]) -> None:
         if recipient_id != self._conversation:
             logger.error("whatsapp: refusing to send a reply meant for another conversation")
             return
         payload = {"messaging_product": "whatsapp", "recipient_type": "individual"}
-        await self._api.post(
-            self._path, {**payload, "to": self._wa_id, **message}, "whatsapp send message"
-        )
+        payload = {**payload, "to": self._wa_id, **message}
+        if self._strict:
+            await self._api.send(self._path, payload)
+        else:
+            await self._api.post(self._path, payload, "whatsapp send message")
+
+
+class WhatsAppAlertOutput(AlertOutput):
+    """Alerts to a stored WhatsApp id: free text inside the customer-service window, the
+    template the content runtime chose outside it."""
+
+    sends_templates = True
+
+    @classmethod
+    def name(cls) -> str:
+        return "whatsapp"
+
+    def __init__(
+        self, api: ProviderApi, phone_number_id: str, addresses: AddressBook | None
+    ) -> None:
+        super().__init__(addresses)
+        self._api = api
+        self._phone_number_id = phone_number_id
+
+    async def open(self, conversation: str, address: str) -> OutputChannel:
+        return WhatsAppOutput(self._api, self._phone_number_id, address, conversation, strict=True)
 
 
 def _notified_messages(payload: object) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
@@ -188,9 +255,8 @@ def _notified_messages(payload: object) -> Iterator[tuple[dict[str, Any], dict[s
 
 
 class WhatsAppInput(InputChannel):
-    """Webhook for the WhatsApp Cloud API at ``/webhooks/whatsapp/webhook``.
-
-    No ``get_output_channel``: a one-way conversation id cannot be turned back into a number.
+    """Webhook for the WhatsApp Cloud API at ``/webhooks/whatsapp/webhook``; alerts through
+    ``get_output_channel`` (a one-way conversation id needs the address book to find a number).
     """
 
     @classmethod
@@ -210,7 +276,8 @@ class WhatsAppInput(InputChannel):
             )
         secret, verify_token, access_token, number = (values[name] for name in names)
         base_url = os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL
-        return cls(secret, verify_token, access_token, number, base_url)
+        addresses = address_book_for(cls.name())
+        return cls(secret, verify_token, access_token, number, base_url, addresses)
 
     def __init__(
         self,
@@ -219,13 +286,19 @@ class WhatsAppInput(InputChannel):
         access_token: str,
         phone_number_id: str,
         api_base_url: str = DEFAULT_BASE_URL,
+        addresses: AddressBook | None = None,
     ) -> None:
         self._app_secret = app_secret.encode()
         self._verify_token = verify_token.encode()
         self._phone_number_id = phone_number_id
         self.api = ProviderApi(api_base_url, {"Authorization": f"Bearer {access_token}"})
+        self.addresses = addresses
         self._seen = SeenMessages()
         self._windows = ServiceWindows()
+
+    def get_output_channel(self) -> OutputChannel:
+        """Where Rasa's ``trigger_intent`` sends alerts (raises ``AlertNotDelivered``)."""
+        return WhatsAppAlertOutput(self.api, self._phone_number_id, self.addresses)
 
     def within_customer_service_window(self, conversation_id: str) -> bool:
         """True while a free-form message may be sent; outside, only a template message."""
@@ -285,7 +358,9 @@ class WhatsAppInput(InputChannel):
         wa_id = message["from"]  # the sender's WhatsApp id: where replies go
         conversation = conversation_id("whatsapp", wa_id)
         self._windows.wrote(conversation, message.get("timestamp"))
-        output = WhatsAppOutput(self.api, self._phone_number_id, wa_id, conversation)
+        output = WhatsAppOutput(
+            self.api, self._phone_number_id, wa_id, conversation, self.addresses
+        )
         text = _text_of(message)
         if text is None:
             if message["type"] in MEDIA_TYPES:

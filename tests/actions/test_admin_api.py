@@ -36,6 +36,8 @@ from actions.admin.app import AccessLog, create_app
 from actions.admin.settings import AdminSettings
 from actions.admin.tokens import EditorToken
 from actions.airport import ActionAnswerAirportStatus
+from actions.alerts.models import Topic
+from actions.alerts.subscriptions import Wish
 from actions.content import db
 from actions.content.migrate import alembic_config
 from actions.content.models import Base, RevisionAction
@@ -52,6 +54,7 @@ from tests.actions.admin_support import (
     revision_count,
     stored,
 )
+from tests.actions.alerts_support import add_subscribers, clear_alerts
 from tests.actions.content_support import clock, only_message, run, tracker
 
 LIMIT = 64 * 1024
@@ -584,3 +587,24 @@ def test_serve_starts_the_api_and_stops_on_sigterm(tmp_path: Path) -> None:
         server.terminate()  # the process started above, by its handle
         output, _ = server.communicate(timeout=30)
     assert "GET /health 200" in output and "GET /export 401" in output
+
+
+# -- Alerts ----------------------------------------------------------------------------------
+
+
+async def test_editors_see_how_many_alerts_their_change_queued(
+    api: Client, amina: dict[str, str]
+) -> None:
+    clear_alerts()
+    add_subscribers(4, [Wish(Topic.AIRPORT, "KBL")])
+    assert (await api.get("/alerts", headers=amina)).status == 200
+    published = await api.put("/records/airport/KBL", json=CLOSE_KBL, headers=amina)
+    assert published.status == 200, await published.text()
+
+    body = await (await api.get("/alerts?limit=5", headers=amina)).json()
+
+    (alert,) = body["alerts"]
+    assert (alert["topic"], alert["key"], alert["editor"]) == ("airport", "KBL", "amina")
+    assert alert["deliveries"]["queued"] == 4 and alert["deliveries"]["sent"] == 0
+    assert "conversation" not in json.dumps(body)  # counts, never who
+    assert (await api.get("/alerts")).status == 401

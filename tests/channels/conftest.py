@@ -4,9 +4,11 @@ Recorded provider payloads (fixtures/) are posted to the connector exactly as th
 would; what the connector then sends out lands in a local aiohttp server that records it.
 """
 
+import shutil
 import socket
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +16,14 @@ from aiohttp import web
 from rasa.core.channels.channel import InputChannel, register
 from sanic import Sanic
 
+from bot.channels.addresses import KEY_ENV, OLD_KEYS_ENV, AddressBook, dispose_engines
+from tests.channels.address_support import (
+    TEST_KEY,
+    clear_addresses,
+    fresh_postgres_database,
+    migrate,
+    require_postgres,
+)
 from tests.channels.channel_support import FakeAgent, FakeProviderApi, Serve
 
 # Many apps in one process, as sanic-testing does it: on startup Sanic rewrites its request
@@ -25,6 +35,65 @@ Sanic.test_mode = True
 @pytest.fixture(autouse=True)
 def conversation_key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CONVERSATION_ID_KEY", "tests-channels-key")
+    # Channels that send alerts need the address key (from_credentials refuses to start).
+    monkeypatch.setenv(KEY_ENV, TEST_KEY)
+    monkeypatch.delenv(OLD_KEYS_ENV, raising=False)
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated content database, copied for each test (migrating is the slow part)."""
+    path = tmp_path_factory.mktemp("content") / "content.db"
+    migrate(f"sqlite:///{path}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def postgres_database() -> Iterator[str]:
+    """One migrated PostgreSQL database of its own for the session, dropped at its end."""
+    require_postgres()
+    with fresh_postgres_database() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def content_db_url(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[str]:
+    """An empty, migrated content database that CONTENT_DB_URL points at; each test using it
+    runs on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        url = request.getfixturevalue("sqlite_db_url")
+    else:
+        url = request.getfixturevalue("postgres_database")
+        clear_addresses(url)
+        monkeypatch.setenv("CONTENT_DB_URL", url)
+    yield url
+    dispose_engines()
+
+
+@pytest.fixture
+def sqlite_db_url(
+    tmp_path: Path, sqlite_template: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[str]:
+    """Like ``content_db_url``, SQLite only: for tests where the database is not the point."""
+    path = tmp_path / "content.db"
+    shutil.copy(sqlite_template, path)
+    url = f"sqlite:///{path}"
+    monkeypatch.setenv("CONTENT_DB_URL", url)
+    yield url
+    dispose_engines()
+
+
+@pytest.fixture
+def address_book(content_db_url: str) -> AddressBook:
+    """The address book as a channel gets it: key and database from the environment."""
+    return AddressBook.from_env()
+
+
+@pytest.fixture
+def sqlite_address_book(sqlite_db_url: str) -> AddressBook:
+    return AddressBook.from_env()
 
 
 @pytest.fixture

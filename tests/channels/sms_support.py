@@ -55,12 +55,13 @@ class FakeProvider:
     requests: list[RecordedRequest] = field(default_factory=list)
     status: int = 201
     reply: dict[str, Any] = field(default_factory=lambda: {"sid": "SM" + "0" * 32})
+    headers: dict[str, str] = field(default_factory=dict)
 
     async def handle(self, request: web.Request) -> web.Response:
         self.requests.append(
             RecordedRequest(request.path, dict(request.headers), await request.read())
         )
-        return web.json_response(self.reply, status=self.status)
+        return web.json_response(self.reply, status=self.status, headers=self.headers)
 
 
 @asynccontextmanager
@@ -101,16 +102,27 @@ class FakeBot:
 
 
 @asynccontextmanager
-async def serve_channel(channel: InputChannel, bot: FakeBot) -> AsyncIterator[str]:
-    """The channel registered as ``rasa run`` registers it; yields the server's base URL.
+async def serve_channel(channel: InputChannel, bot: Any) -> AsyncIterator[str]:
+    """The channel registered as ``rasa run`` registers it; yields the server's base URL."""
+    test_mode, Sanic.test_mode = Sanic.test_mode, True
+    try:
+        app = Sanic(f"test_{channel.name()}_{uuid.uuid4().hex[:8]}", configure_logging=False)
+        app.ctx.agent = bot
+        register([channel], app, route="/webhooks/")
+        async with serve_app(app) as base_url:
+            yield base_url
+    finally:
+        Sanic.test_mode = test_mode
+
+
+@asynccontextmanager
+async def serve_app(app: Sanic) -> AsyncIterator[str]:
+    """Runs ``app`` on a free local port; yields its base URL.
 
     Sanic rewrites its request handler on startup and keeps the original only in test mode,
     which several apps in one process need (as sanic-testing does it).
     """
     test_mode, Sanic.test_mode = Sanic.test_mode, True
-    app = Sanic(f"test_{channel.name()}_{uuid.uuid4().hex[:8]}", configure_logging=False)
-    app.ctx.agent = bot
-    register([channel], app, route="/webhooks/")
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     try:

@@ -13,11 +13,13 @@ import pytest
 from rasa.shared.exceptions import RasaException
 from twilio.request_validator import RequestValidator
 
+from bot.channels.alerts import AlertNotDelivered
 from bot.channels.identity import conversation_id
 from bot.channels.sms_render import MORE_HINT, NOTHING_MORE, WRITE_YOUR_QUESTION
 from bot.channels.sms_segments import message_units, segment_count
 from bot.channels.twilio_sms import (
     EMPTY_TWIML,
+    TwilioAlertOutput,
     TwilioSettings,
     TwilioSmsInput,
     signature_valid,
@@ -370,11 +372,16 @@ def test_settings_come_from_the_environment_and_name_what_is_missing() -> None:
         TwilioSettings.load({"webhook_base_url": "bot.example.org"}, environ)
 
 
-async def test_health_check_and_no_proactive_output(twilio: Setup) -> None:
+async def test_health_check_and_alerts_only_with_an_address_book(twilio: Setup) -> None:
     async with (
         aiohttp.ClientSession() as session,
         session.get(twilio.base_url + "/webhooks/twilio_sms/") as reply,
     ):
         assert (reply.status, await reply.json()) == (200, {"status": "ok"})
-    # A hashed conversation id cannot be turned back into a number to write to.
-    assert twilio.channel.get_output_channel() is None
+    # A hashed conversation id cannot be turned back into a number to write to: alerts need
+    # the address book (test_alerts.py), and without one they fail instead of vanishing.
+    output = twilio.channel.get_output_channel()
+    assert isinstance(output, TwilioAlertOutput) and output.name() == "twilio_sms"
+    with pytest.raises(AlertNotDelivered, match="no address book configured"):
+        await output.send_text_message(conversation_id("twilio_sms", "+93700000001"), "hi")
+    assert twilio.provider.requests == []

@@ -19,6 +19,7 @@ from pathlib import Path
 from sqlalchemy import delete, exists, select
 from sqlalchemy.orm import Session
 
+from actions.alerts.models import Broadcast, Delivery
 from actions.content import editing
 from actions.content.models import (
     Airport,
@@ -45,6 +46,8 @@ DEMO_FILE = Path(__file__).resolve().with_name("demo.yml")
 SEED_EDITOR = "seed"
 #: Deleted child tables first, so foreign keys hold at every step.
 CONTENT_MODELS: tuple[type[Base], ...] = (
+    Delivery,  # alerts about the content go with it (subscriptions stay)
+    Broadcast,
     Revision,
     GuidanceTopic,
     Announcement,

@@ -1,0 +1,190 @@
+"""``action_send_alert``: writes one queued alert for its subscriber.
+
+The notifier triggers ``EXTERNAL_alert`` with the delivery's id through Rasa's HTTP API; Rasa
+runs this action and sends what it utters through the subscriber's channel. The action:
+
+1. checks the delivery is still being sent and not already delivered, and that the
+   subscriber still wants this topic (an opt-out in the middle of a broadcast wins);
+2. writes the alert from the content as it is *now* (a flight changed again since the editor
+   published is shown as it is), in the conversation's language or, for a conversation the
+   retention period has already forgotten, the language the user subscribed in;
+3. on WhatsApp, outside the 24-hour window in which WhatsApp allows free text, sends the same
+   text as the parameter of the approved template instead;
+4. tags the message with the delivery id (custom payload ``alert_delivery``): the channel
+   claims the delivery right before it sends, so it goes out once however often it is
+   triggered (``bot/channels/deliveries.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from rasa_sdk import Action, Tracker
+from rasa_sdk.executor import CollectingDispatcher
+from rasa_sdk.types import DomainDict
+from sqlalchemy import select, update
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
+
+from actions import settings
+from actions.airport import airport_reply
+from actions.alerts import subscriptions
+from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, Subscription, Topic
+from actions.alerts.wording import wording
+from actions.content import format as fmt
+from actions.content.answering import Reply, latest_entity, utc_now
+from actions.content.db import session_scope
+from actions.content.localise import language_or_default
+from actions.content.models import Announcement, Flight, Revision
+
+logger = logging.getLogger(__name__)
+
+WHATSAPP_WINDOW = timedelta(hours=24)
+#: What Meta calls our languages in template messages.
+WHATSAPP_LANGUAGE = {"prs": "fa", "ps": "ps", "en": "en"}
+#: The custom payload key that tags an alert with its delivery (bot/channels/deliveries.py).
+ALERT_DELIVERY = "alert_delivery"
+#: Template parameters: no newlines or tabs, at most 4 spaces in a row, and a bounded length.
+TEMPLATE_PARAMETER_MAX = 900
+
+
+@dataclass(frozen=True)
+class Alert:
+    text: str
+    language: str
+
+
+def alert_reply(
+    session: Session, broadcast: Broadcast, language: str, now: datetime
+) -> Reply | None:
+    """The alert's body as a domain response and its variables; None if nothing is left to say."""
+    revision = session.get(Revision, broadcast.revision_id)
+    if revision is None:
+        return None
+    if broadcast.topic is Topic.AIRPORT:
+        reply = airport_reply(session, broadcast.topic_key, language, now)
+        if reply.response != "utter_airport_status":
+            return None  # unknown or out of date by now: a later check will say more
+        return Reply("utter_alert_airport", reply.variables)
+    if broadcast.topic is Topic.FLIGHTS:
+        flight = session.get(Flight, revision.record_id)
+        if flight is None or flight.withdrawn_at is not None:
+            return None
+        return Reply(
+            "utter_alert_flights",
+            {
+                "flights": fmt.flight_line(flight, language),
+                "provenance": fmt.provenance([flight], now, language),
+            },
+        )
+    announcement = session.get(Announcement, revision.record_id)
+    if announcement is None or announcement.withdrawn_at is not None:
+        return None
+    block = fmt.announcement_block(announcement, now, language)
+    return Reply("utter_alert_announcement", {"announcements": block})
+
+
+def outside_whatsapp_window(tracker: Tracker, now: datetime) -> bool:
+    """Whether the user's last own message (not an alert trigger) is over 24 hours old."""
+    for event in reversed(tracker.events):
+        if event.get("event") != "user":
+            continue
+        intent = ((event.get("parse_data") or {}).get("intent") or {}).get("name") or ""
+        if intent.startswith("EXTERNAL_"):
+            continue
+        sent = datetime.fromtimestamp(float(event.get("timestamp") or 0), timezone.utc)
+        return now - sent > WHATSAPP_WINDOW
+    return True  # no message of theirs is kept (retention): assume the window has closed
+
+
+def template_parameter(text: str) -> str:
+    """``text`` as WhatsApp accepts a template parameter: one line, bounded."""
+    flat = " · ".join(line.strip() for line in text.splitlines() if line.strip())
+    flat = " ".join(flat.split())
+    return flat if len(flat) <= TEMPLATE_PARAMETER_MAX else flat[: TEMPLATE_PARAMETER_MAX - 1] + "…"
+
+
+class ActionSendAlert(Action):  # type: ignore[misc]  # rasa_sdk ships no type hints
+    def __init__(self, clock: Callable[[], datetime] = utc_now) -> None:
+        self._clock = clock
+
+    def name(self) -> str:
+        return "action_send_alert"
+
+    def _claim_and_write(self, tracker: Tracker, delivery_id: int, now: datetime) -> Alert | None:
+        with session_scope() as session:
+            delivery = session.get(Delivery, delivery_id)
+            if delivery is None or delivery.conversation_id != tracker.sender_id:
+                logger.warning("alert delivery %s is not for this conversation", delivery_id)
+                return None
+            broadcast = session.get(Broadcast, delivery.broadcast_id)
+            assert broadcast is not None  # a foreign key
+            if not subscriptions.still_wanted(
+                session, delivery.conversation_id, broadcast.topic, broadcast.topic_key, now
+            ):
+                _finish(session, delivery_id, DeliveryStatus.CANCELLED, now)
+                return None
+            if delivery.status is not DeliveryStatus.SENDING or delivery.delivered_at is not None:
+                logger.info("alert delivery %s is not being sent: nothing written", delivery_id)
+                return None
+            language = self._language(session, tracker, delivery)
+            reply = alert_reply(session, broadcast, language, now)
+            if reply is None:
+                _finish(session, delivery_id, DeliveryStatus.SUPERSEDED, now)
+                return None
+            return Alert(wording().text(reply.response, language, **reply.variables), language)
+
+    @staticmethod
+    def _language(session: Session, tracker: Tracker, delivery: Delivery) -> str:
+        slot = tracker.get_slot("language")
+        if slot:
+            return language_or_default(slot)
+        subscribed_in = session.scalar(
+            select(Subscription.language)
+            .where(Subscription.conversation_id == delivery.conversation_id)
+            .limit(1)
+        )
+        return language_or_default(subscribed_in)
+
+    async def run(
+        self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: DomainDict
+    ) -> list[dict[str, Any]]:
+        raw = latest_entity(tracker, "alert_delivery") or ""
+        if not raw.isdigit():
+            logger.warning("EXTERNAL_alert without a delivery id: nothing sent")
+            return []
+        now = self._clock()
+        try:
+            alert = await asyncio.to_thread(self._claim_and_write, tracker, int(raw), now)
+        except (SQLAlchemyError, OSError):
+            # Nothing was sent: the notifier sees the delivery undelivered after Rasa's answer
+            # and tries again later.
+            logger.error("action_send_alert: cannot use the content database", exc_info=True)
+            return []
+        if alert is None:
+            return []
+        tag = {ALERT_DELIVERY: int(raw)}
+        channel = tracker.get_latest_input_channel()
+        if channel == "whatsapp" and outside_whatsapp_window(tracker, now):
+            template = {
+                "name": settings.whatsapp_alert_template(),
+                "language": WHATSAPP_LANGUAGE[alert.language],
+                "parameters": [template_parameter(alert.text)],
+            }
+            dispatcher.utter_message(json_message={"whatsapp_template": template, **tag})
+        else:
+            dispatcher.utter_message(text=alert.text, json_message=tag)
+        return []
+
+
+def _finish(session: Session, delivery_id: int, status: DeliveryStatus, now: datetime) -> None:
+    session.execute(
+        update(Delivery)
+        .where(Delivery.id == delivery_id, Delivery.status == DeliveryStatus.SENDING)
+        .values(status=status, finished_at=now)
+    )

@@ -1,0 +1,70 @@
+"""``python -m actions.alerts serve | status | purge`` (README "Alerts", docs/DATA_PROTECTION.md).
+
+serve   send queued alerts through Rasa's HTTP API until stopped (started by `make run`)
+status  the latest alerts and how many are queued / sent / failed
+purge   delete expired subscriptions and addresses and old deliveries (also run hourly by serve)
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from actions import settings
+from actions.alerts import notifier, outbox, retention
+from actions.content.answering import utc_now
+from actions.content.cli.common import CommandError, kabul, unit_of_work
+from actions.content.db import get_engine
+
+STATUS_ORDER = ("queued", "sending", "sent", "failed", "cancelled", "superseded")
+
+
+def status(limit: int) -> int:
+    with unit_of_work(get_engine()) as session:
+        rows = outbox.latest(session, limit)
+        if not rows:
+            print("No alerts yet: they are queued when a change is published that has subscribers.")
+            return 0
+        for broadcast, counts in rows:
+            shown = ", ".join(f"{counts[s]} {s}" for s in STATUS_ORDER if counts.get(s))
+            print(
+                f"#{broadcast.id} {kabul(broadcast.created_at)} "
+                f"{broadcast.topic.value}/{broadcast.topic_key} by {broadcast.editor}: "
+                f"{shown or 'no deliveries left (purged)'}"
+            )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m actions.alerts",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("serve", help="send queued alerts until stopped")
+    shown = commands.add_parser("status", help="progress of the latest alerts")
+    shown.add_argument("--last", type=int, default=20)
+    commands.add_parser("purge", help="delete what is past its retention period")
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        if args.command == "serve":
+            notifier.serve()
+            return 0
+        if args.command == "status":
+            return status(args.last)
+        with unit_of_work(get_engine()) as session:
+            purged = retention.purge(session, utc_now(), settings.conversation_retention())
+        print(f"Deleted {purged}.")
+        return 0
+    except (settings.SettingsError, notifier.SettingsError, CommandError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,456 @@
+"""The notifier: sends queued alerts through Rasa's HTTP API, at each channel's pace, exactly once.
+
+For each delivery it calls ``POST /conversations/<id>/trigger_intent?output_channel=<channel>``
+with the intent ``EXTERNAL_alert``; Rasa runs ``action_send_alert`` and sends the alert through
+the subscriber's own channel connector, so no channel code is duplicated here.
+
+Exactly once, across crashes:
+
+1. a delivery is *claimed* (``queued`` → ``sending``, in a transaction with ``SKIP LOCKED`` on
+   PostgreSQL, so several notifiers never take the same one);
+2. Rasa's alert channel claims it again right before handing it to the provider
+   (``rendered_at``, set once: a second trigger sends nothing) and records ``delivered_at``
+   when the provider took it — shielded, so it completes even if this notifier dies meanwhile
+   (``bot/channels/deliveries.py``);
+3. after Rasa answers 200 the notifier marks it ``sent`` if it was delivered, or queues it
+   again if it was not (the action could not read the database);
+4. Rasa answers 500 when the channel could not hand the alert to the provider (429, 5xx, no
+   stored address): the delivery is retried with exponential backoff (or the provider's
+   ``retry after``), up to ``ALERT_MAX_ATTEMPTS``, then ``failed``;
+5. a notifier that died leaves deliveries in ``sending``; after ``ALERT_CLAIM_LEASE`` any
+   notifier takes them back: delivered ones count as sent, the others are queued again. Only a
+   Rasa process dying between the provider's acceptance and recording it can repeat an alert.
+
+Rates: per channel a token bucket (``ALERT_RATE_<CHANNEL>`` messages per second: Telegram 30,
+WhatsApp 80, SMS 10 by default) and at most one alert per conversation per second (Telegram's
+per-chat limit), whatever the number of deliveries queued.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import signal
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from urllib.parse import quote
+
+import aiohttp
+from sqlalchemy import and_, exists, or_, select, update
+from sqlalchemy.orm import Session, aliased
+
+from actions import settings
+from actions.alerts import retention
+from actions.alerts.models import (
+    Broadcast,
+    Delivery,
+    DeliveryStatus,
+    StoredAddress,
+)
+from actions.alerts.subscriptions import ALERT_CHANNELS, still_wanted
+from actions.content.answering import utc_now
+from actions.content.db import session_scope
+
+logger = logging.getLogger(__name__)
+
+ALERT_INTENT = "EXTERNAL_alert"
+DEFAULT_RATES = {"telegram": 30.0, "whatsapp": 80.0, "twilio_sms": 10.0, "sms_gateway": 10.0}
+_RETRY_AFTER = re.compile(r"retry after (\d+(?:\.\d+)?) s")
+NO_ADDRESS = "no stored address"
+
+
+class SettingsError(ValueError):
+    """A notifier setting that cannot be used; the message names the variable."""
+
+
+def _number(environ: Mapping[str, str], name: str, default: float) -> float:
+    raw = environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if value <= 0:
+        raise SettingsError(f"{name} is {raw!r}; give a number above zero")
+    return value
+
+
+@dataclass(frozen=True)
+class NotifierSettings:
+    """Read from the environment (README, docs/DATA_PROTECTION.md)."""
+
+    rasa_url: str = "http://127.0.0.1:5005"
+    rasa_token: str | None = None
+    rates: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_RATES))
+    per_conversation_interval: float = 1.0
+    concurrency: int = 16
+    max_attempts: int = 6
+    backoff_seconds: float = 5.0
+    max_backoff_seconds: float = 900.0
+    claim_lease_seconds: float = 60.0
+    poll_seconds: float = 1.0
+    purge_every_seconds: float = 3600.0
+    request_timeout_seconds: float = 30.0
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> NotifierSettings:
+        rates = {
+            channel: _number(environ, f"ALERT_RATE_{channel.upper()}", rate)
+            for channel, rate in DEFAULT_RATES.items()
+        }
+        return cls(
+            rasa_url=(environ.get("RASA_URL", "").strip() or cls.rasa_url).rstrip("/"),
+            rasa_token=environ.get("RASA_API_TOKEN", "").strip() or None,
+            rates=rates,
+            concurrency=int(_number(environ, "ALERT_CONCURRENCY", cls.concurrency)),
+            max_attempts=int(_number(environ, "ALERT_MAX_ATTEMPTS", cls.max_attempts)),
+            backoff_seconds=_number(environ, "ALERT_BACKOFF_SECONDS", cls.backoff_seconds),
+            claim_lease_seconds=_number(environ, "ALERT_CLAIM_LEASE", cls.claim_lease_seconds),
+            poll_seconds=_number(environ, "ALERT_POLL_SECONDS", cls.poll_seconds),
+        )
+
+
+class TokenBucket:
+    """``rate`` tokens a second, evenly spaced: no burst saved up while idle, because a provider
+    counting "30 a second" may count any second, not ours."""
+
+    def __init__(self, rate: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self._capacity = 1.0
+        self._tokens = self._capacity
+        self._clock = clock
+        self._updated = clock()
+        self._lock = asyncio.Lock()
+
+    async def take(self) -> None:
+        async with self._lock:
+            while True:
+                now = self._clock()
+                self._tokens = min(self._capacity, self._tokens + (now - self._updated) * self.rate)
+                self._updated = now
+                if self._tokens >= 1:
+                    self._tokens -= 1
+                    return
+                await asyncio.sleep((1 - self._tokens) / self.rate)
+
+
+@dataclass(frozen=True)
+class Claimed:
+    id: int
+    conversation_id: str
+    channel: str
+    attempts: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What Rasa said about one trigger."""
+
+    delivered: bool  # Rasa answered 200
+    error: str | None = None  # short reason, never an address
+    retry_after: float | None = None
+    permanent: bool = False  # retrying cannot help (no stored address)
+    reached_rasa: bool = True  # False: connection failed or timed out, the outcome is unknown
+
+
+class Outbox:
+    """The notifier's database steps, each one short transaction (run in a worker thread)."""
+
+    def __init__(self, settings_: NotifierSettings, clock: Callable[[], datetime] = utc_now):
+        self.settings = settings_
+        self.clock = clock
+
+    def recover(self) -> int:
+        """Takes back deliveries a dead notifier left in ``sending`` past the lease."""
+        now = self.clock()
+        stale = and_(
+            Delivery.status == DeliveryStatus.SENDING,
+            Delivery.claimed_at < now - timedelta(seconds=self.settings.claim_lease_seconds),
+        )
+        with session_scope() as session:
+            sent = session.execute(
+                update(Delivery)
+                .where(stale, Delivery.delivered_at.is_not(None))
+                .values(status=DeliveryStatus.SENT, finished_at=now)
+            )
+            queued = session.execute(
+                update(Delivery)
+                .where(stale, Delivery.delivered_at.is_(None))
+                .values(status=DeliveryStatus.QUEUED, next_attempt_at=now, rendered_at=None)
+            )
+        count = int(getattr(sent, "rowcount", 0) or 0) + int(getattr(queued, "rowcount", 0) or 0)
+        if count:
+            logger.info("recovered %d alert(s) a stopped notifier had claimed", count)
+        return count
+
+    def claim(self, channel: str, limit: int) -> list[Claimed]:
+        """Up to ``limit`` due deliveries of ``channel``, one per conversation, oldest first,
+        skipping conversations alerted less than a second ago."""
+        now = self.clock()
+        recent = aliased(Delivery)
+        just_alerted = exists().where(
+            recent.conversation_id == Delivery.conversation_id,
+            recent.claimed_at > now - timedelta(seconds=self.settings.per_conversation_interval),
+            or_(recent.status == DeliveryStatus.SENDING, recent.status == DeliveryStatus.SENT),
+        )
+        due = (
+            select(Delivery)
+            .where(
+                Delivery.status == DeliveryStatus.QUEUED,
+                Delivery.channel == channel,
+                Delivery.next_attempt_at <= now,
+                ~just_alerted,
+            )
+            .order_by(Delivery.id)
+            .limit(limit * 2)
+            .with_for_update(skip_locked=True)
+        )
+        with session_scope() as session:
+            picked: dict[str, Delivery] = {}
+            for delivery in session.scalars(due):
+                if delivery.conversation_id not in picked and len(picked) < limit:
+                    picked[delivery.conversation_id] = delivery
+            for delivery in picked.values():
+                delivery.status = DeliveryStatus.SENDING
+                delivery.claimed_at = now
+                delivery.attempts += 1
+            return [
+                Claimed(d.id, d.conversation_id, d.channel, d.attempts) for d in picked.values()
+            ]
+
+    def still_to_send(self, claimed: Claimed) -> bool:
+        """Re-checked just before sending: opted out, or no address left, means not at all."""
+        now = self.clock()
+        with session_scope() as session:
+            delivery = session.get(Delivery, claimed.id)
+            if delivery is None or delivery.status is not DeliveryStatus.SENDING:
+                return False
+            broadcast = session.get(Broadcast, delivery.broadcast_id)
+            assert broadcast is not None
+            if not still_wanted(
+                session, claimed.conversation_id, broadcast.topic, broadcast.topic_key, now
+            ):
+                _finish(session, delivery, DeliveryStatus.CANCELLED, now)
+                return False
+            address = session.scalar(
+                select(StoredAddress.expires_at).where(
+                    StoredAddress.conversation_id == claimed.conversation_id
+                )
+            )
+            if address is None or address <= now:
+                _finish(session, delivery, DeliveryStatus.FAILED, now, NO_ADDRESS)
+                return False
+            return True
+
+    def settle(self, claimed: Claimed, outcome: Outcome) -> DeliveryStatus:
+        """Record what became of one delivery after Rasa answered (or did not)."""
+        now = self.clock()
+        with session_scope() as session:
+            delivery = session.get(Delivery, claimed.id)
+            if delivery is None:
+                return DeliveryStatus.FAILED  # forgotten on request meanwhile
+            if delivery.status is not DeliveryStatus.SENDING:
+                return delivery.status  # the action cancelled or superseded it
+            if delivery.delivered_at is not None:
+                # Delivered, whatever the answer said (an answer lost on the way counts too).
+                _finish(session, delivery, DeliveryStatus.SENT, now)
+                return DeliveryStatus.SENT
+            if outcome.delivered:
+                error = "not sent (the action could not read the database)"
+            else:
+                error = outcome.error or "failed"
+            if delivery.rendered_at is not None and not outcome.reached_rasa:
+                # Rasa still holds it, in the middle of sending: it will record the outcome.
+                # Taken back after the lease like a dead notifier's, never sent twice.
+                return DeliveryStatus.SENDING
+            if outcome.permanent or delivery.attempts >= self.settings.max_attempts:
+                _finish(session, delivery, DeliveryStatus.FAILED, now, error)
+                return DeliveryStatus.FAILED
+            wait = min(
+                self.settings.max_backoff_seconds,
+                self.settings.backoff_seconds * 2 ** (delivery.attempts - 1),
+            )
+            if outcome.retry_after is not None:
+                wait = max(wait, outcome.retry_after)
+            delivery.status = DeliveryStatus.QUEUED
+            delivery.next_attempt_at = now + timedelta(seconds=wait)
+            delivery.last_error = error[:200]
+            return DeliveryStatus.QUEUED
+
+    def purge(self) -> retention.Purged:
+        with session_scope() as session:
+            return retention.purge(session, self.clock(), settings.conversation_retention())
+
+
+def _finish(
+    session: Session,
+    delivery: Delivery,
+    status: DeliveryStatus,
+    now: datetime,
+    error: str | None = None,
+) -> None:
+    delivery.status = status
+    delivery.finished_at = now
+    if error is not None:
+        delivery.last_error = error[:200]
+
+
+class RasaApi:
+    """Rasa's HTTP API, for ``trigger_intent`` only."""
+
+    def __init__(self, settings_: NotifierSettings) -> None:
+        self.settings = settings_
+        self._session: aiohttp.ClientSession | None = None
+
+    async def trigger(self, claimed: Claimed) -> Outcome:
+        if self._session is None:
+            timeout = aiohttp.ClientTimeout(total=self.settings.request_timeout_seconds)
+            self._session = aiohttp.ClientSession(timeout=timeout)
+        params = {"output_channel": claimed.channel, "include_events": "NONE"}
+        if self.settings.rasa_token:
+            params["token"] = self.settings.rasa_token
+        url = (
+            f"{self.settings.rasa_url}/conversations/"
+            f"{quote(claimed.conversation_id, safe='')}/trigger_intent"
+        )
+        body = {"name": ALERT_INTENT, "entities": {"alert_delivery": str(claimed.id)}}
+        try:
+            async with self._session.post(url, params=params, json=body) as response:
+                if response.status == 200:
+                    await response.read()
+                    return Outcome(delivered=True)
+                answer = await response.text()
+        except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+            return Outcome(False, f"Rasa unreachable ({type(error).__name__})", reached_rasa=False)
+        return rasa_error(response.status, answer)
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+
+def rasa_error(status: int, answer: str) -> Outcome:
+    """Rasa's error answer as an Outcome. Only our channel's own short reasons are kept from
+    it (bot/channels/addresses.py: "no stored address", "HTTP 429", "retry after 3 s")."""
+    retry = _RETRY_AFTER.search(answer)
+    provider = re.search(r"HTTP \d{3}", answer)
+    reason = f"Rasa HTTP {status}" + (f", provider {provider.group(0)}" if provider else "")
+    if status in (401, 403):
+        reason += " (RASA_API_TOKEN does not match Rasa's --auth-token)"
+    return Outcome(
+        False,
+        reason + (" (no stored address)" if NO_ADDRESS in answer else ""),
+        retry_after=float(retry.group(1)) if retry else None,
+        permanent=NO_ADDRESS in answer,
+    )
+
+
+class Notifier:
+    """One task per channel claims what is due and sends it at the channel's rate."""
+
+    def __init__(
+        self,
+        settings_: NotifierSettings | None = None,
+        outbox: Outbox | None = None,
+        rasa: RasaApi | None = None,
+    ) -> None:
+        self.settings = settings_ or NotifierSettings.from_env()
+        self.outbox = outbox or Outbox(self.settings)
+        self.rasa = rasa or RasaApi(self.settings)
+        self._stopping = asyncio.Event()
+        self._slots = asyncio.Semaphore(self.settings.concurrency)
+        self._in_flight: set[asyncio.Task[None]] = set()
+        self.sent = 0
+
+    def stop(self) -> None:
+        self._stopping.set()
+
+    async def run(self) -> None:
+        """Until :meth:`stop`: send, recover what a dead notifier left, purge hourly."""
+        logger.info(
+            "notifier sending through %s at %s",
+            self.settings.rasa_url,
+            ", ".join(f"{c} {r:g}/s" for c, r in self.settings.rates.items()),
+        )
+        channels = [
+            asyncio.create_task(self._channel(channel, TokenBucket(rate)))
+            for channel, rate in self.settings.rates.items()
+            if channel in ALERT_CHANNELS
+        ]
+        housekeeping = asyncio.create_task(self._housekeeping())
+        await self._stopping.wait()
+        for task in (*channels, housekeeping):
+            task.cancel()
+        await asyncio.gather(*channels, housekeeping, return_exceptions=True)
+        if self._in_flight:  # let what was handed to Rasa finish and be recorded
+            await asyncio.wait(self._in_flight, timeout=self.settings.request_timeout_seconds)
+        await self.rasa.close()
+
+    async def _housekeeping(self) -> None:
+        next_purge = 0.0
+        while True:
+            try:
+                await asyncio.to_thread(self.outbox.recover)
+                if time.monotonic() >= next_purge:
+                    await asyncio.to_thread(self.outbox.purge)
+                    next_purge = time.monotonic() + self.settings.purge_every_seconds
+            except Exception:  # the database may be down: try again later, never stop
+                logger.error("notifier housekeeping failed", exc_info=True)
+            await asyncio.sleep(max(1.0, self.settings.claim_lease_seconds / 2))
+
+    async def _channel(self, channel: str, bucket: TokenBucket) -> None:
+        while True:
+            try:
+                batch = await asyncio.to_thread(
+                    self.outbox.claim, channel, max(1, int(bucket.rate))
+                )
+            except Exception:
+                logger.error("notifier: cannot claim %s alerts", channel, exc_info=True)
+                batch = []
+            if not batch:
+                await asyncio.sleep(self.settings.poll_seconds)
+                continue
+            for claimed in batch:
+                await self._slots.acquire()
+                task = asyncio.create_task(self._send(claimed, bucket))
+                self._in_flight.add(task)
+                task.add_done_callback(self._in_flight.discard)
+
+    async def _send(self, claimed: Claimed, bucket: TokenBucket) -> None:
+        try:
+            if not await asyncio.to_thread(self.outbox.still_to_send, claimed):
+                return
+            await bucket.take()  # right before the request: the pace is what Rasa sees
+            outcome = await self.rasa.trigger(claimed)
+            status = await asyncio.to_thread(self.outbox.settle, claimed, outcome)
+            if status is DeliveryStatus.SENT:
+                self.sent += 1
+            elif outcome.error:
+                logger.warning("alert %s: %s -> %s", claimed.id, outcome.error, status.value)
+        except Exception:
+            # Left in ``sending``: the lease brings it back. Logged without any address.
+            logger.error("alert %s could not be settled", claimed.id, exc_info=True)
+        finally:
+            self._slots.release()
+
+
+def serve(settings_: NotifierSettings | None = None) -> None:
+    """``python -m actions.alerts serve``: run until SIGTERM or Ctrl-C."""
+    notifier = Notifier(settings_)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, notifier.stop)
+        await notifier.run()
+
+    asyncio.run(main())
+
+
+__all__ = ["Notifier", "NotifierSettings", "Outbox", "Outcome", "RasaApi", "serve"]

@@ -1,0 +1,54 @@
+"""Forgetting on schedule: what the content database keeps about people, it keeps for a while only.
+
+* subscriptions and sealed addresses: until they expire (``ALERT_SUBSCRIPTION_TTL`` after the
+  user last subscribed);
+* alert deliveries (which conversation was sent which alert): ``CONVERSATION_RETENTION`` after
+  they finished — the same period conversations themselves are kept (``bot/stores.py``).
+
+Broadcasts stay: they say which change alerted how many people, not who.
+Run by the notifier every hour and by ``make purge`` (``python -m actions.alerts purge``).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete
+from sqlalchemy.orm import Session
+
+from actions.alerts.models import FINAL_STATUSES, Delivery, StoredAddress, Subscription
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Purged:
+    subscriptions: int
+    addresses: int
+    deliveries: int
+
+    def __str__(self) -> str:
+        return (
+            f"{self.subscriptions} expired subscription(s), {self.addresses} expired "
+            f"address(es), {self.deliveries} old alert delivery record(s)"
+        )
+
+
+def _count(result: object) -> int:
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
+def purge(session: Session, now: datetime, retention: timedelta) -> Purged:
+    """Delete what has expired or is older than ``retention``; the caller commits."""
+    subscriptions = session.execute(delete(Subscription).where(Subscription.expires_at <= now))
+    addresses = session.execute(delete(StoredAddress).where(StoredAddress.expires_at <= now))
+    deliveries = session.execute(
+        delete(Delivery).where(
+            Delivery.status.in_(FINAL_STATUSES), Delivery.finished_at < now - retention
+        )
+    )
+    purged = Purged(_count(subscriptions), _count(addresses), _count(deliveries))
+    logger.info("retention: deleted %s", purged)
+    return purged

@@ -1,0 +1,132 @@
+"""Subscribing, opting out and forgetting, as the actions and the retention command need them.
+
+Every function takes a Session and leaves committing to the caller (one turn, one transaction).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
+
+from actions.alerts.models import (
+    EVERYWHERE,
+    Delivery,
+    StoredAddress,
+    Subscription,
+    Topic,
+)
+from actions.alerts.outbox import cancel_queued
+
+#: The channels that can carry an alert: they push to a phone. REST and the web chat cannot.
+ALERT_CHANNELS = frozenset({"telegram", "whatsapp", "twilio_sms", "sms_gateway"})
+
+
+@dataclass(frozen=True, order=True)
+class Wish:
+    """One thing a user asked to be alerted about."""
+
+    topic: Topic
+    key: str = EVERYWHERE
+
+
+def subscribe(
+    session: Session,
+    conversation_id: str,
+    channel: str,
+    wishes: Iterable[Wish],
+    language: str,
+    now: datetime,
+    ttl: timedelta,
+) -> datetime:
+    """Add or renew the subscriptions; return when they (all of them) expire.
+
+    Subscribing again renews every subscription of the conversation, and the stored address
+    with them, so one "alerts" message keeps everything alive for another ``ttl``.
+    """
+    until = now + ttl
+    existing = {
+        (row.topic, row.topic_key): row
+        for row in session.scalars(
+            select(Subscription).where(Subscription.conversation_id == conversation_id)
+        )
+    }
+    for wish in set(wishes):
+        row = existing.get((wish.topic, wish.key))
+        if row is None:
+            session.add(
+                Subscription(
+                    conversation_id=conversation_id,
+                    channel=channel,
+                    topic=wish.topic,
+                    topic_key=wish.key,
+                    language=language,
+                    created_at=now,
+                    expires_at=until,
+                )
+            )
+    session.execute(
+        update(Subscription)
+        .where(Subscription.conversation_id == conversation_id)
+        .values(expires_at=until, language=language, channel=channel)
+    )
+    session.execute(
+        update(StoredAddress)
+        .where(StoredAddress.conversation_id == conversation_id)
+        .values(expires_at=until)
+    )
+    session.flush()
+    return until
+
+
+def current(session: Session, conversation_id: str, now: datetime) -> Sequence[Subscription]:
+    """The conversation's subscriptions that have not expired, in a stable order."""
+    return session.scalars(
+        select(Subscription)
+        .where(Subscription.conversation_id == conversation_id, Subscription.expires_at > now)
+        .order_by(Subscription.topic, Subscription.topic_key)
+    ).all()
+
+
+def unsubscribe(session: Session, conversation_id: str, now: datetime) -> int:
+    """Stop every alert at once: subscriptions, queued alerts and the stored address go.
+
+    Returns how many subscriptions there were. The address is deleted too: without a
+    subscription there is no reason to keep a way to reach the person.
+    """
+    removed = session.execute(
+        delete(Subscription).where(Subscription.conversation_id == conversation_id)
+    )
+    cancel_queued(session, conversation_id, now)
+    session.execute(delete(StoredAddress).where(StoredAddress.conversation_id == conversation_id))
+    return int(getattr(removed, "rowcount", 0) or 0)
+
+
+def forget(session: Session, conversation_ids: Sequence[str]) -> None:
+    """Remove every trace of these conversations from the content database."""
+    if not conversation_ids:
+        return
+    ids = list(conversation_ids)
+    session.execute(delete(Delivery).where(Delivery.conversation_id.in_(ids)))
+    session.execute(delete(Subscription).where(Subscription.conversation_id.in_(ids)))
+    session.execute(delete(StoredAddress).where(StoredAddress.conversation_id.in_(ids)))
+
+
+def still_wanted(
+    session: Session, conversation_id: str, topic: Topic, key: str, now: datetime
+) -> bool:
+    """Whether the conversation still wants alerts on ``topic`` for ``key`` (opt-out check)."""
+    found = session.scalar(
+        select(Subscription.id)
+        .where(
+            Subscription.conversation_id == conversation_id,
+            Subscription.topic == topic,
+            Subscription.topic_key.in_({key, EVERYWHERE}),
+            Subscription.expires_at > now,
+        )
+        .limit(1)
+    )
+    return found is not None

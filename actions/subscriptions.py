@@ -1,0 +1,236 @@
+"""Subscribing to alerts, opting out and listing them: ``action_subscribe_alerts``,
+``action_unsubscribe_alerts``, ``action_list_subscriptions``.
+
+An opt-out ("STOP", "توقف", "بس") takes effect in this very turn: the subscriptions, every alert
+still queued and the sealed address are gone before the confirmation is sent, even in the
+middle of a broadcast (the notifier and ``action_send_alert`` check again before sending).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from rasa_sdk import Action, Tracker
+from rasa_sdk.executor import CollectingDispatcher
+from rasa_sdk.types import DomainDict
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
+
+from actions import settings
+from actions.alerts import subscriptions
+from actions.alerts.models import EVERYWHERE, Subscription, Topic
+from actions.alerts.subscriptions import ALERT_CHANNELS, Wish
+from actions.alerts.wording import wording
+from actions.content import format as fmt
+from actions.content import queries
+from actions.content.answering import utc_now
+from actions.content.db import session_scope
+from actions.content.localise import LABELS, isolate_latin, language_or_default, word
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_AIRPORT = "KBL"
+FAILED = "utter_alerts_failed"
+#: Told to the bot runtime's channel, which seals the address it holds (bot/channels/addresses.py).
+REMEMBER_ADDRESS = "remember_address"
+
+
+def wishes_in(session: Session, tracker: Tracker) -> list[Wish]:
+    """What the latest message asks to be alerted about, from its entities.
+
+    ``alert_topic`` names the topic; an ``airport`` entity means that airport's status, a
+    ``destination`` flights to the airports serving it (all flights if none serves it).
+    """
+    entities = (tracker.latest_message or {}).get("entities") or []
+    values: dict[str, list[str]] = {}
+    for entity in entities:
+        value = entity.get("value")
+        if isinstance(value, str) and value.strip():
+            values.setdefault(str(entity.get("entity")), []).append(value.strip())
+    topics = set(values.get("alert_topic", []))
+    wishes: list[Wish] = []
+    if "airport" in topics or values.get("airport"):
+        wishes += [Wish(Topic.AIRPORT, iata.upper()) for iata in values.get("airport", [])]
+        if not values.get("airport"):
+            wishes.append(Wish(Topic.AIRPORT, DEFAULT_AIRPORT))
+    if "flights" in topics or values.get("destination"):
+        airports = [
+            airport
+            for place in values.get("destination", [])
+            for airport in queries.airports_at(session, place)
+        ]
+        wishes += [Wish(Topic.FLIGHTS, airport.iata) for airport in airports]
+        if not airports:
+            wishes.append(Wish(Topic.FLIGHTS, EVERYWHERE))
+    if "announcements" in topics:
+        wishes.append(Wish(Topic.ANNOUNCEMENTS))
+    return sorted(set(wishes))
+
+
+def topic_names(session: Session, rows: Sequence[Subscription], language: str) -> str:
+    """The subscriptions in words, one per line: "airport status", "flights to Doha (DOH)"."""
+    texts = wording()
+    names: list[str] = []
+    for row in rows:
+        if row.topic is Topic.AIRPORT:
+            name = texts.text("utter_alert_topic_airport", language)
+            if row.topic_key != DEFAULT_AIRPORT:
+                name += f" ({isolate_latin(row.topic_key, language)})"
+        elif row.topic is Topic.FLIGHTS and row.topic_key == EVERYWHERE:
+            name = texts.text("utter_alert_topic_flights_all", language)
+        elif row.topic is Topic.FLIGHTS:
+            airport = queries.airport_with_status(session, row.topic_key)
+            place = fmt.place(airport, language) if airport else row.topic_key
+            name = texts.text("utter_alert_topic_flights", language, destination=place)
+        else:
+            name = texts.text("utter_alert_topic_announcements", language)
+        names.append(f"• {name}")
+    return "\n".join(names) or word(LABELS, "none", language)
+
+
+class SubscriptionAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships no type hints
+    """Runs one database step in a worker thread; an unreachable database is apologised for."""
+
+    def __init__(self, clock: Callable[[], datetime] = utc_now) -> None:
+        self._clock = clock
+
+    @abstractmethod
+    def step(
+        self,
+        dispatcher: CollectingDispatcher,
+        session: Session,
+        tracker: Tracker,
+        language: str,
+        now: datetime,
+    ) -> None:
+        """Read and change what the turn needs; utter the replies on ``dispatcher``."""
+
+    def _run_step(
+        self, dispatcher: CollectingDispatcher, tracker: Tracker, language: str, now: datetime
+    ) -> None:
+        with session_scope() as session:
+            self.step(dispatcher, session, tracker, language, now)
+
+    async def run(
+        self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: DomainDict
+    ) -> list[dict[str, Any]]:
+        language = language_or_default(tracker.get_slot("language"))
+        # Messages are collected apart and sent only if the step committed: a confirmation
+        # must never go out for a change the database did not keep.
+        collected = CollectingDispatcher()
+        try:
+            await asyncio.to_thread(self._run_step, collected, tracker, language, self._clock())
+        except (SQLAlchemyError, OSError):
+            logger.error("%s: cannot use the content database", self.name(), exc_info=True)
+            dispatcher.utter_message(response=FAILED)
+            return []
+        dispatcher.messages.extend(collected.messages)
+        return []
+
+
+class ActionSubscribeAlerts(SubscriptionAction):
+    """ "Alert me when the airport opens", "flights to Doha", menu 7, or a topic button."""
+
+    def name(self) -> str:
+        return "action_subscribe_alerts"
+
+    def step(
+        self,
+        dispatcher: CollectingDispatcher,
+        session: Session,
+        tracker: Tracker,
+        language: str,
+        now: datetime,
+    ) -> None:
+        channel = tracker.get_latest_input_channel()
+        if channel not in ALERT_CHANNELS:
+            dispatcher.utter_message(response="utter_alerts_channel_unsupported")
+            return
+        wishes = wishes_in(session, tracker)
+        if not wishes:
+            listed = subscriptions.current(session, tracker.sender_id, now)
+            if listed:
+                _list(dispatcher, session, listed, language)
+            dispatcher.utter_message(response="utter_ask_alert_topic")
+            return
+        until = subscriptions.subscribe(
+            session,
+            tracker.sender_id,
+            channel,
+            wishes,
+            language,
+            now,
+            settings.subscription_ttl(),
+        )
+        rows = subscriptions.current(session, tracker.sender_id, now)
+        # First the channel seals the address it holds (never shown to the user), then the
+        # confirmation: the user is told only after the address was handed over.
+        dispatcher.utter_message(json_message={REMEMBER_ADDRESS: {"expires_at": until.isoformat()}})
+        dispatcher.utter_message(
+            response="utter_alerts_subscribed",
+            topics=topic_names(session, rows, language),
+            until=fmt.calendar_date(until, language),
+        )
+        logger.info("%s subscribed to %d topic(s)", tracker.sender_id, len(rows))
+
+
+class ActionUnsubscribeAlerts(SubscriptionAction):
+    """ "STOP", "unsubscribe", "توقف", "بس": everything stops in this turn."""
+
+    def name(self) -> str:
+        return "action_unsubscribe_alerts"
+
+    def step(
+        self,
+        dispatcher: CollectingDispatcher,
+        session: Session,
+        tracker: Tracker,
+        language: str,
+        now: datetime,
+    ) -> None:
+        removed = subscriptions.unsubscribe(session, tracker.sender_id, now)
+        if removed:
+            logger.info("%s unsubscribed from %d topic(s)", tracker.sender_id, removed)
+            dispatcher.utter_message(response="utter_alerts_unsubscribed")
+        else:
+            dispatcher.utter_message(response="utter_no_subscriptions")
+
+
+class ActionListSubscriptions(SubscriptionAction):
+    """ "Which alerts do I get?"."""
+
+    def name(self) -> str:
+        return "action_list_subscriptions"
+
+    def step(
+        self,
+        dispatcher: CollectingDispatcher,
+        session: Session,
+        tracker: Tracker,
+        language: str,
+        now: datetime,
+    ) -> None:
+        listed = subscriptions.current(session, tracker.sender_id, now)
+        if listed:
+            _list(dispatcher, session, listed, language)
+        else:
+            dispatcher.utter_message(response="utter_no_subscriptions")
+
+
+def _list(
+    dispatcher: CollectingDispatcher,
+    session: Session,
+    rows: Sequence[Subscription],
+    language: str,
+) -> None:
+    until = min(row.expires_at for row in rows)
+    dispatcher.utter_message(
+        response="utter_subscriptions_list",
+        topics=topic_names(session, rows, language),
+        until=fmt.calendar_date(until, language),
+    )

@@ -1,0 +1,220 @@
+"""Alerts, channel side: remembering where a subscriber is, and sending alerts there.
+
+The content runtime (``actions/alerts/``) decides who gets which alert; the channels only know
+how to reach a person. Two contracts with it:
+
+* **Remember.** When a user subscribes, ``action_subscribe_alerts`` sends, in the same turn, a
+  bot message with the custom payload ``{"remember_address": {"expires_at": "<ISO-8601 UTC>"}}``.
+  The reply output of that turn holds the address in memory; it stores it sealed in the
+  ``AddressBook`` (``addresses.py``) and never forwards the payload to the user.
+* **Send.** The notifier calls Rasa's ``POST /conversations/<id>/trigger_intent?output_channel=
+  <channel>``; Rasa asks that input channel's ``get_output_channel()`` for an ``AlertOutput``,
+  which looks the address up and sends through the channel's own reply code. A message that
+  does not reach the provider raises ``AlertNotDelivered``: Rasa answers HTTP 500 with its text
+  (never an address, token or message text), and the notifier retries.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from datetime import datetime, timezone
+from typing import Any, ClassVar, NoReturn
+
+from rasa.core.channels.channel import OutputChannel
+from rasa.shared.exceptions import RasaException
+
+from bot.channels.addresses import AddressBook
+from bot.channels.deliveries import ALERT_DELIVERY, DeliveryLog
+from bot.channels.sealing import KEY_ENV, AddressBookError
+from bot.channels.transport import ProviderFailure
+
+logger = logging.getLogger(__name__)
+
+#: Custom payload keys of the contract with the content runtime.
+REMEMBER_ADDRESS = "remember_address"
+WHATSAPP_TEMPLATE = "whatsapp_template"
+#: What Rasa's ``OutputChannel.send_response`` sends of a bot message.
+_DELIVERABLE = ("text", "buttons", "quick_replies", "custom", "image", "attachment", "elements")
+
+
+class AlertNotDelivered(Exception):
+    """An alert that did not reach the provider; Rasa turns it into HTTP 500 for the notifier.
+
+    The text is part of Rasa's answer, so it holds only a short reason, the provider's HTTP
+    status and, when the provider said so, ``retry after <N> s``.
+    """
+
+    def __init__(
+        self, reason: str, status: int | None = None, retry_after: int | None = None
+    ) -> None:
+        text = reason if status is None else f"{reason}: HTTP {status}"
+        if retry_after is not None:
+            text += f", retry after {retry_after} s"
+        super().__init__(text)
+        self.reason = reason
+        self.status = status
+        self.retry_after = retry_after
+
+    @classmethod
+    def from_failure(cls, channel: str, failure: ProviderFailure) -> AlertNotDelivered:
+        """Only the status and retry time of a provider's refusal, not its wording: providers
+        quote the recipient's number in their error messages."""
+        if failure.status is None:
+            return cls(f"{channel}: {failure.reason}")
+        return cls(f"{channel}: provider refused the alert", failure.status, failure.retry_after)
+
+
+def address_book_for(channel: str, environ: Mapping[str, str] = os.environ) -> AddressBook:
+    """The address book a channel's ``from_credentials`` needs; stops Rasa with a message
+    naming the variable when the key is missing or malformed."""
+    if not environ.get(KEY_ENV, "").strip():
+        raise RasaException(
+            f"The {channel} channel needs {KEY_ENV} in the environment: the key that seals "
+            "subscribers' addresses for alerts (make one with "
+            "`python -m bot.channels.addresses new-key`)."
+        )
+    try:
+        return AddressBook.from_env(environ)
+    except AddressBookError as error:
+        raise RasaException(f"The {channel} channel cannot start: {error}") from None
+
+
+def requested_expiry(request: object) -> datetime | None:
+    """The ``expires_at`` of a remember request (UTC when no offset is given), or None."""
+    value = request.get("expires_at") if isinstance(request, dict) else None
+    if not isinstance(value, str):
+        return None
+    try:
+        expires_at = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if expires_at.tzinfo is None:
+        expires_at = expires_at.replace(tzinfo=timezone.utc)
+    return expires_at.astimezone(timezone.utc)
+
+
+async def custom_payload_in_reply(
+    json_message: Mapping[str, Any],
+    *,
+    channel: str,
+    conversation: str,
+    address: str,
+    addresses: AddressBook | None,
+) -> None:
+    """What a reply output does with a custom payload: store the address it holds when the
+    payload asks for it; never send JSON to a person (Rasa's default would text it)."""
+    if REMEMBER_ADDRESS not in json_message:
+        logger.debug("%s: custom payload for %s not sent", channel, conversation)
+        return
+    if addresses is None:
+        logger.warning(
+            "%s: %s subscribed, but no address book is configured: alerts cannot reach it",
+            channel,
+            conversation,
+        )
+        return
+    expires_at = requested_expiry(json_message[REMEMBER_ADDRESS])
+    if expires_at is None or expires_at <= datetime.now(timezone.utc):
+        logger.warning(
+            "%s: remember request for %s without a valid future expires_at: not stored",
+            channel,
+            conversation,
+        )
+        return
+    try:
+        await addresses.remember(conversation, channel, address, expires_at)
+    except Exception as error:
+        # The reply goes on: the user still gets the confirmation, the operator this line.
+        logger.error(
+            "%s: could not store the address of %s for alerts (%s)",
+            channel,
+            conversation,
+            type(error).__name__,
+        )
+        return
+    logger.info("%s: address of %s stored for alerts until %s", channel, conversation, expires_at)
+
+
+class AlertOutput(OutputChannel):
+    """Sends the messages of one ``trigger_intent`` to a subscriber's stored address.
+
+    Made per request by the input channel's ``get_output_channel()``. Subclasses name the
+    channel and ``open`` the channel's own reply output for an address, in the mode that
+    raises ``ProviderFailure``; everything else (lookup, refusals, payloads) is decided here.
+    """
+
+    #: Whether ``{"whatsapp_template": ...}`` payloads can be sent (WhatsApp Cloud API only).
+    sends_templates: ClassVar[bool] = False
+
+    def __init__(self, addresses: AddressBook | None) -> None:
+        self.addresses = addresses
+        self._outputs: dict[str, OutputChannel] = {}
+
+    async def open(self, conversation: str, address: str) -> OutputChannel:
+        """The channel's reply output for ``address``, raising ``ProviderFailure``."""
+        raise NotImplementedError
+
+    async def send_response(self, recipient_id: str, message: dict[str, Any]) -> None:
+        message = dict(message)
+        custom = dict(message["custom"]) if isinstance(message.get("custom"), dict) else None
+        delivery = custom.pop(ALERT_DELIVERY, None) if custom is not None else None
+        if custom is not None:
+            message["custom"] = custom
+        if custom is not None and REMEMBER_ADDRESS in custom:
+            del message["custom"]  # an alert never stores an address
+            if not any(message.get(part) for part in _DELIVERABLE):
+                return
+        elif custom is not None and not custom:
+            del message["custom"]  # it only carried the delivery id
+        elif custom is not None and WHATSAPP_TEMPLATE in custom and not self.sends_templates:
+            self._refuse(recipient_id, "template messages are for the whatsapp channel only")
+        output = await self._output_for(recipient_id)
+
+        async def send() -> None:
+            try:
+                await output.send_response(recipient_id, message)
+            except ProviderFailure as failure:
+                error = AlertNotDelivered.from_failure(self.name(), failure)
+                logger.warning(
+                    "%s: alert to %s not delivered: %s", self.name(), recipient_id, error
+                )
+                raise error from failure
+
+        if isinstance(delivery, int) and self.addresses is not None:
+            await DeliveryLog(self.addresses.engine).send_once(delivery, send)
+        else:
+            await send()
+
+    async def send_text_message(self, recipient_id: str, text: str, **kwargs: Any) -> None:
+        await self.send_response(recipient_id, {"text": text})
+
+    async def send_text_with_buttons(
+        self, recipient_id: str, text: str, buttons: list[dict[str, Any]], **kwargs: Any
+    ) -> None:
+        await self.send_response(recipient_id, {"text": text, "buttons": buttons})
+
+    async def send_custom_json(
+        self, recipient_id: str, json_message: dict[str, Any], **kwargs: Any
+    ) -> None:
+        await self.send_response(recipient_id, {"custom": json_message})
+
+    def _refuse(self, conversation: str, reason: str) -> NoReturn:
+        logger.warning("%s: alert to %s not delivered: %s", self.name(), conversation, reason)
+        raise AlertNotDelivered(f"{self.name()}: {reason}")
+
+    async def _output_for(self, conversation: str) -> OutputChannel:
+        if conversation in self._outputs:
+            return self._outputs[conversation]
+        if self.addresses is None:
+            self._refuse(conversation, f"no address book configured ({KEY_ENV})")
+        try:
+            address = await self.addresses.lookup(conversation, self.name())
+        except Exception as error:
+            self._refuse(conversation, f"address book unavailable ({type(error).__name__})")
+        if address is None:
+            self._refuse(conversation, "no stored address")
+        output = await self.open(conversation, address)
+        self._outputs[conversation] = output
+        return output

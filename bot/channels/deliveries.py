@@ -1,0 +1,93 @@
+"""Each alert goes out once: the bot runtime's side of the outbox (``actions/alerts/notifier.py``).
+
+``action_send_alert`` writes an alert and tags it with its delivery id (custom payload
+``{"alert_delivery": <id>}``). The alert channel then, in the content database:
+
+1. **claims** the delivery (``rendered_at`` set only if nobody set it: a second trigger of the
+   same delivery sends nothing),
+2. hands the alert to the provider, and
+3. records ``delivered_at`` — or, when the provider refused, releases the claim so that the
+   notifier's retry can send it.
+
+All three run shielded from cancellation: Sanic cancels a request whose client went away (a
+notifier killed mid-broadcast), and an alert half sent and never recorded would be lost or,
+after the notifier's restart, sent twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timezone
+
+from sqlalchemy import Column, Integer, MetaData, String, Table, update
+from sqlalchemy.engine import Engine
+
+from bot.channels.addresses import UTCDateTime
+
+logger = logging.getLogger(__name__)
+
+#: The key of the custom payload that tags an alert with its delivery id.
+ALERT_DELIVERY = "alert_delivery"
+SENDING = "sending"
+
+_metadata = MetaData()
+#: The columns of the content runtime's ``alert_deliveries`` this side reads and writes.
+alert_deliveries = Table(
+    "alert_deliveries",
+    _metadata,
+    Column("id", Integer, primary_key=True),
+    Column("status", String(16)),
+    Column("rendered_at", UTCDateTime),
+    Column("delivered_at", UTCDateTime),
+)
+
+
+class DeliveryLog:
+    """Claims, confirms and releases deliveries in the content database."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
+    ) -> None:
+        self.engine = engine
+        self._clock = clock
+
+    def _claim(self, delivery: int) -> bool:
+        table = alert_deliveries
+        with self.engine.begin() as connection:
+            claimed = connection.execute(
+                update(table)
+                .where(
+                    table.c.id == delivery,
+                    table.c.status == SENDING,
+                    table.c.rendered_at.is_(None),
+                )
+                .values(rendered_at=self._clock())
+            )
+        return bool(claimed.rowcount)
+
+    def _settle(self, delivery: int, delivered: bool) -> None:
+        values = {"delivered_at": self._clock()} if delivered else {"rendered_at": None}
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(alert_deliveries).where(alert_deliveries.c.id == delivery).values(**values)
+            )
+
+    async def send_once(self, delivery: int, send: Callable[[], Awaitable[None]]) -> bool:
+        """Run ``send`` if this delivery was not claimed before; False if it was (not sent)."""
+        return await asyncio.shield(self._send_once(delivery, send))
+
+    async def _send_once(self, delivery: int, send: Callable[[], Awaitable[None]]) -> bool:
+        if not await asyncio.to_thread(self._claim, delivery):
+            logger.info("alert delivery %s was sent before: not again", delivery)
+            return False
+        try:
+            await send()
+        except BaseException:
+            await asyncio.to_thread(self._settle, delivery, False)
+            raise
+        await asyncio.to_thread(self._settle, delivery, True)
+        return True

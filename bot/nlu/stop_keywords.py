@@ -1,0 +1,80 @@
+"""Rasa component: a message that is only an opt-out keyword ("STOP", "توقف", "بس") ends alerts.
+
+An opt-out must work every time, in any state of the conversation: SMS carriers and users expect
+STOP to end messages at once, and someone whose phone may be searched must not depend on a
+statistical classifier's mood. So the whole message is compared with a fixed list. The same
+words inside a longer sentence ("بس است، حالا فهمیدم") are left to the intent classifier.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, Final, List
+
+from rasa.engine.graph import ExecutionContext, GraphComponent
+from rasa.engine.recipes.default_recipe import DefaultV1Recipe
+from rasa.engine.storage.resource import Resource
+from rasa.engine.storage.storage import ModelStorage
+from rasa.nlu.classifiers.classifier import IntentClassifier
+from rasa.shared.nlu.constants import (
+    INTENT,
+    INTENT_NAME_KEY,
+    INTENT_RANKING_KEY,
+    PREDICTED_CONFIDENCE_KEY,
+    TEXT,
+)
+from rasa.shared.nlu.training_data.message import Message
+
+from bot.lang.normalise import normalise
+
+#: The intent an opt-out keyword sets.
+UNSUBSCRIBE_INTENT: Final = "unsubscribe_alerts"
+
+#: Whole-message opt-out keywords, in normalised form (lower case, Persian letter forms).
+OPT_OUT_KEYWORDS: Final = frozenset(
+    {
+        # The carriers' standard set (Twilio and most SMS gateways honour these).
+        "stop", "stopall", "stop all", "unsubscribe", "cancel", "end", "quit",
+        "stop alerts", "stop alert",
+        # Dari: "stop", "enough", "cancel"; "stop" typed in Arabic script.
+        "توقف", "بس", "لغو", "ستاپ", "استاپ",
+        # Pashto: "stop (it)", "turn it off"; Pashto users also write بس.
+        "ودروه", "بند یې کړه",
+        # Romanized Dari and Pashto.
+        "bas", "laghw", "laghv", "tawaqof", "tawaquf", "tawaqqof", "tawaqquf",
+        "wadrawa", "wadarawa",
+    }
+)  # fmt: skip
+
+#: Punctuation and quotes people put around a keyword: "STOP!", «بس»، "توقف؟".
+_PUNCTUATION: Final = r"\s.!?,;:'\"«»()\-\u060c\u061b\u061f\u06d4\u2026"
+_SURROUNDING: Final = re.compile(f"^[{_PUNCTUATION}]+|[{_PUNCTUATION}]+$")
+
+
+def is_opt_out(text: str) -> bool:
+    """True when the whole message is an opt-out keyword, whatever its case and punctuation."""
+    return _SURROUNDING.sub("", normalise(text)) in OPT_OUT_KEYWORDS
+
+
+@DefaultV1Recipe.register([DefaultV1Recipe.ComponentType.INTENT_CLASSIFIER], is_trainable=False)
+class StopKeywordClassifier(GraphComponent, IntentClassifier):
+    """Sets ``unsubscribe_alerts`` with full confidence for an opt-out keyword; else no change."""
+
+    @classmethod
+    def create(
+        cls,
+        config: Dict[str, Any],
+        model_storage: ModelStorage,
+        resource: Resource,
+        execution_context: ExecutionContext,
+    ) -> StopKeywordClassifier:
+        return cls()
+
+    def process(self, messages: List[Message]) -> List[Message]:
+        for message in messages:
+            if not is_opt_out(message.get(TEXT) or ""):
+                continue
+            picked = {INTENT_NAME_KEY: UNSUBSCRIBE_INTENT, PREDICTED_CONFIDENCE_KEY: 1.0}
+            message.set(INTENT, picked, add_to_output=True)
+            message.set(INTENT_RANKING_KEY, [picked], add_to_output=True)
+        return messages

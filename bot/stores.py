@@ -1,0 +1,189 @@
+"""Rasa's own tracker stores, taught to forget: on a user's request, and after the retention period.
+
+Rasa keeps every event of every conversation for ever. For people whose phone or whose
+conversation with us could be used against them that is not acceptable, so these subclasses
+of Rasa's stores (configured in ``endpoints.yml`` / ``endpoints.production.yml``) add two things:
+
+* **On request.** When a turn ends with the confirmation ``utter_data_deleted`` (sent by
+  ``action_delete_my_data`` after the content database forgot the person), the store deletes
+  the whole conversation instead of saving it. The next message starts a new, empty one.
+* **After the retention period** (``CONVERSATION_RETENTION``, default 7 days since the last
+  message): checked at most once an hour while the server runs, and by ``make purge``
+  (``python -m bot.stores purge``), which reads the same endpoints file Rasa does.
+
+Nothing else changes: they are Rasa's ``InMemoryTrackerStore`` and ``SQLTrackerStore``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import re
+import sys
+import time
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from rasa.core.tracker_store import InMemoryTrackerStore, SQLTrackerStore, TrackerStore
+from rasa.shared.core.events import BotUttered, UserUttered
+from rasa.shared.core.trackers import DialogueStateTracker
+
+logger = logging.getLogger(__name__)
+
+#: The confirmation that ends a deletion turn (actions/privacy.py).
+DELETED_CONFIRMATION = "utter_data_deleted"
+RETENTION_ENV = "CONVERSATION_RETENTION"
+DEFAULT_RETENTION = timedelta(days=7)
+PURGE_EVERY_SECONDS = 3600.0
+_DURATION = re.compile(r"(?:(?P<d>\d+)d)?(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?")
+
+
+def retention(environ: Any = os.environ) -> timedelta:
+    """``CONVERSATION_RETENTION`` (``7d``, ``36h``, ``1d12h``); the action server's syntax."""
+    raw = str(environ.get(RETENTION_ENV, "")).replace(" ", "").lower()
+    if not raw:
+        return DEFAULT_RETENTION
+    match = _DURATION.fullmatch(raw)
+    parts = match.groupdict() if match else {}
+    value = timedelta(
+        days=int(parts.get("d") or 0),
+        hours=int(parts.get("h") or 0),
+        minutes=int(parts.get("m") or 0),
+    )
+    if value <= timedelta(0):
+        raise ValueError(f"{RETENTION_ENV} is {raw!r}; give a duration such as 7d, 36h or 90m")
+    return value
+
+
+def asks_to_be_forgotten(tracker: DialogueStateTracker) -> bool:
+    """Whether the latest turn confirmed a deletion (a bot reply after the last user message)."""
+    for event in reversed(tracker.events):
+        if isinstance(event, UserUttered):
+            return False
+        if isinstance(event, BotUttered) and event.metadata.get("utter_action") == (
+            DELETED_CONFIRMATION
+        ):
+            return True
+    return False
+
+
+class ForgetfulInMemoryTrackerStore(InMemoryTrackerStore):
+    """The embedded default (``make run``): conversations live in this process's memory."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._retention = retention()
+        self._last_saved: dict[str, float] = {}
+        self._next_purge = time.monotonic() + PURGE_EVERY_SECONDS
+
+    async def save(self, tracker: DialogueStateTracker) -> None:
+        if asks_to_be_forgotten(tracker):
+            await self.forget(tracker.sender_id)
+            return
+        await super().save(tracker)
+        self._last_saved[tracker.sender_id] = time.time()
+        if time.monotonic() >= self._next_purge:
+            self.purge_older_than(self._retention)
+
+    async def forget(self, sender_id: str) -> None:
+        self.store.pop(sender_id, None)
+        self._last_saved.pop(sender_id, None)
+        logger.info("%s: conversation deleted on request", sender_id)
+
+    def purge_older_than(self, age: timedelta, now: float | None = None) -> int:
+        """Drops conversations whose last message is older than ``age``; returns how many."""
+        cutoff = (time.time() if now is None else now) - age.total_seconds()
+        old = [sender for sender, saved in self._last_saved.items() if saved < cutoff]
+        for sender in old:
+            self.store.pop(sender, None)
+            del self._last_saved[sender]
+        self._next_purge = time.monotonic() + PURGE_EVERY_SECONDS
+        if old:
+            logger.info("retention: %d conversation(s) older than %s deleted", len(old), age)
+        return len(old)
+
+
+class ForgetfulSQLTrackerStore(SQLTrackerStore):
+    """Rasa's SQL tracker store (PostgreSQL in production), same settings, same table."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._retention = retention()
+        self._next_purge = time.monotonic() + PURGE_EVERY_SECONDS
+
+    async def save(self, tracker: DialogueStateTracker) -> None:
+        if asks_to_be_forgotten(tracker):
+            await self.forget(tracker.sender_id)
+            return
+        await super().save(tracker)
+        if time.monotonic() >= self._next_purge:
+            self._next_purge = time.monotonic() + PURGE_EVERY_SECONDS
+            await asyncio.to_thread(self.purge_older_than, self._retention)
+
+    async def forget(self, sender_id: str) -> None:
+        await asyncio.to_thread(self._delete, [sender_id])
+        logger.info("%s: conversation deleted on request", sender_id)
+
+    def _delete(self, sender_ids: Iterable[str]) -> int:
+        events = self.SQLEvent.__table__
+        with self.engine.begin() as connection:
+            result = connection.execute(
+                events.delete().where(events.c.sender_id.in_(list(sender_ids)))
+            )
+        return int(result.rowcount or 0)
+
+    def purge_older_than(self, age: timedelta, now: float | None = None) -> int:
+        """Deletes every conversation whose last event is older than ``age``; returns how many."""
+        cutoff = (time.time() if now is None else now) - age.total_seconds()
+        events = self.SQLEvent.__table__
+        old = (
+            sa.select(events.c.sender_id)
+            .group_by(events.c.sender_id)
+            .having(sa.func.max(events.c.timestamp) < cutoff)
+        )
+        with self.engine.begin() as connection:
+            senders = [row[0] for row in connection.execute(old)]
+        deleted = 0
+        for start in range(0, len(senders), 500):
+            self._delete(senders[start : start + 500])
+            deleted += len(senders[start : start + 500])
+        if deleted:
+            logger.info("retention: %d conversation(s) older than %s deleted", deleted, age)
+        return deleted
+
+
+def _store_from_endpoints(path: str) -> TrackerStore:
+    from rasa.core.utils import AvailableEndpoints
+
+    # Rasa expands every ${VARIABLE} of the file; the purge never calls the action server.
+    os.environ.setdefault("ACTION_ENDPOINT_URL", "http://127.0.0.1:5055/webhook")
+    endpoints = AvailableEndpoints.read_endpoints(path)
+    return TrackerStore.create(endpoints.tracker_store)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bot.stores purge [--endpoints FILE]``: the retention run of ``make purge``."""
+    parser = argparse.ArgumentParser(prog="python -m bot.stores", description=__doc__)
+    parser.add_argument("command", choices=["purge"])
+    parser.add_argument("--endpoints", default=os.environ.get("RASA_ENDPOINTS", "endpoints.yml"))
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
+    store = _store_from_endpoints(args.endpoints)
+    inner = getattr(store, "_tracker_store", store)  # Rasa may wrap it in a fail-safe store
+    if isinstance(inner, ForgetfulSQLTrackerStore):
+        deleted = inner.purge_older_than(inner._retention)
+        print(f"Deleted {deleted} conversation(s) older than {inner._retention}.")
+        return 0
+    print(
+        f"The tracker store in {args.endpoints} keeps conversations in the server's memory: "
+        "it forgets them itself (and on every restart); nothing to purge from here."
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

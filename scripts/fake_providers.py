@@ -1,0 +1,176 @@
+"""Local stand-ins for Telegram's Bot API, the WhatsApp Cloud API and an SMS gateway.
+
+For the integration tests and ``make bench-alerts``: the channels send to these instead of the
+real providers (``TELEGRAM_API_BASE_URL``, ``WHATSAPP_API_BASE_URL``, ``SMS_GATEWAY_SEND_URL``).
+They record every message with its arrival time and, like the real ones, refuse with 429 what
+goes over a provider's rate (Telegram: 30 a second overall, 1 a second per chat), so a
+benchmark that respected the limits shows zero refusals.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+SMS_SECRET = "gateway-secret-for-tests"
+
+
+@dataclass(frozen=True)
+class Received:
+    channel: str
+    to: str
+    text: str
+    at: float
+    template: dict[str, Any] | None = None
+
+
+@dataclass
+class Window:
+    """Arrivals in the last second, overall and per recipient."""
+
+    limit: float | None
+    per_recipient: float | None = None
+    overall: deque[float] = field(default_factory=deque)
+    by_recipient: dict[str, deque[float]] = field(default_factory=lambda: defaultdict(deque))
+
+    def admits(self, to: str, now: float) -> bool:
+        for times, limit in (
+            (self.overall, self.limit),
+            (self.by_recipient[to], self.per_recipient),
+        ):
+            while times and times[0] <= now - 1.0:
+                times.popleft()
+            # A message arriving while the last second already holds `limit` is one too many.
+            if limit is not None and len(times) >= limit + 1:
+                return False
+        self.overall.append(now)
+        self.by_recipient[to].append(now)
+        return True
+
+
+class FakeProviders:
+    """One aiohttp application serving all three providers; ``received`` lists what came in."""
+
+    def __init__(
+        self,
+        telegram_rate: float | None = 30,
+        whatsapp_rate: float | None = 80,
+        sms_rate: float | None = None,
+        fail_every: int = 0,
+    ) -> None:
+        self.received: list[Received] = []
+        self.refused: list[tuple[str, str, float]] = []
+        self._windows = {
+            # Telegram allows one message a second in a chat (bursts briefly tolerated: +1).
+            "telegram": Window(telegram_rate, per_recipient=1),
+            "whatsapp": Window(whatsapp_rate),
+            "sms_gateway": Window(sms_rate),
+        }
+        self._fail_every = fail_every
+        self._count = 0
+        self.app = web.Application()
+        self.app.router.add_post("/telegram/bot{token}/sendMessage", self.telegram)
+        self.app.router.add_post("/telegram/bot{token}/answerCallbackQuery", self.ok)
+        self.app.router.add_post("/whatsapp/{phone}/messages", self.whatsapp)
+        self.app.router.add_post("/sms/send", self.sms)
+        self._runner: web.AppRunner | None = None
+
+    @staticmethod
+    def environment(base_url: str) -> dict[str, str]:
+        """What the Rasa process needs to send here instead of to the real providers."""
+        return {
+            "TELEGRAM_API_BASE_URL": f"{base_url}/telegram",
+            "WHATSAPP_API_BASE_URL": f"{base_url}/whatsapp",
+            "SMS_GATEWAY_SEND_URL": f"{base_url}/sms/send",
+            "SMS_GATEWAY_SECRET": SMS_SECRET,
+        }
+
+    async def start(self, port: int) -> str:
+        self._runner = web.AppRunner(self.app, access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, "127.0.0.1", port).start()
+        return f"http://127.0.0.1:{port}"
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    def to(self, channel: str, address: str) -> list[Received]:
+        return [r for r in self.received if r.channel == channel and r.to == address]
+
+    def _admit(self, channel: str, to: str) -> bool:
+        now = time.monotonic()
+        self._count += 1
+        if self._fail_every and self._count % self._fail_every == 0:
+            self.refused.append((channel, to, now))
+            return False
+        if not self._windows[channel].admits(to, now):
+            self.refused.append((channel, to, now))
+            return False
+        return True
+
+    async def ok(self, request: web.Request) -> web.Response:
+        return web.json_response({"ok": True, "result": True})
+
+    async def telegram(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        to = str(body.get("chat_id"))
+        if not self._admit("telegram", to):
+            return web.json_response(
+                {
+                    "ok": False,
+                    "error_code": 429,
+                    "description": "Too Many Requests: retry after 1",
+                    "parameters": {"retry_after": 1},
+                },
+                status=429,
+            )
+        self.received.append(Received("telegram", to, str(body.get("text", "")), time.monotonic()))
+        return web.json_response({"ok": True, "result": {"message_id": len(self.received)}})
+
+    async def whatsapp(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        to = str(body.get("to"))
+        if not self._admit("whatsapp", to):
+            error = {"message": "(#130429) Rate limit hit", "code": 130429}
+            return web.json_response({"error": error}, status=429)
+        text = str((body.get("text") or {}).get("body", ""))
+        template = body.get("template") if body.get("type") == "template" else None
+        self.received.append(Received("whatsapp", to, text, time.monotonic(), template))
+        return web.json_response({"messages": [{"id": f"wamid.{len(self.received)}"}]})
+
+    async def sms(self, request: web.Request) -> web.Response:
+        if request.headers.get("X-Gateway-Secret") != SMS_SECRET:
+            return web.Response(status=403)
+        body = await request.json()
+        to = str(body.get("to"))
+        if not self._admit("sms_gateway", to):
+            return web.Response(status=429, headers={"Retry-After": "1"})
+        self.received.append(
+            Received("sms_gateway", to, str(body.get("text", "")), time.monotonic())
+        )
+        return web.json_response({"status": "queued"})
+
+
+class ProvidersInThread:
+    """The fake providers on their own event loop in a thread, for synchronous test fixtures."""
+
+    def __init__(self, providers: FakeProviders) -> None:
+        self.providers = providers
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+
+    def start(self, port: int) -> str:
+        self._thread.start()
+        return asyncio.run_coroutine_threadsafe(self.providers.start(port), self._loop).result(10)
+
+    def stop(self) -> None:
+        asyncio.run_coroutine_threadsafe(self.providers.stop(), self._loop).result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)

@@ -1,0 +1,153 @@
+"""The tracker stores forget a conversation when its user asks, and after the retention period.
+
+Checked where it matters: the rows of Rasa's ``events`` table (SQLite and PostgreSQL) and the
+in-memory store's contents.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from rasa.shared.core.domain import Domain
+from rasa.shared.core.events import ActionExecuted, BotUttered, UserUttered
+from rasa.shared.core.trackers import DialogueStateTracker
+
+from bot.stores import (
+    ForgetfulInMemoryTrackerStore,
+    ForgetfulSQLTrackerStore,
+    asks_to_be_forgotten,
+    retention,
+)
+
+DOMAIN = Domain.empty()
+PG = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def conversation(
+    sender: str, *, deleted: bool = False, at: float | None = None
+) -> DialogueStateTracker:
+    """A conversation with one question and its answer; with ``deleted``, a deletion turn."""
+    when = time.time() if at is None else at
+    tracker = DialogueStateTracker(sender, DOMAIN.slots)
+    tracker.update(UserUttered("when is the next flight", timestamp=when))
+    tracker.update(
+        BotUttered(
+            "QR8010 leaves at 14:00",
+            metadata={"utter_action": "utter_flights_list"},
+            timestamp=when,
+        )
+    )
+    if deleted:
+        tracker.update(UserUttered("delete my data", timestamp=when))
+        tracker.update(ActionExecuted("action_delete_my_data", timestamp=when))
+        tracker.update(
+            BotUttered("Deleted.", metadata={"utter_action": "utter_data_deleted"}, timestamp=when)
+        )
+    return tracker
+
+
+def test_only_a_turn_that_confirmed_the_deletion_asks_to_forget() -> None:
+    assert asks_to_be_forgotten(conversation("a", deleted=True))
+    assert not asks_to_be_forgotten(conversation("a"))
+    later = conversation("a", deleted=True)
+    later.update(UserUttered("hello again"))
+    assert not asks_to_be_forgotten(later)  # the next conversation is a new one
+
+
+def test_retention_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert retention({}) == timedelta(days=7)
+    assert retention({"CONVERSATION_RETENTION": "1d12h"}) == timedelta(days=1, hours=12)
+    for wrong in ("0d", "a week", "-3d"):
+        with pytest.raises(ValueError, match="CONVERSATION_RETENTION"):
+            retention({"CONVERSATION_RETENTION": wrong})
+
+
+async def test_in_memory_store_forgets_on_request_and_after_the_retention_period() -> None:
+    store = ForgetfulInMemoryTrackerStore(DOMAIN)
+    await store.save(conversation("keep"))
+    await store.save(conversation("leave"))
+    await store.save(conversation("leave", deleted=True))
+    assert set(await store.keys()) == {"keep"}
+
+    assert store.purge_older_than(timedelta(days=7), now=time.time() + 8 * 86400) == 1
+    assert set(await store.keys()) == set()
+
+
+def _postgres_or_skip() -> None:
+    try:
+        sa.create_engine(PG).connect().close()
+    except sa.exc.OperationalError as error:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"PostgreSQL unreachable (CI=true: mandatory): {error}")
+        pytest.skip(f"PostgreSQL unreachable: {error}")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def sql_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ForgetfulSQLTrackerStore]:
+    if request.param == "sqlite":
+        yield ForgetfulSQLTrackerStore(DOMAIN, dialect="sqlite", db=str(tmp_path / "rasa.db"))
+        return
+    _postgres_or_skip()
+    name = f"test_trackers_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(PG, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    store = ForgetfulSQLTrackerStore(
+        DOMAIN, dialect="postgresql", host="127.0.0.1", port=5432, db=name, username="postgres"
+    )
+    yield store
+    store.engine.dispose()
+    with admin.connect() as connection:
+        connection.execute(sa.text(f'DROP DATABASE "{name}"'))
+
+
+def rows(store: ForgetfulSQLTrackerStore, sender: str) -> int:
+    with store.engine.connect() as connection:
+        return int(
+            connection.execute(
+                sa.text("SELECT count(*) FROM events WHERE sender_id = :s"), {"s": sender}
+            ).scalar_one()
+        )
+
+
+async def test_sql_store_deletes_every_event_of_the_person_and_nobody_elses(
+    sql_store: ForgetfulSQLTrackerStore,
+) -> None:
+    await sql_store.save(conversation("keep"))
+    await sql_store.save(conversation("leave"))
+    assert rows(sql_store, "leave") == 2
+
+    await sql_store.save(conversation("leave", deleted=True))
+
+    assert rows(sql_store, "leave") == 0
+    assert rows(sql_store, "keep") == 2
+    assert await sql_store.retrieve("leave") is None
+    # Writing again starts a new, empty conversation, not the old one again.
+    fresh = DialogueStateTracker("leave", DOMAIN.slots)
+    fresh.update(UserUttered("salam"))
+    await sql_store.save(fresh)
+    assert rows(sql_store, "leave") == 1
+
+
+async def test_sql_store_purges_conversations_older_than_the_retention_period(
+    sql_store: ForgetfulSQLTrackerStore,
+) -> None:
+    eight_days_ago = time.time() - 8 * 86400
+    await sql_store.save(conversation("old", at=eight_days_ago))
+    await sql_store.save(conversation("recent"))
+    old_then_back = conversation("back", at=eight_days_ago)
+    old_then_back.update(UserUttered("any news?"))
+    await sql_store.save(old_then_back)
+
+    assert sql_store.purge_older_than(timedelta(days=7)) == 1
+
+    assert rows(sql_store, "old") == 0
+    assert rows(sql_store, "recent") == 2
+    assert rows(sql_store, "back") == 3  # its last message is recent: kept whole
