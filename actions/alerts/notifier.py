@@ -218,18 +218,23 @@ class Outbox:
             for delivery in picked.values():
                 delivery.status = DeliveryStatus.SENDING
                 delivery.claimed_at = now
-                delivery.attempts += 1
             return [
                 Claimed(d.id, d.conversation_id, d.channel, d.attempts) for d in picked.values()
             ]
 
     def still_to_send(self, claimed: Claimed) -> bool:
-        """Re-checked just before sending: opted out, or no address left, means not at all."""
+        """Re-checked just before sending: opted out, or no address left, means not at all.
+
+        Renews the claim and counts the attempt: a row is only ever older than the lease when
+        the notifier holding it has stopped.
+        """
         now = self.clock()
         with session_scope() as session:
-            delivery = session.get(Delivery, claimed.id)
+            delivery = session.get(Delivery, claimed.id, with_for_update=True)
             if delivery is None or delivery.status is not DeliveryStatus.SENDING:
                 return False
+            delivery.claimed_at = now
+            delivery.attempts += 1
             broadcast = session.get(Broadcast, delivery.broadcast_id)
             assert broadcast is not None
             if not still_wanted(
@@ -424,9 +429,9 @@ class Notifier:
 
     async def _send(self, claimed: Claimed, bucket: TokenBucket) -> None:
         try:
+            await bucket.take()  # just before the request: the pace is what Rasa sees
             if not await asyncio.to_thread(self.outbox.still_to_send, claimed):
                 return
-            await bucket.take()  # right before the request: the pace is what Rasa sees
             outcome = await self.rasa.trigger(claimed)
             status = await asyncio.to_thread(self.outbox.settle, claimed, outcome)
             if status is DeliveryStatus.SENT:

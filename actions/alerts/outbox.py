@@ -194,3 +194,13 @@ def latest(session: Session, limit: int = 20) -> list[tuple[Broadcast, dict[str,
     broadcasts = session.scalars(select(Broadcast).order_by(Broadcast.id.desc()).limit(limit)).all()
     counts = progress(session, [broadcast.id for broadcast in broadcasts])
     return [(broadcast, counts[broadcast.id]) for broadcast in broadcasts]
+
+
+def queued_for(session: Session, revision_id: int) -> int:
+    """How many alerts a change queued (its editor is told at once)."""
+    count = session.scalar(
+        select(func.count(Delivery.id))
+        .join(Broadcast, Delivery.broadcast_id == Broadcast.id)
+        .where(Broadcast.revision_id == revision_id)
+    )
+    return int(count or 0)

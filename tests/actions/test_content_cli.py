@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
@@ -265,3 +266,32 @@ def test_an_unmigrated_database_and_usage_errors(tmp_path: Path) -> None:
     assert empty.stderr.endswith("run `python -m actions.content migrate` first\n")
     unknown = content(tmp_path / "empty.db", "publish", "spaceship", "X1", "--editor", "a")
     assert unknown.returncode == 2 and "invalid choice: 'spaceship'" in unknown.stderr
+
+
+def test_the_editor_is_told_how_many_subscribers_a_change_alerts(database: Path) -> None:
+    with sqlite3.connect(database) as connection:
+        connection.executemany(
+            "INSERT INTO alert_subscriptions (conversation_id, channel, topic, topic_key, "
+            "language, created_at, expires_at) VALUES (?, 'telegram', 'airport', 'KBL', 'prs', "
+            "'2021-08-01 00:00:00', '2099-01-01 00:00:00')",
+            [(f"telegram-{n:040x}",) for n in range(3)],
+        )
+    published = content(
+        database,
+        *("publish", "airport", "KBL", "--status", "closed"),
+        *(f"--advice-{lang}={text}" for lang, text in ADVICE.items()),
+        *("--source", "us-embassy-kabul", "--editor", "amina"),
+    )
+    assert published.returncode == 0, published.stderr
+    assert published.stdout.rstrip().endswith(
+        "3 subscriber(s) will be alerted (progress: python -m actions.alerts status)."
+    )
+    status = subprocess.run(
+        [sys.executable, "-m", "actions.alerts", "status"],
+        cwd=REPO,
+        env={**os.environ, "CONTENT_DB_URL": f"sqlite:///{database}", "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert re.search(r"airport/KBL by amina: 3 queued$", status.stdout, re.MULTILINE)

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import Engine, select
 
+from actions.alerts import outbox
 from actions.content import editing
 from actions.content import validation as check
 from actions.content.cli.common import (
@@ -164,6 +165,7 @@ def publish(args: argparse.Namespace, engine: Engine) -> str:
                 args.note,
                 allow_missing_translation=args.allow_missing_translation,
             )
+            alerts = outbox.queued_for(session, revision.id) if revision is not None else 0
     except MissingTranslation as error:
         options = [
             f"--{spec.field(name).flag}-{lang}"
@@ -186,6 +188,10 @@ def publish(args: argparse.Namespace, engine: Engine) -> str:
     ]
     if lacking:
         receipt += f" Missing translation: {'; '.join(lacking)} (see `translations`)."
+    if alerts:
+        receipt += (
+            f" {alerts} subscriber(s) will be alerted (progress: python -m actions.alerts status)."
+        )
     return receipt
 
 
