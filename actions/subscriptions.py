@@ -12,6 +12,7 @@ import asyncio
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -93,6 +94,21 @@ def topic_names(session: Session, rows: Sequence[Subscription], language: str) -
     return "\n".join(names) or word(LABELS, "none", language)
 
 
+@dataclass(frozen=True)
+class Turn:
+    """What one subscription step works with."""
+
+    dispatcher: CollectingDispatcher
+    session: Session
+    tracker: Tracker
+    language: str
+    now: datetime
+
+    @property
+    def conversation(self) -> str:
+        return str(self.tracker.sender_id)
+
+
 class SubscriptionAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships no type hints
     """Runs one database step in a worker thread; an unreachable database is apologised for."""
 
@@ -100,21 +116,14 @@ class SubscriptionAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships n
         self._clock = clock
 
     @abstractmethod
-    def step(
-        self,
-        dispatcher: CollectingDispatcher,
-        session: Session,
-        tracker: Tracker,
-        language: str,
-        now: datetime,
-    ) -> None:
-        """Read and change what the turn needs; utter the replies on ``dispatcher``."""
+    def step(self, turn: Turn) -> None:
+        """Read and change what the turn needs; utter the replies on ``turn.dispatcher``."""
 
     def _run_step(
         self, dispatcher: CollectingDispatcher, tracker: Tracker, language: str, now: datetime
     ) -> None:
         with session_scope() as session:
-            self.step(dispatcher, session, tracker, language, now)
+            self.step(Turn(dispatcher, session, tracker, language, now))
 
     async def run(
         self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: DomainDict
@@ -139,44 +148,38 @@ class ActionSubscribeAlerts(SubscriptionAction):
     def name(self) -> str:
         return "action_subscribe_alerts"
 
-    def step(
-        self,
-        dispatcher: CollectingDispatcher,
-        session: Session,
-        tracker: Tracker,
-        language: str,
-        now: datetime,
-    ) -> None:
-        channel = tracker.get_latest_input_channel()
+    def step(self, turn: Turn) -> None:
+        channel = turn.tracker.get_latest_input_channel()
         if channel not in ALERT_CHANNELS:
-            dispatcher.utter_message(response="utter_alerts_channel_unsupported")
+            turn.dispatcher.utter_message(response="utter_alerts_channel_unsupported")
             return
-        wishes = wishes_in(session, tracker)
+        wishes = wishes_in(turn.session, turn.tracker)
         if not wishes:
-            listed = subscriptions.current(session, tracker.sender_id, now)
+            listed = subscriptions.current(turn.session, turn.conversation, turn.now)
             if listed:
-                _list(dispatcher, session, listed, language)
-            dispatcher.utter_message(response="utter_ask_alert_topic")
+                _list(turn, listed)
+            turn.dispatcher.utter_message(response="utter_ask_alert_topic")
             return
         until = subscriptions.subscribe(
-            session,
-            tracker.sender_id,
+            turn.session,
+            turn.conversation,
             channel,
             wishes,
-            language,
-            now,
+            turn.language,
+            turn.now,
             settings.subscription_ttl(),
         )
-        rows = subscriptions.current(session, tracker.sender_id, now)
+        rows = subscriptions.current(turn.session, turn.conversation, turn.now)
         # First the channel seals the address it holds (never shown to the user), then the
         # confirmation: the user is told only after the address was handed over.
-        dispatcher.utter_message(json_message={REMEMBER_ADDRESS: {"expires_at": until.isoformat()}})
-        dispatcher.utter_message(
+        remember = {REMEMBER_ADDRESS: {"expires_at": until.isoformat()}}
+        turn.dispatcher.utter_message(json_message=remember)
+        turn.dispatcher.utter_message(
             response="utter_alerts_subscribed",
-            topics=topic_names(session, rows, language),
-            until=fmt.calendar_date(until, language),
+            topics=topic_names(turn.session, rows, turn.language),
+            until=fmt.calendar_date(until, turn.language),
         )
-        logger.info("%s subscribed to %d topic(s)", tracker.sender_id, len(rows))
+        logger.info("%s subscribed to %d topic(s)", turn.conversation, len(rows))
 
 
 class ActionUnsubscribeAlerts(SubscriptionAction):
@@ -185,20 +188,13 @@ class ActionUnsubscribeAlerts(SubscriptionAction):
     def name(self) -> str:
         return "action_unsubscribe_alerts"
 
-    def step(
-        self,
-        dispatcher: CollectingDispatcher,
-        session: Session,
-        tracker: Tracker,
-        language: str,
-        now: datetime,
-    ) -> None:
-        removed = subscriptions.unsubscribe(session, tracker.sender_id, now)
+    def step(self, turn: Turn) -> None:
+        removed = subscriptions.unsubscribe(turn.session, turn.conversation, turn.now)
         if removed:
-            logger.info("%s unsubscribed from %d topic(s)", tracker.sender_id, removed)
-            dispatcher.utter_message(response="utter_alerts_unsubscribed")
+            logger.info("%s unsubscribed from %d topic(s)", turn.conversation, removed)
+            turn.dispatcher.utter_message(response="utter_alerts_unsubscribed")
         else:
-            dispatcher.utter_message(response="utter_no_subscriptions")
+            turn.dispatcher.utter_message(response="utter_no_subscriptions")
 
 
 class ActionListSubscriptions(SubscriptionAction):
@@ -207,30 +203,18 @@ class ActionListSubscriptions(SubscriptionAction):
     def name(self) -> str:
         return "action_list_subscriptions"
 
-    def step(
-        self,
-        dispatcher: CollectingDispatcher,
-        session: Session,
-        tracker: Tracker,
-        language: str,
-        now: datetime,
-    ) -> None:
-        listed = subscriptions.current(session, tracker.sender_id, now)
+    def step(self, turn: Turn) -> None:
+        listed = subscriptions.current(turn.session, turn.conversation, turn.now)
         if listed:
-            _list(dispatcher, session, listed, language)
+            _list(turn, listed)
         else:
-            dispatcher.utter_message(response="utter_no_subscriptions")
+            turn.dispatcher.utter_message(response="utter_no_subscriptions")
 
 
-def _list(
-    dispatcher: CollectingDispatcher,
-    session: Session,
-    rows: Sequence[Subscription],
-    language: str,
-) -> None:
+def _list(turn: Turn, rows: Sequence[Subscription]) -> None:
     until = min(row.expires_at for row in rows)
-    dispatcher.utter_message(
+    turn.dispatcher.utter_message(
         response="utter_subscriptions_list",
-        topics=topic_names(session, rows, language),
-        until=fmt.calendar_date(until, language),
+        topics=topic_names(turn.session, rows, turn.language),
+        until=fmt.calendar_date(until, turn.language),
     )

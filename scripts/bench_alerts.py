@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.fake_providers import FakeProviders  # noqa: E402
+from scripts.fake_providers import CHANNEL_SECRETS, CREDENTIALS, FakeProviders  # noqa: E402
 from scripts.stack import Stack, free_port  # noqa: E402
 
 BOT_PYTHON = ROOT / ".venv" / "bot" / "bin" / "python"
@@ -42,20 +42,6 @@ PG_ADMIN = os.environ.get("BENCH_PG_ADMIN", "postgresql://postgres@127.0.0.1:543
 SHARE = {"telegram": 0.4, "whatsapp": 0.4, "sms_gateway": 0.2}
 RATES = {"telegram": 30.0, "whatsapp": 80.0, "sms_gateway": 20.0}
 LANGUAGES = ("prs", "ps", "en")
-CREDENTIALS = """\
-rest:
-bot.channels.telegram.TelegramInput:
-bot.channels.whatsapp.WhatsAppInput:
-bot.channels.sms_gateway.SmsGatewayInput:
-"""
-CHANNEL_SECRETS = {
-    "TELEGRAM_BOT_TOKEN": "123456:bench",
-    "TELEGRAM_SECRET_TOKEN": "bench-secret",
-    "WHATSAPP_APP_SECRET": "bench-app-secret",
-    "WHATSAPP_VERIFY_TOKEN": "bench-verify",
-    "WHATSAPP_ACCESS_TOKEN": "bench-access",
-    "WHATSAPP_PHONE_NUMBER_ID": "1000000001",
-}
 
 
 def address_of(channel: str, number: int) -> str:

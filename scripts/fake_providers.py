@@ -19,6 +19,21 @@ from typing import Any
 from aiohttp import web
 
 SMS_SECRET = "gateway-secret-for-tests"
+#: The channels that carry alerts, as a credentials file, and made-up secrets for them.
+CREDENTIALS = """\
+rest:
+bot.channels.telegram.TelegramInput:
+bot.channels.whatsapp.WhatsAppInput:
+bot.channels.sms_gateway.SmsGatewayInput:
+"""
+CHANNEL_SECRETS = {
+    "TELEGRAM_BOT_TOKEN": "123456:fake",
+    "TELEGRAM_SECRET_TOKEN": "telegram-secret",
+    "WHATSAPP_APP_SECRET": "whatsapp-app-secret",
+    "WHATSAPP_VERIFY_TOKEN": "whatsapp-verify",
+    "WHATSAPP_ACCESS_TOKEN": "whatsapp-access",
+    "WHATSAPP_PHONE_NUMBER_ID": "1000000001",
+}
 
 
 @dataclass(frozen=True)

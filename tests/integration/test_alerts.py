@@ -25,7 +25,13 @@ import aiohttp
 import pytest
 
 from bot.channels.identity import conversation_id
-from scripts.fake_providers import SMS_SECRET, FakeProviders, ProvidersInThread
+from scripts.fake_providers import (
+    CHANNEL_SECRETS,
+    CREDENTIALS,
+    SMS_SECRET,
+    FakeProviders,
+    ProvidersInThread,
+)
 from scripts.stack import ROOT, Stack, free_port
 
 MODEL = ROOT / "models" / "assistant.tar.gz"
@@ -35,20 +41,6 @@ KEYS = {
     "CONVERSATION_ID_KEY": "integration-test-conversation-key",
     "ADDRESS_ENCRYPTION_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY",
 }
-CHANNELS = {
-    "TELEGRAM_BOT_TOKEN": "123456:integration",
-    "TELEGRAM_SECRET_TOKEN": "telegram-secret",
-    "WHATSAPP_APP_SECRET": "whatsapp-app-secret",
-    "WHATSAPP_VERIFY_TOKEN": "whatsapp-verify",
-    "WHATSAPP_ACCESS_TOKEN": "whatsapp-access",
-    "WHATSAPP_PHONE_NUMBER_ID": "1000000001",
-}
-CREDENTIALS = """\
-rest:
-bot.channels.telegram.TelegramInput:
-bot.channels.whatsapp.WhatsAppInput:
-bot.channels.sms_gateway.SmsGatewayInput:
-"""
 NOTIFIER = {
     "ALERT_CLAIM_LEASE": "2",
     "ALERT_POLL_SECONDS": "0.2",
@@ -140,7 +132,7 @@ def _alert_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AlertStac
     provider_url = serving.start(free_port())
     env = {
         **KEYS,
-        **CHANNELS,
+        **CHANNEL_SECRETS,
         **FakeProviders.environment(provider_url),
         "RASA_CREDENTIALS": str(credentials),
         "RASA_API_TOKEN": API_TOKEN,
