@@ -410,14 +410,23 @@ class Notifier:
             await asyncio.sleep(max(1.0, self.settings.claim_lease_seconds / 2))
 
     async def _channel(self, channel: str, bucket: TokenBucket) -> None:
+        failures = 0  # in a row: the database is down; wait longer, log the traceback once
         while True:
             try:
                 batch = await asyncio.to_thread(
                     self.outbox.claim, channel, max(1, int(bucket.rate))
                 )
-            except Exception:
-                logger.error("notifier: cannot claim %s alerts", channel, exc_info=True)
-                batch = []
+                failures = 0
+            except Exception as error:
+                failures += 1
+                logger.error(
+                    "notifier: cannot claim %s alerts (%s); retrying",
+                    channel,
+                    type(error).__name__,
+                    exc_info=failures == 1,
+                )
+                await asyncio.sleep(min(60.0, self.settings.poll_seconds * 2**failures))
+                continue
             if not batch:
                 await asyncio.sleep(self.settings.poll_seconds)
                 continue
