@@ -19,8 +19,8 @@ export RASA_TELEMETRY_ENABLED := false
 MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name '*.yml') \
 	$(wildcard bot/nlu/*.py bot/lang/*.py)
 
-.PHONY: help setup run db train lint test test-unit validate test-nlu test-stories test-integration \
-	chromium bench bench-nlu bench-content clean
+.PHONY: help setup run db purge train lint test test-unit validate test-nlu test-stories test-integration \
+	chromium bench bench-nlu bench-content bench-alerts bench-load clean
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
@@ -29,7 +29,11 @@ help:
 	@echo "make setup  create .venv/bot and .venv/actions from requirements/*.lock"
 	@echo "make train  train $(MODEL) if it is missing or older than its inputs"
 	@echo "make db     migrate and seed the content database ($$CONTENT_DB_URL)"
-	@echo "make bench  benchmarks (NLU vs stock Rasa; content actions' latency); see docs/BENCHMARKS.md"
+	@echo "make purge  delete conversations and alert data past their retention period"
+	@echo "make bench  benchmarks (NLU vs stock Rasa; content actions' latency; alerts to 10 000"
+	@echo "            subscribers); see docs/BENCHMARKS.md"
+	@echo "make bench-load  full stack under load: make run's setup, production (PostgreSQL, Redis,"
+	@echo "            several workers) and stock Rasa side by side (BENCH_DURATION=60 BENCH_CONCURRENCY=50)"
 
 ## Environments ---------------------------------------------------------------------------
 setup: .venv/bot/.installed .venv/actions/.installed
@@ -48,8 +52,16 @@ setup: .venv/bot/.installed .venv/actions/.installed
 
 ## Content database -------------------------------------------------------------------------
 db: .venv/actions/.installed
+	@mkdir -p var  # the default SQLite file lives there
 	$(ACT)/python -m actions.content migrate
 	$(ACT)/python -m actions.content seed
+
+# Retention (docs/DATA_PROTECTION.md): conversations older than CONVERSATION_RETENTION in the
+# tracker store of RASA_ENDPOINTS, then expired subscriptions and addresses and old deliveries.
+# Running servers also do this hourly by themselves.
+purge: setup db
+	$(BOT)/python -m bot.stores purge --endpoints $${RASA_ENDPOINTS:-endpoints.yml}
+	$(ACT)/python -m actions.alerts purge
 
 ## Model ----------------------------------------------------------------------------------
 train: $(MODEL)
@@ -98,7 +110,7 @@ test-integration: setup $(MODEL) chromium
 test: setup lint test-unit validate train test-nlu test-stories test-integration
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
-bench: bench-nlu bench-content
+bench: bench-nlu bench-content bench-alerts
 
 # Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
 bench-nlu: .venv/bot/.installed
@@ -111,6 +123,23 @@ bench-content: .venv/actions/.installed
 	@mkdir -p results
 	$(ACT)/python scripts/bench_content.py $(if $(BENCH_PG_URL),--postgres $(BENCH_PG_URL)) \
 		| tee results/bench-content.md
+
+# One broadcast to 10 000 subscribers, end to end (PostgreSQL, Rasa, action server, notifier)
+# against local fake providers that refuse what exceeds their rates; BENCH_SUBSCRIBERS=2000.
+bench-alerts: setup $(MODEL)
+	@mkdir -p results
+	$(ACT)/python scripts/bench_alerts.py $(if $(BENCH_SUBSCRIBERS),--subscribers $(BENCH_SUBSCRIBERS)) \
+		| tee results/bench-alerts.md
+
+# Full stack under load, side by side: make run's setup, the production setup (PostgreSQL tracker
+# store, Redis lock store, several workers; needs both services) and stock Rasa (`rasa init`).
+# BENCH_PROFILE=1 adds where each turn's CPU goes (py-spy). Setup and numbers: docs/BENCHMARKS.md.
+BENCH_DURATION ?= 60
+BENCH_CONCURRENCY ?= 50
+bench-load: setup $(MODEL)
+	@mkdir -p results
+	$(ACT)/python scripts/bench_load.py --duration $(BENCH_DURATION) \
+		--concurrency $(BENCH_CONCURRENCY) $(if $(BENCH_PROFILE),--profile results/profile)
 
 clean:
 	rm -rf models results var .rasa

@@ -116,7 +116,7 @@ class ActionSendAlert(Action):  # type: ignore[misc]  # rasa_sdk ships no type h
     def name(self) -> str:
         return "action_send_alert"
 
-    def _claim_and_write(self, tracker: Tracker, delivery_id: int, now: datetime) -> Alert | None:
+    def _write(self, tracker: Tracker, delivery_id: int, now: datetime) -> Alert | None:
         with session_scope() as session:
             delivery = session.get(Delivery, delivery_id)
             if delivery is None or delivery.conversation_id != tracker.sender_id:
@@ -160,7 +160,7 @@ class ActionSendAlert(Action):  # type: ignore[misc]  # rasa_sdk ships no type h
             return []
         now = self._clock()
         try:
-            alert = await asyncio.to_thread(self._claim_and_write, tracker, int(raw), now)
+            alert = await asyncio.to_thread(self._write, tracker, int(raw), now)
         except (SQLAlchemyError, OSError):
             # Nothing was sent: the notifier sees the delivery undelivered after Rasa's answer
             # and tries again later.

@@ -1,12 +1,22 @@
 """Start the action server and the Rasa server as real processes, and stop them cleanly.
 
-Used by `make run` (fixed ports 5055/5005, until Ctrl-C) and by the integration tests
-(free ports, temporary database). Standard library only: it runs with any Python 3.10+.
+Used by `make run` (fixed ports 5055/5005, until Ctrl-C), by the integration tests (free ports,
+temporary databases) and by the load benchmark. Standard library only: it runs with any
+Python 3.10+.
+
+The embedded default is one Rasa process with in-memory tracker and lock stores and one action
+server. The production setup (docs/OPERATIONS.md) is the same two programs with Rasa's own
+scaling mechanisms switched on: an endpoints file with a shared tracker store and a Redis lock
+store, several Sanic workers per Rasa process (``SANIC_WORKERS``), several action-server workers
+(rasa-sdk's ``ACTION_SERVER_SANIC_WORKERS``), and several Rasa processes on different ports
+behind a load balancer.
 """
 
 import argparse
 import contextlib
 import os
+import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -14,6 +24,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -21,6 +32,9 @@ from typing import IO
 ROOT = Path(__file__).resolve().parent.parent
 BOT_BIN = ROOT / ".venv" / "bot" / "bin"
 ACTIONS_BIN = ROOT / ".venv" / "actions" / "bin"
+DEFAULT_ENDPOINTS = ROOT / "endpoints.yml"
+#: What Rasa logs once per Sanic worker when that worker has loaded the model (rasa/core/run.py).
+RASA_WORKER_READY = b"Rasa server is up and running"
 
 
 def free_port() -> int:
@@ -31,11 +45,72 @@ def free_port() -> int:
 
 
 class StackError(RuntimeError):
-    """A server did not come up; the message names it and where its log is."""
+    """A server did not come up, or the setup asked for cannot work; the message says why."""
+
+
+def _setting_lines(path: Path) -> list[str]:
+    """The lines of a small YAML file without comments and blank lines."""
+    lines = []
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.split(" #", 1)[0].rstrip()
+        if line.strip() and not line.lstrip().startswith("#"):
+            lines.append(line)
+    return lines
+
+
+def store_types(endpoints: Path) -> dict[str, str | None]:
+    """Each top-level section of an endpoints file and its ``type:`` (None when it has none).
+
+    A line-based reading (this script has no YAML parser) of the simple files Rasa documents:
+    ``section:`` at column 0, its keys indented below it.
+    """
+    types: dict[str, str | None] = {}
+    section: str | None = None
+    indent: int | None = None
+    for line in _setting_lines(endpoints):
+        if not line[0].isspace():
+            section = line.split(":", 1)[0].strip() if ":" in line else None
+            indent = None
+            if section:
+                types[section] = None
+            continue
+        depth = len(line) - len(line.lstrip())
+        if section is None or (indent is not None and depth != indent):
+            continue
+        indent = depth
+        key, _, value = line.strip().partition(":")
+        if key == "type":
+            types[section] = value.strip().strip("\"'") or None
+    return types
+
+
+def required_variables(endpoints: Path) -> set[str]:
+    """The ${VARIABLES} an endpoints file uses; Rasa refuses to start if one is unset."""
+    return {name for line in _setting_lines(endpoints) for name in re.findall(r"\$\{(\w+)\}", line)}
+
+
+def shared_store_problem(endpoints: Path) -> str | None:
+    """Why several Rasa workers or processes cannot share conversations with this file, if so.
+
+    Rasa itself only checks the lock store, and with an in-memory one it silently starts one
+    worker instead of several (rasa/core/utils.py, ``number_of_sanic_workers``). With an
+    in-memory tracker store every worker would keep its own copy of each conversation, and a
+    user's next message, landing on another worker, would find its history missing.
+    """
+    types = store_types(endpoints)
+    lock = types.get("lock_store")
+    tracker = types.get("tracker_store")
+    if lock in (None, "in_memory"):
+        return f"{endpoints.name} has no shared lock store (a Redis lock_store)"
+    if tracker in (None, "in_memory") or "InMemory" in str(tracker):
+        return f"{endpoints.name} has no shared tracker store (an SQL tracker_store)"
+    return None
 
 
 @dataclass
 class Stack:
+    """The processes of one assistant: an action server and one or more Rasa servers."""
+
     model: Path
     content_db_url: str
     log_dir: Path
@@ -43,6 +118,22 @@ class Stack:
     action_port: int = 5055
     host: str = "127.0.0.1"
     extra_env: dict[str, str] = field(default_factory=dict)
+    #: Rasa's endpoints file: action server, tracker store, lock store.
+    endpoints: Path = DEFAULT_ENDPOINTS
+    #: Rasa's credentials file (input channels); None: ``$RASA_CREDENTIALS`` or credentials.yml.
+    credentials: Path | None = None
+    #: Sanic worker processes per Rasa server (``SANIC_WORKERS``); >1 needs shared stores.
+    rasa_workers: int = 1
+    #: Sanic worker processes of the action server, all on ``action_port``.
+    action_workers: int = 1
+    #: Ports of further Rasa servers sharing the stores (as on several machines behind a
+    #: load balancer); each has ``rasa_workers`` workers.
+    more_rasa_ports: tuple[int, ...] = ()
+    #: False for a bot without custom actions (the load benchmark's stock Rasa project).
+    with_actions: bool = True
+    #: Also run the alert notifier (``python -m actions.alerts serve``) against the first Rasa
+    #: server; it authenticates with ``RASA_API_TOKEN``, as Rasa's HTTP API then requires.
+    with_notifier: bool = False
     _processes: list[tuple[str, subprocess.Popen[bytes], IO[bytes]]] = field(
         default_factory=list, init=False
     )
@@ -52,10 +143,19 @@ class Stack:
         return f"http://{self.host}:{self.rasa_port}"
 
     @property
+    def rasa_urls(self) -> list[str]:
+        """Every Rasa server, the first one first."""
+        return [f"http://{self.host}:{port}" for port in (self.rasa_port, *self.more_rasa_ports)]
+
+    @property
     def action_url(self) -> str:
         return f"http://{self.host}:{self.action_port}"
 
-    def _env(self) -> dict[str, str]:
+    def processes(self) -> dict[str, "subprocess.Popen[bytes]"]:
+        """Each server by name; its Sanic workers are the other members of its process group."""
+        return {name: process for name, process, _ in self._processes}
+
+    def _env(self, **overrides: str) -> dict[str, str]:
         env = dict(os.environ)
         env.update(
             PYTHONPATH=str(ROOT),
@@ -67,59 +167,115 @@ class Stack:
             RASA_TELEMETRY_ENABLED="false",
         )
         env.update(self.extra_env)
+        env.update(overrides)
         return env
 
-    def _spawn(self, name: str, command: list[str]) -> None:
+    def _spawn(self, name: str, command: list[str], env: Mapping[str, str] | None = None) -> int:
+        """Start ``command`` in its own process group, logging to ``<log_dir>/<name>.log``.
+
+        ``env`` adds to the stack's environment for this process only. Returns the log's size
+        before the start, so a caller can read what this run wrote.
+        """
         self.log_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 - closed in stop()
+        offset = log.tell()
         process = subprocess.Popen(
             command,
             cwd=ROOT,
-            env=self._env(),
+            env=self._env(**(env or {})),
             stdout=log,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             start_new_session=True,  # its own process group: stop() ends its children too
         )
         self._processes.append((name, process, log))
+        return offset
 
-    def start(self, timeout: float = 180.0) -> float:
-        """Start both servers; return seconds until Rasa answered its first message."""
-        started = time.monotonic()
-        self._spawn(
-            "actions",
-            [
-                str(ACTIONS_BIN / "python"),
-                "-m",
-                "rasa_sdk",
-                "--actions",
-                "actions",
-                "--port",
-                str(self.action_port),
-            ],
+    def _rasa_command(self, port: int) -> list[str]:
+        credentials = self.credentials or Path(
+            self._env().get("RASA_CREDENTIALS", "credentials.yml")
         )
-        rasa_command = [
+        command = [
             str(BOT_BIN / "rasa"),
             "run",
             "--enable-api",
             "--interface",
             self.host,
             "--port",
-            str(self.rasa_port),
+            str(port),
             "--model",
             str(self.model),
             "--endpoints",
-            "endpoints.yml",
+            str(self.endpoints),
             "--credentials",
-            self._env().get("RASA_CREDENTIALS", "credentials.yml"),
+            str(credentials),
         ]
         token = self._env().get("RASA_API_TOKEN")
         if token:
-            rasa_command += ["--auth-token", token]
-        self._spawn("rasa", rasa_command)
+            command += ["--auth-token", token]
+        return command
+
+    def check_setup(self) -> None:
+        """Refuse what cannot work before starting anything, naming what to fix.
+
+        Rasa would only fail (on an unset ${VARIABLE}) after seconds of loading, or not at all
+        (several workers without shared stores).
+        """
+        env = self._env()
+        missing = sorted(name for name in required_variables(self.endpoints) if name not in env)
+        if missing:
+            raise StackError(
+                f"{self.endpoints.name} needs these environment variables (empty is allowed): "
+                + ", ".join(missing)
+            )
+        if self.rasa_workers < 1 or self.action_workers < 1:
+            raise StackError("the numbers of Rasa and action-server workers must be at least 1")
+        if self.rasa_workers > 1 or self.more_rasa_ports:
+            problem = shared_store_problem(self.endpoints)
+            if problem:
+                raise StackError(
+                    f"several Rasa workers or servers need shared stores, but {problem}; "
+                    "use endpoints.production.yml (docs/OPERATIONS.md)"
+                )
+
+    def start(self, timeout: float = 180.0) -> float:
+        """Start every server; return seconds until all of them answered their health checks."""
+        self.check_setup()
+        started = time.monotonic()
+        if self.with_actions:
+            self._spawn(
+                "actions",
+                [
+                    str(ACTIONS_BIN / "python"),
+                    "-m",
+                    "rasa_sdk",
+                    "--actions",
+                    "actions",
+                    "--port",
+                    str(self.action_port),
+                ],
+                # rasa-sdk's own name for it (rasa_sdk/constants.py); Rasa's is SANIC_WORKERS.
+                env={"ACTION_SERVER_SANIC_WORKERS": str(self.action_workers)},
+            )
+        rasa_logs: dict[str, int] = {}
+        for index, port in enumerate((self.rasa_port, *self.more_rasa_ports)):
+            name = "rasa" if index == 0 else f"rasa-{index + 1}"
+            rasa_logs[name] = self._spawn(
+                name, self._rasa_command(port), env={"SANIC_WORKERS": str(self.rasa_workers)}
+            )
         try:
-            self._wait_until_up("actions", f"{self.action_url}/health", started + timeout)
-            self._wait_until_up("rasa", f"{self.rasa_url}/webhooks/rest/", started + timeout)
+            deadline = started + timeout
+            if self.with_actions:
+                self._wait_until_up("actions", f"{self.action_url}/health", deadline)
+            for (name, offset), url in zip(rasa_logs.items(), self.rasa_urls, strict=True):
+                self._wait_until_up(name, f"{url}/webhooks/rest/", deadline)
+                self._wait_for_workers(name, offset, deadline)
+            if self.with_notifier:
+                self._spawn(
+                    "notifier",
+                    [str(ACTIONS_BIN / "python"), "-m", "actions.alerts", "serve"],
+                    env={"RASA_URL": self.rasa_url},
+                )
         except BaseException:
             self.stop()
             raise
@@ -140,6 +296,26 @@ class Stack:
                 pass
             time.sleep(0.25)
         raise StackError(f"{name} did not answer {url} in time; see {self.log_dir}/{name}.log")
+
+    def _wait_for_workers(self, name: str, offset: int, deadline: float) -> None:
+        """Wait until every Sanic worker of a Rasa server has loaded the model.
+
+        The health check is answered by whichever worker is ready first; the others would
+        still be loading and the first requests would queue behind them. Each worker logs
+        RASA_WORKER_READY at INFO level; with Rasa's LOG_LEVEL set higher there is no telling.
+        """
+        quiet = self._env().get("LOG_LEVEL", "INFO").upper() in ("WARNING", "ERROR", "CRITICAL")
+        if self.rasa_workers == 1 or quiet:
+            return
+        path = self.log_dir / f"{name}.log"
+        while time.monotonic() < deadline:
+            with path.open("rb") as log:
+                log.seek(offset)
+                if log.read().count(RASA_WORKER_READY) >= self.rasa_workers:
+                    return
+            self.check_alive()
+            time.sleep(0.25)
+        raise StackError(f"not all {self.rasa_workers} workers of {name} started; see {path}")
 
     def stop(self, grace: float = 10.0) -> None:
         """SIGTERM each process group, SIGKILL what is still alive after ``grace`` seconds."""
@@ -164,22 +340,81 @@ class Stack:
 
 
 def _signal_group(process: "subprocess.Popen[bytes]", sig: int) -> None:
+    """Signal the server and its Sanic workers (its group) while the server is still there."""
     if process.poll() is None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, sig)
 
 
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
+
+
+def _assignment(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    return name, value
+
+
 def main() -> int:
     """`make run`: serve until Ctrl-C, then leave no process behind."""
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--model", type=Path, required=True)
     parser.add_argument("--content-db-url", required=True)
     parser.add_argument("--rasa-port", type=int, default=5005)
     parser.add_argument("--action-port", type=int, default=5055)
     parser.add_argument("--log-dir", type=Path, default=ROOT / "var" / "log")
     parser.add_argument("--since", type=float, help="time.time() when `make run` began")
+    parser.add_argument(
+        "--endpoints",
+        type=Path,
+        default=Path(os.environ.get("RASA_ENDPOINTS") or DEFAULT_ENDPOINTS),
+        help="Rasa endpoints file (default: $RASA_ENDPOINTS or endpoints.yml; production: "
+        "endpoints.production.yml)",
+    )
+    parser.add_argument(
+        "--rasa-workers",
+        type=int,
+        default=_env_int("SANIC_WORKERS", 1),
+        help="Sanic workers of the Rasa server (default: $SANIC_WORKERS or 1; >1 needs the "
+        "production endpoints)",
+    )
+    parser.add_argument(
+        "--action-workers",
+        type=int,
+        default=_env_int("ACTION_SERVER_SANIC_WORKERS", 1),
+        help="Sanic workers of the action server (default: $ACTION_SERVER_SANIC_WORKERS or 1)",
+    )
+    parser.add_argument(
+        "--env",
+        type=_assignment,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set an environment variable for every server (repeatable); the servers also "
+        "inherit this script's environment",
+    )
     args = parser.parse_args()
-    stack = Stack(args.model, args.content_db_url, args.log_dir, args.rasa_port, args.action_port)
+    # The notifier sends alerts through Rasa's HTTP API, which must then require a token.
+    token = (
+        {} if os.environ.get("RASA_API_TOKEN") else {"RASA_API_TOKEN": secrets.token_urlsafe(24)}
+    )
+    stack = Stack(
+        args.model,
+        args.content_db_url,
+        args.log_dir,
+        args.rasa_port,
+        args.action_port,
+        extra_env={**token, **dict(args.env)},
+        endpoints=args.endpoints.resolve(),
+        rasa_workers=args.rasa_workers,
+        action_workers=args.action_workers,
+        with_notifier=True,
+    )
 
     stopping = False
 
@@ -189,7 +424,11 @@ def main() -> int:
 
     signal.signal(signal.SIGINT, request_stop)
     signal.signal(signal.SIGTERM, request_stop)
-    print(f"Starting the action server on :{args.action_port} and Rasa on :{args.rasa_port} ...")
+    print(
+        f"Starting the action server on :{args.action_port} ({args.action_workers} worker(s)) "
+        f"and Rasa on :{args.rasa_port} ({args.rasa_workers} worker(s), "
+        f"{stack.endpoints.name}) ..."
+    )
     try:
         servers_up = stack.start()
     except StackError as error:
@@ -201,8 +440,9 @@ def main() -> int:
         f"  Talk to it:  curl -s {stack.rasa_url}/webhooks/rest/webhook "
         '-H \'Content-Type: application/json\' -d \'{"sender": "me", "message": "salam"}\'\n'
         f"  Web chat:    {stack.rasa_url}/webchat/\n"
-        f"  HTTP API:    {stack.rasa_url}/model/parse   Actions: {stack.action_url}/health\n"
-        f"  Logs:        {args.log_dir}/rasa.log and {args.log_dir}/actions.log\n"
+        f"  HTTP API:    {stack.rasa_url}/model/parse?token={stack._env()['RASA_API_TOKEN']}"
+        f"   Actions: {stack.action_url}/health\n"
+        f"  Logs:        {args.log_dir}/rasa.log, actions.log and notifier.log (alerts)\n"
         "Press Ctrl-C to stop.",
         flush=True,
     )

@@ -21,9 +21,9 @@ Exactly once, across crashes:
    notifier takes them back: delivered ones count as sent, the others are queued again. Only a
    Rasa process dying between the provider's acceptance and recording it can repeat an alert.
 
-Rates: per channel a token bucket (``ALERT_RATE_<CHANNEL>`` messages per second: Telegram 30,
-WhatsApp 80, SMS 10 by default) and at most one alert per conversation per second (Telegram's
-per-chat limit), whatever the number of deliveries queued.
+Rates: per channel a token bucket (``ALERT_RATE_<CHANNEL>`` messages per second: Telegram 25,
+WhatsApp 70 — headroom below the providers' 30 and 80 — SMS 10 by default) and at most one
+alert per conversation per second (Telegram's per-chat limit), whatever the number queued.
 """
 
 from __future__ import annotations
@@ -54,11 +54,11 @@ from actions.alerts.models import (
 from actions.alerts.subscriptions import ALERT_CHANNELS, still_wanted
 from actions.content.answering import utc_now
 from actions.content.db import session_scope
+from bot.alert_rates import DEFAULT_RATES, alert_rate
 
 logger = logging.getLogger(__name__)
 
 ALERT_INTENT = "EXTERNAL_alert"
-DEFAULT_RATES = {"telegram": 30.0, "whatsapp": 80.0, "twilio_sms": 10.0, "sms_gateway": 10.0}
 _RETRY_AFTER = re.compile(r"retry after (\d+(?:\.\d+)?) s")
 NO_ADDRESS = "no stored address"
 
@@ -99,10 +99,10 @@ class NotifierSettings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> NotifierSettings:
-        rates = {
-            channel: _number(environ, f"ALERT_RATE_{channel.upper()}", rate)
-            for channel, rate in DEFAULT_RATES.items()
-        }
+        try:
+            rates = {channel: alert_rate(channel, environ) for channel in DEFAULT_RATES}
+        except ValueError as error:
+            raise SettingsError(str(error)) from None
         return cls(
             rasa_url=(environ.get("RASA_URL", "").strip() or cls.rasa_url).rstrip("/"),
             rasa_token=environ.get("RASA_API_TOKEN", "").strip() or None,

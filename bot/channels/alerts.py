@@ -16,8 +16,10 @@ how to reach a person. Two contracts with it:
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+import time
 from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any, ClassVar, NoReturn
@@ -25,6 +27,7 @@ from typing import Any, ClassVar, NoReturn
 from rasa.core.channels.channel import OutputChannel
 from rasa.shared.exceptions import RasaException
 
+from bot.alert_rates import alert_rate
 from bot.channels.addresses import AddressBook
 from bot.channels.deliveries import ALERT_DELIVERY, DeliveryLog
 from bot.channels.sealing import KEY_ENV, AddressBookError
@@ -137,6 +140,35 @@ async def custom_payload_in_reply(
     logger.info("%s: address of %s stored for alerts until %s", channel, conversation, expires_at)
 
 
+class Pacer:
+    """Evenly spaced starts, ``rate`` a second: alerts of one channel in this Rasa worker."""
+
+    def __init__(self, rate: float) -> None:
+        self.interval = 1.0 / rate
+        self._next = 0.0
+        self._lock = asyncio.Lock()
+
+    async def wait(self) -> None:
+        async with self._lock:
+            now = time.monotonic()
+            start = max(now, self._next)
+            self._next = start + self.interval
+            if start > now:
+                await asyncio.sleep(start - now)
+
+
+_pacers: dict[str, Pacer] = {}
+
+
+async def pace(channel: str) -> None:
+    """Wait for this worker's turn to send an alert on ``channel``: its share (rate divided by
+    ``SANIC_WORKERS``) of the channel's rate (``bot/alert_rates.py``)."""
+    if channel not in _pacers:
+        workers = max(1, int(os.environ.get("SANIC_WORKERS", "1") or 1))
+        _pacers[channel] = Pacer(alert_rate(channel) / workers)
+    await _pacers[channel].wait()
+
+
 class AlertOutput(OutputChannel):
     """Sends the messages of one ``trigger_intent`` to a subscriber's stored address.
 
@@ -182,6 +214,7 @@ class AlertOutput(OutputChannel):
                 )
                 raise error from failure
 
+        await pace(self.name())  # right before the provider: Rasa's delays bunch the requests
         if isinstance(delivery, int) and self.addresses is not None:
             await DeliveryLog(self.addresses.engine).send_once(delivery, send)
         else:

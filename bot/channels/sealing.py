@@ -106,7 +106,7 @@ class AddressCipher:
             )
         except InvalidTag as error:
             raise AddressUnreadable("does not open with its key (tampered or moved)") from error
-        return plain.rstrip(b"\0").decode()
+        return str(plain.rstrip(b"\0").decode())
 
 
 def _associated(conversation_id: str, channel: str) -> bytes:

@@ -1,0 +1,37 @@
+"""How many alerts a second each channel may send: read by the notifier and by Rasa's alert
+channels alike (standard library only, like ``bot/lang``: both runtimes import it).
+
+``ALERT_RATE_<CHANNEL>`` (``ALERT_RATE_TELEGRAM``…) overrides the defaults, which sit below the
+providers' limits (Telegram 30 a second, the WhatsApp Cloud API 80). The notifier paces its
+requests to Rasa at this rate; each Rasa worker paces its calls to the provider at its share
+of it (rate / ``SANIC_WORKERS``), because Rasa's varying processing time bunches requests that
+left the notifier evenly (measured: 31 in one second at the provider from 25 a second sent,
+docs/BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+DEFAULT_RATES: dict[str, float] = {
+    "telegram": 25.0,
+    "whatsapp": 70.0,
+    "twilio_sms": 10.0,
+    "sms_gateway": 10.0,
+}
+
+
+def alert_rate(channel: str, environ: Mapping[str, str] = os.environ) -> float:
+    """Alerts a second for ``channel``; ValueError naming the variable if it is not a number > 0."""
+    name = f"ALERT_RATE_{channel.upper()}"
+    raw = environ.get(name, "").strip()
+    if not raw:
+        return DEFAULT_RATES.get(channel, 10.0)
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if value <= 0:
+        raise ValueError(f"{name} is {raw!r}; give a number of messages a second above zero")
+    return value

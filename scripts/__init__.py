@@ -1,0 +1,1 @@
+"""Developer scripts: servers (stack.py) and benchmarks; run with PYTHONPATH=<repo>."""

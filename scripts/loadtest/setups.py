@@ -1,0 +1,190 @@
+"""The three setups the load benchmark compares, each with what it needs created and removed."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.parse
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psycopg
+
+from scripts.stack import ACTIONS_BIN, BOT_BIN, ROOT, Stack, free_port
+
+
+@dataclass
+class Setup:
+    name: str
+    description: str
+    stack: Stack
+    #: psycopg connection string of the tracker store's database; None: in-memory store.
+    tracker_db: str | None = None
+    cleanups: list[Callable[[], None]] = field(default_factory=list)
+    #: Seconds `rasa init` took to train the stock model in this run (None: reused).
+    training_seconds: float | None = None
+
+    def cleanup(self) -> None:
+        """Drop what the setup created (temporary databases); safe to call twice."""
+        while self.cleanups:
+            step = self.cleanups.pop()
+            with contextlib.suppress(Exception):
+                step()
+
+
+def content_cli(db_url: str, *args: str) -> None:
+    """Run the content CLI (migrate, seed) on a database, as `make db` does."""
+    env = dict(os.environ, CONTENT_DB_URL=db_url, PYTHONPATH=str(ROOT))
+    subprocess.run(
+        [str(ACTIONS_BIN / "python"), "-m", "actions.content", *args],
+        env=env,
+        check=True,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def embedded(model: Path, work: Path) -> Setup:
+    """`make run`'s setup, on a fresh seeded SQLite content database."""
+    url = f"sqlite:///{work / 'content.db'}"
+    content_cli(url, "migrate")
+    content_cli(url, "seed")
+    stack = Stack(
+        model, url, work / "logs-embedded", rasa_port=free_port(), action_port=free_port()
+    )
+    return Setup(
+        "embedded",
+        "`make run`: 1 Rasa process, in-memory tracker and lock stores, 1 action server, "
+        "SQLite content DB",
+        stack,
+    )
+
+
+def production(
+    model: Path, work: Path, pg_admin: str, redis_url: str, rasa_workers: int, action_workers: int
+) -> Setup:
+    """endpoints.production.yml on fresh PostgreSQL databases (tracker store and content)."""
+    suffix = uuid.uuid4().hex[:10]
+    pg = urllib.parse.urlsplit(pg_admin)
+    redis = urllib.parse.urlsplit(redis_url)
+    tracker_db, content_db = f"bench_tracker_{suffix}", f"bench_content_{suffix}"
+    cleanups: list[Callable[[], None]] = []
+    with psycopg.connect(pg_admin, autocommit=True) as connection:
+        for name in (tracker_db, content_db):
+            connection.execute(f'CREATE DATABASE "{name}"')
+            cleanups.append(functools.partial(drop_database, pg_admin, name))
+    content_url = f"postgresql+psycopg://{pg.netloc}/{content_db}"
+    try:
+        content_cli(content_url, "migrate")
+        content_cli(content_url, "seed")
+    except BaseException:
+        for step in cleanups:
+            step()
+        raise
+    env = {
+        "TRACKER_DB_HOST": pg.hostname or "127.0.0.1",
+        "TRACKER_DB_PORT": str(pg.port or 5432),
+        "TRACKER_DB_NAME": tracker_db,
+        "TRACKER_DB_USER": urllib.parse.unquote(pg.username or "postgres"),
+        "TRACKER_DB_PASSWORD": urllib.parse.unquote(pg.password or ""),
+        "REDIS_HOST": redis.hostname or "127.0.0.1",
+        "REDIS_PORT": str(redis.port or 6379),
+        "REDIS_DB": redis.path.strip("/") or "1",
+        "REDIS_PASSWORD": urllib.parse.unquote(redis.password or ""),
+        "REDIS_KEY_PREFIX": f"benchload{suffix}",
+    }
+    stack = Stack(
+        model,
+        content_url,
+        work / "logs-production",
+        rasa_port=free_port(),
+        action_port=free_port(),
+        extra_env=env,
+        endpoints=ROOT / "endpoints.production.yml",
+        rasa_workers=rasa_workers,
+        action_workers=action_workers,
+    )
+    return Setup(
+        "production",
+        "endpoints.production.yml: PostgreSQL tracker store, Redis lock store, "
+        f"{rasa_workers} Rasa workers (`SANIC_WORKERS`), {action_workers} action-server "
+        "worker(s) (`ACTION_SERVER_SANIC_WORKERS`), PostgreSQL content DB",
+        stack,
+        tracker_db=pg._replace(path=f"/{tracker_db}").geturl(),
+        cleanups=cleanups,
+    )
+
+
+def drop_database(pg_admin: str, name: str) -> None:
+    with psycopg.connect(pg_admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def stock(directory: Path, work: Path) -> Setup:
+    """Rasa's default project (`rasa init`), trained the first time and kept in ``directory``."""
+    credentials = directory / "credentials.rest.yml"
+    trained: float | None = None
+    if not sorted((directory / "models").glob("*.tar.gz")):
+        print(
+            f"Training Rasa's default project in {directory} (first run only) ...", file=sys.stderr
+        )
+        if directory.exists():
+            shutil.rmtree(directory)
+        directory.mkdir(parents=True)
+        started = time.monotonic()
+        subprocess.run(
+            [str(BOT_BIN / "rasa"), "init", "--no-prompt", "--init-dir", str(directory)],
+            check=True,
+            cwd=directory,
+            env=dict(os.environ, RASA_TELEMETRY_ENABLED="false", TF_CPP_MIN_LOG_LEVEL="2"),
+            stdout=subprocess.DEVNULL,
+        )
+        trained = time.monotonic() - started
+    # Only the REST channel, as for our bot (the template also lists Rasa X's channel).
+    credentials.write_text("rest:\n", encoding="utf-8")
+    stack = Stack(
+        sorted((directory / "models").glob("*.tar.gz"))[-1],
+        "",
+        work / "logs-stock",
+        rasa_port=free_port(),
+        action_port=free_port(),
+        endpoints=directory / "endpoints.yml",
+        credentials=credentials,
+        with_actions=False,
+    )
+    return Setup(
+        "stock",
+        "`rasa init` project with Rasa's default config (DIET, TED, RulePolicy, ...), "
+        "1 Rasa process, in-memory stores, no custom actions",
+        stack,
+        training_seconds=trained,
+    )
+
+
+def model_load_seconds(model: Path) -> float:
+    """Seconds to load ``model`` in a fresh Rasa process, Rasa already imported."""
+    code = (
+        "import time, rasa.core.agent as a\n"
+        "t = time.perf_counter()\n"
+        f"a.Agent.load({str(model)!r})\n"
+        "print(time.perf_counter() - t)\n"
+    )
+    env = dict(
+        os.environ, PYTHONPATH=str(ROOT), TF_CPP_MIN_LOG_LEVEL="2", RASA_TELEMETRY_ENABLED="false"
+    )
+    output = subprocess.run(
+        [str(BOT_BIN / "python"), "-c", code],
+        check=True,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return float(output.strip().splitlines()[-1])
