@@ -140,3 +140,15 @@ def content_db(
             load(session, demo_document, NOW)
     yield db.get_engine()
     db.dispose_engine()
+
+
+@pytest.fixture
+def no_alert_subscribers(content_db: Engine) -> Iterator[None]:
+    """No subscriptions or alerts before the test, and none left after it: the PostgreSQL
+    schema is shared by the session, and subscribers left behind would be alerted by every
+    later test's seeding (10 000 of them made each re-seed take 3 s)."""
+    from tests.actions.alerts_support import clear_alerts
+
+    clear_alerts()
+    yield
+    clear_alerts()

@@ -54,7 +54,7 @@ from tests.actions.admin_support import (
     revision_count,
     stored,
 )
-from tests.actions.alerts_support import add_subscribers, clear_alerts
+from tests.actions.alerts_support import add_subscribers
 from tests.actions.content_support import clock, only_message, run, tracker
 
 LIMIT = 64 * 1024
@@ -593,9 +593,8 @@ def test_serve_starts_the_api_and_stops_on_sigterm(tmp_path: Path) -> None:
 
 
 async def test_editors_see_how_many_alerts_their_change_queued(
-    api: Client, amina: dict[str, str]
+    api: Client, amina: dict[str, str], no_alert_subscribers: None
 ) -> None:
-    clear_alerts()
     add_subscribers(4, [Wish(Topic.AIRPORT, "KBL")])
     assert (await api.get("/alerts", headers=amina)).status == 200
     published = await api.put("/records/airport/KBL", json=CLOSE_KBL, headers=amina)

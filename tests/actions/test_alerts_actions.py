@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from rasa_sdk.executor import CollectingDispatcher
-from sqlalchemy import Engine, func, select, update
+from sqlalchemy import func, select, update
 
 from actions.alert_delivery import ActionSendAlert, template_parameter
 from actions.alerts.models import (
@@ -28,17 +27,14 @@ from actions.subscriptions import (
     ActionSubscribeAlerts,
     ActionUnsubscribeAlerts,
 )
-from tests.actions.alerts_support import add_subscribers, clear_alerts, conversation, deliveries
+from tests.actions.alerts_support import add_subscribers, conversation, deliveries
 from tests.actions.content_support import NOW, clock, render
 
 PERSON = "telegram-0123456789abcdef0123456789abcdef01234567"
 ADVICE = {"en": "Closed: do not come.", "prs": "بسته است: نیایید.", "ps": "تړلی دی: مه راځئ."}
 
 
-@pytest.fixture(autouse=True)
-def no_subscribers(content_db: Engine) -> Iterator[None]:
-    clear_alerts()
-    yield
+pytestmark = pytest.mark.usefixtures("no_alert_subscribers")
 
 
 async def run(action: Any, tracker: Any) -> list[dict[str, Any]]:
@@ -150,13 +146,13 @@ async def test_listing_without_subscriptions() -> None:
 
 
 async def test_a_database_that_is_down_never_confirms(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(db.URL_ENV, "postgresql+psycopg://postgres@127.0.0.1:1/none")
-    messages = await run(
-        ActionSubscribeAlerts(clock()), conversation(PERSON, entities={"alert_topic": "airport"})
-    )
-    assert [m["response"] for m in messages] == ["utter_alerts_failed"]
-    messages = await run(ActionDeleteMyData(), conversation(PERSON, intent="delete_my_data"))
-    assert [m["response"] for m in messages] == ["utter_delete_failed"]
+    with monkeypatch.context() as down:  # only for this test's body, not its clean-up
+        down.setenv(db.URL_ENV, "postgresql+psycopg://postgres@127.0.0.1:1/none")
+        subscribing = conversation(PERSON, entities={"alert_topic": "airport"})
+        subscribed = await run(ActionSubscribeAlerts(clock()), subscribing)
+        deleted = await run(ActionDeleteMyData(), conversation(PERSON, intent="delete_my_data"))
+    assert [m["response"] for m in subscribed] == ["utter_alerts_failed"]
+    assert [m["response"] for m in deleted] == ["utter_delete_failed"]
 
 
 async def test_delete_my_data_leaves_nothing_of_the_person_in_the_content_database() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 from rasa_sdk.executor import CollectingDispatcher
-from sqlalchemy import Engine, update
+from sqlalchemy import update
 
 from actions.alert_delivery import ActionSendAlert
 from actions.alerts import subscriptions
@@ -26,7 +26,6 @@ from actions.alerts.subscriptions import Wish
 from actions.content import db, editing
 from tests.actions.alerts_support import (
     add_subscribers,
-    clear_alerts,
     conversation,
     deliveries,
 )
@@ -126,10 +125,7 @@ async def rasa(unused_tcp_port: int) -> AsyncIterator[tuple[FakeRasa, str]]:
     await runner.cleanup()
 
 
-@pytest.fixture(autouse=True)
-def no_subscribers(content_db: Engine) -> Iterator[None]:
-    clear_alerts()
-    yield
+pytestmark = pytest.mark.usefixtures("no_alert_subscribers")
 
 
 def moving(offset: timedelta) -> Callable[[], Any]:

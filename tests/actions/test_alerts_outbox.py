@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, func, insert, select
+from sqlalchemy import func, insert, select
 
 from actions.alerts import retention, subscriptions
 from actions.alerts.models import (
@@ -23,7 +22,7 @@ from actions.alerts.outbox import latest
 from actions.alerts.subscriptions import Wish
 from actions.content import db, editing
 from actions.content.models import Revision
-from tests.actions.alerts_support import add_subscribers, clear_alerts, deliveries
+from tests.actions.alerts_support import add_subscribers, deliveries
 from tests.actions.content_support import NOW
 
 LATER = NOW + timedelta(minutes=5)
@@ -34,10 +33,7 @@ ADVICE = {
 }
 
 
-@pytest.fixture(autouse=True)
-def no_subscribers(content_db: Engine) -> Iterator[None]:
-    clear_alerts()
-    yield
+pytestmark = pytest.mark.usefixtures("no_alert_subscribers")
 
 
 def publish(kind: str, key: str, changes: dict[str, Any], when: Any = LATER) -> Revision | None:
