@@ -22,16 +22,23 @@ DEFAULT_RATES: dict[str, float] = {
 }
 
 
-def alert_rate(channel: str, environ: Mapping[str, str] = os.environ) -> float:
-    """Alerts a second for ``channel``; ValueError naming the variable if it is not a number > 0."""
-    name = f"ALERT_RATE_{channel.upper()}"
+def positive_number(environ: Mapping[str, str], name: str, default: float) -> float:
+    """The number in variable ``name`` (``default`` when unset); ValueError naming it if it is
+    not a number above zero."""
     raw = environ.get(name, "").strip()
     if not raw:
-        return DEFAULT_RATES.get(channel, 10.0)
+        return default
     try:
         value = float(raw)
     except ValueError:
         value = -1.0
     if value <= 0:
-        raise ValueError(f"{name} is {raw!r}; give a number of messages a second above zero")
+        raise ValueError(f"{name} is {raw!r}; give a number above zero")
     return value
+
+
+def alert_rate(channel: str, environ: Mapping[str, str] = os.environ) -> float:
+    """Alerts a second for ``channel`` (``ALERT_RATE_<CHANNEL>``, else the default)."""
+    return positive_number(
+        environ, f"ALERT_RATE_{channel.upper()}", DEFAULT_RATES.get(channel, 10.0)
+    )

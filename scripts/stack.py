@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -42,6 +43,26 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def production_store_env(tracker_url: str, redis_url: str, key_prefix: str) -> dict[str, str]:
+    """The variables endpoints.production.yml reads, from a PostgreSQL URL naming the tracker
+    database (``postgresql://user:password@host:port/rasa``) and a Redis URL
+    (``redis://:password@host:port/db``)."""
+    pg = urllib.parse.urlsplit(tracker_url)
+    redis = urllib.parse.urlsplit(redis_url)
+    return {
+        "TRACKER_DB_HOST": pg.hostname or "127.0.0.1",
+        "TRACKER_DB_PORT": str(pg.port or 5432),
+        "TRACKER_DB_NAME": pg.path.strip("/"),
+        "TRACKER_DB_USER": urllib.parse.unquote(pg.username or "postgres"),
+        "TRACKER_DB_PASSWORD": urllib.parse.unquote(pg.password or ""),
+        "REDIS_HOST": redis.hostname or "127.0.0.1",
+        "REDIS_PORT": str(redis.port or 6379),
+        "REDIS_DB": redis.path.strip("/") or "1",
+        "REDIS_PASSWORD": urllib.parse.unquote(redis.password or ""),
+        "REDIS_KEY_PREFIX": key_prefix,
+    }
 
 
 class StackError(RuntimeError):

@@ -54,7 +54,7 @@ from actions.alerts.models import (
 from actions.alerts.subscriptions import ALERT_CHANNELS, still_wanted
 from actions.content.answering import utc_now
 from actions.content.db import session_scope
-from bot.alert_rates import DEFAULT_RATES, alert_rate
+from bot.alert_rates import DEFAULT_RATES, alert_rate, positive_number
 
 logger = logging.getLogger(__name__)
 
@@ -68,16 +68,10 @@ class SettingsError(ValueError):
 
 
 def _number(environ: Mapping[str, str], name: str, default: float) -> float:
-    raw = environ.get(name, "").strip()
-    if not raw:
-        return default
     try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if value <= 0:
-        raise SettingsError(f"{name} is {raw!r}; give a number above zero")
-    return value
+        return positive_number(environ, name, default)
+    except ValueError as error:
+        raise SettingsError(str(error)) from None
 
 
 @dataclass(frozen=True)

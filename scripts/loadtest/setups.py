@@ -17,7 +17,7 @@ from pathlib import Path
 
 import psycopg
 
-from scripts.stack import ACTIONS_BIN, BOT_BIN, ROOT, Stack, free_port
+from scripts.stack import ACTIONS_BIN, BOT_BIN, ROOT, Stack, free_port, production_store_env
 
 
 @dataclass
@@ -73,7 +73,6 @@ def production(
     """endpoints.production.yml on fresh PostgreSQL databases (tracker store and content)."""
     suffix = uuid.uuid4().hex[:10]
     pg = urllib.parse.urlsplit(pg_admin)
-    redis = urllib.parse.urlsplit(redis_url)
     tracker_db, content_db = f"bench_tracker_{suffix}", f"bench_content_{suffix}"
     cleanups: list[Callable[[], None]] = []
     with psycopg.connect(pg_admin, autocommit=True) as connection:
@@ -88,18 +87,9 @@ def production(
         for step in cleanups:
             step()
         raise
-    env = {
-        "TRACKER_DB_HOST": pg.hostname or "127.0.0.1",
-        "TRACKER_DB_PORT": str(pg.port or 5432),
-        "TRACKER_DB_NAME": tracker_db,
-        "TRACKER_DB_USER": urllib.parse.unquote(pg.username or "postgres"),
-        "TRACKER_DB_PASSWORD": urllib.parse.unquote(pg.password or ""),
-        "REDIS_HOST": redis.hostname or "127.0.0.1",
-        "REDIS_PORT": str(redis.port or 6379),
-        "REDIS_DB": redis.path.strip("/") or "1",
-        "REDIS_PASSWORD": urllib.parse.unquote(redis.password or ""),
-        "REDIS_KEY_PREFIX": f"benchload{suffix}",
-    }
+    env = production_store_env(
+        pg._replace(path=f"/{tracker_db}").geturl(), redis_url, f"benchload{suffix}"
+    )
     stack = Stack(
         model,
         content_url,

@@ -21,7 +21,7 @@ from sqlalchemy import update
 from actions.alert_delivery import ActionSendAlert
 from actions.alerts import subscriptions
 from actions.alerts.models import Delivery, DeliveryStatus, Topic
-from actions.alerts.notifier import Notifier, NotifierSettings, Outbox
+from actions.alerts.notifier import Notifier, NotifierSettings, Outbox, SettingsError
 from actions.alerts.subscriptions import Wish
 from actions.content import db, editing
 from tests.actions.alerts_support import (
@@ -317,3 +317,14 @@ async def test_after_a_crash_nothing_is_sent_twice_and_nothing_is_lost(
     people = [c for c, _, _ in fake.sent]
     assert len(people) == 10 and len(set(people)) == 10
     assert {d.status for d in deliveries()} == {DeliveryStatus.SENT}
+
+
+def test_settings_come_from_the_environment_and_name_a_wrong_one() -> None:
+    settings = NotifierSettings.from_env(
+        {"ALERT_RATE_TELEGRAM": "12", "RASA_URL": "http://rasa:5005/", "RASA_API_TOKEN": "t"}
+    )
+    assert settings.rates["telegram"] == 12 and settings.rates["whatsapp"] == 70
+    assert (settings.rasa_url, settings.rasa_token) == ("http://rasa:5005", "t")
+    for name, value in (("ALERT_RATE_WHATSAPP", "fast"), ("ALERT_MAX_ATTEMPTS", "0")):
+        with pytest.raises(SettingsError, match=name):
+            NotifierSettings.from_env({name: value})

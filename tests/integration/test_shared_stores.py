@@ -29,7 +29,7 @@ import aiohttp
 import psycopg
 import pytest
 
-from scripts.stack import ROOT, Stack, free_port
+from scripts.stack import ROOT, Stack, free_port, production_store_env
 from tests.integration.conftest import MODEL
 
 pytestmark = [pytest.mark.integration, pytest.mark.postgres]
@@ -105,7 +105,6 @@ def shared(services: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     suffix = uuid.uuid4().hex[:12]
     name = f"test_shared_stores_{suffix}"
     pg = urllib.parse.urlsplit(PG_ADMIN)
-    redis = urllib.parse.urlsplit(REDIS_URL)
     with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
     database = pg._replace(path=f"/{name}").geturl()
@@ -122,19 +121,8 @@ def shared(services: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator
             more_rasa_ports=(free_port(),),
             action_port=free_port(),
             endpoints=ROOT / "endpoints.production.yml",
-            extra_env={
-                "TRACKER_DB_HOST": pg.hostname or "127.0.0.1",
-                "TRACKER_DB_PORT": str(pg.port or 5432),
-                "TRACKER_DB_NAME": name,
-                "TRACKER_DB_USER": urllib.parse.unquote(pg.username or "postgres"),
-                "TRACKER_DB_PASSWORD": urllib.parse.unquote(pg.password or ""),
-                "REDIS_HOST": redis.hostname or "127.0.0.1",
-                "REDIS_PORT": str(redis.port or 6379),
-                "REDIS_DB": redis.path.strip("/") or "1",
-                "REDIS_PASSWORD": urllib.parse.unquote(redis.password or ""),
-                # Other test runs may share this Redis: locks of their own.
-                "REDIS_KEY_PREFIX": f"test{suffix}",
-            },
+            # Other test runs may share this Redis: locks of their own.
+            extra_env=production_store_env(database, REDIS_URL, f"test{suffix}"),
         )
         stack.start()
         yield SharedStack(stack, database)
