@@ -37,7 +37,7 @@ from actions.alerts import subscriptions
 from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, Subscription, Topic
 from actions.alerts.wording import wording
 from actions.content import format as fmt
-from actions.content.answering import Reply, latest_entity, utc_now
+from actions.content.answering import Reply, latest_entity, own_messages, utc_now
 from actions.content.db import session_scope
 from actions.content.localise import language_or_default
 from actions.content.models import Announcement, Flight, Revision
@@ -91,15 +91,11 @@ def alert_reply(
 
 def outside_whatsapp_window(tracker: Tracker, now: datetime) -> bool:
     """Whether the user's last own message (not an alert trigger) is over 24 hours old."""
-    for event in reversed(tracker.events):
-        if event.get("event") != "user":
-            continue
-        intent = ((event.get("parse_data") or {}).get("intent") or {}).get("name") or ""
-        if intent.startswith("EXTERNAL_"):
-            continue
-        sent = datetime.fromtimestamp(float(event.get("timestamp") or 0), timezone.utc)
-        return now - sent > WHATSAPP_WINDOW
-    return True  # no message of theirs is kept (retention): assume the window has closed
+    own = own_messages(tracker)
+    if not own:
+        return True  # no message of theirs is kept (retention): assume the window has closed
+    sent = datetime.fromtimestamp(float(own[-1].get("timestamp") or 0), timezone.utc)
+    return now - sent > WHATSAPP_WINDOW
 
 
 def template_parameter(text: str) -> str:

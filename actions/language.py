@@ -15,6 +15,7 @@ from rasa_sdk.types import DomainDict
 
 from actions import settings
 from actions.alerts.wording import wording
+from actions.content.answering import own_messages
 from bot.lang.codes import DEFAULT_LANGUAGE, is_language
 
 logger = logging.getLogger(__name__)
@@ -67,17 +68,12 @@ def _channel_hint(tracker: Tracker) -> str | None:
 def is_first_message(tracker: Tracker) -> bool:
     """Whether the latest message is the first this conversation (as far as it is kept) has
     from its user; alert triggers (``EXTERNAL_...`` intents) are not messages from the user."""
-    own = [e for e in tracker.events if e.get("event") == "user" and not _is_external(e)]
+    own = own_messages(tracker)
     return len(own) == 1 and own[0] is _latest_user_event(tracker)
 
 
 def _latest_user_event(tracker: Tracker) -> dict[str, Any] | None:
     return next((e for e in reversed(tracker.events) if e.get("event") == "user"), None)
-
-
-def _is_external(event: dict[str, Any] | None) -> bool:
-    intent = (((event or {}).get("parse_data") or {}).get("intent") or {}).get("name") or ""
-    return intent.startswith("EXTERNAL_")
 
 
 class ActionTrackLanguage(Action):  # type: ignore[misc]  # rasa_sdk ships no type hints

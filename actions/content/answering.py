@@ -62,6 +62,19 @@ def latest_entity(tracker: Tracker, entity: str) -> str | None:
     return None
 
 
+def own_messages(tracker: Tracker) -> list[dict[str, Any]]:
+    """The user events the person wrote, oldest first, as far as the tracker keeps them:
+    alert triggers (``EXTERNAL_…`` intents, sent by the notifier) are not theirs."""
+    return [
+        event
+        for event in tracker.events
+        if event.get("event") == "user"
+        and not (
+            ((event.get("parse_data") or {}).get("intent") or {}).get("name") or ""
+        ).startswith("EXTERNAL_")
+    ]
+
+
 class ContentAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships no type hints
     """Base of the actions that answer from the content database."""
 
