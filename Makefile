@@ -20,7 +20,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 	$(wildcard bot/nlu/*.py bot/lang/*.py)
 
 .PHONY: help setup run db purge train lint test test-unit validate test-nlu test-stories test-integration \
-	chromium bench bench-nlu bench-content bench-alerts bench-load clean
+	chromium bench bench-nlu bench-content bench-alerts bench-load chaos clean
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
@@ -34,6 +34,8 @@ help:
 	@echo "            subscribers); see docs/BENCHMARKS.md"
 	@echo "make bench-load  full stack under load: make run's setup, production (PostgreSQL, Redis,"
 	@echo "            several workers) and stock Rasa side by side (BENCH_DURATION=60 BENCH_CONCURRENCY=50)"
+	@echo "make chaos  kill the action server, a Rasa process and Redis under a web-chat load (about"
+	@echo "            4 min): what each message got, time to recover; needs PostgreSQL, redis-server"
 
 ## Environments ---------------------------------------------------------------------------
 setup: .venv/bot/.installed .venv/actions/.installed
@@ -140,6 +142,13 @@ bench-load: setup $(MODEL)
 	@mkdir -p results
 	$(ACT)/python scripts/bench_load.py --duration $(BENCH_DURATION) \
 		--concurrency $(BENCH_CONCURRENCY) $(if $(BENCH_PROFILE),--profile results/profile)
+
+# Production profile (2 Rasa processes, PostgreSQL tracker store in a fresh database, a Redis of
+# its own on a free port), 6 people in the web chat; the action server, one Rasa process and
+# Redis are killed in turn. Exit 1 if a message was lost. Not part of `make test` (docs/OPERATIONS.md).
+chaos: setup $(MODEL)
+	@mkdir -p results
+	$(ACT)/python scripts/chaos.py $(if $(CHAOS_LABEL),--label "$(CHAOS_LABEL)")
 
 clean:
 	rm -rf models results var .rasa

@@ -68,9 +68,16 @@ def embedded(model: Path, work: Path) -> Setup:
 
 
 def production(
-    model: Path, work: Path, pg_admin: str, redis_url: str, rasa_workers: int, action_workers: int
+    model: Path,
+    work: Path,
+    pg_admin: str,
+    redis_url: str,
+    rasa_workers: int,
+    action_workers: int,
+    rasa_processes: int = 1,
 ) -> Setup:
-    """endpoints.production.yml on fresh PostgreSQL databases (tracker store and content)."""
+    """endpoints.production.yml on fresh PostgreSQL databases (tracker store and content);
+    ``rasa_processes`` Rasa servers on their own ports, as behind a load balancer."""
     suffix = uuid.uuid4().hex[:10]
     pg = urllib.parse.urlsplit(pg_admin)
     tracker_db, content_db = f"bench_tracker_{suffix}", f"bench_content_{suffix}"
@@ -100,11 +107,13 @@ def production(
         endpoints=ROOT / "endpoints.production.yml",
         rasa_workers=rasa_workers,
         action_workers=action_workers,
+        more_rasa_ports=tuple(free_port() for _ in range(rasa_processes - 1)),
     )
+    servers = f"{rasa_processes} Rasa processes × " if rasa_processes > 1 else ""
     return Setup(
         "production",
         "endpoints.production.yml: PostgreSQL tracker store, Redis lock store, "
-        f"{rasa_workers} Rasa workers (`SANIC_WORKERS`), {action_workers} action-server "
+        f"{servers}{rasa_workers} Rasa workers (`SANIC_WORKERS`), {action_workers} action-server "
         "worker(s) (`ACTION_SERVER_SANIC_WORKERS`), PostgreSQL content DB",
         stack,
         tracker_db=pg._replace(path=f"/{tracker_db}").geturl(),

@@ -1,0 +1,542 @@
+"""Chaos test: processes killed under a steady conversation load, and what each person got.
+
+    make chaos
+    PYTHONPATH=. .venv/actions/bin/python scripts/chaos.py [--users 6] [--think-time 1] \
+        [--baseline 10] [--phase 40] [--redis-down 5]
+
+Why: at a checkpoint, silence is the worst answer. A person whose message meets a crashed
+process must still get an answer, or at least "sorry, try again" in their language; the
+operators need to know how long the assistant takes to come back.
+
+The production profile on this machine: endpoints.production.yml with the tracker store in a
+fresh PostgreSQL database of its own (dropped afterwards), the lock store in a Redis server of
+the test's own on a free port (never the shared one), two Rasa processes and one action server
+(scripts/stack.py). ``--users`` people write in the web chat (``/webchat/webhook``) in English,
+Dari and Pashto, in Arabic script and romanized: each holds one conversation after another
+(greeting, questions, menu numbers, goodbye; held-out NLU messages), taking ``--think-time``
+seconds on average between messages. Every client does what the web chat page and a load
+balancer in front of the two Rasa processes do:
+
+* a refused connection goes to the other Rasa process at once (the load balancer);
+* a dropped connection or a 5xx is sent again after 1, 2, 4 ... s (the page's outbox), until
+  ``--give-up`` seconds after the message was written.
+
+After ``--baseline`` seconds the test ``kill -9``s the action server; ``--phase`` seconds later
+one Rasa process; ``--phase`` seconds later its Redis, which it starts again after
+``--redis-down`` seconds. Restarting the action server and Rasa is the stack's job. Each message
+is counted in the phase in which it was written:
+
+* answered: a reply that is not the apology;
+* apologised: the reply has the assistant's "sorry, something went wrong, try again" text
+  (``TRY_AGAIN``, matched in all three languages);
+* lost: no reply by ``--give-up`` seconds, a 4xx, or a reply with no message in it.
+
+Reported per phase: messages, answered, apologised, lost (why), how many needed the page to
+send them again, the slowest answer, the time from the kill to the first normal answer after
+which the phase had no apology or loss, and when the killed process answered its health check
+again. Afterwards every conversation is read back from PostgreSQL (scripts/loadtest/verify.py):
+no answered message may be missing, none stored twice. Exit status 1 if a message was lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import secrets
+import shutil
+import signal
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from scripts.loadtest import setups
+from scripts.loadtest.redis_server import RedisServer, answers_ping
+from scripts.loadtest.traffic import SLICES, Turn, conversation, read_messages, squeeze
+from scripts.loadtest.verify import Check, check_conversations, events_from_table
+from scripts.stack import ROOT, Stack
+
+WEBHOOK = "/webchat/webhook"
+ANSWERED, APOLOGISED, LOST = "answered", "apologised", "lost"
+#: The page's outbox: first retry after 1 s, doubling (widget.js, ``retryLater``).
+FIRST_RETRY_SECONDS = 1.0
+ATTEMPT_TIMEOUT = aiohttp.ClientTimeout(total=20, connect=2)
+
+
+# --- what a reply is ------------------------------------------------------------------------------
+
+
+def apology_patterns(sentences: Mapping[str, str]) -> list[re.Pattern[str]]:
+    """A pattern per language for the apology, white space ignored; a ``{placeholder}`` in it
+    (a hotline number, say) matches anything."""
+    patterns = []
+    for sentence in sentences.values():
+        pieces = re.split(r"\{[^{}]*\}", sentence)
+        patterns.append(re.compile(".*?".join(re.escape(squeeze([piece])) for piece in pieces)))
+    return patterns
+
+
+def try_again_sentences() -> Mapping[str, str]:
+    """The apology the assistant sends when it failed, by language, from the bot's own code."""
+    from bot.channels.sms_render import TRY_AGAIN
+
+    return TRY_AGAIN
+
+
+def classify(texts: list[str], apology: list[re.Pattern[str]]) -> str:
+    """answered, apologised, or lost (a reply with no text in it)."""
+    if not any(text.strip() for text in texts):
+        return LOST
+    joined = squeeze(texts)
+    return APOLOGISED if any(p.search(joined) for p in apology) else ANSWERED
+
+
+# --- the people -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Message:
+    """One message a person wrote, and what became of it."""
+
+    sender: str
+    language: str
+    text: str
+    #: Seconds since the load began, when the person pressed send.
+    written: float
+    answered_at: float | None = None
+    outcome: str = LOST
+    #: Why it was lost, or why a try failed before the last one.
+    failures: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+
+    @property
+    def retried(self) -> bool:
+        return bool(self.failures) and self.outcome != LOST
+
+
+class Refused(Exception):
+    """Every Rasa process refused the connection."""
+
+
+@dataclass
+class Balancer:
+    """Round robin over the Rasa processes; a refused connection tries the next at once."""
+
+    urls: list[str]
+    _next: int = 0
+
+    async def post(self, session: aiohttp.ClientSession, body: dict[str, Any]) -> tuple[int, Any]:
+        start = self._next
+        self._next = (self._next + 1) % len(self.urls)
+        for step in range(len(self.urls)):
+            url = self.urls[(start + step) % len(self.urls)]
+            try:
+                async with session.post(url + WEBHOOK, json=body) as response:
+                    return response.status, await response.json(content_type=None)
+            except aiohttp.ClientConnectorError:
+                continue
+        raise Refused
+
+
+async def deliver(
+    session: aiohttp.ClientSession,
+    balancer: Balancer,
+    message: Message,
+    apology: list[re.Pattern[str]],
+    clock: Callable[[], float],
+    give_up: float,
+) -> None:
+    """Send one message as the web chat page does, until it is answered or ``give_up``."""
+    body = {
+        "sender": message.sender,
+        "message": message.text,
+        "metadata": {"language_hint": message.language},
+    }
+    delay = FIRST_RETRY_SECONDS
+    while True:
+        try:
+            status, replies = await balancer.post(session, body)
+        except Refused:
+            failure = "connection refused"
+        except (aiohttp.ClientError, asyncio.TimeoutError, ValueError) as error:
+            failure = type(error).__name__
+        else:
+            if status >= 500:
+                failure = f"HTTP {status}"
+            elif status != 200:
+                message.failures.append(f"HTTP {status}")
+                return  # the page shows "could not be sent" and gives up on it
+            else:
+                texts = [str(r.get("text") or "") for r in replies if isinstance(r, dict)]
+                message.texts = texts if isinstance(replies, list) else []
+                message.outcome = classify(message.texts, apology)
+                if message.outcome == LOST:
+                    message.failures.append("200, no reply")
+                else:
+                    message.answered_at = clock()
+                return
+        message.failures.append(failure)
+        if clock() + delay > message.written + give_up:
+            message.failures.append(f"no answer in {give_up:.0f} s")
+            return
+        await asyncio.sleep(delay)
+        delay = min(2 * delay, 30.0)
+
+
+@dataclass
+class People:
+    """``count`` people chatting until ``until`` seconds after ``start``, one language each."""
+
+    balancer: Balancer
+    count: int
+    think_time: float
+    give_up: float
+    apology: list[re.Pattern[str]]
+    start: float
+    until: float
+    seed: int = 11
+    messages: list[Message] = field(default_factory=list)
+
+    def clock(self) -> float:
+        return time.monotonic() - self.start
+
+    async def run(self) -> None:
+        phrases = read_messages()
+        connector = aiohttp.TCPConnector(limit=0, force_close=True)
+        async with aiohttp.ClientSession(connector=connector, timeout=ATTEMPT_TIMEOUT) as session:
+            await asyncio.gather(*(self._person(session, i, phrases) for i in range(self.count)))
+
+    async def _person(
+        self, session: aiohttp.ClientSession, index: int, phrases: dict[str, dict[str, list[str]]]
+    ) -> None:
+        rng = random.Random(self.seed * 1000 + index)
+        slice_name = SLICES[index % len(SLICES)]
+        language = slice_name.split("_")[0]
+        while self.clock() < self.until:
+            sender = f"chaos{uuid.uuid4().hex}"
+            for text in conversation(rng, slice_name, phrases[slice_name]):
+                if self.clock() >= self.until:
+                    return
+                message = Message(sender, language, text, self.clock())
+                self.messages.append(message)
+                await deliver(
+                    session, self.balancer, message, self.apology, self.clock, self.give_up
+                )
+                await asyncio.sleep(min(5.0, rng.expovariate(1 / self.think_time)))
+
+
+# --- the faults -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Fault:
+    """One process killed at ``at`` seconds into the load, and when it answered again."""
+
+    name: str
+    at: float
+    kill: Callable[[], Awaitable[None]]
+    healthy: Callable[[], Awaitable[bool]]
+    killed_at: float | None = None
+    back_at: float | None = None
+
+
+async def http_ok(session: aiohttp.ClientSession, url: str) -> bool:
+    try:
+        async with session.get(url, timeout=aiohttp.ClientTimeout(total=1)) as response:
+            return response.status == 200
+    except (aiohttp.ClientError, asyncio.TimeoutError):
+        return False
+
+
+def kill_server(stack: Stack, name: str) -> None:
+    """``kill -9`` a server of the stack and its workers (its process group)."""
+    process = stack.processes()[name]
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+async def inject(faults: list[Fault], clock: Callable[[], float]) -> None:
+    """Kill each in turn at its time."""
+    for fault in faults:
+        await asyncio.sleep(max(0.0, fault.at - clock()))
+        await fault.kill()
+        fault.killed_at = clock()
+        print(f"[chaos] {clock():6.1f} s  killed: {fault.name}", file=sys.stderr, flush=True)
+
+
+async def watch_recoveries(faults: list[Fault], clock: Callable[[], float], until: float) -> None:
+    """Note when each killed process answers its health check again."""
+    while clock() < until:
+        for fault in faults:
+            if fault.killed_at is not None and fault.back_at is None and await fault.healthy():
+                fault.back_at = clock()
+                print(f"[chaos] {clock():6.1f} s  back: {fault.name}", file=sys.stderr, flush=True)
+        if all(f.back_at is not None for f in faults):
+            return
+        await asyncio.sleep(0.25)
+
+
+# --- the report -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Phase:
+    name: str
+    start: float
+    end: float
+    fault: Fault | None
+    messages: list[Message]
+
+    def count(self, outcome: str) -> int:
+        return sum(1 for m in self.messages if m.outcome == outcome)
+
+    def recovered_after(self) -> float | None:
+        """Seconds from the kill to the first normal answer after the phase's last apology or
+        loss; None if the phase ended in trouble or nothing was killed."""
+        if self.fault is None or self.fault.killed_at is None:
+            return None
+        troubled = [m for m in self.messages if m.outcome != ANSWERED or m.failures]
+        last_trouble = max((m.written for m in troubled), default=self.fault.killed_at)
+        answers = [
+            m.answered_at
+            for m in self.messages
+            if m.outcome == ANSWERED
+            and m.answered_at is not None
+            and m.written >= last_trouble
+            and not m.failures
+        ]
+        return min(answers) - self.fault.killed_at if answers else None
+
+
+def phases(messages: list[Message], faults: list[Fault], end: float) -> list[Phase]:
+    """Messages grouped by what had last been killed when they were written."""
+    bounds = [("no fault (baseline)", 0.0, None)] + [
+        (f.name, f.killed_at or f.at, f) for f in faults
+    ]
+    result = []
+    for index, (name, start, fault) in enumerate(bounds):
+        stop = bounds[index + 1][1] if index + 1 < len(bounds) else end
+        own = [m for m in messages if start <= m.written < stop]
+        result.append(Phase(name, start, stop, fault, own))
+    return result
+
+
+def _seconds(value: float | None, never: str) -> str:
+    return f"{value:.1f}" if value is not None else never
+
+
+def report(label: str, all_phases: list[Phase], check: Check, users: int, think_time: float) -> str:
+    now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        f"**Chaos run {label}:** {now}, {os.cpu_count()} cores; {users} people in the web chat "
+        f"(en, prs, ps; Arabic script and romanized), {think_time:g} s mean think time; "
+        "2 Rasa processes, 1 action server, PostgreSQL tracker store, own Redis lock store.",
+        "",
+        "| phase (from the kill) | s | messages | answered | apologised | lost | sent again "
+        "| slowest answer s | recovered after s | process back after s |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for phase in all_phases:
+        slowest = max(
+            (m.answered_at - m.written for m in phase.messages if m.answered_at is not None),
+            default=None,
+        )
+        fault = phase.fault
+        back = (
+            fault.back_at - fault.killed_at
+            if fault and fault.back_at is not None and fault.killed_at is not None
+            else None
+        )
+        lines.append(
+            f"| {phase.name} | {phase.end - phase.start:.0f} | {len(phase.messages)} "
+            f"| {phase.count(ANSWERED)} | {phase.count(APOLOGISED)} | {phase.count(LOST)} "
+            f"| {sum(1 for m in phase.messages if m.retried)} | {_seconds(slowest, '–')} "
+            f"| {_seconds(phase.recovered_after(), 'never' if fault else '–')} "
+            f"| {_seconds(back, 'never' if fault else '–')} |"
+        )
+    reasons: Counter[str] = Counter()
+    for phase in all_phases:
+        for m in phase.messages:
+            if m.outcome == LOST:
+                reasons[f"{phase.name}: {m.failures[-1] if m.failures else 'unknown'}"] += 1
+    if reasons:
+        lines += ["", "Lost, why (the last thing the page saw):", ""]
+        lines += [f"- {reason}: {count}" for reason, count in sorted(reasons.items())]
+    lines += [
+        "",
+        f"Read back from the tracker store: {check.conversations} conversations, "
+        f"{check.messages} messages; answered but not stored: {check.lost}; stored twice: "
+        f"{check.duplicated}; stored without a bot reply: {check.unanswered}.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def stored_turns(messages: Iterable[Message]) -> list[Turn]:
+    """The messages as the tracker-store check reads them; only normal answers count as
+    answered (an apologised or lost message may or may not have reached the store)."""
+    from bot.channels.identity import conversation_id
+
+    return [
+        Turn(
+            conversation_id("webchat", m.sender),
+            m.text,
+            m.written,
+            0.0,
+            len(m.texts) if m.outcome == ANSWERED else None,
+            None if m.outcome == ANSWERED else "not answered",
+            squeeze(m.texts),
+        )
+        for m in messages
+    ]
+
+
+# --- main -----------------------------------------------------------------------------------------
+
+
+async def chaos(
+    stack: Stack, redis: RedisServer, args: argparse.Namespace
+) -> tuple[list[Message], list[Fault], float]:
+    apology = apology_patterns(try_again_sentences())
+    balancer = Balancer(stack.rasa_urls)
+    second_rasa = stack.rasa_urls[1]
+    end = args.baseline + 3 * args.phase
+    async with aiohttp.ClientSession() as health:
+
+        async def kill(name: str) -> None:
+            kill_server(stack, name)
+
+        async def kill_redis() -> None:
+            redis.kill()
+
+            async def restart() -> None:
+                await asyncio.sleep(args.redis_down)
+                await asyncio.to_thread(redis.start)
+                print("[chaos] Redis started again", file=sys.stderr, flush=True)
+
+            restarts.append(asyncio.create_task(restart()))
+
+        restarts: list[asyncio.Task[None]] = []
+        faults = [
+            Fault(
+                "action server",
+                args.baseline,
+                lambda: kill("actions"),
+                lambda: http_ok(health, f"{stack.action_url}/health"),
+            ),
+            Fault(
+                "one Rasa process",
+                args.baseline + args.phase,
+                lambda: kill("rasa-2"),
+                lambda: http_ok(health, f"{second_rasa}/"),
+            ),
+            Fault(
+                "Redis",
+                args.baseline + 2 * args.phase,
+                kill_redis,
+                lambda: asyncio.to_thread(answers_ping, redis.host, redis.port),
+            ),
+        ]
+        start = time.monotonic()
+        people = People(balancer, args.users, args.think_time, args.give_up, apology, start, end)
+        await asyncio.gather(
+            people.run(),
+            inject(faults, people.clock),
+            watch_recoveries(faults, people.clock, end + args.give_up),
+        )
+        await asyncio.gather(*restarts)
+    return people.messages, faults, end
+
+
+async def warm_up(urls: list[str]) -> None:
+    """One message per Rasa process, so that no phase pays for a first-message cost."""
+    apology = apology_patterns(try_again_sentences())
+    async with aiohttp.ClientSession(timeout=ATTEMPT_TIMEOUT) as session:
+        for url in urls:
+            message = Message(f"warmup{uuid.uuid4().hex}", "en", "hello", 0.0)
+            await deliver(session, Balancer([url]), message, apology, time.monotonic, 30.0)
+            if message.outcome != ANSWERED:
+                raise RuntimeError(f"{url} did not answer the first message: {message.failures}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--users", type=int, default=6, help="people chatting at once")
+    parser.add_argument("--think-time", type=float, default=1.0, help="mean s between messages")
+    parser.add_argument("--baseline", type=float, default=10.0, help="s before the first kill")
+    parser.add_argument("--phase", type=float, default=40.0, help="s between kills, and after")
+    parser.add_argument("--redis-down", type=float, default=5.0, help="s Redis stays dead")
+    parser.add_argument("--give-up", type=float, default=45.0, help="s a message may wait")
+    parser.add_argument("--label", default="", help="e.g. before / after, for the report")
+    parser.add_argument("--model", type=Path, default=ROOT / "models" / "assistant.tar.gz")
+    parser.add_argument(
+        "--pg-admin-url",
+        default=os.environ.get("BENCH_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/test"),
+        help="a database to run CREATE DATABASE from",
+    )
+    parser.add_argument("--out", type=Path, default=ROOT / "results" / "chaos.md")
+    args = parser.parse_args()
+    if not args.model.exists():
+        parser.error(f"{args.model} is missing: run `make train`")
+
+    # The tracker-store check finds each conversation under the id the web chat gives it.
+    os.environ["CONVERSATION_ID_KEY"] = secrets.token_urlsafe(32)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    began = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="chaos-") as tmp:
+        work = Path(tmp)
+        model = work / "assistant.tar.gz"
+        shutil.copy2(args.model, model)  # others may retrain models/ meanwhile
+        redis = RedisServer(work / "logs-production")
+        redis.start()
+        setup: setups.Setup | None = None
+        try:
+            setup = setups.production(
+                model, work, args.pg_admin_url, redis.url, 1, 1, rasa_processes=2
+            )
+            print("[chaos] starting the stack ...", file=sys.stderr, flush=True)
+            setup.stack.start(timeout=300)
+            try:
+                asyncio.run(warm_up(setup.stack.rasa_urls))
+                messages, faults, end = asyncio.run(chaos(setup.stack, redis, args))
+                assert setup.tracker_db is not None
+                check = check_conversations(
+                    stored_turns(messages), events_from_table(setup.tracker_db, "webchat")
+                )
+            finally:
+                setup.stack.stop()
+        except BaseException:
+            for log in sorted((work / "logs-production").glob("*.log")):
+                print(f"--- {log.name}, last lines:", file=sys.stderr)
+                print(
+                    "\n".join(log.read_text(errors="replace").splitlines()[-15:]), file=sys.stderr
+                )
+            raise
+        finally:
+            redis.stop()
+            if setup is not None:
+                setup.cleanup()
+    all_phases = phases(messages, faults, end)
+    label = f"({args.label}) " if args.label else ""
+    text = report(label.strip(), all_phases, check, args.users, args.think_time)
+    text += f"\nWhole run: {time.monotonic() - began:.0f} s.\n"
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text, encoding="utf-8")
+    print(text)
+    return 1 if any(m.outcome == LOST for m in messages) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,98 @@
+"""A Redis server of the test's own, on a free loopback port, that can be killed and restarted.
+
+The chaos test kills Redis; the Redis other people's tests use (port 6379) must never be the one
+that dies, so the test starts its own ``redis-server`` (Debian's), keeps nothing on disk, and
+removes it at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from scripts.stack import StackError, free_port
+
+#: Nothing on disk: a killed Redis comes back empty, as one that lost its machine would.
+NO_PERSISTENCE = (
+    "--save",
+    "",
+    "--appendonly",
+    "no",
+    "--protected-mode",
+    "yes",
+    "--daemonize",
+    "no",
+)
+
+
+def answers_ping(host: str, port: int, timeout: float = 1.0) -> bool:
+    """Whether a Redis server answers PING at ``host:port`` (its inline protocol)."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as connection:
+            connection.sendall(b"PING\r\n")
+            return connection.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+@dataclass
+class RedisServer:
+    """One ``redis-server`` process: no persistence, loopback only, its log in ``log_dir``."""
+
+    log_dir: Path
+    host: str = "127.0.0.1"
+    port: int = field(default_factory=free_port)
+    _process: subprocess.Popen[bytes] | None = field(default=None, init=False)
+    _log: IO[bytes] | None = field(default=None, init=False)
+
+    @property
+    def url(self) -> str:
+        return f"redis://{self.host}:{self.port}/1"
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start it (again, on the same port) and wait until it answers PING."""
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise StackError("redis-server is missing: apt-get install redis-server")
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        if self._log is None:
+            self._log = open(self.log_dir / "redis.log", "ab")  # noqa: SIM115 - closed in stop()
+        self._process = subprocess.Popen(
+            [binary, "--bind", self.host, "--port", str(self.port), *NO_PERSISTENCE],
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout
+        while not answers_ping(self.host, self.port):
+            if self._process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise StackError(f"redis-server did not start; see {self.log_dir}/redis.log")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        """``kill -9``: no shutdown, no save; what it held in memory is gone."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.send_signal(signal.SIGKILL)
+            self._process.wait()
+
+    def stop(self) -> None:
+        """End it if it still runs; safe to call twice."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.terminate()
+            try:
+                self._process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        if self._log is not None:
+            with contextlib.suppress(OSError):
+                self._log.close()
+            self._log = None
