@@ -365,14 +365,21 @@ def report(label: str, all_phases: list[Phase], check: Check, users: int, think_
             f"| {_seconds(phase.recovered_after(), 'never' if fault else '–')} "
             f"| {_seconds(back, 'never' if fault else '–')} |"
         )
-    reasons: Counter[str] = Counter()
+    lost: Counter[str] = Counter()
+    again: Counter[str] = Counter()
     for phase in all_phases:
         for m in phase.messages:
             if m.outcome == LOST:
-                reasons[f"{phase.name}: {m.failures[-1] if m.failures else 'unknown'}"] += 1
-    if reasons:
-        lines += ["", "Lost, why (the last thing the page saw):", ""]
-        lines += [f"- {reason}: {count}" for reason, count in sorted(reasons.items())]
+                lost[f"{phase.name}: {m.failures[-1] if m.failures else 'unknown'}"] += 1
+            elif m.retried:
+                again[f"{phase.name}: {', '.join(sorted(set(m.failures)))}"] += 1
+    for title, reasons in (
+        ("Lost, why (the last thing the page saw)", lost),
+        ("Sent again, why (what the page saw before the answer)", again),
+    ):
+        if reasons:
+            lines += ["", f"{title}:", ""]
+            lines += [f"- {reason}: {count}" for reason, count in sorted(reasons.items())]
     lines += [
         "",
         f"Read back from the tracker store: {check.conversations} conversations, "

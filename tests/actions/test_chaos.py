@@ -1,0 +1,169 @@
+"""The chaos test's own parts: how it tells an apology from an answer, how its clients fail over
+and resend as the web chat page does, how it times a recovery, and its own Redis. The whole run
+is `make chaos` (minutes; docs/OPERATIONS.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import aiohttp
+import pytest
+from aiohttp import web
+
+from scripts import chaos
+from scripts.loadtest.redis_server import RedisServer, answers_ping
+from scripts.stack import free_port
+
+APOLOGY = chaos.apology_patterns(chaos.try_again_sentences())
+
+
+@pytest.mark.parametrize("language", ["prs", "ps", "en"])
+def test_the_bots_apology_counts_as_apologised_in_each_language(language: str) -> None:
+    sentence = chaos.try_again_sentences()[language]
+    # The web chat may split a reply at blank lines, and the hotline may follow the apology.
+    assert chaos.classify([sentence, "+93 20 000 0000"], APOLOGY) == chaos.APOLOGISED
+    assert chaos.classify([sentence.replace(" ", "\n")], APOLOGY) == chaos.APOLOGISED
+
+
+def test_other_sorries_and_answers_are_answers_and_an_empty_reply_is_lost() -> None:
+    assert chaos.classify(["Sorry, I did not understand that."], APOLOGY) == chaos.ANSWERED
+    assert chaos.classify(["پرواز بعدی ساعت ۱۰ است."], APOLOGY) == chaos.ANSWERED
+    assert chaos.classify([], APOLOGY) == chaos.LOST
+    assert chaos.classify(["", " "], APOLOGY) == chaos.LOST
+
+
+def test_a_placeholder_in_the_apology_matches_any_number() -> None:
+    patterns = chaos.apology_patterns({"en": "Sorry. Call {hotline} now."})
+    assert chaos.classify(["Sorry. Call 112 now."], patterns) == chaos.APOLOGISED
+    assert chaos.classify(["Sorry."], patterns) == chaos.ANSWERED
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+Serve = Callable[[Handler], Awaitable[str]]
+
+
+@pytest.fixture
+async def rasa() -> AsyncIterator[Serve]:
+    """Fake Rasa processes on free loopback ports, each answering the web chat webhook."""
+    runners: list[web.AppRunner] = []
+
+    async def serve(handler: Handler) -> str:
+        app = web.Application()
+        app.router.add_post(chaos.WEBHOOK, handler)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        port = free_port()
+        await web.TCPSite(runner, "127.0.0.1", port).start()
+        runners.append(runner)
+        return f"http://127.0.0.1:{port}"
+
+    yield serve
+    for runner in runners:
+        await runner.cleanup()
+
+
+async def deliver(urls: list[str], give_up: float = 10.0) -> chaos.Message:
+    message = chaos.Message("chaostest1", "prs", "سلام", 0.0)
+    start = time.monotonic()
+    async with aiohttp.ClientSession(timeout=chaos.ATTEMPT_TIMEOUT) as session:
+        await chaos.deliver(
+            session,
+            chaos.Balancer(urls),
+            message,
+            APOLOGY,
+            lambda: time.monotonic() - start,
+            give_up,
+        )
+    return message
+
+
+async def test_a_refused_connection_goes_to_the_other_rasa_at_once(rasa: Serve) -> None:
+    async def hello(request: web.Request) -> web.Response:
+        assert (await request.json())["metadata"] == {"language_hint": "prs"}
+        return web.json_response([{"text": "سلام! چطور کمک کنم؟"}])
+
+    alive = await rasa(hello)
+    dead = f"http://127.0.0.1:{free_port()}"
+    message = await deliver([dead, alive])
+    assert message.outcome == chaos.ANSWERED
+    assert message.failures == []  # a load balancer's failover: the person sees nothing
+
+
+async def test_a_5xx_is_sent_again_like_the_page_does_and_then_answered(rasa: Serve) -> None:
+    calls: list[float] = []
+
+    async def busy_once(request: web.Request) -> web.Response:
+        calls.append(time.monotonic())
+        if len(calls) == 1:
+            return web.json_response({"error": "the assistant failed"}, status=503)
+        return web.json_response([{"text": "Flights leave at 10."}])
+
+    message = await deliver([await rasa(busy_once)])
+    assert message.outcome == chaos.ANSWERED and message.retried
+    assert message.failures == ["HTTP 503"]
+    assert calls[1] - calls[0] >= chaos.FIRST_RETRY_SECONDS * 0.9
+
+
+async def test_silence_and_a_server_that_never_recovers_are_lost(rasa: Serve) -> None:
+    async def silent(request: web.Request) -> web.Response:
+        return web.json_response([])
+
+    async def failing(request: web.Request) -> web.Response:
+        return web.json_response({"error": "the assistant failed"}, status=500)
+
+    quiet = await deliver([await rasa(silent)])
+    assert (quiet.outcome, quiet.failures) == (chaos.LOST, ["200, no reply"])
+    broken = await deliver([await rasa(failing)], give_up=2.0)
+    assert broken.outcome == chaos.LOST
+    assert broken.failures == ["HTTP 500", "HTTP 500", "no answer in 2 s"]
+
+
+def _message(written: float, outcome: str, latency: float = 0.2, *failures: str) -> chaos.Message:
+    message = chaos.Message("s", "en", "hi", written, outcome=outcome, failures=list(failures))
+    message.answered_at = written + latency if outcome != chaos.LOST else None
+    return message
+
+
+def test_recovery_is_the_first_normal_answer_after_the_last_trouble() -> None:
+    async def nothing() -> None:
+        return None
+
+    async def healthy() -> bool:
+        return True
+
+    fault = chaos.Fault("action server", 10.0, nothing, healthy, killed_at=10.0)
+    messages = [
+        _message(5.0, chaos.ANSWERED),
+        _message(11.0, chaos.ANSWERED),  # a greeting needs no action: not yet recovered
+        _message(12.0, chaos.APOLOGISED),
+        _message(14.0, chaos.ANSWERED, 3.0, "HTTP 503"),  # resent: trouble too
+        _message(16.0, chaos.ANSWERED, 0.5),
+        _message(17.0, chaos.ANSWERED),
+    ]
+    baseline, killed = chaos.phases(messages, [fault], end=20.0)
+    assert [len(baseline.messages), len(killed.messages)] == [1, 5]
+    assert baseline.recovered_after() is None
+    assert killed.recovered_after() == pytest.approx(6.5)  # 16.5 s, the answer to 16.0
+    assert (killed.count(chaos.ANSWERED), killed.count(chaos.APOLOGISED)) == (4, 1)
+
+    messages.append(_message(18.0, chaos.LOST, 0.0, "200, no reply"))
+    _, killed = chaos.phases(messages, [fault], end=20.0)
+    assert killed.recovered_after() is None  # ended in trouble: "never"
+
+
+async def test_its_own_redis_can_be_killed_and_started_again(tmp_path: Path) -> None:
+    redis = RedisServer(tmp_path)
+    redis.start()
+    try:
+        assert redis.port != 6379 and answers_ping(redis.host, redis.port)
+        redis.kill()
+        assert not answers_ping(redis.host, redis.port)
+        await asyncio.to_thread(redis.start)
+        assert answers_ping(redis.host, redis.port)
+    finally:
+        redis.stop()
+    assert not answers_ping(redis.host, redis.port)
+    assert "Ready to accept connections" in (tmp_path / "redis.log").read_text()
