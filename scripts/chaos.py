@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import re
@@ -54,7 +55,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -64,7 +65,7 @@ import aiohttp
 from scripts.loadtest import setups
 from scripts.loadtest.redis_server import RedisServer, answers_ping
 from scripts.loadtest.traffic import SLICES, Turn, conversation, read_messages, squeeze
-from scripts.loadtest.verify import Check, check_conversations, events_from_table
+from scripts.loadtest.verify import Check, check_conversations, events_from_table, user_turns
 from scripts.stack import ROOT, Stack
 
 WEBHOOK = "/webchat/webhook"
@@ -408,6 +409,28 @@ def stored_turns(messages: Iterable[Message]) -> list[Turn]:
     ]
 
 
+def details(all_phases: list[Phase], events: Mapping[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """Every message and fault, and each conversation's user messages as stored: to find out
+    afterwards what happened to one message (results/chaos.json)."""
+    from bot.channels.identity import conversation_id
+
+    senders = {m.sender for phase in all_phases for m in phase.messages}
+    return {
+        "faults": [
+            {"name": f.name, "killed_at": f.killed_at, "back_at": f.back_at}
+            for f in (p.fault for p in all_phases)
+            if f is not None
+        ],
+        "messages": [{"phase": p.name, **asdict(m)} for p in all_phases for m in p.messages],
+        "stored": {
+            sender: [
+                text for text, _ in user_turns(events.get(conversation_id("webchat", sender), []))
+            ]
+            for sender in sorted(senders)
+        },
+    }
+
+
 # --- main -----------------------------------------------------------------------------------------
 
 
@@ -519,11 +542,13 @@ def main() -> int:
                 asyncio.run(warm_up(setup.stack.rasa_urls))
                 messages, faults, end = asyncio.run(chaos(setup.stack, redis, args))
                 assert setup.tracker_db is not None
-                check = check_conversations(
-                    stored_turns(messages), events_from_table(setup.tracker_db, "webchat")
-                )
+                events = events_from_table(setup.tracker_db, "webchat")
+                check = check_conversations(stored_turns(messages), events)
             finally:
                 setup.stack.stop()
+                logs = args.out.parent / "chaos-logs"
+                shutil.rmtree(logs, ignore_errors=True)
+                shutil.copytree(work / "logs-production", logs)
         except BaseException:
             for log in sorted((work / "logs-production").glob("*.log")):
                 print(f"--- {log.name}, last lines:", file=sys.stderr)
@@ -541,6 +566,9 @@ def main() -> int:
     text += f"\nWhole run: {time.monotonic() - began:.0f} s.\n"
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")
+    args.out.with_suffix(".json").write_text(
+        json.dumps(details(all_phases, events), ensure_ascii=False, indent=1), encoding="utf-8"
+    )
     print(text)
     return 1 if any(m.outcome == LOST for m in messages) else 0
 
