@@ -146,9 +146,11 @@ class GatewayOutput(TextMessageOutput):
     async def deliver(self, text: str) -> None:
         try:
             await post_sms(self.settings, self.http, self.to, text)
+            self.record_delivery(True)
         except ProviderFailure as failure:
             if self.strict:
                 raise
+            self.record_delivery(False)
             if failure.status is None:
                 logger.warning("%s: could not reach the gateway for %s", CHANNEL, self.conversation)
             else:

@@ -225,7 +225,8 @@ class TelegramOutput(CountedOutput):
         if self._strict:
             await self._api.send(self._method_path + method, payload)
         else:
-            await self._api.post(self._method_path + method, payload, f"telegram {method}")
+            answer = await self._api.post(self._method_path + method, payload, f"telegram {method}")
+            self.record_delivery(answer is not None)
 
 
 class TelegramAlertOutput(AlertOutput):

@@ -9,9 +9,9 @@ a short apology in the conversation's language (``wording.try_again``), with the
 hotline when one is set.
 
 What the provider is told (its retry semantics, docs/OPERATIONS.md "When a process dies"):
-answered or apologised → 200, so a retry never reaches the person twice; only a turn whose
-apology could not even be handed over is ``UNANSWERED``, and the connector then answers 503 and
-forgets the message id so that the provider's retry is answered once the assistant is back.
+answered or apologised → 200, so a retry never reaches the person twice; only a turn of which
+no message at all reached the provider's API is ``UNANSWERED``, and the connector then answers
+503 and forgets the message id so that the provider's retry is answered when things are back.
 """
 
 from __future__ import annotations
@@ -53,9 +53,19 @@ class Outcome(enum.Enum):
 
 
 class CountedOutput(OutputChannel):
-    """An output channel that knows whether this turn has shown the person anything."""
+    """An output channel that knows whether this turn has shown the person anything: the
+    replies Rasa gave it, and how many messages the provider took or refused."""
 
     replies_sent: int = 0
+    delivered: int = 0
+    undelivered: int = 0
+
+    def record_delivery(self, accepted: bool) -> None:
+        """Called by the connector for each message it handed (or failed to hand) over."""
+        if accepted:
+            self.delivered += 1
+        else:
+            self.undelivered += 1
 
     async def send_response(self, recipient_id: str, message: dict[str, Any]) -> None:
         visible = any(message.get(part) for part in _VISIBLE_PARTS)  # Rasa pops what it sends
@@ -111,6 +121,8 @@ async def take_turn(message: UserMessage, on_new_message: OnNewMessage, agent: A
         )
         failed = True
     if output.replies_sent and not failed:
+        if output.undelivered and not output.delivered:
+            return Outcome.UNANSWERED  # the provider refused every reply: let it retry
         return Outcome.ANSWERED
     language, paused = await _conversation_state(agent, message.sender_id)
     if paused and not failed:
@@ -125,9 +137,10 @@ async def take_turn(message: UserMessage, on_new_message: OnNewMessage, agent: A
     try:
         await output.send_text_message(message.sender_id, try_again(language or hint, hotline()))
     except Exception:
-        logger.error(
-            "%s: not even the apology reached %s", message.input_channel, message.sender_id
-        )
+        logger.error("%s: the apology to %s failed", message.input_channel, message.sender_id)
+        output.record_delivery(False)
+    if output.undelivered and not output.delivered:
+        logger.error("%s: nothing reached %s", message.input_channel, message.sender_id)
         return Outcome.UNANSWERED
     return Outcome.APOLOGISED
 

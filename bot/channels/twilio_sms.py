@@ -208,7 +208,7 @@ class TwilioOutput(TextMessageOutput):
         if self.strict:
             await self.api.deliver(self.to, self.sender, text)
         else:
-            await self.api.send(self.to, self.sender, text, self.conversation)
+            self.record_delivery(await self.api.send(self.to, self.sender, text, self.conversation))
 
 
 class TwilioAlertOutput(AlertOutput):

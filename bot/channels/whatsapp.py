@@ -214,7 +214,8 @@ class WhatsAppOutput(CountedOutput):
         if self._strict:
             await self._api.send(self._path, payload)
         else:
-            await self._api.post(self._path, payload, "whatsapp send message")
+            answer = await self._api.post(self._path, payload, "whatsapp send message")
+            self.record_delivery(answer is not None)
 
 
 class WhatsAppAlertOutput(AlertOutput):
