@@ -69,6 +69,33 @@ class StackError(RuntimeError):
     """A server did not come up, or the setup asked for cannot work; the message says why."""
 
 
+#: A child that died is started again after 1 s, then 2, 4 ... at most this many seconds apart;
+#: one that then stays up this long is healthy again and its next death waits 1 s.
+MAX_RESTART_DELAY = 30.0
+HEALTHY_AFTER = 60.0
+
+
+@dataclass
+class Child:
+    """One server process of the stack and what it takes to start it again."""
+
+    name: str
+    command: list[str]
+    env: dict[str, str]
+    process: "subprocess.Popen[bytes]"
+    log: IO[bytes]
+    started: float = field(default_factory=time.monotonic)
+    restarts: int = 0
+    #: When a dead child may be started again (monotonic seconds); None while it runs.
+    restart_at: float | None = None
+
+    def restart_delay(self) -> float:
+        """Exponential backoff, reset by a long enough healthy run."""
+        if time.monotonic() - self.started >= HEALTHY_AFTER:
+            self.restarts = 0
+        return min(MAX_RESTART_DELAY, 2.0**self.restarts)
+
+
 def _setting_lines(path: Path) -> list[str]:
     """The lines of a small YAML file without comments and blank lines."""
     lines = []
@@ -155,9 +182,9 @@ class Stack:
     #: Also run the alert notifier (``python -m actions.alerts serve``) against the first Rasa
     #: server; it authenticates with ``RASA_API_TOKEN``, as Rasa's HTTP API then requires.
     with_notifier: bool = False
-    _processes: list[tuple[str, subprocess.Popen[bytes], IO[bytes]]] = field(
-        default_factory=list, init=False
-    )
+    _children: list[Child] = field(default_factory=list, init=False)
+    #: Used when the environment sets no ACTION_SERVER_SECRET: one per stack, never printed.
+    _action_secret: str = field(default_factory=lambda: secrets.token_urlsafe(32), init=False)
 
     @property
     def rasa_url(self) -> str:
@@ -174,7 +201,7 @@ class Stack:
 
     def processes(self) -> dict[str, "subprocess.Popen[bytes]"]:
         """Each server by name; its Sanic workers are the other members of its process group."""
-        return {name: process for name, process, _ in self._processes}
+        return {child.name: child.process for child in self._children}
 
     def _env(self, **overrides: str) -> dict[str, str]:
         env = dict(os.environ)
@@ -189,6 +216,8 @@ class Stack:
         )
         env.update(self.extra_env)
         env.update(overrides)
+        # Rasa sends it with every action call (endpoints.yml); the action server checks it.
+        env.setdefault("ACTION_SERVER_SECRET", self._action_secret)
         return env
 
     def _spawn(self, name: str, command: list[str], env: Mapping[str, str] | None = None) -> int:
@@ -200,24 +229,60 @@ class Stack:
         self.log_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 - closed in stop()
         offset = log.tell()
-        process = subprocess.Popen(
+        child_env = self._env(**(env or {}))
+        self._children.append(
+            Child(name, command, child_env, self._popen(command, child_env, log), log)
+        )
+        return offset
+
+    @staticmethod
+    def _popen(
+        command: list[str], env: dict[str, str], log: IO[bytes]
+    ) -> "subprocess.Popen[bytes]":
+        return subprocess.Popen(
             command,
             cwd=ROOT,
-            env=self._env(**(env or {})),
+            env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             start_new_session=True,  # its own process group: stop() ends its children too
         )
-        self._processes.append((name, process, log))
-        return offset
+
+    def restart_dead(self) -> list[str]:
+        """Start again every child that died, each after its backoff delay; what happened, as
+        lines for the operator's console (`make run`: a crash must not end the service)."""
+        said: list[str] = []
+        now = time.monotonic()
+        for child in self._children:
+            code = child.process.poll()
+            if code is None:
+                continue
+            if child.restart_at is None:
+                with contextlib.suppress(ProcessLookupError):  # Sanic workers it left behind
+                    os.killpg(child.process.pid, signal.SIGKILL)
+                child.restart_at = now + child.restart_delay()
+                said.append(
+                    f"{child.name} stopped with code {code}; starting it again in "
+                    f"{child.restart_at - now:.0f} s (see {self.log_dir}/{child.name}.log)"
+                )
+            elif now >= child.restart_at:
+                child.process = self._popen(child.command, child.env, child.log)
+                child.started, child.restart_at = now, None
+                child.restarts += 1
+                said.append(f"{child.name} started again (restart {child.restarts})")
+        return said
 
     def _rasa_command(self, port: int) -> list[str]:
         credentials = self.credentials or Path(
             self._env().get("RASA_CREDENTIALS", "credentials.yml")
         )
         command = [
-            str(BOT_BIN / "rasa"),
+            # `rasa run` with a request-size limit and the API token from the environment, also
+            # accepted as a Bearer header (bot/server.py).
+            str(BOT_BIN / "python"),
+            "-m",
+            "bot.server",
             "run",
             "--enable-api",
             "--interface",
@@ -231,9 +296,6 @@ class Stack:
             "--credentials",
             str(credentials),
         ]
-        token = self._env().get("RASA_API_TOKEN")
-        if token:
-            command += ["--auth-token", token]
         return command
 
     def check_setup(self) -> None:
@@ -267,16 +329,21 @@ class Stack:
             self._spawn(
                 "actions",
                 [
+                    # rasa-sdk's server on this stack's interface, running nothing for a caller
+                    # without ACTION_SERVER_SECRET (actions/server.py).
                     str(ACTIONS_BIN / "python"),
                     "-m",
-                    "rasa_sdk",
+                    "actions.server",
                     "--actions",
                     "actions",
                     "--port",
                     str(self.action_port),
                 ],
-                # rasa-sdk's own name for it (rasa_sdk/constants.py); Rasa's is SANIC_WORKERS.
-                env={"ACTION_SERVER_SANIC_WORKERS": str(self.action_workers)},
+                # rasa-sdk's own names (rasa_sdk/constants.py); Rasa's is SANIC_WORKERS.
+                env={
+                    "ACTION_SERVER_SANIC_WORKERS": str(self.action_workers),
+                    "SANIC_HOST": self.host,
+                },
             )
         rasa_logs: dict[str, int] = {}
         for index, port in enumerate((self.rasa_port, *self.more_rasa_ports)):
@@ -303,7 +370,7 @@ class Stack:
         return time.monotonic() - started
 
     def _wait_until_up(self, name: str, url: str, deadline: float) -> None:
-        process = next(p for n, p, _ in self._processes if n == name)
+        process = self.processes()[name]
         while time.monotonic() < deadline:
             if process.poll() is not None:
                 raise StackError(
@@ -340,23 +407,24 @@ class Stack:
 
     def stop(self, grace: float = 10.0) -> None:
         """SIGTERM each process group, SIGKILL what is still alive after ``grace`` seconds."""
-        for _, process, _ in self._processes:
-            _signal_group(process, signal.SIGTERM)
+        for child in self._children:
+            _signal_group(child.process, signal.SIGTERM)
         deadline = time.monotonic() + grace
-        for _, process, log in self._processes:
+        for child in self._children:
             try:
-                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+                child.process.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                _signal_group(process, signal.SIGKILL)
-                process.wait()
-            log.close()
-        self._processes.clear()
+                _signal_group(child.process, signal.SIGKILL)
+                child.process.wait()
+            child.log.close()
+        self._children.clear()
 
     def check_alive(self) -> None:
-        for name, process, _ in self._processes:
-            if process.poll() is not None:
+        for child in self._children:
+            if child.process.poll() is not None:
                 raise StackError(
-                    f"{name} stopped with code {process.returncode}; see {self.log_dir}/{name}.log"
+                    f"{child.name} stopped with code {child.process.returncode}; "
+                    f"see {self.log_dir}/{child.name}.log"
                 )
 
 
@@ -365,6 +433,22 @@ def _signal_group(process: "subprocess.Popen[bytes]", sig: int) -> None:
     if process.poll() is None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, sig)
+
+
+def stored_token(path: Path) -> str:
+    """`make run`'s HTTP API token when RASA_API_TOKEN is unset: made once, then kept in
+    ``path``, which only its owner can read (it is never printed, and never in ``ps``)."""
+    with contextlib.suppress(FileNotFoundError):
+        token = path.read_text(encoding="utf-8").strip()
+        if token:
+            path.chmod(0o600)
+            return token
+    token = secrets.token_urlsafe(24)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(token + "\n")
+    return token
 
 
 def _env_int(name: str, default: int) -> int:
@@ -421,9 +505,9 @@ def main() -> int:
     )
     args = parser.parse_args()
     # The notifier sends alerts through Rasa's HTTP API, which must then require a token.
-    token = (
-        {} if os.environ.get("RASA_API_TOKEN") else {"RASA_API_TOKEN": secrets.token_urlsafe(24)}
-    )
+    token_file = ROOT / "var" / "rasa-api-token"
+    token = {} if os.environ.get("RASA_API_TOKEN") else {"RASA_API_TOKEN": stored_token(token_file)}
+    where_token = "$RASA_API_TOKEN" if not token else f"$(cat {token_file.relative_to(ROOT)})"
     stack = Stack(
         args.model,
         args.content_db_url,
@@ -461,20 +545,17 @@ def main() -> int:
         f"  Talk to it:  curl -s {stack.rasa_url}/webhooks/rest/webhook "
         '-H \'Content-Type: application/json\' -d \'{"sender": "me", "message": "salam"}\'\n'
         f"  Web chat:    {stack.rasa_url}/webchat/\n"
-        f"  HTTP API:    {stack.rasa_url}/model/parse?token={stack._env()['RASA_API_TOKEN']}"
-        f"   Actions: {stack.action_url}/health\n"
+        f"  HTTP API:    {stack.rasa_url}/model/parse with the header "
+        f'"Authorization: Bearer {where_token}"\n'
+        f"  Actions:     {stack.action_url}/health (all else needs ACTION_SERVER_SECRET)\n"
         f"  Logs:        {args.log_dir}/rasa.log, actions.log and notifier.log (alerts)\n"
-        "Press Ctrl-C to stop.",
+        "A server that stops is started again. Press Ctrl-C to stop.",
         flush=True,
     )
-    try:
-        while not stopping:
-            stack.check_alive()
-            time.sleep(0.5)
-    except StackError as error:
-        print(f"\n{error}", file=sys.stderr)
-        stack.stop()
-        return 1
+    while not stopping:
+        for line in stack.restart_dead():
+            print(line, file=sys.stderr, flush=True)
+        time.sleep(0.5)
     print("\nStopping ...", flush=True)
     stack.stop()
     print("Stopped; no process left running.")

@@ -30,3 +30,8 @@ class SeenMessages:
             if len(self._seen) > self._capacity:
                 self._seen.popitem(last=False)
             return True
+
+    def forget(self, message_id: str) -> None:
+        """Let the provider's next delivery of ``message_id`` through: this one went unanswered."""
+        with self._lock:
+            self._seen.pop(message_id, None)

@@ -6,48 +6,23 @@ memory; Rasa, the tracker store and the logs see the conversation's keyed hash.
 
 from __future__ import annotations
 
-import hmac
 import logging
 import re
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final
-from urllib.parse import parse_qsl
 
 import aiohttp
-from rasa.core.channels.channel import OutputChannel, UserMessage
 
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import custom_payload_in_reply
-from bot.channels.sms_render import TRY_AGAIN, ReplyRenderer
+from bot.channels.sms_render import ReplyRenderer
+from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
 from bot.lang.normalise import to_ascii_digits
 
 logger = logging.getLogger(__name__)
 
 HTTP_TIMEOUT: Final = aiohttp.ClientTimeout(total=15)
 _NUMBER_PUNCTUATION: Final = re.compile(r"[\s\-().]")
-
-
-class MalformedRequest(ValueError):
-    """A request we cannot read; the message says what the sender must fix."""
-
-
-def secrets_match(given: str | None, expected: str) -> bool:
-    """Constant-time comparison, so response timing does not leak the secret."""
-    return given is not None and hmac.compare_digest(given.encode(), expected.encode())
-
-
-def parse_form(body: bytes) -> dict[str, list[str]]:
-    """Form fields with empty values kept: sanic drops them, which loses an empty ``Body``."""
-    try:
-        pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, strict_parsing=bool(body))
-    except (UnicodeDecodeError, ValueError) as error:
-        raise MalformedRequest(
-            "body must be UTF-8 application/x-www-form-urlencoded fields"
-        ) from error
-    fields: dict[str, list[str]] = {}
-    for name, value in pairs:
-        fields.setdefault(name, []).append(value)
-    return fields
 
 
 def phone_key(number: str) -> str:
@@ -72,7 +47,7 @@ class HttpClient:
             self._session = None
 
 
-class TextMessageOutput(OutputChannel):
+class TextMessageOutput(CountedOutput):
     """Renders each bot reply with a ``ReplyRenderer`` and hands every message to ``deliver``.
 
     ``to`` is the phone (or ``whatsapp:`` address) being answered, kept in memory; it is
@@ -131,20 +106,21 @@ async def answer(
     renderer: ReplyRenderer,
     output: TextMessageOutput,
     text: str,
-    on_new_message: Callable[[UserMessage], Awaitable[Any]],
+    on_new_message: OnNewMessage,
+    agent: Any,
     input_channel: str,
     message_id: str | None,
     metadata: Mapping[str, Any],
-) -> None:
+) -> Outcome:
     """One user message: the channel answers empty messages and MORE, the bot the rest."""
     conversation = output.conversation
     incoming = renderer.incoming(conversation, text)
     if incoming.text is None:
         logger.info("%s: channel reply to %s", input_channel, conversation)
         await output.deliver_all(incoming.replies)
-        return
+        return Outcome.ANSWERED
     logger.info("%s: message from %s to the bot", input_channel, conversation)
-    message = UserMessage(
+    message = user_message(
         incoming.text,
         output,
         conversation,
@@ -152,8 +128,4 @@ async def answer(
         message_id=message_id,
         metadata=dict(metadata),
     )
-    try:
-        await on_new_message(message)
-    except Exception:
-        logger.exception("%s: the bot failed to answer %s", input_channel, conversation)
-        await output.deliver_all(renderer.notice(conversation, TRY_AGAIN))
+    return await take_turn(message, on_new_message, agent)

@@ -9,15 +9,14 @@ in ``X-Gateway-Secret``; a request without the right one gets 403 before it is e
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 import aiohttp
-from rasa.core.channels.channel import InputChannel, OutputChannel, UserMessage
+from rasa.core.channels.channel import InputChannel, OutputChannel
 from rasa.shared.exceptions import RasaException
 from sanic import Blueprint, response
 from sanic.request import Request
@@ -27,17 +26,21 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertOutput, address_book_for
 from bot.channels.dedup import SeenMessages
 from bot.channels.identity import conversation_id
-from bot.channels.sms_base import (
-    HttpClient,
+from bot.channels.sms_base import HttpClient, TextMessageOutput, answer, phone_key
+from bot.channels.sms_render import ReplyRenderer
+from bot.channels.transport import (
+    BODY_LIMITS,
+    BodyTooLarge,
     MalformedRequest,
-    TextMessageOutput,
-    answer,
+    ProviderFailure,
     parse_form,
-    phone_key,
+    parse_json,
+    parse_off_loop,
+    read_body,
+    retry_after_seconds,
     secrets_match,
 )
-from bot.channels.sms_render import ReplyRenderer
-from bot.channels.transport import ProviderFailure, retry_after_seconds
+from bot.channels.turns import OnNewMessage, Outcome
 
 logger = logging.getLogger(__name__)
 
@@ -86,10 +89,7 @@ class GatewayMessage:
 def parse_gateway_message(content_type: str, body: bytes) -> GatewayMessage:
     """Read JSON or form fields; ``MalformedRequest`` says which field is wrong."""
     if "json" in content_type or body.lstrip().startswith(b"{"):
-        try:
-            data = json.loads(body)
-        except (UnicodeDecodeError, ValueError) as error:
-            raise MalformedRequest("body is not valid JSON") from error
+        data = parse_json(body)
         if not isinstance(data, dict):
             raise MalformedRequest('body must be a JSON object: {"from": ..., "text": ...}')
         fields: Mapping[str, Any] = data
@@ -146,9 +146,11 @@ class GatewayOutput(TextMessageOutput):
     async def deliver(self, text: str) -> None:
         try:
             await post_sms(self.settings, self.http, self.to, text)
+            self.record_delivery(True)
         except ProviderFailure as failure:
             if self.strict:
                 raise
+            self.record_delivery(False)
             if failure.status is None:
                 logger.warning("%s: could not reach the gateway for %s", CHANNEL, self.conversation)
             else:
@@ -207,26 +209,31 @@ class SmsGatewayInput(InputChannel):
         so the number comes from the address book (raises ``AlertNotDelivered``)."""
         return GatewayAlertOutput(self)
 
-    def blueprint(self, on_new_message: Callable[[UserMessage], Awaitable[Any]]) -> Blueprint:
+    def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
         webhook = Blueprint(f"{CHANNEL}_webhook", __name__)
 
         @webhook.route("/", methods=["GET"])
         async def health(_: Request) -> HTTPResponse:
             return response.json({"status": "ok"})
 
-        @webhook.route("/webhook", methods=["POST"])
+        @webhook.route("/webhook", methods=["POST"], stream=True)
         async def receive(request: Request) -> HTTPResponse:
             if not secrets_match(request.headers.get(SECRET_HEADER), self.settings.secret):
                 logger.warning("%s: rejected a request without the shared secret", CHANNEL)
                 return response.json({"error": f"missing or wrong {SECRET_HEADER}"}, status=403)
+            content_type = request.content_type or ""
             try:
-                message = parse_gateway_message(request.content_type or "", request.body)
+                body = await read_body(request, BODY_LIMITS[CHANNEL])
+                message = await parse_off_loop(
+                    lambda raw: parse_gateway_message(content_type, raw), body
+                )
+            except BodyTooLarge:
+                return response.json({"error": "message too large"}, status=413)
             except MalformedRequest as error:
                 return response.json({"error": str(error)}, status=400)
             conversation = conversation_id(CHANNEL, phone_key(message.sender))
-            if message.message_id and not self.seen.first_time(
-                f"{conversation}:{message.message_id}"
-            ):
+            delivery = f"{conversation}:{message.message_id}" if message.message_id else None
+            if delivery and not self.seen.first_time(delivery):
                 logger.info("%s: repeated delivery for %s ignored", CHANNEL, conversation)
                 return response.json({"status": "duplicate"})
             output = GatewayOutput(
@@ -237,16 +244,21 @@ class SmsGatewayInput(InputChannel):
                 message.sender,
                 self.addresses,
             )
-            await answer(
+            outcome = await answer(
                 renderer=self.renderer,
                 output=output,
                 text=message.text,
                 on_new_message=on_new_message,
+                agent=request.app.ctx.agent,
                 input_channel=CHANNEL,
                 message_id=message.message_id,
                 # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
                 metadata={"transport": "sms"},
             )
+            if outcome is Outcome.UNANSWERED:
+                if delivery:
+                    self.seen.forget(delivery)
+                return response.json({"error": "the assistant could not answer"}, status=503)
             return response.json({"status": "ok"})
 
         @webhook.listener("after_server_stop")

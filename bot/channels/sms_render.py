@@ -45,12 +45,6 @@ WRITE_YOUR_QUESTION: Final[dict[str, str]] = {
     PASHTO: "زه یوازې لیکل شوی متن لوستلای شم. مهرباني وکړئ خپله پوښتنه ولیکئ.",
 }
 
-#: Sent when the bot itself failed: silence would leave a frightened person guessing.
-TRY_AGAIN: Final[dict[str, str]] = {
-    ENGLISH: "Sorry, something went wrong. Please try again in a few minutes.",
-    DARI: "ببخشید، مشکلی پیش آمد. چند دقیقه بعد دوباره کوشش کنید.",
-    PASHTO: "بښنه غواړو، ستونزه پېښه شوه. څو دقیقې وروسته بیا هڅه وکړئ.",
-}
 
 #: What people type to get the rest: the three hint words and their common romanizations.
 MORE_WORDS: Final[dict[str, str]] = {

@@ -9,17 +9,14 @@ before its body is read. Register the webhook once per deployment:
       -d secret_token="$TELEGRAM_SECRET_TOKEN" -d 'allowed_updates=["message","callback_query"]'
 """
 
-import hmac
-import json
 import logging
 import os
 import re
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rasa.core.channels.channel import InputChannel, OutputChannel, UserMessage
+from rasa.core.channels.channel import InputChannel, OutputChannel
 from rasa.shared.exceptions import RasaException
 from sanic import Blueprint, response
 from sanic.request import Request
@@ -30,12 +27,18 @@ from bot.channels.alerts import AlertOutput, address_book_for, custom_payload_in
 from bot.channels.dedup import SeenMessages
 from bot.channels.identity import conversation_id
 from bot.channels.transport import (
+    BODY_LIMITS,
     BodyTooLarge,
+    MalformedRequest,
     ProviderApi,
+    parse_json,
+    parse_off_loop,
     read_body,
+    secrets_match,
     split_message,
     webhook_blueprint,
 )
+from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
 from bot.channels.wording import text_only
 
 logger = logging.getLogger(__name__)
@@ -55,7 +58,6 @@ MEDIA_FIELDS = frozenset(
 )
 _HINTS = {"fa": "prs", "prs": "prs", "ps": "ps", "en": "en"}
 _CHAT_ID = re.compile(r"-?[0-9]{1,20}")
-OnNewMessage = Callable[[UserMessage], Awaitable[Any]]
 
 
 def language_hint(language_code: object) -> str | None:
@@ -140,7 +142,7 @@ class ReplyKeyboards:
         return self._payloads.get(conversation, {}).get(text.strip())
 
 
-class TelegramOutput(OutputChannel):
+class TelegramOutput(CountedOutput):
     """Replies to the one chat a message came from.
 
     Made per incoming message, so the chat id lives only as long as the reply; only when the
@@ -223,7 +225,8 @@ class TelegramOutput(OutputChannel):
         if self._strict:
             await self._api.send(self._method_path + method, payload)
         else:
-            await self._api.post(self._method_path + method, payload, f"telegram {method}")
+            answer = await self._api.post(self._method_path + method, payload, f"telegram {method}")
+            self.record_delivery(answer is not None)
 
 
 class TelegramAlertOutput(AlertOutput):
@@ -283,7 +286,7 @@ class TelegramInput(InputChannel):
         addresses: AddressBook | None = None,
     ) -> None:
         self._token = token
-        self._secret = secret.encode()
+        self._secret = secret
         self.api = ProviderApi(api_base_url)
         self.addresses = addresses
         self._seen = SeenMessages()
@@ -294,8 +297,7 @@ class TelegramInput(InputChannel):
         return TelegramAlertOutput(self.api, self._token, self._keyboards, self.addresses)
 
     def _authentic(self, request: Request) -> bool:
-        given = request.headers.get(SECRET_HEADER, "").encode()
-        return hmac.compare_digest(given, self._secret)
+        return secrets_match(request.headers.get(SECRET_HEADER), self._secret)
 
     def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
         telegram = webhook_blueprint("telegram_webhook", self.api)
@@ -306,24 +308,31 @@ class TelegramInput(InputChannel):
                 logger.warning("telegram: refused a request without the right secret token")
                 return response.text("forbidden", status=403)
             try:
-                update = json.loads(await read_body(request))
+                body = await read_body(request, BODY_LIMITS[self.name()])
+                update = await parse_off_loop(parse_json, body)
                 if not isinstance(update, dict) or type(update.get("update_id")) is not int:
-                    raise ValueError("update_id missing")
+                    raise MalformedRequest("update_id missing")
                 incoming = read_update(update)
             except BodyTooLarge:
                 return response.text("payload too large", status=413)
-            except (ValueError, KeyError) as error:  # JSON errors are ValueErrors
+            except (ValueError, KeyError) as error:  # MalformedRequest is a ValueError
                 logger.warning("telegram: malformed update refused (%s)", type(error).__name__)
                 return response.text("bad request", status=400)
-            if not self._seen.first_time(f"telegram:{update['update_id']}"):
+            update_key = f"telegram:{update['update_id']}"
+            if not self._seen.first_time(update_key):
                 logger.info("telegram: update retried by Telegram, already handled")
             elif incoming is not None:
-                await self._handle(incoming, on_new_message)
+                outcome = await self._handle(incoming, on_new_message, request.app.ctx.agent)
+                if outcome is Outcome.UNANSWERED:
+                    self._seen.forget(update_key)
+                    return response.text("the assistant could not answer", status=503)
             return response.text("ok")
 
         return telegram
 
-    async def _handle(self, incoming: Incoming, on_new_message: OnNewMessage) -> None:
+    async def _handle(
+        self, incoming: Incoming, on_new_message: OnNewMessage, agent: Any
+    ) -> Outcome:
         conversation = conversation_id("telegram", str(incoming.chat_id))
         output = TelegramOutput(
             self.api, self._token, incoming.chat_id, conversation, self._keyboards, self.addresses
@@ -333,13 +342,14 @@ class TelegramInput(InputChannel):
         if incoming.text is None:
             logger.info("telegram: non-text message, asked the user to write instead")
             await output.send_text_message(conversation, text_only(incoming.language_hint))
-            return
+            return Outcome.ANSWERED
         text = self._keyboards.payload_for(conversation, incoming.text) or _command(incoming.text)
         hint = incoming.language_hint
-        message = UserMessage(text, output, conversation, input_channel=self.name())
-        message.metadata = {"language_hint": hint} if hint else {}
-        try:
-            await on_new_message(message)
-        except Exception:
-            # Not retried: part of the answer may already be out, and a retry would repeat it.
-            logger.error("telegram: the assistant failed to handle a message", exc_info=True)
+        message = user_message(
+            text,
+            output,
+            conversation,
+            input_channel=self.name(),
+            metadata={"language_hint": hint} if hint else {},
+        )
+        return await take_turn(message, on_new_message, agent)

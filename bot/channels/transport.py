@@ -1,16 +1,20 @@
-"""What the Telegram and WhatsApp connectors share: bounded webhook bodies, message splitting
-and one HTTP session per process for the provider's API.
+"""What every connector shares: authenticate first, then read a bounded body and parse it
+without stalling the server; message splitting; one HTTP session per process for the API.
 
 Rasa's own connectors read whatever Sanic buffered (up to 100 MB) and open a new client per
-message; ours refuse large bodies while reading them and reuse one connection pool.
+message; ours check the signature or secret from the headers before reading anything, refuse
+large bodies while reading them, and reuse one connection pool.
 """
 
 import asyncio
+import hmac
+import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
-from typing import Any
+from typing import Any, Final, TypeVar
+from urllib.parse import parse_qsl
 
 import aiohttp
 from sanic import Blueprint, response
@@ -23,6 +27,23 @@ logger = logging.getLogger(__name__)
 
 #: Provider payloads are a few kilobytes; anything above this is not a provider talking.
 MAX_BODY_BYTES = 1024 * 1024
+#: Every webhook's body limit, in one place. Telegram and WhatsApp batch several updates in one
+#: notification; Twilio and SMS gateways post one short form; the web chat one typed message.
+BODY_LIMITS: Final[dict[str, int]] = {
+    "telegram": MAX_BODY_BYTES,
+    "whatsapp": MAX_BODY_BYTES,
+    "twilio_sms": 64 * 1024,
+    "sms_gateway": 64 * 1024,
+    "webchat": 16 * 1024,
+}
+#: The most text of one message that reaches the assistant. Nobody types more at a checkpoint;
+#: a 10 MB "message" would only make the language identifier and the classifier work for it.
+MAX_TEXT_CHARS: Final = 2000
+#: Bodies up to this size are parsed on the event loop (well under a millisecond); larger ones in
+#: a worker thread, so one big request never holds up the other people being answered.
+INLINE_PARSE_BYTES: Final = 64 * 1024
+
+T = TypeVar("T")
 #: A provider that has not answered by then is down; the user is better served by a log line
 #: than by a request that hangs until the provider gives up on our webhook.
 API_TIMEOUT = aiohttp.ClientTimeout(total=15, connect=5)
@@ -30,6 +51,58 @@ API_TIMEOUT = aiohttp.ClientTimeout(total=15, connect=5)
 
 class BodyTooLarge(Exception):
     """The request body is larger than a provider would ever send."""
+
+
+class MalformedRequest(ValueError):
+    """A request we cannot read; the message says what the sender must fix."""
+
+
+def secrets_match(given: str | None, expected: str) -> bool:
+    """Constant-time comparison, so response timing does not leak the secret.
+
+    A header with bytes that are not ASCII arrives with surrogate escapes; it is compared as
+    the bytes it was (and does not match) instead of failing to encode.
+    """
+    if not given:
+        return False
+    return hmac.compare_digest(
+        given.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass")
+    )
+
+
+def capped_text(text: str) -> str:
+    """The part of a person's message the assistant reads (``MAX_TEXT_CHARS``)."""
+    return text[:MAX_TEXT_CHARS]
+
+
+def parse_json(body: bytes) -> Any:
+    """JSON from a request body; ``MalformedRequest`` for anything unreadable, including a
+    nesting deep enough to exhaust the parser's recursion (``RecursionError``)."""
+    try:
+        return json.loads(body)
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise MalformedRequest("body is not valid JSON") from error
+
+
+def parse_form(body: bytes) -> dict[str, list[str]]:
+    """Form fields with empty values kept: sanic drops them, which loses an empty ``Body``."""
+    try:
+        pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, strict_parsing=bool(body))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise MalformedRequest(
+            "body must be UTF-8 application/x-www-form-urlencoded fields"
+        ) from error
+    fields: dict[str, list[str]] = {}
+    for name, value in pairs:
+        fields.setdefault(name, []).append(value)
+    return fields
+
+
+async def parse_off_loop(parse: Callable[[bytes], T], body: bytes) -> T:
+    """``parse(body)``, in a worker thread when the body is large enough to be felt by others."""
+    if len(body) <= INLINE_PARSE_BYTES:
+        return parse(body)
+    return await asyncio.to_thread(parse, body)
 
 
 class ProviderFailure(Exception):

@@ -15,13 +15,13 @@ import hashlib
 import hmac
 import logging
 import os
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
-from rasa.core.channels.channel import InputChannel, OutputChannel, UserMessage
+from rasa.core.channels.channel import InputChannel, OutputChannel
 from rasa.shared.exceptions import RasaException
 from sanic import Blueprint, response
 from sanic.request import Request
@@ -31,16 +31,19 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertNotDelivered, AlertOutput, address_book_for
 from bot.channels.dedup import SeenMessages
 from bot.channels.identity import conversation_id
-from bot.channels.sms_base import (
-    HttpClient,
-    MalformedRequest,
-    TextMessageOutput,
-    answer,
-    parse_form,
-    phone_key,
-)
+from bot.channels.sms_base import HttpClient, TextMessageOutput, answer, phone_key
 from bot.channels.sms_render import ReplyRenderer
-from bot.channels.transport import ProviderFailure, retry_after_seconds
+from bot.channels.transport import (
+    BODY_LIMITS,
+    BodyTooLarge,
+    MalformedRequest,
+    ProviderFailure,
+    parse_form,
+    parse_off_loop,
+    read_body,
+    retry_after_seconds,
+)
+from bot.channels.turns import OnNewMessage, Outcome
 
 logger = logging.getLogger(__name__)
 
@@ -205,7 +208,7 @@ class TwilioOutput(TextMessageOutput):
         if self.strict:
             await self.api.deliver(self.to, self.sender, text)
         else:
-            await self.api.send(self.to, self.sender, text, self.conversation)
+            self.record_delivery(await self.api.send(self.to, self.sender, text, self.conversation))
 
 
 class TwilioAlertOutput(AlertOutput):
@@ -278,20 +281,28 @@ class TwilioSmsInput(InputChannel):
         query = f"?{request.query_string}" if request.query_string else ""
         return f"{self.settings.webhook_base_url}{request.path}{query}"
 
-    def blueprint(self, on_new_message: Callable[[UserMessage], Awaitable[Any]]) -> Blueprint:
+    def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
         webhook = Blueprint(f"{CHANNEL}_webhook", __name__)
 
         @webhook.route("/", methods=["GET"])
         async def health(_: Request) -> HTTPResponse:
             return response.json({"status": "ok"})
 
-        @webhook.route("/webhook", methods=["POST"])
+        @webhook.route("/webhook", methods=["POST"], stream=True)
         async def receive(request: Request) -> HTTPResponse:
+            # The signature covers the parsed fields, so it can only be checked after reading
+            # them; a request without one is refused before a byte of its body is read.
+            signature = request.headers.get(SIGNATURE_HEADER)
+            if not signature:
+                logger.warning("%s: rejected a request without a signature", CHANNEL)
+                return response.text(f"missing {SIGNATURE_HEADER}", status=403)
             try:
-                form = parse_form(request.body)
+                body = await read_body(request, BODY_LIMITS[CHANNEL])
+                form = await parse_off_loop(parse_form, body)
+            except BodyTooLarge:
+                return response.text("payload too large", status=413)
             except MalformedRequest as error:
                 return response.text(str(error), status=400)
-            signature = request.headers.get(SIGNATURE_HEADER)
             if not signature_valid(
                 self.settings.auth_token, self.public_url(request), form, signature
             ):
@@ -305,7 +316,12 @@ class TwilioSmsInput(InputChannel):
             message_sid = fields.get("MessageSid") or fields.get("SmsMessageSid") or ""
             if not sender or not message_sid:
                 return response.text("From and MessageSid are required", status=400)
-            await self._handle(fields, sender, message_sid, on_new_message)
+            outcome = await self._handle(
+                fields, sender, message_sid, on_new_message, request.app.ctx.agent
+            )
+            if outcome is Outcome.UNANSWERED:
+                self.seen.forget(message_sid)
+                return response.text("the assistant could not answer; retry later", status=503)
             return response.text(EMPTY_TWIML, content_type="text/xml")
 
         @webhook.listener("after_server_stop")
@@ -319,14 +335,15 @@ class TwilioSmsInput(InputChannel):
         fields: Mapping[str, str],
         sender: str,
         message_sid: str,
-        on_new_message: Callable[[UserMessage], Awaitable[Any]],
-    ) -> None:
+        on_new_message: OnNewMessage,
+        agent: Any,
+    ) -> Outcome:
         whatsapp = sender.startswith(WHATSAPP_PREFIX)
         number = sender.removeprefix(WHATSAPP_PREFIX)
         conversation = conversation_id(WHATSAPP_CHANNEL if whatsapp else CHANNEL, phone_key(number))
         if not self.seen.first_time(message_sid):
             logger.info("%s: repeated delivery for %s ignored", CHANNEL, conversation)
-            return
+            return Outcome.ANSWERED
         text = fields.get("Body", "")
         if whatsapp:
             renderer = self.whatsapp
@@ -336,11 +353,12 @@ class TwilioSmsInput(InputChannel):
             reply_from = self.settings.sms_from
             text = text.replace("¡", "@")  # some carriers turn "@" into "¡" (as Rasa's connector)
         output = TwilioOutput(self.api, renderer, conversation, sender, reply_from, self.addresses)
-        await answer(
+        return await answer(
             renderer=renderer,
             output=output,
             text=text,
             on_new_message=on_new_message,
+            agent=agent,
             input_channel=CHANNEL,
             message_id=message_sid,
             # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).

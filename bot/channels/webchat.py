@@ -10,21 +10,27 @@ that takes Rasa's prefix, and one that keeps its own (``_OwnPrefixBlueprint``). 
 relative URLs, so it works from either address.
 """
 
-import json
 import logging
 import re
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from rasa.core.channels.channel import CollectingOutputChannel, InputChannel, UserMessage
+from rasa.core.channels.channel import CollectingOutputChannel, InputChannel
 from sanic import Blueprint, response
 from sanic.blueprint_group import BlueprintGroup
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
 from bot.channels.identity import conversation_id
-from bot.channels.transport import BodyTooLarge, read_body
+from bot.channels.transport import (
+    BODY_LIMITS,
+    MAX_TEXT_CHARS,
+    BodyTooLarge,
+    MalformedRequest,
+    parse_json,
+    read_body,
+)
+from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
 from bot.lang.codes import LANGUAGES
 
 logger = logging.getLogger(__name__)
@@ -38,33 +44,26 @@ FILES = {
 }
 #: Where the page is served besides Rasa's ``/webhooks/webchat/``.
 PUBLIC_PREFIX = "/webchat"
-#: A typed question is a few hundred bytes; 16 KB leaves room for any real message.
-MAX_BODY_BYTES = 16 * 1024
-MAX_TEXT = 2000
 #: The widget makes its sender id with crypto.randomUUID() (or a random hex string).
 _SENDER_RULE = re.compile(r"[A-Za-z0-9_-]{8,64}")
 #: Reply fields the page uses; the rest (recipient_id: our hashed id) stays on the server.
 _REPLY_FIELDS = ("text", "buttons", "image")
-OnNewMessage = Callable[[UserMessage], Awaitable[Any]]
 
 
-class BadMessage(ValueError):
-    """The body is not what the widget sends; the message says what is wrong."""
+class WebchatCollector(CountedOutput, CollectingOutputChannel):
+    """Rasa's collecting output (the replies go back in the HTTP answer), counted per turn."""
 
 
 def parse_message(body: bytes) -> tuple[str, str, str | None]:
     """``(sender, text, language_hint)`` from the widget's JSON body."""
-    try:
-        data = json.loads(body)
-    except (UnicodeDecodeError, ValueError) as error:
-        raise BadMessage("body must be JSON") from error
+    data = parse_json(body)
     if not isinstance(data, dict):
-        raise BadMessage("body must be a JSON object")
+        raise MalformedRequest("body must be a JSON object")
     sender, text = data.get("sender"), data.get("message")
     if not isinstance(sender, str) or not _SENDER_RULE.fullmatch(sender):
-        raise BadMessage("sender must be 8-64 letters, digits, '-' or '_'")
-    if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
-        raise BadMessage(f"message must be a text of 1-{MAX_TEXT} characters")
+        raise MalformedRequest("sender must be 8-64 letters, digits, '-' or '_'")
+    if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT_CHARS:
+        raise MalformedRequest(f"message must be a text of 1-{MAX_TEXT_CHARS} characters")
     metadata = data.get("metadata")
     hint = metadata.get("language_hint") if isinstance(metadata, dict) else None
     return sender, text, hint if hint in LANGUAGES else None
@@ -121,25 +120,24 @@ class WebchatInput(InputChannel):
         @blueprint.route("/webhook", methods=["POST"], stream=True)
         async def webhook(request: Request) -> HTTPResponse:
             try:
-                sender, text, hint = parse_message(await read_body(request, MAX_BODY_BYTES))
+                body = await read_body(request, BODY_LIMITS[self.name()])
+                sender, text, hint = parse_message(body)
             except BodyTooLarge:
                 return response.json({"error": "message too large"}, status=413)
-            except BadMessage as error:
+            except MalformedRequest as error:
                 return response.json({"error": str(error)}, status=400)
-            collector = CollectingOutputChannel()
-            message = UserMessage(
+            collector = WebchatCollector()
+            message = user_message(
                 text,
                 collector,
                 conversation_id(self.name(), sender),
                 input_channel=self.name(),
                 metadata={"language_hint": hint} if hint else {},
             )
-            try:
-                await on_new_message(message)
-            except Exception:
+            outcome = await take_turn(message, on_new_message, request.app.ctx.agent)
+            if outcome is Outcome.UNANSWERED:
                 # Say so: the widget then keeps the message and tries again.
-                logger.exception("web chat message could not be handled")
-                return response.json({"error": "the assistant failed"}, status=500)
+                return response.json({"error": "the assistant failed"}, status=503)
             replies = [
                 {key: reply[key] for key in _REPLY_FIELDS if reply.get(key)}
                 for reply in collector.messages

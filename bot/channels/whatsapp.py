@@ -13,15 +13,14 @@ which goes out as a template message (``template_message``).
 
 import hashlib
 import hmac
-import json
 import logging
 import os
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
-from rasa.core.channels.channel import InputChannel, OutputChannel, UserMessage
+from rasa.core.channels.channel import InputChannel, OutputChannel
 from rasa.shared.exceptions import RasaException
 from sanic import Blueprint, response
 from sanic.request import Request
@@ -38,12 +37,17 @@ from bot.channels.alerts import (
 from bot.channels.dedup import SeenMessages
 from bot.channels.identity import conversation_id
 from bot.channels.transport import (
+    BODY_LIMITS,
     BodyTooLarge,
     ProviderApi,
+    parse_json,
+    parse_off_loop,
     read_body,
+    secrets_match,
     split_message,
     webhook_blueprint,
 )
+from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
 from bot.channels.whatsapp_templates import template_message
 from bot.channels.wording import CHOOSE, language_of, text_only
 
@@ -66,7 +70,6 @@ MEDIA_TYPES = frozenset(
     {"audio", "voice", "image", "video", "document", "sticker", "location", "contacts"}
     | {"unsupported"}
 )
-OnNewMessage = Callable[[UserMessage], Awaitable[Any]]
 
 
 def _clip(title: str, limit: int) -> str:
@@ -132,7 +135,7 @@ class ServiceWindows:
         return last is not None and time.time() - last < SERVICE_WINDOW_SECONDS
 
 
-class WhatsAppOutput(OutputChannel):
+class WhatsAppOutput(CountedOutput):
     """Replies to the one user a message came from (made per message, like TelegramOutput);
     ``strict`` (alerts) raises ``ProviderFailure`` where a reply logs and goes on."""
 
@@ -211,7 +214,8 @@ class WhatsAppOutput(OutputChannel):
         if self._strict:
             await self._api.send(self._path, payload)
         else:
-            await self._api.post(self._path, payload, "whatsapp send message")
+            answer = await self._api.post(self._path, payload, "whatsapp send message")
+            self.record_delivery(answer is not None)
 
 
 class WhatsAppAlertOutput(AlertOutput):
@@ -289,7 +293,7 @@ class WhatsAppInput(InputChannel):
         addresses: AddressBook | None = None,
     ) -> None:
         self._app_secret = app_secret.encode()
-        self._verify_token = verify_token.encode()
+        self._verify_token = verify_token
         self._phone_number_id = phone_number_id
         self.api = ProviderApi(api_base_url, {"Authorization": f"Bearer {access_token}"})
         self.addresses = addresses
@@ -306,15 +310,15 @@ class WhatsAppInput(InputChannel):
 
     def _signed(self, body: bytes, signature: str) -> bool:
         expected = "sha256=" + hmac.new(self._app_secret, body, hashlib.sha256).hexdigest()
-        return hmac.compare_digest(signature.encode(), expected.encode())
+        return secrets_match(signature, expected)
 
     def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
         whatsapp = webhook_blueprint("whatsapp_webhook", self.api)
 
         @whatsapp.route("/webhook", methods=["GET"])
         async def verify(request: Request) -> HTTPResponse:
-            token = request.args.get("hub.verify_token", "").encode()
-            if request.args.get("hub.mode") == "subscribe" and hmac.compare_digest(
+            token = request.args.get("hub.verify_token")
+            if request.args.get("hub.mode") == "subscribe" and secrets_match(
                 token, self._verify_token
             ):
                 return response.text(request.args.get("hub.challenge", ""))
@@ -328,33 +332,43 @@ class WhatsAppInput(InputChannel):
                 logger.warning("whatsapp: refused a request without a signature")
                 return response.text("forbidden", status=403)
             try:
-                body = await read_body(request)
+                body = await read_body(request, BODY_LIMITS[self.name()])
             except BodyTooLarge:
                 return response.text("payload too large", status=413)
             if not self._signed(body, signature):
                 logger.warning("whatsapp: refused a request with a wrong signature")
                 return response.text("forbidden", status=403)
             try:
-                messages = list(_notified_messages(json.loads(body)))
-            except ValueError as error:  # JSON errors are ValueErrors too
+                messages = list(_notified_messages(await parse_off_loop(parse_json, body)))
+            except ValueError as error:  # MalformedRequest is a ValueError too
                 logger.warning("whatsapp: malformed notification refused (%s)", error)
                 return response.text("bad request", status=400)
-            for value, message in messages:
-                await self._handle(value, message, on_new_message)
+            outcomes = [
+                await self._handle(value, message, on_new_message, request.app.ctx.agent)
+                for value, message in messages
+            ]
+            if Outcome.UNANSWERED in outcomes:
+                # Meta retries the whole notification: the answered messages are known by then.
+                return response.text("the assistant could not answer", status=503)
             return response.text("ok")
 
         return whatsapp
 
     async def _handle(
-        self, value: dict[str, Any], message: dict[str, Any], on_new_message: OnNewMessage
-    ) -> None:
+        self,
+        value: dict[str, Any],
+        message: dict[str, Any],
+        on_new_message: OnNewMessage,
+        agent: Any,
+    ) -> Outcome:
         number = _part(value, "metadata").get("phone_number_id")
         if number != self._phone_number_id or "group_id" in message:
             logger.warning("whatsapp: ignored a message for another number or a group")
-            return
-        if not self._seen.first_time(f"whatsapp:{message['id']}"):
+            return Outcome.ANSWERED
+        delivery = f"whatsapp:{message['id']}"
+        if not self._seen.first_time(delivery):
             logger.info("whatsapp: message retried by Meta, already handled")
-            return
+            return Outcome.ANSWERED
         wa_id = message["from"]  # the sender's WhatsApp id: where replies go
         conversation = conversation_id("whatsapp", wa_id)
         self._windows.wrote(conversation, message.get("timestamp"))
@@ -366,10 +380,9 @@ class WhatsAppInput(InputChannel):
             if message["type"] in MEDIA_TYPES:
                 logger.info("whatsapp: %s message, asked the user to write", message["type"])
                 await output.send_text_message(conversation, text_only(None))
-            return
-        incoming = UserMessage(text, output, conversation, input_channel=self.name(), metadata={})
-        try:
-            await on_new_message(incoming)
-        except Exception:
-            # Not retried: part of the answer may already be out, and a retry would repeat it.
-            logger.error("whatsapp: the assistant failed to handle a message", exc_info=True)
+            return Outcome.ANSWERED
+        incoming = user_message(text, output, conversation, input_channel=self.name())
+        outcome = await take_turn(incoming, on_new_message, agent)
+        if outcome is Outcome.UNANSWERED:
+            self._seen.forget(delivery)
+        return outcome

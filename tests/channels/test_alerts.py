@@ -192,15 +192,17 @@ async def test_a_remember_request_without_a_valid_expiry_stores_nothing(
     sqlite_address_book: AddressBook, payload: dict[str, Any], caplog: pytest.LogCaptureFixture
 ) -> None:
     async with start(SMS_GATEWAY, sqlite_address_book) as served:
-        await served.say("subscribe", [payload])
-        assert served.provider.requests == []
+        await served.say("subscribe", [{"text": "Subscribed."}, payload])
+        [texted] = served.provider.requests  # the reply only, never the payload
+        assert b"expires_at" not in texted.body
     assert await sqlite_address_book.lookup(SMS_GATEWAY.conversation) is None
     assert "without a valid future expires_at: not stored" in caplog.text
 
 
 async def test_other_custom_payloads_are_not_texted_to_the_user(quick: Running) -> None:
-    await quick.say("hi", [{"custom": {"something": "for another channel"}}])
-    assert quick.provider.requests == []
+    await quick.say("hi", [{"text": "Hello."}, {"custom": {"something": "for another channel"}}])
+    [texted] = quick.provider.requests  # the reply only
+    assert b"another channel" not in texted.body
 
 
 # -- sending -------------------------------------------------------------------------------

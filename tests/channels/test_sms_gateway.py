@@ -187,12 +187,12 @@ async def test_number_picks_the_buttons_payload_and_keeps_the_menus_numbering(
     menu = "What do you need? Reply with a number:\n1 Next flights\n2 Airport and gates"
     gateway.bot.respond = lambda message: [{"text": menu, "buttons": MENU_BUTTONS}]
     await gateway.say("menu", "m-1")
-    gateway.bot.respond = lambda message: []
+    gateway.bot.respond = lambda message: [{"text": "Airport: open."}]
 
     await gateway.say("2", "m-2")
     await gateway.say("2", "m-3")
 
-    assert gateway.sent_texts() == [menu]
+    assert gateway.sent_texts() == [menu, "Airport: open.", "Airport: open."]
     assert [m.text for m in gateway.bot.messages] == ["menu", "/ask_airport_status", "2"]
 
 

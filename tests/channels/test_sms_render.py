@@ -7,7 +7,6 @@ import pytest
 from bot.channels.sms_render import (
     MORE_HINT,
     NOTHING_MORE,
-    TRY_AGAIN,
     WRITE_YOUR_QUESTION,
     ReplyMemory,
     ReplyRenderer,
@@ -19,6 +18,7 @@ from bot.channels.sms_render import (
     split_messages,
 )
 from bot.channels.sms_segments import encoding, fits, message_units
+from bot.channels.wording import try_again
 from tests.channels.sms_support import fixture_text
 
 LANGUAGE_BUTTONS = [
@@ -243,8 +243,11 @@ def test_empty_message_is_answered_by_the_channel() -> None:
 
 
 def test_channel_sentences_fit_in_three_segments_even_in_all_three_languages() -> None:
-    for sentences in (WRITE_YOUR_QUESTION, NOTHING_MORE, TRY_AGAIN):
+    for sentences in (WRITE_YOUR_QUESTION, NOTHING_MORE):
         assert fits("\n".join(sentences.values()))
+    assert fits(try_again(None, None))
+    for language in ("en", "prs", "ps"):  # with the hotline, in the conversation's language
+        assert fits(try_again(language, "+93 700 000 100 (Kabul Aid Network)"))
     for language, hint in MORE_HINT.items():
         assert script_language(hint) == language
 

@@ -160,14 +160,15 @@ async def test_a_retried_update_is_handled_once(channel: TelegramInput, serve: S
 async def test_a_pressed_inline_button_sends_its_data_and_stops_the_spinner(
     channel: TelegramInput, serve: Serve, provider: FakeProviderApi
 ) -> None:
-    agent = FakeAgent()
+    agent = FakeAgent([{"text": "Next flights: ..."}])
     url = await serve(channel, agent)
     assert await post(url, fixture("telegram_callback_query.json")) == 200
     [message] = agent.messages
     assert message.text == "/ask_flights"
     assert message.sender_id == conversation_id("telegram", "700000103")
     assert message.metadata == {"language_hint": "en"}
-    [answer] = provider.sent
+    answer, reply = provider.sent
+    assert reply.path == f"/bot{TOKEN}/sendMessage"
     assert answer.path == f"/bot{TOKEN}/answerCallbackQuery"
     assert answer.body == {"callback_query_id": "3008452171364012345"}
 

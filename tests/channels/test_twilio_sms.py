@@ -225,16 +225,20 @@ async def test_signed_request_without_sender_or_id_is_malformed(
     assert twilio.bot.messages == []
 
 
-async def test_undecodable_body_is_malformed(twilio: Setup) -> None:
+@pytest.mark.parametrize(("signature", "status"), [("some-signature", 400), (None, 403)])
+async def test_undecodable_body_is_malformed_once_signed_and_forbidden_unsigned(
+    twilio: Setup, signature: str | None, status: int
+) -> None:
+    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    if signature:
+        headers["X-Twilio-Signature"] = signature
     async with (
         aiohttp.ClientSession() as session,
         session.post(
-            twilio.base_url + WEBHOOK_PATH,
-            data=b"Body=\xff\xfe&From=x",
-            headers={"Content-Type": "application/x-www-form-urlencoded"},
+            twilio.base_url + WEBHOOK_PATH, data=b"Body=\xff\xfe&From=x", headers=headers
         ) as reply,
     ):
-        assert reply.status == 400
+        assert reply.status == status
     assert twilio.bot.messages == []
 
 

@@ -7,7 +7,8 @@ import aiohttp
 import pytest
 
 from bot.channels.identity import conversation_id
-from bot.channels.webchat import MAX_BODY_BYTES, WebchatInput
+from bot.channels.transport import BODY_LIMITS
+from bot.channels.webchat import WebchatInput
 from tests.channels.channel_support import FakeAgent, Serve
 
 SENDER = "0123456789abcdef0123456789abcdef"
@@ -81,7 +82,7 @@ async def test_malformed_messages_are_refused_with_400(serve: Serve, body: objec
 async def test_large_bodies_are_refused(serve: Serve) -> None:
     agent = FakeAgent()
     url = await serve(WebchatInput(), agent)
-    status, _ = await post(url, b"x" * (MAX_BODY_BYTES + 1))
+    status, _ = await post(url, b"x" * (BODY_LIMITS["webchat"] + 1))
     assert status == 413 and agent.messages == []
 
 

@@ -1,0 +1,130 @@
+"""The action server: rasa-sdk's, but answering only Rasa.
+
+rasa-sdk has no authentication and listens on every interface (``SANIC_HOST`` defaults to
+0.0.0.0), so anyone who can reach :5055 can run any action for any conversation id, including
+``action_delete_my_data``. Started as ``python -m actions.server --actions actions`` (the same
+arguments as ``python -m rasa_sdk``), it
+
+- binds to **127.0.0.1** unless ``SANIC_HOST`` says otherwise;
+- runs nothing for a request without the shared secret ``ACTION_SERVER_SECRET`` in the header
+  ``X-Action-Server-Secret`` (Rasa sends it: ``headers`` of ``action_endpoint`` in
+  endpoints.yml). Only ``/health`` answers without it, so that a load balancer can probe.
+- refuses to start on a non-loopback address without a secret.
+
+Why a shared secret rather than mutual TLS: it costs one constant-time comparison per call
+(docs/BENCHMARKS.md, "Action server secret"), needs no certificates that an operator must renew
+during a crisis, and works the same behind a TLS-terminating proxy; between machines it must
+travel over TLS or a private network (docs/OPERATIONS.md).
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import logging
+import os
+import sys
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any, Final
+
+from pluggy import HookimplMarker
+from sanic import Sanic, response
+from sanic.request import Request
+from sanic.response import HTTPResponse
+
+logger = logging.getLogger(__name__)
+
+SECRET_ENV: Final = "ACTION_SERVER_SECRET"
+SECRET_HEADER: Final = "X-Action-Server-Secret"
+#: rasa-sdk's own variable for the interface it binds to.
+HOST_ENV: Final = "SANIC_HOST"
+DEFAULT_HOST: Final = "127.0.0.1"
+#: What a load balancer or `make run` may ask without the secret.
+OPEN_PATHS: Final = frozenset({"/health"})
+
+hookimpl = HookimplMarker("rasa_sdk")
+
+
+class ActionServerSetupError(RuntimeError):
+    """The action server would be an open door; the message says what to set."""
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def server_secret(environ: Mapping[str, str] = os.environ) -> str | None:
+    """The shared secret, or None on a loopback-only server without one (local development)."""
+    secret = environ.get(SECRET_ENV, "").strip() or None
+    host = environ.get(HOST_ENV, DEFAULT_HOST)
+    if secret is None and not is_loopback(host):
+        raise ActionServerSetupError(
+            f"{HOST_ENV}={host} makes the action server reachable from other machines: set "
+            f"{SECRET_ENV} (the same value for Rasa, endpoints.yml sends it) or bind to 127.0.0.1"
+        )
+    return secret
+
+
+def secret_check(secret: str) -> Callable[[Request], Coroutine[Any, Any, HTTPResponse | None]]:
+    """A request middleware that answers 403 to every call without ``secret``."""
+    expected = secret.encode()
+
+    async def refuse_without_secret(request: Request) -> HTTPResponse | None:
+        if request.path in OPEN_PATHS:
+            return None
+        given = request.headers.get(SECRET_HEADER, "").encode("utf-8", "surrogatepass")
+        if hmac.compare_digest(given, expected):
+            return None
+        logger.warning("refused a call to %s without the action server secret", request.path)
+        return response.json({"error": f"missing or wrong {SECRET_HEADER}"}, status=403)
+
+    return refuse_without_secret
+
+
+def protect(app: Sanic, secret: str | None) -> None:
+    """Require ``secret`` on ``app``'s routes (nothing to require in local development)."""
+    if secret is None:
+        logger.warning(
+            "%s is not set: the action server answers anyone on this machine (local use only)",
+            SECRET_ENV,
+        )
+        return
+    app.register_middleware(secret_check(secret), "request")
+
+
+class SecretPlugin:
+    """rasa-sdk's own extension point for middleware (``attach_sanic_app_extensions``)."""
+
+    def __init__(self, secret: str | None) -> None:
+        self.secret = secret
+
+    @hookimpl
+    def attach_sanic_app_extensions(self, app: Sanic) -> None:
+        protect(app, self.secret)
+
+
+def main() -> int:
+    """rasa-sdk's command line and start-up, bound to loopback and behind the secret."""
+    from rasa_sdk.__main__ import main_from_args
+    from rasa_sdk.endpoint import create_argument_parser
+    from rasa_sdk.plugin import plugin_manager
+
+    os.environ.setdefault(HOST_ENV, DEFAULT_HOST)
+    try:
+        secret = server_secret()
+    except ActionServerSetupError as error:
+        print(f"Action server not started: {error}", file=sys.stderr)
+        return 2
+
+    plugin_manager().register(SecretPlugin(secret))
+    main_from_args(create_argument_parser().parse_args())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

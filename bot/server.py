@@ -1,0 +1,81 @@
+"""``rasa run``, with what a server on the internet needs and Rasa does not do by itself.
+
+Start it exactly like ``rasa run`` (same arguments): ``python -m bot.server run --enable-api ...``.
+On top of Rasa's own behaviour:
+
+- **A small request-size limit for the whole app** (``MAX_REQUEST_BYTES``, the largest webhook
+  limit of ``transport.BODY_LIMITS``). Sanic's default is 100 MB, which it buffers before any
+  handler runs, for every route, including Rasa's REST channel and HTTP API.
+- **The HTTP API token in a header.** Rasa accepts its token only as ``?token=``, which every
+  reverse proxy writes to its access log; ``Authorization: Bearer <token>`` is accepted too.
+- **The token from the environment** (``RASA_API_TOKEN``) instead of ``--auth-token``, whose
+  value any local user can read in ``ps``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from typing import Any, Final
+
+from sanic import Sanic
+from sanic.request import Request
+
+from bot.channels.transport import BODY_LIMITS, secrets_match
+
+logger = logging.getLogger(__name__)
+
+TOKEN_ENV: Final = "RASA_API_TOKEN"
+#: No request to this server is larger than the largest provider notification we accept.
+MAX_REQUEST_BYTES: Final = max(BODY_LIMITS.values())
+
+
+def harden(app: Sanic) -> None:
+    """Put the request-size limit and the header token on ``app`` (before it serves)."""
+    app.config.REQUEST_MAX_SIZE = MAX_REQUEST_BYTES
+    app.register_middleware(bearer_token_as_query_token, "request")
+
+
+async def bearer_token_as_query_token(request: Request) -> None:
+    """``Authorization: Bearer <RASA_API_TOKEN>`` counts as ``?token=``, where Rasa looks.
+
+    Only the exact token is passed on (compared in constant time); anything else, a JWT for
+    Rasa's own JWT check included, is left as it came, for Rasa to accept or refuse.
+    """
+    token = os.environ.get(TOKEN_ENV)
+    scheme, _, given = request.headers.get("authorization", "").partition(" ")
+    if not token or scheme.lower() != "bearer" or "token" in request.args:
+        return
+    if secrets_match(given.strip(), token):
+        request.args["token"] = [token]
+
+
+async def _harden_on_start(app: Sanic, _: Any) -> None:
+    harden(app)
+
+
+def _run_hardened(run: Any) -> Any:
+    """Rasa's ``rasa run`` entry, given the token from the environment and ``harden``."""
+
+    def run_hardened(args: argparse.Namespace) -> None:
+        args.auth_token = args.auth_token or os.environ.get(TOKEN_ENV) or None
+        listeners = list(getattr(args, "server_listeners", None) or [])
+        args.server_listeners = [*listeners, (_harden_on_start, "before_server_start")]
+        run(args)
+
+    return run_hardened
+
+
+def main() -> None:
+    """Rasa's own command line, with ``rasa run`` hardened (``rasa.cli.run.run`` is what the
+    ``run`` sub-command calls; it is looked up when Rasa builds its argument parser)."""
+    import rasa.__main__
+    import rasa.cli.run
+
+    rasa.cli.run.run = _run_hardened(rasa.cli.run.run)
+    rasa.__main__.main()
+
+
+if __name__ == "__main__":
+    main()
