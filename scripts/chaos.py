@@ -23,8 +23,9 @@ balancer in front of the two Rasa processes do:
 
 After ``--baseline`` seconds the test ``kill -9``s the action server; ``--phase`` seconds later
 one Rasa process; ``--phase`` seconds later its Redis, which it starts again after
-``--redis-down`` seconds. Restarting the action server and Rasa is the stack's job. Each message
-is counted in the phase in which it was written:
+``--redis-down`` seconds. The action server and Rasa are started again by the stack, as under
+`make run` (``Stack.restart_dead``, with its backoff). Each message is counted in the phase in
+which it was written:
 
 * answered: a reply that is not the apology;
 * apologised: the reply has the assistant's "sorry, something went wrong, try again" text
@@ -90,7 +91,7 @@ def apology_patterns(sentences: Mapping[str, str]) -> list[re.Pattern[str]]:
 
 def try_again_sentences() -> Mapping[str, str]:
     """The apology the assistant sends when it failed, by language, from the bot's own code."""
-    from bot.channels.sms_render import TRY_AGAIN
+    from bot.channels.wording import TRY_AGAIN
 
     return TRY_AGAIN
 
@@ -274,6 +275,15 @@ async def inject(faults: list[Fault], clock: Callable[[], float]) -> None:
         await fault.kill()
         fault.killed_at = clock()
         print(f"[chaos] {clock():6.1f} s  killed: {fault.name}", file=sys.stderr, flush=True)
+
+
+async def supervise(stack: Stack, until: Callable[[], bool]) -> None:
+    """What `make run` does while it serves: start again every server that died, with the
+    stack's backoff (scripts/stack.py ``restart_dead``)."""
+    while not until():
+        for line in stack.restart_dead():
+            print(f"[stack] {line}", file=sys.stderr, flush=True)
+        await asyncio.sleep(0.5)
 
 
 async def watch_recoveries(faults: list[Fault], clock: Callable[[], float], until: float) -> None:
@@ -479,11 +489,12 @@ async def chaos(
         ]
         start = time.monotonic()
         people = People(balancer, args.users, args.think_time, args.give_up, apology, start, end)
-        await asyncio.gather(
+        load = asyncio.gather(
             people.run(),
             inject(faults, people.clock),
             watch_recoveries(faults, people.clock, end + args.give_up),
         )
+        await asyncio.gather(load, supervise(stack, load.done))
         await asyncio.gather(*restarts)
     return people.messages, faults, end
 
