@@ -71,9 +71,14 @@ from scripts.stack import ROOT, Stack
 
 WEBHOOK = "/webchat/webhook"
 ANSWERED, APOLOGISED, LOST = "answered", "apologised", "lost"
+#: A crash in the middle of someone's turn is the hard case; a fault waits this long for one.
+MAX_AIM_SECONDS = 5.0
+#: How long after a request left the page its process dies: inside the turn (about 100 ms).
+INTO_THE_TURN_SECONDS = 0.05
 #: The page's outbox: first retry after 1 s, doubling (widget.js, ``retryLater``).
 FIRST_RETRY_SECONDS = 1.0
-ATTEMPT_TIMEOUT = aiohttp.ClientTimeout(total=20, connect=2)
+#: A browser's fetch waits minutes for an answer; only connecting has to be quick.
+CONNECT_TIMEOUT_SECONDS = 2.0
 
 
 # --- what a reply is ------------------------------------------------------------------------------
@@ -117,6 +122,8 @@ class Message:
     #: Seconds since the load began, when the person pressed send.
     written: float
     answered_at: float | None = None
+    #: When the page got its last answer for it, or stopped waiting.
+    settled: float = 0.0
     outcome: str = LOST
     #: Why it was lost, or why a try failed before the last one.
     failures: list[str] = field(default_factory=list)
@@ -137,17 +144,26 @@ class Balancer:
 
     urls: list[str]
     _next: int = 0
+    #: Requests each Rasa process is answering right now (a fault waits for one).
+    in_flight: Counter[str] = field(default_factory=Counter)
 
-    async def post(self, session: aiohttp.ClientSession, body: dict[str, Any]) -> tuple[int, Any]:
+    async def post(
+        self, session: aiohttp.ClientSession, body: dict[str, Any], seconds: float
+    ) -> tuple[int, Any]:
+        """POST ``body`` to one process; wait at most ``seconds`` for its answer."""
         start = self._next
         self._next = (self._next + 1) % len(self.urls)
+        timeout = aiohttp.ClientTimeout(total=max(0.1, seconds), connect=CONNECT_TIMEOUT_SECONDS)
         for step in range(len(self.urls)):
             url = self.urls[(start + step) % len(self.urls)]
+            self.in_flight[url] += 1
             try:
-                async with session.post(url + WEBHOOK, json=body) as response:
+                async with session.post(url + WEBHOOK, json=body, timeout=timeout) as response:
                     return response.status, await response.json(content_type=None)
             except aiohttp.ClientConnectorError:
                 continue
+            finally:
+                self.in_flight[url] -= 1
         raise Refused
 
 
@@ -168,7 +184,9 @@ async def deliver(
     delay = FIRST_RETRY_SECONDS
     while True:
         try:
-            status, replies = await balancer.post(session, body)
+            status, replies = await balancer.post(
+                session, body, message.written + give_up - clock()
+            )
         except Refused:
             failure = "connection refused"
         except (aiohttp.ClientError, asyncio.TimeoutError, ValueError) as error:
@@ -178,6 +196,7 @@ async def deliver(
                 failure = f"HTTP {status}"
             elif status != 200:
                 message.failures.append(f"HTTP {status}")
+                message.settled = clock()
                 return  # the page shows "could not be sent" and gives up on it
             else:
                 texts = [str(r.get("text") or "") for r in replies if isinstance(r, dict)]
@@ -187,10 +206,12 @@ async def deliver(
                     message.failures.append("200, no reply")
                 else:
                     message.answered_at = clock()
+                message.settled = clock()
                 return
         message.failures.append(failure)
         if clock() + delay > message.written + give_up:
             message.failures.append(f"no answer in {give_up:.0f} s")
+            message.settled = clock()
             return
         await asyncio.sleep(delay)
         delay = min(2 * delay, 30.0)
@@ -216,7 +237,7 @@ class People:
     async def run(self) -> None:
         phrases = read_messages()
         connector = aiohttp.TCPConnector(limit=0, force_close=True)
-        async with aiohttp.ClientSession(connector=connector, timeout=ATTEMPT_TIMEOUT) as session:
+        async with aiohttp.ClientSession(connector=connector) as session:
             await asyncio.gather(*(self._person(session, i, phrases) for i in range(self.count)))
 
     async def _person(
@@ -249,6 +270,8 @@ class Fault:
     at: float
     kill: Callable[[], Awaitable[None]]
     healthy: Callable[[], Awaitable[bool]]
+    #: What to wait for (at most ``MAX_AIM_SECONDS``) before killing: someone being answered.
+    aim: Callable[[], bool] = lambda: True
     killed_at: float | None = None
     back_at: float | None = None
 
@@ -269,9 +292,13 @@ def kill_server(stack: Stack, name: str) -> None:
 
 
 async def inject(faults: list[Fault], clock: Callable[[], float]) -> None:
-    """Kill each in turn at its time."""
+    """Kill each in turn at its time, the moment a message is being answered."""
     for fault in faults:
         await asyncio.sleep(max(0.0, fault.at - clock()))
+        aiming_until = clock() + MAX_AIM_SECONDS
+        while not fault.aim() and clock() < aiming_until:
+            await asyncio.sleep(0.005)
+        await asyncio.sleep(INTO_THE_TURN_SECONDS)
         await fault.kill()
         fault.killed_at = clock()
         print(f"[chaos] {clock():6.1f} s  killed: {fault.name}", file=sys.stderr, flush=True)
@@ -318,7 +345,7 @@ class Phase:
         if self.fault is None or self.fault.killed_at is None:
             return None
         troubled = [m for m in self.messages if m.outcome != ANSWERED or m.failures]
-        last_trouble = max((m.written for m in troubled), default=self.fault.killed_at)
+        last_trouble = max([self.fault.killed_at, *(m.written for m in troubled)])
         answers = [
             m.answered_at
             for m in self.messages
@@ -331,14 +358,16 @@ class Phase:
 
 
 def phases(messages: list[Message], faults: list[Fault], end: float) -> list[Phase]:
-    """Messages grouped by what had last been killed when they were written."""
+    """Messages grouped by what had last been killed when their answer came (or the page
+    stopped waiting): one in flight at a kill counts for that fault. ``end``: the load's."""
     bounds = [("no fault (baseline)", 0.0, None)] + [
         (f.name, f.killed_at or f.at, f) for f in faults
     ]
     result = []
     for index, (name, start, fault) in enumerate(bounds):
-        stop = bounds[index + 1][1] if index + 1 < len(bounds) else end
-        own = [m for m in messages if start <= m.written < stop]
+        last = index + 1 == len(bounds)
+        stop = end if last else bounds[index + 1][1]
+        own = [m for m in messages if start <= m.settled and (last or m.settled < stop)]
         result.append(Phase(name, start, stop, fault, own))
     return result
 
@@ -473,18 +502,21 @@ async def chaos(
                 args.baseline,
                 lambda: kill("actions"),
                 lambda: http_ok(health, f"{stack.action_url}/health"),
+                aim=lambda: sum(balancer.in_flight.values()) > 0,
             ),
             Fault(
                 "one Rasa process",
                 args.baseline + args.phase,
                 lambda: kill("rasa-2"),
                 lambda: http_ok(health, f"{second_rasa}/"),
+                aim=lambda: balancer.in_flight[second_rasa] > 0,
             ),
             Fault(
                 "Redis",
                 args.baseline + 2 * args.phase,
                 kill_redis,
                 lambda: asyncio.to_thread(answers_ping, redis.host, redis.port),
+                aim=lambda: sum(balancer.in_flight.values()) > 0,
             ),
         ]
         start = time.monotonic()
@@ -502,7 +534,7 @@ async def chaos(
 async def warm_up(urls: list[str]) -> None:
     """One message per Rasa process, so that no phase pays for a first-message cost."""
     apology = apology_patterns(try_again_sentences())
-    async with aiohttp.ClientSession(timeout=ATTEMPT_TIMEOUT) as session:
+    async with aiohttp.ClientSession() as session:
         for url in urls:
             message = Message(f"warmup{uuid.uuid4().hex}", "en", "hello", 0.0)
             await deliver(session, Balancer([url]), message, apology, time.monotonic, 30.0)
@@ -519,7 +551,12 @@ def main() -> int:
     parser.add_argument("--baseline", type=float, default=10.0, help="s before the first kill")
     parser.add_argument("--phase", type=float, default=40.0, help="s between kills, and after")
     parser.add_argument("--redis-down", type=float, default=5.0, help="s Redis stays dead")
-    parser.add_argument("--give-up", type=float, default=45.0, help="s a message may wait")
+    parser.add_argument(
+        "--give-up",
+        type=float,
+        default=90.0,
+        help="s a message may wait (the page never stops; Rasa's conversation lock lasts 60 s)",
+    )
     parser.add_argument("--label", default="", help="e.g. before / after, for the report")
     parser.add_argument("--model", type=Path, default=ROOT / "models" / "assistant.tar.gz")
     parser.add_argument(

@@ -68,7 +68,7 @@ async def rasa() -> AsyncIterator[Serve]:
 async def deliver(urls: list[str], give_up: float = 10.0) -> chaos.Message:
     message = chaos.Message("chaostest1", "prs", "سلام", 0.0)
     start = time.monotonic()
-    async with aiohttp.ClientSession(timeout=chaos.ATTEMPT_TIMEOUT) as session:
+    async with aiohttp.ClientSession() as session:
         await chaos.deliver(
             session,
             chaos.Balancer(urls),
@@ -123,7 +123,8 @@ async def test_silence_and_a_server_that_never_recovers_are_lost(rasa: Serve) ->
 
 def _message(written: float, outcome: str, latency: float = 0.2, *failures: str) -> chaos.Message:
     message = chaos.Message("s", "en", "hi", written, outcome=outcome, failures=list(failures))
-    message.answered_at = written + latency if outcome != chaos.LOST else None
+    message.settled = written + latency
+    message.answered_at = message.settled if outcome != chaos.LOST else None
     return message
 
 
@@ -137,6 +138,7 @@ def test_recovery_is_the_first_normal_answer_after_the_last_trouble() -> None:
     fault = chaos.Fault("action server", 10.0, nothing, healthy, killed_at=10.0)
     messages = [
         _message(5.0, chaos.ANSWERED),
+        _message(9.9, chaos.APOLOGISED, 0.3),  # in flight at the kill: counts for the fault
         _message(11.0, chaos.ANSWERED),  # a greeting needs no action: not yet recovered
         _message(12.0, chaos.APOLOGISED),
         _message(14.0, chaos.ANSWERED, 3.0, "HTTP 503"),  # resent: trouble too
@@ -144,10 +146,10 @@ def test_recovery_is_the_first_normal_answer_after_the_last_trouble() -> None:
         _message(17.0, chaos.ANSWERED),
     ]
     baseline, killed = chaos.phases(messages, [fault], end=20.0)
-    assert [len(baseline.messages), len(killed.messages)] == [1, 5]
+    assert [len(baseline.messages), len(killed.messages)] == [1, 6]
     assert baseline.recovered_after() is None
     assert killed.recovered_after() == pytest.approx(6.5)  # 16.5 s, the answer to 16.0
-    assert (killed.count(chaos.ANSWERED), killed.count(chaos.APOLOGISED)) == (4, 1)
+    assert (killed.count(chaos.ANSWERED), killed.count(chaos.APOLOGISED)) == (4, 2)
 
     messages.append(_message(18.0, chaos.LOST, 0.0, "200, no reply"))
     _, killed = chaos.phases(messages, [fault], end=20.0)
@@ -167,3 +169,20 @@ async def test_its_own_redis_can_be_killed_and_started_again(tmp_path: Path) -> 
         redis.stop()
     assert not answers_ping(redis.host, redis.port)
     assert "Ready to accept connections" in (tmp_path / "redis.log").read_text()
+
+
+async def test_a_fault_strikes_while_someone_is_being_answered() -> None:
+    start = time.monotonic()
+    answering: list[bool] = []
+
+    async def kill() -> None:
+        assert answering, "killed before anyone was being answered"
+
+    async def healthy() -> bool:
+        return True
+
+    fault = chaos.Fault("one Rasa process", 0.0, kill, healthy, aim=lambda: bool(answering))
+    asyncio.get_running_loop().call_later(0.3, answering.append, True)
+    await chaos.inject([fault], lambda: time.monotonic() - start)
+    assert fault.killed_at is not None
+    assert 0.3 + chaos.INTO_THE_TURN_SECONDS <= fault.killed_at < 1.0
