@@ -75,6 +75,8 @@ ANSWERED, APOLOGISED, LOST = "answered", "apologised", "lost"
 MAX_AIM_SECONDS = 5.0
 #: How long after a request left the page its process dies: inside the turn (about 100 ms).
 INTO_THE_TURN_SECONDS = 0.05
+#: Normal answers in a row, to the end of a phase, that count as the assistant being back.
+CALM_MESSAGES = 10
 #: The page's outbox: first retry after 1 s, doubling (widget.js, ``retryLater``).
 FIRST_RETRY_SECONDS = 1.0
 #: A browser's fetch waits minutes for an answer; only connecting has to be quick.
@@ -127,7 +129,20 @@ class Message:
     outcome: str = LOST
     #: Why it was lost, or why a try failed before the last one.
     failures: list[str] = field(default_factory=list)
+    #: When the first try failed (None: none did).
+    troubled_at: float | None = None
     texts: list[str] = field(default_factory=list)
+
+    def fail(self, reason: str, now: float) -> None:
+        self.failures.append(reason)
+        if self.troubled_at is None:
+            self.troubled_at = now
+
+    @property
+    def counted_at(self) -> float:
+        """Where it counts: its first failure, else its answer (one in flight at a kill counts
+        for that fault; one that a kill held up counts for it even if answered much later)."""
+        return self.troubled_at if self.troubled_at is not None else self.settled
 
     @property
     def retried(self) -> bool:
@@ -195,7 +210,7 @@ async def deliver(
             if status >= 500:
                 failure = f"HTTP {status}"
             elif status != 200:
-                message.failures.append(f"HTTP {status}")
+                message.fail(f"HTTP {status}", clock())
                 message.settled = clock()
                 return  # the page shows "could not be sent" and gives up on it
             else:
@@ -203,14 +218,14 @@ async def deliver(
                 message.texts = texts if isinstance(replies, list) else []
                 message.outcome = classify(message.texts, apology)
                 if message.outcome == LOST:
-                    message.failures.append("200, no reply")
+                    message.fail("200, no reply", clock())
                 else:
                     message.answered_at = clock()
                 message.settled = clock()
                 return
-        message.failures.append(failure)
+        message.fail(failure, clock())
         if clock() + delay > message.written + give_up:
-            message.failures.append(f"no answer in {give_up:.0f} s")
+            message.fail(f"no answer in {give_up:.0f} s", clock())
             message.settled = clock()
             return
         await asyncio.sleep(delay)
@@ -313,9 +328,11 @@ async def supervise(stack: Stack, until: Callable[[], bool]) -> None:
         await asyncio.sleep(0.5)
 
 
-async def watch_recoveries(faults: list[Fault], clock: Callable[[], float], until: float) -> None:
+async def watch_recoveries(
+    faults: list[Fault], clock: Callable[[], float], until: Callable[[], bool]
+) -> None:
     """Note when each killed process answers its health check again."""
-    while clock() < until:
+    while not until():
         for fault in faults:
             if fault.killed_at is not None and fault.back_at is None and await fault.healthy():
                 fault.back_at = clock()
@@ -340,26 +357,27 @@ class Phase:
         return sum(1 for m in self.messages if m.outcome == outcome)
 
     def recovered_after(self) -> float | None:
-        """Seconds from the kill to the first normal answer after the phase's last apology or
-        loss; None if the phase ended in trouble or nothing was killed."""
+        """Seconds from the kill to the first of the normal answers that close the phase
+        without an apology, a loss or a resend in between, at least ``CALM_MESSAGES`` of them
+        (a greeting answered between two failed questions is no recovery); None if there is no
+        such run, or nothing was killed."""
         if self.fault is None or self.fault.killed_at is None:
             return None
-        troubled = [m for m in self.messages if m.outcome != ANSWERED or m.failures]
-        last_trouble = max([self.fault.killed_at, *(m.written for m in troubled)])
-        answers = [
-            m.answered_at
-            for m in self.messages
-            if m.outcome == ANSWERED
-            and m.answered_at is not None
-            and m.written >= last_trouble
-            and not m.failures
-        ]
-        return min(answers) - self.fault.killed_at if answers else None
+        ordered = sorted(self.messages, key=lambda m: m.written)
+        calm: list[Message] = []
+        for message in ordered:
+            if message.outcome == ANSWERED and not message.failures:
+                calm.append(message)
+            else:
+                calm = []
+        if len(calm) < CALM_MESSAGES:
+            return None
+        return min(m.answered_at or m.settled for m in calm) - self.fault.killed_at
 
 
 def phases(messages: list[Message], faults: list[Fault], end: float) -> list[Phase]:
-    """Messages grouped by what had last been killed when their answer came (or the page
-    stopped waiting): one in flight at a kill counts for that fault. ``end``: the load's."""
+    """Messages grouped by what had last been killed when they first failed or, if they did
+    not, when their answer came (``Message.counted_at``). ``end``: the load's."""
     bounds = [("no fault (baseline)", 0.0, None)] + [
         (f.name, f.killed_at or f.at, f) for f in faults
     ]
@@ -367,7 +385,7 @@ def phases(messages: list[Message], faults: list[Fault], end: float) -> list[Pha
     for index, (name, start, fault) in enumerate(bounds):
         last = index + 1 == len(bounds)
         stop = end if last else bounds[index + 1][1]
-        own = [m for m in messages if start <= m.settled and (last or m.settled < stop)]
+        own = [m for m in messages if start <= m.counted_at and (last or m.counted_at < stop)]
         result.append(Phase(name, start, stop, fault, own))
     return result
 
@@ -521,12 +539,13 @@ async def chaos(
         ]
         start = time.monotonic()
         people = People(balancer, args.users, args.think_time, args.give_up, apology, start, end)
-        load = asyncio.gather(
-            people.run(),
+        load = asyncio.create_task(people.run())
+        await asyncio.gather(
+            load,
             inject(faults, people.clock),
-            watch_recoveries(faults, people.clock, end + args.give_up),
+            watch_recoveries(faults, people.clock, load.done),
+            supervise(stack, load.done),
         )
-        await asyncio.gather(load, supervise(stack, load.done))
         await asyncio.gather(*restarts)
     return people.messages, faults, end
 
@@ -536,7 +555,7 @@ async def warm_up(urls: list[str]) -> None:
     apology = apology_patterns(try_again_sentences())
     async with aiohttp.ClientSession() as session:
         for url in urls:
-            message = Message(f"warmup{uuid.uuid4().hex}", "en", "hello", 0.0)
+            message = Message(f"warmup{uuid.uuid4().hex}", "en", "hello", time.monotonic())
             await deliver(session, Balancer([url]), message, apology, time.monotonic, 30.0)
             if message.outcome != ANSWERED:
                 raise RuntimeError(f"{url} did not answer the first message: {message.failures}")

@@ -128,7 +128,7 @@ def _message(written: float, outcome: str, latency: float = 0.2, *failures: str)
     return message
 
 
-def test_recovery_is_the_first_normal_answer_after_the_last_trouble() -> None:
+def test_recovery_is_the_first_of_the_normal_answers_that_close_the_phase() -> None:
     async def nothing() -> None:
         return None
 
@@ -142,18 +142,38 @@ def test_recovery_is_the_first_normal_answer_after_the_last_trouble() -> None:
         _message(11.0, chaos.ANSWERED),  # a greeting needs no action: not yet recovered
         _message(12.0, chaos.APOLOGISED),
         _message(14.0, chaos.ANSWERED, 3.0, "HTTP 503"),  # resent: trouble too
-        _message(16.0, chaos.ANSWERED, 0.5),
-        _message(17.0, chaos.ANSWERED),
+        *(_message(16.0 + i / 2, chaos.ANSWERED, 0.5) for i in range(chaos.CALM_MESSAGES)),
     ]
-    baseline, killed = chaos.phases(messages, [fault], end=20.0)
-    assert [len(baseline.messages), len(killed.messages)] == [1, 6]
+    messages[4].troubled_at = 14.1
+    baseline, killed = chaos.phases(messages, [fault], end=30.0)
+    assert [len(baseline.messages), len(killed.messages)] == [1, 5 + chaos.CALM_MESSAGES - 1]
     assert baseline.recovered_after() is None
     assert killed.recovered_after() == pytest.approx(6.5)  # 16.5 s, the answer to 16.0
-    assert (killed.count(chaos.ANSWERED), killed.count(chaos.APOLOGISED)) == (4, 2)
+    assert killed.count(chaos.APOLOGISED) == 2
 
-    messages.append(_message(18.0, chaos.LOST, 0.0, "200, no reply"))
-    _, killed = chaos.phases(messages, [fault], end=20.0)
+    # Fewer normal answers in a row than that: a lull between failures, not a recovery.
+    _, killed = chaos.phases(messages[:-1], [fault], end=30.0)
+    assert killed.recovered_after() is None
+    messages.append(_message(22.0, chaos.LOST, 0.0, "200, no reply"))
+    _, killed = chaos.phases(messages, [fault], end=30.0)
     assert killed.recovered_after() is None  # ended in trouble: "never"
+
+
+def test_a_message_held_up_by_a_kill_counts_for_it_however_late_its_answer() -> None:
+    async def nothing() -> None:
+        return None
+
+    async def healthy() -> bool:
+        return True
+
+    faults = [
+        chaos.Fault("one Rasa process", 50.0, nothing, healthy, killed_at=50.0),
+        chaos.Fault("Redis", 90.0, nothing, healthy, killed_at=90.0),
+    ]
+    victim = _message(49.9, chaos.ANSWERED, 46.0, "ServerDisconnectedError", "HTTP 500")
+    victim.troubled_at = 50.0
+    _, rasa, redis = chaos.phases([victim], faults, end=130.0)
+    assert (len(rasa.messages), len(redis.messages)) == (1, 0)
 
 
 async def test_its_own_redis_can_be_killed_and_started_again(tmp_path: Path) -> None:
