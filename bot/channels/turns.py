@@ -9,9 +9,10 @@ a short apology in the conversation's language (``wording.try_again``), with the
 hotline when one is set.
 
 What the provider is told (its retry semantics, docs/OPERATIONS.md "When a process dies"):
-answered or apologised → 200, so a retry never reaches the person twice; only a turn of which
-no message at all reached the provider's API is ``UNANSWERED``, and the connector then answers
-503 and forgets the message id so that the provider's retry is answered when things are back.
+answered or apologised → 200, so a retry never reaches the person twice; only a failed turn
+whose apology did not reach the provider's API either is ``UNANSWERED``, and the connector then
+answers 503 and forgets the message id so that the provider's retry is answered when things are
+back.
 """
 
 from __future__ import annotations
@@ -121,8 +122,8 @@ async def take_turn(message: UserMessage, on_new_message: OnNewMessage, agent: A
         )
         failed = True
     if output.replies_sent and not failed:
-        if output.undelivered and not output.delivered:
-            return Outcome.UNANSWERED  # the provider refused every reply: let it retry
+        # Even if the provider refused the replies: running the turn again would not help a
+        # person who blocked the bot, and would repeat the turn in the conversation.
         return Outcome.ANSWERED
     language, paused = await _conversation_state(agent, message.sender_id)
     if paused and not failed:
