@@ -38,6 +38,9 @@ OnNewMessage = Callable[[UserMessage], Awaitable[Any]]
 HOTLINE_ENV: Final = "EMERGENCY_HOTLINE"
 #: Reading the conversation's language for an apology must not become a second hang.
 _TRACKER_TIMEOUT_SECONDS: Final = 2.0
+#: Intents only the notifier may trigger (through Rasa's HTTP API), never a person by typing
+#: ``/EXTERNAL_alert{...}``: such a message is read as text instead.
+_EXTERNAL_INTENT: Final = "/EXTERNAL_"
 #: Parts of a Rasa reply that a person sees; a message of only a custom payload is not a reply.
 _VISIBLE_PARTS: Final = ("text", "image", "buttons", "attachment", "elements", "quick_replies")
 
@@ -84,9 +87,13 @@ def user_message(
     message_id: str | None = None,
     metadata: dict[str, Any] | None = None,
 ) -> UserMessage:
-    """The message as Rasa gets it: text capped for every channel alike (``MAX_TEXT_CHARS``)."""
+    """The message as Rasa gets it: text capped for every channel alike (``MAX_TEXT_CHARS``),
+    and no typed external intent."""
+    text = capped_text(text).strip()
+    if text.startswith(_EXTERNAL_INTENT):
+        text = text[1:]
     return UserMessage(
-        capped_text(text),
+        text,
         output,
         conversation,
         input_channel=input_channel,
