@@ -20,7 +20,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 	$(wildcard bot/nlu/*.py bot/lang/*.py)
 
 .PHONY: help setup run db purge train lint test test-unit validate test-nlu test-stories test-integration \
-	chromium bench bench-nlu bench-content bench-alerts bench-load chaos clean
+	chromium bench bench-nlu bench-content bench-alerts bench-action-secret bench-load chaos clean
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
@@ -112,7 +112,7 @@ test-integration: setup $(MODEL) chromium
 test: setup lint test-unit validate train test-nlu test-stories test-integration
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
-bench: bench-nlu bench-content bench-alerts
+bench: bench-nlu bench-content bench-alerts bench-action-secret
 
 # Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
 bench-nlu: .venv/bot/.installed
@@ -132,6 +132,11 @@ bench-alerts: setup $(MODEL)
 	@mkdir -p results
 	$(ACT)/python scripts/bench_alerts.py $(if $(BENCH_SUBSCRIBERS),--subscribers $(BENCH_SUBSCRIBERS)) \
 		| tee results/bench-alerts.md
+
+# The action server with and without its shared secret, side by side: the secret's cost per call.
+bench-action-secret: .venv/actions/.installed
+	@mkdir -p results
+	$(ACT)/python scripts/bench_action_secret.py | tee results/bench-action-secret.md
 
 # Full stack under load, side by side: make run's setup, the production setup (PostgreSQL tracker
 # store, Redis lock store, several workers; needs both services) and stock Rasa (`rasa init`).

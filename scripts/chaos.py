@@ -402,7 +402,7 @@ def report(label: str, all_phases: list[Phase], check: Check, users: int, think_
         "2 Rasa processes, 1 action server, PostgreSQL tracker store, own Redis lock store.",
         "",
         "| phase (from the kill) | s | messages | answered | apologised | lost | sent again "
-        "| slowest answer s | recovered after s | process back after s |",
+        "| slowest reply s | recovered after s | process back after s |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for phase in all_phases:

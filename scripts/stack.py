@@ -356,7 +356,8 @@ class Stack:
             if self.with_actions:
                 self._wait_until_up("actions", f"{self.action_url}/health", deadline)
             for (name, offset), url in zip(rasa_logs.items(), self.rasa_urls, strict=True):
-                self._wait_until_up(name, f"{url}/webhooks/rest/", deadline)
+                # Rasa's hello route answers once the model is loaded, whatever the credentials.
+                self._wait_until_up(name, f"{url}/", deadline)
                 self._wait_for_workers(name, offset, deadline)
             if self.with_notifier:
                 self._spawn(

@@ -57,6 +57,8 @@ async def read_json(
             f"the body is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}",
             line=error.lineno,
         ) from None
+    except RecursionError:
+        raise ApiError(400, "malformed_json", "the body nests too deeply to be a record") from None
     if not isinstance(body, dict):
         raise ApiError(422, "invalid_body", 'the body must be a JSON object, e.g. {"note": "…"}')
     try:

@@ -311,15 +311,21 @@ class RasaApi:
             timeout = aiohttp.ClientTimeout(total=self.settings.request_timeout_seconds)
             self._session = aiohttp.ClientSession(timeout=timeout)
         params = {"output_channel": claimed.channel, "include_events": "NONE"}
-        if self.settings.rasa_token:
-            params["token"] = self.settings.rasa_token
+        # In a header, not ?token=: proxies and access logs keep query strings (bot/server.py).
+        headers = (
+            {"Authorization": f"Bearer {self.settings.rasa_token}"}
+            if self.settings.rasa_token
+            else {}
+        )
         url = (
             f"{self.settings.rasa_url}/conversations/"
             f"{quote(claimed.conversation_id, safe='')}/trigger_intent"
         )
         body = {"name": ALERT_INTENT, "entities": {"alert_delivery": str(claimed.id)}}
         try:
-            async with self._session.post(url, params=params, json=body) as response:
+            async with self._session.post(
+                url, params=params, json=body, headers=headers
+            ) as response:
                 if response.status == 200:
                     await response.read()
                     return Outcome(delivered=True)

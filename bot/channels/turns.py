@@ -9,9 +9,10 @@ a short apology in the conversation's language (``wording.try_again``), with the
 hotline when one is set.
 
 What the provider is told (its retry semantics, docs/OPERATIONS.md "When a process dies"):
-answered or apologised → 200, so a retry never reaches the person twice; only a turn of which
-no message at all reached the provider's API is ``UNANSWERED``, and the connector then answers
-503 and forgets the message id so that the provider's retry is answered when things are back.
+answered or apologised → 200, so a retry never reaches the person twice; only a failed turn
+whose apology did not reach the provider's API either is ``UNANSWERED``, and the connector then
+answers 503 and forgets the message id so that the provider's retry is answered when things are
+back.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ OnNewMessage = Callable[[UserMessage], Awaitable[Any]]
 HOTLINE_ENV: Final = "EMERGENCY_HOTLINE"
 #: Reading the conversation's language for an apology must not become a second hang.
 _TRACKER_TIMEOUT_SECONDS: Final = 2.0
+#: Intents only the notifier may trigger (through Rasa's HTTP API), never a person by typing
+#: ``/EXTERNAL_alert{...}``: such a message is read as text instead.
+_EXTERNAL_INTENT: Final = "/EXTERNAL_"
 #: Parts of a Rasa reply that a person sees; a message of only a custom payload is not a reply.
 _VISIBLE_PARTS: Final = ("text", "image", "buttons", "attachment", "elements", "quick_replies")
 
@@ -83,9 +87,13 @@ def user_message(
     message_id: str | None = None,
     metadata: dict[str, Any] | None = None,
 ) -> UserMessage:
-    """The message as Rasa gets it: text capped for every channel alike (``MAX_TEXT_CHARS``)."""
+    """The message as Rasa gets it: text capped for every channel alike (``MAX_TEXT_CHARS``),
+    and no typed external intent."""
+    text = capped_text(text).strip()
+    if text.startswith(_EXTERNAL_INTENT):
+        text = text[1:]
     return UserMessage(
-        capped_text(text),
+        text,
         output,
         conversation,
         input_channel=input_channel,
@@ -121,8 +129,8 @@ async def take_turn(message: UserMessage, on_new_message: OnNewMessage, agent: A
         )
         failed = True
     if output.replies_sent and not failed:
-        if output.undelivered and not output.delivered:
-            return Outcome.UNANSWERED  # the provider refused every reply: let it retry
+        # Even if the provider refused the replies: running the turn again would not help a
+        # person who blocked the bot, and would repeat the turn in the conversation.
         return Outcome.ANSWERED
     language, paused = await _conversation_state(agent, message.sender_id)
     if paused and not failed:

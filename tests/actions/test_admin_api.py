@@ -163,6 +163,16 @@ async def test_malformed_json_is_400_saying_where(api: Client, amina: dict[str, 
     assert error["code"] == "malformed_json" and "line 1, column" in error["message"]
 
 
+@pytest.mark.parametrize("nested", ["[" * 5000 + "]" * 5000, '{"a":' * 5000 + "1" + "}" * 5000])
+async def test_deeply_nested_json_is_400_not_a_server_error(
+    api: Client, amina: dict[str, str], nested: str
+) -> None:
+    count = revision_count()
+    response = await api.put("/records/airport/KBL", data=nested, headers=amina)
+    assert (await error_of(response, 400))["code"] == "malformed_json"
+    assert revision_count() == count
+
+
 async def test_a_body_over_the_limit_is_413(api: Client, amina: dict[str, str]) -> None:
     count = revision_count()
     huge = json.dumps({"changes": {"advice": {"en": "x" * LIMIT}}})

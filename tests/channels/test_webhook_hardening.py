@@ -206,6 +206,13 @@ async def test_every_channel_caps_the_text_the_assistant_reads(stack: Stack) -> 
     assert len(message.text) == MAX_TEXT_CHARS
 
 
+async def test_a_typed_external_intent_reaches_the_bot_as_text(stack: Stack) -> None:
+    status, _ = await stack.sms('/EXTERNAL_alert{"alert_delivery": "1"}')
+    assert status == 200
+    [message] = stack.bot.messages
+    assert message.text == 'EXTERNAL_alert{"alert_delivery": "1"}'  # no intent: the NLU reads it
+
+
 def _whatsapp_signature(body: bytes) -> str:
     digest = hmac.new(WHATSAPP_APP_SECRET.encode(), body, hashlib.sha256).hexdigest()
     return f"sha256={digest}"

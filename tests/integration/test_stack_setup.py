@@ -23,6 +23,7 @@ from scripts.stack import (
 PRODUCTION = ROOT / "endpoints.production.yml"
 PRODUCTION_VARIABLES = {
     "ACTION_ENDPOINT_URL",
+    "ACTION_SERVER_SECRET",
     "TRACKER_DB_HOST",
     "TRACKER_DB_PORT",
     "TRACKER_DB_NAME",
