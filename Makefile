@@ -150,7 +150,8 @@ bench-load: setup $(MODEL)
 
 # Production profile (2 Rasa processes, PostgreSQL tracker store in a fresh database, a Redis of
 # its own on a free port), 6 people in the web chat; the action server, one Rasa process and
-# Redis are killed in turn. Exit 1 if a message was lost. Not part of `make test` (docs/OPERATIONS.md).
+# Redis are killed in turn. About 3 minutes; exit 1 if a message was lost. Not part of
+# `make test` (docs/OPERATIONS.md, "The chaos test").
 chaos: setup $(MODEL)
 	@mkdir -p results
 	$(ACT)/python scripts/chaos.py $(if $(CHAOS_LABEL),--label "$(CHAOS_LABEL)")

@@ -590,7 +590,10 @@ def main() -> int:
 
     # The tracker-store check finds each conversation under the id the web chat gives it.
     os.environ["CONVERSATION_ID_KEY"] = secrets.token_urlsafe(32)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    # Ctrl-C and SIGTERM alike end the run through the clean-up below (no process, no database
+    # left behind), also inside the event loop.
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, lambda signum, _: sys.exit(128 + signum))
     began = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="chaos-") as tmp:
         work = Path(tmp)
