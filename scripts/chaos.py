@@ -14,18 +14,17 @@ the test's own on a free port (never the shared one), two Rasa processes and one
 (scripts/stack.py). ``--users`` people write in the web chat (``/webchat/webhook``) in English,
 Dari and Pashto, in Arabic script and romanized: each holds one conversation after another
 (greeting, questions, menu numbers, goodbye; held-out NLU messages), taking ``--think-time``
-seconds on average between messages. Every client does what the web chat page and a load
-balancer in front of the two Rasa processes do:
-
-* a refused connection goes to the other Rasa process at once (the load balancer);
-* a dropped connection or a 5xx is sent again after 1, 2, 4 ... s (the page's outbox), until
-  ``--give-up`` seconds after the message was written.
+seconds on average between messages, as the page and a load balancer in front of the two Rasa
+processes send them (scripts/loadtest/webchat_people.py): a refused connection goes to the
+other process at once, a dropped connection or a 5xx is sent again after 1, 2, 4 ... s, until
+``--give-up`` seconds after the message was written.
 
 After ``--baseline`` seconds the test ``kill -9``s the action server; ``--phase`` seconds later
 one Rasa process; ``--phase`` seconds later its Redis, which it starts again after
-``--redis-down`` seconds. The action server and Rasa are started again by the stack, as under
-`make run` (``Stack.restart_dead``, with its backoff). Each message is counted in the phase in
-which it was written:
+``--redis-down`` seconds; each kill waits (briefly) for a message being answered. The action
+server and Rasa are started again by the stack, as under `make run` (``Stack.restart_dead``,
+with its backoff). Each message counts for the fault that first held it up, else for the phase
+in which its reply came:
 
 * answered: a reply that is not the apology;
 * apologised: the reply has the assistant's "sorry, something went wrong, try again" text
@@ -33,10 +32,11 @@ which it was written:
 * lost: no reply by ``--give-up`` seconds, a 4xx, or a reply with no message in it.
 
 Reported per phase: messages, answered, apologised, lost (why), how many needed the page to
-send them again, the slowest answer, the time from the kill to the first normal answer after
-which the phase had no apology or loss, and when the killed process answered its health check
-again. Afterwards every conversation is read back from PostgreSQL (scripts/loadtest/verify.py):
-no answered message may be missing, none stored twice. Exit status 1 if a message was lost.
+send them again, the slowest reply, the time from the kill to the first of at least
+``CALM_MESSAGES`` normal answers in a row that close the phase, and when the killed process
+answered its health check again. Afterwards every conversation is read back from PostgreSQL
+(scripts/loadtest/verify.py): no answered message may be missing, none stored twice. Exit
+status 1 if a message was lost.
 """
 
 from __future__ import annotations
@@ -45,8 +45,6 @@ import argparse
 import asyncio
 import json
 import os
-import random
-import re
 import secrets
 import shutil
 import signal
@@ -56,7 +54,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -65,213 +63,27 @@ import aiohttp
 
 from scripts.loadtest import setups
 from scripts.loadtest.redis_server import RedisServer, answers_ping
-from scripts.loadtest.traffic import SLICES, Turn, conversation, read_messages, squeeze
+from scripts.loadtest.traffic import Turn, squeeze
 from scripts.loadtest.verify import Check, check_conversations, events_from_table, user_turns
+from scripts.loadtest.webchat_people import (
+    ANSWERED,
+    APOLOGISED,
+    LOST,
+    Balancer,
+    Message,
+    People,
+    apology_patterns,
+    deliver,
+    try_again_sentences,
+)
 from scripts.stack import ROOT, Stack
 
-WEBHOOK = "/webchat/webhook"
-ANSWERED, APOLOGISED, LOST = "answered", "apologised", "lost"
 #: A crash in the middle of someone's turn is the hard case; a fault waits this long for one.
 MAX_AIM_SECONDS = 5.0
 #: How long after a request left the page its process dies: inside the turn (about 100 ms).
 INTO_THE_TURN_SECONDS = 0.05
 #: Normal answers in a row, to the end of a phase, that count as the assistant being back.
 CALM_MESSAGES = 10
-#: The page's outbox: first retry after 1 s, doubling (widget.js, ``retryLater``).
-FIRST_RETRY_SECONDS = 1.0
-#: A browser's fetch waits minutes for an answer; only connecting has to be quick.
-CONNECT_TIMEOUT_SECONDS = 2.0
-
-
-# --- what a reply is ------------------------------------------------------------------------------
-
-
-def apology_patterns(sentences: Mapping[str, str]) -> list[re.Pattern[str]]:
-    """A pattern per language for the apology, white space ignored; a ``{placeholder}`` in it
-    (a hotline number, say) matches anything."""
-    patterns = []
-    for sentence in sentences.values():
-        pieces = re.split(r"\{[^{}]*\}", sentence)
-        patterns.append(re.compile(".*?".join(re.escape(squeeze([piece])) for piece in pieces)))
-    return patterns
-
-
-def try_again_sentences() -> Mapping[str, str]:
-    """The apology the assistant sends when it failed, by language, from the bot's own code."""
-    from bot.channels.wording import TRY_AGAIN
-
-    return TRY_AGAIN
-
-
-def classify(texts: list[str], apology: list[re.Pattern[str]]) -> str:
-    """answered, apologised, or lost (a reply with no text in it)."""
-    if not any(text.strip() for text in texts):
-        return LOST
-    joined = squeeze(texts)
-    return APOLOGISED if any(p.search(joined) for p in apology) else ANSWERED
-
-
-# --- the people -----------------------------------------------------------------------------------
-
-
-@dataclass
-class Message:
-    """One message a person wrote, and what became of it."""
-
-    sender: str
-    language: str
-    text: str
-    #: Seconds since the load began, when the person pressed send.
-    written: float
-    answered_at: float | None = None
-    #: When the page got its last answer for it, or stopped waiting.
-    settled: float = 0.0
-    outcome: str = LOST
-    #: Why it was lost, or why a try failed before the last one.
-    failures: list[str] = field(default_factory=list)
-    #: When the first try failed (None: none did).
-    troubled_at: float | None = None
-    texts: list[str] = field(default_factory=list)
-
-    def fail(self, reason: str, now: float) -> None:
-        self.failures.append(reason)
-        if self.troubled_at is None:
-            self.troubled_at = now
-
-    @property
-    def counted_at(self) -> float:
-        """Where it counts: its first failure, else its answer (one in flight at a kill counts
-        for that fault; one that a kill held up counts for it even if answered much later)."""
-        return self.troubled_at if self.troubled_at is not None else self.settled
-
-    @property
-    def retried(self) -> bool:
-        return bool(self.failures) and self.outcome != LOST
-
-
-class Refused(Exception):
-    """Every Rasa process refused the connection."""
-
-
-@dataclass
-class Balancer:
-    """Round robin over the Rasa processes; a refused connection tries the next at once."""
-
-    urls: list[str]
-    _next: int = 0
-    #: Requests each Rasa process is answering right now (a fault waits for one).
-    in_flight: Counter[str] = field(default_factory=Counter)
-
-    async def post(
-        self, session: aiohttp.ClientSession, body: dict[str, Any], seconds: float
-    ) -> tuple[int, Any]:
-        """POST ``body`` to one process; wait at most ``seconds`` for its answer."""
-        start = self._next
-        self._next = (self._next + 1) % len(self.urls)
-        timeout = aiohttp.ClientTimeout(total=max(0.1, seconds), connect=CONNECT_TIMEOUT_SECONDS)
-        for step in range(len(self.urls)):
-            url = self.urls[(start + step) % len(self.urls)]
-            self.in_flight[url] += 1
-            try:
-                async with session.post(url + WEBHOOK, json=body, timeout=timeout) as response:
-                    return response.status, await response.json(content_type=None)
-            except aiohttp.ClientConnectorError:
-                continue
-            finally:
-                self.in_flight[url] -= 1
-        raise Refused
-
-
-async def deliver(
-    session: aiohttp.ClientSession,
-    balancer: Balancer,
-    message: Message,
-    apology: list[re.Pattern[str]],
-    clock: Callable[[], float],
-    give_up: float,
-) -> None:
-    """Send one message as the web chat page does, until it is answered or ``give_up``."""
-    body = {
-        "sender": message.sender,
-        "message": message.text,
-        "metadata": {"language_hint": message.language},
-    }
-    delay = FIRST_RETRY_SECONDS
-    while True:
-        try:
-            status, replies = await balancer.post(
-                session, body, message.written + give_up - clock()
-            )
-        except Refused:
-            failure = "connection refused"
-        except (aiohttp.ClientError, asyncio.TimeoutError, ValueError) as error:
-            failure = type(error).__name__
-        else:
-            if status >= 500:
-                failure = f"HTTP {status}"
-            elif status != 200:
-                message.fail(f"HTTP {status}", clock())
-                message.settled = clock()
-                return  # the page shows "could not be sent" and gives up on it
-            else:
-                texts = [str(r.get("text") or "") for r in replies if isinstance(r, dict)]
-                message.texts = texts if isinstance(replies, list) else []
-                message.outcome = classify(message.texts, apology)
-                if message.outcome == LOST:
-                    message.fail("200, no reply", clock())
-                else:
-                    message.answered_at = clock()
-                message.settled = clock()
-                return
-        message.fail(failure, clock())
-        if clock() + delay > message.written + give_up:
-            message.fail(f"no answer in {give_up:.0f} s", clock())
-            message.settled = clock()
-            return
-        await asyncio.sleep(delay)
-        delay = min(2 * delay, 30.0)
-
-
-@dataclass
-class People:
-    """``count`` people chatting until ``until`` seconds after ``start``, one language each."""
-
-    balancer: Balancer
-    count: int
-    think_time: float
-    give_up: float
-    apology: list[re.Pattern[str]]
-    start: float
-    until: float
-    seed: int = 11
-    messages: list[Message] = field(default_factory=list)
-
-    def clock(self) -> float:
-        return time.monotonic() - self.start
-
-    async def run(self) -> None:
-        phrases = read_messages()
-        connector = aiohttp.TCPConnector(limit=0, force_close=True)
-        async with aiohttp.ClientSession(connector=connector) as session:
-            await asyncio.gather(*(self._person(session, i, phrases) for i in range(self.count)))
-
-    async def _person(
-        self, session: aiohttp.ClientSession, index: int, phrases: dict[str, dict[str, list[str]]]
-    ) -> None:
-        rng = random.Random(self.seed * 1000 + index)
-        slice_name = SLICES[index % len(SLICES)]
-        language = slice_name.split("_")[0]
-        while self.clock() < self.until:
-            sender = f"chaos{uuid.uuid4().hex}"
-            for text in conversation(rng, slice_name, phrases[slice_name]):
-                if self.clock() >= self.until:
-                    return
-                message = Message(sender, language, text, self.clock())
-                self.messages.append(message)
-                await deliver(
-                    session, self.balancer, message, self.apology, self.clock, self.give_up
-                )
-                await asyncio.sleep(min(5.0, rng.expovariate(1 / self.think_time)))
 
 
 # --- the faults -----------------------------------------------------------------------------------

@@ -14,31 +14,32 @@ import pytest
 from aiohttp import web
 
 from scripts import chaos
+from scripts.loadtest import webchat_people as people
 from scripts.loadtest.redis_server import RedisServer, answers_ping
 from scripts.stack import free_port
 
-APOLOGY = chaos.apology_patterns(chaos.try_again_sentences())
+APOLOGY = people.apology_patterns(people.try_again_sentences())
 
 
 @pytest.mark.parametrize("language", ["prs", "ps", "en"])
 def test_the_bots_apology_counts_as_apologised_in_each_language(language: str) -> None:
-    sentence = chaos.try_again_sentences()[language]
+    sentence = people.try_again_sentences()[language]
     # The web chat may split a reply at blank lines, and the hotline may follow the apology.
-    assert chaos.classify([sentence, "+93 20 000 0000"], APOLOGY) == chaos.APOLOGISED
-    assert chaos.classify([sentence.replace(" ", "\n")], APOLOGY) == chaos.APOLOGISED
+    assert people.classify([sentence, "+93 20 000 0000"], APOLOGY) == people.APOLOGISED
+    assert people.classify([sentence.replace(" ", "\n")], APOLOGY) == people.APOLOGISED
 
 
 def test_other_sorries_and_answers_are_answers_and_an_empty_reply_is_lost() -> None:
-    assert chaos.classify(["Sorry, I did not understand that."], APOLOGY) == chaos.ANSWERED
-    assert chaos.classify(["پرواز بعدی ساعت ۱۰ است."], APOLOGY) == chaos.ANSWERED
-    assert chaos.classify([], APOLOGY) == chaos.LOST
-    assert chaos.classify(["", " "], APOLOGY) == chaos.LOST
+    assert people.classify(["Sorry, I did not understand that."], APOLOGY) == people.ANSWERED
+    assert people.classify(["پرواز بعدی ساعت ۱۰ است."], APOLOGY) == people.ANSWERED
+    assert people.classify([], APOLOGY) == people.LOST
+    assert people.classify(["", " "], APOLOGY) == people.LOST
 
 
 def test_a_placeholder_in_the_apology_matches_any_number() -> None:
-    patterns = chaos.apology_patterns({"en": "Sorry. Call {hotline} now."})
-    assert chaos.classify(["Sorry. Call 112 now."], patterns) == chaos.APOLOGISED
-    assert chaos.classify(["Sorry."], patterns) == chaos.ANSWERED
+    patterns = people.apology_patterns({"en": "Sorry. Call {hotline} now."})
+    assert people.classify(["Sorry. Call 112 now."], patterns) == people.APOLOGISED
+    assert people.classify(["Sorry."], patterns) == people.ANSWERED
 
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -52,7 +53,7 @@ async def rasa() -> AsyncIterator[Serve]:
 
     async def serve(handler: Handler) -> str:
         app = web.Application()
-        app.router.add_post(chaos.WEBHOOK, handler)
+        app.router.add_post(people.WEBHOOK, handler)
         runner = web.AppRunner(app)
         await runner.setup()
         port = free_port()
@@ -65,13 +66,13 @@ async def rasa() -> AsyncIterator[Serve]:
         await runner.cleanup()
 
 
-async def deliver(urls: list[str], give_up: float = 10.0) -> chaos.Message:
-    message = chaos.Message("chaostest1", "prs", "سلام", 0.0)
+async def deliver(urls: list[str], give_up: float = 10.0) -> people.Message:
+    message = people.Message("chaostest1", "prs", "سلام", 0.0)
     start = time.monotonic()
     async with aiohttp.ClientSession() as session:
-        await chaos.deliver(
+        await people.deliver(
             session,
-            chaos.Balancer(urls),
+            people.Balancer(urls),
             message,
             APOLOGY,
             lambda: time.monotonic() - start,
@@ -88,7 +89,7 @@ async def test_a_refused_connection_goes_to_the_other_rasa_at_once(rasa: Serve) 
     alive = await rasa(hello)
     dead = f"http://127.0.0.1:{free_port()}"
     message = await deliver([dead, alive])
-    assert message.outcome == chaos.ANSWERED
+    assert message.outcome == people.ANSWERED
     assert message.failures == []  # a load balancer's failover: the person sees nothing
 
 
@@ -102,9 +103,9 @@ async def test_a_5xx_is_sent_again_like_the_page_does_and_then_answered(rasa: Se
         return web.json_response([{"text": "Flights leave at 10."}])
 
     message = await deliver([await rasa(busy_once)])
-    assert message.outcome == chaos.ANSWERED and message.retried
+    assert message.outcome == people.ANSWERED and message.retried
     assert message.failures == ["HTTP 503"]
-    assert calls[1] - calls[0] >= chaos.FIRST_RETRY_SECONDS * 0.9
+    assert calls[1] - calls[0] >= people.FIRST_RETRY_SECONDS * 0.9
 
 
 async def test_silence_and_a_server_that_never_recovers_are_lost(rasa: Serve) -> None:
@@ -115,16 +116,16 @@ async def test_silence_and_a_server_that_never_recovers_are_lost(rasa: Serve) ->
         return web.json_response({"error": "the assistant failed"}, status=500)
 
     quiet = await deliver([await rasa(silent)])
-    assert (quiet.outcome, quiet.failures) == (chaos.LOST, ["200, no reply"])
+    assert (quiet.outcome, quiet.failures) == (people.LOST, ["200, no reply"])
     broken = await deliver([await rasa(failing)], give_up=2.0)
-    assert broken.outcome == chaos.LOST
+    assert broken.outcome == people.LOST
     assert broken.failures == ["HTTP 500", "HTTP 500", "no answer in 2 s"]
 
 
-def _message(written: float, outcome: str, latency: float = 0.2, *failures: str) -> chaos.Message:
-    message = chaos.Message("s", "en", "hi", written, outcome=outcome, failures=list(failures))
+def _message(written: float, outcome: str, latency: float = 0.2, *failures: str) -> people.Message:
+    message = people.Message("s", "en", "hi", written, outcome=outcome, failures=list(failures))
     message.settled = written + latency
-    message.answered_at = message.settled if outcome != chaos.LOST else None
+    message.answered_at = message.settled if outcome != people.LOST else None
     return message
 
 
@@ -137,24 +138,24 @@ def test_recovery_is_the_first_of_the_normal_answers_that_close_the_phase() -> N
 
     fault = chaos.Fault("action server", 10.0, nothing, healthy, killed_at=10.0)
     messages = [
-        _message(5.0, chaos.ANSWERED),
-        _message(9.9, chaos.APOLOGISED, 0.3),  # in flight at the kill: counts for the fault
-        _message(11.0, chaos.ANSWERED),  # a greeting needs no action: not yet recovered
-        _message(12.0, chaos.APOLOGISED),
-        _message(14.0, chaos.ANSWERED, 3.0, "HTTP 503"),  # resent: trouble too
-        *(_message(16.0 + i / 2, chaos.ANSWERED, 0.5) for i in range(chaos.CALM_MESSAGES)),
+        _message(5.0, people.ANSWERED),
+        _message(9.9, people.APOLOGISED, 0.3),  # in flight at the kill: counts for the fault
+        _message(11.0, people.ANSWERED),  # a greeting needs no action: not yet recovered
+        _message(12.0, people.APOLOGISED),
+        _message(14.0, people.ANSWERED, 3.0, "HTTP 503"),  # resent: trouble too
+        *(_message(16.0 + i / 2, people.ANSWERED, 0.5) for i in range(chaos.CALM_MESSAGES)),
     ]
     messages[4].troubled_at = 14.1
     baseline, killed = chaos.phases(messages, [fault], end=30.0)
     assert [len(baseline.messages), len(killed.messages)] == [1, 5 + chaos.CALM_MESSAGES - 1]
     assert baseline.recovered_after() is None
     assert killed.recovered_after() == pytest.approx(6.5)  # 16.5 s, the answer to 16.0
-    assert killed.count(chaos.APOLOGISED) == 2
+    assert killed.count(people.APOLOGISED) == 2
 
     # Fewer normal answers in a row than that: a lull between failures, not a recovery.
     _, killed = chaos.phases(messages[:-1], [fault], end=30.0)
     assert killed.recovered_after() is None
-    messages.append(_message(22.0, chaos.LOST, 0.0, "200, no reply"))
+    messages.append(_message(22.0, people.LOST, 0.0, "200, no reply"))
     _, killed = chaos.phases(messages, [fault], end=30.0)
     assert killed.recovered_after() is None  # ended in trouble: "never"
 
@@ -170,7 +171,7 @@ def test_a_message_held_up_by_a_kill_counts_for_it_however_late_its_answer() -> 
         chaos.Fault("one Rasa process", 50.0, nothing, healthy, killed_at=50.0),
         chaos.Fault("Redis", 90.0, nothing, healthy, killed_at=90.0),
     ]
-    victim = _message(49.9, chaos.ANSWERED, 46.0, "ServerDisconnectedError", "HTTP 500")
+    victim = _message(49.9, people.ANSWERED, 46.0, "ServerDisconnectedError", "HTTP 500")
     victim.troubled_at = 50.0
     _, rasa, redis = chaos.phases([victim], faults, end=130.0)
     assert (len(rasa.messages), len(redis.messages)) == (1, 0)
