@@ -310,6 +310,8 @@ async def chaos(
     balancer = Balancer(stack.rasa_urls)
     second_rasa = stack.rasa_urls[1]
     end = args.baseline + 3 * args.phase
+    #: Redis is started again by the test (no supervisor knows of it), after ``--redis-down``.
+    restarts: list[asyncio.Task[None]] = []
     async with aiohttp.ClientSession() as health:
 
         async def kill(name: str) -> None:
@@ -325,7 +327,6 @@ async def chaos(
 
             restarts.append(asyncio.create_task(restart()))
 
-        restarts: list[asyncio.Task[None]] = []
         faults = [
             Fault(
                 "action server",
