@@ -208,8 +208,10 @@ def _seconds(value: float | None, never: str) -> str:
 
 def report(label: str, all_phases: list[Phase], check: Check, users: int, think_time: float) -> str:
     now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    load1, load5, _ = os.getloadavg()
     lines = [
-        f"**Chaos run {label}:** {now}, {os.cpu_count()} cores; {users} people in the web chat "
+        f"**Chaos run {label}:** {now}, {os.cpu_count()} cores, load average at the end "
+        f"{load1:.2f} / {load5:.2f} (1 / 5 min); {users} people in the web chat "
         f"(en, prs, ps; Arabic script and romanized), {think_time:g} s mean think time; "
         "2 Rasa processes, 1 action server, PostgreSQL tracker store, own Redis lock store.",
         "",
