@@ -161,6 +161,27 @@ async def test_a_redis_that_is_down_fails_open_and_is_logged_once(
     await memory.close()
 
 
+async def test_a_redis_that_hangs_delays_one_message_by_half_a_second_only() -> None:
+    async def never_answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(-1)  # until the client gives up and closes
+        writer.close()
+
+    server = await asyncio.start_server(never_answer, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    memory = RedisMemory.from_env({"REDIS_HOST": "127.0.0.1", "REDIS_PORT": str(port)})
+    seen = SeenMessages(memory)
+    waits = []
+    for number in range(3):
+        started = time.monotonic()
+        assert await seen.first_time(f"telegram:{number}")
+        waits.append(time.monotonic() - started)
+    assert 0.4 < waits[0] < 1.0
+    assert max(waits[1:]) < 0.05
+    await memory.close()
+    server.close()
+    await server.wait_closed()
+
+
 @pytest.fixture
 async def own_redis(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[RedisServer]:
     """A Redis this test may kill and start again."""
