@@ -32,8 +32,15 @@ REMEMBER_IDS_SECONDS: Final = 7 * 24 * 3600.0
 
 
 def message_max_age(environ: Mapping[str, str] = os.environ) -> timedelta:
-    """``MESSAGE_MAX_AGE`` (``6h``, ``90m``, ``1d``); ``DEFAULT_MAX_AGE`` when unset."""
-    return duration_setting(environ, MAX_AGE_ENV, DEFAULT_MAX_AGE)
+    """``MESSAGE_MAX_AGE`` (``6h``, ``90m``, ``1d``); ``DEFAULT_MAX_AGE`` when unset. At most
+    as long as answered ids are remembered: an older replay would be caught by neither."""
+    age = duration_setting(environ, MAX_AGE_ENV, DEFAULT_MAX_AGE)
+    if age.total_seconds() > REMEMBER_IDS_SECONDS:
+        raise ValueError(
+            f"{MAX_AGE_ENV} is {environ.get(MAX_AGE_ENV)!r}; at most 7d (answered message ids "
+            "are remembered for 7 days)"
+        )
+    return age
 
 
 def sent_too_long_ago(sent_at: object, max_age: timedelta, now: float | None = None) -> bool:

@@ -228,5 +228,7 @@ def test_message_age() -> None:
         assert not sent_too_long_ago(unreadable, six_hours, now), unreadable
     assert message_max_age({}) == six_hours
     assert message_max_age({"MESSAGE_MAX_AGE": "90m"}) == timedelta(minutes=90)
-    with pytest.raises(ValueError, match="MESSAGE_MAX_AGE"):
-        message_max_age({"MESSAGE_MAX_AGE": "0h"})
+    assert message_max_age({"MESSAGE_MAX_AGE": "7d"}) == timedelta(days=7)
+    for wrong in ("0h", "soon", "8d"):
+        with pytest.raises(ValueError, match="MESSAGE_MAX_AGE"):
+            message_max_age({"MESSAGE_MAX_AGE": wrong})
