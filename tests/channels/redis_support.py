@@ -13,11 +13,14 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from bot.channels.memory import RedisMemory
 from scripts.stack import free_port
+
+if TYPE_CHECKING:
+    from bot.channels.memory import RedisMemory
 
 
 def require_redis_server() -> str:
@@ -80,5 +83,8 @@ class RedisServer:
 
 def unreachable_redis() -> RedisMemory:
     """The Redis memory of a deployment whose Redis is down (nothing listens on its port)."""
+    from bot.channels.memory import RedisMemory  # not at the top: the integration tests run
+    # in the content runtime's environment, which has no redis package
+
     env = RedisServer(Path("."), port=free_port()).env("down")
     return RedisMemory.from_env(env)
