@@ -70,8 +70,9 @@ class ChannelMemory(ABC):
         """Appends ``values`` to the list under ``key``; the list expires ``ttl`` from now."""
 
     @abstractmethod
-    async def pop(self, key: str) -> str | None:
-        """Removes and returns the first string of the list under ``key``, or None."""
+    async def pop(self, key: str, ttl: float) -> str | None:
+        """Removes and returns the first string of the list under ``key`` (or None); the rest
+        of the list now expires ``ttl`` from now."""
 
     @abstractmethod
     async def delete(self, *keys: str) -> None:
@@ -150,13 +151,16 @@ class ProcessMemory(ChannelMemory):
             items = entry.value if entry is not None and isinstance(entry.value, list) else []
             self._store(key, [*items, *values], ttl, now)
 
-    async def pop(self, key: str) -> str | None:
+    async def pop(self, key: str, ttl: float) -> str | None:
+        now = self._clock()
         with self._lock:
-            entry = self._live(key, self._clock())
+            entry = self._live(key, now)
             if entry is None or not isinstance(entry.value, list) or not entry.value:
                 return None
-            first = entry.value.pop(0)
-            if not entry.value:
+            first, *rest = entry.value
+            if rest:
+                self._store(key, rest, ttl, now)
+            else:
                 del self._entries[key]
             return first
 
@@ -278,8 +282,12 @@ class RedisMemory(ChannelMemory):
 
         await self._run(commands, transaction=True)
 
-    async def pop(self, key: str) -> str | None:
-        [value] = await self._run(lambda pipe: pipe.lpop(self._prefix + key))
+    async def pop(self, key: str, ttl: float) -> str | None:
+        def commands(pipe: aioredis.client.Pipeline) -> None:
+            pipe.lpop(self._prefix + key)
+            pipe.expire(self._prefix + key, self._ttl(ttl))  # no-op once the list is empty
+
+        value = (await self._run(commands, transaction=True))[0]
         return value if isinstance(value, str) else None
 
     async def delete(self, *keys: str) -> None:

@@ -215,7 +215,7 @@ class ReplyMemory:
 
     Kept in the channels' memory (Redis in production: a MORE or a "2" can reach another Rasa
     process), under the conversation's hash: the language code, option payloads and unsent
-    reply text, for ``ttl_seconds`` after the last reply. Every change is one atomic step
+    reply text, for ``ttl_seconds`` after the last reply or MORE. Every change is one atomic step
     (MORE pops one page; a new question takes the options and drops the pages), so two
     processes never send the same page. When the memory cannot be reached, nothing is
     remembered: MORE then gets ``NOTHING_MORE`` and "2" goes to the bot as it is.
@@ -240,9 +240,10 @@ class ReplyMemory:
             return None
 
     async def next_page(self, conversation: str) -> str | None:
-        """The next page waiting for MORE (it is then no longer waiting), or None."""
+        """The next page waiting for MORE (it is then no longer waiting), or None; the pages
+        after it wait another ``ttl_seconds``, for someone reading slowly."""
         try:
-            return await self._memory.pop(self._keys(conversation)[2])
+            return await self._memory.pop(self._keys(conversation)[2], self._ttl)
         except MemoryUnavailable:
             return None
 

@@ -210,6 +210,20 @@ async def test_options_and_rest_expire() -> None:
     assert (await renderer.incoming("c1", "more")).replies == (NOTHING_MORE["en"],)
 
 
+async def test_each_more_gives_a_slow_reader_the_time_again() -> None:
+    clock = Clock()
+    renderer = ReplyRenderer(ReplyMemory(ProcessMemory(clock=clock), ttl_seconds=600))
+    text = "\n".join([fixture_text("long_reply_prs.txt")] * 2)
+    await renderer.outgoing("c1", text)
+    clock.now = 500
+    second = await renderer.incoming("c1", "بیشتر")
+    clock.now = 1000  # over 600 s after the reply, under 600 s after the last MORE
+    third = await renderer.incoming("c1", "بیشتر")
+
+    assert second.replies[0].endswith(MORE_HINT["prs"])
+    assert third.replies and third.replies != (NOTHING_MORE["prs"],)
+
+
 async def test_more_pages_through_the_rest_then_says_that_was_all(
     renderer: ReplyRenderer,
 ) -> None:
