@@ -92,6 +92,10 @@ async def test_redis_keys_all_expire_under_the_deployments_prefix(
     assert all(key.startswith(redis_env["REDIS_KEY_PREFIX"] + ":channels:") for key in mine)
     ttls = {key: await client.ttl(key) for key in mine}
     assert all(ttl > 0 for ttl in ttls.values()), ttls
+    # Ids outlive any provider's retries (Twilio: minutes, Telegram: a day) and MESSAGE_MAX_AGE.
+    [seen_ttl] = [ttl for key, ttl in ttls.items() if ":seen:" in key]
+    assert seen_ttl > 6 * 24 * 3600
+    assert all(ttl <= 24 * 3600 for key, ttl in ttls.items() if ":seen:" not in key)
     assert not any("700000101" in key or "Flights" in key for key in keys)
     await client.close()
 
