@@ -174,7 +174,7 @@ async def test_more_at_another_process_and_after_a_restart_sends_the_next_pages(
     assert [len(bot.messages) for bot in gateways.bots] == [1, 0, 0]
 
 
-async def test_a_numbered_option_chosen_at_another_process_and_a_retry_there(
+async def test_a_numbered_option_and_a_retry_at_another_process_and_after_a_restart(
     gateways: Gateways,
 ) -> None:
     one = await gateways.start(
@@ -186,9 +186,14 @@ async def test_a_numbered_option_chosen_at_another_process_and_a_retry_there(
     assert await gateways.say(two, "2", "n-2") == {"status": "ok"}
     assert await gateways.say(one, "2", "n-2") == {"status": "duplicate"}  # the gateway retried
     assert await gateways.say(two, "2", "n-3") == {"status": "ok"}
+    await gateways.say(one, "menu", "n-4")
+    restarted = await gateways.start(FakeBot())  # a process (re)started after the menu
+    assert await gateways.say(restarted, "۱", "n-5") == {"status": "ok"}
+    assert await gateways.say(restarted, "n-4 again", "n-4") == {"status": "duplicate"}
 
     assert [m.text for m in gateways.bots[1].messages] == ["/ask_airport_status", "2"]
-    assert [m.text for m in gateways.bots[0].messages] == ["menu"]
+    assert [m.text for m in gateways.bots[0].messages] == ["menu", "menu"]
+    assert [m.text for m in gateways.bots[restarted].messages] == ["/ask_flights"]
 
 
 async def test_a_message_without_id_retried_to_another_process_is_answered_once(
