@@ -58,16 +58,18 @@ class ChannelMemory(ABC):
         """The string under ``key``, or None."""
 
     @abstractmethod
-    async def put(self, values: Mapping[str, str], ttl: float) -> None:
-        """Stores every key's string in one step."""
+    async def put(
+        self,
+        values: Mapping[str, str],
+        ttl: float,
+        append: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
+        """Stores every key's string, and appends to every list of ``append``, in one step;
+        each of them then expires ``ttl`` from now."""
 
     @abstractmethod
     async def take(self, key: str, *also_forget: str) -> str | None:
         """The string under ``key``, deleted with ``also_forget`` in the same step."""
-
-    @abstractmethod
-    async def push(self, key: str, values: Sequence[str], ttl: float) -> None:
-        """Appends ``values`` to the list under ``key``; the list expires ``ttl`` from now."""
 
     @abstractmethod
     async def pop(self, key: str, ttl: float) -> str | None:
@@ -131,11 +133,21 @@ class ProcessMemory(ChannelMemory):
             entry = self._live(key, self._clock())
             return entry.value if entry is not None and isinstance(entry.value, str) else None
 
-    async def put(self, values: Mapping[str, str], ttl: float) -> None:
+    async def put(
+        self,
+        values: Mapping[str, str],
+        ttl: float,
+        append: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
         now = self._clock()
         with self._lock:
             for key, value in values.items():
                 self._store(key, value, ttl, now)
+            for key, items in (append or {}).items():
+                if items:
+                    entry = self._live(key, now)
+                    old = entry.value if entry is not None and isinstance(entry.value, list) else []
+                    self._store(key, [*old, *items], ttl, now)
 
     async def take(self, key: str, *also_forget: str) -> str | None:
         with self._lock:
@@ -143,13 +155,6 @@ class ProcessMemory(ChannelMemory):
             for gone in (key, *also_forget):
                 self._entries.pop(gone, None)
             return entry.value if entry is not None and isinstance(entry.value, str) else None
-
-    async def push(self, key: str, values: Sequence[str], ttl: float) -> None:
-        now = self._clock()
-        with self._lock:
-            entry = self._live(key, now)
-            items = entry.value if entry is not None and isinstance(entry.value, list) else []
-            self._store(key, [*items, *values], ttl, now)
 
     async def pop(self, key: str, ttl: float) -> str | None:
         now = self._clock()
@@ -256,12 +261,23 @@ class RedisMemory(ChannelMemory):
         [value] = await self._run(lambda pipe: pipe.get(self._prefix + key))
         return value if isinstance(value, str) else None
 
-    async def put(self, values: Mapping[str, str], ttl: float) -> None:
+    async def put(
+        self,
+        values: Mapping[str, str],
+        ttl: float,
+        append: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
+        lists = {key: items for key, items in (append or {}).items() if items}
+
         def commands(pipe: aioredis.client.Pipeline) -> None:
             for key, value in values.items():
                 pipe.set(self._prefix + key, value, ex=self._ttl(ttl))
+            for key, items in lists.items():
+                pipe.rpush(self._prefix + key, *items)
+                pipe.expire(self._prefix + key, self._ttl(ttl))
 
-        await self._run(commands, transaction=len(values) > 1)
+        if values or lists:
+            await self._run(commands, transaction=len(values) + 2 * len(lists) > 1)
 
     async def take(self, key: str, *also_forget: str) -> str | None:
         def commands(pipe: aioredis.client.Pipeline) -> None:
@@ -271,16 +287,6 @@ class RedisMemory(ChannelMemory):
 
         value = (await self._run(commands, transaction=bool(also_forget)))[0]
         return value if isinstance(value, str) else None
-
-    async def push(self, key: str, values: Sequence[str], ttl: float) -> None:
-        if not values:
-            return
-
-        def commands(pipe: aioredis.client.Pipeline) -> None:
-            pipe.rpush(self._prefix + key, *values)
-            pipe.expire(self._prefix + key, self._ttl(ttl))
-
-        await self._run(commands, transaction=True)
 
     async def pop(self, key: str, ttl: float) -> str | None:
         def commands(pipe: aioredis.client.Pipeline) -> None:

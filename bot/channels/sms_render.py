@@ -268,8 +268,7 @@ class ReplyMemory:
         if options:
             values[options_key] = json.dumps({str(n): payload for n, payload in options.items()})
         try:
-            await self._memory.put(values, self._ttl)
-            await self._memory.push(pages_key, pages, self._ttl)
+            await self._memory.put(values, self._ttl, append={pages_key: pages})
         except MemoryUnavailable:
             return
 

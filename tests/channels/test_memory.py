@@ -36,10 +36,10 @@ async def test_strings_lists_and_their_removal(memory: ChannelMemory) -> None:
     assert await memory.get("k") is None
     await memory.put({"k": "v", "k2": "w"}, ttl=60)
     assert (await memory.get("k"), await memory.get("k2")) == ("v", "w")
-    await memory.push("list", ["1", "2"], ttl=60)
-    await memory.push("list", ["3"], ttl=60)
+    await memory.put({}, ttl=60, append={"list": ["1", "2"]})
+    await memory.put({"k3": "x"}, ttl=60, append={"list": ["3"], "empty": []})
     assert [await memory.pop("list", 60) for _ in range(4)] == ["1", "2", "3", None]
-    await memory.push("list", ["4"], ttl=60)
+    await memory.put({}, ttl=60, append={"list": ["4"]})
     assert await memory.take("k", "list") == "v"
     assert (await memory.get("k"), await memory.pop("list", 60), await memory.take("k")) == (
         None,
