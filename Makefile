@@ -20,7 +20,8 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 	$(wildcard bot/nlu/*.py bot/lang/*.py)
 
 .PHONY: help setup run db purge train lint test test-unit validate test-nlu test-stories test-integration \
-	chromium bench bench-nlu bench-content bench-alerts bench-action-secret bench-load chaos clean
+	chromium bench bench-nlu bench-content bench-alerts bench-action-secret bench-memory \
+	bench-load chaos clean
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
@@ -31,11 +32,11 @@ help:
 	@echo "make db     migrate and seed the content database ($$CONTENT_DB_URL)"
 	@echo "make purge  delete conversations and alert data past their retention period"
 	@echo "make bench  benchmarks (NLU vs stock Rasa; content actions' latency; alerts to 10 000"
-	@echo "            subscribers); see docs/BENCHMARKS.md"
+	@echo "            subscribers; the channels' memory in Redis); see docs/BENCHMARKS.md"
 	@echo "make bench-load  full stack under load: make run's setup, production (PostgreSQL, Redis,"
 	@echo "            several workers) and stock Rasa side by side (BENCH_DURATION=60 BENCH_CONCURRENCY=50)"
 	@echo "make chaos  kill the action server, a Rasa process and Redis under a web-chat load (about"
-	@echo "            4 min): what each message got, time to recover; needs PostgreSQL, redis-server"
+	@echo "            3 min): what each message got, time to recover; needs PostgreSQL, redis-server"
 
 ## Environments ---------------------------------------------------------------------------
 setup: .venv/bot/.installed .venv/actions/.installed
@@ -112,7 +113,7 @@ test-integration: setup $(MODEL) chromium
 test: setup lint test-unit validate train test-nlu test-stories test-integration
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
-bench: bench-nlu bench-content bench-alerts bench-action-secret
+bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory
 
 # Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
 bench-nlu: .venv/bot/.installed
@@ -137,6 +138,10 @@ bench-alerts: setup $(MODEL)
 bench-action-secret: .venv/actions/.installed
 	@mkdir -p results
 	$(ACT)/python scripts/bench_action_secret.py | tee results/bench-action-secret.md
+# The channels' memory per turn: this process's against Redis (a redis-server of its own).
+bench-memory: .venv/bot/.installed
+	@mkdir -p results
+	$(BOT)/python scripts/bench_channel_memory.py | tee results/bench-memory.md
 
 # Full stack under load, side by side: make run's setup, the production setup (PostgreSQL tracker
 # store, Redis lock store, several workers; needs both services) and stock Rasa (`rasa init`).

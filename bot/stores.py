@@ -42,11 +42,12 @@ PURGE_EVERY_SECONDS = 3600.0
 _DURATION = re.compile(r"(?:(?P<d>\d+)d)?(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?")
 
 
-def retention(environ: Any = os.environ) -> timedelta:
-    """``CONVERSATION_RETENTION`` (``7d``, ``36h``, ``1d12h``); the action server's syntax."""
-    raw = str(environ.get(RETENTION_ENV, "")).replace(" ", "").lower()
+def duration_setting(environ: Any, name: str, default: timedelta) -> timedelta:
+    """The duration in variable ``name`` (``7d``, ``36h``, ``1d12h``, ``90m``; the action
+    server's syntax), ``default`` when unset; ValueError naming the variable otherwise."""
+    raw = str(environ.get(name, "")).replace(" ", "").lower()
     if not raw:
-        return DEFAULT_RETENTION
+        return default
     match = _DURATION.fullmatch(raw)
     parts = match.groupdict() if match else {}
     value = timedelta(
@@ -55,8 +56,13 @@ def retention(environ: Any = os.environ) -> timedelta:
         minutes=int(parts.get("m") or 0),
     )
     if value <= timedelta(0):
-        raise ValueError(f"{RETENTION_ENV} is {raw!r}; give a duration such as 7d, 36h or 90m")
+        raise ValueError(f"{name} is {raw!r}; give a duration such as 7d, 36h or 90m")
     return value
+
+
+def retention(environ: Any = os.environ) -> timedelta:
+    """``CONVERSATION_RETENTION`` (``7d``, ``36h``, ``1d12h``)."""
+    return duration_setting(environ, RETENTION_ENV, DEFAULT_RETENTION)
 
 
 def asks_to_be_forgotten(tracker: DialogueStateTracker) -> bool:

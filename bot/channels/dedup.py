@@ -1,37 +1,91 @@
-"""Providers retry webhooks they think failed; each message must still be answered once."""
+"""Providers retry webhooks they think failed, and a captured request can be sent again: each
+message is answered once, and one sent too long ago is not answered at all.
 
-import threading
+The ids of answered messages are kept in the channels' memory (``bot/channels/memory.py``):
+in production in Redis, so a retry that reaches another Rasa process, or arrives after a
+restart, is still recognised. Which provider gets which defence, and why: docs/OPERATIONS.md,
+"Retries and replays".
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
 import time
-from collections import OrderedDict
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Final
+
+from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
+from bot.stores import duration_setting
+
+logger = logging.getLogger(__name__)
+
+MAX_AGE_ENV: Final = "MESSAGE_MAX_AGE"
+#: A WhatsApp or Telegram message sent longer ago than this is acknowledged, not answered.
+DEFAULT_MAX_AGE: Final = timedelta(hours=6)
+#: How long an answered message id is remembered: longer than any provider retries (Twilio
+#: minutes, Telegram a day) and than ``MESSAGE_MAX_AGE``, so a replay is caught by one or the
+#: other.
+REMEMBER_IDS_SECONDS: Final = 7 * 24 * 3600.0
+
+
+def message_max_age(environ: Mapping[str, str] = os.environ) -> timedelta:
+    """``MESSAGE_MAX_AGE`` (``6h``, ``90m``, ``1d``); ``DEFAULT_MAX_AGE`` when unset. At most
+    as long as answered ids are remembered: an older replay would be caught by neither."""
+    age = duration_setting(environ, MAX_AGE_ENV, DEFAULT_MAX_AGE)
+    if age.total_seconds() > REMEMBER_IDS_SECONDS:
+        raise ValueError(
+            f"{MAX_AGE_ENV} is {environ.get(MAX_AGE_ENV)!r}; at most 7d (answered message ids "
+            "are remembered for 7 days)"
+        )
+    return age
+
+
+def sent_too_long_ago(sent_at: object, max_age: timedelta, now: float | None = None) -> bool:
+    """Whether a provider's send time (Unix seconds, as a number or digits) is older than
+    ``max_age``. A time that is missing or unreadable counts as now: when in doubt, answer."""
+    if isinstance(sent_at, bool) or not isinstance(sent_at, int | float | str):
+        return False
+    try:
+        seconds = float(sent_at)
+    except (ValueError, OverflowError):
+        return False
+    if not math.isfinite(seconds):
+        return False
+    return (time.time() if now is None else now) - seconds > max_age.total_seconds()
 
 
 class SeenMessages:
-    """Remembers recent provider message ids (bounded in count and age) in this process.
+    """Provider message ids already taken on, remembered for ``ttl_seconds``.
 
-    With several Rasa processes behind a load balancer a retry can reach another process;
-    the lock store keeps turns ordered, and a shared store for these ids is a later step.
+    ``first_time`` is one atomic step (Redis ``SET NX EX``): of two processes offered the same
+    id at the same moment, exactly one is told to answer. When the memory cannot be reached it
+    says "first time" (fail open): a person may get an answer twice, never none.
     """
 
-    def __init__(self, capacity: int = 10_000, ttl_seconds: float = 3600.0) -> None:
-        self._capacity = capacity
+    def __init__(
+        self,
+        memory: ChannelMemory | None = None,
+        ttl_seconds: float = REMEMBER_IDS_SECONDS,
+    ) -> None:
+        self._memory = memory if memory is not None else ProcessMemory()
         self._ttl = ttl_seconds
-        self._seen: OrderedDict[str, float] = OrderedDict()
-        self._lock = threading.Lock()
 
-    def first_time(self, message_id: str) -> bool:
+    async def first_time(self, message_id: str, ttl_seconds: float | None = None) -> bool:
         """True the first time ``message_id`` is offered, False for every repeat."""
-        now = time.monotonic()
-        with self._lock:
-            while self._seen and next(iter(self._seen.values())) < now - self._ttl:
-                self._seen.popitem(last=False)
-            if message_id in self._seen:
-                return False
-            self._seen[message_id] = now
-            if len(self._seen) > self._capacity:
-                self._seen.popitem(last=False)
+        try:
+            return await self._memory.add(
+                "seen:" + message_id, self._ttl if ttl_seconds is None else ttl_seconds
+            )
+        except MemoryUnavailable:
             return True
 
-    def forget(self, message_id: str) -> None:
-        """Let the provider's next delivery of ``message_id`` through: this one went unanswered."""
-        with self._lock:
-            self._seen.pop(message_id, None)
+    async def forget(self, message_id: str) -> None:
+        """Take ``message_id`` as never seen: its turn could not be answered at all (503), so
+        the provider's retry must be handled anew."""
+        try:
+            await self._memory.delete("seen:" + message_id)
+        except MemoryUnavailable:
+            logger.debug("channel memory unavailable: a retry will be answered anyway")

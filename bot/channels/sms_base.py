@@ -78,7 +78,7 @@ class TextMessageOutput(CountedOutput):
             await self.deliver(message)
 
     async def send_text_message(self, recipient_id: str, text: str, **kwargs: Any) -> None:
-        await self.deliver_all(self.renderer.outgoing(self.conversation, text))
+        await self.deliver_all(await self.renderer.outgoing(self.conversation, text))
 
     async def send_text_with_buttons(
         self,
@@ -87,7 +87,7 @@ class TextMessageOutput(CountedOutput):
         buttons: list[dict[str, Any]],
         **kwargs: Any,
     ) -> None:
-        await self.deliver_all(self.renderer.outgoing(self.conversation, text, buttons))
+        await self.deliver_all(await self.renderer.outgoing(self.conversation, text, buttons))
 
     async def send_custom_json(
         self, recipient_id: str, json_message: dict[str, Any], **kwargs: Any
@@ -114,7 +114,7 @@ async def answer(
 ) -> Outcome:
     """One user message: the channel answers empty messages and MORE, the bot the rest."""
     conversation = output.conversation
-    incoming = renderer.incoming(conversation, text)
+    incoming = await renderer.incoming(conversation, text)
     if incoming.text is None:
         logger.info("%s: channel reply to %s", input_channel, conversation)
         await output.deliver_all(incoming.replies)

@@ -9,6 +9,7 @@ in ``X-Gateway-Secret``; a request without the right one gets 403 before it is e
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 from collections.abc import Mapping
@@ -26,8 +27,9 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertOutput, address_book_for
 from bot.channels.dedup import SeenMessages
 from bot.channels.identity import conversation_id
+from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
 from bot.channels.sms_base import HttpClient, TextMessageOutput, answer, phone_key
-from bot.channels.sms_render import ReplyRenderer
+from bot.channels.sms_render import ReplyMemory, ReplyRenderer
 from bot.channels.transport import (
     BODY_LIMITS,
     BodyTooLarge,
@@ -47,6 +49,10 @@ logger = logging.getLogger(__name__)
 CHANNEL: Final = "sms_gateway"
 SECRET_HEADER: Final = "X-Gateway-Secret"
 _MAX_SENDER_LENGTH: Final = 64
+#: A message without an id counts as a retry only when the same text from the same number comes
+#: again this soon: a gateway retries a slow request within seconds, while a person rarely sends
+#: the very same words twice in half a minute (a MORE they mean is then lost: docs/SMS.md).
+REPEAT_WINDOW_SECONDS: Final = 30.0
 
 
 @dataclass(frozen=True)
@@ -106,6 +112,15 @@ def parse_gateway_message(content_type: str, body: bytes) -> GatewayMessage:
         raise MalformedRequest('"id" must be a string or a number when given')
     given_id = None if message_id in (None, "") else str(message_id)
     return GatewayMessage(sender.strip(), text, given_id)
+
+
+def delivery_id(conversation: str, message: GatewayMessage) -> str:
+    """What identifies one delivery of ``message``: the gateway's id, else a hash of the text
+    (no text is kept in the memory, and the conversation id is a keyed hash already)."""
+    if message.message_id:
+        return f"{conversation}:{message.message_id}"
+    digest = hashlib.sha256(f"{conversation}\0{message.text}".encode()).hexdigest()[:32]
+    return f"{conversation}:text:{digest}"
 
 
 async def post_sms(settings: GatewaySettings, http: HttpClient, to: str, text: str) -> None:
@@ -190,19 +205,21 @@ class SmsGatewayInput(InputChannel):
     @classmethod
     def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
         settings = GatewaySettings.load(credentials)
-        return cls(settings, addresses=address_book_for(CHANNEL))
+        return cls(settings, addresses=address_book_for(CHANNEL), memory=channel_memory())
 
     def __init__(
         self,
         settings: GatewaySettings,
-        seen: SeenMessages | None = None,
         addresses: AddressBook | None = None,
+        memory: ChannelMemory | None = None,
     ) -> None:
         self.settings = settings
-        self.seen = seen or SeenMessages()
+        # Retries and MORE pages: Redis in production (bot/channels/memory.py).
+        self.memory = memory if memory is not None else ProcessMemory()
+        self.seen = SeenMessages(self.memory)
         self.addresses = addresses
         self.http = HttpClient()
-        self.renderer = ReplyRenderer(paged=True)
+        self.renderer = ReplyRenderer(ReplyMemory(self.memory), paged=True)
 
     def get_output_channel(self) -> OutputChannel:
         """Where Rasa's ``trigger_intent`` sends alerts: conversation ids are one-way hashes,
@@ -232,8 +249,8 @@ class SmsGatewayInput(InputChannel):
             except MalformedRequest as error:
                 return response.json({"error": str(error)}, status=400)
             conversation = conversation_id(CHANNEL, phone_key(message.sender))
-            delivery = f"{conversation}:{message.message_id}" if message.message_id else None
-            if delivery and not self.seen.first_time(delivery):
+            delivery = delivery_id(conversation, message)
+            if not await self._first_delivery(delivery, message):
                 logger.info("%s: repeated delivery for %s ignored", CHANNEL, conversation)
                 return response.json({"status": "duplicate"})
             output = GatewayOutput(
@@ -256,13 +273,18 @@ class SmsGatewayInput(InputChannel):
                 metadata={"transport": "sms"},
             )
             if outcome is Outcome.UNANSWERED:
-                if delivery:
-                    self.seen.forget(delivery)
+                await self.seen.forget(delivery)
                 return response.json({"error": "the assistant could not answer"}, status=503)
             return response.json({"status": "ok"})
 
         @webhook.listener("after_server_stop")
         async def close_http(*_: Any) -> None:
             await self.http.close()
+            await self.memory.close()
 
         return webhook
+
+    async def _first_delivery(self, delivery: str, message: GatewayMessage) -> bool:
+        """False for a retry: the same id, or without one the same text just now."""
+        window = None if message.message_id else REPEAT_WINDOW_SECONDS
+        return await self.seen.first_time(delivery, window)

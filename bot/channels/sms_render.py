@@ -4,19 +4,19 @@ A cheap phone shows no buttons, and every SMS segment costs the sender money and
 separately, sometimes out of order. So a reply is capped at three segments (201 characters of
 Dari or Pashto, which travel as UCS-2; 459 GSM-7 characters of English), cut at whole lines, and
 the rest waits for "MORE". ``sms_segments`` counts, the pure functions below number and cut,
-and ``ReplyRenderer`` adds the small per-conversation memory that numbers and MORE need.
+and ``ReplyRenderer`` adds the small per-conversation memory that numbers and MORE need
+(``ReplyMemory``: in Redis in production, so any Rasa process can answer the next message).
 """
 
 from __future__ import annotations
 
+import json
 import re
-import threading
-import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final
 
+from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 from bot.channels.sms_segments import MAX_SEGMENTS, fits
 from bot.channels.transport import split_message
 from bot.lang.codes import DARI, ENGLISH, PASHTO, RTL_LANGUAGES
@@ -199,51 +199,72 @@ def split_messages(text: str, max_chars: int = WHATSAPP_MAX_CHARS) -> list[str]:
 
 # -- per-conversation memory -------------------------------------------------------------------
 
-
-@dataclass
-class ReplyState:
-    """What the last replies to one conversation left behind."""
-
-    options: dict[int, str] = field(default_factory=dict)
-    pending: list[str] = field(default_factory=list)
-    language: str | None = None
-    touched: float = 0.0
+#: How long numbered options and MORE pages wait: "2" an hour later should not pick a stale one.
+REPLY_MEMORY_SECONDS: Final = 3600.0
 
 
 class ReplyMemory:
-    """Per-conversation reply state in this process, bounded in count and age.
+    """What the last replies to one conversation left behind: their language, the payload of
+    each numbered option, and the pages waiting for MORE.
 
-    Only option payloads and unsent reply text are kept, under the conversation's hash, and
-    they vanish after ``ttl_seconds``: "2" an hour later should not pick a stale option.
+    Kept in the channels' memory (Redis in production: a MORE or a "2" can reach another Rasa
+    process), under the conversation's hash: the language code, option payloads and unsent
+    reply text, for ``ttl_seconds`` after the last reply or MORE. Every change is one atomic step
+    (MORE pops one page; a new question takes the options and drops the pages), so two
+    processes never send the same page. When the memory cannot be reached, nothing is
+    remembered: MORE then gets ``NOTHING_MORE`` and "2" goes to the bot as it is.
     """
 
     def __init__(
-        self,
-        capacity: int = 10_000,
-        ttl_seconds: float = 3600.0,
-        clock: Callable[[], float] = time.monotonic,
+        self, memory: ChannelMemory | None = None, ttl_seconds: float = REPLY_MEMORY_SECONDS
     ) -> None:
-        self._capacity = capacity
+        self._memory = memory if memory is not None else ProcessMemory()
         self._ttl = ttl_seconds
-        self._clock = clock
-        self._states: OrderedDict[str, ReplyState] = OrderedDict()
-        self._lock = threading.Lock()
 
-    def state(self, conversation: str) -> ReplyState:
-        """The conversation's state (a fresh one when unknown or expired), marked as used now."""
-        now = self._clock()
-        with self._lock:
-            while self._states and next(iter(self._states.values())).touched < now - self._ttl:
-                self._states.popitem(last=False)
-            state = self._states.pop(conversation, None) or ReplyState()
-            state.touched = now
-            self._states[conversation] = state
-            if len(self._states) > self._capacity:
-                self._states.popitem(last=False)
-            return state
+    @staticmethod
+    def _keys(conversation: str) -> tuple[str, str, str]:
+        key = f"reply:{conversation}:"
+        return key + "language", key + "options", key + "pages"
 
-    def __len__(self) -> int:
-        return len(self._states)
+    async def language(self, conversation: str) -> str | None:
+        """The language of the last reply, if any."""
+        try:
+            return await self._memory.get(self._keys(conversation)[0])
+        except MemoryUnavailable:
+            return None
+
+    async def next_page(self, conversation: str) -> str | None:
+        """The next page waiting for MORE (it is then no longer waiting), or None; the pages
+        after it wait another ``ttl_seconds``, for someone reading slowly."""
+        try:
+            return await self._memory.pop(self._keys(conversation)[2], self._ttl)
+        except MemoryUnavailable:
+            return None
+
+    async def new_question(self, conversation: str) -> dict[int, str]:
+        """The last reply's options; they and its unsent pages now belong to the past."""
+        _, options, pages = self._keys(conversation)
+        try:
+            stored = await self._memory.take(options, pages)
+        except MemoryUnavailable:
+            return {}
+        try:
+            return {int(number): str(payload) for number, payload in json.loads(stored).items()}
+        except (TypeError, ValueError, AttributeError):
+            return {}
+
+    async def remember(
+        self, conversation: str, language: str, options: Mapping[int, str], pages: Sequence[str]
+    ) -> None:
+        """A reply went out: its language, its options (if it had any) and pages for MORE."""
+        language_key, options_key, pages_key = self._keys(conversation)
+        values = {language_key: language}
+        if options:
+            values[options_key] = json.dumps({str(n): payload for n, payload in options.items()})
+        try:
+            await self._memory.put(values, self._ttl, append={pages_key: pages})
+        except MemoryUnavailable:
+            return
 
 
 @dataclass(frozen=True)
@@ -275,44 +296,40 @@ class ReplyRenderer:
         self.max_segments = max_segments
         self.max_chars = max_chars
 
-    def incoming(self, conversation: str, text: str) -> Incoming:
+    async def incoming(self, conversation: str, text: str) -> Incoming:
         """Decide whether the channel answers itself (empty, MORE) or the bot gets the text."""
-        state = self.memory.state(conversation)
         if not text.strip():
-            return Incoming(replies=self._notice(WRITE_YOUR_QUESTION, state.language))
+            language = await self.memory.language(conversation)
+            return Incoming(replies=self._notice(WRITE_YOUR_QUESTION, language))
         more = more_request(text) if self.paged else None
         if more is not None:
-            if not state.pending:
-                return Incoming(replies=self._notice(NOTHING_MORE, state.language or more))
-            page, rest = condense(state.pending[0], self.max_segments)
-            state.pending[:1] = [rest] if rest else []
+            page = await self.memory.next_page(conversation)
+            if page is None:
+                language = await self.memory.language(conversation)
+                return Incoming(replies=self._notice(NOTHING_MORE, language or more))
             return Incoming(replies=(page,))
         number = bare_number(text)
-        payload = state.options.get(number) if number is not None else None
         # A new question: earlier options and unsent rest belong to earlier replies.
-        state.options, state.pending = {}, []
+        options = await self.memory.new_question(conversation)
+        payload = options.get(number) if number is not None else None
         return Incoming(text=payload or text)
 
-    def outgoing(
+    async def outgoing(
         self, conversation: str, text: str, buttons: Sequence[Mapping[str, Any]] = ()
     ) -> list[str]:
         """The messages to send for one bot reply; remembers its options and unsent rest."""
         language = script_language(text)
         rendered, options = numbered_options(text, buttons, language)
-        state = self.memory.state(conversation)
-        state.language = language
-        if options:
-            state.options = options
         if not self.paged:
+            await self.memory.remember(conversation, language, options, ())
             return split_messages(rendered, self.max_chars)
         page, rest = condense(rendered, self.max_segments)
-        if rest:
-            state.pending.append(rest)
+        later: list[str] = []
+        while rest:  # cut now: then MORE is one atomic pop, whichever process receives it
+            next_page, rest = condense(rest, self.max_segments)
+            later.append(next_page)
+        await self.memory.remember(conversation, language, options, later)
         return [page] if page else []
-
-    def notice(self, conversation: str, texts: Mapping[str, str]) -> tuple[str, ...]:
-        """A channel's own sentence (``texts`` by language) for this conversation."""
-        return self._notice(texts, self.memory.state(conversation).language)
 
     def _notice(self, texts: Mapping[str, str], language: str | None) -> tuple[str, ...]:
         """In the language of the last reply, or in all three when there was none."""

@@ -9,11 +9,12 @@ before its body is read. Register the webhook once per deployment:
       -d secret_token="$TELEGRAM_SECRET_TOKEN" -d 'allowed_updates=["message","callback_query"]'
 """
 
+import json
 import logging
 import os
 import re
-from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from rasa.core.channels.channel import InputChannel, OutputChannel
@@ -24,8 +25,14 @@ from sanic.response import HTTPResponse
 
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertOutput, address_book_for, custom_payload_in_reply
-from bot.channels.dedup import SeenMessages
+from bot.channels.dedup import SeenMessages, message_max_age, sent_too_long_ago
 from bot.channels.identity import conversation_id
+from bot.channels.memory import (
+    ChannelMemory,
+    MemoryUnavailable,
+    ProcessMemory,
+    channel_memory,
+)
 from bot.channels.transport import (
     BODY_LIMITS,
     BodyTooLarge,
@@ -75,6 +82,8 @@ class Incoming:
     text: str | None
     language_hint: str | None
     callback_query_id: str | None = None
+    #: ``message.date``; a pressed inline button has none of its own (its message may be old).
+    sent_at: object = None
 
 
 def _object(value: object) -> dict[str, Any]:
@@ -108,9 +117,9 @@ def read_update(update: dict[str, Any]) -> Incoming | None:
     chat_id = _chat_id(message)
     hint = language_hint(_object(message.get("from") or {}).get("language_code"))
     if isinstance(message.get("text"), str):
-        return Incoming(chat_id, message["text"], hint)
+        return Incoming(chat_id, message["text"], hint, sent_at=message.get("date"))
     if MEDIA_FIELDS & message.keys():
-        return Incoming(chat_id, None, hint)
+        return Incoming(chat_id, None, hint, sent_at=message.get("date"))
     return None
 
 
@@ -124,22 +133,34 @@ class ReplyKeyboards:
     """What the buttons of each conversation's last reply keyboard stand for.
 
     A reply-keyboard button sends its title as an ordinary message; this turns the title back
-    into the button's payload (``/ask_flights``), so a press is understood exactly. Per process:
-    if another process receives the press, the title goes to the NLU, which knows menu titles.
+    into the button's payload (``/ask_flights``), so a press is understood exactly. Kept in the
+    channels' memory (Redis in production: the press may reach another Rasa process) for
+    ``ttl_seconds``; when it is forgotten or unreachable the title goes to the NLU, which knows
+    menu titles.
     """
 
-    def __init__(self, capacity: int = 10_000) -> None:
-        self._capacity = capacity
-        self._payloads: OrderedDict[str, dict[str, str]] = OrderedDict()
+    def __init__(
+        self, memory: ChannelMemory | None = None, ttl_seconds: float = 24 * 3600.0
+    ) -> None:
+        self._memory = memory if memory is not None else ProcessMemory()
+        self._ttl = ttl_seconds
 
-    def remember(self, conversation: str, payloads: dict[str, str]) -> None:
-        self._payloads[conversation] = payloads
-        self._payloads.move_to_end(conversation)
-        if len(self._payloads) > self._capacity:
-            self._payloads.popitem(last=False)
+    async def remember(self, conversation: str, payloads: dict[str, str]) -> None:
+        try:
+            await self._memory.put({f"keyboard:{conversation}": json.dumps(payloads)}, self._ttl)
+        except MemoryUnavailable:
+            return
 
-    def payload_for(self, conversation: str, text: str) -> str | None:
-        return self._payloads.get(conversation, {}).get(text.strip())
+    async def payload_for(self, conversation: str, text: str) -> str | None:
+        try:
+            stored = await self._memory.get(f"keyboard:{conversation}")
+        except MemoryUnavailable:
+            return None
+        try:
+            payload = json.loads(stored or "{}").get(text.strip())
+        except (ValueError, AttributeError):
+            return None
+        return payload if isinstance(payload, str) else None
 
 
 class TelegramOutput(CountedOutput):
@@ -187,7 +208,7 @@ class TelegramOutput(CountedOutput):
         if not payloads:
             await self._send(recipient_id, text, None)
             return
-        self._keyboards.remember(self._conversation, payloads)
+        await self._keyboards.remember(self._conversation, payloads)
         keyboard = {
             "keyboard": [[{"text": title}] for title in payloads],
             "resize_keyboard": True,
@@ -276,7 +297,8 @@ class TelegramInput(InputChannel):
                 "(Telegram refuses any other secret_token)."
             )
         addresses = address_book_for(cls.name())
-        return cls(token, secret, os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL, addresses)
+        base_url = os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL
+        return cls(token, secret, base_url, addresses, channel_memory(), message_max_age())
 
     def __init__(
         self,
@@ -284,13 +306,18 @@ class TelegramInput(InputChannel):
         secret: str,
         api_base_url: str = DEFAULT_BASE_URL,
         addresses: AddressBook | None = None,
+        memory: ChannelMemory | None = None,
+        max_age: timedelta | None = None,
     ) -> None:
         self._token = token
         self._secret = secret
         self.api = ProviderApi(api_base_url)
         self.addresses = addresses
-        self._seen = SeenMessages()
-        self._keyboards = ReplyKeyboards()
+        # Retries and keyboards: Redis in production (bot/channels/memory.py).
+        self.memory = memory if memory is not None else ProcessMemory()
+        self._seen = SeenMessages(self.memory)
+        self._keyboards = ReplyKeyboards(self.memory)
+        self._max_age = max_age or message_max_age()
 
     def get_output_channel(self) -> OutputChannel:
         """Where Rasa's ``trigger_intent`` sends alerts (raises ``AlertNotDelivered``)."""
@@ -319,20 +346,28 @@ class TelegramInput(InputChannel):
                 logger.warning("telegram: malformed update refused (%s)", type(error).__name__)
                 return response.text("bad request", status=400)
             update_key = f"telegram:{update['update_id']}"
-            if not self._seen.first_time(update_key):
+            if not await self._seen.first_time(update_key):
                 logger.info("telegram: update retried by Telegram, already handled")
             elif incoming is not None:
                 outcome = await self._handle(incoming, on_new_message, request.app.ctx.agent)
                 if outcome is Outcome.UNANSWERED:
-                    self._seen.forget(update_key)
+                    await self._seen.forget(update_key)
                     return response.text("the assistant could not answer", status=503)
             return response.text("ok")
+
+        @telegram.listener("after_server_stop")
+        async def close_memory(*_: Any) -> None:
+            await self.memory.close()
 
         return telegram
 
     async def _handle(
         self, incoming: Incoming, on_new_message: OnNewMessage, agent: Any
     ) -> Outcome:
+        if sent_too_long_ago(incoming.sent_at, self._max_age):
+            # Telegram keeps an update it could not deliver for a day; see docs/OPERATIONS.md.
+            logger.info("telegram: message older than %s acknowledged, not answered", self._max_age)
+            return Outcome.ANSWERED
         conversation = conversation_id("telegram", str(incoming.chat_id))
         output = TelegramOutput(
             self.api, self._token, incoming.chat_id, conversation, self._keyboards, self.addresses
@@ -343,7 +378,8 @@ class TelegramInput(InputChannel):
             logger.info("telegram: non-text message, asked the user to write instead")
             await output.send_text_message(conversation, text_only(incoming.language_hint))
             return Outcome.ANSWERED
-        text = self._keyboards.payload_for(conversation, incoming.text) or _command(incoming.text)
+        pressed = await self._keyboards.payload_for(conversation, incoming.text)
+        text = pressed or _command(incoming.text)
         hint = incoming.language_hint
         message = user_message(
             text,

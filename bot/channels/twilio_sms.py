@@ -31,8 +31,9 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertNotDelivered, AlertOutput, address_book_for
 from bot.channels.dedup import SeenMessages
 from bot.channels.identity import conversation_id
+from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
 from bot.channels.sms_base import HttpClient, TextMessageOutput, answer, phone_key
-from bot.channels.sms_render import ReplyRenderer
+from bot.channels.sms_render import ReplyMemory, ReplyRenderer
 from bot.channels.transport import (
     BODY_LIMITS,
     BodyTooLarge,
@@ -255,21 +256,23 @@ class TwilioSmsInput(InputChannel):
     @classmethod
     def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
         settings = TwilioSettings.load(credentials)
-        return cls(settings, addresses=address_book_for(CHANNEL))
+        return cls(settings, addresses=address_book_for(CHANNEL), memory=channel_memory())
 
     def __init__(
         self,
         settings: TwilioSettings,
-        seen: SeenMessages | None = None,
         addresses: AddressBook | None = None,
+        memory: ChannelMemory | None = None,
     ) -> None:
         self.settings = settings
-        self.seen = seen or SeenMessages()
+        # One memory for retries and both renderers: Redis in production (bot/channels/memory.py).
+        self.memory = memory if memory is not None else ProcessMemory()
+        self.seen = SeenMessages(self.memory)
         self.addresses = addresses
         self.http = HttpClient()
         self.api = TwilioMessagesApi(settings, self.http)
-        self.sms = ReplyRenderer(paged=True)
-        self.whatsapp = ReplyRenderer(paged=False)
+        self.sms = ReplyRenderer(ReplyMemory(self.memory), paged=True)
+        self.whatsapp = ReplyRenderer(ReplyMemory(self.memory), paged=False)
 
     def get_output_channel(self) -> OutputChannel:
         """Where Rasa's ``trigger_intent`` sends alerts: a conversation id is a one-way hash,
@@ -320,13 +323,14 @@ class TwilioSmsInput(InputChannel):
                 fields, sender, message_sid, on_new_message, request.app.ctx.agent
             )
             if outcome is Outcome.UNANSWERED:
-                self.seen.forget(message_sid)
+                await self.seen.forget(message_sid)
                 return response.text("the assistant could not answer; retry later", status=503)
             return response.text(EMPTY_TWIML, content_type="text/xml")
 
         @webhook.listener("after_server_stop")
         async def close_http(*_: Any) -> None:
             await self.http.close()
+            await self.memory.close()
 
         return webhook
 
@@ -341,7 +345,7 @@ class TwilioSmsInput(InputChannel):
         whatsapp = sender.startswith(WHATSAPP_PREFIX)
         number = sender.removeprefix(WHATSAPP_PREFIX)
         conversation = conversation_id(WHATSAPP_CHANNEL if whatsapp else CHANNEL, phone_key(number))
-        if not self.seen.first_time(message_sid):
+        if not await self.seen.first_time(message_sid):
             logger.info("%s: repeated delivery for %s ignored", CHANNEL, conversation)
             return Outcome.ANSWERED
         text = fields.get("Body", "")

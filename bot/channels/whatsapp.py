@@ -15,9 +15,8 @@ import hashlib
 import hmac
 import logging
 import os
-import time
-from collections import OrderedDict
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 from rasa.core.channels.channel import InputChannel, OutputChannel
@@ -34,8 +33,9 @@ from bot.channels.alerts import (
     address_book_for,
     custom_payload_in_reply,
 )
-from bot.channels.dedup import SeenMessages
+from bot.channels.dedup import SeenMessages, message_max_age, sent_too_long_ago
 from bot.channels.identity import conversation_id
+from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
 from bot.channels.transport import (
     BODY_LIMITS,
     BodyTooLarge,
@@ -60,7 +60,6 @@ PHONE_NUMBER_ID_ENV = "WHATSAPP_PHONE_NUMBER_ID"
 BASE_URL_ENV = "WHATSAPP_API_BASE_URL"
 DEFAULT_BASE_URL = "https://graph.facebook.com/v19.0"
 SIGNATURE_HEADER = "X-Hub-Signature-256"
-SERVICE_WINDOW_SECONDS = 24 * 3600
 # Limits of the Cloud API (text and interactive message references).
 MAX_TEXT = 4096
 MAX_BUTTONS, BUTTON_TITLE, BUTTON_BODY = 3, 20, 1024
@@ -108,31 +107,6 @@ def _text_of(message: dict[str, Any]) -> str | None:
     else:
         found = None
     return found if isinstance(found, str) and found.strip() else None
-
-
-class ServiceWindows:
-    """When each user last wrote, to know whether a free-form message may still be sent.
-
-    In memory per process and bounded: a restart forgets, which errs towards templates.
-    """
-
-    def __init__(self, capacity: int = 100_000) -> None:
-        self._capacity = capacity
-        self._last_wrote: OrderedDict[str, float] = OrderedDict()
-
-    def wrote(self, conversation: str, timestamp: object) -> None:
-        """``timestamp``: Meta's, as a retry can arrive much later; never in the future."""
-        now = time.time()
-        at = min(now, float(str(timestamp))) if str(timestamp).isdigit() else now
-        if at >= self._last_wrote.get(conversation, 0.0):
-            self._last_wrote[conversation] = at
-            self._last_wrote.move_to_end(conversation)
-        if len(self._last_wrote) > self._capacity:
-            self._last_wrote.popitem(last=False)
-
-    def is_open(self, conversation: str) -> bool:
-        last = self._last_wrote.get(conversation)
-        return last is not None and time.time() - last < SERVICE_WINDOW_SECONDS
 
 
 class WhatsAppOutput(CountedOutput):
@@ -281,7 +255,16 @@ class WhatsAppInput(InputChannel):
         secret, verify_token, access_token, number = (values[name] for name in names)
         base_url = os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL
         addresses = address_book_for(cls.name())
-        return cls(secret, verify_token, access_token, number, base_url, addresses)
+        return cls(
+            secret,
+            verify_token,
+            access_token,
+            number,
+            base_url,
+            addresses,
+            channel_memory(),
+            message_max_age(),
+        )
 
     def __init__(
         self,
@@ -291,22 +274,22 @@ class WhatsAppInput(InputChannel):
         phone_number_id: str,
         api_base_url: str = DEFAULT_BASE_URL,
         addresses: AddressBook | None = None,
+        memory: ChannelMemory | None = None,
+        max_age: timedelta | None = None,
     ) -> None:
         self._app_secret = app_secret.encode()
         self._verify_token = verify_token
         self._phone_number_id = phone_number_id
         self.api = ProviderApi(api_base_url, {"Authorization": f"Bearer {access_token}"})
         self.addresses = addresses
-        self._seen = SeenMessages()
-        self._windows = ServiceWindows()
+        # Retries: Redis in production (bot/channels/memory.py).
+        self.memory = memory if memory is not None else ProcessMemory()
+        self._seen = SeenMessages(self.memory)
+        self._max_age = max_age or message_max_age()
 
     def get_output_channel(self) -> OutputChannel:
         """Where Rasa's ``trigger_intent`` sends alerts (raises ``AlertNotDelivered``)."""
         return WhatsAppAlertOutput(self.api, self._phone_number_id, self.addresses)
-
-    def within_customer_service_window(self, conversation_id: str) -> bool:
-        """True while a free-form message may be sent; outside, only a template message."""
-        return self._windows.is_open(conversation_id)
 
     def _signed(self, body: bytes, signature: str) -> bool:
         expected = "sha256=" + hmac.new(self._app_secret, body, hashlib.sha256).hexdigest()
@@ -352,6 +335,10 @@ class WhatsAppInput(InputChannel):
                 return response.text("the assistant could not answer", status=503)
             return response.text("ok")
 
+        @whatsapp.listener("after_server_stop")
+        async def close_memory(*_: Any) -> None:
+            await self.memory.close()
+
         return whatsapp
 
     async def _handle(
@@ -366,12 +353,15 @@ class WhatsAppInput(InputChannel):
             logger.warning("whatsapp: ignored a message for another number or a group")
             return Outcome.ANSWERED
         delivery = f"whatsapp:{message['id']}"
-        if not self._seen.first_time(delivery):
+        if not await self._seen.first_time(delivery):
             logger.info("whatsapp: message retried by Meta, already handled")
+            return Outcome.ANSWERED
+        if sent_too_long_ago(message.get("timestamp"), self._max_age):
+            # Meta signs no time: an old signed request may be a replay (docs/OPERATIONS.md).
+            logger.info("whatsapp: message older than %s acknowledged, not answered", self._max_age)
             return Outcome.ANSWERED
         wa_id = message["from"]  # the sender's WhatsApp id: where replies go
         conversation = conversation_id("whatsapp", wa_id)
-        self._windows.wrote(conversation, message.get("timestamp"))
         output = WhatsAppOutput(
             self.api, self._phone_number_id, wa_id, conversation, self.addresses
         )
@@ -384,5 +374,5 @@ class WhatsAppInput(InputChannel):
         incoming = user_message(text, output, conversation, input_channel=self.name())
         outcome = await take_turn(incoming, on_new_message, agent)
         if outcome is Outcome.UNANSWERED:
-            self._seen.forget(delivery)
+            await self._seen.forget(delivery)
         return outcome

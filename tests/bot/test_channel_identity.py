@@ -1,8 +1,7 @@
-"""Conversation ids hide addresses; provider retries are recognised."""
+"""Conversation ids hide addresses (provider retries: tests/channels/test_memory.py)."""
 
 import pytest
 
-from bot.channels.dedup import SeenMessages
 from bot.channels.identity import KEY_ENV, conversation_id
 
 
@@ -14,17 +13,3 @@ def test_id_is_stable_per_key_and_hides_the_address(monkeypatch: pytest.MonkeyPa
     assert first != conversation_id("telegram", "+93700000101")  # channels never collide
     monkeypatch.setenv(KEY_ENV, "key-two")
     assert conversation_id("sms", "+93700000101") != first  # without the key, no link
-
-
-def test_retries_are_seen_once() -> None:
-    seen = SeenMessages(capacity=2)
-    assert seen.first_time("a")
-    assert not seen.first_time("a")
-    assert seen.first_time("b") and seen.first_time("c")
-    assert seen.first_time("a")  # forgotten beyond capacity: memory stays bounded
-
-
-def test_retries_expire() -> None:
-    seen = SeenMessages(ttl_seconds=-1.0)  # everything is already older than the limit
-    assert seen.first_time("a")
-    assert seen.first_time("a")

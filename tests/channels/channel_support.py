@@ -1,6 +1,7 @@
 """Helpers for the connector tests: recorded payloads, a fake agent, a fake provider API."""
 
 import json
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,8 +14,24 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def fixture(name: str) -> dict[str, Any]:
-    """A recorded provider payload (a fresh copy: tests may change it)."""
-    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+    """A recorded provider payload (a fresh copy: tests may change it), sent just now."""
+    return sent_now(json.loads((FIXTURES / name).read_text(encoding="utf-8")))
+
+
+def sent_now(payload: Any) -> Any:
+    """``payload`` with its send times (Telegram ``date``, WhatsApp ``timestamp``) set to now:
+    the connectors acknowledge but do not answer a message sent hours ago."""
+    if isinstance(payload, list):
+        return [sent_now(item) for item in payload]
+    if not isinstance(payload, dict):
+        return payload
+    now = int(time.time())
+    fresh = {key: sent_now(value) for key, value in payload.items()}
+    if isinstance(fresh.get("date"), int):
+        fresh["date"] = now
+    if isinstance(fresh.get("timestamp"), str) and fresh["timestamp"].isdigit():
+        fresh["timestamp"] = str(now)
+    return fresh
 
 
 @dataclass

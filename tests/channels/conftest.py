@@ -17,6 +17,7 @@ from rasa.core.channels.channel import InputChannel, register
 from sanic import Sanic
 
 from bot.channels.addresses import KEY_ENV, OLD_KEYS_ENV, AddressBook, dispose_engines
+from bot.channels.memory import ChannelMemory, ProcessMemory, RedisMemory, channel_memory
 from tests.channels.address_support import (
     TEST_KEY,
     clear_addresses,
@@ -25,6 +26,7 @@ from tests.channels.address_support import (
     require_postgres,
 )
 from tests.channels.channel_support import FakeAgent, FakeProviderApi, Serve
+from tests.channels.redis_support import RedisServer
 
 # Many apps in one process, as sanic-testing does it: on startup Sanic rewrites its request
 # handling code in place and keeps the original only in test mode, so test mode must be on
@@ -94,6 +96,37 @@ def address_book(content_db_url: str) -> AddressBook:
 @pytest.fixture
 def sqlite_address_book(sqlite_db_url: str) -> AddressBook:
     return AddressBook.from_env()
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A Redis of the tests' own for the session (never the shared one on 6379)."""
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_env(redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The production profile's Redis variables, with a key prefix of this test's own."""
+    env = redis_server.env(f"test{uuid.uuid4().hex[:12]}")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return env
+
+
+@pytest.fixture(params=["process", "redis"])
+async def memory(request: pytest.FixtureRequest) -> AsyncIterator[ChannelMemory]:
+    """Each kind of channel memory: this process's (``make run``), Redis (production)."""
+    if request.param == "process":
+        yield ProcessMemory()
+        return
+    request.getfixturevalue("redis_env")
+    shared = channel_memory()
+    assert isinstance(shared, RedisMemory)
+    yield shared
+    await shared.close()
 
 
 @pytest.fixture

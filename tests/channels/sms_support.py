@@ -20,11 +20,14 @@ from aiohttp import web
 from rasa.core.channels.channel import InputChannel, UserMessage, register
 from sanic import Sanic
 
+from tests.channels.channel_support import sent_now
+
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def fixture_json(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+    """A recorded payload, sent just now (``channel_support.sent_now``)."""
+    data: dict[str, Any] = sent_now(json.loads((FIXTURES / name).read_text(encoding="utf-8")))
     return data
 
 

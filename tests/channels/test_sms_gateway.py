@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ import aiohttp
 import pytest
 from rasa.shared.exceptions import RasaException
 
+from bot.channels import sms_gateway
 from bot.channels.identity import conversation_id
 from bot.channels.sms_gateway import GatewaySettings, SmsGatewayInput
 from bot.channels.sms_render import MORE_HINT, WRITE_YOUR_QUESTION
@@ -148,6 +150,23 @@ async def test_repeated_id_is_processed_once(gateway: Setup) -> None:
     assert second == (200, {"status": "duplicate"})
     assert len(gateway.bot.messages) == 1
     assert len(gateway.provider.requests) == 1
+
+
+async def test_without_an_id_the_same_text_just_now_is_a_retry(
+    gateway: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sms_gateway, "REPEAT_WINDOW_SECONDS", 0.5)
+    gateway.bot.respond = lambda message: [{"text": "Abbey Gate is closed."}]
+    sms = {"from": "+93700000003", "text": "Abbey Gate?"}
+
+    assert await gateway.post(sms) == (200, {"status": "ok"})
+    assert await gateway.post(sms) == (200, {"status": "duplicate"})
+    assert await gateway.post({**sms, "text": "Baron hotel?"}) == (200, {"status": "ok"})
+    await asyncio.sleep(0.6)
+    assert await gateway.post(sms) == (200, {"status": "ok"})  # later: the person asks again
+
+    assert [m.text for m in gateway.bot.messages] == ["Abbey Gate?", "Baron hotel?", "Abbey Gate?"]
+    assert len(gateway.provider.requests) == 3
 
 
 async def test_empty_text_gets_a_polite_request_to_write(gateway: Setup) -> None:

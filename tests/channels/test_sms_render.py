@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.channels.memory import ChannelMemory, ProcessMemory
 from bot.channels.sms_render import (
     MORE_HINT,
     NOTHING_MORE,
@@ -19,6 +20,7 @@ from bot.channels.sms_render import (
 )
 from bot.channels.sms_segments import encoding, fits, message_units
 from bot.channels.wording import try_again
+from tests.channels.redis_support import unreachable_redis
 from tests.channels.sms_support import fixture_text
 
 LANGUAGE_BUTTONS = [
@@ -167,6 +169,12 @@ def test_chat_messages_split_at_lines_within_1600_characters() -> None:
 # -- the renderer's memory -------------------------------------------------------------------------
 
 
+@pytest.fixture
+def renderer(memory: ChannelMemory) -> ReplyRenderer:
+    """An SMS renderer on each kind of memory (this process's, Redis)."""
+    return ReplyRenderer(ReplyMemory(memory))
+
+
 class Clock:
     def __init__(self) -> None:
         self.now = 0.0
@@ -175,71 +183,84 @@ class Clock:
         return self.now
 
 
-def test_number_after_language_question_picks_that_payload_once() -> None:
-    renderer = ReplyRenderer()
-    renderer.outgoing("c1", "Which language?", LANGUAGE_BUTTONS)
+async def test_number_after_language_question_picks_that_payload_once(
+    renderer: ReplyRenderer,
+) -> None:
+    await renderer.outgoing("c1", "Which language?", LANGUAGE_BUTTONS)
 
-    assert renderer.incoming("c1", "۲").text == '/set_language{"language": "prs"}'
-    assert renderer.incoming("c1", "2").text == "2", "options belong to the last reply only"
-
-
-def test_options_are_per_conversation() -> None:
-    renderer = ReplyRenderer()
-    renderer.outgoing("c1", "Which language?", LANGUAGE_BUTTONS)
-
-    assert renderer.incoming("c2", "2").text == "2"
+    assert (await renderer.incoming("c1", "۲")).text == '/set_language{"language": "prs"}'
+    assert (await renderer.incoming("c1", "2")).text == "2", "options belong to the last reply"
 
 
-def test_options_and_rest_expire() -> None:
+async def test_options_are_per_conversation(renderer: ReplyRenderer) -> None:
+    await renderer.outgoing("c1", "Which language?", LANGUAGE_BUTTONS)
+
+    assert (await renderer.incoming("c2", "2")).text == "2"
+
+
+async def test_options_and_rest_expire() -> None:
     clock = Clock()
-    renderer = ReplyRenderer(ReplyMemory(ttl_seconds=600, clock=clock))
-    renderer.outgoing("c1", "Which language?", LANGUAGE_BUTTONS)
-    renderer.outgoing("c1", fixture_text("long_reply_prs.txt"))
+    renderer = ReplyRenderer(ReplyMemory(ProcessMemory(clock=clock), ttl_seconds=600))
+    await renderer.outgoing("c1", "Which language?", LANGUAGE_BUTTONS)
+    await renderer.outgoing("c1", fixture_text("long_reply_prs.txt"))
     clock.now = 601
 
-    assert renderer.incoming("c1", "2").text == "2"
+    assert (await renderer.incoming("c1", "2")).text == "2"
     # The Dari reply is forgotten too: "more" is answered in the language it was written in.
-    assert renderer.incoming("c1", "more").replies == (NOTHING_MORE["en"],)
+    assert (await renderer.incoming("c1", "more")).replies == (NOTHING_MORE["en"],)
 
 
-def test_memory_is_bounded() -> None:
-    memory = ReplyMemory(capacity=3)
-    for n in range(10):
-        memory.state(f"c{n}").options = {1: "/x"}
+async def test_each_more_gives_a_slow_reader_the_time_again() -> None:
+    clock = Clock()
+    renderer = ReplyRenderer(ReplyMemory(ProcessMemory(clock=clock), ttl_seconds=600))
+    text = "\n".join([fixture_text("long_reply_prs.txt")] * 2)
+    await renderer.outgoing("c1", text)
+    clock.now = 500
+    second = await renderer.incoming("c1", "بیشتر")
+    clock.now = 1000  # over 600 s after the reply, under 600 s after the last MORE
+    third = await renderer.incoming("c1", "بیشتر")
 
-    assert len(memory) == 3
-    assert memory.state("c9").options == {1: "/x"}
-    assert memory.state("c0").options == {}
+    assert second.replies[0].endswith(MORE_HINT["prs"])
+    assert third.replies and third.replies != (NOTHING_MORE["prs"],)
 
 
-def test_more_pages_through_the_rest_then_says_that_was_all() -> None:
-    renderer = ReplyRenderer()
+async def test_more_pages_through_the_rest_then_says_that_was_all(
+    renderer: ReplyRenderer,
+) -> None:
     text = fixture_text("long_reply_prs.txt")
-    pages = renderer.outgoing("c1", text)
+    pages = await renderer.outgoing("c1", text)
     while pages[-1].endswith(MORE_HINT["prs"]):
-        pages.extend(renderer.incoming("c1", "بیشتر").replies)
+        pages.extend((await renderer.incoming("c1", "بیشتر")).replies)
 
     assert len(pages) > 1
     assert all(fits(page) for page in pages)
     shown = [line for page in pages for line in page.splitlines() if line != MORE_HINT["prs"]]
     assert shown == text.splitlines()
-    assert renderer.incoming("c1", "بیشتر").replies == (NOTHING_MORE["prs"],)
+    assert (await renderer.incoming("c1", "بیشتر")).replies == (NOTHING_MORE["prs"],)
 
 
-def test_a_new_question_drops_the_unsent_rest() -> None:
-    renderer = ReplyRenderer()
-    renderer.outgoing("c1", fixture_text("long_reply_prs.txt"))
+async def test_a_new_question_drops_the_unsent_rest(renderer: ReplyRenderer) -> None:
+    await renderer.outgoing("c1", fixture_text("long_reply_prs.txt"))
 
-    assert renderer.incoming("c1", "airport").text == "airport"
-    assert renderer.incoming("c1", "more").replies == (NOTHING_MORE["prs"],)
+    assert (await renderer.incoming("c1", "airport")).text == "airport"
+    assert (await renderer.incoming("c1", "more")).replies == (NOTHING_MORE["prs"],)
 
 
-def test_empty_message_is_answered_by_the_channel() -> None:
-    renderer = ReplyRenderer()
+async def test_empty_message_is_answered_by_the_channel(renderer: ReplyRenderer) -> None:
+    everything = ("\n".join(WRITE_YOUR_QUESTION.values()),)
+    assert (await renderer.incoming("c1", " ")).replies == everything
+    await renderer.outgoing("c1", "راتلونکې الوتنې")
+    assert (await renderer.incoming("c1", "")).replies == (WRITE_YOUR_QUESTION["ps"],)
 
-    assert renderer.incoming("c1", " ").replies == ("\n".join(WRITE_YOUR_QUESTION.values()),)
-    renderer.outgoing("c1", "راتلونکې الوتنې")
-    assert renderer.incoming("c1", "").replies == (WRITE_YOUR_QUESTION["ps"],)
+
+async def test_without_its_memory_the_renderer_still_answers() -> None:
+    """A memory that cannot be reached (Redis down) is a memory that remembers nothing."""
+    renderer = ReplyRenderer(ReplyMemory(unreachable_redis()))
+    first = await renderer.outgoing("c1", fixture_text("long_reply_prs.txt"), LANGUAGE_BUTTONS)
+
+    assert first and first[0].endswith(MORE_HINT["prs"])  # the first page still goes out
+    assert (await renderer.incoming("c1", "بیشتر")).replies == (NOTHING_MORE["prs"],)
+    assert (await renderer.incoming("c1", "2")).text == "2"
 
 
 def test_channel_sentences_fit_in_three_segments_even_in_all_three_languages() -> None:
@@ -252,9 +273,9 @@ def test_channel_sentences_fit_in_three_segments_even_in_all_three_languages() -
         assert script_language(hint) == language
 
 
-def test_whatsapp_rendering_is_not_paged() -> None:
+async def test_whatsapp_rendering_is_not_paged() -> None:
     renderer = ReplyRenderer(paged=False)
     text = fixture_text("long_reply_prs.txt")
 
-    assert renderer.outgoing("c1", text) == [text]
-    assert renderer.incoming("c1", "more").text == "more"
+    assert await renderer.outgoing("c1", text) == [text]
+    assert (await renderer.incoming("c1", "more")).text == "more"

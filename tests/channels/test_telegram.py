@@ -2,7 +2,9 @@
 
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
+from datetime import timedelta
 
 import aiohttp
 import pytest
@@ -171,6 +173,37 @@ async def test_a_pressed_inline_button_sends_its_data_and_stops_the_spinner(
     assert reply.path == f"/bot{TOKEN}/sendMessage"
     assert answer.path == f"/bot{TOKEN}/answerCallbackQuery"
     assert answer.body == {"callback_query_id": "3008452171364012345"}
+
+
+async def test_an_old_message_is_acknowledged_and_not_answered(
+    provider: FakeProviderApi, serve: Serve
+) -> None:
+    """Telegram keeps an undelivered update for a day; one from before ``max_age`` is dropped."""
+    channel = TelegramInput(TOKEN, SECRET, provider.url, max_age=timedelta(hours=6))
+    agent = FakeAgent([{"text": "The airport is closed today."}])
+    url = await serve(channel, agent)
+    old = fixture("telegram_text_dari.json")
+    old["message"]["date"] = int(time.time()) - 7 * 3600
+    assert await post(url, old) == 200  # 200: Telegram must not keep it either
+    late = fixture("telegram_text_dari.json")
+    late["update_id"] += 1
+    late["message"]["date"] = int(time.time()) - 5 * 3600
+    assert await post(url, late) == 200
+
+    assert len(agent.messages) == 1
+    assert [sent.body["text"] for sent in provider.sent] == ["The airport is closed today."]
+
+
+async def test_an_inline_button_on_an_old_message_still_works(
+    channel: TelegramInput, serve: Serve
+) -> None:
+    """The date in a callback query is that of the bot's message, which may well be old."""
+    agent = FakeAgent()
+    url = await serve(channel, agent)
+    pressed = fixture("telegram_callback_query.json")
+    pressed["callback_query"]["message"]["date"] = int(time.time()) - 3 * 24 * 3600
+    assert await post(url, pressed) == 200
+    assert [m.text for m in agent.messages] == ["/ask_flights"]
 
 
 async def test_start_command_is_a_greeting(channel: TelegramInput, serve: Serve) -> None:

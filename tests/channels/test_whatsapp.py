@@ -41,14 +41,6 @@ def user() -> str:
     return conversation_id("whatsapp", USER)
 
 
-def sent_now(name: str) -> dict[str, Any]:
-    """A recorded notification, as if the user had just written."""
-    payload = fixture(name)
-    for message in payload["entry"][0]["changes"][0]["value"].get("messages", []):
-        message["timestamp"] = str(int(time.time()))
-    return payload
-
-
 @pytest.fixture
 async def channel(provider: FakeProviderApi) -> WhatsAppInput:
     provider.answer = {"messaging_product": "whatsapp", "messages": [{"id": "wamid.sent"}]}
@@ -318,14 +310,66 @@ async def test_long_texts_are_split_and_the_choices_ride_on_the_last_part(
     assert "\n".join(received).split("\n") == lines  # nothing lost, no line cut in half
 
 
-async def test_the_customer_service_window(channel: WhatsAppInput, serve: Serve) -> None:
-    url = await serve(channel, FakeAgent())
-    assert not channel.within_customer_service_window(user())
-    assert await post(url, fixture("whatsapp_text.json")) == 200  # written in 2021
-    assert not channel.within_customer_service_window(user())
-    assert await post(url, sent_now("whatsapp_button_reply.json")) == 200
-    assert channel.within_customer_service_window(user())
-    assert not channel.within_customer_service_window(conversation_id("whatsapp", "93700000999"))
+def notification(text: str, message_id: str, sent_at: object) -> dict[str, Any]:
+    payload = fixture("whatsapp_text.json")
+    message = payload["entry"][0]["changes"][0]["value"]["messages"][0]
+    message.update(id=message_id, timestamp=sent_at)
+    message["text"]["body"] = text
+    return payload
+
+
+async def test_an_old_signed_message_is_acknowledged_and_not_answered(
+    channel: WhatsAppInput, serve: Serve, provider: FakeProviderApi
+) -> None:
+    """Meta signs no time: a captured request can be sent again after the ids are forgotten."""
+    agent = FakeAgent([{"text": "The airport is closed today."}])
+    url = await serve(channel, agent)
+    hours = 3600
+    old = notification("Is the airport open?", "wamid.old", str(int(time.time()) - 7 * hours))
+    assert await post(url, old) == 200  # 200: Meta must not retry it either
+    assert agent.messages == [] and provider.sent == []
+
+    late = notification("Is the airport open?", "wamid.late", str(int(time.time()) - 5 * hours))
+    assert await post(url, late) == 200  # within six hours: late, still answered
+    assert [m.text for m in agent.messages] == ["Is the airport open?"]
+    assert len(provider.sent) == 1
+
+
+@pytest.mark.parametrize("sent_at", ["", "soon", "1e400", str(10**400), "99999999999999"])
+async def test_a_send_time_that_cannot_be_read_is_answered(
+    channel: WhatsAppInput, serve: Serve, sent_at: str
+) -> None:
+    agent = FakeAgent()
+    url = await serve(channel, agent)
+    assert await post(url, notification("salam", "wamid.odd", sent_at)) == 200
+    assert len(agent.messages) == 1
+
+
+async def test_the_age_limit_is_configurable(
+    provider: FakeProviderApi, serve: Serve, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MESSAGE_MAX_AGE", "30m")
+    for name, value in {
+        "WHATSAPP_APP_SECRET": APP_SECRET,
+        "WHATSAPP_VERIFY_TOKEN": VERIFY_TOKEN,
+        "WHATSAPP_ACCESS_TOKEN": ACCESS_TOKEN,
+        "WHATSAPP_PHONE_NUMBER_ID": PHONE_NUMBER_ID,
+        "WHATSAPP_API_BASE_URL": provider.url,
+    }.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("REDIS_HOST", raising=False)
+    agent = FakeAgent()
+    url = await serve(WhatsAppInput.from_credentials(None), agent)
+    an_hour_ago = str(int(time.time()) - 3600)
+    assert await post(url, notification("salam", "wamid.hour", an_hour_ago)) == 200
+    assert agent.messages == []
+    ten_minutes_ago = str(int(time.time()) - 600)
+    assert await post(url, notification("salam", "wamid.ten", ten_minutes_ago)) == 200
+    assert len(agent.messages) == 1
+
+    monkeypatch.setenv("MESSAGE_MAX_AGE", "soon")
+    with pytest.raises(ValueError, match="MESSAGE_MAX_AGE"):
+        WhatsAppInput.from_credentials(None)
 
 
 def test_credentials_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,202 @@
+"""What the channels' memory costs per turn: this process's memory against Redis on loopback.
+
+    .venv/bot/bin/python scripts/bench_channel_memory.py [--turns 2000] [--concurrency 20]
+
+Why: in the production profile every message now asks Redis whether it was seen before, and the
+SMS and Telegram channels read and write what their replies left behind there. Each turn runs
+the real channel code (``SeenMessages``, ``ReplyKeyboards``, ``ReplyRenderer``) the way a
+turn of that channel does, against a ``redis-server`` of its own on a free port (never a shared
+one), counts the round trips and prints a Markdown table: per-turn latency sequentially, and
+turns a second with ``--concurrency`` turns at once. Also: what a turn costs while Redis is down.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bot.channels.dedup import SeenMessages  # noqa: E402
+from bot.channels.memory import ChannelMemory, ProcessMemory, RedisMemory  # noqa: E402
+from bot.channels.sms_render import ReplyMemory, ReplyRenderer  # noqa: E402
+from bot.channels.telegram import ReplyKeyboards  # noqa: E402
+from scripts.stack import free_port  # noqa: E402
+
+MENU = "What do you need? Reply with a number:\n1 Next flights\n2 Airport and gates"
+BUTTONS = [
+    {"title": "1 Next flights", "payload": "/ask_flights"},
+    {"title": "2 Airport and gates", "payload": "/ask_airport_status"},
+]
+LONG_PS = "\n".join(f"د {n} الوتنه: کابل نه دوحې ته، د ختیځې دروازې له لارې." for n in range(12))
+
+
+class CountingRedis(RedisMemory):  # type: ignore[misc]
+    """Redis memory that counts its round trips (each ``_run`` is one)."""
+
+    round_trips = 0
+
+    async def _run(self, *args: Any, **kwargs: Any) -> list[object]:
+        CountingRedis.round_trips += 1
+        return await super()._run(*args, **kwargs)  # type: ignore[no-any-return]
+
+
+Turn = Callable[[int], Awaitable[None]]
+
+
+def scenarios(memory: ChannelMemory) -> dict[str, Turn]:
+    """One turn of each channel, as its connector drives the memory."""
+    seen = SeenMessages(memory)
+    keyboards = ReplyKeyboards(memory)
+    sms = ReplyRenderer(ReplyMemory(memory))
+
+    async def whatsapp(n: int) -> None:
+        await seen.first_time(f"whatsapp:wamid.{n}")
+
+    async def telegram(n: int) -> None:  # a keyboard press answered with a menu
+        if await seen.first_time(f"telegram:{n}"):
+            await keyboards.payload_for(f"telegram-c{n % 500}", "2 Airport and gates")
+            await keyboards.remember(
+                f"telegram-c{n % 500}", {b["title"]: b["payload"] for b in BUTTONS}
+            )
+
+    async def sms_menu(n: int) -> None:  # "2" answered with a short menu
+        if await seen.first_time(f"SM{n}"):
+            await sms.incoming(f"sms-c{n % 500}", "2")
+            await sms.outgoing(f"sms-c{n % 500}", MENU, BUTTONS)
+
+    async def sms_long_then_more(n: int) -> None:  # a long answer, then MORE
+        conversation = f"sms-l{n % 500}"
+        if await seen.first_time(f"SMl{n}"):
+            await sms.incoming(conversation, "flights")
+            await sms.outgoing(conversation, LONG_PS)
+        if await seen.first_time(f"SMm{n}"):
+            await sms.incoming(conversation, "نور")
+
+    return {
+        "WhatsApp message": whatsapp,
+        "Telegram keyboard press + menu": telegram,
+        "SMS number + menu": sms_menu,
+        "SMS long answer, then MORE (2 messages)": sms_long_then_more,
+    }
+
+
+async def measure(
+    turn: Turn, turns: int, concurrency: int, offset: int
+) -> tuple[float, float, float]:
+    """(median ms, p99 ms) sequentially, and turns a second ``concurrency`` at a time."""
+    latencies = []
+    for n in range(turns):
+        started = time.perf_counter()
+        await turn(offset + n)
+        latencies.append((time.perf_counter() - started) * 1000)
+    started = time.perf_counter()
+    base = offset + turns
+    for start in range(0, turns, concurrency):
+        await asyncio.gather(
+            *(turn(base + n) for n in range(start, min(turns, start + concurrency)))
+        )
+    rate = turns / (time.perf_counter() - started)
+    quantiles = statistics.quantiles(latencies, n=100)
+    return statistics.median(latencies), quantiles[98], rate
+
+
+def start_redis(directory: str) -> tuple[subprocess.Popen[bytes], int]:
+    server = shutil.which("redis-server")
+    if server is None:
+        raise SystemExit("redis-server is not installed")
+    port = free_port()
+    command = [
+        server,
+        "--port",
+        str(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+    ]
+    process = subprocess.Popen([*command, "--dir", directory], stdout=subprocess.DEVNULL)
+    for _ in range(500):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return process, port
+        except OSError:
+            time.sleep(0.01)
+    process.kill()
+    raise SystemExit("redis-server did not start")
+
+
+def redis_env(port: int) -> dict[str, str]:
+    return {
+        "REDIS_HOST": "127.0.0.1",
+        "REDIS_PORT": str(port),
+        "REDIS_DB": "0",
+        "REDIS_KEY_PREFIX": "bench",
+    }
+
+
+async def run(turns: int, concurrency: int) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        process, port = start_redis(directory)
+        try:
+            memories: dict[str, ChannelMemory] = {
+                "process": ProcessMemory(),
+                "Redis": CountingRedis.from_env(redis_env(port)),
+            }
+            load = os.getloadavg()[0]
+            print(
+                f"{platform.node()}, {os.cpu_count()} cores, load average {load:.1f}, "
+                f"Python {platform.python_version()}, {turns} turns each\n"
+            )
+            print(
+                "| turn | memory | round trips | median ms | p99 ms | turns/s at", concurrency, "|"
+            )
+            print("|---|---|---:|---:|---:|---:|")
+            for name in scenarios(memories["process"]):
+                for kind, memory in memories.items():
+                    before = CountingRedis.round_trips
+                    median, p99, rate = await measure(
+                        scenarios(memory)[name], turns, concurrency, 0
+                    )
+                    trips = (CountingRedis.round_trips - before) / (2 * turns)
+                    print(
+                        f"| {name} | {kind} | {trips:.1f} | {median:.3f} | {p99:.3f} "
+                        f"| {rate:,.0f} |"
+                    )
+            await memories["Redis"].close()
+        finally:
+            process.kill()
+            process.wait()
+        down = CountingRedis.from_env(redis_env(port))  # nothing listens there any more
+        median, p99, rate = await measure(
+            scenarios(down)["SMS number + menu"], turns, concurrency, 0
+        )
+        print(f"| SMS number + menu | Redis down | - | {median:.3f} | {p99:.3f} | {rate:,.0f} |")
+        await down.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=2000)
+    parser.add_argument("--concurrency", type=int, default=20)
+    args = parser.parse_args()
+    asyncio.run(run(args.turns, args.concurrency))
+
+
+if __name__ == "__main__":
+    main()
