@@ -1,1 +1,2 @@
-"""Pieces of the load benchmark (scripts/bench_load.py): traffic, setups, resources, checks."""
+"""Pieces of the load benchmark (scripts/bench_load.py) and the chaos test (scripts/chaos.py):
+traffic, setups, resources, checks, people in the web chat, a Redis server of their own."""

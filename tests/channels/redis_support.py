@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from scripts.loadtest.redis_server import answers_ping
 from scripts.stack import free_port
 
 if TYPE_CHECKING:
@@ -34,15 +34,6 @@ def require_redis_server() -> str:
     return path
 
 
-def _answers(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
-            sock.sendall(b"PING\r\n")
-            return sock.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
-
-
 @dataclass
 class RedisServer:
     """One ``redis-server`` process without persistence; ``stop``/``start`` keep its port."""
@@ -58,7 +49,7 @@ class RedisServer:
             command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
         deadline = time.monotonic() + 10
-        while not _answers(self.port):
+        while not answers_ping("127.0.0.1", self.port, timeout=0.5):
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"redis-server did not start on port {self.port}")
             time.sleep(0.02)
