@@ -26,7 +26,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
 	@echo "make test   lint, unit tests, rasa data validate, train, held-out accuracy, test stories,"
-	@echo "            integration (real servers, headless Chromium for the web chat)"
+	@echo "            integration (real servers, headless Chromium for the web chat), chaos"
 	@echo "make setup  create .venv/bot and .venv/actions from requirements/*.lock"
 	@echo "make train  train $(MODEL) if it is missing or older than its inputs"
 	@echo "make db     migrate and seed the content database ($$CONTENT_DB_URL)"
@@ -110,7 +110,7 @@ chromium:
 test-integration: setup $(MODEL) chromium
 	$(ACT)/pytest -q tests/integration
 
-test: setup lint test-unit validate train test-nlu test-stories test-integration
+test: setup lint test-unit validate train test-nlu test-stories test-integration chaos
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
 bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory
@@ -155,7 +155,7 @@ bench-load: setup $(MODEL)
 
 # Production profile (2 Rasa processes, PostgreSQL tracker store in a fresh database, a Redis of
 # its own on a free port), 6 people in the web chat; the action server, one Rasa process and
-# Redis are killed in turn. About 3 minutes; exit 1 if a message was lost. Not part of
+# Redis are killed in turn. About 3 minutes; exit 1 if a message was lost. The last step of
 # `make test` (docs/OPERATIONS.md, "The chaos test").
 chaos: setup $(MODEL)
 	@mkdir -p results
