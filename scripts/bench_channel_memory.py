@@ -16,10 +16,7 @@ import argparse
 import asyncio
 import os
 import platform
-import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,7 +31,7 @@ from bot.channels.dedup import SeenMessages  # noqa: E402
 from bot.channels.memory import ChannelMemory, ProcessMemory, RedisMemory  # noqa: E402
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer  # noqa: E402
 from bot.channels.telegram import ReplyKeyboards  # noqa: E402
-from scripts.stack import free_port  # noqa: E402
+from scripts.loadtest.redis_server import RedisServer  # noqa: E402
 
 MENU = "What do you need? Reply with a number:\n1 Next flights\n2 Airport and gates"
 BUTTONS = [
@@ -114,49 +111,14 @@ async def measure(
     return statistics.median(latencies), quantiles[98], rate
 
 
-def start_redis(directory: str) -> tuple[subprocess.Popen[bytes], int]:
-    server = shutil.which("redis-server")
-    if server is None:
-        raise SystemExit("redis-server is not installed")
-    port = free_port()
-    command = [
-        server,
-        "--port",
-        str(port),
-        "--bind",
-        "127.0.0.1",
-        "--save",
-        "",
-        "--appendonly",
-        "no",
-    ]
-    process = subprocess.Popen([*command, "--dir", directory], stdout=subprocess.DEVNULL)
-    for _ in range(500):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return process, port
-        except OSError:
-            time.sleep(0.01)
-    process.kill()
-    raise SystemExit("redis-server did not start")
-
-
-def redis_env(port: int) -> dict[str, str]:
-    return {
-        "REDIS_HOST": "127.0.0.1",
-        "REDIS_PORT": str(port),
-        "REDIS_DB": "0",
-        "REDIS_KEY_PREFIX": "bench",
-    }
-
-
 async def run(turns: int, concurrency: int) -> None:
     with tempfile.TemporaryDirectory() as directory:
-        process, port = start_redis(directory)
+        redis = RedisServer(Path(directory))
+        redis.start()
         try:
             memories: dict[str, ChannelMemory] = {
                 "process": ProcessMemory(),
-                "Redis": CountingRedis.from_env(redis_env(port)),
+                "Redis": CountingRedis.from_env(redis.env("bench")),
             }
             load = os.getloadavg()[0]
             print(
@@ -180,9 +142,8 @@ async def run(turns: int, concurrency: int) -> None:
                     )
             await memories["Redis"].close()
         finally:
-            process.kill()
-            process.wait()
-        down = CountingRedis.from_env(redis_env(port))  # nothing listens there any more
+            redis.stop()
+        down = CountingRedis.from_env(redis.env("bench"))  # nothing listens there any more
         median, p99, rate = await measure(
             scenarios(down)["SMS number + menu"], turns, concurrency, 0
         )

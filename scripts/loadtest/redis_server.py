@@ -1,8 +1,9 @@
-"""A Redis server of the test's own, on a free loopback port, that can be killed and restarted.
+"""A Redis server of the caller's own, on a free loopback port, that can be killed and restarted.
 
-The chaos test kills Redis; the Redis other people's tests use (port 6379) must never be the one
-that dies, so the test starts its own ``redis-server`` (Debian's), keeps nothing on disk, and
-removes it at the end.
+The chaos test kills Redis, the channel-memory tests restart it and the memory benchmark needs
+a quiet one; the Redis other people's tests use (port 6379) must never be the one that dies. So
+each starts its own ``redis-server`` (Debian's) with this class: nothing on disk, removed at the
+end.
 """
 
 from __future__ import annotations
@@ -56,6 +57,16 @@ class RedisServer:
     def url(self) -> str:
         return f"redis://{self.host}:{self.port}/1"
 
+    def env(self, key_prefix: str) -> dict[str, str]:
+        """The production profile's Redis variables (endpoints.production.yml) for this server."""
+        return {
+            "REDIS_HOST": self.host,
+            "REDIS_PORT": str(self.port),
+            "REDIS_DB": "0",
+            "REDIS_PASSWORD": "",
+            "REDIS_KEY_PREFIX": key_prefix,
+        }
+
     def start(self, timeout: float = 10.0) -> None:
         """Start it (again, on the same port) and wait until it answers PING."""
         binary = shutil.which("redis-server")
@@ -65,7 +76,7 @@ class RedisServer:
         if self._log is None:
             self._log = open(self.log_dir / "redis.log", "ab")  # noqa: SIM115 - closed in stop()
         self._process = subprocess.Popen(
-            [binary, "--bind", self.host, "--port", str(self.port), *NO_PERSISTENCE],
+            [binary, "--bind", self.host, "--port", str(self.port), *self._disk_options()],
             stdout=self._log,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
@@ -77,6 +88,9 @@ class RedisServer:
                 self.stop()
                 raise StackError(f"redis-server did not start; see {self.log_dir}/redis.log")
             time.sleep(0.05)
+
+    def _disk_options(self) -> list[str]:
+        return ["--dir", str(self.log_dir), *NO_PERSISTENCE]
 
     def kill(self) -> None:
         """``kill -9``: no shutdown, no save; what it held in memory is gone."""

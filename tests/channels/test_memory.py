@@ -208,7 +208,7 @@ async def test_a_redis_that_dies_and_comes_back(
     assert await seen.first_time("sms:1")
     await renderer.outgoing("sms-c1", fixture_text("long_reply_prs.txt"))
 
-    own_redis.stop()
+    own_redis.kill()
     assert await seen.first_time("sms:1")  # fails open
     more = await renderer.incoming("sms-c1", "بیشتر")
     assert more.replies and more.replies[0].startswith("همین بود")  # NOTHING_MORE, in Dari
