@@ -409,3 +409,20 @@ async def test_a_place_with_two_airports_lists_the_soonest_of_both(content_db: E
         add_flight(number, like, later)
     message = await ask("en", {"destination": "Doha"})
     assert flight_numbers(message["flights"]) == ["RCH871", "QR8010", "QR8020", "RCH881", "QR8030"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_on_sms_one_flight_asked_for_comes_whole_in_the_first_three_segments(
+    content_db: Engine, language: str
+) -> None:
+    from bot.channels.sms_render import condense
+    from bot.channels.sms_segments import MAX_SEGMENTS, fits
+
+    message = await ask(language, {"flight_number": "QR8010"})
+    shown = render(message, language)
+    sent, _ = condense(shown)
+    assert fits(sent, MAX_SEGMENTS)
+    heading, _, block = sent.partition("\n\n")
+    assert "QR8010" in heading  # says what it answered
+    # The flight's number, departure, destination and status come in the first SMS.
+    assert message["flights"].split("\n")[1] in sent
