@@ -422,7 +422,7 @@ async def test_on_sms_one_flight_asked_for_comes_whole_in_the_first_three_segmen
     shown = render(message, language)
     sent, _ = condense(shown)
     assert fits(sent, MAX_SEGMENTS)
-    heading, _, block = sent.partition("\n\n")
+    heading = sent.partition("\n\n")[0]
     assert "QR8010" in heading  # says what it answered
     # The flight's number, departure, destination and status come in the first SMS.
     assert message["flights"].split("\n")[1] in sent
