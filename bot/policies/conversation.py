@@ -111,7 +111,7 @@ class ConversationPolicy(RulePolicy):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # Read when Rasa loads the model: a wrong value stops the start, naming the variable.
+        # Read when Rasa loads the model: a wrong value keeps it from loading, naming the variable.
         self._follow_confidence = follow_confidence()
         self._memory_ttl = memory_ttl()
 
