@@ -19,9 +19,9 @@ export RASA_TELEMETRY_ENABLED := false
 MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name '*.yml') \
 	$(wildcard bot/nlu/*.py bot/lang/*.py)
 
-.PHONY: help setup run db purge train lint test test-unit validate test-nlu test-stories test-integration \
-	chromium bench bench-nlu bench-content bench-alerts bench-action-secret bench-memory \
-	bench-load chaos clean
+.PHONY: help setup run db purge train lint test test-unit validate test-nlu test-stories test-followups \
+	test-integration chromium bench bench-nlu bench-content bench-alerts bench-action-secret \
+	bench-memory bench-load chaos clean
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
@@ -98,6 +98,13 @@ test-stories: $(MODEL)
 	$(BOT)/rasa test core --model $(MODEL) --stories tests/stories \
 		--fail-on-prediction-errors --out results/stories
 
+# Follow-ups in every language, end to end on the text: intents and entities as well as the
+# actions (docs/CONVERSATIONS.md). Expected dates are relative ("@+1"): dated first.
+test-followups: $(MODEL)
+	$(BOT)/python scripts/dated_stories.py tests/followups results/followup-stories
+	$(BOT)/rasa test core --model $(MODEL) --stories results/followup-stories --e2e \
+		--fail-on-prediction-errors --out results/followups
+
 # Held-out accuracy floors for the trained model (regression guard).
 test-nlu: $(MODEL)
 	$(BOT)/pytest -q tests/nlu
@@ -110,7 +117,7 @@ chromium:
 test-integration: setup $(MODEL) chromium
 	$(ACT)/pytest -q tests/integration
 
-test: setup lint test-unit validate train test-nlu test-stories test-integration chaos
+test: setup lint test-unit validate train test-nlu test-stories test-followups test-integration chaos
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
 bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory

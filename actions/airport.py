@@ -9,21 +9,49 @@ from sqlalchemy.orm import Session
 
 from actions.content import format as fmt
 from actions.content import queries
-from actions.content.answering import ContentAction, Reply, latest_entity
+from actions.content.answering import ContentAction, Reply, detail
 from actions.content.localise import LABELS, STATUS, isolate_latin, word
+from actions.content.models import Provenance
 
 DEFAULT_AIRPORT = "KBL"
 
 
 class ActionAnswerAirportStatus(ContentAction):
-    """Answers "is the airport open?", "is Abbey Gate open?" (entity ``airport``, default KBL)."""
+    """Answers "is the airport open?" (entity ``airport``, default KBL) and "is the East Gate
+    open?" (entity ``gate``: that gate first and fully, one line on how to see the others)."""
 
     def name(self) -> str:
         return "action_answer_airport_status"
 
     def answer(self, session: Session, tracker: Tracker, language: str, now: datetime) -> Reply:
-        iata = (latest_entity(tracker, "airport") or DEFAULT_AIRPORT).upper()
+        iata = (detail(tracker, "airport") or DEFAULT_AIRPORT).upper()
+        gate = detail(tracker, "gate")
+        if gate:
+            return gate_reply(session, iata, gate, language, now)
         return airport_reply(session, iata, language, now)
+
+
+def gate_reply(session: Session, iata: str, gate_key: str, language: str, now: datetime) -> Reply:
+    """One gate's state and note, with its airport's state; the whole airport when the gate is
+    not one of this airport's (a gate named with another airport) or its airport has no
+    current status (the airport's answer says so)."""
+    airport = queries.airport_with_status(session, iata)
+    slug = gate_key.partition("/")[2] if "/" in gate_key else gate_key
+    gate = next((g for g in airport.gates if g.slug == slug), None) if airport else None
+    status = airport.status if airport else None
+    if airport is None or gate is None or status is None or not status.is_current(now):
+        return airport_reply(session, iata, language, now)
+    facts: list[Provenance] = [status, gate] if gate.is_current(now) else [status]
+    return Reply(
+        "utter_gate_status",
+        {
+            "gate": fmt.gate_line(gate, now, language),
+            "airport": isolate_latin(fmt.text(airport, "name", language), language),
+            "status": word(STATUS, status.state.value, language),
+            "provenance": fmt.provenance(facts, now, language),
+        },
+        current=facts,
+    )
 
 
 def airport_reply(session: Session, iata: str, language: str, now: datetime) -> Reply:

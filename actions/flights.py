@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from actions.content import format as fmt
 from actions.content import queries
-from actions.content.answering import ContentAction, Reply, latest_entity
+from actions.content.answering import ContentAction, Reply, detail
 from actions.content.localise import digits
 from actions.content.models import Airport, Flight
 from actions.content.queries import FlightQuery
@@ -23,18 +23,19 @@ logger = logging.getLogger(__name__)
 
 
 def flight_query(tracker: Tracker) -> FlightQuery:
-    """The filters in the latest message's entities (already canonical; tidied defensively)."""
+    """The filters of the question: this message's and, for a follow-up, those remembered
+    (already canonical; tidied defensively)."""
     day: date | None = None
-    raw_day = latest_entity(tracker, "date")
+    raw_day = detail(tracker, "date")
     if raw_day is not None:
         try:
             day = date.fromisoformat(raw_day)
         except ValueError:
             # Better all upcoming flights than none: the list shows each flight's day.
             logger.warning("ignoring a date entity that is not an ISO date")
-    number = latest_entity(tracker, "flight_number")
+    number = detail(tracker, "flight_number")
     return FlightQuery(
-        destination=latest_entity(tracker, "destination"),
+        destination=detail(tracker, "destination"),
         day=day,
         flight_number=to_ascii_digits(re.sub(r"\s+", "", number)).upper() if number else None,
     )
@@ -56,8 +57,24 @@ def matched_numbers(
     return (Reply("utter_flight_number_matches", variables),)
 
 
+def asked_for(query: FlightQuery, airports: Sequence[Airport], language: str) -> str:
+    """What the user asked for, the place named in their language when we know it
+    (Frankfurt → فرانکفورت): "Doha · Wed 2 Dec"."""
+    place: Airport | str | None = airports[0] if airports else query.destination
+    return fmt.query(place, query.day, query.flight_number, language)
+
+
+def is_filtered(query: FlightQuery) -> bool:
+    return bool(query.destination or query.day or query.flight_number)
+
+
 class ActionAnswerFlights(ContentAction):
-    """Answers "next flights?", "flights to Doha tomorrow?", "is QR8010 on time?", "871?"."""
+    """Answers "next flights?", "flights to Doha tomorrow?", "is QR8010 on time?", "871?".
+
+    An answer to a question with filters says what it answered ("Flights for Doha · Wed 2
+    Dec") and shows only those flights, with one line on how to see the others; a day with no
+    flight shows the next one that matches the rest of the question.
+    """
 
     def name(self) -> str:
         return "action_answer_flights"
@@ -71,15 +88,31 @@ class ActionAnswerFlights(ContentAction):
             query = replace(query, destination_ids=tuple(airport.id for airport in airports))
         flights = queries.upcoming_flights(session, now, query)
         if flights:
+            variables = {
+                "flights": fmt.flight_lines(flights, language),
+                "provenance": fmt.provenance(flights, now, language),
+            }
+            if is_filtered(query):
+                variables["query"] = asked_for(query, airports, language)
             return Reply(
-                "utter_flights_list",
-                {
-                    "flights": fmt.flight_lines(flights, language),
-                    "provenance": fmt.provenance(flights, now, language),
-                },
+                "utter_flights_for" if is_filtered(query) else "utter_flights_list",
+                variables,
                 current=flights,
                 preface=matched_numbers(query, flights, language),
             )
+        if query.day is not None:
+            later = queries.upcoming_flights(session, now, replace(query, day=None), limit=1)
+            if later:
+                return Reply(
+                    "utter_flights_none_then_next",
+                    {
+                        "query": asked_for(query, airports, language),
+                        "flights": fmt.flight_lines(later, language),
+                        "provenance": fmt.provenance(later, now, language),
+                    },
+                    current=later,
+                    preface=matched_numbers(query, later, language),
+                )
 
         destinations = fmt.places(
             queries.destinations_with_upcoming_flights(session, now), language
@@ -98,9 +131,7 @@ class ActionAnswerFlights(ContentAction):
                     preface=matched_numbers(query, finished, language),
                 )
 
-        # Name the place in the user's language when we know it (Frankfurt → فرانکفورت).
-        asked_place: Airport | str | None = airports[0] if airports else query.destination
-        asked = fmt.query(asked_place, query.day, query.flight_number, language)
+        asked = asked_for(query, airports, language)
         outdated = queries.outdated_flights(session, now, query)
         if outdated:
             return Reply(

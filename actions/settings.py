@@ -6,9 +6,6 @@ Every variable the answering side of the content runtime reads is read here and 
 ``CONTENT_DB_URL``
     The content database (default: the SQLite file ``var/content.db``). Read on every use, so
     that a process (or a test) pointed at another database uses it from the next answer on.
-``LANGUAGE_FOLLOW_CONFIDENCE`` (default ``0.7``)
-    Below this language-identifier confidence a message does not switch the conversation's
-    language: a short "ok" must not flip a Pashto conversation into English.
 ``CONTENT_FRESHNESS_AIRPORT`` (``2h``), ``CONTENT_FRESHNESS_FLIGHTS`` (``6h``),
 ``CONTENT_FRESHNESS_ANNOUNCEMENTS`` (``72h``), ``CONTENT_FRESHNESS_GUIDANCE`` (``14d``),
 ``CONTENT_FRESHNESS_CONTACTS`` (``14d``)
@@ -46,8 +43,6 @@ from dataclasses import dataclass, fields, replace
 from datetime import timedelta
 
 CONTENT_DB_URL = "CONTENT_DB_URL"
-LANGUAGE_FOLLOW_CONFIDENCE = "LANGUAGE_FOLLOW_CONFIDENCE"
-DEFAULT_FOLLOW_CONFIDENCE = 0.7
 FRESHNESS_PREFIX = "CONTENT_FRESHNESS_"
 EMERGENCY_HOTLINE = "EMERGENCY_HOTLINE"
 ALERT_SUBSCRIPTION_TTL = "ALERT_SUBSCRIPTION_TTL"
@@ -98,21 +93,6 @@ def parse_duration(name: str, raw: str) -> timedelta:
 def content_db_url(environ: Mapping[str, str] = os.environ) -> str | None:
     """``CONTENT_DB_URL`` if set (db.py supplies the local default)."""
     return environ.get(CONTENT_DB_URL, "").strip() or None
-
-
-def language_follow_confidence(environ: Mapping[str, str] = os.environ) -> float:
-    raw = environ.get(LANGUAGE_FOLLOW_CONFIDENCE, "").strip()
-    if not raw:
-        return DEFAULT_FOLLOW_CONFIDENCE
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if not 0.0 <= value <= 1.0:
-        raise SettingsError(
-            f"{LANGUAGE_FOLLOW_CONFIDENCE} is {raw!r}; give a number from 0 to 1, like 0.7"
-        )
-    return value
 
 
 def emergency_hotline(environ: Mapping[str, str] = os.environ) -> str | None:

@@ -62,6 +62,16 @@ def latest_entity(tracker: Tracker, entity: str) -> str | None:
     return None
 
 
+def detail(tracker: Tracker, name: str) -> str | None:
+    """A detail of the question being answered: its slot, which holds what this message named
+    and, for a follow-up, what the questions before it named (bot/domain/followups.yml); the
+    latest message's entity when the slot is empty."""
+    value = tracker.get_slot(name)
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    return latest_entity(tracker, name)
+
+
 def own_messages(tracker: Tracker) -> list[dict[str, Any]]:
     """The user events the person wrote, oldest first, as far as the tracker keeps them:
     alert triggers (``EXTERNAL_…`` intents, sent by the notifier) are not theirs."""

@@ -3,6 +3,10 @@
 "قطر", "qatar" and "Doha" all mean the destination ``Doha``; "۸۷۱" is flight ``871``;
 "sabah" is tomorrow's ISO date in Kabul. Replaces Rasa's EntitySynonymMapper, whose lookup
 misses synonyms typed with another keyboard's letter forms.
+
+It also finds the entities named in ``lexical_entities`` (the gates) itself, by the names in the
+lookup tables of the training data: a closed list of a few names per airport, which the CRF
+would have to learn from annotations in every sentence that mentions a gate.
 """
 
 from __future__ import annotations
@@ -17,8 +21,11 @@ from rasa.engine.storage.storage import ModelStorage
 from rasa.nlu.extractors.extractor import EntityExtractorMixin
 from rasa.shared.nlu.constants import (
     ENTITIES,
+    ENTITY_ATTRIBUTE_END,
+    ENTITY_ATTRIBUTE_START,
     ENTITY_ATTRIBUTE_TYPE,
     ENTITY_ATTRIBUTE_VALUE,
+    TEXT,
 )
 from rasa.shared.nlu.training_data.message import Message
 from rasa.shared.nlu.training_data.training_data import TrainingData
@@ -28,6 +35,7 @@ from bot.nlu.dates import resolve_date, today_in_kabul
 from bot.nlu.storage import load_json, save_json
 
 _SYNONYMS_FILE = "synonyms.json"
+_LEXICON_FILE = "lexicon.json"
 _NOT_FLIGHT_NUMBER = re.compile(r"[^A-Z0-9]")
 
 
@@ -45,10 +53,19 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
         model_storage: ModelStorage,
         resource: Resource,
         synonyms: Dict[str, str] | None = None,
+        lexicon: Dict[str, List[str]] | None = None,
+        lexical: List[str] | None = None,
     ) -> None:
         self._model_storage = model_storage
         self._resource = resource
         self.synonyms = synonyms or {}
+        #: entity type → its names as the normaliser writes them, longest first
+        self.lexicon = lexicon or {}
+        self._lexical = lexical or []
+
+    @staticmethod
+    def get_default_config() -> Dict[str, Any]:
+        return {"lexical_entities": ["gate"]}
 
     @classmethod
     def create(
@@ -58,14 +75,29 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
         resource: Resource,
         execution_context: ExecutionContext,
     ) -> EntityCanonicaliser:
-        return cls(model_storage, resource)
+        return cls(model_storage, resource, lexical=list(config.get("lexical_entities") or []))
 
     def train(self, training_data: TrainingData) -> Resource:
         synonyms = {normalise(raw): value for raw, value in training_data.entity_synonyms.items()}
         # Canonical values map to themselves, so "doha" and "DOHA" become "Doha" too.
         synonyms.update({normalise(value): value for value in set(synonyms.values())})
         self.synonyms = synonyms
+        self.lexicon = {
+            kind: sorted(
+                {
+                    normalise(name)
+                    for table in training_data.lookup_tables
+                    if table.get("name") == kind
+                    for name in table.get("elements") or []
+                    if normalise(name)
+                },
+                key=len,
+                reverse=True,
+            )
+            for kind in self._lexical
+        }
         save_json(self._model_storage, self._resource, _SYNONYMS_FILE, synonyms)
+        save_json(self._model_storage, self._resource, _LEXICON_FILE, self.lexicon)
         return self._resource
 
     @classmethod
@@ -77,7 +109,12 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
         execution_context: ExecutionContext,
         **kwargs: Any,
     ) -> EntityCanonicaliser:
-        return cls(model_storage, resource, load_json(model_storage, resource, _SYNONYMS_FILE))
+        return cls(
+            model_storage,
+            resource,
+            load_json(model_storage, resource, _SYNONYMS_FILE),
+            load_json(model_storage, resource, _LEXICON_FILE),
+        )
 
     def process(self, messages: List[Message]) -> List[Message]:
         today = today_in_kabul()
@@ -91,8 +128,31 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
                     entity[ENTITY_ATTRIBUTE_VALUE] = value
                     self.add_processor_name(entity)
                 entities.append(entity)
+            entities += self.named_in(str(message.get(TEXT) or ""), entities)
             message.set(ENTITIES, entities, add_to_output=True)
         return messages
+
+    def named_in(self, text: str, found: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """The lexicon's names in ``text`` (already normalised), where no entity is yet."""
+        taken = [(e.get(ENTITY_ATTRIBUTE_START, 0), e.get(ENTITY_ATTRIBUTE_END, 0)) for e in found]
+        named: List[Dict[str, Any]] = []
+        for kind, names in self.lexicon.items():
+            for name in names:
+                for match in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text):
+                    start, end = match.span()
+                    if any(
+                        start < other_end and other_start < end for other_start, other_end in taken
+                    ):
+                        continue
+                    taken.append((start, end))
+                    entity = {
+                        ENTITY_ATTRIBUTE_TYPE: kind,
+                        ENTITY_ATTRIBUTE_START: start,
+                        ENTITY_ATTRIBUTE_END: end,
+                        ENTITY_ATTRIBUTE_VALUE: self.synonyms.get(name, name),
+                    }
+                    named.append(self.add_extractor_name([entity])[0])
+        return sorted(named, key=lambda entity: entity[ENTITY_ATTRIBUTE_START])
 
     def canonical_value(self, entity: Dict[str, Any], today: Any) -> str | None:
         value = str(entity.get(ENTITY_ATTRIBUTE_VALUE, ""))

@@ -23,6 +23,7 @@ RASA_STAGES = (
     ("NLU: intent classifier", "CharNgramIntentClassifier.process"),
     ("NLU: entity extractor (CRF)", "CRFEntityExtractor.process"),
     ("NLU: other components, graph runner", "MessageProcessor.parse_message"),
+    ("conversation policy: language, topic, details", "ConversationPolicy.turn_events"),
     ("policies, graph runner", "MessageProcessor._predict_next_with_tracker"),
     ("responses (NLG)", "NaturalLanguageGenerator.generate"),
     ("action-server call: tracker to JSON, HTTP", "RemoteAction.run"),
@@ -45,7 +46,6 @@ RASA_LIBRARIES = (
 )
 ACTION_STAGES = (
     ("content database (SQLAlchemy)", "ContentAction._read"),
-    ("action_track_language", "ActionTrackLanguage.run"),
     ("other actions", "ActionExecutor.run"),
     ("request JSON decode", "Request.load_json"),
 )

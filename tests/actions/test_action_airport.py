@@ -158,3 +158,57 @@ async def test_an_airport_without_status_is_unknown(
     assert message["response"] == "utter_airport_status_unknown"
     assert message["airport"] == name
     assert name in render(message, language)
+
+
+GATE_FIRST = {  # the gate asked about, its airport's state, one line on the other gates
+    "en": ("• East Gate: open — Only for people called by their embassy.", "Other gates: reply 2."),
+    "prs": ("• دروازهٔ شرقی: باز — ", "دروازه‌های دیگر: ۲ بفرستید."),
+    "ps": ("• ختیځه دروازه: خلاصه — ", "نورې دروازې: ۲ ولېږئ."),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_a_question_about_one_gate_answers_that_gate_first(
+    content_db: Engine, language: str
+) -> None:
+    message = await ask(language, {"gate": "KBL/east-gate"})
+    assert message["response"] == "utter_gate_status"
+    shown = render(message, language)
+    first, rest = GATE_FIRST[language]
+    assert shown.startswith(first)
+    assert shown.endswith("\n" + rest)
+    assert EXPECTED[language]["airport"] in message["airport"]
+    assert message["status"] == EXPECTED[language]["status"]
+    others = ("Abbey", "North Gate", "Baron") if language == "en" else ("ابی", "شمال", "بارون")
+    assert not any(name in shown for name in others)
+
+
+async def test_a_gate_the_airport_does_not_have_gets_the_whole_airport(
+    content_db: Engine,
+) -> None:
+    message = await ask("en", {"gate": "KBL/no-such-gate"})
+    assert message["response"] == "utter_airport_status"
+    other_airport = await ask("en", {"gate": "KBL/east-gate", "airport": "MZR"})
+    assert other_airport["response"] != "utter_gate_status"
+
+
+async def test_a_gate_whose_information_is_out_of_date_says_so(content_db: Engine) -> None:
+    message = await ask("en", {"gate": "KBL/civilian-terminal"})
+    assert message["response"] == "utter_gate_status"
+    assert "no current information (out of date)" in message["gate"]
+    assert "Civilian terminal" in message["gate"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_on_sms_the_gate_asked_about_comes_whole_in_the_first_three_segments(
+    content_db: Engine, language: str
+) -> None:
+    from bot.channels.sms_render import condense
+    from bot.channels.sms_segments import MAX_SEGMENTS, fits
+
+    message = await ask(language, {"gate": "KBL/abbey-gate"})
+    sent, _ = condense(render(message, language))
+    assert fits(sent, MAX_SEGMENTS)
+    assert sent.startswith(message["gate"])  # the gate's state and its whole note
+    whole = await ask(language, {})
+    assert len(render(message, language)) < len(render(whole, language)) / 2

@@ -58,7 +58,9 @@ async def test_lists_upcoming_flights(
     content_db: Engine, language: str, entities: dict[str, str], expected: list[str]
 ) -> None:
     message = await ask(language, entities)
-    assert message["response"] == "utter_flights_list"
+    # A question with filters is answered saying what was asked, and how to see the others.
+    assert message["response"] == ("utter_flights_for" if entities else "utter_flights_list")
+    assert ("query" in message) == bool(entities)
     assert flight_numbers(message["flights"]) == expected
 
 
@@ -151,8 +153,7 @@ async def test_none_found_lists_destinations_that_have_flights(
     ("language", "entities", "query"),
     [
         ("en", {"destination": "Dubai"}, "Dubai"),  # its only flight has left
-        ("en", {"date": "2021-08-30"}, "Mon 30 Aug"),
-        ("prs", {"date": "2021-08-30", "destination": "Doha"}, "دوحه · دوشنبه ۳۰ اگست"),
+        ("en", {"destination": "Dubai", "date": "2021-08-30"}, "Dubai · Mon 30 Aug"),
         ("ps", {"flight_number": "XY1"}, f"{FSI}XY1{PDI}"),
         ("en", {"destination": "Atlantis"}, "Atlantis"),
     ],
@@ -163,6 +164,31 @@ async def test_none_found_says_what_was_asked(
     message = await ask(language, entities)
     assert message["response"] == "utter_flights_none"
     assert message["query"] == query
+
+
+@pytest.mark.parametrize(
+    ("language", "entities", "query", "next_one"),
+    [
+        ("en", {"date": "2021-08-30"}, "Mon 30 Aug", "RCH871"),
+        ("prs", {"date": "2021-08-30", "destination": "Doha"}, "دوحه · دوشنبه ۳۰ اگست", "RCH871"),
+        ("ps", {"date": "2021-08-30", "destination": "Tashkent"}, "تاشکند", "GAF612"),
+    ],
+)
+async def test_a_day_without_flights_says_so_and_shows_the_next_one(
+    content_db: Engine, language: str, entities: dict[str, str], query: str, next_one: str
+) -> None:
+    message = await ask(language, entities)
+    assert message["response"] == "utter_flights_none_then_next"
+    assert query in message["query"]
+    assert flight_numbers(message["flights"]) == [next_one]  # only the next one, not a list
+    shown = render(message, language)
+    first_line = {
+        "en": f"Flights for {message['query']}: none.",
+        "prs": f"برای {message['query']} هیچ پرواز نیست.",
+        "ps": f"د {message['query']} لپاره هېڅ الوتنه نشته.",
+    }[language]
+    assert shown.startswith(first_line + "\n")
+    assert shown.endswith({"en": "reply 1.", "prs": "۱ بفرستید.", "ps": "۱ ولېږئ."}[language])
 
 
 async def test_no_filters_and_no_flights(content_db: Engine) -> None:
@@ -260,7 +286,7 @@ async def test_an_unparseable_date_is_ignored(content_db: Engine) -> None:
 async def test_the_user_sees_the_domain_wording_with_the_data(
     content_db: Engine, language: str
 ) -> None:
-    message = await ask(language, {"destination": "Doha"})
+    message = await ask(language, {})
     shown = render(message, language)
     heading = {
         "en": "Next evacuation flights (Kabul time):",
@@ -268,6 +294,26 @@ async def test_the_user_sees_the_domain_wording_with_the_data(
         "ps": "د وېستلو راتلونکې الوتنې (د کابل په وخت):",
     }[language]
     assert shown.startswith(f"{heading}\n\n{message['flights']}\n\n{message['provenance']}\n")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_a_focused_answer_says_what_it_answered_and_how_to_see_the_rest(
+    content_db: Engine, language: str
+) -> None:
+    message = await ask(language, {"destination": "Doha"})
+    shown = render(message, language)
+    heading = {
+        "en": f"Flights for {message['query']} (Kabul time):",
+        "prs": f"پروازها برای {message['query']} (به وقت کابل):",
+        "ps": f"د {message['query']} الوتنې (د کابل په وخت):",
+    }[language]
+    assert shown.startswith(f"{heading}\n\n{message['flights']}\n\n{message['provenance']}\n")
+    rest = {
+        "en": "Other flights: reply 1.",
+        "prs": "پروازهای دیگر: ۱ بفرستید.",
+        "ps": "نورې الوتنې: ۱ ولېږئ.",
+    }
+    assert shown.endswith("\n" + rest[language])
 
 
 async def ask_all(language: str, entities: dict[str, str]) -> list[dict[str, Any]]:
@@ -302,7 +348,7 @@ async def test_a_number_typed_without_letters_matches_the_flights_ending_in_it(
     matches, answer = await ask_all(language, {"flight_number": typed})
     assert matches["response"] == "utter_flight_number_matches"
     assert (matches["digits"], matches["numbers"]) == (digits, numbers)
-    assert answer["response"] == "utter_flights_list"
+    assert answer["response"] == "utter_flights_for"
     assert flight_numbers(answer["flights"]) == [numbers.strip(FSI + PDI)]
 
 
@@ -363,3 +409,20 @@ async def test_a_place_with_two_airports_lists_the_soonest_of_both(content_db: E
         add_flight(number, like, later)
     message = await ask("en", {"destination": "Doha"})
     assert flight_numbers(message["flights"]) == ["RCH871", "QR8010", "QR8020", "RCH881", "QR8030"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_on_sms_one_flight_asked_for_comes_whole_in_the_first_three_segments(
+    content_db: Engine, language: str
+) -> None:
+    from bot.channels.sms_render import condense
+    from bot.channels.sms_segments import MAX_SEGMENTS, fits
+
+    message = await ask(language, {"flight_number": "QR8010"})
+    shown = render(message, language)
+    sent, _ = condense(shown)
+    assert fits(sent, MAX_SEGMENTS)
+    heading = sent.partition("\n\n")[0]
+    assert "QR8010" in heading  # says what it answered
+    # The flight's number, departure, destination and status come in the first SMS.
+    assert message["flights"].split("\n")[1] in sent

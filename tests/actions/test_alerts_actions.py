@@ -20,7 +20,6 @@ from actions.alerts.models import (
 )
 from actions.alerts.subscriptions import Wish
 from actions.content import db, editing
-from actions.language import ActionTrackLanguage
 from actions.privacy import ActionDeleteMyData
 from actions.subscriptions import (
     ActionListSubscriptions,
@@ -268,32 +267,3 @@ async def test_whatsapp_inside_24_hours_gets_free_text() -> None:
 def test_template_parameters_are_one_bounded_line() -> None:
     flat = template_parameter("a\n\n  b\t c" + "x" * 2000)
     assert flat.startswith("a · b c") and len(flat) == 900 and "\n" not in flat
-
-
-@pytest.mark.parametrize(
-    ("language", "text", "expected"),
-    [
-        ("prs", "پرواز کی است", "امنیت"),
-        ("ps", "الوتنه کله ده", "خوندیتوب"),
-        ("en", "when is the flight", "safety"),
-    ],
-)
-async def test_a_new_user_is_offered_the_safety_advice_once_in_their_language(
-    language: str, text: str, expected: str
-) -> None:
-    first = conversation(PERSON, language=None, intent="ask_flights", text=text)
-    first.latest_message["language"] = {"code": language, "script": "Arab", "confidence": 0.95}
-    messages = await run(ActionTrackLanguage(), first)
-    assert len(messages) == 1 and expected in messages[0]["text"].lower()
-
-    earlier = first.events[-1]
-    second = conversation(
-        PERSON, language=language, intent="ask_flights", text=text, events=[earlier]
-    )
-    second.latest_message["language"] = {"code": language, "script": "Arab", "confidence": 0.95}
-    assert await run(ActionTrackLanguage(), second) == []
-
-
-async def test_an_alert_trigger_is_not_a_first_message() -> None:
-    tracker = conversation(PERSON, language=None, intent="EXTERNAL_alert", text="")
-    assert await run(ActionTrackLanguage(), tracker) == []

@@ -9,20 +9,10 @@ from actions import settings
 
 def test_defaults() -> None:
     assert settings.content_db_url({}) is None
-    assert settings.language_follow_confidence({}) == 0.7
 
 
 def test_values_from_the_environment() -> None:
     assert settings.content_db_url({"CONTENT_DB_URL": " sqlite:///x.db "}) == "sqlite:///x.db"
-    assert settings.language_follow_confidence({"LANGUAGE_FOLLOW_CONFIDENCE": "0.85"}) == 0.85
-
-
-@pytest.mark.parametrize("raw", ["high", "1.5", "-0.1"])
-def test_a_bad_confidence_says_what_to_give(raw: str) -> None:
-    with pytest.raises(
-        settings.SettingsError, match=r"LANGUAGE_FOLLOW_CONFIDENCE is .* from 0 to 1"
-    ):
-        settings.language_follow_confidence({"LANGUAGE_FOLLOW_CONFIDENCE": raw})
 
 
 def test_the_emergency_hotline_is_optional_and_kept_on_one_line() -> None:

@@ -3,11 +3,8 @@
 from typing import Any
 
 import pytest
-from rasa_sdk import Tracker
-from rasa_sdk.events import SlotSet
-from rasa_sdk.executor import CollectingDispatcher
 
-from actions.language import ActionTrackLanguage, LanguageState, choose_language
+from bot.lang.choice import LanguageState, choose_language, follow_confidence
 
 
 def parse(
@@ -60,13 +57,12 @@ def test_channel_hint_only_without_evidence(hint: str | None, expected: str) -> 
     assert choose_language(None, parse(code=None), hint=hint).language == expected
 
 
-async def test_action_sets_slots_only_when_language_changes() -> None:
-    def tracker(slots: dict[str, Any], message: dict[str, Any]) -> Tracker:
-        events = [{"event": "user", "text": "x", "parse_data": message, "metadata": {}}]
-        return Tracker("someone", slots, message, events, False, None, {}, "action_listen")
+def test_follow_confidence_default_and_override() -> None:
+    assert follow_confidence({}) == 0.7
+    assert follow_confidence({"LANGUAGE_FOLLOW_CONFIDENCE": "0.85"}) == 0.85
 
-    action = ActionTrackLanguage()
-    events = await action.run(CollectingDispatcher(), tracker({}, parse(code="ps")), {})
-    assert events == [SlotSet("language", "ps"), SlotSet("language_chosen", False)]
-    same = tracker({"language": "ps", "language_chosen": False}, parse(code="ps"))
-    assert await action.run(CollectingDispatcher(), same, {}) == []
+
+@pytest.mark.parametrize("raw", ["high", "1.5", "-0.1"])
+def test_follow_confidence_refuses_what_is_not_a_share(raw: str) -> None:
+    with pytest.raises(ValueError, match=r"LANGUAGE_FOLLOW_CONFIDENCE is .* from 0 to 1"):
+        follow_confidence({"LANGUAGE_FOLLOW_CONFIDENCE": raw})

@@ -1,0 +1,64 @@
+"""The conversation's language: explicit choice (sticky) > confident detection > channel hint.
+
+Standard library only. Rasa's conversation policy (bot/policies/conversation.py) decides with it
+on every turn, inside the Rasa process, so no turn costs an action-server call for it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from bot.lang.codes import DEFAULT_LANGUAGE, is_language
+
+LANGUAGE_FOLLOW_CONFIDENCE: Final = "LANGUAGE_FOLLOW_CONFIDENCE"
+#: Below this identifier confidence a message does not switch the conversation's language:
+#: a short "ok" must not flip a Pashto conversation into English.
+DEFAULT_FOLLOW_CONFIDENCE: Final = 0.7
+
+
+@dataclass(frozen=True)
+class LanguageState:
+    language: str
+    chosen: bool
+
+
+def choose_language(
+    current: LanguageState | None,
+    message: Mapping[str, Any],
+    hint: str | None = None,
+    follow_confidence: float = DEFAULT_FOLLOW_CONFIDENCE,
+) -> LanguageState:
+    """The conversation's language after ``message`` (a parse result with ``language``)."""
+    if (message.get("intent") or {}).get("name") == "set_language":
+        named = [
+            e.get("value") for e in message.get("entities") or [] if e.get("entity") == "language"
+        ]
+        if named and is_language(named[-1]):
+            return LanguageState(named[-1], chosen=True)
+    if current and current.chosen:
+        return current
+    detected = message.get("language") or {}
+    if is_language(detected.get("code")) and detected.get("confidence", 0.0) >= follow_confidence:
+        return LanguageState(detected["code"], chosen=False)
+    if current:
+        return current
+    return LanguageState(hint if is_language(hint) else DEFAULT_LANGUAGE, chosen=False)
+
+
+def follow_confidence(environ: Mapping[str, str] = os.environ) -> float:
+    """``LANGUAGE_FOLLOW_CONFIDENCE`` (0 to 1, default 0.7); ValueError naming it if wrong."""
+    raw = environ.get(LANGUAGE_FOLLOW_CONFIDENCE, "").strip()
+    if not raw:
+        return DEFAULT_FOLLOW_CONFIDENCE
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(
+            f"{LANGUAGE_FOLLOW_CONFIDENCE} is {raw!r}; give a number from 0 to 1, like 0.7"
+        )
+    return value

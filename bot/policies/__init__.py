@@ -1,0 +1,1 @@
+"""Rasa dialogue policies of the assistant (bot runtime only)."""
