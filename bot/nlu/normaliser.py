@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List
 
 from rasa.engine.graph import ExecutionContext, GraphComponent
 from rasa.engine.recipes.default_recipe import DefaultV1Recipe
@@ -36,7 +36,7 @@ class TextNormaliser(GraphComponent):
         return cls()
 
     @classmethod
-    def fingerprint_addon(cls, config: Dict[str, Any]) -> Optional[str]:
+    def fingerprint_addon(cls, config: Dict[str, Any]) -> str | None:
         """The folding rules' source, so `rasa train` retrains everything after them when they
         change: Rasa's cache otherwise restores models trained on the old folding."""
         return hashlib.sha256(Path(normalise_module.__file__).read_bytes()).hexdigest()
