@@ -111,8 +111,11 @@ test-nlu: $(MODEL)
 
 # The widget test (tests/integration/test_widget.py) drives Debian's Chromium with Playwright;
 # Playwright's own browser download is never used (it would need the internet).
+# fonts-noto-core has Noto Sans/Naskh Arabic with every Dari and Pashto letter: Debian's
+# default DejaVu Sans lacks ۍ, which the web chat then showed as an empty box.
 chromium:
 	@command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	@fc-list ':charset=6cd' family | grep -q . || (apt-get update && apt-get install -y fonts-noto-core)
 
 test-integration: setup $(MODEL) chromium
 	$(ACT)/pytest -q tests/integration
