@@ -50,18 +50,20 @@ from actions.content.columns import (
     choice,
     localised,
 )
-from actions.content.editors import EditorToken
+from actions.content.editors import ConsoleSession, EditorToken, SignInCode
 from actions.content.revision import RecordKind, Revision, RevisionAction
 
 __all__ = [
     "NAMING_CONVENTION",
     "Base",
     "Broadcast",
+    "ConsoleSession",
     "Delivery",
     "EditorToken",
     "RecordKind",
     "Revision",
     "RevisionAction",
+    "SignInCode",
     "StoredAddress",
     "Subscription",
     "UTCDateTime",
