@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from actions.content import format as fmt
+from actions.content.localise import isolate_latin
 from actions.content.models import (
     Airport,
     AirportStatus,
@@ -23,8 +24,9 @@ def title(row: Any, language: str) -> str:
     if isinstance(row, Gate):
         return f"{fmt.text(row, 'name', language)} ({row.airport.iata})"
     if isinstance(row, Flight):
-        when = row.departs_at.astimezone(fmt.KABUL).strftime("%d %b %H:%M")
-        return f"{row.flight_number} → {fmt.text(row.destination, 'city', language)}, {when}"
+        city = fmt.text(row.destination, "city", language)
+        line = f"{row.flight_number} — {city}, {fmt.departure(row.departs_at, language)}"
+        return isolate_latin(line, language)  # keeps "PK6250" whole in a right-to-left line
     if isinstance(row, Announcement | GuidanceTopic):
         return fmt.text(row, "title", language)
     if isinstance(row, Organisation | Airport):

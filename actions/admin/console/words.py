@@ -24,7 +24,7 @@ WORDS: Final[Words] = {
     "records": {"en": "All records", "prs": "همه معلومات", "ps": "ټول معلومات"},
     "sign_in": {"en": "Sign in", "prs": "ورود", "ps": "ننوتل"},
     "sign_out": {"en": "Sign out", "prs": "خروج", "ps": "وتل"},
-    "signed_in_as": {"en": "Signed in as", "prs": "وارد شده به نام", "ps": "ننوتی یاست د"},
+    "signed_in_as": {"en": "Signed in as", "prs": "وارد شده:", "ps": "ننوتی:"},
     "code_or_token": {
         "en": "Sign-in code or editor token",
         "prs": "کد ورود یا توکن ویرایشگر",
