@@ -9,6 +9,7 @@ nothing; a Pashto page lays out right to left. Screenshots of the phone layout g
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -220,8 +221,19 @@ def test_a_stale_version_save_is_refused_showing_both_versions(
     request = urllib.request.Request(
         f"{console.url}/records/gate/KBL/east-gate",
         method="PUT",
-        data=b'{"changes": {"state": "closed", "note": {"en": "Closed: crush at the gate.", '
-        b'"prs": "\xd8\xa8\xd8\xb3\xd8\xaa\xd9\x87", "ps": "\xd8\xa8\xd9\x86\xd8\xaf\xd9\x87"}}, "note": "crush"}',
+        data=json.dumps(
+            {
+                "changes": {
+                    "state": "closed",
+                    "note": {
+                        "en": "Closed: crush at the gate.",
+                        "prs": "بسته است.",
+                        "ps": "بنده ده.",
+                    },
+                },
+                "note": "crush",
+            }
+        ).encode(),
         headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
     )
     with urllib.request.urlopen(request, timeout=10) as answer:
