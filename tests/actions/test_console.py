@@ -498,3 +498,15 @@ async def test_checked_on_a_fact_changed_meanwhile_is_refused_naming_who(
     shown = visible(await response.text())
     assert "Changed by bilal 3 min ago" in shown and "Their version (now)" in shown
     assert revisions()[-1].editor == "bilal"
+
+
+async def test_a_long_list_shows_the_oldest_checks_and_says_how_many_more(
+    browser: Client, signed_in: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from actions.admin.console import needs
+
+    monkeypatch.setattr(needs, "SHOWN", 1)
+    page = visible(await (await browser.get("/console/")).text())
+    stale = page[page.index("Past their freshness limit (2)") : page.index("About to pass it")]
+    assert "Baron Hotel side" in stale and "North Gate" not in stale
+    assert "1 more, not listed: the oldest checks come first." in stale

@@ -271,3 +271,48 @@ def test_a_pashto_page_is_laid_out_right_to_left(page: Page, console: Console) -
     assert heading is not None and heading["x"] + heading["width"] > PHONE["width"] - 40  # right
     fits_the_phone(page)
     screenshot(page, "console-home-ps.png")
+
+
+AXE = ROOT / "var" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+#: WCAG 2.1 A and AA rules; "serious" and "critical" findings fail the test.
+AXE_RUN = """() => axe.run(document, {runOnly: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]})
+  .then(result => result.violations
+    .filter(v => v.impact === "serious" || v.impact === "critical")
+    .map(v => v.id + ": " + v.nodes.map(n => n.target.join(" ")).join(", ")))"""
+
+
+def test_no_serious_accessibility_violations_in_any_language(
+    browser: Browser, console: Console
+) -> None:
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `make axe-core` (make test-integration does)")
+    # The page's Content-Security-Policy forbids injected scripts: bypassed for axe only.
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)
+    page = context.new_page()
+    try:
+        page.goto(console.invite("amina"))
+        found: dict[str, list[str]] = {}
+
+        def check(name: str) -> None:
+            page.add_script_tag(path=str(AXE))
+            found[name] = page.evaluate(AXE_RUN)
+
+        check("sign-in")
+        page.get_by_role("button", name="Sign in").click()
+        for lang in ("en", "prs", "ps"):
+            page.goto(f"{console.url}/console/?lang={lang}")
+            check(f"home {lang}")
+            page.goto(f"{console.url}/console/edit/gate/KBL/north-gate?lang={lang}")
+            check(f"edit {lang}")
+        page.locator('[name="note.en"]').fill("Changed.")
+        page.locator('[name="note.prs"]').fill("تغییر کرد.")
+        page.locator('[name="note.ps"]').fill("بدل شو.")
+        page.get_by_role("button", name="مخکتنه").click()
+        check("preview ps")
+        page.goto(f"{console.url}/console/history/gate/KBL/abbey-gate?lang=en")
+        check("history")
+        page.goto(f"{console.url}/console/records/flight")
+        check("flights")
+    finally:
+        context.close()
+    assert {name: v for name, v in found.items() if v} == {}

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from actions.admin.console import flash, words
 from actions.admin.console.guard import FormRefused, checked_form, editor_or_sign_in, field
-from actions.admin.console.needs import Need, what_needs_me
+from actions.admin.console.needs import Need, versions, what_needs_me
 from actions.admin.console.pages import interface_language, render
 from actions.admin.console.refusals import form_refused, not_found
 from actions.admin.console.stale import stale_page
@@ -17,7 +17,7 @@ from actions.admin.console.titles import title
 from actions.admin.state import in_transaction, now
 from actions.content import editing
 from actions.content import format as fmt
-from actions.content.editing import StaleVersion, version_of
+from actions.content.editing import StaleVersion
 from actions.content.records import spec_for
 from actions.content.validation import ContentError
 from actions.settings import FreshnessLimits
@@ -27,7 +27,9 @@ LIMITS: web.AppKey[FreshnessLimits] = web.AppKey("freshness_limits")
 CHECKED_NOTE = "checked, still true"
 
 
-def _shown(session: Session, need: Need, language: str, moment: Any) -> dict[str, Any]:
+def _shown(
+    need: Need, language: str, moment: Any, known: dict[tuple[str, int], int]
+) -> dict[str, Any]:
     return {
         "kind": need.kind,
         "key": need.key,
@@ -35,7 +37,7 @@ def _shown(session: Session, need: Need, language: str, moment: Any) -> dict[str
         "checked": fmt.ago(need.verified_at, moment, language),
         "limit": words.duration(need.limit, language),
         "over": words.duration(abs(need.over), language),
-        "version": version_of(session, need.kind, need.row),
+        "version": known.get((need.kind, need.row.id), 0),
     }
 
 
@@ -48,10 +50,12 @@ async def home(request: web.Request) -> web.Response:
 
     def read(session: Session) -> dict[str, Any]:
         needs = what_needs_me(session, moment, limits)
+        known = versions(session, [*needs.stale, *needs.soon, *needs.expired])
         return {
-            "stale": [_shown(session, n, language, moment) for n in needs.stale],
-            "soon": [_shown(session, n, language, moment) for n in needs.soon],
-            "expired": [_shown(session, n, language, moment) for n in needs.expired],
+            "stale": [_shown(n, language, moment, known) for n in needs.stale],
+            "soon": [_shown(n, language, moment, known) for n in needs.soon],
+            "expired": [_shown(n, language, moment, known) for n in needs.expired],
+            "totals": needs.totals,
             "untranslated": needs.untranslated,
             "failed_alerts": [
                 {

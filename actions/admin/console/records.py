@@ -17,12 +17,22 @@ from actions.admin.console.pages import MENU, interface_language, render
 from actions.admin.console.refusals import not_found
 from actions.admin.console.titles import title
 from actions.admin.state import in_transaction, now
-from actions.content.models import Flight
-from actions.content.records import spec_for
+from actions.content.models import Airport, AirportStatus, Flight
+from actions.content.records import KindSpec, spec_for
 from actions.content.validation import ContentError
 
 routes = web.RouteTableDef()
 SHOWN = 100
+
+
+def searched(spec: KindSpec) -> Any:
+    """The column a key search looks in: the part of the key an editor remembers."""
+    model = spec.model
+    if model is Flight:
+        return Flight.flight_number
+    if model is AirportStatus or model is Airport:
+        return Airport.iata
+    return model.slug
 
 
 @routes.get("/console/records")
@@ -39,31 +49,31 @@ async def listing(request: web.Request) -> web.Response:
     except ContentError:
         return not_found(request, who)
     language, _ = interface_language(request)
-    wanted = request.query.get("q", "").strip()[:64]
+    raw = request.query.get("q", "").strip()[:64]
+    # What is searched is stored as written in keys: upper-case codes, lower-case slugs.
+    wanted = (
+        raw.split("@")[0].upper()
+        if spec.model in (Flight, AirportStatus, Airport)
+        else (raw.split("/")[-1].lower())
+    )
     moment = now(request)
 
     def read(session: Session) -> dict[str, Any]:
         statement = spec.ordered()
-        if spec.model is Flight and not wanted:
+        if wanted:
+            statement = statement.where(searched(spec).contains(wanted, autoescape=True))
+        elif spec.model is Flight:
             statement = statement.where(Flight.departs_at >= moment - RECENT_DEPARTURE)
-        rows: list[dict[str, Any]] = []
-        more = False
-        for row in session.scalars(statement.limit(SHOWN * 20 if wanted else SHOWN + 1)):
-            key = spec.key_of(row)
-            if wanted and wanted.lower() not in key.lower():
-                continue
-            if len(rows) == SHOWN:
-                more = True
-                break
-            rows.append(
-                {
-                    "key": key,
-                    "title": title(row, language),
-                    "withdrawn": row.withdrawn_at is not None,
-                }
-            )
-        return {"rows": rows, "more": more}
+        rows = [
+            {
+                "key": spec.key_of(row),
+                "title": title(row, language),
+                "withdrawn": row.withdrawn_at is not None,
+            }
+            for row in session.scalars(statement.limit(SHOWN + 1))
+        ]
+        return {"rows": rows[:SHOWN], "more": len(rows) > SHOWN}
 
     found = await in_transaction(request, read)
-    context = {"kind": spec.kind.value, "q": wanted, "shown": SHOWN, **found}
+    context = {"kind": spec.kind.value, "q": raw, "shown": SHOWN, **found}
     return render(request, "records.html", context, who)

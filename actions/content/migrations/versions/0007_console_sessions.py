@@ -1,7 +1,9 @@
 """The web console's sign-in codes and sessions: hashes only, each with its expiry.
 
 A code (``python -m actions.admin invite NAME``) works once; a session is a browser that signed
-in with one, or with an editor token. Self-contained like the earlier migrations.
+in with one, or with an editor token. Also indexes on flights' ``verified_at`` and
+``valid_until``: the console's home page lists the flights checked longest ago and those that
+expired last (``make bench-console``). Self-contained like the earlier migrations.
 
 Revision ID: 0007
 Revises: 0006
@@ -45,10 +47,14 @@ def upgrade() -> None:
     )
     op.create_index(op.f("ix_console_sessions_editor"), "console_sessions", ["editor"])
     op.create_index(op.f("ix_console_sessions_expires_at"), "console_sessions", ["expires_at"])
+    op.create_index(op.f("ix_flights_verified_at"), "flights", ["verified_at"])
+    op.create_index(op.f("ix_flights_valid_until"), "flights", ["valid_until"])
 
 
 def downgrade() -> None:
     """Ends every console session and unused code: editors sign in again after upgrading."""
+    op.drop_index(op.f("ix_flights_valid_until"), table_name="flights")
+    op.drop_index(op.f("ix_flights_verified_at"), table_name="flights")
     op.drop_index(op.f("ix_console_sessions_expires_at"), table_name="console_sessions")
     op.drop_index(op.f("ix_console_sessions_editor"), table_name="console_sessions")
     op.drop_table("console_sessions")
