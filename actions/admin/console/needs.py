@@ -41,7 +41,7 @@ CHECKED_KINDS = (
 VOLATILE = (RecordKind.AIRPORT, RecordKind.GATE, RecordKind.FLIGHT)
 FAILED_ALERTS_LOOKED_AT = 50
 #: A list shows at most this many (with the total): a surge must not make the page unusable.
-SHOWN = 50
+SHOWN = 20
 
 
 @dataclass(frozen=True)
