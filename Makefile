@@ -110,6 +110,7 @@ AXE_VERSION := 4.14.1
 AXE := var/axe/node_modules/axe-core/axe.min.js
 axe-core: $(AXE)
 $(AXE):
+	@command -v npm >/dev/null || (apt-get update && apt-get install -y npm)
 	npm install --silent --no-save --no-audit --no-fund --prefix var/axe axe-core@$(AXE_VERSION)
 
 test-integration: setup $(MODEL) chromium $(AXE)
