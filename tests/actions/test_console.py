@@ -88,6 +88,8 @@ def revisions() -> list[Revision]:
 async def test_pages_send_a_signed_out_browser_to_sign_in_and_back(browser: Client) -> None:
     for path in (
         "/console/",
+        "/console/export",
+        "/console/data",
         GATE,
         "/console/records/flight",
         "/console/history/gate/KBL/abbey-gate",
@@ -510,3 +512,40 @@ async def test_a_long_list_shows_the_oldest_checks_and_says_how_many_more(
     stale = page[page.index("Past their freshness limit (2)") : page.index("About to pass it")]
     assert "Baron Hotel side" in stale and "North Gate" not in stale
     assert "1 more, not listed: the oldest checks come first." in stale
+
+
+# -- Export and import --------------------------------------------------------------------
+
+
+async def test_export_then_import_a_change_as_the_signed_in_editor(
+    browser: Client, signed_in: str
+) -> None:
+    from aiohttp import FormData
+
+    exported = await browser.get("/console/export")
+    assert exported.status == 200 and exported.content_type == "application/yaml"
+    text = await exported.text()
+    assert "abbey-gate" in text
+    changed = text.replace("Abbey Gate", "Abbey Gate (moved)", 1)
+
+    def upload(body: str, csrf: str = signed_in) -> FormData:
+        form = FormData()
+        form.add_field("csrf", csrf)
+        form.add_field("note", "names from the field team")
+        form.add_field(
+            "file", body.encode(), filename="content.yml", content_type="application/yaml"
+        )
+        return form
+
+    count = len(revisions())
+    refused = await browser.post("/console/import", data=upload(changed, "0" * 64))
+    assert refused.status == 403 and len(revisions()) == count
+    broken = await browser.post("/console/import", data=upload("flights:\n  - number: [\n"))
+    assert broken.status == 422 and "line" in visible(await broken.text())
+    assert len(revisions()) == count
+    response = await browser.post("/console/import", data=upload(changed))
+    assert response.status == 200, visible(await response.text())
+    assert "0 created, 1 changed, 62 unchanged, 0 withdrawn" in visible(await response.text())
+    latest = revisions()[-1]
+    assert (latest.editor, latest.note) == ("amina", "names from the field team")
+    assert stored("gate", "KBL/abbey-gate")["name"]["en"] == "Abbey Gate (moved)"

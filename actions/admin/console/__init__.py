@@ -13,7 +13,7 @@ import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 
-from actions.admin.console import editor, history, home, records, signin
+from actions.admin.console import dataset, editor, history, home, records, signin
 from actions.admin.console.preview import Answers
 from actions.admin.console.throttle import FailedSignIns
 from actions.settings import FreshnessLimits
@@ -36,7 +36,7 @@ def setup(app: web.Application) -> None:
     app[editor.ANSWERS] = Answers(limits)
     app.router.add_get(PREFIX, _to_home)
     app.router.add_static(f"{PREFIX}/static", HERE / "static", append_version=False)
-    for module in (signin, home, editor, records, history):
+    for module in (signin, home, editor, records, history, dataset):
         app.add_routes(module.routes)
 
 
