@@ -549,3 +549,12 @@ async def test_export_then_import_a_change_as_the_signed_in_editor(
     latest = revisions()[-1]
     assert (latest.editor, latest.note) == ("amina", "names from the field team")
     assert stored("gate", "KBL/abbey-gate")["name"]["en"] == "Abbey Gate (moved)"
+
+
+async def test_an_address_that_is_no_page_says_so_as_a_page(
+    browser: Client, signed_in: str
+) -> None:
+    response = await browser.get("/console/no/such/page")
+    assert response.status == 404 and response.content_type == "text/html"
+    assert "There is no such page." in visible(await response.text())
+    assert (await browser.get("/console/static/console.css")).status == 200

@@ -14,7 +14,9 @@ import jinja2
 from aiohttp import web
 
 from actions.admin.console import dataset, editor, history, home, records, signin
+from actions.admin.console.guard import editor_or_sign_in
 from actions.admin.console.preview import Answers
+from actions.admin.console.refusals import not_found
 from actions.admin.console.throttle import FailedSignIns
 from actions.settings import FreshnessLimits
 
@@ -38,6 +40,12 @@ def setup(app: web.Application) -> None:
     app.router.add_static(f"{PREFIX}/static", HERE / "static", append_version=False)
     for module in (signin, home, editor, records, history, dataset):
         app.add_routes(module.routes)
+    # Last: any other console address is a page saying so, not the API's JSON error.
+    app.router.add_get(PREFIX + "/{anything:.*}", _no_such_page)
+
+
+async def _no_such_page(request: web.Request) -> web.Response:
+    return not_found(request, await editor_or_sign_in(request), "no_page")
 
 
 async def _to_home(request: web.Request) -> web.Response:

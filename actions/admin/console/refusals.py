@@ -13,5 +13,5 @@ def form_refused(request: web.Request, who: SignedIn | None) -> web.Response:
     return render(request, "refused.html", {"reason": "form_expired"}, who, 403)
 
 
-def not_found(request: web.Request, who: SignedIn) -> web.Response:
-    return render(request, "refused.html", {"reason": "not_found"}, who, 404)
+def not_found(request: web.Request, who: SignedIn, reason: str = "not_found") -> web.Response:
+    return render(request, "refused.html", {"reason": reason}, who, 404)

@@ -260,6 +260,11 @@ WORDS: Final[Words] = {
     "before": {"en": "before", "prs": "قبل", "ps": "مخکې"},
     "after": {"en": "after", "prs": "بعد", "ps": "وروسته"},
     "no_history": {"en": "No changes yet.", "prs": "هنوز تغییری نیست.", "ps": "لا هېڅ بدلون نشته."},
+    "no_page": {
+        "en": "There is no such page.",
+        "prs": "چنین صفحه‌ای وجود ندارد.",
+        "ps": "داسې پاڼه نشته.",
+    },
     "not_found": {
         "en": "There is no such record.",
         "prs": "چنین معلوماتی وجود ندارد.",
