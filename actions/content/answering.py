@@ -102,10 +102,16 @@ class ContentAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships no typ
     def answer(self, session: Session, tracker: Tracker, language: str, now: datetime) -> Reply:
         """Read what the question needs and choose the reply (runs in a worker thread)."""
 
+    def replies(
+        self, session: Session, tracker: Tracker, language: str, now: datetime
+    ) -> list[Reply]:
+        """Everything the answer sends, in order; also what the editors' console previews."""
+        reply = self.answer(session, tracker, language, now)
+        return [*reply.preface, *self._freshness_warning(reply, language, now), reply]
+
     def _read(self, tracker: Tracker, language: str, now: datetime) -> list[Reply]:
         with session_scope() as session:
-            reply = self.answer(session, tracker, language, now)
-            return [*reply.preface, *self._freshness_warning(reply, language, now), reply]
+            return self.replies(session, tracker, language, now)
 
     def _freshness_warning(self, reply: Reply, language: str, now: datetime) -> list[Reply]:
         checked = stalest_check(reply.current, now, self._freshness)
