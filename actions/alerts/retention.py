@@ -3,7 +3,9 @@
 * subscriptions and sealed addresses: until they expire (``ALERT_SUBSCRIPTION_TTL`` after the
   user last subscribed);
 * alert deliveries (which conversation was sent which alert): ``CONVERSATION_RETENTION`` after
-  they finished — the same period conversations themselves are kept (``bot/stores.py``).
+  they finished — the same period conversations themselves are kept (``bot/stores.py``);
+* cases handed to caseworkers and their messages: ``CONVERSATION_RETENTION`` after anything
+  was last written to them (``actions/cases/store.py``).
 
 Broadcasts stay: they say which change alerted how many people, not who.
 Run by the notifier every hour and by ``make purge`` (``python -m actions.alerts purge``).
@@ -19,6 +21,7 @@ from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from actions.alerts.models import FINAL_STATUSES, Delivery, StoredAddress, Subscription
+from actions.cases import store
 
 logger = logging.getLogger(__name__)
 
@@ -28,11 +31,12 @@ class Purged:
     subscriptions: int
     addresses: int
     deliveries: int
+    cases: int = 0
 
     def __str__(self) -> str:
         return (
             f"{self.subscriptions} expired subscription(s), {self.addresses} expired "
-            f"address(es), {self.deliveries} old alert delivery record(s)"
+            f"address(es), {self.deliveries} old alert delivery record(s), {self.cases} old case(s)"
         )
 
 
@@ -49,6 +53,7 @@ def purge(session: Session, now: datetime, retention: timedelta) -> Purged:
             Delivery.status.in_(FINAL_STATUSES), Delivery.finished_at < now - retention
         )
     )
-    purged = Purged(_count(subscriptions), _count(addresses), _count(deliveries))
+    cases = store.purge_inactive(session, now - retention)
+    purged = Purged(_count(subscriptions), _count(addresses), _count(deliveries), cases)
     logger.info("retention: deleted %s", purged)
     return purged
