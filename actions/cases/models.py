@@ -62,6 +62,20 @@ class Case(Base):
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
+class CaseAudit(Base):
+    """Who looked at or changed which case, when: kept as long as the sign-ins themselves, and
+    naming no person but the caseworker (the case id is a number)."""
+
+    __tablename__ = "case_audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    case_id: Mapped[int] = mapped_column(Integer, index=True)
+    caseworker: Mapped[str] = mapped_column(CASEWORKER)
+    #: "opened" (the case's page was shown), "took", "closed".
+    action: Mapped[str] = mapped_column(String(16))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
 class CaseMessage(Base):
     """A line of the case: what the person wrote, what the assistant or the caseworker answered."""
 

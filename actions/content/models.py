@@ -39,7 +39,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
 
 from actions.alerts.models import Broadcast, Delivery, StoredAddress, Subscription
-from actions.cases.models import Case, CaseMessage
+from actions.cases.models import Case, CaseAudit, CaseMessage
 from actions.content.columns import (
     CASE_HOURS,
     EMAIL,
@@ -60,6 +60,7 @@ __all__ = [
     "Base",
     "Broadcast",
     "Case",
+    "CaseAudit",
     "CaseMessage",
     "ConsoleSession",
     "Delivery",

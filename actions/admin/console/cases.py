@@ -1,0 +1,88 @@
+"""``/console/cases``: the caseworkers' queue, one case, and taking it (docs/HANDOFF.md).
+
+Only a caseworker's session opens these pages (editors get a 403 page), and nothing on them
+names the person: language, channel and their words, never a phone number or chat id. Every
+time a case's page is shown, the audit log records who saw it.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from aiohttp import web
+
+from actions.admin.console import flash
+from actions.admin.console.guard import FormRefused, caseworker_or_sign_in, checked_form
+from actions.admin.console.pages import interface_language, render
+from actions.admin.console.refusals import form_refused, not_found
+from actions.admin.console.words import duration
+from actions.admin.state import in_transaction, now
+from actions.cases import queue
+
+routes = web.RouteTableDef()
+
+
+@routes.get("/console/cases")
+async def waiting_cases(request: web.Request) -> web.Response:
+    who = await caseworker_or_sign_in(request)
+    language, _ = interface_language(request)
+    moment = now(request)
+    cases, total = await in_transaction(request, queue.open_queue)
+    context = {
+        "cases": cases,
+        "total": total,
+        "waited": lambda case: duration(moment - case.opened_at, language),
+        "flashes": flash.take(request, language),
+    }
+    response = render(request, "cases.html", context, who)
+    flash.forget(response)
+    return response
+
+
+def _case_id(request: web.Request) -> int | None:
+    raw = request.match_info["case"]
+    return int(raw) if raw.isdigit() and len(raw) < 12 else None
+
+
+@routes.get("/console/cases/{case}")
+async def one_case(request: web.Request) -> web.Response:
+    who = await caseworker_or_sign_in(request)
+    case_id = _case_id(request)
+    if case_id is None:
+        return not_found(request, who, "no_page")
+    language, _ = interface_language(request)
+    moment = now(request)
+    case = await in_transaction(
+        request, partial(queue.case_for, case_id=case_id, caseworker=who.editor, now=moment)
+    )
+    if case is None:
+        return not_found(request, who, "no_page")
+    context = {
+        "case": case,
+        "waited": duration(moment - case.opened_at, language),
+        "flashes": flash.take(request, language),
+    }
+    response = render(request, "case.html", context, who)
+    flash.forget(response)
+    return response
+
+
+@routes.post("/console/cases/{case}/take")
+async def take_case(request: web.Request) -> web.Response:
+    who = await caseworker_or_sign_in(request)
+    try:
+        await checked_form(request, who.secret)
+    except FormRefused:
+        return form_refused(request, who)
+    case_id = _case_id(request)
+    if case_id is None:
+        return not_found(request, who, "no_page")
+    holder = await in_transaction(
+        request, partial(queue.take, case_id=case_id, caseworker=who.editor, now=now(request))
+    )
+    location = f"/console/cases/{case_id}"
+    if holder is None:
+        return not_found(request, who, "no_page")
+    if holder == who.editor:
+        raise flash.redirect_with(request, location, "you_took_it")
+    raise flash.redirect_with(request, location, "taken_already", name=holder)
