@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from rasa_sdk import Action, Tracker
-from rasa_sdk.events import ActionExecuted, ConversationPaused
+from rasa_sdk.events import ActionExecuted, ConversationPaused, ConversationResumed
 from rasa_sdk.executor import CollectingDispatcher
 from rasa_sdk.types import DomainDict
 from sqlalchemy.exc import SQLAlchemyError
@@ -121,3 +121,16 @@ class ActionRequestCaseworker(Action):  # type: ignore[misc]  # rasa_sdk ships n
         # action_listen, and the rules for STOP, "delete my data" and "safety" (which follow an
         # action_listen) would never match in the paused conversation: end the turn here.
         return [ConversationPaused(), ActionExecuted(ACTION_LISTEN)]
+
+
+class ActionCaseClosed(Action):  # type: ignore[misc]  # rasa_sdk ships no type hints
+    """The caseworker closed the case: the assistant takes the conversation back, and says so."""
+
+    def name(self) -> str:
+        return "action_case_closed"
+
+    async def run(
+        self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: DomainDict
+    ) -> list[dict[str, Any]]:
+        dispatcher.utter_message(response="utter_caseworker_done")
+        return [ConversationResumed()]

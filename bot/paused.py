@@ -8,7 +8,7 @@ subclass also lets through, without resuming the conversation:
 * STOP and the other opt-out words (``unsubscribe_alerts``, bot/nlu/stop_keywords.py),
 * "delete my data" (``delete_my_data``: deletes the cases too, actions/privacy.py),
 * "safety" (``ask_safety``: how to delete this chat from the phone),
-* the caseworker's side, which arrives through Rasa's HTTP API (``trigger_intent``).
+* the caseworker closing the case, which arrives through Rasa's HTTP API (``trigger_intent``).
 
 Everything else the person writes is logged in the tracker and recorded in the case
 (``bot/case_inbox.py``), and the assistant stays silent. ``bot/server.py`` installs it when
@@ -30,8 +30,7 @@ ALWAYS_ANSWERED: Final = frozenset(
         "unsubscribe_alerts",
         "delete_my_data",
         "ask_safety",
-        # The caseworker's reply and the end of the case (the console, through Rasa's API).
-        "EXTERNAL_caseworker_reply",
+        # The end of the case (the console's "close", through Rasa's API).
         "EXTERNAL_case_closed",
     }
 )

@@ -98,6 +98,29 @@ def case_for(session: Session, case_id: int, caseworker: str, now: datetime) -> 
     return _view(case, lines)
 
 
+def closing(session: Session, case_id: int, caseworker: str) -> str | None:
+    """The conversation id of the case ``caseworker`` holds (to hand it back through Rasa's
+    API: never shown); None if they do not hold it."""
+    return session.scalar(
+        select(Case.conversation_id).where(
+            Case.id == case_id, Case.status == CaseStatus.TAKEN, Case.taken_by == caseworker
+        )
+    )
+
+
+def close(session: Session, case_id: int, caseworker: str, now: datetime) -> bool:
+    """Closes the case ``caseworker`` holds; False if they do not (any more)."""
+    closed = session.execute(
+        update(Case)
+        .where(Case.id == case_id, Case.status == CaseStatus.TAKEN, Case.taken_by == caseworker)
+        .values(status=CaseStatus.CLOSED, closed_at=now, active_at=now)
+    )
+    if getattr(closed, "rowcount", 0) != 1:
+        return False
+    session.add(CaseAudit(case_id=case_id, caseworker=caseworker, action="closed", at=now))
+    return True
+
+
 def take(session: Session, case_id: int, caseworker: str, now: datetime) -> str | None:
     """Claims a waiting case for ``caseworker``, atomically: one ``UPDATE … WHERE status =
     'waiting'``, so of two caseworkers taking it at once exactly one row changes. Returns who

@@ -13,7 +13,7 @@ from actions.alerts import retention
 from actions.cases.models import Author, Case, CaseMessage, CaseStatus, Priority
 from actions.content import db
 from actions.content.models import Organisation
-from actions.handoff import ActionRequestCaseworker
+from actions.handoff import ActionCaseClosed, ActionRequestCaseworker
 from tests.actions.content_support import NOW, clock, render, run, tracker
 
 #: NOW is 09:00 in Kabul; the demo's Kabul Aid Network answers 08:00-20:00, within 20 minutes.
@@ -144,3 +144,12 @@ async def test_deleting_my_data_deletes_my_cases_and_retention_old_ones(
     with db.session_scope() as session:
         purged = retention.purge(session, NOW + timedelta(days=8), timedelta(days=7))
     assert purged.cases == 1 and cases() == []
+
+
+@pytest.mark.parametrize("language", ["en", "prs", "ps"])
+async def test_when_the_case_is_closed_the_assistant_is_back(language: str) -> None:
+    messages, events = await run(ActionCaseClosed(), tracker("ask_human", language))
+    assert [m["response"] for m in messages] == ["utter_caseworker_done"]
+    assert events == [{"event": "resume", "timestamp": None}]
+    back = {"en": "I am back", "prs": "من دوباره اینجا هستم", "ps": "زه بیا دلته یم"}
+    assert back[language] in render(messages[0], language)

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
+from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import Engine, delete, select
 from sqlalchemy.orm import Session
@@ -49,8 +50,9 @@ def opened(conversation: str, request: str, minutes_ago: int, language: str = "p
         return case.id
 
 
-async def browser_for(engine: Engine) -> Client:
-    server = TestServer(create_app(engine, AdminSettings(), clock=lambda: LATER))
+async def browser_for(engine: Engine, settings: AdminSettings | None = None) -> Client:
+    app = create_app(engine, settings or AdminSettings(), clock=lambda: LATER)
+    server = TestServer(app)
     await server.start_server(access_log_class=AccessLog)
     return TestClient(server)
 
@@ -140,3 +142,62 @@ async def test_editors_and_caseworkers_see_only_their_own_pages(
     async with await browser_for(no_cases) as signed_out:
         response = await signed_out.get("/console/cases", allow_redirects=False)
         assert response.headers["Location"] == "/console/signin?next=/console/cases"
+
+
+class FakeRasa:
+    """Rasa's HTTP API as a local server: records each trigger_intent, answers ``status``."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str, dict[str, object]]] = []
+        self.status = 200
+
+    async def trigger(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self.calls.append((request.path, request.headers.get("Authorization", ""), body))
+        return web.json_response({"messages": []}, status=self.status)
+
+
+@pytest.fixture
+async def rasa() -> AsyncIterator[tuple[FakeRasa, str]]:
+    fake = FakeRasa()
+    app = web.Application()
+    app.router.add_post("/conversations/{id}/trigger_intent", fake.trigger)
+    server = TestServer(app)
+    await server.start_server()
+    yield fake, str(server.make_url("")).rstrip("/")
+    await server.close()
+
+
+async def test_closing_hands_the_conversation_back_through_rasa_then_closes(
+    no_cases: Engine, rasa: tuple[FakeRasa, str]
+) -> None:
+    fake, url = rasa
+    case_id = opened(PERSON, "visa", minutes_ago=10)
+    settings = AdminSettings(rasa_url=url, rasa_token="rasa-api-token")
+    async with await browser_for(no_cases, settings) as client:
+        await sign_in_as(client, invitation(no_cases, "farida", NOW, "caseworker"))
+        page = await (await client.get(f"/console/cases/{case_id}")).text()
+        page = await (
+            await client.post(f"/console/cases/{case_id}/take", data={"csrf": csrf_in(page)})
+        ).text()
+        assert "Close: hand back to the assistant" in visible(page)
+
+        fake.status = 500  # Rasa cannot: nothing changes, the case stays hers
+        refused = await client.post(f"/console/cases/{case_id}/close", data={"csrf": csrf_in(page)})
+        assert refused.status == 502 and "Rasa HTTP 500" in visible(await refused.text())
+        with db.session_scope() as session:
+            assert session.get(Case, case_id).status == CaseStatus.TAKEN  # type: ignore[union-attr]
+
+        fake.status = 200
+        done = await client.post(f"/console/cases/{case_id}/close", data={"csrf": csrf_in(page)})
+        assert "the assistant answers this person again" in visible(await done.text())
+    assert fake.calls[-1] == (
+        f"/conversations/{PERSON}/trigger_intent",
+        "Bearer rasa-api-token",
+        {"name": "EXTERNAL_case_closed", "entities": {}},
+    )
+    with db.session_scope() as session:
+        case = session.get(Case, case_id)
+        assert case is not None and case.status == CaseStatus.CLOSED
+        actions = [a.action for a in session.scalars(select(CaseAudit).order_by(CaseAudit.id))]
+    assert actions == ["opened", "took", "opened", "closed"]

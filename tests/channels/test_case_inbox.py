@@ -102,7 +102,7 @@ async def test_what_is_not_a_paused_persons_message_stays_out(inbox: CaseInbox) 
     resumed = DialogueStateTracker.from_events(
         PERSON, [ConversationPaused(), ConversationResumed(), said("flights to Doha?")]
     )
-    trigger = paused_tracker(said("", "EXTERNAL_caseworker_reply"))
+    trigger = paused_tracker(said("", "EXTERNAL_case_closed"))
     for tracker in (answered, resumed, trigger):
         await store.save(tracker)
     assert lines(inbox, case) == []
@@ -115,7 +115,7 @@ async def test_what_is_not_a_paused_persons_message_stays_out(inbox: CaseInbox) 
         ("unsubscribe_alerts", True),
         ("delete_my_data", True),
         ("ask_safety", True),
-        ("EXTERNAL_caseworker_reply", True),
+        ("EXTERNAL_case_closed", True),
         ("restart", True),
         ("ask_flights", False),
         ("ask_human", False),

@@ -1,14 +1,22 @@
 """Asking for a person, end to end on real processes (Rasa, the action server, SQLite): the
 conversation pauses, what the person writes goes to the case and gets no answer, and STOP,
-"safety" and "delete my data" still work."""
+"safety" and "delete my data" still work; closing the case gives the conversation back."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import os
 import sqlite3
+import urllib.request
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
+from actions.admin.settings import AdminSettings
+from actions.cases import handback
+from scripts.stack import Stack
 from tests.integration.conftest import Say
 
 
@@ -38,6 +46,15 @@ def case_lines(db: sqlite3.Connection, sender: str) -> list[tuple[str, str]]:
         " WHERE c.conversation_id = ? ORDER BY m.id",
         (sender,),
     ).fetchall()
+
+
+def get_json(url: str) -> Any:
+    headers = {}
+    if os.environ.get("RASA_API_TOKEN"):
+        headers["Authorization"] = f"Bearer {os.environ['RASA_API_TOKEN']}"
+    request = urllib.request.Request(url, headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
 
 
 def texts(replies: list[dict[str, object]]) -> str:
@@ -83,3 +100,23 @@ def test_a_person_asks_for_a_caseworker_and_the_assistant_steps_aside(
         "SELECT count(*) FROM cases WHERE conversation_id = ?", (sender,)
     ).fetchone() == (0,)
     assert texts(say(sender, "پرواز بعدی به دوحه چی وقت است"))  # a new conversation: answered
+
+
+def test_closing_the_case_gives_the_conversation_back_to_the_assistant(
+    say: Say, stack: Stack, caseworkers_round_the_clock: sqlite3.Connection
+) -> None:
+    sender = "handoff-pashto"
+    say(sender, "سلام")
+    assert "یو کارکوونکی" in texts(say(sender, "زه له یو انسان سره خبرې کول غواړم"))
+    assert say(sender, "زما ویزه رد شوه") == []
+    settings = AdminSettings(rasa_url=stack.rasa_url, rasa_token=os.environ.get("RASA_API_TOKEN"))
+    assert asyncio.run(handback.hand_back(settings, sender)) is None
+    events = get_json(f"{stack.rasa_url}/conversations/{sender}/tracker")
+    assert events["paused"] is False
+    said = [e.get("text") or "" for e in events["events"] if e.get("event") == "bot"]
+    assert "زه بیا دلته یم" in said[-1]  # in the person's language
+    assert texts(say(sender, "راتلونکې الوتکه کله ځي"))  # the assistant answers again
+    assert [line for line in case_lines(caseworkers_round_the_clock, sender)][-1] == (
+        "person",
+        "زما ویزه رد شوه",
+    )

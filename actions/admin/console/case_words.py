@@ -34,7 +34,21 @@ CASE_WORDS: Final[dict[str, dict[str, str]]] = {
         "prs": "{name} این قضیه را پیش از شما گرفت.",
         "ps": "{name} دا قضیه تر تاسو مخکې واخیسته.",
     },
-    "open_case": {"en": "Open", "prs": "باز کردن", "ps": "خلاصول"},
+    "close_case": {
+        "en": "Close: hand back to the assistant",
+        "prs": "ختم: گفتگو را به دستیار بسپارید",
+        "ps": "پای: خبرې مرستیال ته وسپارئ",
+    },
+    "case_closed": {
+        "en": "Case {n} closed; the assistant answers this person again.",
+        "prs": "قضیهٔ {n} ختم شد؛ دستیار دوباره به این شخص جواب می‌دهد.",
+        "ps": "{n} قضیه پای ته ورسېده؛ مرستیال بیا دې کس ته ځواب ورکوي.",
+    },
+    "hand_back_failed": {
+        "en": "The assistant could not take the conversation back; the case is still yours. Retry.",
+        "prs": "دستیار نتوانست گفتگو را پس بگیرد؛ قضیه هنوز به شما است. دوباره کوشش کنید.",
+        "ps": "مرستیال ونه شو کولای خبرې بېرته واخلي؛ قضیه لا هم ستاسو سره ده. بیا هڅه وکړئ.",
+    },
     "not_for_editor": {
         "en": "This page is for caseworkers. Editors do not see people's cases.",
         "prs": "این صفحه برای کارمندان قضیه‌ها است. ویرایشگران قضیه‌های مردم را نمی‌بینند.",

@@ -16,8 +16,8 @@ from actions.admin.console.guard import FormRefused, caseworker_or_sign_in, chec
 from actions.admin.console.pages import interface_language, render
 from actions.admin.console.refusals import form_refused, not_found
 from actions.admin.console.words import duration
-from actions.admin.state import in_transaction, now
-from actions.cases import queue
+from actions.admin.state import SETTINGS, in_transaction, now
+from actions.cases import handback, queue
 
 routes = web.RouteTableDef()
 
@@ -86,3 +86,31 @@ async def take_case(request: web.Request) -> web.Response:
     if holder == who.editor:
         raise flash.redirect_with(request, location, "you_took_it")
     raise flash.redirect_with(request, location, "taken_already", name=holder)
+
+
+@routes.post("/console/cases/{case}/close")
+async def close_case(request: web.Request) -> web.Response:
+    """Hands the conversation back to the assistant first, then closes the case: if Rasa cannot
+    be reached nothing changes, so no person is left in a paused conversation with no case."""
+    who = await caseworker_or_sign_in(request)
+    try:
+        await checked_form(request, who.secret)
+    except FormRefused:
+        return form_refused(request, who)
+    case_id = _case_id(request)
+    if case_id is None:
+        return not_found(request, who, "no_page")
+    conversation = await in_transaction(
+        request, partial(queue.closing, case_id=case_id, caseworker=who.editor)
+    )
+    if conversation is None:
+        return not_found(request, who, "no_page")
+    problem = await handback.hand_back(request.app[SETTINGS], conversation)
+    if problem is not None:
+        context = {"reason": "hand_back_failed", "detail": problem}
+        return render(request, "refused.html", context, who, 502)
+    await in_transaction(
+        request,
+        partial(queue.close, case_id=case_id, caseworker=who.editor, now=now(request)),
+    )
+    raise flash.redirect_with(request, "/console/cases", "case_closed", n=case_id)
