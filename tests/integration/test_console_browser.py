@@ -81,6 +81,7 @@ def console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
         "PYTHONPATH": str(ROOT),
         "CONTENT_FRESHNESS_AIRPORT": "1h",
         "CONSOLE_PUBLIC_URL": f"http://127.0.0.1:{port}",
+        "CONSOLE_CASES_POLL_SECONDS": "1",
     }
     console = Console(f"http://127.0.0.1:{port}", db_url, env)
     console.cli("actions.content", "migrate")
@@ -323,8 +324,9 @@ def test_no_serious_accessibility_violations_in_any_language(
 # -- Caseworkers: the queue of cases, in Pashto, and only for caseworkers ------------------
 
 
-def open_cases(console: Console) -> None:
-    """Two Pashto cases, the urgent one opened last, straight into the console's database."""
+def open_cases(console: Console, cases: tuple[tuple[str, str, int], ...] = ()) -> None:
+    """Two Pashto cases, the urgent one opened last (or ``cases``: conversation, first line,
+    minutes ago), straight into the console's database."""
     from actions.cases import store
     from actions.content import db
 
@@ -332,7 +334,7 @@ def open_cases(console: Console) -> None:
     now = datetime.now(timezone.utc)
     try:
         with Session(engine) as session, session.begin():
-            for conversation, text, minutes in (
+            for conversation, text, minutes in cases or (
                 ("telegram-1", "ویزه مې رد شوه، څه وکړم؟", 40),
                 ("sms_gateway-2", "زما ماشوم ټپي دی، ډاکټر ته اړتیا لرو", 3),
             ):
@@ -369,6 +371,13 @@ def test_a_caseworker_takes_the_urgent_case_from_a_phone_in_pashto(
     expect(first).to_contain_text("زما ماشوم ټپي دی")
     assert "telegram-1" not in page.content() and "sms_gateway-2" not in page.content()
     screenshot(page, "console-cases-ps.png")
+
+    # A new case appears by itself, without the page being reloaded.
+    page.evaluate("window.stillTheSamePage = true")
+    open_cases(console, (("webchat-3", "کورنۍ مې په دروازه کې ورکه شوه", 0),))
+    expect(page.locator("li.case")).to_have_count(3, timeout=5000)
+    expect(page.locator("#queue")).to_contain_text("کورنۍ مې په دروازه کې ورکه شوه")
+    assert page.evaluate("window.stillTheSamePage") is True
 
     first.get_by_role("link").click()
     fits_the_phone(page)

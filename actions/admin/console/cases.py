@@ -33,6 +33,7 @@ async def waiting_cases(request: web.Request) -> web.Response:
         "total": total,
         "waited": lambda case: duration(moment - case.opened_at, language),
         "flashes": flash.take(request, language),
+        "poll_seconds": request.app[SETTINGS].cases_poll_seconds,
     }
     response = render(request, "cases.html", context, who)
     flash.forget(response)
