@@ -5,7 +5,8 @@
 * alert deliveries (which conversation was sent which alert): ``CONVERSATION_RETENTION`` after
   they finished — the same period conversations themselves are kept (``bot/stores.py``);
 * cases handed to caseworkers and their messages: ``CONVERSATION_RETENTION`` after anything
-  was last written to them (``actions/cases/store.py``).
+  was last written to them, a closed one ``CLOSED_CASE_RETENTION`` after it closed when that is
+  shorter (``actions/cases/store.py``).
 
 Broadcasts stay: they say which change alerted how many people, not who.
 Run by the notifier every hour and by ``make purge`` (``python -m actions.alerts purge``).
@@ -44,8 +45,11 @@ def _count(result: object) -> int:
     return int(getattr(result, "rowcount", 0) or 0)
 
 
-def purge(session: Session, now: datetime, retention: timedelta) -> Purged:
-    """Delete what has expired or is older than ``retention``; the caller commits."""
+def purge(
+    session: Session, now: datetime, retention: timedelta, closed_cases: timedelta | None = None
+) -> Purged:
+    """Delete what has expired or is older than ``retention`` (closed cases: than
+    ``closed_cases``, when shorter); the caller commits."""
     subscriptions = session.execute(delete(Subscription).where(Subscription.expires_at <= now))
     addresses = session.execute(delete(StoredAddress).where(StoredAddress.expires_at <= now))
     deliveries = session.execute(
@@ -54,6 +58,8 @@ def purge(session: Session, now: datetime, retention: timedelta) -> Purged:
         )
     )
     cases = store.purge_inactive(session, now - retention)
+    if closed_cases is not None and closed_cases < retention:
+        cases += store.purge_closed(session, now - closed_cases)
     purged = Purged(_count(subscriptions), _count(addresses), _count(deliveries), cases)
     logger.info("retention: deleted %s", purged)
     return purged

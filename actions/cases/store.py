@@ -77,6 +77,16 @@ def forget(session: Session, conversation_ids: Sequence[str]) -> int:
     return int(getattr(result, "rowcount", 0) or 0)
 
 
+def purge_closed(session: Session, before: datetime) -> int:
+    """Deletes the cases closed before ``before`` (``CLOSED_CASE_RETENTION``)."""
+    old = select(Case.id).where(Case.status == CaseStatus.CLOSED, Case.closed_at < before)
+    session.execute(delete(CaseMessage).where(CaseMessage.case_id.in_(old)))
+    result = session.execute(
+        delete(Case).where(Case.status == CaseStatus.CLOSED, Case.closed_at < before)
+    )
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
 def purge_inactive(session: Session, before: datetime) -> int:
     """Deletes the cases nothing was written to since ``before`` (the conversation retention)."""
     old = select(Case.id).where(Case.active_at < before)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, select, update
 
-from actions import privacy
+from actions import privacy, settings
 from actions.alerts import retention
 from actions.cases.models import Author, Case, CaseMessage, CaseStatus, Priority
 from actions.content import db
@@ -153,3 +153,24 @@ async def test_when_the_case_is_closed_the_assistant_is_back(language: str) -> N
     assert events == [{"event": "resume", "timestamp": None}]
     back = {"en": "I am back", "prs": "من دوباره اینجا هستم", "ps": "زه بیا دلته یم"}
     assert back[language] in render(messages[0], language)
+
+
+async def test_a_closed_case_can_be_kept_shorter_but_never_longer(
+    content_db: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await ask("prs")
+    with db.session_scope() as session:
+        session.execute(update(Case).values(status=CaseStatus.CLOSED, closed_at=NOW))
+    monkeypatch.setenv("CLOSED_CASE_RETENTION", "30d")
+    assert settings.closed_case_retention() == timedelta(days=7)  # capped by the conversations'
+    monkeypatch.setenv("CLOSED_CASE_RETENTION", "1d")
+    with db.session_scope() as session:
+        kept = retention.purge(
+            session, NOW + timedelta(hours=23), timedelta(days=7), settings.closed_case_retention()
+        )
+    assert kept.cases == 0 and len(cases()) == 1
+    with db.session_scope() as session:
+        purged = retention.purge(
+            session, NOW + timedelta(hours=25), timedelta(days=7), settings.closed_case_retention()
+        )
+    assert purged.cases == 1 and cases() == []
