@@ -201,3 +201,15 @@ async def test_closing_hands_the_conversation_back_through_rasa_then_closes(
         assert case is not None and case.status == CaseStatus.CLOSED
         actions = [a.action for a in session.scalars(select(CaseAudit).order_by(CaseAudit.id))]
     assert actions == ["opened", "took", "opened", "closed"]
+
+
+async def test_a_form_without_its_token_takes_or_closes_nothing(caseworker: Client) -> None:
+    case_id = opened(PERSON, "visa", minutes_ago=1)
+    for action in ("take", "close"):
+        response = await caseworker.post(f"/console/cases/{case_id}/{action}", data={"csrf": "0"})
+        assert response.status == 403
+    missing = await caseworker.post("/console/cases/999999/take", data={"csrf": "0"})
+    assert missing.status == 403  # the token is checked before anything is looked up
+    with db.session_scope() as session:
+        case = session.get(Case, case_id)
+        assert case is not None and case.status == CaseStatus.WAITING

@@ -12,7 +12,12 @@ from functools import partial
 from aiohttp import web
 
 from actions.admin.console import flash
-from actions.admin.console.guard import FormRefused, caseworker_or_sign_in, checked_form
+from actions.admin.console.guard import (
+    FormRefused,
+    SignedIn,
+    caseworker_or_sign_in,
+    checked_form,
+)
 from actions.admin.console.pages import interface_language, render
 from actions.admin.console.refusals import form_refused, not_found
 from actions.admin.console.words import duration
@@ -68,16 +73,33 @@ async def one_case(request: web.Request) -> web.Response:
     return response
 
 
-@routes.post("/console/cases/{case}/take")
-async def take_case(request: web.Request) -> web.Response:
+class _Refused(Exception):
+    """The page that answers a refused form."""
+
+    def __init__(self, response: web.Response) -> None:
+        self.response = response
+
+
+async def _posted(request: web.Request) -> tuple[SignedIn, int]:
+    """The caseworker posting a form about a case, and the case's number; refusals (a form
+    without its token, no such number) are raised as the page to answer."""
     who = await caseworker_or_sign_in(request)
     try:
         await checked_form(request, who.secret)
     except FormRefused:
-        return form_refused(request, who)
+        raise _Refused(form_refused(request, who)) from None
     case_id = _case_id(request)
     if case_id is None:
-        return not_found(request, who, "no_page")
+        raise _Refused(not_found(request, who, "no_page"))
+    return who, case_id
+
+
+@routes.post("/console/cases/{case}/take")
+async def take_case(request: web.Request) -> web.Response:
+    try:
+        who, case_id = await _posted(request)
+    except _Refused as refused:
+        return refused.response
     holder = await in_transaction(
         request, partial(queue.take, case_id=case_id, caseworker=who.editor, now=now(request))
     )
@@ -93,14 +115,10 @@ async def take_case(request: web.Request) -> web.Response:
 async def close_case(request: web.Request) -> web.Response:
     """Hands the conversation back to the assistant first, then closes the case: if Rasa cannot
     be reached nothing changes, so no person is left in a paused conversation with no case."""
-    who = await caseworker_or_sign_in(request)
     try:
-        await checked_form(request, who.secret)
-    except FormRefused:
-        return form_refused(request, who)
-    case_id = _case_id(request)
-    if case_id is None:
-        return not_found(request, who, "no_page")
+        who, case_id = await _posted(request)
+    except _Refused as refused:
+        return refused.response
     conversation = await in_transaction(
         request, partial(queue.closing, case_id=case_id, caseworker=who.editor)
     )
