@@ -392,3 +392,27 @@ def test_an_editor_cannot_open_the_cases(page: Page, console: Console) -> None:
     response = page.goto(console.url + "/console/cases")
     assert response is not None and response.status == 403
     expect(page.get_by_role("alert")).to_contain_text("Editors do not see people's cases.")
+
+
+def test_no_serious_accessibility_violations_on_the_cases_pages(
+    browser: Browser, console: Console
+) -> None:
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `make axe-core` (make test-integration does)")
+    open_cases(console, (("telegram-axe", "ویزه مې رد شوه", 5),))
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)
+    page = context.new_page()
+    found: dict[str, list[str]] = {}
+    try:
+        page.goto(invite_caseworker(console, "wahid"))
+        page.get_by_role("button", name="Sign in").click()
+        for lang in ("en", "prs", "ps"):
+            page.goto(f"{console.url}/console/cases?lang={lang}")
+            page.add_script_tag(path=str(AXE))
+            found[f"cases {lang}"] = page.evaluate(AXE_RUN)
+            page.locator("li.case a").first.click()
+            page.add_script_tag(path=str(AXE))
+            found[f"case {lang}"] = page.evaluate(AXE_RUN)
+    finally:
+        context.close()
+    assert {name: v for name, v in found.items() if v} == {}
