@@ -1,10 +1,11 @@
 """``action_delete_my_data``: forget this person, on their request, everywhere we keep anything.
 
-The content database loses the conversation's subscriptions, alert deliveries and sealed
-address here; the conversation itself (every message in the tracker store) is deleted by the
-bot runtime's tracker store when it saves the confirmation ``utter_data_deleted``
-(``bot/stores.py``). The confirmation is only sent once the content database committed, so a
-user is never told "deleted" about something that was not.
+The content database loses the conversation's subscriptions, alert deliveries, sealed
+address and cases handed to caseworkers (with every message in them) here; the conversation
+itself (every message in the tracker store) is deleted by the bot runtime's tracker store when
+it saves the confirmation ``utter_data_deleted`` (``bot/stores.py``). The confirmation is only
+sent once the content database committed, so a user is never told "deleted" about something
+that was not.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from rasa_sdk.types import DomainDict
 from sqlalchemy.exc import SQLAlchemyError
 
 from actions.alerts import subscriptions
+from actions.cases import store as cases
 from actions.content.db import session_scope
 
 logger = logging.getLogger(__name__)
@@ -30,6 +32,7 @@ DELETED = "utter_data_deleted"
 def forget_conversation(conversation_id: str) -> None:
     with session_scope() as session:
         subscriptions.forget(session, [conversation_id])
+        cases.forget(session, [conversation_id])
 
 
 class ActionDeleteMyData(Action):  # type: ignore[misc]  # rasa_sdk ships no type hints

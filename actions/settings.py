@@ -20,7 +20,11 @@ Every variable the answering side of the content runtime reads is read here and 
     subscribed; subscribing again renews it. An evacuation lasts weeks, not months.
 ``CONVERSATION_RETENTION`` (default ``7d``)
     Conversations (tracker events) and finished alert deliveries older than this are deleted
-    by the retention command (``python -m actions.alerts purge``, run hourly by the notifier).
+    by the retention command (``python -m actions.alerts purge``, run hourly by the notifier);
+    so are cases handed to caseworkers nothing was written to for this long.
+``CLOSED_CASE_RETENTION`` (default: ``CONVERSATION_RETENTION``)
+    A closed case's transcript is deleted this long after it closed; a longer value than
+    ``CONVERSATION_RETENTION`` counts as that.
 ``WHATSAPP_ALERT_TEMPLATE`` (default ``evacuation_alert``)
     The approved WhatsApp message template used for an alert to someone who has not written
     in the last 24 hours (WhatsApp allows free text only inside that window). Its body must
@@ -47,6 +51,7 @@ FRESHNESS_PREFIX = "CONTENT_FRESHNESS_"
 EMERGENCY_HOTLINE = "EMERGENCY_HOTLINE"
 ALERT_SUBSCRIPTION_TTL = "ALERT_SUBSCRIPTION_TTL"
 CONVERSATION_RETENTION = "CONVERSATION_RETENTION"
+CLOSED_CASE_RETENTION = "CLOSED_CASE_RETENTION"
 WHATSAPP_ALERT_TEMPLATE = "WHATSAPP_ALERT_TEMPLATE"
 
 _DURATION = re.compile(r"(?:(?P<d>\d+)d)?(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?")
@@ -121,6 +126,13 @@ def subscription_ttl(environ: Mapping[str, str] = os.environ) -> timedelta:
 def conversation_retention(environ: Mapping[str, str] = os.environ) -> timedelta:
     """``CONVERSATION_RETENTION``: how long a conversation is kept after its last message."""
     return _duration_or(CONVERSATION_RETENTION, timedelta(days=7), environ)
+
+
+def closed_case_retention(environ: Mapping[str, str] = os.environ) -> timedelta:
+    """``CLOSED_CASE_RETENTION``: how long a closed case's transcript is kept after it closed;
+    never longer than ``CONVERSATION_RETENTION`` (the default), however it is set."""
+    longest = conversation_retention(environ)
+    return min(_duration_or(CLOSED_CASE_RETENTION, longest, environ), longest)
 
 
 def whatsapp_alert_template(environ: Mapping[str, str] = os.environ) -> str:

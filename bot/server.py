@@ -10,6 +10,8 @@ On top of Rasa's own behaviour:
   reverse proxy writes to its access log; ``Authorization: Bearer <token>`` is accepted too.
 - **The token from the environment** (``RASA_API_TOKEN``) instead of ``--auth-token``, whose
   value any local user can read in ``ps``.
+- **STOP, "delete my data" and "safety" in a paused conversation** (a caseworker holds it):
+  ``bot/paused.py``.
 """
 
 from __future__ import annotations
@@ -73,6 +75,9 @@ def main() -> None:
     import rasa.__main__
     import rasa.cli.run
 
+    from bot import paused
+
+    paused.install()
     rasa.cli.run.run = _run_hardened(rasa.cli.run.run)
     rasa.__main__.main()
 

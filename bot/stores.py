@@ -11,6 +11,9 @@ of Rasa's stores (configured in ``endpoints.yml`` / ``endpoints.production.yml``
   message): checked at most once an hour while the server runs, and by ``make purge``
   (``python -m bot.stores purge``), which reads the same endpoints file Rasa does.
 
+* **A paused conversation's messages go to its case**: a turn that ended on the person's message
+  because a caseworker holds the conversation is added to the case (``bot/case_inbox.py``).
+
 Nothing else changes: they are Rasa's ``InMemoryTrackerStore`` and ``SQLTrackerStore``.
 """
 
@@ -31,6 +34,8 @@ import sqlalchemy as sa
 from rasa.core.tracker_store import InMemoryTrackerStore, SQLTrackerStore, TrackerStore
 from rasa.shared.core.events import BotUttered, UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
+
+from bot.case_inbox import CaseInbox
 
 logger = logging.getLogger(__name__)
 
@@ -85,12 +90,14 @@ class ForgetfulInMemoryTrackerStore(InMemoryTrackerStore):
         self._retention = retention()
         self._last_saved: dict[str, float] = {}
         self._next_purge = time.monotonic() + PURGE_EVERY_SECONDS
+        self._cases = CaseInbox.from_env()
 
     async def save(self, tracker: DialogueStateTracker) -> None:
         if asks_to_be_forgotten(tracker):
             await self.forget(tracker.sender_id)
             return
         await super().save(tracker)
+        await self._cases.after_turn(tracker)
         self._last_saved[tracker.sender_id] = time.time()
         if time.monotonic() >= self._next_purge:
             self.purge_older_than(self._retention)
@@ -120,12 +127,14 @@ class ForgetfulSQLTrackerStore(SQLTrackerStore):
         super().__init__(*args, **kwargs)
         self._retention = retention()
         self._next_purge = time.monotonic() + PURGE_EVERY_SECONDS
+        self._cases = CaseInbox.from_env()
 
     async def save(self, tracker: DialogueStateTracker) -> None:
         if asks_to_be_forgotten(tracker):
             await self.forget(tracker.sender_id)
             return
         await super().save(tracker)
+        await self._cases.after_turn(tracker)
         if time.monotonic() >= self._next_purge:
             self._next_purge = time.monotonic() + PURGE_EVERY_SECONDS
             await asyncio.to_thread(self.purge_older_than, self._retention)

@@ -379,7 +379,8 @@ class Stack:
                         *(str(ACTIONS_BIN / "python"), "-m", "actions.admin", "serve"),
                         *("--host", self.host, "--port", str(self.admin_port)),
                     ],
-                    env={"CONSOLE_PUBLIC_URL": self.admin_url},
+                    # RASA_URL: closing a case hands the conversation back through Rasa's API.
+                    env={"CONSOLE_PUBLIC_URL": self.admin_url, "RASA_URL": self.rasa_url},
                 )
                 self._wait_until_up("admin", f"{self.admin_url}/health", deadline)
         except BaseException:

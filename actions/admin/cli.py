@@ -23,6 +23,7 @@ from actions.admin import tokens
 from actions.admin.settings import AdminSettings, SettingsError
 from actions.content.cli.common import CommandError, require_migrated
 from actions.content.db import URL_ENV, get_engine
+from actions.content.editors import EDITOR_ROLE, ROLES
 from actions.content.format import KABUL
 from actions.content.validation import ContentError
 
@@ -48,6 +49,12 @@ def parser() -> argparse.ArgumentParser:
         "invite", help="a one-time sign-in link and code for the web console (valid 24 h)"
     )
     invite.add_argument("name", help="the editor, as revisions will name them, e.g. amina")
+    invite.add_argument(
+        "--role",
+        choices=ROLES,
+        default=EDITOR_ROLE,
+        help="editor (changes the content; default) or caseworker (answers people's cases)",
+    )
     defaults = AdminSettings.from_env()
     serve = commands.add_parser("serve", help="run the admin HTTP API until Ctrl-C")
     serve.add_argument("--host", default=defaults.host, help=f"default {defaults.host}")
@@ -76,11 +83,11 @@ def add_token(engine: Engine, name: str) -> str:
     )
 
 
-def invite_editor(engine: Engine, name: str) -> str:
+def invite_editor(engine: Engine, name: str, role: str = EDITOR_ROLE) -> str:
     from actions.admin.console.sessions import invite  # the console's, not the API's
 
     with Session(engine) as session, session.begin():
-        invitation = invite(session, name, now())
+        invitation = invite(session, name, now(), role)
     base = AdminSettings.from_env().public_url
     return (
         f"Sign-in for {invitation.editor}, once, until {kabul(invitation.expires_at)} Kabul "
@@ -137,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
             serve(args.host, args.port)
             return 0
         if args.command == "invite":
-            message = invite_editor(engine, args.name)
+            message = invite_editor(engine, args.name, args.role)
         elif args.action == "add":
             message = add_token(engine, args.name)
         elif args.action == "list":

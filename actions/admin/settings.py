@@ -16,6 +16,13 @@ SECURE_COOKIES_ENV = "CONSOLE_SECURE_COOKIES"
 SESSION_HOURS_ENV = "CONSOLE_SESSION_HOURS"
 #: Where editors reach the console, for the links ``invite`` prints.
 PUBLIC_URL_ENV = "CONSOLE_PUBLIC_URL"
+#: How often the caseworkers' queue fetches itself again, in seconds (new cases appear).
+CASES_POLL_ENV = "CONSOLE_CASES_POLL_SECONDS"
+DEFAULT_CASES_POLL_SECONDS = 10
+#: Rasa's HTTP API, through which closing a case hands the conversation back to the assistant
+#: (the notifier's variables: the same server and token).
+RASA_URL_ENV, RASA_TOKEN_ENV = "RASA_URL", "RASA_API_TOKEN"
+DEFAULT_RASA_URL = "http://127.0.0.1:5005"
 DEFAULT_SESSION_HOURS = 12
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 5056
@@ -35,6 +42,9 @@ class AdminSettings:
     secure_cookies: bool = False
     session_hours: int = DEFAULT_SESSION_HOURS
     public_url: str = ""
+    rasa_url: str = DEFAULT_RASA_URL
+    rasa_token: str | None = None
+    cases_poll_seconds: int = DEFAULT_CASES_POLL_SECONDS
 
     @classmethod
     def from_env(cls) -> AdminSettings:
@@ -50,6 +60,9 @@ class AdminSettings:
             public_url=(
                 os.environ.get(PUBLIC_URL_ENV, "").strip() or f"http://{host}:{port}"
             ).rstrip("/"),
+            rasa_url=(os.environ.get(RASA_URL_ENV, "").strip() or DEFAULT_RASA_URL).rstrip("/"),
+            rasa_token=os.environ.get(RASA_TOKEN_ENV, "").strip() or None,
+            cases_poll_seconds=_whole(CASES_POLL_ENV, DEFAULT_CASES_POLL_SECONDS),
         )
 
 

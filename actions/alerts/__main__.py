@@ -58,7 +58,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "status":
             return status(args.last)
         with unit_of_work(get_engine()) as session:
-            purged = retention.purge(session, utc_now(), settings.conversation_retention())
+            purged = retention.purge(
+                session,
+                utc_now(),
+                settings.conversation_retention(),
+                settings.closed_case_retention(),
+            )
         print(f"Deleted {purged}.")
         return 0
     except (settings.SettingsError, notifier.SettingsError, CommandError) as error:

@@ -283,7 +283,12 @@ class Outbox:
 
     def purge(self) -> retention.Purged:
         with session_scope() as session:
-            return retention.purge(session, self.clock(), settings.conversation_retention())
+            return retention.purge(
+                session,
+                self.clock(),
+                settings.conversation_retention(),
+                settings.closed_case_retention(),
+            )
 
 
 def _finish(

@@ -3,7 +3,10 @@
 * subscriptions and sealed addresses: until they expire (``ALERT_SUBSCRIPTION_TTL`` after the
   user last subscribed);
 * alert deliveries (which conversation was sent which alert): ``CONVERSATION_RETENTION`` after
-  they finished — the same period conversations themselves are kept (``bot/stores.py``).
+  they finished — the same period conversations themselves are kept (``bot/stores.py``);
+* cases handed to caseworkers and their messages: ``CONVERSATION_RETENTION`` after anything
+  was last written to them, a closed one ``CLOSED_CASE_RETENTION`` after it closed when that is
+  shorter (``actions/cases/store.py``).
 
 Broadcasts stay: they say which change alerted how many people, not who.
 Run by the notifier every hour and by ``make purge`` (``python -m actions.alerts purge``).
@@ -19,6 +22,7 @@ from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from actions.alerts.models import FINAL_STATUSES, Delivery, StoredAddress, Subscription
+from actions.cases import store
 
 logger = logging.getLogger(__name__)
 
@@ -28,11 +32,12 @@ class Purged:
     subscriptions: int
     addresses: int
     deliveries: int
+    cases: int = 0
 
     def __str__(self) -> str:
         return (
             f"{self.subscriptions} expired subscription(s), {self.addresses} expired "
-            f"address(es), {self.deliveries} old alert delivery record(s)"
+            f"address(es), {self.deliveries} old alert delivery record(s), {self.cases} old case(s)"
         )
 
 
@@ -40,8 +45,11 @@ def _count(result: object) -> int:
     return int(getattr(result, "rowcount", 0) or 0)
 
 
-def purge(session: Session, now: datetime, retention: timedelta) -> Purged:
-    """Delete what has expired or is older than ``retention``; the caller commits."""
+def purge(
+    session: Session, now: datetime, retention: timedelta, closed_cases: timedelta | None = None
+) -> Purged:
+    """Delete what has expired or is older than ``retention`` (closed cases: than
+    ``closed_cases``, when shorter); the caller commits."""
     subscriptions = session.execute(delete(Subscription).where(Subscription.expires_at <= now))
     addresses = session.execute(delete(StoredAddress).where(StoredAddress.expires_at <= now))
     deliveries = session.execute(
@@ -49,6 +57,9 @@ def purge(session: Session, now: datetime, retention: timedelta) -> Purged:
             Delivery.status.in_(FINAL_STATUSES), Delivery.finished_at < now - retention
         )
     )
-    purged = Purged(_count(subscriptions), _count(addresses), _count(deliveries))
+    cases = store.purge_inactive(session, now - retention)
+    if closed_cases is not None and closed_cases < retention:
+        cases += store.purge_closed(session, now - closed_cases)
+    purged = Purged(_count(subscriptions), _count(addresses), _count(deliveries), cases)
     logger.info("retention: deleted %s", purged)
     return purged

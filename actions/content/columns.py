@@ -31,6 +31,8 @@ SLUG = String(64)
 #: Phone and WhatsApp numbers as people dial them, with the country code: "+93 700 000 101".
 PHONE = String(32)
 EMAIL = String(254)
+#: Daily hours in Kabul time, "08:00-20:00" (actions/cases/hours.py).
+CASE_HOURS = String(11)
 
 
 class UTCDateTime(TypeDecorator[datetime]):

@@ -14,6 +14,13 @@ from sqlalchemy.orm import Mapped, mapped_column
 from actions.content import validation as check
 from actions.content.columns import Base, UTCDateTime
 
+#: What a console sign-in may do: editors change the content, caseworkers answer cases
+#: (docs/HANDOFF.md). Different people, different permissions: neither sees the other's pages.
+EDITOR_ROLE = "editor"
+CASEWORKER_ROLE = "caseworker"
+ROLES = (EDITOR_ROLE, CASEWORKER_ROLE)
+ROLE = String(16)
+
 
 class EditorToken(Base):
     """One token of one editor; an editor may hold several (laptop, phone)."""
@@ -39,6 +46,7 @@ class SignInCode(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     editor: Mapped[str] = mapped_column(String(check.EDITOR_MAX), index=True)
     code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    role: Mapped[str] = mapped_column(ROLE, server_default=EDITOR_ROLE)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
     used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
@@ -52,6 +60,7 @@ class ConsoleSession(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     editor: Mapped[str] = mapped_column(String(check.EDITOR_MAX), index=True)
     secret_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    role: Mapped[str] = mapped_column(ROLE, server_default=EDITOR_ROLE)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -39,7 +39,9 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
 
 from actions.alerts.models import Broadcast, Delivery, StoredAddress, Subscription
+from actions.cases.models import Case, CaseAudit, CaseMessage
 from actions.content.columns import (
+    CASE_HOURS,
     EMAIL,
     NAME,
     NAMING_CONVENTION,
@@ -57,6 +59,9 @@ __all__ = [
     "NAMING_CONVENTION",
     "Base",
     "Broadcast",
+    "Case",
+    "CaseAudit",
+    "CaseMessage",
     "ConsoleSession",
     "Delivery",
     "EditorToken",
@@ -137,6 +142,10 @@ class Organisation(Withdrawable, Base):
     name_en: Mapped[str] = mapped_column(NAME)
     name_prs: Mapped[str] = mapped_column(NAME)
     name_ps: Mapped[str] = mapped_column(NAME)
+    # Organisations whose caseworkers answer people (docs/HANDOFF.md): daily hours in Kabul
+    # time ("08:00-20:00") and the usual wait in minutes.
+    case_hours: Mapped[str | None] = mapped_column(CASE_HOURS)
+    case_wait_minutes: Mapped[int | None] = mapped_column(Integer)
 
 
 class Provenance:

@@ -75,7 +75,24 @@ SPECS: dict[RecordKind, KindSpec] = {
         KindSpec(
             RecordKind.ORGANISATION,
             Organisation,
-            (f.text("name", "the organisation's name", long=False),),
+            (
+                f.text("name", "the organisation's name", long=False),
+                Field(
+                    "case_hours",
+                    FieldType.STRING,
+                    "caseworkers answer people daily in these hours, Kabul time",
+                    required=False,
+                    max_length=11,
+                    pattern=check.CASE_HOURS,
+                    example="08:00-20:00",
+                ),
+                Field(
+                    "case_wait_minutes",
+                    FieldType.NUMBER,
+                    "the usual wait for a caseworker, in minutes",
+                    required=False,
+                ),
+            ),
             "us-embassy-kabul",
             keys.slug_key("organisation", "us-embassy-kabul"),
             keys.by(Organisation, "slug"),

@@ -18,9 +18,9 @@ _CSRF = re.compile(r'name="csrf" value="([0-9a-f]{64})"')
 _VERSION = re.compile(r'name="version" value="(\d+)"')
 
 
-def invitation(engine: Engine, editor: str, now: datetime) -> str:
+def invitation(engine: Engine, editor: str, now: datetime, role: str = "editor") -> str:
     with Session(engine) as session, session.begin():
-        return sessions.invite(session, editor, now).code
+        return sessions.invite(session, editor, now, role).code
 
 
 def csrf_in(page: str) -> str:

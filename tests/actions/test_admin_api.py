@@ -135,7 +135,7 @@ async def test_changes_without_a_current_token_are_refused_and_change_nothing(
 async def test_every_endpoint_but_health_and_description_needs_a_token(api: Client) -> None:
     for resource in api.app.router.resources():
         path = resource.canonical.replace("{kind}", "gate").replace("{key}", "KBL/abbey-gate")
-        path = path.replace("{revision}", "1")
+        path = path.replace("{revision}", "1").replace("{case}", "1")
         for route in resource:
             response = await api.request(route.method, path, allow_redirects=False)
             if path.startswith("/console"):

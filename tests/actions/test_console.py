@@ -472,7 +472,7 @@ def test_invite_prints_a_link_and_a_code_that_signs_in_once(content_db: Engine) 
     code = link.split("code=")[1]
     assert f"code: {code}" in result.stdout
     with Session(content_db) as session, session.begin():
-        assert sessions.redeem(session, code, datetime.now(timezone.utc)) == "amina"
+        assert sessions.redeem(session, code, datetime.now(timezone.utc)).name == "amina"
     with Session(content_db) as session, session.begin(), pytest.raises(sessions.SignInRefused):
         sessions.redeem(session, code, datetime.now(timezone.utc))
 

@@ -14,7 +14,7 @@ CONTRACT_INTENTS = {
     "greet", "goodbye", "thank", "ask_flights", "ask_airport_status", "ask_announcements",
     "ask_documents", "ask_help", "set_language", "subscribe_alerts", "unsubscribe_alerts",
     "show_menu", "delete_my_data", "out_of_scope", "list_subscriptions", "ask_safety",
-    "EXTERNAL_alert", "follow_up",
+    "EXTERNAL_alert", "follow_up", "ask_human", "EXTERNAL_case_closed",
 }  # fmt: skip
 PASHTO_ONLY = set("ټډړږښڼځڅېۍ")
 

@@ -4,7 +4,8 @@
 An editor signs in with the link ``invite`` prints, sees the stalest fact first, marks it
 checked, changes a gate in Dari with the preview, publishes, and the next answer says it; a
 colleague's change is never overwritten silently; a form without its CSRF token changes
-nothing; a Pashto page lays out right to left. Screenshots of the phone layout go to docs/.
+nothing; a Pashto page lays out right to left. A caseworker takes the urgent case from the
+queue in Pashto; an editor cannot open the cases. Screenshots of the phone layout go to docs/.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -79,6 +81,7 @@ def console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
         "PYTHONPATH": str(ROOT),
         "CONTENT_FRESHNESS_AIRPORT": "1h",
         "CONSOLE_PUBLIC_URL": f"http://127.0.0.1:{port}",
+        "CONSOLE_CASES_POLL_SECONDS": "1",
     }
     console = Console(f"http://127.0.0.1:{port}", db_url, env)
     console.cli("actions.content", "migrate")
@@ -313,6 +316,103 @@ def test_no_serious_accessibility_violations_in_any_language(
         check("history")
         page.goto(f"{console.url}/console/records/flight")
         check("flights")
+    finally:
+        context.close()
+    assert {name: v for name, v in found.items() if v} == {}
+
+
+# -- Caseworkers: the queue of cases, in Pashto, and only for caseworkers ------------------
+
+
+def open_cases(console: Console, cases: tuple[tuple[str, str, int], ...] = ()) -> None:
+    """Two Pashto cases, the urgent one opened last (or ``cases``: conversation, first line,
+    minutes ago), straight into the console's database."""
+    from actions.cases import store
+    from actions.content import db
+
+    engine = db.create_content_engine(console.db_url)
+    now = datetime.now(timezone.utc)
+    try:
+        with Session(engine) as session, session.begin():
+            for conversation, text, minutes in cases or (
+                ("telegram-1", "ویزه مې رد شوه، څه وکړم؟", 40),
+                ("sms_gateway-2", "زما ماشوم ټپي دی، ډاکټر ته اړتیا لرو", 3),
+            ):
+                store.open_case(
+                    session,
+                    conversation_id=conversation,
+                    channel=conversation.split("-")[0],
+                    language="ps",
+                    organisation=None,
+                    request=text,
+                    assistant_answers=["سلام! زه د وېستلو د الوتنو په اړه ځوابونه درکوم."],
+                    now=now - timedelta(minutes=minutes),
+                )
+    finally:
+        engine.dispose()
+
+
+def invite_caseworker(console: Console, name: str) -> str:
+    out = console.cli("actions.admin", "invite", name, "--role", "caseworker")
+    return next(line for line in out.splitlines() if "/console/signin?code=" in line)
+
+
+def test_a_caseworker_takes_the_urgent_case_from_a_phone_in_pashto(
+    page: Page, console: Console
+) -> None:
+    open_cases(console)
+    page.goto(invite_caseworker(console, "farida") + "&lang=ps")
+    page.get_by_role("button", name="ننوتل").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("خلاصې قضیې")
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    fits_the_phone(page)
+    first = page.locator("li.case").first
+    expect(first).to_contain_text("بیړنی")
+    expect(first).to_contain_text("زما ماشوم ټپي دی")
+    assert "telegram-1" not in page.content() and "sms_gateway-2" not in page.content()
+    screenshot(page, "console-cases-ps.png")
+
+    # A new case appears by itself, without the page being reloaded.
+    page.evaluate("window.stillTheSamePage = true")
+    open_cases(console, (("webchat-3", "کورنۍ مې په دروازه کې ورکه شوه", 0),))
+    expect(page.locator("li.case")).to_have_count(3, timeout=5000)
+    expect(page.locator("#queue")).to_contain_text("کورنۍ مې په دروازه کې ورکه شوه")
+    assert page.evaluate("window.stillTheSamePage") is True
+
+    first.get_by_role("link").click()
+    fits_the_phone(page)
+    page.get_by_role("button", name="دا قضیه واخلئ").click()
+    expect(page.get_by_role("status")).to_have_text("دا قضیه اوس ستاسو سره ده.")
+    expect(page.get_by_role("button", name="دا قضیه واخلئ")).to_have_count(0)
+
+
+def test_an_editor_cannot_open_the_cases(page: Page, console: Console) -> None:
+    page.goto(console.invite("amina"))
+    page.get_by_role("button", name="Sign in").click()
+    response = page.goto(console.url + "/console/cases")
+    assert response is not None and response.status == 403
+    expect(page.get_by_role("alert")).to_contain_text("Editors do not see people's cases.")
+
+
+def test_no_serious_accessibility_violations_on_the_cases_pages(
+    browser: Browser, console: Console
+) -> None:
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `make axe-core` (make test-integration does)")
+    open_cases(console, (("telegram-axe", "ویزه مې رد شوه", 5),))
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)
+    page = context.new_page()
+    found: dict[str, list[str]] = {}
+    try:
+        page.goto(invite_caseworker(console, "wahid"))
+        page.get_by_role("button", name="Sign in").click()
+        for lang in ("en", "prs", "ps"):
+            page.goto(f"{console.url}/console/cases?lang={lang}")
+            page.add_script_tag(path=str(AXE))
+            found[f"cases {lang}"] = page.evaluate(AXE_RUN)
+            page.locator("li.case a").first.click()
+            page.add_script_tag(path=str(AXE))
+            found[f"case {lang}"] = page.evaluate(AXE_RUN)
     finally:
         context.close()
     assert {name: v for name, v in found.items() if v} == {}

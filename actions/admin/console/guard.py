@@ -23,6 +23,7 @@ from multidict import MultiDictProxy
 
 from actions.admin.console import sessions
 from actions.admin.state import EDITOR, ENGINE, SETTINGS, now, unit_of_work
+from actions.content.editors import CASEWORKER_ROLE, EDITOR_ROLE
 
 #: A posted form, as aiohttp reads it.
 Form = MultiDictProxy[str | bytes | bytearray | FileField]
@@ -31,12 +32,28 @@ BROWSER_COOKIE = "console_browser"
 LANGUAGE_COOKIE = "console_language"
 CSRF_FIELD = "csrf"
 SIGN_IN = "/console/signin"
+HOME = "/console/"
+CASES = "/console/cases"
+
+
+class WrongRole(Exception):
+    """A signed-in editor on a caseworker's page, or a caseworker on an editor's."""
+
+    def __init__(self, who: SignedIn) -> None:
+        super().__init__(who.role)
+        self.who = who
 
 
 @dataclass(frozen=True)
 class SignedIn:
+    #: The signed-in person's name (an editor's, as revisions name them, or a caseworker's).
     editor: str
     secret: str
+    role: str = EDITOR_ROLE
+
+    @property
+    def home(self) -> str:
+        return CASES if self.role == CASEWORKER_ROLE else HOME
 
     @property
     def csrf(self) -> str:
@@ -81,22 +98,35 @@ async def signed_in(request: web.Request) -> SignedIn | None:
     secret = request.cookies.get(SESSION_COOKIE, "")
     if not secret:
         return None
-    check = partial(sessions.editor_of, secret=secret, now=now(request))
-    editor = await asyncio.to_thread(unit_of_work, request.app[ENGINE], check)
-    if editor is None:
+    check = partial(sessions.identity_of, secret=secret, now=now(request))
+    identity = await asyncio.to_thread(unit_of_work, request.app[ENGINE], check)
+    if identity is None:
         return None
-    request[EDITOR] = editor  # the access log names who did it
-    return SignedIn(editor, secret)
+    request[EDITOR] = identity.name  # the access log names who did it
+    return SignedIn(identity.name, secret, identity.role)
 
 
-async def editor_or_sign_in(request: web.Request) -> SignedIn:
-    """The signed-in editor, or a redirect to the sign-in page (and back afterwards)."""
+async def signed_in_as(request: web.Request, role: str) -> SignedIn:
+    """The signed-in person if they have ``role``; else a redirect to the sign-in page (and
+    back afterwards), or :class:`WrongRole`."""
     who = await signed_in(request)
     if who is None:
         raise web.HTTPSeeOther(
             f"{SIGN_IN}?next={request.path_qs}" if request.method == "GET" else SIGN_IN
         )
+    if who.role != role:
+        raise WrongRole(who)
     return who
+
+
+async def editor_or_sign_in(request: web.Request) -> SignedIn:
+    """The signed-in editor (caseworkers may not edit content)."""
+    return await signed_in_as(request, EDITOR_ROLE)
+
+
+async def caseworker_or_sign_in(request: web.Request) -> SignedIn:
+    """The signed-in caseworker (editors do not read people's cases)."""
+    return await signed_in_as(request, CASEWORKER_ROLE)
 
 
 async def checked_form(request: web.Request, cookie: str) -> Form:

@@ -13,5 +13,10 @@ def form_refused(request: web.Request, who: SignedIn | None) -> web.Response:
     return render(request, "refused.html", {"reason": "form_expired"}, who, 403)
 
 
+def wrong_role(request: web.Request, who: SignedIn) -> web.Response:
+    """403: editors and caseworkers have different permissions (docs/HANDOFF.md)."""
+    return render(request, "refused.html", {"reason": f"not_for_{who.role}"}, who, 403)
+
+
 def not_found(request: web.Request, who: SignedIn, reason: str = "not_found") -> web.Response:
     return render(request, "refused.html", {"reason": reason}, who, 404)

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from actions.admin import tokens
 from actions.content import validation as check
-from actions.content.editors import ConsoleSession, SignInCode
+from actions.content.editors import EDITOR_ROLE, ROLES, ConsoleSession, SignInCode
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 12
@@ -51,22 +51,36 @@ def plain_code(raw: str) -> str | None:
     return None
 
 
-def invite(session: Session, editor: str, now: datetime) -> Invitation:
+@dataclass(frozen=True)
+class Identity:
+    """Who signed in, and as what: an editor or a caseworker (``editors.ROLES``)."""
+
+    name: str
+    role: str = EDITOR_ROLE
+
+
+def invite(session: Session, editor: str, now: datetime, role: str = EDITOR_ROLE) -> Invitation:
     name = check.editor(editor)
+    if role not in ROLES:
+        raise check.ContentError("role", f"is {role!r}; one of {', '.join(ROLES)}")
     code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
     expires = now + CODE_LIFETIME
-    session.add(SignInCode(editor=name, code_hash=_hash(code), created_at=now, expires_at=expires))
+    session.add(
+        SignInCode(
+            editor=name, code_hash=_hash(code), role=role, created_at=now, expires_at=expires
+        )
+    )
     session.flush()
     grouped = "-".join(code[i : i + 4] for i in range(0, CODE_LENGTH, 4))
     return Invitation(name, grouped, expires)
 
 
-def redeem(session: Session, presented: str, now: datetime) -> str:
-    """The editor a sign-in code (used up by this) or an editor token belongs to."""
+def redeem(session: Session, presented: str, now: datetime) -> Identity:
+    """Who a sign-in code (used up by this) or an editor token belongs to (a token: an editor)."""
     presented = presented.strip()
     if presented.startswith(tokens.PREFIX):
         try:
-            return tokens.authenticate(session, presented, now)
+            return Identity(tokens.authenticate(session, presented, now))
         except tokens.TokenRejected:
             raise SignInRefused from None
     code = plain_code(presented)
@@ -78,22 +92,26 @@ def redeem(session: Session, presented: str, now: datetime) -> str:
     if row is None or row.used_at is not None or row.expires_at <= now:
         raise SignInRefused
     row.used_at = now
-    return row.editor
+    return Identity(row.editor, row.role)
 
 
-def open_session(session: Session, editor: str, now: datetime, lifetime: timedelta) -> str:
-    """A new session for ``editor``; the secret to put in the cookie (nowhere else)."""
+def open_session(session: Session, who: Identity, now: datetime, lifetime: timedelta) -> str:
+    """A new session for ``who``; the secret to put in the cookie (nowhere else)."""
     secret = secrets.token_urlsafe(SECRET_BYTES)
     session.add(
         ConsoleSession(
-            editor=editor, secret_hash=_hash(secret), created_at=now, expires_at=now + lifetime
+            editor=who.name,
+            role=who.role,
+            secret_hash=_hash(secret),
+            created_at=now,
+            expires_at=now + lifetime,
         )
     )
     session.flush()
     return secret
 
 
-def editor_of(session: Session, secret: str, now: datetime) -> str | None:
+def identity_of(session: Session, secret: str, now: datetime) -> Identity | None:
     """Who the session belongs to, if it is still open."""
     if not secret or len(secret) > 100:
         return None
@@ -102,7 +120,7 @@ def editor_of(session: Session, secret: str, now: datetime) -> str | None:
     ).first()
     if row is None or row.ended_at is not None or row.expires_at <= now:
         return None
-    return row.editor
+    return Identity(row.editor, row.role)
 
 
 def end_session(session: Session, secret: str, now: datetime) -> None:

@@ -19,6 +19,7 @@ from actions.admin.console.guard import (
     BROWSER_COOKIE,
     SESSION_COOKIE,
     FormRefused,
+    SignedIn,
     browser_secret,
     checked_form,
     csrf_for,
@@ -68,8 +69,9 @@ def sign_in_page(
 
 @routes.get("/console/signin")
 async def sign_in_form(request: web.Request) -> web.Response:
-    if await signed_in(request) is not None and "code" not in request.query:
-        raise web.HTTPSeeOther(HOME)
+    who = await signed_in(request)
+    if who is not None and "code" not in request.query:
+        raise web.HTTPSeeOther(who.home)
     return sign_in_page(request)
 
 
@@ -89,16 +91,18 @@ async def sign_in(request: web.Request) -> web.Response:
         return response
     presented = field(form, "code")
 
-    def enter(session: Session) -> str:
-        editor = sessions.redeem(session, presented, moment)
-        return sessions.open_session(session, editor, moment, lifetime(request))
+    def enter(session: Session) -> tuple[str, str]:
+        who = sessions.redeem(session, presented, moment)
+        return sessions.open_session(session, who, moment, lifetime(request)), who.role
 
     try:
-        secret = await in_transaction(request, enter)
+        secret, role = await in_transaction(request, enter)
     except sessions.SignInRefused:
         throttle.failed(address, moment)
         return sign_in_page(request, "sign_in_refused", 401)
-    response = web.HTTPSeeOther(safe_next(field(form, "next")))
+    home = SignedIn("", "", role).home
+    wanted = safe_next(field(form, "next"))
+    response = web.HTTPSeeOther(home if wanted == HOME else wanted)
     set_cookie(request, response, SESSION_COOKIE, secret, int(lifetime(request).total_seconds()))
     response.del_cookie(BROWSER_COOKIE, path="/console")
     raise response

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Final
 
+from actions.admin.console.case_words import CASE_WORDS
 from actions.content.localise import digits
 from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES, RTL_LANGUAGES
 
@@ -19,6 +20,7 @@ Words = dict[str, dict[str, str]]
 LANGUAGE_NAMES: Final = {"en": "English", "prs": "دری", "ps": "پښتو"}
 
 WORDS: Final[Words] = {
+    **CASE_WORDS,
     "title": {"en": "Editors' console", "prs": "میز ویرایشگران", "ps": "د اېډیټرانو مېز"},
     "home": {"en": "What needs me now", "prs": "کارهای فوری", "ps": "بیړني کارونه"},
     "records": {"en": "All records", "prs": "همه معلومات", "ps": "ټول معلومات"},

@@ -41,7 +41,7 @@ def export_document(session: Session) -> dict[str, Any]:
     orgs: list[Organisation] = [row for _, row in records(session, RecordKind.ORGANISATION)]
     airports: list[Airport] = [row for _, row in records(session, RecordKind.AIRPORT_NAME)]
     document: dict[str, Any] = {
-        "organisations": {org.slug: _texts(org, "name") for org in orgs},
+        "organisations": {org.slug: _organisation(org) for org in orgs},
         "airports": [
             {"iata": a.iata, "place": a.place, **_texts_of(a, "name", "city")} for a in airports
         ],
@@ -81,6 +81,14 @@ def count(document: dict[str, Any]) -> str:
 
 def _time(moment: datetime | None) -> str | None:
     return None if moment is None else moment.astimezone(KABUL).isoformat()
+
+
+def _organisation(org: Organisation) -> dict[str, Any]:
+    """Its names, and when its caseworkers answer people, if they do."""
+    entry: dict[str, Any] = _texts(org, "name")
+    if org.case_hours is not None:
+        entry["casework"] = {"hours": org.case_hours, "wait_minutes": org.case_wait_minutes}
+    return entry
 
 
 def _texts(row: Any, field: str) -> dict[str, str]:

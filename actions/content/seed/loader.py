@@ -26,6 +26,8 @@ from actions.content.models import (
     AirportStatus,
     Announcement,
     Base,
+    Case,
+    CaseMessage,
     Flight,
     Gate,
     GuidanceTopic,
@@ -46,6 +48,8 @@ DEMO_FILE = Path(__file__).resolve().with_name("demo.yml")
 SEED_EDITOR = "seed"
 #: Deleted child tables first, so foreign keys hold at every step.
 CONTENT_MODELS: tuple[type[Base], ...] = (
+    CaseMessage,  # cases name the organisation that answers them
+    Case,
     Delivery,  # alerts about the content go with it (subscriptions stay)
     Broadcast,
     Revision,

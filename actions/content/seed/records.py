@@ -123,13 +123,33 @@ def _organisations(
     """``organisations: {slug: {en, prs, ps}}``; each is reported at the line of its names."""
     section = document.get("organisations") or _Mapping()
     for slug in section:
-        names = Entry(section, "organisations", now, allow_missing)
+        casework, names_only = _casework(section[slug], slug, now)
+        holder = _Mapping({slug: names_only})
+        holder.line = section.line
+        names = Entry(holder, "organisations", now, allow_missing)
         if not isinstance(slug, str) or not check.SLUG.fullmatch(slug):
             raise names.error(str(slug), "is not a slug: lower case, digits and -")
         names.where = f"line {getattr(section[slug], 'line', section.line)} (organisations.{slug})"
-        name = {"name": names.localised(slug)}
-        records.append(Record(RecordKind.ORGANISATION, slug, name, names.where))
+        values = {"name": names.localised(slug), **casework}
+        records.append(Record(RecordKind.ORGANISATION, slug, values, names.where))
     return list(section)
+
+
+def _casework(value: Any, slug: object, now: datetime) -> tuple[dict[str, Any], Any]:
+    """An organisation's optional ``casework: {hours: "08:00-20:00", wait_minutes: 20}`` (its
+    caseworkers answer people, docs/HANDOFF.md), and its names without it."""
+    if not isinstance(value, _Mapping) or "casework" not in value:
+        return {}, value
+    names_only = _Mapping({key: text for key, text in value.items() if key != "casework"})
+    names_only.line = value.line
+    entry = Entry(value["casework"], f"organisations.{slug}.casework", now)
+    hours = _matching(entry, "hours", check.CASE_HOURS, "08:00-20:00")
+    try:
+        wait = check.number("wait_minutes", entry.raw("wait_minutes"))
+    except check.ContentError as error:
+        raise SeedError(f"{entry.where}: {error}") from None
+    entry.done()
+    return {"case_hours": hours, "case_wait_minutes": wait}, names_only
 
 
 def _status_and_gates(

@@ -1,0 +1,1 @@
+"""Cases: a conversation handed from the assistant to a caseworker and back (docs/HANDOFF.md)."""

@@ -1,0 +1,88 @@
+"""What a case keeps: whose conversation (by its keyed hash only), its state, and its messages.
+
+A case never holds a phone number or a chat id: the conversation id is the same HMAC the
+channels use (bot/channels/identity.py), and a caseworker's reply reaches the person through
+Rasa, which alone can unseal an address. Texts are kept no longer than the conversation itself
+(``actions/alerts/retention.py`` purges them with it).
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+
+from sqlalchemy import ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from actions.alerts.models import CHANNEL, CONVERSATION_ID
+from actions.content.columns import Base, UTCDateTime, choice
+
+#: A caseworker's sign-in name (the console's editor names are as long).
+CASEWORKER = String(64)
+LANGUAGE = String(8)
+
+
+class CaseStatus(str, enum.Enum):
+    WAITING = "waiting"  # in the queue, nobody has taken it
+    TAKEN = "taken"  # one caseworker holds the conversation
+    CLOSED = "closed"  # handed back to the assistant
+
+
+class Priority(int, enum.Enum):
+    NORMAL = 0
+    URGENT = 1  # medical, a child, violence (bot/case_urgency.py)
+
+
+class Author(str, enum.Enum):
+    PERSON = "person"
+    ASSISTANT = "assistant"  # the assistant's last answers before the case, for context
+    CASEWORKER = "caseworker"
+
+
+class Case(Base):
+    """One request for a person, from "talk to a person" until a caseworker closes it."""
+
+    __tablename__ = "cases"
+    __table_args__ = (
+        Index("ix_cases_status_priority_opened_at", "status", "priority", "opened_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    conversation_id: Mapped[str] = mapped_column(CONVERSATION_ID, index=True)
+    channel: Mapped[str] = mapped_column(CHANNEL)
+    language: Mapped[str] = mapped_column(LANGUAGE)
+    organisation_id: Mapped[int | None] = mapped_column(ForeignKey("organisations.id"))
+    status: Mapped[CaseStatus] = mapped_column(choice(CaseStatus, "case_status"))
+    priority: Mapped[int] = mapped_column(Integer)
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    #: The last time anything was written to the case; retention counts from here.
+    active_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    taken_by: Mapped[str | None] = mapped_column(CASEWORKER)
+    taken_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class CaseAudit(Base):
+    """Who looked at or changed which case, when: kept as long as the sign-ins themselves, and
+    naming no person but the caseworker (the case id is a number)."""
+
+    __tablename__ = "case_audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    case_id: Mapped[int] = mapped_column(Integer, index=True)
+    caseworker: Mapped[str] = mapped_column(CASEWORKER)
+    #: "opened" (the case's page was shown), "took", "closed".
+    action: Mapped[str] = mapped_column(String(16))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class CaseMessage(Base):
+    """A line of the case: what the person wrote, what the assistant or the caseworker answered."""
+
+    __tablename__ = "case_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id", ondelete="CASCADE"), index=True)
+    author: Mapped[Author] = mapped_column(choice(Author, "case_author"))
+    text: Mapped[str] = mapped_column(Text)
+    written_at: Mapped[datetime] = mapped_column(UTCDateTime)

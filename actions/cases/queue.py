@@ -1,0 +1,138 @@
+"""The caseworkers' side of the case store: the queue, one case with its lines, taking a case.
+
+What these return is plain data for the console's pages, and never the conversation id: a
+caseworker needs the person's words, language and channel, not who they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from actions.cases.models import Author, Case, CaseAudit, CaseMessage, CaseStatus
+from actions.cases.store import OPEN_STATUSES
+
+#: Open cases shown on the queue page; a surge beyond that is counted, not listed.
+QUEUE_LIMIT = 100
+#: The person's last lines shown per case in the queue.
+PREVIEW_LINES = 2
+
+
+@dataclass(frozen=True)
+class Line:
+    author: str
+    text: str
+    written_at: datetime
+
+
+@dataclass(frozen=True)
+class CaseView:
+    id: int
+    status: str
+    urgent: bool
+    language: str
+    channel: str
+    opened_at: datetime
+    taken_by: str | None
+    lines: tuple[Line, ...]
+
+
+def _view(case: Case, lines: list[CaseMessage]) -> CaseView:
+    return CaseView(
+        id=case.id,
+        status=case.status.value,
+        urgent=case.priority > 0,
+        language=case.language,
+        channel=case.channel,
+        opened_at=case.opened_at,
+        taken_by=case.taken_by,
+        lines=tuple(Line(m.author.value, m.text, m.written_at) for m in lines),
+    )
+
+
+def open_queue(session: Session) -> tuple[list[CaseView], int]:
+    """Open cases, urgent first, then the longest waiting; each with the person's last lines
+    (and the assistant's answers before them); and how many open cases there are in all."""
+    cases = list(
+        session.scalars(
+            select(Case)
+            .where(Case.status.in_(OPEN_STATUSES))
+            .order_by(Case.priority.desc(), Case.opened_at, Case.id)
+            .limit(QUEUE_LIMIT)
+        )
+    )
+    total = session.scalar(
+        select(func.count()).select_from(Case).where(Case.status.in_(OPEN_STATUSES))
+    )
+    lines: dict[int, list[CaseMessage]] = {case.id: [] for case in cases}
+    if cases:
+        for message in session.scalars(
+            select(CaseMessage)
+            .where(CaseMessage.case_id.in_(list(lines)))
+            .order_by(CaseMessage.case_id, CaseMessage.id)
+        ):
+            lines[message.case_id].append(message)
+    views = []
+    for case in cases:
+        own = lines[case.id]
+        person = [m for m in own if m.author is Author.PERSON][-PREVIEW_LINES:]
+        assistant = [m for m in own if m.author is Author.ASSISTANT][-1:]
+        views.append(_view(case, [*assistant, *person]))
+    return views, int(total or 0)
+
+
+def case_for(session: Session, case_id: int, caseworker: str, now: datetime) -> CaseView | None:
+    """The case with every line; records in the audit log that ``caseworker`` opened it."""
+    case = session.get(Case, case_id)
+    if case is None:
+        return None
+    session.add(CaseAudit(case_id=case.id, caseworker=caseworker, action="opened", at=now))
+    lines = list(
+        session.scalars(
+            select(CaseMessage).where(CaseMessage.case_id == case.id).order_by(CaseMessage.id)
+        )
+    )
+    return _view(case, lines)
+
+
+def closing(session: Session, case_id: int, caseworker: str) -> str | None:
+    """The conversation id of the case ``caseworker`` holds (to hand it back through Rasa's
+    API: never shown); None if they do not hold it."""
+    return session.scalar(
+        select(Case.conversation_id).where(
+            Case.id == case_id, Case.status == CaseStatus.TAKEN, Case.taken_by == caseworker
+        )
+    )
+
+
+def close(session: Session, case_id: int, caseworker: str, now: datetime) -> bool:
+    """Closes the case ``caseworker`` holds; False if they do not (any more)."""
+    closed = session.execute(
+        update(Case)
+        .where(Case.id == case_id, Case.status == CaseStatus.TAKEN, Case.taken_by == caseworker)
+        .values(status=CaseStatus.CLOSED, closed_at=now, active_at=now)
+    )
+    if getattr(closed, "rowcount", 0) != 1:
+        return False
+    session.add(CaseAudit(case_id=case_id, caseworker=caseworker, action="closed", at=now))
+    return True
+
+
+def take(session: Session, case_id: int, caseworker: str, now: datetime) -> str | None:
+    """Claims a waiting case for ``caseworker``, atomically: one ``UPDATE … WHERE status =
+    'waiting'``, so of two caseworkers taking it at once exactly one row changes. Returns who
+    holds it afterwards (None if there is no such open case)."""
+    claimed = session.execute(
+        update(Case)
+        .where(Case.id == case_id, Case.status == CaseStatus.WAITING)
+        .values(status=CaseStatus.TAKEN, taken_by=caseworker, taken_at=now, active_at=now)
+    )
+    if getattr(claimed, "rowcount", 0) == 1:
+        session.add(CaseAudit(case_id=case_id, caseworker=caseworker, action="took", at=now))
+        return caseworker
+    return session.scalar(
+        select(Case.taken_by).where(Case.id == case_id, Case.status == CaseStatus.TAKEN)
+    )

@@ -1,0 +1,123 @@
+"""What a person writes while a caseworker holds the conversation goes to their case.
+
+Rasa runs no action in a paused conversation (``bot/paused.py``), so the action server never
+sees these messages; Rasa itself logs each one in the tracker and saves it. The tracker store
+(``bot/stores.py``) therefore records them here, as the last step of saving a turn that ended on
+the person's message: one place for every channel, Rasa's REST channel and HTTP API included,
+and the text goes straight from the tracker to the case, never through a log. An urgent word
+(``bot/case_urgency.py``) raises the case's priority.
+
+The tables belong to the content runtime (migration 0008); they are described here, never
+created, and written with SQLAlchemy Core in a worker thread, like the address book.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timezone
+from typing import Final
+
+from rasa.shared.core.events import ActionExecuted, BotUttered, UserUttered
+from rasa.shared.core.trackers import DialogueStateTracker
+from sqlalchemy import Column, Integer, MetaData, String, Table, Text, insert, select, update
+from sqlalchemy.engine import Engine
+
+from bot.case_urgency import is_urgent
+from bot.channels.addresses import UTCDateTime, database_url, engine_for
+
+logger = logging.getLogger(__name__)
+
+#: Statuses of a case that still holds the conversation (actions/cases/models.py).
+OPEN_STATUSES: Final = ("waiting", "taken")
+URGENT: Final = 1
+
+_metadata = MetaData()
+cases = Table(
+    "cases",
+    _metadata,
+    Column("id", Integer, primary_key=True),
+    Column("conversation_id", String(64), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("priority", Integer, nullable=False),
+    Column("active_at", UTCDateTime, nullable=False),
+)
+case_messages = Table(
+    "case_messages",
+    _metadata,
+    Column("id", Integer, primary_key=True),
+    Column("case_id", Integer, nullable=False),
+    Column("author", String(16), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("written_at", UTCDateTime, nullable=False),
+)
+
+
+def message_for_the_case(tracker: DialogueStateTracker) -> str | None:
+    """The person's message that ended this turn unanswered because the conversation is
+    paused; None for any other turn. (Rasa may still log slot events after it, from the
+    message's entities: only an action or a reply after it means it was answered.)"""
+    if not tracker.is_paused():
+        return None
+    for event in reversed(tracker.events):
+        if isinstance(event, (ActionExecuted, BotUttered)):
+            return None
+        if isinstance(event, UserUttered):
+            if not event.text or (event.intent_name or "").startswith("EXTERNAL_"):
+                return None
+            return event.text
+    return None
+
+
+class CaseInbox:
+    """Appends a person's messages to their open case."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @classmethod
+    def from_env(cls) -> CaseInbox:
+        return cls(engine_for(database_url()))
+
+    async def after_turn(self, tracker: DialogueStateTracker) -> None:
+        """Records the turn's message if it belongs to a case; never fails the save."""
+        text = message_for_the_case(tracker)
+        if text is None:
+            return
+        try:
+            recorded = await asyncio.to_thread(self.record, tracker.sender_id, text)
+        except Exception:
+            # No text in the log: the traceback of a database error carries no parameters
+            # (``hide_parameters`` on the engine).
+            logger.error(
+                "%s: could not add a message to its case", tracker.sender_id, exc_info=True
+            )
+            return
+        if not recorded:
+            logger.warning("%s: paused, but no open case to add the message to", tracker.sender_id)
+
+    def record(self, conversation_id: str, text: str, now: datetime | None = None) -> bool:
+        """Appends ``text`` to the conversation's open case; False when it has none."""
+        now = now or datetime.now(timezone.utc)
+        with self.engine.begin() as connection:
+            case_id = connection.scalar(
+                select(cases.c.id)
+                .where(
+                    cases.c.conversation_id == conversation_id,
+                    cases.c.status.in_(OPEN_STATUSES),
+                )
+                .order_by(cases.c.id.desc())
+                .limit(1)
+            )
+            if case_id is None:
+                return False
+            connection.execute(
+                insert(case_messages).values(
+                    case_id=case_id, author="person", text=text, written_at=now
+                )
+            )
+            changes: dict[str, object] = {"active_at": now}
+            if is_urgent(text):
+                changes["priority"] = URGENT
+            connection.execute(update(cases).where(cases.c.id == case_id).values(**changes))
+        return True

@@ -1,0 +1,215 @@
+"""The caseworkers' pages: only caseworkers see cases, the queue puts the urgent and the longest
+waiting first and never shows an address, opening a case is audited, and one caseworker wins a
+case that two take at once."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+from sqlalchemy import Engine, delete, select
+from sqlalchemy.orm import Session
+
+from actions.admin.app import AccessLog, create_app
+from actions.admin.settings import AdminSettings
+from actions.cases import queue, store
+from actions.cases.models import Case, CaseAudit, CaseMessage, CaseStatus
+from actions.content import db
+from actions.content.models import ConsoleSession, SignInCode
+from tests.actions.console_support import Client, csrf_in, invitation, visible
+from tests.actions.content_support import NOW
+
+LATER = NOW + timedelta(minutes=45)
+PERSON = "telegram-5f0c1e7a9b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e"
+
+
+@pytest.fixture
+def no_cases(content_db: Engine) -> Engine:
+    with Session(content_db) as session, session.begin():
+        for table in (CaseAudit, CaseMessage, Case, ConsoleSession, SignInCode):
+            session.execute(delete(table))
+    return content_db
+
+
+def opened(conversation: str, request: str, minutes_ago: int, language: str = "prs") -> int:
+    with db.session_scope() as session:
+        case = store.open_case(
+            session,
+            conversation_id=conversation,
+            channel="telegram",
+            language=language,
+            organisation=None,
+            request=request,
+            assistant_answers=["Hello! Ask me about flights."],
+            now=NOW - timedelta(minutes=minutes_ago),
+        )
+        return case.id
+
+
+async def browser_for(engine: Engine, settings: AdminSettings | None = None) -> Client:
+    app = create_app(engine, settings or AdminSettings(), clock=lambda: LATER)
+    server = TestServer(app)
+    await server.start_server(access_log_class=AccessLog)
+    return TestClient(server)
+
+
+@pytest.fixture
+async def caseworker(no_cases: Engine) -> AsyncIterator[Client]:
+    async with await browser_for(no_cases) as client:
+        await sign_in_as(client, invitation(no_cases, "farida", NOW, "caseworker"))
+        yield client
+
+
+async def sign_in_as(client: Client, code: str) -> str:
+    form = await (await client.get("/console/signin")).text()
+    response = await client.post("/console/signin", data={"csrf": csrf_in(form), "code": code})
+    assert response.status == 200, await response.text()
+    return response.url.path
+
+
+async def test_the_queue_puts_urgent_then_longest_waiting_first_without_an_address(
+    caseworker: Client,
+) -> None:
+    calm = opened("telegram-aaa", "ویزه ام رد شد", minutes_ago=30)
+    older = opened("whatsapp-bbb", "pasport ma gum shuda", minutes_ago=50, language="en")
+    urgent = opened("sms_gateway-ccc", "طفلم زخمی است", minutes_ago=5)
+    response = await caseworker.get("/console/cases?lang=ps")
+    page = await response.text()
+    assert response.status == 200 and 'dir="rtl"' in page
+    order = [page.index(f"/console/cases/{n}") for n in (urgent, older, calm)]
+    assert order == sorted(order)
+    text = visible(page)
+    assert "طفلم زخمی است" in text and "بیړنی" in text and "خلاصې قضیې: ۳" in text
+    for conversation in ("telegram-aaa", "whatsapp-bbb", "sms_gateway-ccc", "aaa", "ccc"):
+        assert conversation not in page
+
+
+async def test_opening_a_case_is_audited_and_taking_it_is_one_caseworkers(
+    caseworker: Client, no_cases: Engine
+) -> None:
+    case_id = opened(PERSON, "فامیلم ده دروازه جدا شدن", minutes_ago=20)
+    page = await (await caseworker.get(f"/console/cases/{case_id}")).text()
+    assert "فامیلم ده دروازه جدا شدن" in visible(page) and PERSON not in page
+    response = await caseworker.post(f"/console/cases/{case_id}/take", data={"csrf": csrf_in(page)})
+    assert "You hold this case now." in visible(await response.text())
+    with db.session_scope() as session:
+        case = session.get(Case, case_id)
+        assert case is not None and (case.status, case.taken_by) == (CaseStatus.TAKEN, "farida")
+        audit = [(a.caseworker, a.action) for a in session.scalars(select(CaseAudit))]
+    assert audit[:2] == [("farida", "opened"), ("farida", "took")]
+
+    async with await browser_for(no_cases) as other:
+        await sign_in_as(other, invitation(no_cases, "wahid", NOW, "caseworker"))
+        page = await (await other.get(f"/console/cases/{case_id}")).text()
+        assert "Take this case" not in visible(page)
+        late = await other.post(f"/console/cases/{case_id}/take", data={"csrf": csrf_in(page)})
+        assert "farida took this case first." in visible(await late.text())
+
+
+def test_two_caseworkers_taking_one_case_at_once_one_wins(no_cases: Engine) -> None:
+    case_id = opened(PERSON, "help", minutes_ago=1)
+
+    def take(name: str) -> str | None:
+        with db.session_scope() as session:
+            return queue.take(session, case_id, name, NOW)
+
+    async def both() -> list[str | None]:
+        return list(await asyncio.gather(*(asyncio.to_thread(take, n) for n in ("a", "b"))))
+
+    holders = asyncio.run(both())
+    assert holders[0] == holders[1] and holders[0] in ("a", "b")
+    with db.session_scope() as session:
+        took = session.scalars(select(CaseAudit).where(CaseAudit.action == "took")).all()
+    assert len(took) == 1
+
+
+async def test_editors_and_caseworkers_see_only_their_own_pages(
+    caseworker: Client, no_cases: Engine
+) -> None:
+    refused = await caseworker.get("/console/", allow_redirects=False)
+    assert refused.status == 403
+    assert "Caseworkers do not change the content." in visible(await refused.text())
+    assert (await caseworker.get("/console/edit/gate/KBL/abbey-gate")).status == 403
+    async with await browser_for(no_cases) as editor:
+        assert await sign_in_as(editor, invitation(no_cases, "amina", NOW)) == "/console/"
+        response = await editor.get("/console/cases", allow_redirects=False)
+        assert response.status == 403
+        assert "Editors do not see people's cases." in visible(await response.text())
+    async with await browser_for(no_cases) as signed_out:
+        response = await signed_out.get("/console/cases", allow_redirects=False)
+        assert response.headers["Location"] == "/console/signin?next=/console/cases"
+
+
+class FakeRasa:
+    """Rasa's HTTP API as a local server: records each trigger_intent, answers ``status``."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str, dict[str, object]]] = []
+        self.status = 200
+
+    async def trigger(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self.calls.append((request.path, request.headers.get("Authorization", ""), body))
+        return web.json_response({"messages": []}, status=self.status)
+
+
+@pytest.fixture
+async def rasa() -> AsyncIterator[tuple[FakeRasa, str]]:
+    fake = FakeRasa()
+    app = web.Application()
+    app.router.add_post("/conversations/{id}/trigger_intent", fake.trigger)
+    server = TestServer(app)
+    await server.start_server()
+    yield fake, str(server.make_url("")).rstrip("/")
+    await server.close()
+
+
+async def test_closing_hands_the_conversation_back_through_rasa_then_closes(
+    no_cases: Engine, rasa: tuple[FakeRasa, str]
+) -> None:
+    fake, url = rasa
+    case_id = opened(PERSON, "visa", minutes_ago=10)
+    settings = AdminSettings(rasa_url=url, rasa_token="rasa-api-token")
+    async with await browser_for(no_cases, settings) as client:
+        await sign_in_as(client, invitation(no_cases, "farida", NOW, "caseworker"))
+        page = await (await client.get(f"/console/cases/{case_id}")).text()
+        page = await (
+            await client.post(f"/console/cases/{case_id}/take", data={"csrf": csrf_in(page)})
+        ).text()
+        assert "Close: hand back to the assistant" in visible(page)
+
+        fake.status = 500  # Rasa cannot: nothing changes, the case stays hers
+        refused = await client.post(f"/console/cases/{case_id}/close", data={"csrf": csrf_in(page)})
+        assert refused.status == 502 and "Rasa HTTP 500" in visible(await refused.text())
+        with db.session_scope() as session:
+            assert session.get(Case, case_id).status == CaseStatus.TAKEN  # type: ignore[union-attr]
+
+        fake.status = 200
+        done = await client.post(f"/console/cases/{case_id}/close", data={"csrf": csrf_in(page)})
+        assert "the assistant answers this person again" in visible(await done.text())
+    assert fake.calls[-1] == (
+        f"/conversations/{PERSON}/trigger_intent",
+        "Bearer rasa-api-token",
+        {"name": "EXTERNAL_case_closed", "entities": {}},
+    )
+    with db.session_scope() as session:
+        case = session.get(Case, case_id)
+        assert case is not None and case.status == CaseStatus.CLOSED
+        actions = [a.action for a in session.scalars(select(CaseAudit).order_by(CaseAudit.id))]
+    assert actions == ["opened", "took", "opened", "closed"]
+
+
+async def test_a_form_without_its_token_takes_or_closes_nothing(caseworker: Client) -> None:
+    case_id = opened(PERSON, "visa", minutes_ago=1)
+    for action in ("take", "close"):
+        response = await caseworker.post(f"/console/cases/{case_id}/{action}", data={"csrf": "0"})
+        assert response.status == 403
+    missing = await caseworker.post("/console/cases/999999/take", data={"csrf": "0"})
+    assert missing.status == 403  # the token is checked before anything is looked up
+    with db.session_scope() as session:
+        case = session.get(Case, case_id)
+        assert case is not None and case.status == CaseStatus.WAITING

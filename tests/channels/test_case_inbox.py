@@ -1,0 +1,131 @@
+"""A paused conversation: the person's messages reach their case, and only STOP, "delete my data",
+"safety" and the caseworker's side get an answer from the assistant."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+from rasa.shared.core.events import (
+    ActionExecuted,
+    BotUttered,
+    ConversationPaused,
+    ConversationResumed,
+    SlotSet,
+    UserUttered,
+)
+from rasa.shared.core.trackers import DialogueStateTracker
+from sqlalchemy import text
+
+from bot.case_inbox import CaseInbox
+from bot.channels.addresses import database_url, engine_for
+from bot.paused import PausedConversationProcessor
+from bot.stores import ForgetfulInMemoryTrackerStore
+
+PERSON = "telegram-5f0c1e7a9b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e"
+OPENED = datetime(2021, 8, 24, 4, 30, tzinfo=timezone.utc)
+
+
+def said(words: str, intent: str = "nlu_fallback") -> UserUttered:
+    return UserUttered(words, intent={"name": intent, "confidence": 1.0})
+
+
+def paused_tracker(*events: object) -> DialogueStateTracker:
+    return DialogueStateTracker.from_events(PERSON, [ConversationPaused(), *events])
+
+
+@pytest.fixture
+def inbox(content_db_url: str) -> CaseInbox:
+    engine = engine_for(database_url())
+    with engine.begin() as connection:
+        connection.execute(text("DELETE FROM case_messages"))
+        connection.execute(text("DELETE FROM cases"))
+    return CaseInbox(engine)
+
+
+def open_case(inbox: CaseInbox, status: str = "waiting", conversation: str = PERSON) -> int:
+    with inbox.engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO cases (conversation_id, channel, language, status, priority,"
+                " opened_at, active_at) VALUES (:c, 'telegram', 'prs', :s, 0, :t, :t)"
+            ),
+            {"c": conversation, "s": status, "t": OPENED.replace(tzinfo=None)},
+        )
+        return int(connection.execute(text("SELECT max(id) FROM cases")).scalar_one())
+
+
+def lines(inbox: CaseInbox, case_id: int) -> list[str]:
+    with inbox.engine.connect() as connection:
+        rows = connection.execute(
+            text("SELECT text FROM case_messages WHERE case_id = :i ORDER BY id"), {"i": case_id}
+        )
+        return [row[0] for row in rows]
+
+
+def priority(inbox: CaseInbox, case_id: int) -> int:
+    with inbox.engine.connect() as connection:
+        found = connection.execute(text("SELECT priority FROM cases WHERE id = :i"), {"i": case_id})
+        return int(found.scalar_one())
+
+
+async def test_a_paused_conversations_messages_go_to_its_open_case(inbox: CaseInbox) -> None:
+    closed = open_case(inbox, "closed")
+    case = open_case(inbox)
+    store = ForgetfulInMemoryTrackerStore(domain=None)
+    store._cases = inbox
+    tracker = paused_tracker(said("ویزه ام رد شد و پاسپورتم پیش سفارت است"))
+    await store.save(tracker)
+    tracker.update(said("پرواز به دوحه", "ask_flights"))
+    tracker.update(SlotSet("destination", "Doha"))  # Rasa's slot mapping, after the message
+    await store.save(tracker)
+    assert lines(inbox, case) == ["ویزه ام رد شد و پاسپورتم پیش سفارت است", "پرواز به دوحه"]
+    assert lines(inbox, closed) == []
+    assert priority(inbox, case) == 0
+
+
+async def test_an_urgent_word_raises_the_priority(inbox: CaseInbox) -> None:
+    case = open_case(inbox)
+    assert inbox.record(PERSON, "زما ماشوم ناروغ دی")
+    assert priority(inbox, case) == 1
+
+
+async def test_what_is_not_a_paused_persons_message_stays_out(inbox: CaseInbox) -> None:
+    case = open_case(inbox)
+    store = ForgetfulInMemoryTrackerStore(domain=None)
+    store._cases = inbox
+    answered = paused_tracker(
+        said("STOP", "unsubscribe_alerts"),
+        ActionExecuted("action_unsubscribe_alerts"),
+        BotUttered("You will get no more alerts."),
+    )
+    resumed = DialogueStateTracker.from_events(
+        PERSON, [ConversationPaused(), ConversationResumed(), said("flights to Doha?")]
+    )
+    trigger = paused_tracker(said("", "EXTERNAL_case_closed"))
+    for tracker in (answered, resumed, trigger):
+        await store.save(tracker)
+    assert lines(inbox, case) == []
+    assert not inbox.record("telegram-nobody", "hello")  # no case: nothing written
+
+
+@pytest.mark.parametrize(
+    ("intent", "answered"),
+    [
+        ("unsubscribe_alerts", True),
+        ("delete_my_data", True),
+        ("ask_safety", True),
+        ("EXTERNAL_case_closed", True),
+        ("restart", True),
+        ("ask_flights", False),
+        ("ask_human", False),
+        ("nlu_fallback", False),
+    ],
+)
+def test_in_a_paused_conversation_only_what_must_always_work_is_answered(
+    intent: str, answered: bool
+) -> None:
+    tracker = paused_tracker(said("…", intent))
+    assert PausedConversationProcessor._should_handle_message(tracker) is answered
+    running = DialogueStateTracker.from_events(PERSON, [said("…", intent)])
+    assert PausedConversationProcessor._should_handle_message(running)
