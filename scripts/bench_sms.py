@@ -188,7 +188,7 @@ def expectations(db_url: str) -> dict[str, dict[str, Check]]:
                     )
                 ),
                 "amnesty": with_provenance(
-                    all_of(text(amnesty, "title", language), status.split(":")[0])
+                    all_of(text(amnesty, "title", language), status.split(":")[0].strip("⚠ "))
                 ),
                 "documents": with_provenance(all_of(text(documents, "title", language))),
                 "who can help": with_provenance(all_of(contact.phone or contact.email or "")),
@@ -199,7 +199,7 @@ def expectations(db_url: str) -> dict[str, dict[str, Check]]:
 
 def provenance_words(language: str, verified: str) -> list[str]:
     """Words that say when a fact was checked, in the chat and in the SMS wording."""
-    words = {"en": ["verified", "checked"], "prs": ["تایید شده", "چک شده"], "ps": ["تایید شوي"]}
+    words = {"en": ["verified", "checked"], "prs": ["تایید"], "ps": ["تایید"]}
     return [verified, *words[language]]
 
 

@@ -21,9 +21,13 @@ from tests.actions.content_support import LANGUAGES, NOW, clock, only_message, r
 FSI, PDI = "\u2068", "\u2069"
 
 
-async def ask(language: object) -> dict[str, Any]:
+async def ask(
+    language: object, text: str = "latest announcements", entities: dict[str, str] | None = None
+) -> dict[str, Any]:
     action = ActionAnswerAnnouncements(clock=clock())
-    messages, events = await run(action, tracker("ask_announcements", language))
+    state = tracker("ask_announcements", language, entities)
+    state.latest_message["text"] = text
+    messages, events = await run(action, state)
     assert events == []
     return only_message(messages)
 
@@ -153,3 +157,59 @@ async def test_no_announcements(content_db: Engine) -> None:
     message = await ask("prs")
     assert message == {**message, "response": "utter_announcements_none"}
     assert render(message, "prs") == "فعلاً هیچ اعلامیهٔ رسمی تازه ندارم."
+
+
+ON_TOPIC = [
+    ("en", "what did the taliban announce about amnesty"),
+    ("en", "amnesty"),
+    ("prs", "عفو"),
+    ("prs", "afw-e umumi"),
+    ("ps", "بښنه"),
+    ("ps", "umumi afwa"),
+]
+
+
+@pytest.mark.parametrize(("language", "question"), ON_TOPIC)
+async def test_the_announcement_on_the_topic_asked_about_comes_first(
+    content_db: Engine, language: str, question: str
+) -> None:
+    message = await ask(language, question)
+    assert message["response"] == "utter_announcement_on_topic"
+    assert message["lead_key"] == "taliban-amnesty-2021-08-17"
+    assert message["announcement"].split("\n")[2] == EXPECTED[language]["amnesty"][1]
+    # One line about the others: their kinds, not their texts.
+    assert "\n" not in message["others"]
+    assert "US Embassy" not in message["others"]
+    text = render(message, language)
+    assert text.index(EXPECTED[language]["amnesty"][1]) < text.index(message["others"])
+
+
+@pytest.mark.parametrize("question", ["latest announcements", "any news", "اعلامیه‌ها"])
+async def test_a_question_without_a_topic_gets_the_newest_three(
+    content_db: Engine, question: str
+) -> None:
+    message = await ask("en", question)
+    assert message["response"] == "utter_announcements"
+    assert len(blocks(message)) == 3
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_the_sms_form_names_the_announcement_its_trust_and_one_check(
+    content_db: Engine, language: str
+) -> None:
+    message = await ask(language, "amnesty")
+    assert EXPECTED[language]["amnesty"][1] in message["lead"]
+    trust = {"en": "UNVERIFIED claim", "prs": "تایید نشده", "ps": "تایید نه شوی"}[language]
+    assert trust in message["lead"]
+    checked = {"en": "checked 3 h ago, TOLOnews", "prs": "تایید ۳ ساعت پیش، طلوع نیوز"}
+    if language in checked:
+        assert message["checked"] == checked[language]
+
+
+async def test_the_full_text_is_a_detail_asked_for_by_number(content_db: Engine) -> None:
+    message = await ask("en", "/ask_announcements", {"detail": "taliban-amnesty-2021-08-17"})
+    assert message["response"] == "utter_detail"
+    assert message["detail"].startswith("UNVERIFIED claim: At his first press conference")
+    assert message["checked"] == "checked 3 h ago, TOLOnews"
+    unknown = await ask("en", "/ask_announcements", {"detail": "no-such-announcement"})
+    assert unknown["response"] == "utter_announcements"
