@@ -20,8 +20,8 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 	$(wildcard bot/nlu/*.py bot/lang/*.py)
 
 .PHONY: help setup run db purge train lint test test-unit validate test-nlu test-stories test-followups \
-	test-integration chromium bench bench-nlu bench-content bench-alerts bench-action-secret \
-	bench-memory bench-sms bench-load chaos clean
+	test-integration chromium axe-core bench bench-nlu bench-content bench-alerts \
+	bench-action-secret bench-memory bench-console bench-sms bench-load chaos clean
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
@@ -112,16 +112,28 @@ test-nlu: $(MODEL)
 
 # The widget test (tests/integration/test_widget.py) drives Debian's Chromium with Playwright;
 # Playwright's own browser download is never used (it would need the internet).
+# fonts-noto-core has Noto Sans/Naskh Arabic with every Dari and Pashto letter: Debian's
+# default DejaVu Sans lacks ۍ, which the web chat then showed as an empty box.
 chromium:
 	@command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	@fc-list ':charset=6cd' family | grep -q . || (apt-get update && apt-get install -y fonts-noto-core)
 
-test-integration: setup $(MODEL) chromium
+# The console's accessibility check runs axe-core (npm) inside the page; installed here, under
+# var/ (not in git), pinned.
+AXE_VERSION := 4.14.1
+AXE := var/axe/node_modules/axe-core/axe.min.js
+axe-core: $(AXE)
+$(AXE):
+	@command -v npm >/dev/null || (apt-get update && apt-get install -y npm)
+	npm install --silent --no-save --no-audit --no-fund --prefix var/axe axe-core@$(AXE_VERSION)
+
+test-integration: setup $(MODEL) chromium $(AXE)
 	$(ACT)/pytest -q tests/integration
 
 test: setup lint test-unit validate train test-nlu test-stories test-followups test-integration chaos
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
-bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory
+bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory bench-console
 
 # Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
 bench-nlu: .venv/bot/.installed
@@ -134,6 +146,12 @@ bench-content: .venv/actions/.installed
 	@mkdir -p results
 	$(ACT)/python scripts/bench_content.py $(if $(BENCH_PG_URL),--postgres $(BENCH_PG_URL)) \
 		| tee results/bench-content.md
+
+# Every console page over HTTP on 10 000 flights: SQLite, and PostgreSQL too with BENCH_PG_URL.
+bench-console: .venv/actions/.installed
+	@mkdir -p results
+	$(ACT)/python scripts/bench_console.py $(if $(BENCH_PG_URL),--postgres $(BENCH_PG_URL)) \
+		| tee results/bench-console.md
 
 # One broadcast to 10 000 subscribers, end to end (PostgreSQL, Rasa, action server, notifier)
 # against local fake providers that refuse what exceeds their rates; BENCH_SUBSCRIBERS=2000.

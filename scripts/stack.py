@@ -182,6 +182,9 @@ class Stack:
     #: Also run the alert notifier (``python -m actions.alerts serve``) against the first Rasa
     #: server; it authenticates with ``RASA_API_TOKEN``, as Rasa's HTTP API then requires.
     with_notifier: bool = False
+    #: Also run the admin server (``python -m actions.admin serve``: the editors' console at
+    #: ``/console/`` and the admin API) on this port, bound to the stack's interface.
+    admin_port: int | None = None
     _children: list[Child] = field(default_factory=list, init=False)
     #: Used when the environment sets no ACTION_SERVER_SECRET: one per stack, never printed.
     _action_secret: str = field(default_factory=lambda: secrets.token_urlsafe(32), init=False)
@@ -198,6 +201,10 @@ class Stack:
     @property
     def action_url(self) -> str:
         return f"http://{self.host}:{self.action_port}"
+
+    @property
+    def admin_url(self) -> str:
+        return f"http://{self.host}:{self.admin_port}"
 
     def processes(self) -> dict[str, "subprocess.Popen[bytes]"]:
         """Each server by name; its Sanic workers are the other members of its process group."""
@@ -365,6 +372,16 @@ class Stack:
                     [str(ACTIONS_BIN / "python"), "-m", "actions.alerts", "serve"],
                     env={"RASA_URL": self.rasa_url},
                 )
+            if self.admin_port is not None:
+                self._spawn(
+                    "admin",
+                    [
+                        *(str(ACTIONS_BIN / "python"), "-m", "actions.admin", "serve"),
+                        *("--host", self.host, "--port", str(self.admin_port)),
+                    ],
+                    env={"CONSOLE_PUBLIC_URL": self.admin_url},
+                )
+                self._wait_until_up("admin", f"{self.admin_url}/health", deadline)
         except BaseException:
             self.stop()
             raise
@@ -473,6 +490,7 @@ def main() -> int:
     parser.add_argument("--content-db-url", required=True)
     parser.add_argument("--rasa-port", type=int, default=5005)
     parser.add_argument("--action-port", type=int, default=5055)
+    parser.add_argument("--admin-port", type=int, default=5056, help="editors' console, admin API")
     parser.add_argument("--log-dir", type=Path, default=ROOT / "var" / "log")
     parser.add_argument("--since", type=float, help="time.time() when `make run` began")
     parser.add_argument(
@@ -520,6 +538,7 @@ def main() -> int:
         rasa_workers=args.rasa_workers,
         action_workers=args.action_workers,
         with_notifier=True,
+        admin_port=args.admin_port,
     )
 
     stopping = False
@@ -549,7 +568,9 @@ def main() -> int:
         f"  HTTP API:    {stack.rasa_url}/model/parse with the header "
         f'"Authorization: Bearer {where_token}"\n'
         f"  Actions:     {stack.action_url}/health (all else needs ACTION_SERVER_SECRET)\n"
-        f"  Logs:        {args.log_dir}/rasa.log, actions.log and notifier.log (alerts)\n"
+        f"  Editors:     {stack.admin_url}/console/ (sign-in link: "
+        ".venv/actions/bin/python -m actions.admin invite YOUR-NAME)\n"
+        f"  Logs:        {args.log_dir}/rasa.log, actions.log, notifier.log (alerts), admin.log\n"
         "A server that stops is started again. Press Ctrl-C to stop.",
         flush=True,
     )

@@ -16,7 +16,7 @@ from aiohttp.abc import AbstractAccessLogger
 from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session
 
-from actions.admin import alerts_api, dataset_api, history_api, openapi, records_api
+from actions.admin import alerts_api, console, dataset_api, history_api, openapi, records_api
 from actions.admin.auth import require_editor
 from actions.admin.errors import errors_as_json
 from actions.admin.settings import AdminSettings
@@ -48,6 +48,7 @@ def create_app(
     app.router.add_get("/openapi.json", describe)
     for module in (records_api, history_api, dataset_api, alerts_api):
         app.add_routes(module.routes)
+    console.setup(app)
     return app
 
 
@@ -70,9 +71,19 @@ async def _close_engine(app: web.Application) -> None:
 
 
 async def _private(request: web.Request, response: web.StreamResponse) -> None:
-    """Content being edited is nobody's cache's business; JSON is never to be sniffed as HTML."""
+    """Content being edited is nobody's cache's business; JSON is never to be sniffed as HTML.
+
+    Console pages may load only their own style sheet, never be framed (clickjacking a
+    "publish" button) and send no referrer (a sign-in link carries its code).
+    """
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Content-Type-Options"] = "nosniff"
+    if request.path.startswith("/console"):
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
+            "frame-ancestors 'none'; base-uri 'none'"
+        )
+        response.headers["Referrer-Policy"] = "no-referrer"
 
 
 class AccessLog(AbstractAccessLogger):

@@ -1,4 +1,4 @@
-"""Every request but ``/health`` and ``/openapi.json`` needs a current editor token.
+"""Every request but ``/health``, ``/openapi.json`` and the console needs a current editor token.
 
 Authentication comes before anything reads the body or the route's parameters, so a request
 without a valid token learns nothing and changes nothing. The editor a revision names is the
@@ -19,6 +19,8 @@ from actions.admin.state import EDITOR, ENGINE, now, unit_of_work
 from actions.admin.tokens import Rejection, TokenRejected
 
 PUBLIC = frozenset({"/health", "/openapi.json"})
+#: The web console signs its editors in with a session cookie instead (console/guard.py).
+CONSOLE = "/console"
 TOKEN_HELP = "ask an administrator to run `python -m actions.admin token add YOUR-NAME`"
 MESSAGES = {
     Rejection.MISSING: f"send your editor token as 'Authorization: Bearer <token>'; {TOKEN_HELP}",
@@ -39,6 +41,8 @@ def bearer(header: str | None) -> str | None:
 @web.middleware
 async def require_editor(request: web.Request, handler: Handler) -> web.StreamResponse:
     if request.method in (hdrs.METH_GET, hdrs.METH_HEAD) and request.path in PUBLIC:
+        return await handler(request)
+    if request.path == CONSOLE or request.path.startswith(CONSOLE + "/"):
         return await handler(request)
     presented = bearer(request.headers.get(hdrs.AUTHORIZATION))
     check = partial(tokens.authenticate, presented=presented, now=now(request))

@@ -2,12 +2,14 @@
 
 Run by whoever operates the server (tokens give the power to change what evacuees are told):
 ``token add NAME`` shows a new token once, ``token list`` shows who has access and never a
-token, ``token revoke NAME`` ends it at once, ``serve`` starts the API.
+token, ``token revoke NAME`` ends it at once, ``invite NAME`` prints a one-time sign-in link
+for the web console, ``serve`` starts the API and the console.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import shlex
 import sys
@@ -42,6 +44,10 @@ def parser() -> argparse.ArgumentParser:
     revoke = actions.add_parser("revoke", help="revoke an editor's tokens at once")
     revoke.add_argument("name")
     revoke.add_argument("--id", type=int, help="only this token (see `token list`)")
+    invite = commands.add_parser(
+        "invite", help="a one-time sign-in link and code for the web console (valid 24 h)"
+    )
+    invite.add_argument("name", help="the editor, as revisions will name them, e.g. amina")
     defaults = AdminSettings.from_env()
     serve = commands.add_parser("serve", help="run the admin HTTP API until Ctrl-C")
     serve.add_argument("--host", default=defaults.host, help=f"default {defaults.host}")
@@ -67,6 +73,19 @@ def add_token(engine: Engine, name: str) -> str:
         f"(a password manager), it cannot be shown again.\n\n{issued.token}\n\n"
         "Send it as 'Authorization: Bearer <token>'. If it is lost or leaked: "
         f"python -m actions.admin token revoke {shlex.quote(issued.editor)}"
+    )
+
+
+def invite_editor(engine: Engine, name: str) -> str:
+    from actions.admin.console.sessions import invite  # the console's, not the API's
+
+    with Session(engine) as session, session.begin():
+        invitation = invite(session, name, now())
+    base = AdminSettings.from_env().public_url
+    return (
+        f"Sign-in for {invitation.editor}, once, until {kabul(invitation.expires_at)} Kabul "
+        f"time. Send the link (or read out the code) to them only.\n\n"
+        f"{base}/console/signin?code={invitation.code}\n\ncode: {invitation.code}"
     )
 
 
@@ -98,9 +117,9 @@ def serve(host: str, port: int) -> None:
 
     from actions.admin.app import AccessLog, create_app
 
-    settings = AdminSettings.from_env()
-    settings = AdminSettings(host, port, settings.max_body_bytes)
+    settings = dataclasses.replace(AdminSettings.from_env(), host=host, port=port)
     logger.info("admin API on http://%s:%s (OpenAPI: /openapi.json)", host, port)
+    logger.info("editors' console on http://%s:%s/console/", host, port)
     web.run_app(
         create_app(settings=settings), host=host, port=port, access_log_class=AccessLog, print=None
     )
@@ -117,7 +136,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "serve":
             serve(args.host, args.port)
             return 0
-        if args.action == "add":
+        if args.command == "invite":
+            message = invite_editor(engine, args.name)
+        elif args.action == "add":
             message = add_token(engine, args.name)
         elif args.action == "list":
             message = list_tokens(engine)

@@ -28,6 +28,11 @@ ERRORS = {
     "Unauthorized": (401, "no token, a token that is not valid, or a revoked one"),
     "NotFound": (404, "no such kind, record or revision"),
     "Conflict": (409, "the record's state does not allow it (already withdrawn, still cited…)"),
+    "Stale": (
+        412,
+        "If-Match names an older version: someone changed the record since you read it; "
+        "the error's 'current' is the record now, its ETag header the version to send next",
+    ),
     "TooLarge": (413, "the body is larger than the configured limit (1 MiB by default)"),
     "Invalid": (422, "a field, key, query parameter or content file line is wrong"),
     "Unavailable": (503, "the content database cannot be used right now; retry"),
@@ -73,10 +78,29 @@ def note_query(required: bool = False) -> dict[str, Any]:
     return parameter("note", "query", "why" + (" (or in the body)" if required else ""))
 
 
+ETAG = {
+    "ETag": {
+        "description": 'the record\'s version, e.g. "42" (its latest revision); send it back '
+        "in If-Match to change the record only if nobody else has meanwhile",
+        "schema": {"type": "string"},
+    }
+}
+IF_MATCH = parameter(
+    "If-Match",
+    "header",
+    'the ETag of the record as you read it ("42"; "0" for one that must not exist yet, "*" '
+    "for one that must exist); without it the change applies to whatever is there",
+)
+
+
+def with_etag(body: dict[str, Any]) -> dict[str, Any]:
+    return {**body, "headers": ETAG}
+
+
 def record_paths(spec: KindSpec) -> dict[str, Any]:
     name, kind = camel(spec.kind), spec.kind.value
     key = parameter("key", "path", f"e.g. {spec.key_example}", examples=[spec.key_example])
-    one = json_body(ref(f"{name}Record"))
+    one = with_etag(json_body(ref(f"{name}Record")))
     changed = json_body(
         {
             "type": "object",
@@ -87,6 +111,7 @@ def record_paths(spec: KindSpec) -> dict[str, Any]:
         },
         "the revision (null if nothing changed) and the record as it is now",
     )
+    changed = with_etag(changed)
     listing = {
         "type": "object",
         "properties": {
@@ -109,7 +134,8 @@ def record_paths(spec: KindSpec) -> dict[str, Any]:
             "put": operation(
                 f"create or change a {kind} (fields left out keep their value)",
                 changed,
-                "BadRequest TooLarge Invalid",
+                "BadRequest Stale TooLarge Invalid",
+                parameters=[IF_MATCH],
                 requestBody={
                     "required": True,
                     "content": {JSON: {"schema": ref(f"{name}Publish")}},
@@ -118,8 +144,8 @@ def record_paths(spec: KindSpec) -> dict[str, Any]:
             "delete": operation(
                 f"withdraw a {kind}: answers stop showing it (undo: rollback)",
                 changed,
-                "BadRequest NotFound Conflict TooLarge Invalid",
-                parameters=[note_query(required=True)],
+                "BadRequest NotFound Stale Conflict TooLarge Invalid",
+                parameters=[note_query(required=True), IF_MATCH],
                 requestBody={"required": False, "content": {JSON: {"schema": ref("Note")}}},
             ),
         },
@@ -283,7 +309,12 @@ def document() -> dict[str, Any]:
                 "Publish, withdraw and roll back the facts the evacuee assistant answers from. "
                 f"Every endpoint but /health and /openapi.json needs 'Authorization: Bearer "
                 f"{PREFIX}…' (python -m actions.admin token add NAME); the revision names the "
-                'token\'s editor. Errors are {"error": {"code", "message", "field"}}.'
+                'token\'s editor. Errors are {"error": {"code", "message", "field"}}. '
+                "Two editors, one record: GET answers an ETag; PUT or DELETE with that "
+                "If-Match is refused with 412 if the record changed since, never applied over "
+                "the other editor's change. The editors' web console at /console/ (HTML "
+                "pages, signed in with a session cookie) uses the same service but is not "
+                "part of this API."
             ),
         },
         "security": [{"editorToken": []}],

@@ -16,9 +16,10 @@ from actions.admin.errors import ApiError, from_content_error
 from actions.admin.inputs import query_flag, read_json
 from actions.admin.schema import NOTE_SCHEMA, NUL, NUL_PROBLEM, PUBLISH_SCHEMAS
 from actions.admin.state import editor, in_transaction, now
+from actions.admin.versions import etag, exists_or_stale, expected_version, stale
 from actions.content import editing, review
 from actions.content import validation as check
-from actions.content.editing import MissingTranslation
+from actions.content.editing import MissingTranslation, StaleVersion, version_of
 from actions.content.records import KindSpec, spec_for
 from actions.content.validation import ContentError
 
@@ -86,14 +87,23 @@ async def get_record(request: web.Request) -> web.Response:
     spec = kind_of(request)
     key = key_of(spec, request.match_info["key"])
 
-    def read(session: Session) -> dict[str, Any] | None:
+    def read(session: Session) -> tuple[dict[str, Any], int] | None:
         row = spec.find(session, key)
-        return None if row is None else present.record(spec, row)
+        if row is None:
+            return None
+        return present.record(spec, row), version_of(session, spec.kind, row)
 
     found = await in_transaction(request, read)
     if found is None:
         raise not_found(spec, key)
-    return web.json_response(found)
+    record, version = found
+    return web.json_response(record, headers={"ETag": etag(version)})
+
+
+def answer(body: dict[str, Any]) -> web.Response:
+    """A change's answer, with the record's new version as its ETag."""
+    version = body.pop("version")
+    return web.json_response(body, headers={"ETag": etag(version)})
 
 
 @routes.put(RECORD)
@@ -104,8 +114,10 @@ async def publish_record(request: web.Request) -> web.Response:
     body = await read_json(request, PUBLISH_SCHEMAS[spec.kind])
     note = note_of(body.get("note", ""))
     who, when = editor(request), now(request)
+    expected = expected_version(request)
 
     def publish(session: Session) -> dict[str, Any]:
+        expecting = exists_or_stale(spec, key, spec.find(session, key), expected)
         revision = editing.publish(
             session,
             who,
@@ -115,6 +127,7 @@ async def publish_record(request: web.Request) -> web.Response:
             note,
             now=when,
             allow_missing_translation=body.get("allow_missing_translation", False),
+            expected_version=expecting,
         )
         row = (
             spec.find(session, key)
@@ -124,10 +137,13 @@ async def publish_record(request: web.Request) -> web.Response:
         return {
             "revision": None if revision is None else present.revision(revision),
             "record": present.record(spec, row),
+            "version": version_of(session, spec.kind, row),
         }
 
     try:
-        return web.json_response(await in_transaction(request, publish))
+        return answer(await in_transaction(request, publish))
+    except StaleVersion as error:
+        raise await stale(request, spec, key, error) from None
     except MissingTranslation as error:
         raise missing_translation(error) from None
     except ContentError as error:
@@ -166,18 +182,28 @@ async def withdraw_record(request: web.Request) -> web.Response:
         )
     note = note_of(body.get("note", request.query.get("note", "")), required=True)
     who, when = editor(request), now(request)
+    expected = expected_version(request)
 
     def withdraw(session: Session) -> dict[str, Any] | None:
         row = spec.find(session, key)
+        expecting = exists_or_stale(spec, key, row, expected)
         if row is None:
             return None
-        revision = editing.withdraw(session, who, spec.kind, key, note, now=when)
-        return {"revision": present.revision(revision), "record": present.record(spec, row)}
+        revision = editing.withdraw(
+            session, who, spec.kind, key, note, now=when, expected_version=expecting
+        )
+        return {
+            "revision": present.revision(revision),
+            "record": present.record(spec, row),
+            "version": revision.id,
+        }
 
     try:
         withdrawn = await in_transaction(request, withdraw)
+    except StaleVersion as error:
+        raise await stale(request, spec, key, error) from None
     except ContentError as error:  # already withdrawn, or still cited by current records
         raise from_content_error(error, 409, "conflict") from None
     if withdrawn is None:
         raise not_found(spec, key)
-    return web.json_response(withdrawn)
+    return answer(withdrawn)

@@ -10,6 +10,13 @@ import os
 from dataclasses import dataclass
 
 HOST_ENV, PORT_ENV, MAX_BODY_ENV = "ADMIN_HOST", "ADMIN_PORT", "ADMIN_MAX_BODY_BYTES"
+#: The console's cookies carry ``Secure`` (sent over HTTPS only): set it behind a TLS proxy.
+SECURE_COOKIES_ENV = "CONSOLE_SECURE_COOKIES"
+#: How long a console sign-in lasts, in hours (a phone kept open through a night shift).
+SESSION_HOURS_ENV = "CONSOLE_SESSION_HOURS"
+#: Where editors reach the console, for the links ``invite`` prints.
+PUBLIC_URL_ENV = "CONSOLE_PUBLIC_URL"
+DEFAULT_SESSION_HOURS = 12
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 5056
 #: The whole demo data set is about 50 KiB of YAML; a MiB leaves room and stops abuse.
@@ -25,15 +32,34 @@ class AdminSettings:
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    secure_cookies: bool = False
+    session_hours: int = DEFAULT_SESSION_HOURS
+    public_url: str = ""
 
     @classmethod
     def from_env(cls) -> AdminSettings:
-        """Settings from ``ADMIN_HOST``, ``ADMIN_PORT`` and ``ADMIN_MAX_BODY_BYTES``."""
+        """Settings from ``ADMIN_*`` and ``CONSOLE_*`` (see the constants above)."""
+        host = os.environ.get(HOST_ENV, "").strip() or DEFAULT_HOST
+        port = _whole(PORT_ENV, DEFAULT_PORT)
         return cls(
-            host=os.environ.get(HOST_ENV, "").strip() or DEFAULT_HOST,
-            port=_whole(PORT_ENV, DEFAULT_PORT),
+            host=host,
+            port=port,
             max_body_bytes=_whole(MAX_BODY_ENV, DEFAULT_MAX_BODY_BYTES),
+            secure_cookies=_flag(SECURE_COOKIES_ENV),
+            session_hours=_whole(SESSION_HOURS_ENV, DEFAULT_SESSION_HOURS),
+            public_url=(
+                os.environ.get(PUBLIC_URL_ENV, "").strip() or f"http://{host}:{port}"
+            ).rstrip("/"),
         )
+
+
+def _flag(name: str) -> bool:
+    raw = os.environ.get(name, "").strip().lower()
+    if raw in ("", "0", "false", "no"):
+        return False
+    if raw in ("1", "true", "yes"):
+        return True
+    raise SettingsError(f"{name} is {raw!r}; write true or false")
 
 
 def _whole(name: str, default: int) -> int:

@@ -109,15 +109,21 @@ class ContentAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships no typ
     def answer(self, session: Session, tracker: Tracker, language: str, now: datetime) -> Reply:
         """Read what the question needs and choose the reply (runs in a worker thread)."""
 
+    def replies(
+        self, session: Session, tracker: Tracker, language: str, now: datetime
+    ) -> list[Reply]:
+        """Everything the answer sends, in order; also what the editors' console previews."""
+        reply = self.answer(session, tracker, language, now)
+        warning = self._freshness_warning(reply, language, now)
+        if reply.current and "checked" not in reply.variables:
+            # The SMS forms carry the shortest provenance, and the warning in a few words.
+            checked = briefs.checked(reply.current, now, language, stale=bool(warning))
+            reply = replace(reply, variables={**reply.variables, "checked": checked})
+        return [*reply.preface, *warning, reply]
+
     def _read(self, tracker: Tracker, language: str, now: datetime) -> list[Reply]:
         with session_scope() as session:
-            reply = self.answer(session, tracker, language, now)
-            warning = self._freshness_warning(reply, language, now)
-            if reply.current and "checked" not in reply.variables:
-                # The SMS forms carry the shortest provenance, and the warning in a few words.
-                checked = briefs.checked(reply.current, now, language, stale=bool(warning))
-                reply = replace(reply, variables={**reply.variables, "checked": checked})
-            return [*reply.preface, *warning, reply]
+            return self.replies(session, tracker, language, now)
 
     def _freshness_warning(self, reply: Reply, language: str, now: datetime) -> list[Reply]:
         """Chat shows it as a message of its own; SMS variations of it are empty (docs/SMS.md)."""

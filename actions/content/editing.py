@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from actions.alerts.outbox import queue_alerts
@@ -42,7 +42,38 @@ from actions.content.records import KindSpec, snapshot, spec_for, users
 from actions.content.rules import MissingTranslation, check_record, merged, stored
 from actions.content.validation import ContentError
 
-__all__ = ["ContentError", "MissingTranslation", "history", "publish", "rollback", "withdraw"]
+__all__ = [
+    "ContentError",
+    "MissingTranslation",
+    "StaleVersion",
+    "history",
+    "publish",
+    "reverify",
+    "rollback",
+    "version_of",
+    "withdraw",
+]
+
+
+class StaleVersion(ContentError):
+    """The record changed since the editor opened it: saving would overwrite a colleague.
+
+    Says who changed it last and when (plain values: the transaction is rolled back), and
+    ``version``, what the record is at now, to carry in the next attempt when the editor means
+    to replace it.
+    """
+
+    def __init__(self, kind: str, key: str, expected: int, latest: Revision | None) -> None:
+        self.expected = expected
+        self.version = 0 if latest is None else latest.id
+        self.changed_by = None if latest is None else latest.editor
+        self.changed_at = None if latest is None else latest.created_at
+        super().__init__(
+            None,
+            f"{kind} {key} was changed by {self.changed_by or 'someone'} since you opened it "
+            f"(version {expected}, now {self.version}); read it again and apply your change "
+            "to what it says now",
+        )
 
 
 def utc_now() -> datetime:
@@ -60,18 +91,22 @@ def publish(
     *,
     now: datetime | None = None,
     allow_missing_translation: bool = False,
+    expected_version: int | None = None,
 ) -> Revision | None:
     """Create or change one record (bringing it back if withdrawn); None if nothing changed.
 
     ``changes`` maps field names to values as a revision stores them (texts as
     ``{"en": …, "prs": …, "ps": …}``, organisations by slug, times as aware datetimes or ISO
-    text); fields left out keep their value.
+    text); fields left out keep their value. With ``expected_version`` (what
+    :func:`version_of` said when the editor read the record; 0 for "does not exist yet") a
+    record changed since then is refused with :class:`StaleVersion` instead of overwritten.
     """
     now = now or utc_now()
     editor, note = check.editor(editor), check.note(note)
     spec = spec_for(kind)
     key = spec.normalise(key)
     row = _locked(session, spec.find(session, key))
+    _refuse_if_stale(session, spec, key, row, expected_version)
     before = None if row is None else snapshot(spec, row)
     if row is None:
         row = spec.create(session, key)
@@ -84,6 +119,38 @@ def publish(
     return _record(session, spec, row, action, before, editor, note, now)
 
 
+def reverify(
+    session: Session,
+    editor: str,
+    kind: RecordKind | str,
+    key: str,
+    note: str,
+    *,
+    now: datetime | None = None,
+    expected_version: int | None = None,
+) -> Revision:
+    """An editor checked the fact and it still holds: a revision renewing ``verified_at`` only.
+
+    A volatile fact (required ``valid_until``) keeps the length of its validity window from
+    the new check, as publishing it would; nothing else changes, so nobody is alerted.
+    """
+    now = now or utc_now()
+    spec = spec_for(kind)
+    key = spec.normalise(key)
+    row = spec.find(session, key)
+    if row is None or not spec.has("verified_at"):
+        raise ContentError(None, f"there is no {spec.kind.value} {key} to re-check")
+    changes: dict[str, Any] = {"verified_at": now}
+    if spec.field("valid_until").required and row.valid_until and row.valid_until > row.verified_at:
+        changes["valid_until"] = now + (row.valid_until - row.verified_at)
+    revision = publish(
+        session, editor, spec.kind, key, changes, note, now=now, expected_version=expected_version
+    )
+    if revision is None:
+        raise ContentError(None, f"{spec.kind.value} {key} was already checked just now")
+    return revision
+
+
 def withdraw(
     session: Session,
     editor: str,
@@ -92,6 +159,7 @@ def withdraw(
     note: str,
     *,
     now: datetime | None = None,
+    expected_version: int | None = None,
 ) -> Revision:
     """Hide a record from every answer; it stays in the database and in its history."""
     now = now or utc_now()
@@ -99,6 +167,8 @@ def withdraw(
     spec = spec_for(kind)
     key = spec.normalise(key)
     row = _locked(session, spec.find(session, key))
+    if row is not None:
+        _refuse_if_stale(session, spec, key, row, expected_version)
     if row is None:
         name = spec.kind.value
         raise ContentError(None, f"there is no {name} {key}; see `list {name}`")
@@ -183,6 +253,36 @@ def history(
     if limit is not None:
         statement = statement.limit(limit)
     return session.scalars(statement).all()
+
+
+def version_of(session: Session, kind: RecordKind | str, row: Any | None) -> int:
+    """The record's version: the id of its latest revision (0 for none, or no record yet).
+
+    Revision ids only grow and every change writes one, so two reads that give the same
+    version saw the same record; the API sends it as the ETag.
+    """
+    if row is None:
+        return 0
+    latest = session.scalar(
+        select(func.max(Revision.id)).where(
+            Revision.kind == spec_for(kind).kind, Revision.record_id == row.id
+        )
+    )
+    return int(latest or 0)
+
+
+def latest_revision(session: Session, kind: RecordKind | str, row: Any | None) -> Revision | None:
+    version = version_of(session, kind, row)
+    return session.get(Revision, version) if version else None
+
+
+def _refuse_if_stale(
+    session: Session, spec: KindSpec, key: str, row: Any | None, expected: int | None
+) -> None:
+    """Called with the row locked, so nobody can change it between this check and the write."""
+    if expected is None or version_of(session, spec.kind, row) == expected:
+        return
+    raise StaleVersion(spec.kind.value, key, expected, latest_revision(session, spec.kind, row))
 
 
 def _locked(session: Session, row: Any) -> Any:

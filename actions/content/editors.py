@@ -26,3 +26,32 @@ class EditorToken(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class SignInCode(Base):
+    """A one-time sign-in code for the web console (``python -m actions.admin invite NAME``).
+
+    Only its hash is kept; it works once (``used_at``) and only until ``expires_at``.
+    """
+
+    __tablename__ = "console_sign_in_codes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    editor: Mapped[str] = mapped_column(String(check.EDITOR_MAX), index=True)
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class ConsoleSession(Base):
+    """A signed-in browser: the cookie holds a secret, the database only its hash."""
+
+    __tablename__ = "console_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    editor: Mapped[str] = mapped_column(String(check.EDITOR_MAX), index=True)
+    secret_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

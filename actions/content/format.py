@@ -18,11 +18,13 @@ from actions.content.columns import Base, in_language
 from actions.content.localise import (
     AGO,
     CONTACT,
+    DAY_PARTS,
     GATE_STATE,
     KIND,
     LABELS,
     MONTHS,
     NOT_TRANSLATED,
+    PASHTO_O_CLOCK,
     PATTERNS,
     STATUS,
     VERIFICATION,
@@ -73,12 +75,29 @@ def _date_parts(moment: datetime, language: str) -> dict[str, str]:
         "day": digits(str(local.day), language),
         "month": MONTHS[language][local.month - 1],
         "year": digits(str(local.year), language),
-        "time": digits(local.strftime("%H:%M"), language),
+        "time": clock(local, language),
     }
 
 
+def clock(moment: datetime, language: str) -> str:
+    """A Kabul time as people there say it: "ساعت ۳ بعد از چاشت (۱۵:۰۰)", "د ماښام ۷ بجې (۱۹:۰۰)".
+
+    Dari and Pashto readers count on the 12-hour clock with the part of the day; "۰۳:۰۰" alone
+    is easily read as the afternoon. English keeps the 24-hour clock of tickets and call-ups.
+    """
+    local = moment.astimezone(KABUL)
+    hour = local.hour % 12 or 12
+    part = next(name for start, name in reversed(DAY_PARTS[language]) if start <= local.hour)
+    return word(PATTERNS, "time", language).format(
+        hh_mm=digits(local.strftime("%H:%M"), language),
+        hour=digits(f"{hour}:{local.minute:02d}" if local.minute else str(hour), language),
+        part=part,
+        o_clock=PASHTO_O_CLOCK[0 if hour == 1 else 1],
+    )
+
+
 def departure(moment: datetime, language: str) -> str:
-    """Kabul time as "Tue 24 Aug, 11:00" / "سه‌شنبه ۲۴ اگست، ساعت ۱۱:۰۰"."""
+    """Kabul time as "Tue 24 Aug, 15:00" / "سه‌شنبه ۲۴ اگست، ساعت ۳ بعد از چاشت (۱۵:۰۰)"."""
     return word(PATTERNS, "departure", language).format(**_date_parts(moment, language))
 
 

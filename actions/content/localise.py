@@ -47,12 +47,38 @@ MONTHS: Final[dict[str, tuple[str, ...]]] = {
     lang: tuple(row[i] for row in _MONTH_ROWS) for i, lang in enumerate(LANGUAGES)
 }
 
+#: Parts of the day as Kabul names them on the 12-hour clock: (from hour on the 24-hour clock,
+#: en, prs, ps). Dari: ساعت ۳ بعد از چاشت; Pashto: د ماسپښین ۳ بجې (docs/LANGUAGE.md, "Times").
+#: The English words only say what each is; English answers show the 24-hour clock.
+_DAY_PART_ROWS: Final[tuple[tuple[int, str, str, str], ...]] = (
+    (0, "night", "شب", "د شپې"),
+    (4, "morning", "صبح", "د سهار"),
+    (12, "noon", "چاشت", "د غرمې"),
+    (13, "afternoon", "بعد از چاشت", "د ماسپښین"),
+    (16, "late afternoon", "عصر", "د مازدیګر"),
+    (18, "evening", "شام", "د ماښام"),
+    (20, "night", "شب", "د شپې"),
+)
+DAY_PARTS: Final[dict[str, tuple[tuple[int, str], ...]]] = {
+    lang: tuple((start, names[i]) for start, *names in _DAY_PART_ROWS)
+    for i, lang in enumerate(LANGUAGES)
+}
+#: Pashto "o'clock": یوه بجه, دوه بجې … (one o'clock is singular).
+PASHTO_O_CLOCK: Final = ("بجه", "بجې")
+
 #: Date and time patterns; {weekday} {day} {month} {year} {time} are filled in by format.py.
 PATTERNS: Final[Words] = {
     "departure": {
         "en": "{weekday} {day} {month}, {time}",
-        "prs": "{weekday} {day} {month}، ساعت {time}",
-        "ps": "{weekday} {day} {month}، {time} بجې",
+        "prs": "{weekday} {day} {month}، {time}",
+        "ps": "{weekday} {day} {month}، {time}",
+    },
+    # {hour}: 1–12, with ":30" when the minutes are not zero; {part}: DAY_PARTS; {hh_mm}: the
+    # 24-hour time, kept in brackets because embassies' and airlines' messages use it.
+    "time": {
+        "en": "{hh_mm}",
+        "prs": "ساعت {hour} {part} ({hh_mm})",
+        "ps": "{part} {hour} {o_clock} ({hh_mm})",
     },
     "date": {
         "en": "{day} {month} {year}",
@@ -88,7 +114,7 @@ AGO: Final[dict[str, dict[str, tuple[str, str]]]] = {
 #: Status words, keyed by the database values (models.FlightStatus, AirportState, …).
 STATUS: Final[Words] = {
     "scheduled": {"en": "Scheduled", "prs": "طبق پلان", "ps": "د پلان سره سم"},
-    "boarding": {"en": "Boarding", "prs": "سوار شدن جریان دارد", "ps": "مسافر سپرېږي"},
+    "boarding": {"en": "Boarding", "prs": "مسافرها سوار می‌شوند", "ps": "مسافر سپرېږي"},
     "departed": {"en": "Departed", "prs": "پرواز کرد", "ps": "والوته"},
     "delayed": {"en": "Delayed", "prs": "تأخیر دارد", "ps": "ځنډ لري"},
     "cancelled": {"en": "Cancelled", "prs": "لغو شده", "ps": "لغوه شوې"},
@@ -117,7 +143,10 @@ VERIFICATION: Final[Words] = {
     "verified": {"en": "Confirmed", "prs": "تایید شده", "ps": "تایید شوی"},
     "unverified": {
         "en": "⚠ UNVERIFIED: the issuer's claim, not independently confirmed",
-        "prs": "⚠ تایید نشده: ادعای صادرکننده است و به‌طور مستقل تایید نشده است",
+        "prs": (
+            "⚠ تایید نشده: فقط گفتهٔ کسی است که آن را اعلام کرده؛ "
+            "هیچ منبع مستقل آن را تایید نکرده است"
+        ),
         "ps": "⚠ تایید نه شوی: د خپرونکي ادعا ده او په خپلواکه توګه نه ده تایید شوې",
     },
     "disputed": {
@@ -141,7 +170,7 @@ LABELS: Final[Words] = {
         "prs": "کسانی که سوار شده می‌توانند",
         "ps": "څوک سپرېدای شي",
     },
-    "assembly_point": {"en": "Assembly point", "prs": "محل تجمع", "ps": "د راټولېدو ځای"},
+    "assembly_point": {"en": "Assembly point", "prs": "جای جمع شدن", "ps": "د راټولېدو ځای"},
     "any_destination": {"en": "any destination", "prs": "همه مقصدها", "ps": "ټولو ځایونو"},
     "just_now": {"en": "just now", "prs": "همین حالا", "ps": "همدا اوس"},
     "none": {"en": "none", "prs": "هیچ", "ps": "هېڅ"},
@@ -182,9 +211,9 @@ NOT_TRANSLATED: Final[dict[str, dict[str, str]]] = {
 
 #: How to reach a help contact, and when.
 CONTACT: Final[Words] = {
-    "phone": {"en": "Phone", "prs": "تلیفون", "ps": "ټیلیفون"},
+    "phone": {"en": "Phone", "prs": "تیلفون", "ps": "ټیلیفون"},
     "whatsapp": {"en": "WhatsApp", "prs": "واتساپ", "ps": "واټساپ"},
-    "email": {"en": "Email", "prs": "ایمیل", "ps": "برېښنالیک"},
+    "email": {"en": "Email", "prs": "ایمیل", "ps": "ایمیل"},
     "hours": {"en": "Hours", "prs": "ساعات کاری", "ps": "د کار وخت"},
 }
 

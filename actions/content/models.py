@@ -50,18 +50,20 @@ from actions.content.columns import (
     choice,
     localised,
 )
-from actions.content.editors import EditorToken
+from actions.content.editors import ConsoleSession, EditorToken, SignInCode
 from actions.content.revision import RecordKind, Revision, RevisionAction
 
 __all__ = [
     "NAMING_CONVENTION",
     "Base",
     "Broadcast",
+    "ConsoleSession",
     "Delivery",
     "EditorToken",
     "RecordKind",
     "Revision",
     "RevisionAction",
+    "SignInCode",
     "StoredAddress",
     "Subscription",
     "UTCDateTime",
@@ -220,6 +222,10 @@ class Flight(VolatileFact, Withdrawable, Base):
     # "Flights to Doha", "which destinations have flights": one index probe per destination.
     __table_args__ = (
         Index("ix_flights_destination_id_departs_at", "destination_id", "departs_at"),
+        # The editors' console lists the flights checked longest ago first, and those that
+        # expired last (migration 0007).
+        Index("ix_flights_verified_at", "verified_at"),
+        Index("ix_flights_valid_until", "valid_until"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -36,13 +36,13 @@ MORE_HINT: Final[dict[str, str]] = {
 #: Answer to MORE when nothing is waiting (expired, or everything was sent).
 NOTHING_MORE: Final[dict[str, str]] = {
     ENGLISH: "That was all. Write your question, or 0 for the menu.",
-    DARI: "همین بود. سوال تان را بنویسید، یا برای مینو ۰ بفرستید.",
-    PASHTO: "همدومره وو. خپله پوښتنه ولیکئ، یا د مینو لپاره ۰ ولېږئ.",
+    DARI: "دیگر چیزی نمانده. سوال‌تان را بنویسید، یا برای مینو ۰ بفرستید.",
+    PASHTO: "نور څه پاتې نه دي. خپله پوښتنه ولیکئ، یا د مینو لپاره ۰ ولېږئ.",
 }
 #: Answer to an empty message: usually a photo or voice note, which we cannot read.
 WRITE_YOUR_QUESTION: Final[dict[str, str]] = {
     ENGLISH: "I can only read text. Please write your question.",
-    DARI: "من فقط متن را خوانده میتوانم. لطفاً سوال تان را بنویسید.",
+    DARI: "من فقط متن را خوانده می‌توانم. لطفاً سوال‌تان را بنویسید.",
     PASHTO: "زه یوازې لیکل شوی متن لوستلای شم. مهرباني وکړئ خپله پوښتنه ولیکئ.",
 }
 

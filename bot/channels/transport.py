@@ -42,11 +42,11 @@ MAX_TEXT_CHARS: Final = 2000
 #: Bodies up to this size are parsed on the event loop (well under a millisecond); larger ones in
 #: a worker thread, so one big request never holds up the other people being answered.
 INLINE_PARSE_BYTES: Final = 64 * 1024
-
-T = TypeVar("T")
 #: A provider that has not answered by then is down; the user is better served by a log line
 #: than by a request that hangs until the provider gives up on our webhook.
 API_TIMEOUT = aiohttp.ClientTimeout(total=15, connect=5)
+
+T = TypeVar("T")
 
 
 class BodyTooLarge(Exception):

@@ -11,12 +11,10 @@ from bot.lang.codes import DARI, ENGLISH, LANGUAGES, PASHTO, RTL_LANGUAGES
 
 #: Sent when a user sends a voice note, photo, sticker, location...: say what works instead.
 TEXT_ONLY: dict[str, str] = {
-    DARI: (
-        "ببخشید، من تنها پیام‌های نوشتاری را خوانده می‌توانم. لطفاً سوال خود را به شکل متن بنویسید."
-    ),
+    DARI: "ببخشید، من فقط نوشته را خوانده می‌توانم، آواز و عکس را نه. لطفاً سوال خود را بنویسید.",
     PASHTO: (
-        "بښنه غواړم، زه یوازې لیکلي پیغامونه لوستلی شم. "
-        "مهرباني وکړئ خپله پوښتنه په لیکلي ډول راولیږئ."
+        "بښنه غواړم، زه یوازې لیکلي پیغامونه لوستلای شم. "
+        "مهرباني وکړئ خپله پوښتنه په لیکلي ډول راولېږئ."
     ),
     ENGLISH: "Sorry, I can only read written messages. Please type your question as text.",
 }
@@ -24,7 +22,7 @@ TEXT_ONLY: dict[str, str] = {
 #: Sent when the assistant failed to answer: silence would leave a frightened person guessing.
 TRY_AGAIN: dict[str, str] = {
     DARI: "ببخشید، مشکلی پیش آمد. چند دقیقه بعد دوباره کوشش کنید.",
-    PASHTO: "بښنه غواړو، ستونزه پېښه شوه. څو دقیقې وروسته بیا هڅه وکړئ.",
+    PASHTO: "بښنه غواړم، ستونزه پېښه شوه. څو دقیقې وروسته بیا هڅه وکړئ.",
     ENGLISH: "Sorry, something went wrong. Please try again in a few minutes.",
 }
 

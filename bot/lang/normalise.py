@@ -35,6 +35,11 @@ _DROPPED: Final = re.compile("[\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u06
 #: ZWNJ, ZWJ, the Arabic letter mark and bidi controls typed by some keyboards.
 _INVISIBLE: Final = re.compile("[\u200b-\u200f\u202a-\u202e\u2066-\u2069\u061c\ufeff]")
 _SPACES: Final = re.compile(r"\s+")
+#: A hyphen between Latin letters: "maidan-e hawayi", "e-mail". Few people type the romanized
+#: ezafe with a hyphen; most glue it on ("maidane hawayi", after a vowel "khanaye"), so the
+#: hyphenated forms are folded into the glued ones.
+_LATIN_HYPHEN: Final = re.compile(r"(?<=[a-z])-(?=[a-z])")
+_LATIN_EZAFE_AFTER_VOWEL: Final = re.compile(r"(?<=[aiou])-e\b")
 _ARABIC_LETTER: Final = re.compile("[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]")
 
 
@@ -48,14 +53,15 @@ def fold(text: str) -> str:
 
     Works piece by piece, so entity annotations can be re-anchored (see the NLU normaliser).
     Zero-width non-joiners become spaces: "می‌خواهم", "میخواهم" and "می خواهم" then differ by
-    one space at most, which the character n-gram featurizer tolerates.
+    one space at most, which the character n-gram featurizer tolerates. A hyphenated romanized
+    ezafe is glued on: "maidan-e" → "maidane", "shomara-e" → "shomaraye".
     """
     text = unicodedata.normalize("NFKC", text)
     text = text.translate(_TRANSLATION)
     text = _DROPPED.sub("", text)
     text = text.replace("\u200c", " ")
     text = _INVISIBLE.sub("", text)
-    return text.lower()
+    return _LATIN_HYPHEN.sub("", _LATIN_EZAFE_AFTER_VOWEL.sub("ye", text.lower()))
 
 
 def normalise(text: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
 from typing import Any, Dict, List
 
 from rasa.engine.graph import ExecutionContext, GraphComponent
@@ -12,6 +14,7 @@ from rasa.shared.nlu.constants import ENTITIES, ENTITY_ATTRIBUTE_END, ENTITY_ATT
 from rasa.shared.nlu.training_data.message import Message
 from rasa.shared.nlu.training_data.training_data import TrainingData
 
+from bot.lang import normalise as normalise_module
 from bot.lang.normalise import fold, normalise
 
 #: The user's words as typed, kept beside the normalised text.
@@ -31,6 +34,12 @@ class TextNormaliser(GraphComponent):
         execution_context: ExecutionContext,
     ) -> TextNormaliser:
         return cls()
+
+    @classmethod
+    def fingerprint_addon(cls, config: Dict[str, Any]) -> str | None:
+        """The folding rules' source, so `rasa train` retrains everything after them when they
+        change: Rasa's cache otherwise restores models trained on the old folding."""
+        return hashlib.sha256(Path(normalise_module.__file__).read_bytes()).hexdigest()
 
     def process_training_data(self, training_data: TrainingData) -> TrainingData:
         for message in training_data.training_examples:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from actions.content.format import ago, calendar_date, departure, kabul_day_bounds
+from actions.content.format import KABUL, ago, calendar_date, clock, departure, kabul_day_bounds
 from actions.content.localise import (
     AGO,
     CONTACT,
@@ -60,13 +60,37 @@ def test_weekdays_and_months_in_every_language() -> None:
     ("moment", "language", "expected"),
     [
         (NOW, "en", "Tue 24 Aug, 09:00"),
-        (NOW, "prs", "سه‌شنبه ۲۴ اگست، ساعت ۰۹:۰۰"),
-        (NOW, "ps", "سه‌شنبه ۲۴ اګست، ۰۹:۰۰ بجې"),
+        (NOW, "prs", "سه‌شنبه ۲۴ اگست، ساعت ۹ صبح (۰۹:۰۰)"),
+        (NOW, "ps", "سه‌شنبه ۲۴ اګست، د سهار ۹ بجې (۰۹:۰۰)"),
         (datetime(2021, 8, 24, 19, 45, tzinfo=UTC), "en", "Wed 25 Aug, 00:15"),
+        (NOW.replace(hour=19, minute=45), "prs", "چهارشنبه ۲۵ اگست، ساعت ۱۲:۱۵ شب (۰۰:۱۵)"),
     ],
 )
 def test_departure_in_kabul_time(moment: datetime, language: str, expected: str) -> None:
     assert departure(moment, language) == expected
+
+
+@pytest.mark.parametrize(
+    ("hour", "minute", "en", "prs", "ps"),
+    [
+        (0, 0, "00:00", "ساعت ۱۲ شب (۰۰:۰۰)", "د شپې ۱۲ بجې (۰۰:۰۰)"),
+        (1, 0, "01:00", "ساعت ۱ شب (۰۱:۰۰)", "د شپې ۱ بجه (۰۱:۰۰)"),  # یوه بجه: singular
+        (3, 0, "03:00", "ساعت ۳ شب (۰۳:۰۰)", "د شپې ۳ بجې (۰۳:۰۰)"),  # not the afternoon
+        (4, 30, "04:30", "ساعت ۴:۳۰ صبح (۰۴:۳۰)", "د سهار ۴:۳۰ بجې (۰۴:۳۰)"),
+        (11, 59, "11:59", "ساعت ۱۱:۵۹ صبح (۱۱:۵۹)", "د سهار ۱۱:۵۹ بجې (۱۱:۵۹)"),
+        (12, 0, "12:00", "ساعت ۱۲ چاشت (۱۲:۰۰)", "د غرمې ۱۲ بجې (۱۲:۰۰)"),
+        (13, 0, "13:00", "ساعت ۱ بعد از چاشت (۱۳:۰۰)", "د ماسپښین ۱ بجه (۱۳:۰۰)"),
+        (15, 30, "15:30", "ساعت ۳:۳۰ بعد از چاشت (۱۵:۳۰)", "د ماسپښین ۳:۳۰ بجې (۱۵:۳۰)"),
+        (16, 0, "16:00", "ساعت ۴ عصر (۱۶:۰۰)", "د مازدیګر ۴ بجې (۱۶:۰۰)"),
+        (19, 0, "19:00", "ساعت ۷ شام (۱۹:۰۰)", "د ماښام ۷ بجې (۱۹:۰۰)"),
+        (20, 0, "20:00", "ساعت ۸ شب (۲۰:۰۰)", "د شپې ۸ بجې (۲۰:۰۰)"),
+        (23, 5, "23:05", "ساعت ۱۱:۰۵ شب (۲۳:۰۵)", "د شپې ۱۱:۰۵ بجې (۲۳:۰۵)"),
+    ],
+)
+def test_times_carry_the_part_of_day(hour: int, minute: int, en: str, prs: str, ps: str) -> None:
+    """Dari and Pashto on the 12-hour clock with the part of day, 24-hour in brackets."""
+    moment = datetime(2021, 8, 24, hour, minute, tzinfo=KABUL)
+    assert [clock(moment, lang) for lang in LANGUAGES] == [en, prs, ps]
 
 
 def test_calendar_date() -> None:

@@ -7,6 +7,8 @@ import pytest
 from rasa.shared.core.constants import DEFAULT_INTENTS
 from rasa.shared.core.domain import Domain
 
+from bot.channels.whatsapp import BUTTON_TITLE as BUTTON_TITLE_LIMIT
+
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = Domain.load(str(ROOT / "bot" / "domain"))
 CONTRACT_INTENTS = {
@@ -61,3 +63,13 @@ def test_response_has_dari_pashto_and_english(name: str) -> None:
         english = by_language["en"]
         arabic = sum("\u0600" <= ch <= "\u06ff" for ch in english)
         assert arabic <= 12, f"{name}: the English text is not English"  # language names only
+
+
+@pytest.mark.parametrize("name", sorted(n for n, v in DOMAIN.responses.items() if v))
+def test_button_titles_fit_whatsapp(name: str) -> None:
+    """WhatsApp cuts a button title after 20 characters: «پروازهای جدید یا ت…» says nothing."""
+    for variation in DOMAIN.responses[name]:
+        if variation.get("channel") in SMS_CHANNELS:
+            continue  # numbered lines there (bot/channels/sms_render.py), never WhatsApp buttons
+        for button in variation.get("buttons") or []:
+            assert len(button["title"]) <= BUTTON_TITLE_LIMIT, f"{name}: {button['title']!r}"

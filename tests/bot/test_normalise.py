@@ -20,6 +20,12 @@ from bot.lang.normalise import fold, has_arabic_script, normalise, to_ascii_digi
         ("پرواز ٨٧١", "پرواز 871"),  # Arabic-Indic digits
         ("Flight TO Doha", "flight to doha"),
         ("\u200fسلام\u200e", "سلام"),  # bidi marks
+        ("maidan-e hawayi", "maidane hawayi"),  # romanized ezafe: hyphen or glued, one form
+        ("Saat-e Harakat-e tayara", "saate harakate tayara"),
+        ("shomara-e sifarat", "shomaraye sifarat"),  # after a vowel: -ye
+        ("E-mail", "email"),
+        ("C-17 ya P-2", "c-17 ya p-2"),  # hyphens next to digits stay
+        ("kabul - doha", "kabul - doha"),
     ],
 )
 def test_keyboard_variants_fold_to_one_form(typed: str, expected: str) -> None:

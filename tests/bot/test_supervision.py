@@ -56,6 +56,7 @@ def test_every_unit_restarts_its_process_for_ever_without_root() -> None:
         "evacuee-rasa.service",
         "evacuee-actions.service",
         "evacuee-notifier.service",
+        "evacuee-admin.service",
     }
     for unit in UNITS:
         parser = configparser.ConfigParser(strict=False, interpolation=None)

@@ -185,11 +185,12 @@ async def wait_for(condition: Any, timeout: float = 30.0) -> None:
 
 
 def alerts_to(alerts: AlertStack, number: str) -> list[str]:
-    """The alerts (not the replies) that reached ``number``: they open with their header."""
+    """The alerts (not the replies) that reached ``number``: they open with their header
+    (en, ps, prs)."""
     return [
         received.text
         for received in alerts.providers.to("sms_gateway", number)
-        if received.text.startswith(("ALERT", "خبرتیا"))
+        if received.text.startswith(("ALERT", "خبرتیا", "خبر تازه"))
     ]
 
 

@@ -1,6 +1,7 @@
 """The web chat page in a real browser (Debian's Chromium driven by Playwright) against the
 whole stack: Rasa with the webchat channel and the action server as real processes."""
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +30,32 @@ REPLY_TIMEOUT_MS = 30_000
 MAX_WIDGET_BYTES = 100 * 1024
 WIDGET_FILES = {"", "widget.js", "widget.css"}  # "" is the page itself, /webchat/
 DOCS_SCREENSHOT = ROOT / "docs" / "webchat.png"
+#: Every letter, digit and mark Dari and Pashto text uses, Pashto's own letters first.
+DARI_AND_PASHTO = (
+    "ټډړږښګڼېۍځڅئیکگپچژ"
+    "ءآأؤإابتثجحخدذرزسشصضطظعغفقلمنوهيةۀ"
+    "۰۱۲۳۴۵۶۷۸۹،؛؟«»\u064b\u064e\u064f\u0650\u0651\u0652"
+)
+#: A private-use code point no font has: it renders as the missing-glyph box (.notdef).
+NO_GLYPH = "\U0010fffd"
+#: Draws each character alone with the element's own font and lists those that come out as the
+#: very same pixels as the missing-glyph box: an empty box for a letter, whatever its width.
+MISSING_GLYPHS_JS = """([element, characters, noGlyph]) => {
+  const canvas = document.createElement("canvas");
+  canvas.width = canvas.height = 96;
+  const context = canvas.getContext("2d", {willReadFrequently: true});
+  context.font = `64px ${getComputedStyle(element).fontFamily}`;
+  context.textAlign = "center";
+  context.textBaseline = "middle";
+  const draw = (text) => {
+    context.clearRect(0, 0, 96, 96);
+    context.fillText(text, 48, 48);
+    return context.getImageData(0, 0, 96, 96).data;
+  };
+  const box = draw(noGlyph);
+  const same = (a, b) => a.every((value, i) => value === b[i]);
+  return [...characters].filter((c) => same(draw(c), box));
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -139,3 +166,44 @@ def test_a_dropped_connection_shows_reconnecting_and_the_message_is_not_lost(
     assert dropped and reply.inner_text().startswith("• Abbey Gate:")  # the gate asked about
     expect(page.get_by_role("status")).to_be_hidden()
     assert page.locator(".msg.user").count() == 1  # sent once, shown once
+
+
+def missing_glyphs(page: Page, stack: Stack) -> list[str]:
+    """The Dari and Pashto characters that a Pashto reply's font stack cannot draw."""
+    page.goto(f"{stack.rasa_url}/webchat/")
+    page.get_by_role("button", name="پښتو").click()
+    reply = page.locator(".msg.bot").first
+    expect(reply).to_be_visible(timeout=REPLY_TIMEOUT_MS)
+    assert reply.get_attribute("lang") == "ps"
+    return reply.evaluate(
+        "(element, args) => (" + MISSING_GLYPHS_JS + ")([element, ...args])",
+        [DARI_AND_PASHTO, NO_GLYPH],
+    )
+
+
+def test_every_dari_and_pashto_letter_renders(page: Page, stack: Stack) -> None:
+    """No empty boxes: ۍ once showed as one in Debian's Chromium (make chromium installs the
+    fonts that cover every letter, widget.css names them)."""
+    assert missing_glyphs(page, stack) == []
+
+
+def test_a_missing_letter_is_noticed(browser: Browser, stack: Stack, tmp_path: Path) -> None:
+    """The check above can fail: with only DejaVu Sans, which has no ۍ, it finds that letter."""
+    fonts = tmp_path / "fonts.conf"
+    fonts.write_text(
+        '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>'
+        f"<dir>/usr/share/fonts/truetype/dejavu</dir><cachedir>{tmp_path}/cache</cachedir>"
+        "</fontconfig>"
+    )
+    dejavu_only = browser.browser_type.launch(
+        executable_path=str(CHROMIUM),
+        args=CHROMIUM_ARGS,
+        env={**os.environ, "FONTCONFIG_FILE": str(fonts)},
+    )
+    try:
+        page = dejavu_only.new_context(viewport={"width": 360, "height": 740}).new_page()
+        missing = missing_glyphs(page, stack)
+    finally:
+        dejavu_only.close()
+    assert "ۍ" in missing
+    assert "ې" not in missing  # DejaVu has it: the check names only what is really missing

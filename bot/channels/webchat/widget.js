@@ -14,11 +14,11 @@
       send: "Send", reconnecting: "Reconnecting… your message will be sent when the connection is back.",
       retryIn: "Reconnecting… next try in {s} s.", refused: "This message could not be sent." },
     prs: { title: "معلومات تخلیه", label: "سوال شما", placeholder: "سوال خود را بنویسید",
-      send: "ارسال", reconnecting: "در حال وصل شدن دوباره… پیام شما بعد از وصل شدن فرستاده می‌شود.",
-      retryIn: "در حال وصل شدن دوباره… کوشش بعدی پس از {s} ثانیه.", refused: "این پیام فرستاده نشد." },
+      send: "ارسال", reconnecting: "دوباره وصل می‌شود… پیام شما بعد از وصل شدن فرستاده می‌شود.",
+      retryIn: "دوباره وصل می‌شود… کوشش بعدی پس از {s} ثانیه.", refused: "این پیام فرستاده نشد." },
     ps: { title: "د وتلو معلومات", label: "ستاسو پوښتنه", placeholder: "خپله پوښتنه ولیکئ",
-      send: "ولېږئ", reconnecting: "بیا نښلېږي… ستاسو پیغام به د نښلېدو وروسته ولېږل شي.",
-      retryIn: "بیا نښلېږي… بله هڅه په {s} ثانیو کې.", refused: "دا پیغام ونه لېږل شو." }
+      send: "ولېږئ", reconnecting: "بیا وصلېږي… ستاسو پیغام به له وصلېدو وروسته ولېږل شي.",
+      retryIn: "بیا وصلېږي… بله هڅه په {s} ثانیو کې.", refused: "دا پیغام ونه لېږل شو." }
   };
 
   var log = document.getElementById("log");

@@ -1,0 +1,52 @@
+"""The editors' web console at ``/console/``: the same editing service, as pages for a phone.
+
+Server-rendered (aiohttp-jinja2, autoescaped), forms that work without JavaScript, in English,
+Dari and Pashto. Every change goes through ``actions/content/editing.py`` like the CLI and the
+HTTP API do; this package only turns forms into its calls. Design: docs/CONSOLE.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import web
+
+from actions.admin.console import dataset, editor, history, home, records, signin
+from actions.admin.console.guard import editor_or_sign_in
+from actions.admin.console.preview import Answers
+from actions.admin.console.refusals import not_found
+from actions.admin.console.throttle import FailedSignIns
+from actions.settings import FreshnessLimits
+
+HERE = Path(__file__).parent
+PREFIX = "/console"
+
+
+def setup(app: web.Application) -> None:
+    """Mount the console on the admin application."""
+    aiohttp_jinja2.setup(
+        app,
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=jinja2.select_autoescape(default=True),
+        undefined=jinja2.StrictUndefined,
+    )
+    app[signin.THROTTLE] = FailedSignIns()
+    limits = FreshnessLimits.from_env()
+    app[home.LIMITS] = limits
+    app[editor.ANSWERS] = Answers(limits)
+    app.router.add_get(PREFIX, _to_home)
+    app.router.add_static(f"{PREFIX}/static", HERE / "static", append_version=False)
+    for module in (signin, home, editor, records, history, dataset):
+        app.add_routes(module.routes)
+    # Last: any other console address is a page saying so, not the API's JSON error.
+    app.router.add_get(PREFIX + "/{anything:.*}", _no_such_page)
+
+
+async def _no_such_page(request: web.Request) -> web.Response:
+    return not_found(request, await editor_or_sign_in(request), "no_page")
+
+
+async def _to_home(request: web.Request) -> web.Response:
+    raise web.HTTPPermanentRedirect(f"{PREFIX}/")

@@ -1,0 +1,117 @@
+"""Who is signed in, and whether a form really comes from the console.
+
+The session cookie is ``HttpOnly`` (no script can read it), ``SameSite=Strict`` (no other site
+can make the browser send it) and ``Secure`` behind TLS. Every form also carries a CSRF token:
+an HMAC of the browser's cookie, so it needs no storage, changes with every sign-in and cannot
+be computed by a page that cannot read the cookie. Before signing in, a random "browser" cookie
+plays the session's part for the sign-in form. A POST without the right token changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import partial
+
+from aiohttp import web
+from aiohttp.web_request import FileField
+from multidict import MultiDictProxy
+
+from actions.admin.console import sessions
+from actions.admin.state import EDITOR, ENGINE, SETTINGS, now, unit_of_work
+
+#: A posted form, as aiohttp reads it.
+Form = MultiDictProxy[str | bytes | bytearray | FileField]
+SESSION_COOKIE = "console_session"
+BROWSER_COOKIE = "console_browser"
+LANGUAGE_COOKIE = "console_language"
+CSRF_FIELD = "csrf"
+SIGN_IN = "/console/signin"
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    editor: str
+    secret: str
+
+    @property
+    def csrf(self) -> str:
+        return csrf_for(self.secret)
+
+
+class FormRefused(Exception):
+    """A POST without this browser's CSRF token."""
+
+
+def csrf_for(cookie: str) -> str:
+    return hmac.new(cookie.encode("utf-8"), b"console-form", hashlib.sha256).hexdigest()
+
+
+def secure(request: web.Request) -> bool:
+    return request.app[SETTINGS].secure_cookies or request.secure
+
+
+def set_cookie(
+    request: web.Request, response: web.StreamResponse, name: str, value: str, max_age: int
+) -> None:
+    response.set_cookie(
+        name,
+        value,
+        max_age=max_age,
+        path="/console",
+        httponly=True,
+        samesite="Strict",
+        secure=secure(request),
+    )
+
+
+def browser_secret(request: web.Request) -> tuple[str, bool]:
+    """The signed-out browser's cookie, and whether it is new (and must be set)."""
+    existing = request.cookies.get(BROWSER_COOKIE, "")
+    if 20 <= len(existing) <= 100:
+        return existing, False
+    return secrets.token_urlsafe(24), True
+
+
+async def signed_in(request: web.Request) -> SignedIn | None:
+    secret = request.cookies.get(SESSION_COOKIE, "")
+    if not secret:
+        return None
+    check = partial(sessions.editor_of, secret=secret, now=now(request))
+    editor = await asyncio.to_thread(unit_of_work, request.app[ENGINE], check)
+    if editor is None:
+        return None
+    request[EDITOR] = editor  # the access log names who did it
+    return SignedIn(editor, secret)
+
+
+async def editor_or_sign_in(request: web.Request) -> SignedIn:
+    """The signed-in editor, or a redirect to the sign-in page (and back afterwards)."""
+    who = await signed_in(request)
+    if who is None:
+        raise web.HTTPSeeOther(
+            f"{SIGN_IN}?next={request.path_qs}" if request.method == "GET" else SIGN_IN
+        )
+    return who
+
+
+async def checked_form(request: web.Request, cookie: str) -> Form:
+    """The posted form if it carries the CSRF token for ``cookie``; else :class:`FormRefused`."""
+    form = await request.post()
+    sent = form.get(CSRF_FIELD)
+    if not (isinstance(sent, str) and cookie and hmac.compare_digest(sent, csrf_for(cookie))):
+        raise FormRefused
+    return form
+
+
+def lifetime(request: web.Request) -> timedelta:
+    return timedelta(hours=request.app[SETTINGS].session_hours)
+
+
+def field(form: Form, name: str) -> str:
+    value = form.get(name, "")
+    return value if isinstance(value, str) else ""

@@ -1,0 +1,114 @@
+"""``/console/``: what needs the editor now, and the one-tap "checked, still true"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+from sqlalchemy.orm import Session
+
+from actions.admin.console import flash, words
+from actions.admin.console.guard import FormRefused, checked_form, editor_or_sign_in, field
+from actions.admin.console.needs import Need, versions, what_needs_me
+from actions.admin.console.pages import interface_language, render
+from actions.admin.console.refusals import form_refused, not_found
+from actions.admin.console.stale import stale_page
+from actions.admin.console.titles import title
+from actions.admin.state import in_transaction, now
+from actions.content import editing
+from actions.content import format as fmt
+from actions.content.editing import StaleVersion
+from actions.content.records import spec_for
+from actions.content.validation import ContentError
+from actions.settings import FreshnessLimits
+
+routes = web.RouteTableDef()
+LIMITS: web.AppKey[FreshnessLimits] = web.AppKey("freshness_limits")
+CHECKED_NOTE = "checked, still true"
+
+
+def _shown(
+    need: Need, language: str, moment: Any, known: dict[tuple[str, int], int]
+) -> dict[str, Any]:
+    return {
+        "kind": need.kind,
+        "key": need.key,
+        "title": title(need.row, language),
+        "checked": fmt.ago(need.verified_at, moment, language),
+        "limit": words.duration(need.limit, language),
+        "over": words.duration(abs(need.over), language),
+        "version": known.get((need.kind, need.row.id), 0),
+    }
+
+
+@routes.get("/console/")
+async def home(request: web.Request) -> web.Response:
+    who = await editor_or_sign_in(request)
+    language, _ = interface_language(request)
+    moment = now(request)
+    limits = request.app[LIMITS]
+
+    def read(session: Session) -> dict[str, Any]:
+        needs = what_needs_me(session, moment, limits)
+        known = versions(session, [*needs.stale, *needs.soon, *needs.expired])
+        return {
+            "stale": [_shown(n, language, moment, known) for n in needs.stale],
+            "soon": [_shown(n, language, moment, known) for n in needs.soon],
+            "expired": [_shown(n, language, moment, known) for n in needs.expired],
+            "totals": needs.totals,
+            "untranslated": needs.untranslated,
+            "failed_alerts": [
+                {
+                    "topic": a.broadcast.topic.value,
+                    "key": a.broadcast.topic_key,
+                    "when": fmt.ago(a.broadcast.created_at, moment, language),
+                    "failed": a.failed,
+                    "total": a.total,
+                }
+                for a in needs.failed_alerts
+            ],
+            "empty": needs.empty,
+        }
+
+    context = await in_transaction(request, read)
+    context["flashes"] = flash.take(request, language)
+    response = render(request, "home.html", context, who)
+    flash.forget(response)
+    return response
+
+
+@routes.post("/console/checked/{kind}/{key:.+}")
+async def checked(request: web.Request) -> web.Response:
+    """Renew ``verified_at`` (and a volatile fact's window) as a revision; alerts nobody."""
+    who = await editor_or_sign_in(request)
+    try:
+        form = await checked_form(request, who.secret)
+        spec = spec_for(request.match_info["kind"])
+        key = spec.normalise(request.match_info["key"])
+    except FormRefused:
+        return form_refused(request, who)
+    except ContentError:
+        return not_found(request, who)
+    version = field(form, "version")
+    moment = now(request)
+
+    def renew(session: Session) -> None:
+        editing.reverify(
+            session,
+            who.editor,
+            spec.kind,
+            key,
+            CHECKED_NOTE,
+            now=moment,
+            expected_version=int(version) if version.isdigit() else None,
+        )
+
+    try:
+        await in_transaction(request, renew)
+    except StaleVersion as error:
+        return await stale_page(request, who, spec, key, error, None)
+    except ContentError:
+        return not_found(request, who)
+    raise flash.redirect_with(
+        request, "/console/", "checked_done", record=f"{spec.kind.value} {key}"
+    )

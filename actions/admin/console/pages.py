@@ -1,0 +1,89 @@
+"""Rendering a console page: the interface language, its direction, and what every page shows.
+
+The language comes from ``?lang=`` (remembered in a cookie), then the cookie, then English.
+Templates are autoescaped (Jinja2 ``select_autoescape``), so a text an editor typed can never
+become markup in another editor's browser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+import aiohttp_jinja2
+from aiohttp import web
+
+from actions.admin.console import words
+from actions.admin.console.guard import LANGUAGE_COOKIE, SignedIn, set_cookie
+from actions.admin.state import now
+from actions.content import format as fmt
+from actions.content.localise import GATE_STATE, KIND, STATUS, VERIFICATION
+from actions.content.records import SPECS
+from bot.lang.codes import LANGUAGES
+
+YEAR = 365 * 24 * 3600
+#: The order kinds appear in the menu: what changes by the hour first.
+MENU = ("airport", "gate", "flight", "announcement", "guidance", "organisation", "airport-name")
+
+
+def interface_language(request: web.Request) -> tuple[str, bool]:
+    """The interface language and whether it was just chosen (and must be remembered)."""
+    asked = request.query.get("lang")
+    if asked in LANGUAGES:
+        return asked, True
+    return words.language_of(request.cookies.get(LANGUAGE_COOKIE)), False
+
+
+#: Choice values in the words answers use for them; other choices show their value.
+CHOICE_WORDS = {
+    "state": (STATUS, GATE_STATE),
+    "status": (STATUS,),
+    "verification": (VERIFICATION,),
+    "kind": (KIND,),
+}
+
+
+def choice_name(field: str, value: str, language: str) -> str:
+    for table in CHOICE_WORDS.get(field, ()):
+        if value in table:
+            return f"{table[value][language]} ({value})" if language != "en" else table[value]["en"]
+    return value
+
+
+def kabul(moment: datetime | None) -> str:
+    """A time as editors read it: Kabul time, to the minute."""
+    if moment is None:
+        return ""
+    return moment.astimezone(fmt.KABUL).strftime("%Y-%m-%d %H:%M")
+
+
+def render(
+    request: web.Request,
+    template: str,
+    context: Mapping[str, Any],
+    who: SignedIn | None,
+    status: int = 200,
+) -> web.Response:
+    language, chosen = interface_language(request)
+    moment = now(request)
+    page = {
+        "lang": language,
+        "dir": words.direction(language),
+        "t": partial(words.say, language=language),
+        "kind_name": lambda kind: words.label(words.KINDS, kind, language),
+        "field_name": lambda name: words.label(words.FIELDS, name, language),
+        "ago": lambda when: fmt.ago(when, moment, language),
+        "kabul": kabul,
+        "choice_name": lambda name, value: choice_name(name, value, language),
+        "languages": words.LANGUAGE_NAMES,
+        "menu": [kind for kind in MENU if any(s.kind.value == kind for s in SPECS.values())],
+        "who": who,
+        "path": request.path,
+        **context,
+    }
+    response = aiohttp_jinja2.render_template(template, request, page, status=status)
+    if chosen:
+        set_cookie(request, response, LANGUAGE_COOKIE, language, YEAR)
+    return response

@@ -1,0 +1,113 @@
+"""Signing in to the console: one-time codes, editor tokens, and the sessions they open.
+
+A code is what ``python -m actions.admin invite NAME`` prints (also as a link): 12 letters
+and digits from an alphabet without look-alikes (no 0/O, 1/I), 60 bits, typed on a phone in
+three groups. It works once and for a day. An editor token (``eia_…``) opens a session too.
+A session's secret lives only in the browser's cookie; the database keeps SHA-256 hashes of
+codes and secrets, as it does of tokens (tokens.py says why a plain hash is enough for
+random secrets). Failed attempts are counted by the caller (throttle.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from actions.admin import tokens
+from actions.content import validation as check
+from actions.content.editors import ConsoleSession, SignInCode
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 12
+CODE_LIFETIME = timedelta(hours=24)
+SECRET_BYTES = 32
+
+
+class SignInRefused(Exception):
+    """A code or token that opens nothing; deliberately without saying which part was wrong."""
+
+
+@dataclass(frozen=True)
+class Invitation:
+    editor: str
+    code: str  # grouped for reading aloud or typing: ABCD-EFGH-JKLM
+    expires_at: datetime
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def plain_code(raw: str) -> str | None:
+    """The code as issued, however it was typed (spaces, dashes, lower case); None if no code."""
+    code = "".join(ch for ch in raw.upper() if ch not in " -\t")
+    if len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code):
+        return code
+    return None
+
+
+def invite(session: Session, editor: str, now: datetime) -> Invitation:
+    name = check.editor(editor)
+    code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    expires = now + CODE_LIFETIME
+    session.add(SignInCode(editor=name, code_hash=_hash(code), created_at=now, expires_at=expires))
+    session.flush()
+    grouped = "-".join(code[i : i + 4] for i in range(0, CODE_LENGTH, 4))
+    return Invitation(name, grouped, expires)
+
+
+def redeem(session: Session, presented: str, now: datetime) -> str:
+    """The editor a sign-in code (used up by this) or an editor token belongs to."""
+    presented = presented.strip()
+    if presented.startswith(tokens.PREFIX):
+        try:
+            return tokens.authenticate(session, presented, now)
+        except tokens.TokenRejected:
+            raise SignInRefused from None
+    code = plain_code(presented)
+    if code is None:
+        raise SignInRefused
+    row = session.scalars(
+        select(SignInCode).where(SignInCode.code_hash == _hash(code)).with_for_update()
+    ).first()
+    if row is None or row.used_at is not None or row.expires_at <= now:
+        raise SignInRefused
+    row.used_at = now
+    return row.editor
+
+
+def open_session(session: Session, editor: str, now: datetime, lifetime: timedelta) -> str:
+    """A new session for ``editor``; the secret to put in the cookie (nowhere else)."""
+    secret = secrets.token_urlsafe(SECRET_BYTES)
+    session.add(
+        ConsoleSession(
+            editor=editor, secret_hash=_hash(secret), created_at=now, expires_at=now + lifetime
+        )
+    )
+    session.flush()
+    return secret
+
+
+def editor_of(session: Session, secret: str, now: datetime) -> str | None:
+    """Who the session belongs to, if it is still open."""
+    if not secret or len(secret) > 100:
+        return None
+    row = session.scalars(
+        select(ConsoleSession).where(ConsoleSession.secret_hash == _hash(secret))
+    ).first()
+    if row is None or row.ended_at is not None or row.expires_at <= now:
+        return None
+    return row.editor
+
+
+def end_session(session: Session, secret: str, now: datetime) -> None:
+    row = session.scalars(
+        select(ConsoleSession).where(ConsoleSession.secret_hash == _hash(secret))
+    ).first()
+    if row is not None and row.ended_at is None:
+        row.ended_at = now
