@@ -85,7 +85,8 @@ def flight_details(flight: Flight, now: datetime, language: str) -> tuple[Reply,
     """Who may board and where to meet, one message each (each alone fills most of an SMS)."""
     replies = []
     for field in ("eligibility", "assembly_point"):
-        line = f"{flight.flight_number}, {word(LABELS, field, language)}: "
+        comma = word(LABELS, "list_separator", language)
+        line = f"{flight.flight_number}{comma}{word(LABELS, field, language)}: "
         line += fmt.text(flight, field, language)
         variables = {"detail": isolate_latin(line, language)}
         variables["checked"] = briefs.checked([flight], now, language, stale=False)

@@ -53,10 +53,22 @@ def words(text: str) -> list[str]:
 QUESTION_WORDS: Final = frozenset(word for line in _QUESTION_LINES for word in words(line))
 
 
+#: Endings Dari and Pashto inflect with (ښځې/ښځو, بښنه/بښنې, اعلامیه/اعلامیی): one letter.
+_ENDINGS: Final = frozenset("هېۍويیا")
+
+
+def stem(word: str) -> str:
+    """The word without one inflecting final letter, for Arabic-script words of 3+ letters."""
+    if len(word) >= _MIN_LETTERS and word[-1] in _ENDINGS and not word.isascii():
+        return word[:-1]
+    return word
+
+
 def same_word(asked: str, written: str) -> bool:
-    """One word in two forms: equal, or sharing a stem of 3+ letters that is most of the
-    shorter ("بښنه"/"بښنې", "work"/"working", "german"/"germany")."""
-    if asked == written:
+    """One word in two forms: equal, equal but for an inflecting ending ("ښځو"/"ښځې"), or
+    sharing a start of 3+ letters that is most of the shorter ("work"/"working",
+    "german"/"germany")."""
+    if asked == written or stem(asked) == stem(written):
         return True
     common = 0
     for a, b in zip(asked, written, strict=False):

@@ -100,10 +100,15 @@ async def test_latest_three_with_their_verification(content_db: Engine, language
 
 
 def add_announcement(
-    slug: str, published: datetime, verification: Verification, valid_until: datetime | None
+    slug: str,
+    published: datetime,
+    verification: Verification,
+    valid_until: datetime | None,
+    issuer: str = "uk-fcdo",
+    texts: dict[str, str] | None = None,
 ) -> None:
     with db.session_scope() as session:
-        source = session.scalars(select(Organisation).where(Organisation.slug == "uk-fcdo")).one()
+        source = session.scalars(select(Organisation).where(Organisation.slug == issuer)).one()
         session.add(
             Announcement(
                 slug=slug,
@@ -115,7 +120,7 @@ def add_announcement(
                 verified_at=NOW - timedelta(minutes=10),
                 valid_until=valid_until,
                 **{f"title_{lang}": f"{slug} title" for lang in LANGUAGES},
-                **{f"text_{lang}": f"{slug} text" for lang in LANGUAGES},
+                **{f"text_{lang}": (texts or {}).get(lang, f"{slug} text") for lang in LANGUAGES},
             )
         )
 
@@ -183,6 +188,47 @@ async def test_the_announcement_on_the_topic_asked_about_comes_first(
     assert "US Embassy" not in message["others"]
     text = render(message, language)
     assert text.index(EXPECTED[language]["amnesty"][1]) < text.index(message["others"])
+
+
+GERMAN_EMBASSY = {
+    "en": "Germany's embassy in Kabul is closed; its team works at the airport.",
+    "prs": "سفارت آلمان در کابل بسته است؛ تیم آن در میدان هوایی کار می‌کند.",
+    "ps": "په کابل کې د آلمان سفارت تړل شوی؛ ټیم یې په هوايي ډګر کې کار کوي.",
+}
+WOMEN_AT_WORK = {
+    "en": "Women working for the government should stay at home until further notice.",
+    "prs": "زنانی که در حکومت کار می‌کنند، تا اطلاع بعدی در خانه بمانند.",
+    "ps": "هغه ښځې چې په حکومت کې کار کوي، تر بل خبر پورې دې په کور کې پاتې شي.",
+}
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "slug"),
+    [
+        ("en", "Germany's embassy", "german-embassy"),
+        ("prs", "سفارت آلمان", "german-embassy"),
+        ("ps", "د آلمان سفارت", "german-embassy"),
+        ("en", "women working", "women-at-work"),
+        ("prs", "کار زنان", "women-at-work"),
+        ("ps", "د ښځو کار", "women-at-work"),
+    ],
+)
+async def test_a_topic_is_found_by_the_announcements_own_words(
+    content_db: Engine, language: str, question: str, slug: str
+) -> None:
+    """As soon as an editor publishes it, in any of the three languages: no keyword list."""
+    published = datetime(2021, 8, 16, tzinfo=timezone.utc)
+    add_announcement(
+        "german-embassy", published, Verification.VERIFIED, None,
+        issuer="german-foreign-office", texts=GERMAN_EMBASSY,
+    )  # fmt: skip
+    add_announcement(
+        "women-at-work", published, Verification.UNVERIFIED, None,
+        issuer="taliban-spokesman", texts=WOMEN_AT_WORK,
+    )  # fmt: skip
+    message = await ask(language, question)
+    assert message["response"] == "utter_announcement_on_topic"
+    assert message["lead_key"] == slug
 
 
 @pytest.mark.parametrize("question", ["latest announcements", "any news", "اعلامیه‌ها"])

@@ -191,15 +191,18 @@ def test_every_sms_answer_of_the_demo_fits_in_three_segments(sms: SmsStack, lang
 
 
 DETAILS = {
-    "en": ("when are the flights to Doha", "1", "Who may board", "Assembly point"),
-    "prs": ("پرواز به دوحه کی است", "۱", "کسانی که سوار شده می‌توانند", "محل تجمع"),
-    "ps": ("دوحې ته الوتنه کله ده", "۱", "څوک سپرېدای شي", "د راټولېدو ځای"),
+    "en": ("when are the flights to Doha", "1"),
+    "prs": ("پرواز به دوحه کی است", "۱"),
+    "ps": ("دوحې ته الوتنه کله ده", "۱"),
 }
 
 
 @pytest.mark.parametrize("language", ["en", "prs", "ps"])
 def test_details_come_by_number_each_in_a_message_of_its_own(sms: SmsStack, language: str) -> None:
-    question, one, who, where = DETAILS[language]
+    from actions.content.localise import LABELS, word
+
+    question, one = DETAILS[language]
+    who, where = (word(LABELS, field, language) for field in ("eligibility", "assembly_point"))
     number = new_number()
     sms.gateway(number, HELLO[language])
     (answer,) = sms.gateway(number, question)
