@@ -28,7 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.channels.dedup import SeenMessages  # noqa: E402
-from bot.channels.memory import ChannelMemory, ProcessMemory, RedisMemory  # noqa: E402
+from bot.channels.memory import ChannelMemory, ProcessMemory  # noqa: E402
+from bot.channels.redis_memory import RedisMemory  # noqa: E402
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer  # noqa: E402
 from bot.channels.telegram import ReplyKeyboards  # noqa: E402
 from scripts.loadtest.redis_server import RedisServer  # noqa: E402

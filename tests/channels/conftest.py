@@ -17,7 +17,8 @@ from rasa.core.channels.channel import InputChannel, register
 from sanic import Sanic
 
 from bot.channels.addresses import KEY_ENV, OLD_KEYS_ENV, AddressBook, dispose_engines
-from bot.channels.memory import ChannelMemory, ProcessMemory, RedisMemory, channel_memory
+from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
+from bot.channels.redis_memory import RedisMemory
 from tests.channels.address_support import (
     TEST_KEY,
     clear_addresses,

@@ -19,7 +19,7 @@ from scripts.loadtest import redis_server
 from scripts.stack import free_port
 
 if TYPE_CHECKING:
-    from bot.channels.memory import RedisMemory
+    from bot.channels.redis_memory import RedisMemory
 
 
 def require_redis_server() -> str:
@@ -43,7 +43,7 @@ class RedisServer(redis_server.RedisServer):
 
 def unreachable_redis() -> RedisMemory:
     """The Redis memory of a deployment whose Redis is down (nothing listens on its port)."""
-    from bot.channels.memory import RedisMemory  # not at the top: the integration tests run
+    from bot.channels.redis_memory import RedisMemory  # not at the top: the integration tests run
     # in the content runtime's environment, which has no redis package
 
     env = RedisServer(Path("."), port=free_port()).env("down")

@@ -17,7 +17,7 @@ import aiohttp
 import pytest
 from twilio.request_validator import RequestValidator
 
-from bot.channels.memory import RedisMemory
+from bot.channels.redis_memory import RedisMemory
 from bot.channels.sms_gateway import SmsGatewayInput
 from bot.channels.sms_render import MORE_HINT, NOTHING_MORE
 from bot.channels.telegram import SECRET_HEADER, TelegramInput

@@ -208,8 +208,10 @@ class _Forward(BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
         with self.server.lock:
             self.server.calls += 1
+        # Rasa's secret goes on to the action server, which runs nothing without it.
+        secret = {"X-Action-Server-Secret": self.headers.get("X-Action-Server-Secret", "")}
         request = urllib.request.Request(
-            self.server.target, body, {"Content-Type": "application/json"}
+            self.server.target, body, {"Content-Type": "application/json", **secret}
         )
         with urllib.request.urlopen(request, timeout=30) as response:
             answer = response.read()

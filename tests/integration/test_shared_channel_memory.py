@@ -44,7 +44,8 @@ pytestmark = [pytest.mark.integration, pytest.mark.postgres]
 
 #: What a Dari reader sees (bot/channels/sms_render.py, which needs the bot's environment).
 MORE_DARI = "برای بقیه، «بیشتر» بنویسید."
-THAT_WAS_ALL_DARI = "همین بود. سوال تان را بنویسید، یا برای مینو ۰ بفرستید."
+#: NOTHING_MORE["prs"] of bot/channels/sms_render.py (this runtime cannot import the bot's).
+THAT_WAS_ALL_DARI = "دیگر چیزی نمانده. سوال‌تان را بنویسید، یا برای مینو ۰ بفرستید."
 
 KEYS = {
     "CONVERSATION_ID_KEY": "integration-test-conversation-key",
