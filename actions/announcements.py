@@ -31,8 +31,8 @@ class ActionAnswerAnnouncements(ContentAction):
         announcements = queries.latest_announcements(session, now, ON_TOPIC_SEARCH)
         if not announcements:
             return Reply("utter_announcements_none")
-        wanted = asked_detail(tracker)
-        chosen = next((item for item in announcements if item.slug == wanted), None)
+        wanted = same_key(asked_detail(tracker) or "")
+        chosen = next((item for item in announcements if same_key(item.slug) == wanted), None)
         if chosen is not None:
             return full_text(chosen, now, language)
         lead, others = topics.on_topic(announcements, str(tracker.latest_message.get("text") or ""))
@@ -52,6 +52,13 @@ class ActionAnswerAnnouncements(ContentAction):
             },
             current=latest,
         )
+
+
+def same_key(slug: str) -> str:
+    """A slug as it comes back in a payload: the NLU's normaliser lowercases it and folds a
+    hyphen ("taliban-amnesty" → "talibanamnesty", as it folds an ezafe), so compare letters and
+    digits only."""
+    return "".join(ch for ch in slug.lower() if ch.isalnum())
 
 
 def short_forms(

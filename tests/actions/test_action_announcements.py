@@ -258,5 +258,8 @@ async def test_the_full_text_is_a_detail_asked_for_by_number(content_db: Engine)
     assert message["response"] == "utter_detail"
     assert message["detail"].startswith("UNVERIFIED claim: At his first press conference")
     assert message["checked"] == "checked 3 h ago, TOLOnews"
+    # As the NLU's normaliser hands it over: lower case, a hyphen folded away.
+    folded = await ask("en", "/ask_announcements", {"detail": "talibanamnesty-2021-08-17"})
+    assert folded["response"] == "utter_detail"
     unknown = await ask("en", "/ask_announcements", {"detail": "no-such-announcement"})
     assert unknown["response"] == "utter_announcements"
