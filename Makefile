@@ -133,7 +133,7 @@ test-integration: setup $(MODEL) chromium $(AXE)
 test: setup lint test-unit validate train test-nlu test-stories test-followups test-integration chaos
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
-bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory bench-console
+bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory bench-console bench-sms
 
 # Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
 bench-nlu: .venv/bot/.installed
