@@ -21,7 +21,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 
 .PHONY: help setup run db purge train lint test test-unit validate test-nlu test-stories test-followups \
 	test-integration chromium axe-core bench bench-nlu bench-content bench-alerts \
-	bench-action-secret bench-memory bench-console bench-load chaos clean
+	bench-action-secret bench-memory bench-console bench-sms bench-load chaos clean
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
@@ -33,6 +33,7 @@ help:
 	@echo "make purge  delete conversations and alert data past their retention period"
 	@echo "make bench  benchmarks (NLU vs stock Rasa; content actions' latency; alerts to 10 000"
 	@echo "            subscribers; the channels' memory in Redis); see docs/BENCHMARKS.md"
+	@echo "make bench-sms   what an SMS user pays (sends, segments) per question, five language slices"
 	@echo "make bench-load  full stack under load: make run's setup, production (PostgreSQL, Redis,"
 	@echo "            several workers) and stock Rasa side by side (BENCH_DURATION=60 BENCH_CONCURRENCY=50)"
 	@echo "make chaos  kill the action server, a Rasa process and Redis under a web-chat load (about"
@@ -132,7 +133,7 @@ test-integration: setup $(MODEL) chromium $(AXE)
 test: setup lint test-unit validate train test-nlu test-stories test-followups test-integration chaos
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
-bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory bench-console
+bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory bench-console bench-sms
 
 # Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
 bench-nlu: .venv/bot/.installed
@@ -167,6 +168,12 @@ bench-action-secret: .venv/actions/.installed
 bench-memory: .venv/bot/.installed
 	@mkdir -p results
 	$(BOT)/python scripts/bench_channel_memory.py | tee results/bench-memory.md
+
+# What an SMS user pays: messages sent and segments received until each of a fixed list of
+# questions is answered, in five language slices, through the real sms_gateway channel.
+bench-sms: setup $(MODEL)
+	@mkdir -p results
+	$(ACT)/python scripts/bench_sms.py --transcript results/bench-sms-transcript.txt | tee results/bench-sms.md
 
 # Full stack under load, side by side: make run's setup, the production setup (PostgreSQL tracker
 # store, Redis lock store, several workers; needs both services) and stock Rasa (`rasa init`).

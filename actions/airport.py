@@ -7,9 +7,9 @@ from datetime import datetime
 from rasa_sdk import Tracker
 from sqlalchemy.orm import Session
 
+from actions.content import briefs, queries
 from actions.content import format as fmt
-from actions.content import queries
-from actions.content.answering import ContentAction, Reply, detail
+from actions.content.answering import ContentAction, Reply, asked_detail, detail
 from actions.content.localise import LABELS, STATUS, isolate_latin, word
 from actions.content.models import Provenance
 
@@ -25,6 +25,8 @@ class ActionAnswerAirportStatus(ContentAction):
 
     def answer(self, session: Session, tracker: Tracker, language: str, now: datetime) -> Reply:
         iata = (detail(tracker, "airport") or DEFAULT_AIRPORT).upper()
+        if asked_detail(tracker) == "advice":
+            return advice_reply(session, iata, language, now)
         gate = detail(tracker, "gate")
         if gate:
             return gate_reply(session, iata, gate, language, now)
@@ -49,6 +51,7 @@ def gate_reply(session: Session, iata: str, gate_key: str, language: str, now: d
             "airport": isolate_latin(fmt.text(airport, "name", language), language),
             "status": word(STATUS, status.state.value, language),
             "provenance": fmt.provenance(facts, now, language),
+            "gate_brief": briefs.gate_brief(gate, now, language),
         },
         current=facts,
     )
@@ -80,6 +83,18 @@ def airport_reply(session: Session, iata: str, language: str, now: datetime) -> 
             "gates": gates or word(LABELS, "none", language),
             "advice": isolate_latin(fmt.text(status, "advice", language), language),
             "provenance": fmt.provenance([status, *current_gates], now, language),
+            "gates_brief": briefs.gates_brief(airport.gates, now, language),
+            "city": isolate_latin(fmt.text(airport, "city", language), language),
         },
         current=[status, *current_gates],
     )
+
+
+def advice_reply(session: Session, iata: str, language: str, now: datetime) -> Reply:
+    """The airport's crowd and safety advice alone: the detail an SMS answer offers by number."""
+    airport = queries.airport_with_status(session, iata)
+    status = airport.status if airport else None
+    if airport is None or status is None or not status.is_current(now):
+        return airport_reply(session, iata, language, now)
+    advice = isolate_latin(fmt.text(status, "advice", language), language)
+    return Reply("utter_detail", {"detail": advice}, current=[status])

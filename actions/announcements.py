@@ -2,29 +2,79 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from rasa_sdk import Tracker
 from sqlalchemy.orm import Session
 
+from actions.content import briefs, queries, topics
 from actions.content import format as fmt
-from actions.content import queries
-from actions.content.answering import ContentAction, Reply
+from actions.content.answering import ContentAction, Reply, asked_detail
+from actions.content.localise import isolate_latin
+from actions.content.models import Announcement
 
 LATEST = 3
+#: Announcements searched for the topic asked about: all in force, as editors keep few.
+ON_TOPIC_SEARCH = 50
 
 
 class ActionAnswerAnnouncements(ContentAction):
-    """Answers "what did the Taliban / the embassy announce?" with the three newest in force."""
+    """Answers "what did the Taliban / the embassy announce?" with the three newest in force,
+    and "amnesty?", "عفو", "بښنه", "Germany's embassy?" with the one on that topic first and
+    one line about the others (topics.py finds it by the announcements' own words)."""
 
     def name(self) -> str:
         return "action_answer_announcements"
 
     def answer(self, session: Session, tracker: Tracker, language: str, now: datetime) -> Reply:
-        announcements = queries.latest_announcements(session, now, LATEST)
+        announcements = queries.latest_announcements(session, now, ON_TOPIC_SEARCH)
         if not announcements:
             return Reply("utter_announcements_none")
-        blocks = (fmt.announcement_block(item, now, language) for item in announcements)
+        wanted = same_key(asked_detail(tracker) or "")
+        chosen = next((item for item in announcements if same_key(item.slug) == wanted), None)
+        if chosen is not None:
+            return full_text(chosen, now, language)
+        lead, others = topics.on_topic(announcements, str(tracker.latest_message.get("text") or ""))
+        if lead is not None:
+            variables = {
+                "announcement": fmt.announcement_block(lead, now, language),
+                **short_forms(lead, others, language),
+            }
+            return Reply("utter_announcement_on_topic", variables, current=[lead])
+        latest = announcements[:LATEST]
+        blocks = (fmt.announcement_block(item, now, language) for item in latest)
         return Reply(
-            "utter_announcements", {"announcements": "\n\n".join(blocks)}, current=announcements
+            "utter_announcements",
+            {
+                "announcements": "\n\n".join(blocks),
+                **short_forms(latest[0], announcements[1:], language),
+            },
+            current=latest,
         )
+
+
+def same_key(slug: str) -> str:
+    """A slug as it comes back in a payload: the NLU's normaliser lowercases it and folds a
+    hyphen ("taliban-amnesty" → "talibanamnesty", as it folds an ezafe), so compare letters and
+    digits only."""
+    return "".join(ch for ch in slug.lower() if ch.isalnum())
+
+
+def short_forms(
+    lead: Announcement, others: Sequence[Announcement], language: str
+) -> dict[str, str]:
+    """The SMS variations' parts: the announcement first (title, trust, issuer), the topics
+    of the others in one line, and the key of the full text offered by number."""
+    return {
+        "lead": briefs.announcement_brief(lead, language),
+        "others": briefs.other_topics(others, language),
+        "lead_key": lead.slug,
+    }
+
+
+def full_text(announcement: Announcement, now: datetime, language: str) -> Reply:
+    """The text of one announcement, asked for by number after its title."""
+    text = isolate_latin(fmt.text(announcement, "text", language), language)
+    detail = f"{briefs.trust(announcement, language)}: {text}"
+    return Reply("utter_detail", {"detail": detail}, current=[announcement])

@@ -7,12 +7,16 @@ from datetime import datetime
 from rasa_sdk import Tracker
 from sqlalchemy.orm import Session
 
+from actions.content import briefs, queries
 from actions.content import format as fmt
-from actions.content import queries
-from actions.content.answering import ContentAction, Reply
+from actions.content.answering import ContentAction, Reply, asked_detail
 from actions.content.models import GuidanceKind
 
 KINDS = (GuidanceKind.DOCUMENTS, GuidanceKind.ELIGIBILITY)
+#: Titles an SMS answer names of each part; the advice itself is a detail offered by number.
+SMS_TITLES = 2
+#: Details an SMS answer offers by number: the advice of each part in full.
+DETAILS = {"documents": GuidanceKind.DOCUMENTS, "eligibility": GuidanceKind.ELIGIBILITY}
 
 
 class ActionAnswerDocuments(ContentAction):
@@ -28,12 +32,19 @@ class ActionAnswerDocuments(ContentAction):
         # Both parts always: half the answer (documents without who may board) would mislead.
         documents = [topic for topic in topics if topic.kind is GuidanceKind.DOCUMENTS]
         eligibility = [topic for topic in topics if topic.kind is GuidanceKind.ELIGIBILITY]
+        wanted = DETAILS.get(asked_detail(tracker) or "")
+        if wanted is not None:
+            part = documents if wanted is GuidanceKind.DOCUMENTS else eligibility
+            detail = fmt.guidance_lines(part, language)
+            return Reply("utter_detail", {"detail": detail}, current=part)
         return Reply(
             "utter_documents",
             {
                 "documents": fmt.guidance_lines(documents, language),
                 "eligibility": fmt.guidance_lines(eligibility, language),
                 "provenance": fmt.provenance(topics, now, language),
+                "document_titles": briefs.titles(documents, language, SMS_TITLES),
+                "eligibility_titles": briefs.titles(eligibility, language, SMS_TITLES),
             },
             current=topics,
         )

@@ -11,10 +11,10 @@ from datetime import date, datetime
 from rasa_sdk import Tracker
 from sqlalchemy.orm import Session
 
+from actions.content import briefs, queries
 from actions.content import format as fmt
-from actions.content import queries
-from actions.content.answering import ContentAction, Reply, detail
-from actions.content.localise import digits
+from actions.content.answering import ContentAction, Reply, asked_detail, detail
+from actions.content.localise import LABELS, digits, isolate_latin, word
 from actions.content.models import Airport, Flight
 from actions.content.queries import FlightQuery
 from bot.lang.normalise import to_ascii_digits
@@ -68,6 +68,35 @@ def is_filtered(query: FlightQuery) -> bool:
     return bool(query.destination or query.day or query.flight_number)
 
 
+#: Flights an SMS answer lists, one line each: three fit in three segments of Dari or Pashto.
+SMS_FLIGHTS = 3
+
+
+def short_forms(flights: Sequence[Flight], now: datetime, language: str) -> dict[str, str]:
+    """What the SMS variations show: one line per flight, and the flight whose details the
+    numbered option "1" offers (the soonest)."""
+    return {
+        "brief": briefs.flights_brief(flights[:SMS_FLIGHTS], now, language),
+        "first_flight": flights[0].flight_number,
+    }
+
+
+def flight_details(flight: Flight, now: datetime, language: str) -> tuple[Reply, ...]:
+    """Who may board and where to meet, one message each (each alone fills most of an SMS)."""
+    replies = []
+    for field in ("eligibility", "assembly_point"):
+        comma = word(LABELS, "list_separator", language)
+        line = f"{flight.flight_number}{comma}{word(LABELS, field, language)}: "
+        line += fmt.text(flight, field, language)
+        variables = {"detail": isolate_latin(line, language)}
+        variables["checked"] = briefs.checked([flight], now, language, stale=False)
+        replies.append(Reply(DETAIL, variables))
+    return tuple(replies)
+
+
+DETAIL = "utter_detail"
+
+
 class ActionAnswerFlights(ContentAction):
     """Answers "next flights?", "flights to Doha tomorrow?", "is QR8010 on time?", "871?".
 
@@ -87,10 +116,14 @@ class ActionAnswerFlights(ContentAction):
             airports = queries.airports_at(session, query.destination)
             query = replace(query, destination_ids=tuple(airport.id for airport in airports))
         flights = queries.upcoming_flights(session, now, query)
+        if flights and asked_detail(tracker) == "flight" and query.flight_number:
+            *before, last = flight_details(flights[0], now, language)
+            return replace(last, current=flights[:1], preface=tuple(before))
         if flights:
             variables = {
                 "flights": fmt.flight_lines(flights, language),
                 "provenance": fmt.provenance(flights, now, language),
+                **short_forms(flights, now, language),
             }
             if is_filtered(query):
                 variables["query"] = asked_for(query, airports, language)
@@ -109,6 +142,7 @@ class ActionAnswerFlights(ContentAction):
                         "query": asked_for(query, airports, language),
                         "flights": fmt.flight_lines(later, language),
                         "provenance": fmt.provenance(later, now, language),
+                        **short_forms(later, now, language),
                     },
                     current=later,
                     preface=matched_numbers(query, later, language),

@@ -7,10 +7,14 @@ from datetime import datetime
 from rasa_sdk import Tracker
 from sqlalchemy.orm import Session
 
+from actions.content import briefs, queries
 from actions.content import format as fmt
-from actions.content import queries
-from actions.content.answering import ContentAction, Reply
+from actions.content.answering import ContentAction, Reply, asked_detail
+from actions.content.freshness import stalest_check
 from actions.content.models import GuidanceKind
+
+#: Contacts an SMS answer lists, one line each; the rest, with hours, on request by number.
+SMS_CONTACTS = 2
 
 
 class ActionAnswerHelp(ContentAction):
@@ -28,5 +32,19 @@ class ActionAnswerHelp(ContentAction):
         contacts = queries.current_guidance(session, now, (GuidanceKind.CONTACTS,))
         if not contacts:
             return Reply("utter_help_none")
-        blocks = (fmt.contact_block(contact, now, language) for contact in contacts)
-        return Reply("utter_help", {"contacts": "\n\n".join(blocks)}, current=contacts)
+        blocks = "\n\n".join(fmt.contact_block(contact, now, language) for contact in contacts)
+        if asked_detail(tracker) == "contacts":
+            return Reply("utter_detail", {"detail": blocks}, current=contacts)
+        shown = contacts[:SMS_CONTACTS]
+        brief = "\n".join(briefs.contact_brief(contact, language) for contact in shown)
+        # The SMS form vouches for the numbers it shows: their check, not the others'.
+        stale = stalest_check(shown, now, self._freshness) is not None
+        return Reply(
+            "utter_help",
+            {
+                "contacts": blocks,
+                "contacts_brief": brief,
+                "checked": briefs.checked(shown, now, language, stale),
+            },
+            current=contacts,
+        )

@@ -1,7 +1,8 @@
-"""Local stand-ins for Telegram's Bot API, the WhatsApp Cloud API and an SMS gateway.
+"""Local stand-ins for Telegram's Bot API, the WhatsApp Cloud API, an SMS gateway and Twilio.
 
 For the integration tests and ``make bench-alerts``: the channels send to these instead of the
-real providers (``TELEGRAM_API_BASE_URL``, ``WHATSAPP_API_BASE_URL``, ``SMS_GATEWAY_SEND_URL``).
+real providers (``TELEGRAM_API_BASE_URL``, ``WHATSAPP_API_BASE_URL``, ``SMS_GATEWAY_SEND_URL``,
+``TWILIO_API_BASE_URL``).
 They record every message with its arrival time and, like the real ones, refuse with 429 what
 goes over a provider's rate (Telegram: 30 a second overall, 1 a second per chat), so a
 benchmark that respected the limits shows zero refusals.
@@ -19,6 +20,10 @@ from typing import Any
 from aiohttp import web
 
 SMS_SECRET = "gateway-secret-for-tests"
+#: Made-up Twilio credentials: the account in the Messages API path, the token signs webhooks.
+TWILIO_ACCOUNT_SID = "AC" + "0" * 32
+TWILIO_AUTH_TOKEN = "twilio-auth-token-for-tests"
+TWILIO_FROM_NUMBER = "+15005550006"
 #: The channels that carry alerts, as a credentials file, and made-up secrets for them.
 CREDENTIALS = """\
 rest:
@@ -86,6 +91,7 @@ class FakeProviders:
             "telegram": Window(telegram_rate, per_recipient=1),
             "whatsapp": Window(whatsapp_rate),
             "sms_gateway": Window(sms_rate),
+            "twilio_sms": Window(sms_rate),
         }
         self._fail_every = fail_every
         self._count = 0
@@ -94,6 +100,9 @@ class FakeProviders:
         self.app.router.add_post("/telegram/bot{token}/answerCallbackQuery", self.ok)
         self.app.router.add_post("/whatsapp/{phone}/messages", self.whatsapp)
         self.app.router.add_post("/sms/send", self.sms)
+        self.app.router.add_post(
+            "/twilio/2010-04-01/Accounts/{account}/Messages.json", self.twilio_message
+        )
         self._runner: web.AppRunner | None = None
 
     @staticmethod
@@ -104,6 +113,17 @@ class FakeProviders:
             "WHATSAPP_API_BASE_URL": f"{base_url}/whatsapp",
             "SMS_GATEWAY_SEND_URL": f"{base_url}/sms/send",
             "SMS_GATEWAY_SECRET": SMS_SECRET,
+        }
+
+    @staticmethod
+    def twilio_environment(base_url: str, webhook_base_url: str) -> dict[str, str]:
+        """What the Rasa process needs for the ``twilio_sms`` channel to send here."""
+        return {
+            "TWILIO_API_BASE_URL": f"{base_url}/twilio",
+            "TWILIO_ACCOUNT_SID": TWILIO_ACCOUNT_SID,
+            "TWILIO_AUTH_TOKEN": TWILIO_AUTH_TOKEN,
+            "TWILIO_FROM_NUMBER": TWILIO_FROM_NUMBER,
+            "TWILIO_WEBHOOK_BASE_URL": webhook_base_url,
         }
 
     async def start(self, port: int) -> str:
@@ -171,6 +191,19 @@ class FakeProviders:
             Received("sms_gateway", to, str(body.get("text", "")), time.monotonic())
         )
         return web.json_response({"status": "queued"})
+
+    async def twilio_message(self, request: web.Request) -> web.Response:
+        """Twilio's Messages API: form fields To, From, Body; 201 with the message's sid."""
+        if request.match_info["account"] != TWILIO_ACCOUNT_SID:
+            return web.json_response({"code": 20404, "message": "not found"}, status=404)
+        form = await request.post()
+        to = str(form.get("To", ""))
+        if not self._admit("twilio_sms", to):
+            return web.json_response({"code": 20429, "message": "Too Many Requests"}, status=429)
+        self.received.append(
+            Received("twilio_sms", to, str(form.get("Body", "")), time.monotonic())
+        )
+        return web.json_response({"sid": f"SM{len(self.received):032d}"}, status=201)
 
 
 class ProvidersInThread:

@@ -14,7 +14,7 @@ import asyncio
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any
 
@@ -24,6 +24,7 @@ from rasa_sdk.types import DomainDict
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from actions.content import briefs
 from actions.content import format as fmt
 from actions.content.db import session_scope
 from actions.content.freshness import stalest_check
@@ -72,6 +73,12 @@ def detail(tracker: Tracker, name: str) -> str | None:
     return latest_entity(tracker, name)
 
 
+def asked_detail(tracker: Tracker) -> str | None:
+    """Which detail an SMS reader asked for by number ("1 = who may board RCH871"): the
+    ``detail`` entity of the option's payload, never typed, never extracted by the NLU."""
+    return latest_entity(tracker, "detail")
+
+
 def own_messages(tracker: Tracker) -> list[dict[str, Any]]:
     """The user events the person wrote, oldest first, as far as the tracker keeps them:
     alert triggers (``EXTERNAL_…`` intents, sent by the notifier) are not theirs."""
@@ -107,13 +114,19 @@ class ContentAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships no typ
     ) -> list[Reply]:
         """Everything the answer sends, in order; also what the editors' console previews."""
         reply = self.answer(session, tracker, language, now)
-        return [*reply.preface, *self._freshness_warning(reply, language, now), reply]
+        warning = self._freshness_warning(reply, language, now)
+        if reply.current and "checked" not in reply.variables:
+            # The SMS forms carry the shortest provenance, and the warning in a few words.
+            checked = briefs.checked(reply.current, now, language, stale=bool(warning))
+            reply = replace(reply, variables={**reply.variables, "checked": checked})
+        return [*reply.preface, *warning, reply]
 
     def _read(self, tracker: Tracker, language: str, now: datetime) -> list[Reply]:
         with session_scope() as session:
             return self.replies(session, tracker, language, now)
 
     def _freshness_warning(self, reply: Reply, language: str, now: datetime) -> list[Reply]:
+        """Chat shows it as a message of its own; SMS variations of it are empty (docs/SMS.md)."""
         checked = stalest_check(reply.current, now, self._freshness)
         if checked is None:
             return []

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
-from bot.channels.sms_segments import MAX_SEGMENTS, fits
+from bot.channels.sms_segments import MAX_SEGMENTS, encoding, fits
 from bot.channels.transport import split_message
 from bot.lang.codes import DARI, ENGLISH, PASHTO, RTL_LANGUAGES
 from bot.lang.normalise import normalise, to_ascii_digits
@@ -138,6 +139,60 @@ def numbered_options(
             lines.append(f"{localised_number(number, language)} {label}")
     rendered = "\n".join([text.rstrip(), *lines]) if lines else text
     return rendered, options
+
+
+# -- characters a basic phone shows ----------------------------------------------------------
+
+#: An isolated run (first-strong, left-to-right or right-to-left isolate … pop), Unicode 6.3.
+_ISOLATED_RUN: Final = re.compile("[\u2066\u2067\u2068]([^\u2066-\u2069]*)\u2069")
+_STRAY_ISOLATE: Final = re.compile("[\u2066-\u2069]")
+LEFT_TO_RIGHT_MARK: Final = "\u200e"
+RIGHT_TO_LEFT_MARK: Final = "\u200f"
+#: Typography with a GSM-7 equivalent: an English reply keeps 459 characters, not 201.
+_GSM_FALLBACKS: Final = str.maketrans(
+    {
+        "\u2014": "-",  # em dash
+        "\u2013": "-",  # en dash
+        "\u2022": "-",  # bullet
+        "\u00b7": ",",  # middle dot
+        "\u2019": "'",
+        "\u2018": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2026": "...",
+        "\u00a0": " ",
+    }
+)
+#: A warning sign (Unicode 4.0) is missing from many feature phones' fonts; "!" is everywhere.
+_WARNING_SIGN: Final = re.compile("\u26a0\ufe0f?")
+
+
+def _marked(match: re.Match[str]) -> str:
+    """An isolated run between two marks of its own direction: what the run starts with
+    decides, as for U+2068 (first strong), and the marks keep neutrals next to it on its side."""
+    run = match.group(1)
+    for char in run:
+        kind = unicodedata.bidirectional(char)
+        if kind == "L":
+            return f"{LEFT_TO_RIGHT_MARK}{run}{LEFT_TO_RIGHT_MARK}"
+        if kind in ("R", "AL"):
+            return f"{RIGHT_TO_LEFT_MARK}{run}{RIGHT_TO_LEFT_MARK}"
+    # Digits and punctuation only (a phone number): left to right, as it is written.
+    return f"{LEFT_TO_RIGHT_MARK}{run}{LEFT_TO_RIGHT_MARK}"
+
+
+def for_basic_phones(text: str) -> str:
+    """The text with characters every phone that shows Dari or Pashto shows (docs/SMS.md).
+
+    Bidi isolates (U+2066–U+2069, Unicode 6.3) become the marks U+200E/U+200F (Unicode 1.1),
+    which Android before 5.0 and feature phones know; a warning sign becomes "!"; and when
+    nothing else needs UCS-2, dashes,
+    bullets and quotes become their GSM-7 equivalents, so English stays in 459 characters.
+    """
+    text = _STRAY_ISOLATE.sub("", _ISOLATED_RUN.sub(_marked, text))
+    text = _WARNING_SIGN.sub("!", text)
+    plain = text.translate(_GSM_FALLBACKS)
+    return plain if encoding(plain) == "GSM-7" else text
 
 
 # -- cutting --------------------------------------------------------------------------------
@@ -323,7 +378,7 @@ class ReplyRenderer:
         if not self.paged:
             await self.memory.remember(conversation, language, options, ())
             return split_messages(rendered, self.max_chars)
-        page, rest = condense(rendered, self.max_segments)
+        page, rest = condense(for_basic_phones(rendered), self.max_segments)
         later: list[str] = []
         while rest:  # cut now: then MORE is one atomic pop, whichever process receives it
             next_page, rest = condense(rest, self.max_segments)
@@ -335,5 +390,5 @@ class ReplyRenderer:
         """In the language of the last reply, or in all three when there was none."""
         text = texts.get(language or "") or "\n".join(texts.values())
         if self.paged:
-            return (condense(text, self.max_segments)[0],)
+            return (condense(for_basic_phones(text), self.max_segments)[0],)
         return tuple(split_messages(text, self.max_chars))

@@ -67,18 +67,23 @@ def load_domain_responses() -> dict[str, list[dict[str, Any]]]:
     return responses
 
 
-def render(message: dict[str, Any], language: str) -> str:
+def render(message: dict[str, Any], language: str, channel: str | None = None) -> str:
     """What the user would read: the domain variation for ``language`` with the variables in.
 
-    Mirrors Rasa's choice: a variation whose slot condition matches, else the unconditioned one.
+    Mirrors Rasa's choice: on ``channel``, a variation for it whose slot condition matches, else
+    its unconditioned one; then a variation for any channel whose condition matches, else the
+    unconditioned one.
     """
     variations = load_domain_responses()[message["response"]]
+
+    def matches(v: dict[str, Any]) -> bool:
+        return any(c.get("value") == language for c in v.get("condition") or [])
+
+    on_channel = [v for v in variations if channel and v.get("channel") == channel]
+    anywhere = [v for v in variations if not v.get("channel")]
     chosen = next(
-        (
-            v
-            for v in variations
-            if any(c.get("value") == language for c in v.get("condition") or [])
-        ),
-        next(v for v in variations if not v.get("condition")),
+        v
+        for group in (on_channel, anywhere)
+        for v in [*filter(matches, group), *(v for v in group if not v.get("condition"))]
     )
     return re.sub(r"{([^\n{}]+?)}", lambda m: str(message[m.group(1)]), chosen["text"])

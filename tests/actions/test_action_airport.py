@@ -203,12 +203,13 @@ async def test_a_gate_whose_information_is_out_of_date_says_so(content_db: Engin
 async def test_on_sms_the_gate_asked_about_comes_whole_in_the_first_three_segments(
     content_db: Engine, language: str
 ) -> None:
-    from bot.channels.sms_render import condense
     from bot.channels.sms_segments import MAX_SEGMENTS, fits
 
     message = await ask(language, {"gate": "KBL/abbey-gate"})
-    sent, _ = condense(render(message, language))
+    sent = render(message, language, channel="sms_gateway")
     assert fits(sent, MAX_SEGMENTS)
-    assert sent.startswith(message["gate"])  # the gate's state and its whole note
+    assert sent.startswith(message["gate_brief"])  # the gate's state and its whole note
+    assert message["checked"] in sent
     whole = await ask(language, {})
-    assert len(render(message, language)) < len(render(whole, language)) / 2
+    assert fits(render(whole, language, channel="sms_gateway"), MAX_SEGMENTS)
+    assert len(sent) < len(render(whole, language)) / 2

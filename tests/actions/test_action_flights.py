@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import Engine, select, update
 
 from actions.content import db
+from actions.content.localise import LABELS, word
 from actions.content.models import Flight, FlightStatus
 from actions.flights import ActionAnswerFlights
 from tests.actions.content_support import (
@@ -412,17 +413,37 @@ async def test_a_place_with_two_airports_lists_the_soonest_of_both(content_db: E
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-async def test_on_sms_one_flight_asked_for_comes_whole_in_the_first_three_segments(
-    content_db: Engine, language: str
+@pytest.mark.parametrize("asked", [{"flight_number": "QR8010"}, {"destination": "Doha"}, {}])
+async def test_on_sms_the_flights_asked_for_come_one_line_each_within_three_segments(
+    content_db: Engine, language: str, asked: dict[str, str]
 ) -> None:
-    from bot.channels.sms_render import condense
     from bot.channels.sms_segments import MAX_SEGMENTS, fits
 
-    message = await ask(language, {"flight_number": "QR8010"})
-    shown = render(message, language)
-    sent, _ = condense(shown)
+    message = await ask(language, asked)
+    sent = render(message, language, channel="sms_gateway")
     assert fits(sent, MAX_SEGMENTS)
-    heading = sent.partition("\n\n")[0]
-    assert "QR8010" in heading  # says what it answered
-    # The flight's number, departure, destination and status come in the first SMS.
-    assert message["flights"].split("\n")[1] in sent
+    numbers = flight_numbers(message["flights"])[:3]
+    lines = sent.split("\n")[1:]  # after the heading, which names what was asked
+    for number in numbers:  # number, day and time, status: one line each
+        (line,) = [line for line in lines if number in line]
+        assert ":" in line
+    assert message["checked"] in sent  # the shortest provenance
+    assert message["first_flight"] == numbers[0]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_a_flights_details_asked_for_by_number_come_as_two_whole_messages(
+    content_db: Engine, language: str
+) -> None:
+    from bot.channels.sms_segments import MAX_SEGMENTS, fits
+
+    action = ActionAnswerFlights(clock=clock())
+    state = tracker("ask_flights", language, {"flight_number": "RCH871", "detail": "flight"})
+    messages, _ = await run(action, state)
+    assert [m["response"] for m in messages] == ["utter_detail", "utter_detail"]
+    eligibility, assembly = (render(m, language, channel="sms_gateway") for m in messages)
+    for text in (eligibility, assembly):
+        assert fits(text, MAX_SEGMENTS)
+        assert "RCH871" in text
+    assert f"{word(LABELS, 'eligibility', language)}: " in eligibility
+    assert f"{word(LABELS, 'assembly_point', language)}: " in assembly

@@ -13,12 +13,13 @@ from bot.channels.sms_render import (
     ReplyRenderer,
     bare_number,
     condense,
+    for_basic_phones,
     more_request,
     numbered_options,
     script_language,
     split_messages,
 )
-from bot.channels.sms_segments import encoding, fits, message_units
+from bot.channels.sms_segments import encoding, fits, message_units, segment_count
 from bot.channels.wording import try_again
 from tests.channels.redis_support import unreachable_redis
 from tests.channels.sms_support import fixture_text
@@ -279,3 +280,38 @@ async def test_whatsapp_rendering_is_not_paged() -> None:
 
     assert await renderer.outgoing("c1", text) == [text]
     assert (await renderer.incoming("c1", "more")).text == "more"
+
+
+# -- characters a basic phone shows (docs/SMS.md) ------------------------------------------------
+
+LRM, RLM, FSI, PDI = "\u200e", "\u200f", "\u2068", "\u2069"
+
+
+def test_isolates_become_marks_of_the_runs_own_direction() -> None:
+    dari = f"پرواز {FSI}RCH871{PDI} امروز، {FSI}+93 700 000 101{PDI}"
+    assert for_basic_phones(dari) == f"پرواز {LRM}RCH871{LRM} امروز، {LRM}+93 700 000 101{LRM}"
+    english = f"Note: {FSI}سفارت امریکا{PDI} (in Dari)"
+    assert for_basic_phones(english) == f"Note: {RLM}سفارت امریکا{RLM} (in Dari)"
+
+
+def test_no_isolate_reaches_a_phone_not_even_a_stray_one() -> None:
+    text = for_basic_phones(f"{FSI}Abbey Gate{PDI}: بسته {FSI}ناتمام \u2066x")
+    assert not set(text) & {"\u2066", "\u2067", FSI, PDI}
+    assert for_basic_phones("⚠ تایید نشده") == "! تایید نشده"
+
+
+def test_english_keeps_the_gsm_alphabet_and_its_459_characters() -> None:
+    text = "• RCH871 — Tue 1 Dec, 15:50 · Boarding’s “now”…"
+    plain = for_basic_phones(text)
+    assert plain == '- RCH871 - Tue 1 Dec, 15:50 , Boarding\'s "now"...'
+    assert segment_count(plain) == 1
+    # A text that needs UCS-2 anyway keeps its typography.
+    assert for_basic_phones("• دروازه — باز") == "• دروازه — باز"
+
+
+async def test_every_sms_reply_is_converted_before_it_is_cut() -> None:
+    renderer = ReplyRenderer()
+    sent = await renderer.outgoing("c1", f"{FSI}RCH871{PDI} امروز ۱۵:۵۰")
+    assert sent == [f"{LRM}RCH871{LRM} امروز ۱۵:۵۰"]
+    chat = ReplyRenderer(paged=False)
+    assert await chat.outgoing("c1", f"{FSI}RCH871{PDI} امروز") == [f"{FSI}RCH871{PDI} امروز"]

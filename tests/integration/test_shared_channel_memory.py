@@ -169,12 +169,14 @@ async def test_sms_more_and_a_number_reaching_the_other_server(servers: Servers)
         return [r.text for r in servers.providers.to("sms_gateway", number)[before:]]
 
     await sms(first, "زبان دری")
-    menu = await sms(first, "مینو")
-    assert menu[-1].endswith(MORE_DARI)  # the Dari menu is just over three segments
-    rest = await sms(second, "بیشتر")
-    assert rest and rest != [THAT_WAS_ALL_DARI]
-    assert "۹" in rest[0]  # the menu's last line, sent by the other server
-    await sms(second, "۲")  # the menu's option 2, chosen at the other server
+    (amnesty,) = await sms(first, "عفو")
+    assert "۱ متن کامل" in amnesty  # its full text is offered by number
+    full = await sms(second, "۱")  # the option, chosen at the other server
+    assert full[-1].endswith(MORE_DARI)  # the Dari text is longer than three segments
+    rest = await sms(first, "بیشتر")
+    assert rest and rest != [THAT_WAS_ALL_DARI]  # the rest, sent by the first server
+    assert not rest[0].startswith(full[0][:20])
 
     conversation = conversation_id("sms_gateway", number)
-    assert user_texts(servers, conversation)[-2:] == ["مینو", "/ask_airport_status"]
+    detail = '/ask_announcements{"detail": "taliban-amnesty-2021-08-17"}'
+    assert user_texts(servers, conversation)[-2:] == ["عفو", detail]
