@@ -41,7 +41,7 @@ CHOOSE: dict[str, str] = {
     ENGLISH: "Choose",
 }
 
-#: Letters Pashto has and Dari does not (shared/DESIGN.md, "Language").
+#: Letters Pashto has and Dari does not.
 _PASHTO_LETTERS = frozenset("ټډړږښګڼېۍځڅ")
 
 

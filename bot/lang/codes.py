@@ -1,4 +1,4 @@
-"""Language and script codes used across the assistant (see shared/DESIGN.md)."""
+"""Language and script codes used across the assistant."""
 
 from typing import Final, Literal, TypeGuard
 
