@@ -54,10 +54,13 @@ from actions.content.columns import (
 )
 from actions.content.editors import ConsoleSession, EditorToken, SignInCode
 from actions.content.revision import RecordKind, Revision, RevisionAction
+from actions.questions.models import QuestionCount, UnansweredQuestion
 
 __all__ = [
     "NAMING_CONVENTION",
     "Base",
+    "QuestionCount",
+    "UnansweredQuestion",
     "Broadcast",
     "Case",
     "CaseAudit",

@@ -143,7 +143,7 @@ def test_migrate_command_prints_one_line(
     assert cli.main(["migrate"]) == 0
     assert cli.main(["migrate"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines == [f"Content database {sqlite_url} is at migration 0009 (latest)."] * 2
+    assert lines == [f"Content database {sqlite_url} is at migration 0012 (latest)."] * 2
 
 
 def test_seed_without_migration_fails_clearly(

@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import Final
 
 from actions.admin.console.case_words import CASE_WORDS
+from actions.admin.console.question_words import QUESTION_WORDS
 from actions.content.localise import digits
 from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES, RTL_LANGUAGES
 
@@ -21,6 +22,7 @@ LANGUAGE_NAMES: Final = {"en": "English", "prs": "دری", "ps": "پښتو"}
 
 WORDS: Final[Words] = {
     **CASE_WORDS,
+    **QUESTION_WORDS,
     "title": {"en": "Editors' console", "prs": "میز ویرایشگران", "ps": "د اېډیټرانو مېز"},
     "home": {"en": "What needs me now", "prs": "کارهای فوری", "ps": "بیړني کارونه"},
     "records": {"en": "All records", "prs": "همه معلومات", "ps": "ټول معلومات"},
