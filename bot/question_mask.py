@@ -74,13 +74,13 @@ GIVEN_NAMES: Final = _words(
     ahmad ahmed mohammad muhammad mohammed mohamad ali hassan hasan hussain hossain hussein
     abdul abdullah abdul rahman rahim karim mahmood mahmud omar umar hamid hameed farid
     fareed rashid rasheed wahid waheed zahir jawad javed javid naveed navid nasir naser
-    sultan shah khan gul jan noor nur sayed said qasim ismail yusuf yousuf idris zabihullah
+    sultan shah khan gul jan noor nur sayed qasim ismail yusuf yousuf idris zabihullah
     ahmadullah hekmat hikmat habib bilal bashir najib najibullah samiullah rahmatullah
     fatima fatema maryam mariam zahra zainab khadija aisha ayesha amina farida fariba
     shabana shukria malalai malala nadia nazia parwana roya sima soraya sadia marzia
     zarghona laila lailuma nargis frishta fereshta mursal mahbooba shakila
-    احمد محمد علی حسن حسین عبدالله عبدالرحمن رحیم کریم محمود عمر حامد فرید رشید وحید ظاهر
-    جواد نوید ناصر سلطان نور قاسم اسماعیل یوسف ادریس ذبیح حکمت حبیب بلال بشیر
+    احمد محمد علی حسن حسین عبدالله عبدالرحمن رحیم کریم محمود حامد فرید رشید وحید ظاهر
+    جواد نوید ناصر سلطان قاسم اسماعیل یوسف ادریس ذبیح حکمت حبیب بلال بشیر
     نجیب نجیب‌الله سمیع‌الله رحمت‌الله فاطمه مریم زهرا زینب خدیجه عایشه آمنه امینه فریده فریبا
     شبانه شکریه ملالی ملاله نادیه نازیه پروانه رویا سیما ثریا سعدیه مرضیه زرغونه لیلا لیلما نرگس
     فرشته مرسل محبوبه شکیلا

@@ -1,0 +1,149 @@
+"""The question log the tracker store writes after every turn: counts for every turn, the masked
+text of what was not answered under a keyed hash, deleted with "delete my data", and never a
+failed turn when the content database is down (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+from rasa.shared.core.events import (
+    ActionExecuted,
+    BotUttered,
+    ConversationPaused,
+    SlotSet,
+    UserUttered,
+)
+from rasa.shared.core.trackers import DialogueStateTracker
+from sqlalchemy import create_engine, text
+
+from bot.channels.addresses import database_url, engine_for
+from bot.question_log import QuestionLog
+from bot.stores import ForgetfulInMemoryTrackerStore
+
+PHONE = "۰۷۹۹ ۱۲۳ ۴۵۶"
+ASKED = f"زه خپله پیشو له ځانه سره راوړلی شم؟ زما شمېره {PHONE} ده"
+MASKED = "زه خپله پیشو له ځانه سره راوړلی شم زما شمېره [phone] ده"
+
+
+def turn(
+    sender: str,
+    words: str,
+    intent: str = "nlu_fallback",
+    language: str = "ps",
+    channel: str = "telegram",
+    reply: str = "utter_default",
+) -> DialogueStateTracker:
+    tracker = DialogueStateTracker(sender, [])
+    tracker.update(
+        UserUttered(
+            words,
+            intent={"name": intent, "confidence": 0.2},
+            parse_data={"language": {"code": language, "script": "Arab", "confidence": 0.9}},
+            input_channel=channel,
+        )
+    )
+    tracker.update(SlotSet("language", language))
+    tracker.update(ActionExecuted(reply))
+    tracker.update(BotUttered("…", metadata={"utter_action": reply}))
+    return tracker
+
+
+@pytest.fixture
+def store(content_db_url: str) -> ForgetfulInMemoryTrackerStore:
+    engine = engine_for(database_url())
+    with engine.begin() as connection:
+        connection.execute(text("DELETE FROM question_counts"))
+        connection.execute(text("DELETE FROM unanswered_questions"))
+    store = ForgetfulInMemoryTrackerStore(domain=None)
+    store._questions = QuestionLog(engine)
+    return store
+
+
+def rows(store: ForgetfulInMemoryTrackerStore, query: str) -> list[tuple[object, ...]]:
+    with store._questions.engine.connect() as connection:
+        return [tuple(row) for row in connection.execute(text(query))]
+
+
+async def test_every_turn_is_counted_and_unanswered_ones_kept_masked(
+    store: ForgetfulInMemoryTrackerStore,
+) -> None:
+    await store.save(turn("telegram-aaa", ASKED))
+    await store.save(turn("whatsapp-bbb", "flights to doha", "ask_flights", "en", "whatsapp"))
+    await store.save(turn("telegram-ccc", "Call Farid on +93 700 123 456", "out_of_scope", "en"))
+    counts = rows(store, "SELECT intent, language, script, channel, turns FROM question_counts")
+    assert sorted(counts) == [
+        ("ask_flights", "en", "Arab", "whatsapp", 1),
+        ("nlu_fallback", "ps", "Arab", "telegram", 1),
+        ("out_of_scope", "en", "Arab", "telegram", 1),
+    ]
+    kept = rows(store, "SELECT text, conversation_tag, language FROM unanswered_questions")
+    assert sorted(row[0] for row in kept) == sorted([MASKED, "call [name] on [phone]"])
+    tags = {row[1] for row in kept}
+    assert len(tags) == 2 and not any("aaa" in tag or "ccc" in tag for tag in tags)
+    everything = repr(rows(store, "SELECT * FROM unanswered_questions"))
+    for secret in ("telegram-aaa", "telegram-ccc", "Farid", "700", "۰۷۹۹", "123"):
+        assert secret not in everything
+
+
+async def test_a_turn_saved_twice_counts_once_and_triggers_or_cases_not_at_all(
+    store: ForgetfulInMemoryTrackerStore,
+) -> None:
+    tracker = turn("telegram-aaa", ASKED)
+    await store.save(tracker)
+    await store.save(tracker)  # e.g. Rasa's API predicting for the conversation
+    alert = turn("telegram-aaa", "", "EXTERNAL_alert")
+    paused = DialogueStateTracker.from_events(
+        "telegram-ddd",
+        [ConversationPaused(), UserUttered(ASKED, intent={"name": "nlu_fallback"})],
+    )
+    await store.save(alert)
+    await store.save(paused)
+    assert rows(store, "SELECT sum(turns) FROM question_counts") == [(1,)]
+    assert rows(store, "SELECT count(*) FROM unanswered_questions") == [(1,)]
+
+
+async def test_the_same_hour_adds_up(store: ForgetfulInMemoryTrackerStore) -> None:
+    for sender in ("a", "b", "c"):
+        await store.save(turn(f"telegram-{sender}", "flights", "ask_flights"))
+    assert rows(store, "SELECT intent, turns FROM question_counts") == [("ask_flights", 3)]
+
+
+async def test_delete_my_data_deletes_the_persons_unanswered_messages_only(
+    store: ForgetfulInMemoryTrackerStore,
+) -> None:
+    await store.save(turn("telegram-aaa", ASKED))
+    await store.save(turn("telegram-bbb", ASKED))
+    leaving = turn("telegram-aaa", ASKED)
+    leaving.update(UserUttered("delete my data", intent={"name": "delete_my_data"}))
+    leaving.update(ActionExecuted("action_delete_my_data"))
+    leaving.update(BotUttered("Deleted.", metadata={"utter_action": "utter_data_deleted"}))
+    await store.save(leaving)
+    assert await store.retrieve("telegram-aaa") is None
+    assert rows(store, "SELECT count(*) FROM unanswered_questions") == [(1,)]
+    counts = dict(rows(store, "SELECT intent, sum(turns) FROM question_counts GROUP BY intent"))
+    assert counts == {"nlu_fallback": 2, "delete_my_data": 1}  # counts name nobody: kept
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_a_database_that_is_down_never_fails_the_turn(
+    backend: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    url = (
+        f"sqlite:///{tmp_path / 'no-such-dir' / 'content.db'}"
+        if backend == "sqlite"
+        else "postgresql+psycopg2://postgres@127.0.0.1:1/test"
+    )
+    engine = create_engine(url, hide_parameters=True, connect_args={})
+    store = ForgetfulInMemoryTrackerStore(domain=None)
+    store._questions = QuestionLog(engine)
+    tracker = turn("telegram-aaa", ASKED)
+    with caplog.at_level(logging.INFO):
+        await store.save(tracker)
+        await store.forget("telegram-aaa")
+    assert [r.levelno for r in caplog.records if r.name == "bot.question_log"] == [40, 40]
+    logged = caplog.text + "".join(str(r.exc_info) for r in caplog.records)
+    for secret in (PHONE, "پیشو", "۰۷۹۹", "0799"):
+        assert secret not in logged
+    assert "telegram-aaa: could not record the turn's question" in caplog.text
