@@ -6,13 +6,13 @@ records every turn here, as it saves it, in the content database (tables of the 
 runtime's migration 0012, described here, never created), for the editors' page
 ``/console/questions``:
 
-* ``question_counts``: turns by UTC hour, intent, language, script and channel — counts only,
-  no conversation id, no text;
+* ``question_counts``: turns by UTC hour and intent, by hour and language-script (``ps-Arab``),
+  by hour and channel — counts only, one facet at a time, no conversation id, no text;
 * ``unanswered_questions``: for fallback and out-of-scope turns, the message masked before it is
   stored (``bot/question_mask.py``), its time, and a keyed hash of the conversation id
-  (``keyed_tag``, HMAC under ``CONVERSATION_ID_KEY``, which the content database never sees): it
-  lets the page count *different conversations*, and lets "delete my data" remove the person's
-  rows, while a copy of the database cannot link a row to a conversation.
+  (``keyed_tag``, HMAC under ``CONVERSATION_ID_KEY``, which the content database never sees,
+  cut to 64 bits): it lets the page count *different conversations*, and lets "delete my data"
+  remove the person's rows, while a copy of the database cannot link a row to a conversation.
 
 Recording never fails a turn: an error is logged (with the conversation id, never the text)
 and the turn goes on. Rows are purged after ``CONVERSATION_RETENTION`` by the content
@@ -32,6 +32,7 @@ from typing import Any, Final
 from rasa.shared.core.events import UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
 from sqlalchemy import (
+    BigInteger,
     Column,
     Integer,
     MetaData,
@@ -48,7 +49,7 @@ from bot.channels.addresses import UTCDateTime, database_url, engine_for
 from bot.channels.identity import keyed_tag
 from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
 from bot.lang.normalise import has_arabic_script
-from bot.question_mask import mask
+from bot.question_mask import as_bigint, mask, wording
 
 logger = logging.getLogger(__name__)
 
@@ -64,26 +65,29 @@ question_counts = Table(
     "question_counts",
     _metadata,
     Column("hour", UTCDateTime, nullable=False),
-    Column("intent", String(64), nullable=False),
-    Column("language", String(8), nullable=False),
-    Column("script", String(4), nullable=False),
-    Column("channel", String(32), nullable=False),
+    Column("facet", String(16), nullable=False),
+    Column("value", String(64), nullable=False),
     Column("turns", Integer, nullable=False),
-    PrimaryKeyConstraint("hour", "intent", "language", "script", "channel"),
+    PrimaryKeyConstraint("hour", "facet", "value"),
 )
 unanswered_questions = Table(
     "unanswered_questions",
     _metadata,
     Column("id", Integer, primary_key=True),
     Column("asked_at", UTCDateTime, nullable=False),
-    Column("conversation_tag", String(32), nullable=False),
+    Column("conversation_tag", BigInteger, nullable=False),
+    Column("wording", BigInteger, nullable=False),
     Column("intent", String(64), nullable=False),
     Column("language", String(8), nullable=False),
     Column("script", String(4), nullable=False),
     Column("channel", String(32), nullable=False),
     Column("text", String(240), nullable=False),
 )
-_COUNT_KEY: Final = ("hour", "intent", "language", "script", "channel")
+_COUNT_KEY: Final = ("hour", "facet", "value")
+
+
+def conversation_tag(conversation_id: str) -> int:
+    return as_bigint(keyed_tag(TAG_PURPOSE, conversation_id))
 
 
 @dataclass(frozen=True)
@@ -169,7 +173,7 @@ class QuestionLog:
             if found is None or not self._is_new(tracker.sender_id, found[0]):
                 return
             turn = found[1]
-            tag = keyed_tag(TAG_PURPOSE, tracker.sender_id) if turn.text else ""
+            tag = conversation_tag(tracker.sender_id) if turn.text else 0
             await asyncio.to_thread(self.record, turn, tag)
         except Exception:
             # The engine hides statement parameters: the traceback carries no text.
@@ -177,16 +181,18 @@ class QuestionLog:
                 "%s: could not record the turn's question", tracker.sender_id, exc_info=True
             )
 
-    def record(self, turn: Turn, tag: str) -> None:
-        values = {
-            "hour": turn.hour,
+    def record(self, turn: Turn, tag: int) -> None:
+        facets = {
             "intent": turn.intent,
-            "language": turn.language,
-            "script": turn.script,
+            "language": f"{turn.language}-{turn.script}",
             "channel": turn.channel,
         }
+        rows = [
+            {"hour": turn.hour, "facet": facet, "value": value, "turns": 1}
+            for facet, value in facets.items()
+        ]
         dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
-        count = dialect.insert(question_counts).values(**values, turns=1)
+        count = dialect.insert(question_counts).values(rows)
         count = count.on_conflict_do_update(
             index_elements=list(_COUNT_KEY), set_={"turns": question_counts.c.turns + 1}
         )
@@ -195,9 +201,13 @@ class QuestionLog:
             if turn.text:
                 connection.execute(
                     insert(unanswered_questions).values(
-                        **{k: v for k, v in values.items() if k != "hour"},
                         asked_at=turn.asked_at,
                         conversation_tag=tag,
+                        wording=wording(turn.text),
+                        intent=turn.intent,
+                        language=turn.language,
+                        script=turn.script,
+                        channel=turn.channel,
                         text=turn.text,
                     )
                 )
@@ -205,13 +215,13 @@ class QuestionLog:
     async def forget(self, sender_id: str) -> None:
         """Deletes the conversation's messages ("delete my data"); counts have nothing to delete.
         A failure is logged: the rows then go with the retention period."""
-        tag = keyed_tag(TAG_PURPOSE, sender_id)
+        tag = conversation_tag(sender_id)
         try:
             await asyncio.to_thread(self._delete, tag)
         except Exception:
             logger.error("%s: could not delete its unanswered questions", sender_id, exc_info=True)
 
-    def _delete(self, tag: str) -> int:
+    def _delete(self, tag: int) -> int:
         table = unanswered_questions
         with self.engine.begin() as connection:
             result = connection.execute(delete(table).where(table.c.conversation_tag == tag))

@@ -25,6 +25,7 @@ Standard library only: both runtimes may import it.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from typing import Final
@@ -165,3 +166,14 @@ def mask(text: str) -> str:
     if len(text) > MAX_LENGTH:
         text = text[:MAX_LENGTH].rsplit(" ", 1)[0] + " …"
     return text
+
+
+def as_bigint(hex_digest: str) -> int:
+    """The first 64 bits of a hex digest as a signed integer (a BIGINT column)."""
+    return int.from_bytes(bytes.fromhex(hex_digest[:16]), "big", signed=True)
+
+
+def wording(masked: str) -> int:
+    """What groups masked messages in the database: 64 bits of their SHA-256 (two different
+    texts share one with a chance of about one in 10^19)."""
+    return as_bigint(hashlib.sha256(masked.encode()).hexdigest())

@@ -59,8 +59,6 @@ from actions.questions.models import QuestionCount, UnansweredQuestion
 __all__ = [
     "NAMING_CONVENTION",
     "Base",
-    "QuestionCount",
-    "UnansweredQuestion",
     "Broadcast",
     "Case",
     "CaseAudit",
@@ -68,6 +66,7 @@ __all__ = [
     "ConsoleSession",
     "Delivery",
     "EditorToken",
+    "QuestionCount",
     "RecordKind",
     "Revision",
     "RevisionAction",
@@ -75,6 +74,7 @@ __all__ = [
     "StoredAddress",
     "Subscription",
     "UTCDateTime",
+    "UnansweredQuestion",
     "localised",
 ]
 

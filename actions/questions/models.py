@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Integer, String
+from sqlalchemy import BigInteger, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from actions.alerts.models import CHANNEL
@@ -16,30 +16,45 @@ LANGUAGE = String(8)
 SCRIPT = String(4)
 
 
+#: What a count is by: the intent, the language and script ("ps-Arab"), the channel.
+FACETS = ("intent", "language", "channel")
+
+
 class QuestionCount(Base):
-    """How many turns had this intent, language, script and channel in one UTC hour: a count,
-    with no conversation id and no text."""
+    """How many turns of one UTC hour had this intent, or this language, or came on this
+    channel: counts by one facet at a time, with no conversation id and no text. (Not every
+    combination: a lone Pashto SMS at 03:00 about help would single a person out, and the page
+    reads a few thousand rows for a week instead of tens of thousands.)"""
 
     __tablename__ = "question_counts"
 
     hour: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
-    intent: Mapped[str] = mapped_column(INTENT, primary_key=True)
-    language: Mapped[str] = mapped_column(LANGUAGE, primary_key=True)
-    script: Mapped[str] = mapped_column(SCRIPT, primary_key=True)
-    channel: Mapped[str] = mapped_column(CHANNEL, primary_key=True)
+    facet: Mapped[str] = mapped_column(String(16), primary_key=True)
+    value: Mapped[str] = mapped_column(String(64), primary_key=True)
     turns: Mapped[int] = mapped_column(Integer)
 
 
 class UnansweredQuestion(Base):
     """A message the assistant could not answer, masked before it was stored
     (``bot/question_mask.py``). ``conversation_tag`` is a keyed hash of the conversation id
-    under a key only the bot runtime holds: it tells conversations apart, never which one."""
+    under a key only the bot runtime holds: it tells conversations apart, never which one.
+    ``wording`` is a hash of the text, so the week's messages are grouped on integers along
+    one index (docs/BENCHMARKS.md)."""
 
     __tablename__ = "unanswered_questions"
+    __table_args__ = (
+        Index(
+            "ix_unanswered_questions_wording_conversation_tag_asked_at",
+            "wording",
+            "conversation_tag",
+            "asked_at",
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     asked_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
-    conversation_tag: Mapped[str] = mapped_column(String(32), index=True)
+    conversation_tag: Mapped[int] = mapped_column(BigInteger, index=True)
+    wording: Mapped[int] = mapped_column(BigInteger)
     intent: Mapped[str] = mapped_column(INTENT)
     language: Mapped[str] = mapped_column(LANGUAGE)
     script: Mapped[str] = mapped_column(SCRIPT)

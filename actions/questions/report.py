@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any, Final
+from typing import Final
 
 from sqlalchemy import delete, desc, distinct, func, select
 from sqlalchemy.orm import Session
 
 from actions.content.format import KABUL
-from actions.questions.models import QuestionCount, UnansweredQuestion
+from actions.questions.models import FACETS, QuestionCount, UnansweredQuestion
 
 WINDOW: Final = timedelta(days=7)
 MIN_CONVERSATIONS: Final = 3
@@ -53,59 +53,88 @@ class Week:
     messages: list[FrequentMessage]
 
 
-def _grouped(session: Session, since: datetime, *columns: Any) -> list[Any]:
+def _by_facet(session: Session, since: datetime) -> dict[str, list[tuple[str, int]]]:
+    """Turns of the week by intent, by language-script and by channel, biggest first."""
     turns = func.sum(QuestionCount.turns)
     query = (
-        select(*columns, turns)
+        select(QuestionCount.facet, QuestionCount.value, turns)
         .where(QuestionCount.hour >= since)
-        .group_by(*columns)
-        .order_by(desc(turns), *columns)
+        .group_by(QuestionCount.facet, QuestionCount.value)
+        .order_by(QuestionCount.facet, desc(turns), QuestionCount.value)
     )
-    return [tuple(row) for row in session.execute(query)]
+    facets: dict[str, list[tuple[str, int]]] = {facet: [] for facet in FACETS}
+    for facet, value, n in session.execute(query):
+        facets.setdefault(facet, []).append((value, int(n)))
+    return facets
+
+
+def _by_hour(session: Session, since: datetime) -> list[tuple[datetime, int]]:
+    turns = func.sum(QuestionCount.turns)
+    query = (
+        select(QuestionCount.hour, turns)
+        .where(QuestionCount.hour >= since, QuestionCount.facet == "intent")
+        .group_by(QuestionCount.hour)
+    )
+    return [(hour, int(n)) for hour, n in session.execute(query)]
 
 
 def frequent_messages(session: Session, since: datetime) -> list[FrequentMessage]:
-    """The unanswered messages sent by at least :data:`MIN_CONVERSATIONS` conversations."""
-    conversations = func.count(distinct(UnansweredQuestion.conversation_tag))
-    times = func.count()
+    """The unanswered messages sent by at least :data:`MIN_CONVERSATIONS` conversations.
+
+    Grouped by ``wording`` (a hash of the text) and counted on integers along the index
+    (wording, conversation_tag, asked_at); the texts of the few shown are read afterwards."""
+    asked = UnansweredQuestion
+    conversations = func.count(distinct(asked.conversation_tag)).label("conversations")
+    times = func.count().label("times")
     query = (
-        select(UnansweredQuestion.text, conversations, times)
-        .where(UnansweredQuestion.asked_at >= since)
-        .group_by(UnansweredQuestion.text)
+        select(asked.wording, conversations, times)
+        .where(asked.asked_at >= since)
+        .group_by(asked.wording)
         .having(conversations >= MIN_CONVERSATIONS)
-        .order_by(desc(conversations), desc(times), UnansweredQuestion.text)
+        .order_by(desc("conversations"), desc("times"), asked.wording)
         .limit(SHOWN_MESSAGES)
     )
-    return [FrequentMessage(text, int(c), int(n)) for text, c, n in session.execute(query)]
+    counted = [(wording, int(c), int(n)) for wording, c, n in session.execute(query)]
+    if not counted:
+        return []
+    texts = dict(
+        session.execute(
+            select(asked.wording, func.min(asked.text))
+            .where(asked.wording.in_([wording for wording, _, _ in counted]))
+            .group_by(asked.wording)
+        ).all()
+    )
+    return [FrequentMessage(texts[wording], c, n) for wording, c, n in counted]
 
 
 def week(session: Session, now: datetime) -> Week:
     since = (now - WINDOW).replace(minute=0, second=0, microsecond=0)
-    by_intent = [(str(i), int(n)) for i, n in _grouped(session, since, QuestionCount.intent)]
-    hours = _grouped(session, since, QuestionCount.hour)
+    facets = _by_facet(session, since)
     of_day: Counter[str] = Counter()
     of_date: Counter[date] = Counter()
-    for hour, turns in hours:
+    for hour, turns in _by_hour(session, since):
         local = hour.astimezone(KABUL)
-        of_day[local.strftime("%H:%M")] += int(turns)
-        of_date[local.date()] += int(turns)
+        of_day[local.strftime("%H:%M")] += turns
+        of_date[local.date()] += turns
+    by_intent = facets["intent"]
     return Week(
         since=since,
         until=now,
         turns=sum(n for _, n in by_intent),
         unanswered=sum(n for i, n in by_intent if i in UNANSWERED),
         by_intent=by_intent,
-        by_language=[
-            (str(lang), str(script), int(n))
-            for lang, script, n in _grouped(
-                session, since, QuestionCount.language, QuestionCount.script
-            )
-        ],
-        by_channel=[(str(c), int(n)) for c, n in _grouped(session, since, QuestionCount.channel)],
+        by_language=[(*_language_script(v), n) for v, n in facets["language"]],
+        by_channel=facets["channel"],
         by_hour=sorted(of_day.items()),
         by_day=sorted(of_date.items()),
         messages=frequent_messages(session, since),
     )
+
+
+def _language_script(value: str) -> tuple[str, str]:
+    """ "ps-Arab" → ("ps", "Arab")."""
+    language, _, script = value.partition("-")
+    return language, script
 
 
 def purge(session: Session, before: datetime) -> int:

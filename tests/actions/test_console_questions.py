@@ -14,6 +14,7 @@ from actions.alerts import retention
 from actions.content import db
 from actions.questions import report
 from actions.questions.models import QuestionCount, UnansweredQuestion
+from bot.question_mask import wording
 from tests.actions.console_support import Client, invitation, visible
 from tests.actions.content_support import NOW
 from tests.actions.test_console_cases import browser_for, sign_in_as
@@ -37,26 +38,29 @@ async def editor(no_questions: Engine) -> AsyncIterator[Client]:
 
 
 def counted(hour: datetime, intent: str, turns: int, language: str = "ps", **more: str) -> None:
+    """``turns`` turns of ``hour``, as the bot runtime counts them: by each facet."""
+    facets = {
+        "intent": intent,
+        "language": f"{language}-{more.get('script', 'Arab')}",
+        "channel": more.get("channel", "telegram"),
+    }
     with db.session_scope() as session:
-        session.add(
-            QuestionCount(
-                hour=hour,
-                intent=intent,
-                language=language,
-                script=more.get("script", "Arab"),
-                channel=more.get("channel", "telegram"),
-                turns=turns,
-            )
-        )
+        for facet, value in facets.items():
+            existing = session.get(QuestionCount, (hour, facet, value))
+            if existing:
+                existing.turns += turns
+            else:
+                session.add(QuestionCount(hour=hour, facet=facet, value=value, turns=turns))
 
 
 def unanswered(text: str, *conversations: str, asked_at: datetime = NOW) -> None:
     with db.session_scope() as session:
-        for tag in conversations:
+        for conversation in conversations:
             session.add(
                 UnansweredQuestion(
                     asked_at=asked_at,
-                    conversation_tag=tag,
+                    conversation_tag=wording(conversation),
+                    wording=wording(text),
                     intent="nlu_fallback",
                     language="ps",
                     script="Arab",
@@ -119,8 +123,8 @@ def test_the_retention_job_purges_the_question_log(no_questions: Engine) -> None
     unanswered("recent", "a", asked_at=NOW - timedelta(days=6))
     with db.session_scope() as session:
         purged = retention.purge(session, NOW, timedelta(days=7))
-    assert purged.questions == 2
+    assert purged.questions == 3 + 1  # the old hour by its three facets, the old message
     with db.session_scope() as session:
         assert session.scalars(select(UnansweredQuestion.text)).all() == ["recent"]
-        assert session.scalar(select(func.sum(QuestionCount.turns))) == 2
+        assert session.scalar(select(func.sum(QuestionCount.turns))) == 3 * 2
         assert report.week(session, NOW).turns == 2

@@ -15,11 +15,13 @@ from rasa.shared.core.events import (
     SlotSet,
     UserUttered,
 )
+from rasa.shared.core.slots import TextSlot
 from rasa.shared.core.trackers import DialogueStateTracker
 from sqlalchemy import create_engine, text
 
 from bot.channels.addresses import database_url, engine_for
 from bot.question_log import QuestionLog
+from bot.question_mask import wording
 from bot.stores import ForgetfulInMemoryTrackerStore
 
 PHONE = "۰۷۹۹ ۱۲۳ ۴۵۶"
@@ -34,13 +36,17 @@ def turn(
     language: str = "ps",
     channel: str = "telegram",
     reply: str = "utter_default",
+    detected: str | None = None,
 ) -> DialogueStateTracker:
-    tracker = DialogueStateTracker(sender, [])
+    """A turn answered in ``language``; the message's own language was ``detected``."""
+    tracker = DialogueStateTracker(sender, [TextSlot("language", mappings=[{"type": "custom"}])])
     tracker.update(
         UserUttered(
             words,
             intent={"name": intent, "confidence": 0.2},
-            parse_data={"language": {"code": language, "script": "Arab", "confidence": 0.9}},
+            parse_data={
+                "language": {"code": detected or language, "script": "Arab", "confidence": 0.9}
+            },
             input_channel=channel,
         )
     )
@@ -71,17 +77,23 @@ async def test_every_turn_is_counted_and_unanswered_ones_kept_masked(
 ) -> None:
     await store.save(turn("telegram-aaa", ASKED))
     await store.save(turn("whatsapp-bbb", "flights to doha", "ask_flights", "en", "whatsapp"))
-    await store.save(turn("telegram-ccc", "Call Farid on +93 700 123 456", "out_of_scope", "en"))
-    counts = rows(store, "SELECT intent, language, script, channel, turns FROM question_counts")
+    # The conversation's language (chosen by the person) counts, not the guess about a message.
+    called = "Call Farid on +93 700 123 456"
+    await store.save(turn("telegram-ccc", called, "out_of_scope", "en", detected="prs"))
+    counts = rows(store, "SELECT facet, value, turns FROM question_counts")
     assert sorted(counts) == [
-        ("ask_flights", "en", "Arab", "whatsapp", 1),
-        ("nlu_fallback", "ps", "Arab", "telegram", 1),
-        ("out_of_scope", "en", "Arab", "telegram", 1),
+        ("channel", "telegram", 2),
+        ("channel", "whatsapp", 1),
+        ("intent", "ask_flights", 1),
+        ("intent", "nlu_fallback", 1),
+        ("intent", "out_of_scope", 1),
+        ("language", "en-Arab", 2),
+        ("language", "ps-Arab", 1),
     ]
-    kept = rows(store, "SELECT text, conversation_tag, language FROM unanswered_questions")
+    kept = rows(store, "SELECT text, conversation_tag, wording FROM unanswered_questions")
     assert sorted(row[0] for row in kept) == sorted([MASKED, "call [name] on [phone]"])
-    tags = {row[1] for row in kept}
-    assert len(tags) == 2 and not any("aaa" in tag or "ccc" in tag for tag in tags)
+    assert len({row[1] for row in kept}) == 2  # two conversations, told apart by keyed hashes
+    assert {row[2] for row in kept} == {wording(MASKED), wording("call [name] on [phone]")}
     everything = repr(rows(store, "SELECT * FROM unanswered_questions"))
     for secret in ("telegram-aaa", "telegram-ccc", "Farid", "700", "۰۷۹۹", "123"):
         assert secret not in everything
@@ -100,14 +112,21 @@ async def test_a_turn_saved_twice_counts_once_and_triggers_or_cases_not_at_all(
     )
     await store.save(alert)
     await store.save(paused)
-    assert rows(store, "SELECT sum(turns) FROM question_counts") == [(1,)]
+    assert rows(
+        store, "SELECT facet, sum(turns) FROM question_counts GROUP BY facet ORDER BY facet"
+    ) == [
+        ("channel", 1),
+        ("intent", 1),
+        ("language", 1),
+    ]
     assert rows(store, "SELECT count(*) FROM unanswered_questions") == [(1,)]
 
 
 async def test_the_same_hour_adds_up(store: ForgetfulInMemoryTrackerStore) -> None:
     for sender in ("a", "b", "c"):
         await store.save(turn(f"telegram-{sender}", "flights", "ask_flights"))
-    assert rows(store, "SELECT intent, turns FROM question_counts") == [("ask_flights", 3)]
+    intents = "SELECT value, turns FROM question_counts WHERE facet = 'intent'"
+    assert rows(store, intents) == [("ask_flights", 3)]
 
 
 async def test_delete_my_data_deletes_the_persons_unanswered_messages_only(
@@ -122,7 +141,7 @@ async def test_delete_my_data_deletes_the_persons_unanswered_messages_only(
     await store.save(leaving)
     assert await store.retrieve("telegram-aaa") is None
     assert rows(store, "SELECT count(*) FROM unanswered_questions") == [(1,)]
-    counts = dict(rows(store, "SELECT intent, sum(turns) FROM question_counts GROUP BY intent"))
+    counts = dict(rows(store, "SELECT value, turns FROM question_counts WHERE facet = 'intent'"))
     assert counts == {"nlu_fallback": 2, "delete_my_data": 1}  # counts name nobody: kept
 
 
