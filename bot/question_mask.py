@@ -15,7 +15,8 @@ message that fell back (``nlu_fallback``) or was out of scope is masked *before*
 
 Limits, honestly: a name that is in none of these forms (a lower-case romanized name not in the
 list, a rare name in Arabic script, which has no capital letters) passes through, and so do
-numbers written out in words. That is why a message is shown to editors only when at least three
+numbers written out in words; names that are also ordinary words (نور "light", عمر "age",
+"said") are left off the list. That is why a message is shown to editors only when at least three
 different conversations sent it (``actions/questions/report.py``): a name typed by one person does
 not reach the page. The masked text is then normalised (``bot/lang/normalise.py``), stripped of
 punctuation and cut to 200 characters, so that similar messages look the same and group.
