@@ -101,6 +101,14 @@ async def test_counts_by_intent_language_channel_hour_and_day_in_pashto(editor: 
     assert "هېڅ بې ځوابه پیغام له ۳ یا ډېرو خبرو اترو نه دی راغلی." in text
 
 
+async def test_masks_are_named_in_the_editors_language(editor: Client) -> None:
+    unanswered("my number is [phone] and my name [name]", "a", "b", "c")
+    dari = visible(await (await editor.get("/console/questions?lang=prs")).text())
+    assert "my number is [شماره تلفون] and my name [نام]" in dari
+    english = visible(await (await editor.get("/console/questions?lang=en")).text())
+    assert "my number is [phone] and my name [name]" in english
+
+
 async def test_an_empty_week_says_so(editor: Client) -> None:
     text = visible(await (await editor.get("/console/questions?lang=prs")).text())
     assert "در ۷ روز گذشته کسی پیام نفرستاده است." in text

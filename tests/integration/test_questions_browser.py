@@ -29,7 +29,7 @@ pytestmark = pytest.mark.integration
 #: "How do I feed my cat? My number is …": nothing the assistant knows about.
 QUESTION = "زما پیشو ته څه خواړه ورکړم؟ زما شمېره {} ده"
 NUMBERS = ("۰۷۹۹۱۲۳۴۵۶", "0700 555 321", "٠٧٨٨٩٩٩٨٨٧")
-MASKED = "زما پیشو ته څه خواړه ورکړم زما شمېره [phone] ده"
+MASKED = "زما پیشو ته څه خواړه ورکړم زما شمېره [ټیلیفون شمېره] ده"
 
 
 @pytest.fixture(scope="module")

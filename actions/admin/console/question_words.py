@@ -58,6 +58,12 @@ QUESTION_WORDS: Final[dict[str, dict[str, str]]] = {
         "prs": "در ۷ روز گذشته کسی پیام نفرستاده است.",
         "ps": "په تېرو ۷ ورځو کې چا پیغام نه دی لېږلی.",
     },
+    # What replaced a part of a message before it was stored (bot/question_mask.py).
+    "mask_phone": {"en": "[phone]", "prs": "[شماره تلفون]", "ps": "[ټیلیفون شمېره]"},
+    "mask_number": {"en": "[number]", "prs": "[عدد]", "ps": "[شمېره]"},
+    "mask_email": {"en": "[e-mail]", "prs": "[ایمیل]", "ps": "[برېښنالیک]"},
+    "mask_url": {"en": "[web address]", "prs": "[آدرس ویب]", "ps": "[وېب پته]"},
+    "mask_name": {"en": "[name]", "prs": "[نام]", "ps": "[نوم]"},
     "script_Arab": {"en": "Arabic script", "prs": "خط عربی", "ps": "عربي لیک"},
     "script_Latn": {"en": "Latin letters", "prs": "حروف لاتین", "ps": "لاتیني توري"},
 }

@@ -8,6 +8,7 @@ names a person or a conversation.
 
 from __future__ import annotations
 
+import re
 from functools import partial
 from typing import Any
 
@@ -29,6 +30,14 @@ def _rows(pairs: list[tuple[str, int]]) -> dict[str, Any]:
     return {"rows": pairs, "most": max((n for _, n in pairs), default=0)}
 
 
+_MASKS = re.compile(r"\[(phone|number|email|url|name)\]")
+
+
+def _shown(masked: str, language: str) -> str:
+    """A stored message with its masks in the editor's language: "[phone]" → "[ټیلیفون شمېره]"."""
+    return _MASKS.sub(lambda found: words.say(f"mask_{found.group(1)}", language), masked)
+
+
 def _language_name(code: str, script: str, language: str) -> str:
     """ "پښتو · Latin letters": a language as it names itself, and how it was written."""
     name = words.LANGUAGE_NAMES.get(code, code)
@@ -46,6 +55,7 @@ async def questions(request: web.Request) -> web.Response:
     context = {
         "week": week,
         "min_conversations": report.MIN_CONVERSATIONS,
+        "shown": lambda masked: _shown(masked, language),
         "until": kabul(week.until),
         "num": lambda n: digits(str(n), language),
         "tables": [
