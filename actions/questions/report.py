@@ -97,13 +97,15 @@ def frequent_messages(session: Session, since: datetime) -> list[FrequentMessage
     counted = [(wording, int(c), int(n)) for wording, c, n in session.execute(query)]
     if not counted:
         return []
-    texts = dict(
-        session.execute(
+    shown = [wording for wording, _, _ in counted]
+    texts: dict[int, str] = {
+        wording: text
+        for wording, text in session.execute(
             select(asked.wording, func.min(asked.text))
-            .where(asked.wording.in_([wording for wording, _, _ in counted]))
+            .where(asked.wording.in_(shown))
             .group_by(asked.wording)
-        ).all()
-    )
+        )
+    }
     return [FrequentMessage(texts[wording], c, n) for wording, c, n in counted]
 
 
