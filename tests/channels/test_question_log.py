@@ -22,7 +22,7 @@ from sqlalchemy import create_engine, text
 from bot.channels.addresses import database_url, engine_for
 from bot.question_log import QuestionLog
 from bot.question_mask import wording
-from bot.stores import ForgetfulInMemoryTrackerStore
+from bot.stores import ForgetfulInMemoryTrackerStore, ForgetfulSQLTrackerStore
 
 PHONE = "۰۷۹۹ ۱۲۳ ۴۵۶"
 ASKED = f"زه خپله پیشو له ځانه سره راوړلی شم؟ زما شمېره {PHONE} ده"
@@ -143,6 +143,20 @@ async def test_delete_my_data_deletes_the_persons_unanswered_messages_only(
     assert rows(store, "SELECT count(*) FROM unanswered_questions") == [(1,)]
     counts = dict(rows(store, "SELECT value, turns FROM question_counts WHERE facet = 'intent'"))
     assert counts == {"nlu_fallback": 2, "delete_my_data": 1}  # counts name nobody: kept
+
+
+async def test_rasas_sql_tracker_store_records_and_forgets_too(
+    store: ForgetfulInMemoryTrackerStore, tmp_path: Path
+) -> None:
+    """The production store (Rasa's SQL tracker store; SQLite here for Rasa's own tables)."""
+    sql = ForgetfulSQLTrackerStore(None, dialect="sqlite", db=str(tmp_path / "rasa.db"))
+    sql._questions = store._questions
+    await sql.save(turn("telegram-aaa", ASKED))
+    assert rows(store, "SELECT text FROM unanswered_questions") == [(MASKED,)]
+    leaving = turn("telegram-aaa", "delete my data", "delete_my_data", reply="utter_data_deleted")
+    await sql.save(leaving)
+    assert rows(store, "SELECT count(*) FROM unanswered_questions") == [(0,)]
+    sql.engine.dispose()
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
