@@ -45,6 +45,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
+from bot.case_inbox import message_for_the_case
 from bot.channels.addresses import UTCDateTime, database_url, engine_for
 from bot.channels.identity import keyed_tag
 from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
@@ -118,8 +119,9 @@ def _language(tracker: DialogueStateTracker, parsed: dict[str, Any]) -> str:
 
 def turn_of(tracker: DialogueStateTracker) -> tuple[UserUttered, Turn] | None:
     """The person's message that this save ends, as a :class:`Turn`; None for saves that are
-    not a person's turn (alerts and other triggers, a paused conversation's case messages)."""
-    if tracker.is_paused():
+    not a person's turn (alerts and other triggers) and for the messages that go to a case
+    while a caseworker holds the conversation (they are the case's, not questions to us)."""
+    if message_for_the_case(tracker) is not None:
         return None
     message = next((e for e in reversed(tracker.events) if isinstance(e, UserUttered)), None)
     intent = (message.intent_name or "") if message else ""

@@ -122,6 +122,16 @@ async def test_a_turn_saved_twice_counts_once_and_triggers_or_cases_not_at_all(
     assert rows(store, "SELECT count(*) FROM unanswered_questions") == [(1,)]
 
 
+async def test_asking_for_a_person_is_counted_though_it_pauses_the_conversation(
+    store: ForgetfulInMemoryTrackerStore,
+) -> None:
+    tracker = turn("telegram-eee", "I need to talk to a person", "ask_human", "en")
+    tracker.update(ConversationPaused())  # action_request_caseworker, in the same turn
+    await store.save(tracker)
+    intents = "SELECT value, turns FROM question_counts WHERE facet = 'intent'"
+    assert rows(store, intents) == [("ask_human", 1)]
+
+
 async def test_the_same_hour_adds_up(store: ForgetfulInMemoryTrackerStore) -> None:
     for sender in ("a", "b", "c"):
         await store.save(turn(f"telegram-{sender}", "flights", "ask_flights"))
