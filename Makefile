@@ -42,16 +42,19 @@ help:
 ## Environments ---------------------------------------------------------------------------
 setup: .venv/bot/.installed .venv/actions/.installed
 
-.venv/%/.installed: requirements/%.lock
+# Runtime lock + its development tools (requirements/dev-*.lock). A production install takes the
+# runtime lock only (docs/OPERATIONS.md, "Installing"): the last step proves that lock complete alone.
+.venv/%/.installed: requirements/%.lock requirements/dev-%.lock
 	@$(PYTHON) -c 'import sys; assert (3, 10) <= sys.version_info[:2] <= (3, 11), \
 		f"Python 3.10 or 3.11 needed, found {sys.version.split()[0]} (set PYTHON=...)"'
-	@echo "Creating .venv/$* from $< (first time: a few minutes) ..."
+	@echo "Creating .venv/$* from requirements/$*.lock and dev-$*.lock (first time: a few minutes) ..."
 	$(PYTHON) -m venv .venv/$*
-	.venv/$*/bin/$(PIP_INSTALL) -r $<
-	@# --no-deps installs exactly the lock; pip check proves it is complete. Rasa's matplotlib<3.6
+	.venv/$*/bin/$(PIP_INSTALL) -r requirements/$*.lock -r requirements/dev-$*.lock
+	@# --no-deps installs exactly the locks; pip check proves them complete. Rasa's matplotlib<3.6
 	@# pin is the one expected complaint (no cp311 wheel exists; 3.7.5 works, see README).
 	@{ .venv/$*/bin/pip check || true; } | { grep -v -e "has requirement matplotlib<3.6" -e "^No broken requirements" || true; } | \
 		{ ! grep . ; } || { echo "pip check failed for .venv/$*"; exit 1; }
+	.venv/$*/bin/python scripts/locks.py complete requirements/$*.lock
 	touch $@
 
 ## Content database -------------------------------------------------------------------------
@@ -82,10 +85,21 @@ run: setup db train
 		--since $(START)
 
 ## Tests ----------------------------------------------------------------------------------
-lint: .venv/actions/.installed
+# mypy runs twice, once per runtime, against that runtime's packages: the content runtime's
+# code with .venv/actions, the bot runtime's (bot/, Rasa's types) with .venv/bot's interpreter.
+# Both runs and their file lists are in pyproject.toml's [tool.mypy] notes; .pre-commit-config.yaml
+# runs the same commands.
+# Each script is checked with the venv that runs it.
+BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_channel_memory.py scripts/dated_stories.py
+MYPY_ACTIONS := actions bot/lang bot/alert_rates.py bot/case_urgency.py bot/channels/sms_segments.py \
+	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest
+MYPY_BOT := bot $(BOT_SCRIPTS)
+lint: setup
 	$(ACT)/ruff check bot actions tests scripts
 	$(ACT)/ruff format --check bot actions tests scripts
-	$(ACT)/mypy actions bot/lang scripts
+	$(ACT)/python scripts/locks.py agree
+	$(ACT)/mypy --cache-dir .mypy_cache/actions $(MYPY_ACTIONS)
+	$(ACT)/mypy --cache-dir .mypy_cache/bot --python-executable $(BOT)/python $(MYPY_BOT)
 
 test-unit: setup
 	$(BOT)/pytest -q tests/bot
