@@ -34,9 +34,10 @@ def test_every_hook_is_local_and_runs_the_projects_own_tools() -> None:
 def repository(tmp_path: Path) -> Path:
     """A git repository with the hooks, the tool settings, the locks and the project's venvs."""
     if not PRE_COMMIT.exists():
-        pytest.fail(
-            f"{PRE_COMMIT} is missing: make setup installs it (requirements/dev-actions.lock)"
-        )
+        problem = f"{PRE_COMMIT} is missing: make setup installs it (requirements/dev-actions.lock)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(problem)
+        pytest.skip(problem)
     repo = tmp_path / "repo"
     repo.mkdir()
     for name in (".pre-commit-config.yaml", ".gitignore", "pyproject.toml", "Makefile"):
