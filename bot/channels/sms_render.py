@@ -287,6 +287,8 @@ class ReplyMemory:
             stored = await self._memory.take(options, pages)
         except MemoryUnavailable:
             return {}
+        if stored is None:
+            return {}
         try:
             return {int(number): str(payload) for number, payload in json.loads(stored).items()}
         except (TypeError, ValueError, AttributeError):
