@@ -52,6 +52,7 @@ from actions.alerts.models import (
     StoredAddress,
 )
 from actions.alerts.subscriptions import ALERT_CHANNELS, still_wanted
+from actions.cases import webhook_sender
 from actions.content.answering import utc_now
 from actions.content.db import session_scope
 from bot.alert_rates import DEFAULT_RATES, alert_rate, positive_number
@@ -460,14 +461,20 @@ class Notifier:
 
 
 def serve(settings_: NotifierSettings | None = None) -> None:
-    """``python -m actions.alerts serve``: run until SIGTERM or Ctrl-C."""
+    """``python -m actions.alerts serve``: run until SIGTERM or Ctrl-C; with
+    ``CASE_WEBHOOK_URL`` also the helpdesk's case events (``actions/cases/webhook_sender.py``)."""
     notifier = Notifier(settings_)
+    try:
+        helpdesk = webhook_sender.CaseWebhookSender.from_env()
+    except webhook_sender.WebhookSettingsError as error:
+        raise SettingsError(str(error)) from None
+    jobs = [job for job in (notifier, helpdesk) if job is not None]
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, notifier.stop)
-        await notifier.run()
+        for sig in (signal.SIGTERM, signal.SIGINT):  # one handler per signal: stop them all
+            loop.add_signal_handler(sig, lambda: [job.stop() for job in jobs])
+        await asyncio.gather(*(job.run() for job in jobs))
 
     asyncio.run(main())
 
