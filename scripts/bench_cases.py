@@ -70,6 +70,7 @@ MODEL = ROOT / "models" / "assistant.tar.gz"
 CSRF = re.compile(r'name="csrf" value="([0-9a-f]{64})"')
 CASE_LINK = re.compile(r'href="/console/cases/(\d+)"')
 ASK_FOR_A_PERSON = "I need to talk to a real person"
+PROBLEM = "My family and I were separated at Abbey Gate"
 TARGET_QUEUE_P95_MS = 100.0
 #: Poll intervals of the sender timed by ``webhook``: the default, and a faster one.
 WEBHOOK_POLLS = (WebhookSettings.poll_seconds, 0.2)
@@ -84,13 +85,14 @@ def case_ids(page: str) -> set[int]:
 class Receiver:
     """A helpdesk's endpoint on a free local port: when each case's events arrived."""
 
-    arrived: dict[tuple[int, str], float] = field(default_factory=dict)
+    arrived: dict[tuple[int, str], list[float]] = field(default_factory=dict)
     _runner: web.AppRunner | None = None
     url: str = ""
 
     async def _hook(self, request: web.Request) -> web.Response:
         event = await request.json()
-        self.arrived.setdefault((event["case"]["id"], event["type"]), time.perf_counter())
+        key = (event["case"]["id"], event["type"])
+        self.arrived.setdefault(key, []).append(time.perf_counter())
         return web.Response(status=204)
 
     async def start(self) -> str:
@@ -107,14 +109,16 @@ class Receiver:
         if self._runner is not None:
             await self._runner.cleanup()
 
-    async def opened(self, case_id: int, timeout: float = 30.0) -> float:
-        """When ``case.opened`` of ``case_id`` arrived (perf_counter), waiting for it."""
+    async def got(
+        self, case_id: int, event_type: str = case_events.OPENED, nth: int = 1, timeout: float = 30
+    ) -> float:
+        """When the ``nth`` event of ``event_type`` of ``case_id`` arrived (perf_counter)."""
         deadline = time.perf_counter() + timeout
-        while (case_id, case_events.OPENED) not in self.arrived:
+        while len(self.arrived.get((case_id, event_type), ())) < nth:
             if time.perf_counter() > deadline:
-                raise RuntimeError(f"case {case_id}: no case.opened within {timeout:.0f} s")
+                raise RuntimeError(f"case {case_id}: no {event_type} #{nth} within {timeout:.0f} s")
             await asyncio.sleep(0.005)
-        return self.arrived[(case_id, case_events.OPENED)]
+        return self.arrived[(case_id, event_type)][nth - 1]
 
 
 def prepare(url: str) -> None:
@@ -154,12 +158,13 @@ class Handoff:
     answered_ms: list[float]  # the REST channel's answer ("a caseworker … will answer")
     queue_ms: list[float]  # until the console's queue lists the case
     helpdesk_ms: list[float]  # until the helpdesk receiver got case.opened
+    message_ms: list[float]  # a message in the paused conversation until its case.message
 
 
 async def handoffs(stack: Stack, receiver: Receiver, samples: int) -> Handoff:
     jar = aiohttp.CookieJar(unsafe=True)  # the console is on 127.0.0.1
     timeout = aiohttp.ClientTimeout(total=60)
-    answered, queued, told = [], [], []
+    answered, queued, told, relayed = [], [], [], []
     async with aiohttp.ClientSession(cookie_jar=jar, timeout=timeout) as http:
 
         async def get(path: str) -> str:
@@ -171,16 +176,19 @@ async def handoffs(stack: Stack, receiver: Receiver, samples: int) -> Handoff:
             async with http.post(f"{stack.admin_url}{path}", data=data) as response:
                 return await response.text()
 
+        async def say(sender: str, message: str) -> list[object]:
+            url = f"{stack.rasa_url}/webhooks/rest/webhook"
+            async with http.post(url, json={"sender": sender, "message": message}) as response:
+                replies: list[object] = await response.json()
+                return replies
+
         await sign_in(get, post)
+        await say(f"bench-warm-up-{secrets.token_hex(4)}", "hello")  # not timed: the first turn
         for sample in range(samples):
             before = case_ids(await get("/console/cases"))
             sender = f"bench-cases-{sample}-{secrets.token_hex(4)}"
             started = time.perf_counter()
-            async with http.post(
-                f"{stack.rasa_url}/webhooks/rest/webhook",
-                json={"sender": sender, "message": ASK_FOR_A_PERSON},
-            ) as response:
-                replies = await response.json()
+            replies = await say(sender, ASK_FOR_A_PERSON)
             answered.append((time.perf_counter() - started) * 1000)
             if not replies:
                 raise RuntimeError("the assistant did not answer the request for a person")
@@ -191,8 +199,15 @@ async def handoffs(stack: Stack, receiver: Receiver, samples: int) -> Handoff:
                 new = case_ids(await get("/console/cases")) - before
             queued.append((time.perf_counter() - started) * 1000)
             (case_id,) = new
-            told.append((await receiver.opened(case_id) - started) * 1000)
-    return Handoff(answered, queued, told)
+            told.append((await receiver.got(case_id) - started) * 1000)
+            # The person's problem: recorded and queued by Rasa's tracker store, no answer.
+            written = time.perf_counter()
+            if await say(sender, PROBLEM):
+                raise RuntimeError("the assistant answered in a paused conversation")
+            # The request was the case's first case.message; this one is the second.
+            arrived = await receiver.got(case_id, case_events.MESSAGE, nth=2)
+            relayed.append((arrived - written) * 1000)
+    return Handoff(answered, queued, told, relayed)
 
 
 async def measure_handoff(samples: int) -> Handoff:
@@ -300,7 +315,7 @@ async def time_webhook(events: int, poll: float) -> Latency:
             await asyncio.sleep(poll * ((number * 7919) % 97) / 97 + 0.01)
             case_id = await asyncio.to_thread(opened_now, number)
             committed = time.perf_counter()
-            timings.append((await receiver.opened(case_id) - committed) * 1000)
+            timings.append((await receiver.got(case_id) - committed) * 1000)
     finally:
         sender.stop()
         await running
@@ -374,6 +389,7 @@ def main(argv: list[str] | None = None) -> int:
             row("REST answer (who answers and when)", latency(handoff.answered_ms)),
             row("until the console's queue lists the case", latency(handoff.queue_ms)),
             row("until the helpdesk got case.opened (notifier)", latency(handoff.helpdesk_ms)),
+            row("a message while paused, until its case.message", latency(handoff.message_ms)),
         ]
     backends: list[tuple[str, Callable[[], AbstractContextManager[str]]]] = [
         ("SQLite", sqlite_database)
