@@ -5,11 +5,9 @@ person. Against a real local HTTP receiver, on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -26,21 +24,11 @@ from actions.cases.webhook_sender import CaseWebhookSender, WebhookSettings
 from actions.content import db
 from actions.content.models import Organisation
 from tests.actions.content_support import NOW
+from tests.actions.webhook_support import verify
 
 SECRET = "helpdesk-shared-secret"
 PERSON = "whatsapp-93c1e7a9b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e0"
 ADDRESS = "+93700123456"
-
-
-def verify(secret: bytes, headers: Mapping[str, str], body: bytes, window: int = 300) -> bool:
-    """The receiver's check, as docs/HANDOFF.md gives it: a fresh timestamp, and the HMAC of
-    "<timestamp>.<body>" under the shared secret."""
-    timestamp = headers.get("X-Timestamp", "")
-    if not timestamp.isdigit() or abs(time.time() - int(timestamp)) > window:
-        return False  # too old, or from the future: a replay
-    signed = timestamp.encode() + b"." + body
-    expected = "sha256=" + hmac.new(secret, signed, hashlib.sha256).hexdigest()
-    return hmac.compare_digest(expected, headers.get("X-Signature", ""))
 
 
 @dataclass
