@@ -76,6 +76,13 @@ TARGET_QUEUE_P95_MS = 100.0
 WEBHOOK_POLLS = (WebhookSettings.poll_seconds, 0.2)
 
 
+def spread(number: int, interval: float) -> float:
+    """A pause before the ``number``-th request that spreads requests evenly (and repeatably)
+    over the sender's poll ``interval``, as people's messages are: timing them in step with
+    the polling would measure the interval, not the path."""
+    return interval * ((number * 61) % 97) / 97 + 0.01
+
+
 def case_ids(page: str) -> set[int]:
     """The case numbers the queue page links to (the only way it names a case)."""
     return {int(number) for number in CASE_LINK.findall(page)}
@@ -183,8 +190,11 @@ async def handoffs(stack: Stack, receiver: Receiver, samples: int) -> Handoff:
                 return replies
 
         await sign_in(get, post)
-        await say(f"bench-warm-up-{secrets.token_hex(4)}", "hello")  # not timed: the first turn
+        # Not timed: the first request for a person (its action, queries and templates warm up).
+        await say(f"bench-warm-up-{secrets.token_hex(4)}", ASK_FOR_A_PERSON)
         for sample in range(samples):
+            # People do not write in step with the sender's polling: spread over one interval.
+            await asyncio.sleep(spread(sample, WebhookSettings.poll_seconds))
             before = case_ids(await get("/console/cases"))
             sender = f"bench-cases-{sample}-{secrets.token_hex(4)}"
             started = time.perf_counter()
@@ -201,6 +211,7 @@ async def handoffs(stack: Stack, receiver: Receiver, samples: int) -> Handoff:
             (case_id,) = new
             told.append((await receiver.got(case_id) - started) * 1000)
             # The person's problem: recorded and queued by Rasa's tracker store, no answer.
+            await asyncio.sleep(spread(sample + 50, WebhookSettings.poll_seconds))
             written = time.perf_counter()
             if await say(sender, PROBLEM):
                 raise RuntimeError("the assistant answered in a paused conversation")
@@ -311,8 +322,7 @@ async def time_webhook(events: int, poll: float) -> Latency:
     timings = []
     try:
         for number in range(events):
-            # Spread over the poll interval, as people's requests are.
-            await asyncio.sleep(poll * ((number * 7919) % 97) / 97 + 0.01)
+            await asyncio.sleep(spread(number, poll))
             case_id = await asyncio.to_thread(opened_now, number)
             committed = time.perf_counter()
             timings.append((await receiver.got(case_id) - committed) * 1000)
