@@ -293,3 +293,13 @@ def test_a_malformed_url_queues_nothing_and_stops_the_sender(
     assert statuses() == []
     with pytest.raises(WebhookSettingsError, match="CASE_WEBHOOK_URL"):
         WebhookSettings.from_env()
+
+
+def test_the_notifier_does_not_start_with_a_malformed_url(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from actions.alerts.__main__ import main
+
+    monkeypatch.setenv("CASE_WEBHOOK_URL", "https//helpdesk.example.org")
+    assert main(["serve"]) == 2
+    assert "CASE_WEBHOOK_URL is 'https//helpdesk.example.org'" in capsys.readouterr().err
