@@ -9,8 +9,9 @@ and the text goes straight from the tracker to the case, never through a log. An
 (``CASE_WEBHOOK_URL``), the message's ``case.message`` is queued in the same transaction
 (``bot/case_outbox.py``).
 
-The tables belong to the content runtime (migration 0008); they are described here, never
-created, and written with SQLAlchemy Core in a worker thread, like the address book.
+The tables belong to the content runtime (migration 0008); they are described here (``cases``
+in ``bot/case_outbox.py``), never created, and written with SQLAlchemy Core in a worker
+thread, like the address book.
 """
 
 from __future__ import annotations
@@ -67,10 +68,10 @@ def message_for_the_case(tracker: DialogueStateTracker) -> str | None:
 class CaseInbox:
     """Appends a person's messages to their open case."""
 
-    def __init__(self, engine: Engine, publishing: bool | None = None) -> None:
+    def __init__(self, engine: Engine) -> None:
         self.engine = engine
         #: Whether a helpdesk gets case events (``CASE_WEBHOOK_URL``), read once at start-up.
-        self.publishing = case_events.publishing() if publishing is None else publishing
+        self.publishing = case_events.publishing()
 
     @classmethod
     def from_env(cls) -> CaseInbox:
