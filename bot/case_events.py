@@ -61,7 +61,7 @@ def publishing(environ: Mapping[str, str] = os.environ) -> bool:
     """Whether case events are queued: only when a helpdesk is configured to receive them.
 
     A malformed URL queues nothing and is logged, never raised: the change it would describe (a
-    case, a person's message) matters more. The notifier refuses to start with it.
+    case, a person's message) matters more; the notifier logs it too, and sends no events.
     """
     try:
         return webhook_url(environ) is not None

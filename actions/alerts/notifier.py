@@ -460,15 +460,21 @@ class Notifier:
             self._slots.release()
 
 
+def helpdesk_job() -> webhook_sender.CaseWebhookSender | None:
+    """The helpdesk's case events, when ``CASE_WEBHOOK_URL`` is set. A malformed setting is
+    logged and leaves them out: alerts to people matter more than a helpdesk's tickets."""
+    try:
+        return webhook_sender.CaseWebhookSender.from_env()
+    except webhook_sender.WebhookSettingsError as error:
+        logger.error("case events are not sent to a helpdesk: %s", error)
+        return None
+
+
 def serve(settings_: NotifierSettings | None = None) -> None:
     """``python -m actions.alerts serve``: run until SIGTERM or Ctrl-C; with
     ``CASE_WEBHOOK_URL`` also the helpdesk's case events (``actions/cases/webhook_sender.py``)."""
     notifier = Notifier(settings_)
-    try:
-        helpdesk = webhook_sender.CaseWebhookSender.from_env()
-    except webhook_sender.WebhookSettingsError as error:
-        raise SettingsError(str(error)) from None
-    jobs = [job for job in (notifier, helpdesk) if job is not None]
+    jobs = [job for job in (notifier, helpdesk_job()) if job is not None]
 
     async def main() -> None:
         loop = asyncio.get_running_loop()

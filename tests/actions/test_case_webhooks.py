@@ -283,7 +283,7 @@ def test_deleting_a_persons_data_or_retention_deletes_their_events(
         assert session.scalar(select(func.count()).select_from(CaseMessage)) == 0
 
 
-def test_a_malformed_url_queues_nothing_and_stops_the_sender(
+def test_a_malformed_url_queues_nothing_and_the_case_opens_all_the_same(
     no_cases: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from actions.cases.webhook_sender import WebhookSettingsError
@@ -295,11 +295,14 @@ def test_a_malformed_url_queues_nothing_and_stops_the_sender(
         WebhookSettings.from_env()
 
 
-def test_the_notifier_does_not_start_with_a_malformed_url(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+def test_a_malformed_url_leaves_the_helpdesk_out_of_the_notifier_not_the_alerts(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from actions.alerts.__main__ import main
+    from actions.alerts import notifier
 
     monkeypatch.setenv("CASE_WEBHOOK_URL", "https//helpdesk.example.org")
-    assert main(["serve"]) == 2
-    assert "CASE_WEBHOOK_URL is 'https//helpdesk.example.org'" in capsys.readouterr().err
+    assert notifier.helpdesk_job() is None
+    assert "CASE_WEBHOOK_URL is 'https//helpdesk.example.org'" in caplog.text
+    monkeypatch.setenv("CASE_WEBHOOK_URL", "https://helpdesk.example.org/hooks")
+    job = notifier.helpdesk_job()
+    assert job is not None and job.settings.url == "https://helpdesk.example.org/hooks"
