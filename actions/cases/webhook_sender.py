@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import aiohttp
-from sqlalchemy import exists, select, update
-from sqlalchemy.orm import aliased
+from sqlalchemy import exists, func, select, update
+from sqlalchemy.orm import Session, aliased
 
 from actions.cases.models import CaseEvent, EventStatus
 from actions.content.answering import utc_now
@@ -96,6 +96,23 @@ class Claimed:
     event_type: str
     case_id: int
     payload: str
+
+
+def progress(session: Session) -> str | None:
+    """How the helpdesk's events stand, for ``python -m actions.alerts status``: "2 queued,
+    40 sent, 1 failed (last failure: HTTP 503)"; None when there are none."""
+    rows = session.execute(select(CaseEvent.status, func.count()).group_by(CaseEvent.status))
+    counts: dict[EventStatus, int] = {EventStatus(status): count for status, count in rows}
+    if not counts:
+        return None
+    shown = ", ".join(f"{counts[s]} {s.value}" for s in EventStatus if counts.get(s))
+    failure = session.scalar(
+        select(CaseEvent.last_error)
+        .where(CaseEvent.last_error.is_not(None))
+        .order_by(CaseEvent.id.desc())
+        .limit(1)
+    )
+    return shown + (f" (last failure: {failure})" if failure else "")
 
 
 class EventOutbox:

@@ -18,7 +18,7 @@ from aiohttp.test_utils import TestServer
 from sqlalchemy import Engine, delete, func, select
 from sqlalchemy.orm import Session
 
-from actions.cases import queue, store
+from actions.cases import queue, store, webhook_sender
 from actions.cases.models import Case, CaseEvent, CaseMessage, EventStatus
 from actions.cases.webhook_sender import CaseWebhookSender, WebhookSettings
 from actions.content import db
@@ -255,6 +255,9 @@ async def test_a_helpdesk_that_refuses_keeps_the_event_queued_then_failed(
         "case.opened",
         "case.message",
     ]
+    with db.session_scope() as session:
+        # case.message was refused too, and waits for its next attempt.
+        assert webhook_sender.progress(session) == "1 queued, 1 failed (last failure: HTTP 401)"
 
 
 def test_nothing_is_queued_without_the_url(
