@@ -18,8 +18,8 @@ from aiohttp.test_utils import TestServer
 from sqlalchemy import Engine, delete, func, select
 from sqlalchemy.orm import Session
 
-from actions.cases import queue, store, webhook_sender
-from actions.cases.models import Case, CaseEvent, CaseMessage, EventStatus
+from actions.cases import queue, store, webhook_sender, webhooks
+from actions.cases.models import Author, Case, CaseEvent, CaseMessage, EventStatus
 from actions.cases.webhook_sender import CaseWebhookSender, WebhookSettings
 from actions.content import db
 from actions.content.models import Organisation
@@ -309,3 +309,25 @@ def test_a_malformed_url_leaves_the_helpdesk_out_of_the_notifier_not_the_alerts(
     monkeypatch.setenv("CASE_WEBHOOK_URL", "https://helpdesk.example.org/hooks")
     job = notifier.helpdesk_job()
     assert job is not None and job.settings.url == "https://helpdesk.example.org/hooks"
+
+
+def test_a_caseworkers_reply_is_a_case_message_of_its_own_author(
+    publishing: WebhookSettings,
+) -> None:
+    """Where the reply delivery records a caseworker's reply, this is what the helpdesk gets."""
+    case_id = open_case()
+    with db.session_scope() as session:
+        case = session.get(Case, case_id)
+        assert case is not None
+        reply = "مادرتان را در دروازه شرقی پیدا کردیم"
+        webhooks.message_written(
+            session, case, Author.CASEWORKER, reply, NOW + timedelta(minutes=9)
+        )
+    with db.session_scope() as session:
+        last = session.scalars(select(CaseEvent).order_by(CaseEvent.id.desc())).first()
+        assert last is not None and last.event_type == "case.message"
+        assert json.loads(last.payload)["message"] == {
+            "author": "caseworker",
+            "text": reply,
+            "written_at": {"utc": "2021-08-24T04:39:00Z", "kabul": "2021-08-24T09:09:00+04:30"},
+        }
