@@ -6,7 +6,7 @@ Written by the bot runtime's tracker store (``bot/question_log.py``), read by th
 questions page, purged with the conversations. Self-contained like the earlier migrations.
 
 Revision ID: 0012
-Revises: 0009
+Revises: 0011
 Create Date: 2021-08-29
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0012"
-down_revision: str | None = "0009"
+down_revision: str | None = "0011"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
