@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
+from sqlalchemy.orm import Session
 
 from scripts.stack import Stack
 from tests.integration.conftest import Say
 from tests.integration.test_console_browser import (  # noqa: F401  (fixtures)
+    AXE,
+    AXE_RUN,
     PHONE,
     Console,
     browser,
@@ -69,3 +73,65 @@ def test_an_editor_sees_a_question_three_people_asked_masked_in_pashto(
     fits_the_phone(page)
     assert page.viewport_size == PHONE
     screenshot(page, "console-questions-ps.png")
+
+
+def a_busy_week(console: Console) -> None:
+    """Counts of every facet and three frequent messages, straight into the database."""
+    from actions.content import db
+    from actions.questions.models import QuestionCount, UnansweredQuestion
+    from bot.question_mask import wording
+
+    engine = db.create_content_engine(console.db_url)
+    hour = datetime.now(timezone.utc).replace(minute=0, second=0, microsecond=0)
+    facets = {
+        "intent": ("ask_flights", "nlu_fallback", "out_of_scope", "ask_help"),
+        "language": ("prs-Arab", "ps-Arab", "ps-Latn", "en-Latn"),
+        "channel": ("whatsapp", "telegram", "sms_gateway"),
+    }
+    try:
+        with Session(engine) as session, session.begin():
+            for back in range(0, 48, 5):
+                for facet, values in facets.items():
+                    for n, value in enumerate(values, 1):
+                        at = hour - timedelta(hours=back)
+                        session.merge(QuestionCount(hour=at, facet=facet, value=value, turns=n))
+            for text in ("visa [number] rejected what now", "د [name] کمپ چېرته دی"):
+                for conversation in range(4):
+                    session.add(
+                        UnansweredQuestion(
+                            asked_at=hour,
+                            conversation_tag=conversation,
+                            wording=wording(text),
+                            intent="nlu_fallback",
+                            language="ps",
+                            script="Arab",
+                            channel="telegram",
+                            text=text,
+                        )
+                    )
+    finally:
+        engine.dispose()
+
+
+def test_no_serious_accessibility_violations_on_the_questions_page(
+    browser: Browser,  # noqa: F811  (the fixture imported above)
+    console: Console,
+) -> None:
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `make axe-core` (make test-integration does)")
+    a_busy_week(console)
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)  # for axe's script only
+    tab = context.new_page()
+    found: dict[str, list[str]] = {}
+    try:
+        tab.goto(console.invite("amina"))
+        tab.get_by_role("button", name="Sign in").click()
+        for lang in ("en", "prs", "ps"):
+            tab.goto(f"{console.url}/console/questions?lang={lang}")
+            expect(tab.locator("table.tally").first).to_be_visible()
+            fits_the_phone(tab)
+            tab.add_script_tag(path=str(AXE))
+            found[lang] = tab.evaluate(AXE_RUN)
+    finally:
+        context.close()
+    assert {lang: v for lang, v in found.items() if v} == {}
