@@ -20,9 +20,9 @@ from typing import Any, Final
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 from bot.channels.sms_segments import MAX_SEGMENTS, encoding, fits
 from bot.channels.transport import split_message
-from bot.lang.codes import DARI, ENGLISH, PASHTO, RTL_LANGUAGES
-from bot.lang.normalise import normalise, to_ascii_digits
-from bot.nlu.langid import PASHTO_ONLY_LETTERS
+from bot.lang.codes import DARI, ENGLISH, PASHTO
+from bot.lang.letters import reply_language, to_ascii_digits, written_digits
+from bot.lang.normalise import normalise
 
 #: Twilio's limit for one WhatsApp message body.
 WHATSAPP_MAX_CHARS: Final = 1600
@@ -61,33 +61,14 @@ MORE_WORDS: Final[dict[str, str]] = {
 _NUMBERED_LINE: Final = re.compile(r"^\s*(\d{1,2})\s*[.):\-]?\s+(\S.*)$")
 _BARE_NUMBER: Final = re.compile(r"^\s*#?\s*(\d{1,2})\s*[.)\-]?\s*$")
 _MORE_PUNCTUATION: Final = re.compile("[\\s.!?,;:'\"«»()\u060c\u061b\u061f\u06d4]+")
-_ARABIC_LETTER: Final = re.compile("[\u0621-\u064a\u066e-\u06d3\u06d5\u06ee-\u06ff\u0750-\u077f]")
-_LATIN_LETTER: Final = re.compile("[A-Za-z\u00c0-\u024f]")
-_PERSIAN_DIGITS: Final = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
-#: Language names that carry Pashto letters inside Dari and English text.
-_PASHTO_NAMES: Final = re.compile("پښتو|پشتو")
 
 
 # -- language and numbers -----------------------------------------------------------------------
 
 
-def script_language(text: str) -> str:
-    """The reply's language from its script: mostly Arabic letters → Dari or Pashto, else English.
-
-    Pashto needs letters Dari never uses; the language names "پښتو" in a Dari or English
-    language menu do not count.
-    """
-    arabic = len(_ARABIC_LETTER.findall(text))
-    if arabic <= len(_LATIN_LETTER.findall(text)):
-        return ENGLISH
-    pashto = sum(ch in PASHTO_ONLY_LETTERS for ch in _PASHTO_NAMES.sub("", text))
-    return PASHTO if pashto >= 2 else DARI
-
-
 def localised_number(number: int, language: str) -> str:
     """Persian digits for Dari and Pashto readers, as the domain's own menus use."""
-    digits = str(number)
-    return digits.translate(_PERSIAN_DIGITS) if language in RTL_LANGUAGES else digits
+    return written_digits(str(number), language)
 
 
 def bare_number(text: str) -> int | None:
@@ -207,7 +188,7 @@ def condense(text: str, max_segments: int = MAX_SEGMENTS) -> tuple[str, str]:
     text = text.strip()
     if fits(text, max_segments):
         return text, ""
-    hint = MORE_HINT[script_language(text)]
+    hint = MORE_HINT[reply_language(text)]
     lines = text.splitlines()
     kept: list[str] = []
     for line in lines:
@@ -373,7 +354,7 @@ class ReplyRenderer:
         self, conversation: str, text: str, buttons: Sequence[Mapping[str, Any]] = ()
     ) -> list[str]:
         """The messages to send for one bot reply; remembers its options and unsent rest."""
-        language = script_language(text)
+        language = reply_language(text)
         rendered, options = numbered_options(text, buttons, language)
         if not self.paged:
             await self.memory.remember(conversation, language, options, ())

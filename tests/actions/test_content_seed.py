@@ -27,9 +27,10 @@ from actions.content.models import (
 from actions.content.seed import loader
 from actions.content.seed.loader import SeedError, load, parse_duration, read_file
 from bot.lang.codes import LANGUAGES
+from bot.lang.letters import PASHTO_LETTERS
 from tests.actions.content_support import NOW
 
-PASHTO_ONLY = set("ټډړږښګڼېۍځڅ")
+PASHTO_ONLY = PASHTO_LETTERS
 MODELS = (Organisation, Airport, Gate, Flight, Announcement, GuidanceTopic)
 
 

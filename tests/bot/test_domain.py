@@ -8,6 +8,7 @@ from rasa.shared.core.constants import DEFAULT_INTENTS
 from rasa.shared.core.domain import Domain
 
 from bot.channels.whatsapp import BUTTON_TITLE as BUTTON_TITLE_LIMIT
+from bot.lang.letters import PASHTO_LETTERS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = Domain.load(str(ROOT / "bot" / "domain"))
@@ -17,7 +18,7 @@ CONTRACT_INTENTS = {
     "show_menu", "delete_my_data", "out_of_scope", "list_subscriptions", "ask_safety",
     "EXTERNAL_alert", "follow_up", "ask_human", "EXTERNAL_case_closed",
 }  # fmt: skip
-PASHTO_ONLY = set("ټډړږښڼځڅېۍ")
+PASHTO_ONLY = PASHTO_LETTERS
 
 
 def test_intents_and_entities_are_the_contract() -> None:

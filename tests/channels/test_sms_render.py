@@ -16,11 +16,11 @@ from bot.channels.sms_render import (
     for_basic_phones,
     more_request,
     numbered_options,
-    script_language,
     split_messages,
 )
 from bot.channels.sms_segments import encoding, fits, message_units, segment_count
 from bot.channels.wording import try_again
+from bot.lang.letters import reply_language
 from tests.channels.redis_support import unreachable_redis
 from tests.channels.sms_support import fixture_text
 
@@ -32,22 +32,6 @@ LANGUAGE_BUTTONS = [
 
 
 # -- language, numbers, MORE -----------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("text", "language"),
-    [
-        ("Next flights: QR8010 to Doha", "en"),
-        ("What do you need?\n6 Language / زبان / ژبه", "en"),
-        ("Which language? Write: English, Dari (دری) or Pashto (پښتو).", "en"),
-        ("به کدام زبان جواب بدهم؟ بنویسید: دری، پښتو یا English.", "prs"),
-        ("پروازهای بعدی از کابل: QR8010 به دوحه", "prs"),
-        ("په کومه ژبه ځواب درکړم؟ ولیکئ: پښتو، دری یا English.", "ps"),
-        ("راتلونکې الوتنې", "ps"),
-    ],
-)
-def test_reply_language_from_its_script(text: str, language: str) -> None:
-    assert script_language(text) == language
 
 
 @pytest.mark.parametrize(
@@ -271,7 +255,7 @@ def test_channel_sentences_fit_in_three_segments_even_in_all_three_languages() -
     for language in ("en", "prs", "ps"):  # with the hotline, in the conversation's language
         assert fits(try_again(language, "+93 700 000 100 (Kabul Aid Network)"))
     for language, hint in MORE_HINT.items():
-        assert script_language(hint) == language
+        assert reply_language(hint) == language
 
 
 async def test_whatsapp_rendering_is_not_paged() -> None:

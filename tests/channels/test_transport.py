@@ -3,7 +3,7 @@
 import pytest
 
 from bot.channels.transport import split_message
-from bot.channels.wording import CHOOSE, TEXT_ONLY, language_of, text_only
+from bot.channels.wording import CHOOSE, TEXT_ONLY, text_only
 
 
 def test_short_text_is_one_piece() -> None:
@@ -39,11 +39,3 @@ def test_sentences_exist_in_every_language() -> None:
     assert all(len(label) <= 20 for label in CHOOSE.values())  # WhatsApp's limit
     assert text_only("ps") == TEXT_ONLY["ps"]
     assert text_only(None).split("\n\n") == [TEXT_ONLY["prs"], TEXT_ONLY["ps"], TEXT_ONLY["en"]]
-
-
-@pytest.mark.parametrize(
-    ("text", "language"),
-    [("الوتنې نن", "ps"), ("پروازهای امروز", "prs"), ("Flights today", "en")],
-)
-def test_language_of_a_reply(text: str, language: str) -> None:
-    assert language_of(text) == language
