@@ -16,6 +16,7 @@ from actions.alerts import notifier, outbox, retention
 from actions.content.answering import utc_now
 from actions.content.cli.common import CommandError, kabul, unit_of_work
 from actions.content.db import get_engine
+from bot.settings_values import SettingsError
 
 STATUS_ORDER = ("queued", "sending", "sent", "failed", "cancelled", "superseded")
 
@@ -66,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         print(f"Deleted {purged}.")
         return 0
-    except (settings.SettingsError, notifier.SettingsError, CommandError) as error:
+    except (SettingsError, CommandError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 

@@ -25,9 +25,10 @@ from actions.content.models import (
     Verification,
 )
 from actions.content.seed import loader
-from actions.content.seed.loader import SeedError, load, parse_duration, read_file
+from actions.content.seed.loader import SeedError, load, read_file
 from bot.lang.codes import LANGUAGES
 from bot.lang.letters import PASHTO_LETTERS
+from bot.settings_values import duration
 from tests.actions.content_support import NOW
 
 PASHTO_ONLY = PASHTO_LETTERS
@@ -280,10 +281,10 @@ def test_guidance_keeps_the_order_of_the_file(content_db: Engine, demo_document:
     ],
 )
 def test_durations(text: str, expected: timedelta) -> None:
-    assert parse_duration(text) == expected
+    assert duration(text) == expected
 
 
 @pytest.mark.parametrize("text", ["", "h", "3", "1.5h", "3x"])
 def test_bad_durations(text: str) -> None:
     with pytest.raises(ValueError, match="not a duration"):
-        parse_duration(text)
+        duration(text)
