@@ -13,26 +13,21 @@ from typing import Final
 
 from bot.lang.codes import DARI, ENGLISH, PASHTO, gaps, refuse_gaps
 
+#: Dari and Pashto write the weekdays alike.
+_AFGHAN_WEEKDAYS: Final = {
+    1: "دوشنبه",
+    2: "سه‌شنبه",
+    3: "چهارشنبه",
+    4: "پنجشنبه",
+    5: "جمعه",
+    6: "شنبه",
+    7: "یکشنبه",
+}
+
 WEEKDAYS: Final[dict[str, dict[int, str]]] = {
     ENGLISH: {1: "Mon", 2: "Tue", 3: "Wed", 4: "Thu", 5: "Fri", 6: "Sat", 7: "Sun"},
-    DARI: {
-        1: "دوشنبه",
-        2: "سه‌شنبه",
-        3: "چهارشنبه",
-        4: "پنجشنبه",
-        5: "جمعه",
-        6: "شنبه",
-        7: "یکشنبه",
-    },
-    PASHTO: {
-        1: "دوشنبه",
-        2: "سه‌شنبه",
-        3: "چهارشنبه",
-        4: "پنجشنبه",
-        5: "جمعه",
-        6: "شنبه",
-        7: "یکشنبه",
-    },
+    DARI: dict(_AFGHAN_WEEKDAYS),
+    PASHTO: dict(_AFGHAN_WEEKDAYS),
 }
 
 MONTHS: Final[dict[str, dict[int, str]]] = {
