@@ -24,6 +24,7 @@ import unicodedata
 from typing import Final
 
 from bot.lang.codes import ARABIC, DARI, ENGLISH, LATIN, PASHTO, gaps, refuse_gaps
+from bot.lang.names import LANGUAGE_NAMES
 
 PASHTO_GAF: Final = "\u06ab"  # ګ
 DARI_GAF: Final = "\u06af"  # گ
@@ -84,8 +85,20 @@ def _range(first: int, last: int) -> str:
 ARABIC_LETTER: Final = re.compile(_letter_class(_ARABIC_BLOCKS))
 #: One Latin letter, accented ones included ("café", "Kārēz").
 LATIN_LETTER: Final = re.compile("[A-Za-z\u00c0-\u024f]")
-#: Names of Pashto in Dari and in Pashto: Pashto letters inside a Dari or English language menu.
-_PASHTO_NAMES: Final = re.compile("پښتو|پشتو")
+#: Language names written with Pashto letters ("پښتو"): inside a Dari or English language menu
+#: they say nothing about the reply's language.
+_NAMES_WITH_PASHTO_LETTERS: Final = re.compile(
+    "|".join(
+        sorted(
+            {
+                re.escape(name)
+                for names in LANGUAGE_NAMES.values()
+                for name in names.values()
+                if PASHTO_LETTERS & set(name)
+            }
+        )
+    )
+)
 
 
 def to_ascii_digits(text: str) -> str:
@@ -126,12 +139,12 @@ def reply_language(text: str) -> str:
     For the words a channel adds around a reply (the SMS "MORE" hint, WhatsApp's "Choose"):
     mostly Arabic letters → Dari or Pashto, else English. Pashto needs two letters Dari never
     writes, so one stray letter (a place name typed on a Pashto keyboard) does not make a Dari
-    reply Pashto; the names "پښتو"/"پشتو" in a language menu do not count.
+    reply Pashto; a language's name such as "پښتو" in a language menu does not count.
     """
     arabic = len(ARABIC_LETTER.findall(text))
     if arabic <= len(LATIN_LETTER.findall(text)):
         return ENGLISH
-    return PASHTO if pashto_letter_count(_PASHTO_NAMES.sub("", text)) >= 2 else DARI
+    return PASHTO if pashto_letter_count(_NAMES_WITH_PASHTO_LETTERS.sub("", text)) >= 2 else DARI
 
 
 def table_gaps() -> list[str]:
