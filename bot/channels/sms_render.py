@@ -21,7 +21,7 @@ from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 from bot.channels.sms_segments import MAX_SEGMENTS, encoding, fits
 from bot.channels.transport import split_message
 from bot.lang.codes import DARI, ENGLISH, PASHTO
-from bot.lang.letters import reply_language, to_ascii_digits, written_digits
+from bot.lang.letters import ARABIC_PUNCTUATION, reply_language, to_ascii_digits, written_digits
 from bot.lang.normalise import normalise
 
 #: Twilio's limit for one WhatsApp message body.
@@ -60,7 +60,7 @@ MORE_WORDS: Final[dict[str, str]] = {
 
 _NUMBERED_LINE: Final = re.compile(r"^\s*(\d{1,2})\s*[.):\-]?\s+(\S.*)$")
 _BARE_NUMBER: Final = re.compile(r"^\s*#?\s*(\d{1,2})\s*[.)\-]?\s*$")
-_MORE_PUNCTUATION: Final = re.compile("[\\s.!?,;:'\"«»()\u060c\u061b\u061f\u06d4]+")
+_MORE_PUNCTUATION: Final = re.compile(f"[\\s.!?,;:'\"«»(){ARABIC_PUNCTUATION}]+")
 
 
 # -- language and numbers -----------------------------------------------------------------------

@@ -39,6 +39,10 @@ PERSIAN_DIGITS: Final = "".join(chr(0x06F0 + i) for i in range(10))
 #: Arabic-Indic digits, as Arabic keyboards produce them.
 ARABIC_INDIC_DIGITS: Final = "".join(chr(0x0660 + i) for i in range(10))
 
+#: Arabic-script punctuation: comma ، semicolon ؛ question mark ؟ full stop ۔ (for stripping
+#: what people type around a word; the Latin ones are everybody's).
+ARABIC_PUNCTUATION: Final = "\u060c\u061b\u061f\u06d4"
+
 #: The digits each language's readers write.
 WRITTEN_DIGITS: Final[dict[str, str]] = {
     ENGLISH: ASCII_DIGITS,
