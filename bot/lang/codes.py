@@ -39,6 +39,12 @@ def gaps(table: Mapping[str, object], name: str) -> list[str]:
     return missing + unknown
 
 
+def sentence_gaps(table: Mapping[str, Mapping[str, object]], name: str) -> list[str]:
+    """``gaps`` of every entry of a table of sentences keyed by id, then by language:
+    ``["STATUS['open'] has no 'ur'", …]``."""
+    return [gap for key, entry in table.items() for gap in gaps(entry, f"{name}[{key!r}]")]
+
+
 def refuse_gaps(found: Iterable[str]) -> None:
     """Raise IncompleteLanguageTable naming every gap; tables call this when they are built, so
     a language added to ``LANGUAGES`` without its words stops the import with the full list."""
