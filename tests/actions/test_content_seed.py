@@ -27,7 +27,7 @@ from actions.content.models import (
 from actions.content.seed import loader
 from actions.content.seed.loader import SeedError, load, read_file
 from bot.lang.codes import LANGUAGES
-from bot.lang.letters import PASHTO_LETTERS
+from bot.lang.letters import DARI_GAF, PASHTO_LETTERS
 from bot.settings_values import duration
 from tests.actions.content_support import NOW
 
@@ -112,6 +112,7 @@ def test_demo_is_written_in_each_language(demo_document: Any) -> None:
     long_pashto = [text for text in pashto if len(text) > 40]
     assert long_pashto
     assert not [t for t in long_pashto if not PASHTO_ONLY & set(t)], "Pashto without Pashto letters"
+    assert not [t for t in pashto if DARI_GAF in t], "Dari's گ in Pashto (Pashto writes ګ)"
     numbers = re.findall(r"\+\d[\d ]*\d", str(demo_document))
     assert numbers, "the demo's contacts have numbers"
     assert all(re.fullmatch(r"\+93 700 000 1\d\d", n) for n in numbers), "only fake numbers"
