@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import aiohttp
@@ -17,6 +17,7 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import custom_payload_in_reply
 from bot.channels.sms_render import ReplyRenderer
 from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
+from bot.contract import reply_language
 from bot.lang.letters import to_ascii_digits
 
 logger = logging.getLogger(__name__)
@@ -78,7 +79,7 @@ class TextMessageOutput(CountedOutput):
             await self.deliver(message)
 
     async def send_text_message(self, recipient_id: str, text: str, **kwargs: Any) -> None:
-        await self.deliver_all(await self.renderer.outgoing(self.conversation, text))
+        await self._reply(text, (), kwargs)
 
     async def send_text_with_buttons(
         self,
@@ -87,7 +88,16 @@ class TextMessageOutput(CountedOutput):
         buttons: list[dict[str, Any]],
         **kwargs: Any,
     ) -> None:
-        await self.deliver_all(await self.renderer.outgoing(self.conversation, text, buttons))
+        await self._reply(text, buttons, kwargs)
+
+    async def _reply(
+        self, text: str, buttons: Sequence[Mapping[str, Any]], message: Mapping[str, Any]
+    ) -> None:
+        """One bot reply, rendered in the language Rasa says it is written in."""
+        language = reply_language(message)
+        await self.deliver_all(
+            await self.renderer.outgoing(self.conversation, text, buttons, language)
+        )
 
     async def send_custom_json(
         self, recipient_id: str, json_message: dict[str, Any], **kwargs: Any

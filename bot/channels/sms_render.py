@@ -21,7 +21,7 @@ from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 from bot.channels.sms_segments import MAX_SEGMENTS, encoding, fits
 from bot.channels.transport import split_message
 from bot.lang.codes import DARI, ENGLISH, PASHTO
-from bot.lang.letters import ARABIC_PUNCTUATION, reply_language, to_ascii_digits, written_digits
+from bot.lang.letters import ARABIC_PUNCTUATION, to_ascii_digits, written_digits
 from bot.lang.normalise import normalise
 
 #: Twilio's limit for one WhatsApp message body.
@@ -179,16 +179,18 @@ def for_basic_phones(text: str) -> str:
 # -- cutting --------------------------------------------------------------------------------
 
 
-def condense(text: str, max_segments: int = MAX_SEGMENTS) -> tuple[str, str]:
+def condense(
+    text: str, language: str = ENGLISH, max_segments: int = MAX_SEGMENTS
+) -> tuple[str, str]:
     """(what to send now, what waits for MORE); the part sent fits in ``max_segments``.
 
     Whole lines are kept from the start; a single line too long on its own is cut at a word.
-    The part sent ends with the MORE hint in the reply's language.
+    The part sent ends with the MORE hint in the reply's language, ``language``.
     """
     text = text.strip()
     if fits(text, max_segments):
         return text, ""
-    hint = MORE_HINT[reply_language(text)]
+    hint = MORE_HINT[language]
     lines = text.splitlines()
     kept: list[str] = []
     for line in lines:
@@ -284,6 +286,8 @@ class ReplyMemory:
             stored = await self._memory.take(options, pages)
         except MemoryUnavailable:
             return {}
+        if stored is None:
+            return {}
         try:
             return {int(number): str(payload) for number, payload in json.loads(stored).items()}
         except (TypeError, ValueError, AttributeError):
@@ -351,18 +355,24 @@ class ReplyRenderer:
         return Incoming(text=payload or text)
 
     async def outgoing(
-        self, conversation: str, text: str, buttons: Sequence[Mapping[str, Any]] = ()
+        self,
+        conversation: str,
+        text: str,
+        buttons: Sequence[Mapping[str, Any]] = (),
+        language: str = ENGLISH,
     ) -> list[str]:
-        """The messages to send for one bot reply; remembers its options and unsent rest."""
-        language = reply_language(text)
+        """The messages to send for one bot reply, written in ``language``.
+
+        Remembers its options, its unsent rest and its language (for the channel's own notices).
+        """
         rendered, options = numbered_options(text, buttons, language)
         if not self.paged:
             await self.memory.remember(conversation, language, options, ())
             return split_messages(rendered, self.max_chars)
-        page, rest = condense(for_basic_phones(rendered), self.max_segments)
+        page, rest = condense(for_basic_phones(rendered), language, self.max_segments)
         later: list[str] = []
         while rest:  # cut now: then MORE is one atomic pop, whichever process receives it
-            next_page, rest = condense(rest, self.max_segments)
+            next_page, rest = condense(rest, language, self.max_segments)
             later.append(next_page)
         await self.memory.remember(conversation, language, options, later)
         return [page] if page else []
@@ -371,5 +381,5 @@ class ReplyRenderer:
         """In the language of the last reply, or in all three when there was none."""
         text = texts.get(language or "") or "\n".join(texts.values())
         if self.paged:
-            return (condense(for_basic_phones(text), self.max_segments)[0],)
+            return (condense(for_basic_phones(text), language or ENGLISH, self.max_segments)[0],)
         return tuple(split_messages(text, self.max_chars))

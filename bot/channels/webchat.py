@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from rasa.core.channels.channel import CollectingOutputChannel, InputChannel
-from sanic import Blueprint, response
+from sanic import response
 from sanic.blueprint_group import BlueprintGroup
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
+from bot.channels.blueprints import Blueprint
 from bot.channels.identity import conversation_id
 from bot.channels.transport import (
     BODY_LIMITS,

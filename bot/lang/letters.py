@@ -2,7 +2,7 @@
 
 Dari and Pashto are both written in Arabic script, and keyboards produce their digits in two
 forms. Everything that asks "is this Arabic script?", "is this Pashto?" or "which digits?"
-asks here, so that the language identifier, the SMS renderer and the tests cannot disagree.
+asks here, so that the language identifier, the renderers and the tests cannot disagree.
 
 * **Pashto letters** are the eleven Pashto writes and Dari does not: ټ ډ ړ ږ ښ ګ ڼ ې ۍ ځ څ.
   ګ (U+06AB, gaf with a ring) is Pashto's gaf; Dari writes گ (U+06AF). A Dari text with ګ was
@@ -24,7 +24,6 @@ import unicodedata
 from typing import Final
 
 from bot.lang.codes import ARABIC, DARI, ENGLISH, LATIN, PASHTO, gaps, refuse_gaps
-from bot.lang.names import LANGUAGE_NAMES
 
 PASHTO_GAF: Final = "\u06ab"  # ګ
 DARI_GAF: Final = "\u06af"  # گ
@@ -89,20 +88,6 @@ def _range(first: int, last: int) -> str:
 ARABIC_LETTER: Final = re.compile(_letter_class(_ARABIC_BLOCKS))
 #: One Latin letter, accented ones included ("café", "Kārēz").
 LATIN_LETTER: Final = re.compile("[A-Za-z\u00c0-\u024f]")
-#: Language names written with Pashto letters ("پښتو"): inside a Dari or English language menu
-#: they say nothing about the reply's language.
-_NAMES_WITH_PASHTO_LETTERS: Final = re.compile(
-    "|".join(
-        sorted(
-            {
-                re.escape(name)
-                for names in LANGUAGE_NAMES.values()
-                for name in names.values()
-                if PASHTO_LETTERS & set(name)
-            }
-        )
-    )
-)
 
 
 def to_ascii_digits(text: str) -> str:
@@ -135,20 +120,6 @@ def script_of(text: str) -> str | None:
 def pashto_letter_count(text: str) -> int:
     """How many of the text's letters only Pashto writes."""
     return sum(1 for char in text if char in PASHTO_LETTERS)
-
-
-def reply_language(text: str) -> str:
-    """The language of a reply the assistant wrote, from its letters alone.
-
-    For the words a channel adds around a reply (the SMS "MORE" hint, WhatsApp's "Choose"):
-    mostly Arabic letters → Dari or Pashto, else English. Pashto needs two letters Dari never
-    writes, so one stray letter (a place name typed on a Pashto keyboard) does not make a Dari
-    reply Pashto; a language's name such as "پښتو" in a language menu does not count.
-    """
-    arabic = len(ARABIC_LETTER.findall(text))
-    if arabic <= len(LATIN_LETTER.findall(text)):
-        return ENGLISH
-    return PASHTO if pashto_letter_count(_NAMES_WITH_PASHTO_LETTERS.sub("", text)) >= 2 else DARI
 
 
 def table_gaps() -> list[str]:

@@ -70,7 +70,9 @@ for _number, _names in enumerate(
     for _name in _names.split():
         _MONTHS[normalise(_name)] = _number
 #: Every month name the answers write, too.
-_MONTHS |= {normalise(name): number for names in MONTHS.values() for number, name in names.items()}
+_MONTHS.update(
+    {normalise(name): number for names in MONTHS.values() for number, name in names.items()}
+)
 
 _DAY_MONTH_NUMERIC: Final = re.compile(
     r"^(\d{1,2})\s*[/.\-]\s*(\d{1,2})(?:\s*[/.\-]\s*(\d{2,4}))?$"

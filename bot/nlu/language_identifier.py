@@ -39,7 +39,7 @@ def labelled_examples(data_dir: Path) -> List[Tuple[str, str]]:
     A text that stands in two languages' data ("salam", "menu", "ok") is evidence for neither
     and is left out, so short shared words stay uncertain instead of picking a side.
     """
-    labels: Dict[str, set] = {}
+    labels: Dict[str, set[str]] = {}
     for code in LANGUAGES:
         folder = data_dir / code
         if not folder.is_dir():

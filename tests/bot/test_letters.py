@@ -14,7 +14,6 @@ from bot.lang.letters import (
     PERSIAN_LETTERS,
     has_arabic_script,
     pashto_letter_count,
-    reply_language,
     script_of,
     to_ascii_digits,
     written_digits,
@@ -76,28 +75,6 @@ def test_digits_both_ways() -> None:
 def test_script_of(text: str, script: str | None) -> None:
     assert script_of(text) == script
     assert has_arabic_script(text) == (script == "Arab")
-
-
-@pytest.mark.parametrize(
-    ("text", "language"),
-    [
-        ("Next flights: QR8010 to Doha", "en"),
-        ("Flights today", "en"),
-        ("What do you need?\n6 Language / زبان / ژبه", "en"),
-        ("Which language? Write: English, Dari (دری) or Pashto (پښتو).", "en"),
-        ("به کدام زبان جواب بدهم؟ بنویسید: دری، پښتو یا English.", "prs"),
-        ("پروازهای بعدی از کابل: QR8010 به دوحه", "prs"),
-        ("پروازهای امروز", "prs"),
-        ("پروازهای ۲۴ اگست به ۱۵:۰۰", "prs"),
-        # One stray Pashto letter (a name typed on a Pashto keyboard) keeps a reply Dari.
-        ("پرواز امروز به ننګرهار", "prs"),
-        ("په کومه ژبه ځواب درکړم؟ ولیکئ: پښتو، دری یا English.", "ps"),
-        ("راتلونکې الوتنې", "ps"),
-        ("د کابل هوايي ډګر خلاص دی", "ps"),
-    ],
-)
-def test_reply_language_from_its_letters(text: str, language: str) -> None:
-    assert reply_language(text) == language
 
 
 def test_pashto_letters_are_counted() -> None:

@@ -4,6 +4,7 @@ import pytest
 
 from bot.channels.transport import split_message
 from bot.channels.wording import CHOOSE, TEXT_ONLY, text_only
+from bot.contract import reply_language
 
 
 def test_short_text_is_one_piece() -> None:
@@ -39,3 +40,19 @@ def test_sentences_exist_in_every_language() -> None:
     assert all(len(label) <= 20 for label in CHOOSE.values())  # WhatsApp's limit
     assert text_only("ps") == TEXT_ONLY["ps"]
     assert text_only(None).split("\n\n") == [TEXT_ONLY["prs"], TEXT_ONLY["ps"], TEXT_ONLY["en"]]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "language"),
+    [
+        ({"metadata": {"language": "ps"}}, "ps"),
+        ({"metadata": {"language": "prs", "utter_action": "utter_menu"}}, "prs"),
+        ({"metadata": {"language": "ur"}}, "en"),
+        ({"metadata": "prs"}, "en"),
+        ({}, "en"),
+    ],
+)
+def test_a_reply_names_its_language_and_an_unnamed_one_is_english(
+    kwargs: dict[str, object], language: str
+) -> None:
+    assert reply_language(kwargs) == language

@@ -61,7 +61,7 @@ MISSING_GLYPHS_JS = """([element, characters, noGlyph]) => {
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (make test-integration does)")
+        pytest.fail(f"{CHROMIUM} is missing: run `make deps` (as root)")
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield launched
@@ -182,7 +182,7 @@ def missing_glyphs(page: Page, stack: Stack) -> list[str]:
 
 
 def test_every_dari_and_pashto_letter_renders(page: Page, stack: Stack) -> None:
-    """No empty boxes: ۍ once showed as one in Debian's Chromium (make chromium installs the
+    """No empty boxes: ۍ once showed as one in Debian's Chromium (make deps installs the
     fonts that cover every letter, widget.css names them)."""
     assert missing_glyphs(page, stack) == []
 
