@@ -21,7 +21,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 
 .PHONY: help setup run db purge train lint mypy test test-unit validate test-nlu test-stories test-followups \
 	test-integration deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
-	bench-action-secret bench-memory bench-console bench-sms bench-load chaos clean
+	bench-action-secret bench-memory bench-console bench-cases bench-sms bench-load chaos clean
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
@@ -35,6 +35,7 @@ help:
 	@echo "make purge  delete conversations and alert data past their retention period"
 	@echo "make bench  benchmarks (NLU vs stock Rasa; content actions' latency; alerts to 10 000"
 	@echo "            subscribers; the channels' memory in Redis); see docs/BENCHMARKS.md"
+	@echo "make bench-cases 'talk to a person' to the caseworkers' queue and a helpdesk; 1 000 cases"
 	@echo "make bench-sms   what an SMS user pays (sends, segments) per question, five language slices"
 	@echo "make bench-load  full stack under load: make run's setup, production (PostgreSQL, Redis,"
 	@echo "            several workers) and stock Rasa side by side (BENCH_DURATION=60 BENCH_CONCURRENCY=50)"
@@ -172,7 +173,8 @@ test-integration: deps-check setup $(MODEL) $(AXE)
 test: deps-check setup lint test-unit validate train test-nlu test-stories test-followups test-integration chaos
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
-bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory bench-console bench-sms
+bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory bench-console bench-cases \
+	bench-sms
 
 # Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
 bench-nlu: .venv/bot/.installed
@@ -191,6 +193,14 @@ bench-console: .venv/actions/.installed
 	@mkdir -p results
 	$(ACT)/python scripts/bench_console.py $(if $(BENCH_PG_URL),--postgres $(BENCH_PG_URL)) \
 		| tee results/bench-console.md
+
+# From "talk to a person" to the caseworkers' queue and a helpdesk's webhook on the real stack;
+# the queue page with 1 000 open cases and a case event to the webhook receiver, on SQLite and,
+# with BENCH_PG_URL, PostgreSQL.
+bench-cases: setup $(MODEL)
+	@mkdir -p results
+	$(ACT)/python scripts/bench_cases.py $(if $(BENCH_PG_URL),--postgres $(BENCH_PG_URL)) \
+		| tee results/bench-cases.md
 
 # One broadcast to 10 000 subscribers, end to end (PostgreSQL, Rasa, action server, notifier)
 # against local fake providers that refuse what exceeds their rates; BENCH_SUBSCRIBERS=2000.

@@ -31,6 +31,10 @@ Every variable the answering side of the content runtime reads is read here and 
     in the last 24 hours (WhatsApp allows free text only inside that window). Its body must
     have one parameter, ``{{1}}``, that receives the alert text; create it in each language
     (``fa`` for Dari, ``ps``, ``en``) in WhatsApp Manager (docs/DATA_PROTECTION.md).
+``CASE_WEBHOOK_URL`` (default: unset)
+    A helpdesk's address that receives the case lifecycle; read by ``bot/case_events.py``,
+    which both runtimes share (Rasa queues the person's messages too), with the notifier's
+    ``CASE_WEBHOOK_SECRET`` … in ``actions/cases/webhook_sender.py`` (docs/HANDOFF.md).
 ``EMERGENCY_HOTLINE`` (default: unset)
     A number people can call when the content database cannot be read, with who answers, e.g.
     ``+93 700 000 100 (Kabul Aid Network)``. The hotlines users are normally given live in that

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rasa.core.nlg import TemplatedNaturalLanguageGenerator
+from rasa.core.nlg.response import TemplatedNaturalLanguageGenerator
 from rasa.shared.core.domain import Domain
 from rasa.shared.core.trackers import DialogueStateTracker
 from rasa.utils.endpoints import EndpointConfig

@@ -1,7 +1,7 @@
 """``python -m actions.alerts serve | status | purge`` (README "Alerts", docs/DATA_PROTECTION.md).
 
 serve   send queued alerts through Rasa's HTTP API until stopped (started by `make run`)
-status  the latest alerts and how many are queued / sent / failed
+status  the latest alerts and how many are queued / sent / failed (and the helpdesk's case events)
 purge   delete expired subscriptions and addresses and old deliveries (also run hourly by serve)
 """
 
@@ -13,6 +13,7 @@ import sys
 
 from actions import settings
 from actions.alerts import notifier, outbox, retention
+from actions.cases import webhook_sender
 from actions.content.answering import utc_now
 from actions.content.cli.common import CommandError, kabul, unit_of_work
 from actions.content.db import get_engine
@@ -23,6 +24,9 @@ STATUS_ORDER = ("queued", "sending", "sent", "failed", "cancelled", "superseded"
 
 def status(limit: int) -> int:
     with unit_of_work(get_engine()) as session:
+        helpdesk = webhook_sender.progress(session)
+        if helpdesk is not None:
+            print(f"Case events for the helpdesk: {helpdesk}")
         rows = outbox.latest(session, limit)
         if not rows:
             print("No alerts yet: they are queued when a change is published that has subscribers.")

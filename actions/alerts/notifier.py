@@ -52,6 +52,7 @@ from actions.alerts.models import (
     StoredAddress,
 )
 from actions.alerts.subscriptions import ALERT_CHANNELS, still_wanted
+from actions.cases import webhook_sender
 from actions.content.answering import utc_now
 from actions.content.db import session_scope
 from bot.alert_rates import DEFAULT_RATES, alert_rate
@@ -448,15 +449,27 @@ class Notifier:
             self._slots.release()
 
 
+def helpdesk_job() -> webhook_sender.CaseWebhookSender | None:
+    """The helpdesk's case events, when ``CASE_WEBHOOK_URL`` is set. A malformed setting is
+    logged and leaves them out: alerts to people matter more than a helpdesk's tickets."""
+    try:
+        return webhook_sender.CaseWebhookSender.from_env()
+    except webhook_sender.WebhookSettingsError as error:
+        logger.error("case events are not sent to a helpdesk: %s", error)
+        return None
+
+
 def serve(settings_: NotifierSettings | None = None) -> None:
-    """``python -m actions.alerts serve``: run until SIGTERM or Ctrl-C."""
+    """``python -m actions.alerts serve``: run until SIGTERM or Ctrl-C; with
+    ``CASE_WEBHOOK_URL`` also the helpdesk's case events (``actions/cases/webhook_sender.py``)."""
     notifier = Notifier(settings_)
+    jobs = [job for job in (notifier, helpdesk_job()) if job is not None]
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, notifier.stop)
-        await notifier.run()
+        for sig in (signal.SIGTERM, signal.SIGINT):  # one handler per signal: stop them all
+            loop.add_signal_handler(sig, lambda: [job.stop() for job in jobs])
+        await asyncio.gather(*(job.run() for job in jobs))
 
     asyncio.run(main())
 
