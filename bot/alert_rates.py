@@ -16,6 +16,10 @@ from collections.abc import Mapping
 
 from bot.settings_values import positive_number
 
+#: ``positive_number`` lives in bot/settings_values.py; it stays importable from here for the
+#: modules that read their rates with it.
+__all__ = ["DEFAULT_RATES", "alert_rate", "positive_number"]
+
 DEFAULT_RATES: dict[str, float] = {
     "telegram": 25.0,
     "whatsapp": 70.0,
