@@ -87,6 +87,10 @@ class Mailbox:
             await self._memory.remove(key, forgotten)
         return waiting
 
+    async def forget(self, conversation: str) -> None:
+        """Empties the mailbox: the person asked for their data to be deleted."""
+        await self._memory.delete(_KEY + conversation)
+
 
 def _entry(raw: str) -> dict[str, Any] | None:
     """A stored message, or None for one this code cannot read (never shown, then forgotten)."""

@@ -44,6 +44,7 @@ from bot.channels.transport import (
 )
 from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
 from bot.lang.codes import LANGUAGES
+from bot.stores import DELETED_CONFIRMATION
 
 logger = logging.getLogger(__name__)
 
@@ -67,7 +68,15 @@ MAX_ACKNOWLEDGED = 2 * MAILBOX_MESSAGES
 
 
 class WebchatCollector(CountedOutput, CollectingOutputChannel):
-    """Rasa's collecting output (the replies go back in the HTTP answer), counted per turn."""
+    """Rasa's collecting output (the replies go back in the HTTP answer), counted per turn;
+    notices the confirmation that the person's data was deleted (their mailbox goes too)."""
+
+    deleted_data = False
+
+    async def send_response(self, recipient_id: str, message: dict[str, Any]) -> None:
+        if message.get("utter_action") == DELETED_CONFIRMATION:
+            self.deleted_data = True
+        await super().send_response(recipient_id, message)
 
 
 def visible_parts(message: dict[str, Any]) -> dict[str, Any]:
@@ -230,14 +239,17 @@ class WebchatInput(InputChannel):
             except MalformedRequest as error:
                 return response.json({"error": str(error)}, status=400)
             collector = WebchatCollector()
+            conversation = conversation_id(self.name(), sender)
             message = user_message(
                 text,
                 collector,
-                conversation_id(self.name(), sender),
+                conversation,
                 input_channel=self.name(),
                 metadata={"language_hint": hint} if hint else {},
             )
             outcome = await take_turn(message, on_new_message, request.app.ctx.agent)
+            if collector.deleted_data:
+                await self._forget_mailbox(conversation)
             if outcome is Outcome.UNANSWERED:
                 # Say so: the widget then keeps the message and tries again.
                 return response.json({"error": "the assistant failed"}, status=503)
@@ -262,6 +274,13 @@ class WebchatInput(InputChannel):
             return response.json({"messages": messages}, headers={"Cache-Control": "no-store"})
 
         return blueprint
+
+    async def _forget_mailbox(self, conversation: str) -> None:
+        try:
+            await self.mailbox.forget(conversation)
+        except MemoryUnavailable:
+            # Its messages expire with the mailbox (MAILBOX_HOURS); the deletion is still done.
+            logger.warning("webchat: the mailbox of %s could not be emptied now", conversation)
 
     def _file(self, name: str) -> HTTPResponse:
         return HTTPResponse(

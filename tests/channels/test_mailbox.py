@@ -246,3 +246,25 @@ def test_the_channel_starts_without_any_key_and_uses_redis_when_configured(
     channel = WebchatInput.from_credentials(None)
     assert channel.addresses is None
     assert isinstance(channel.mailbox._memory, RedisMemory)
+
+
+async def test_deleting_my_data_in_the_web_chat_empties_the_mailbox(serve: Serve) -> None:
+    deleted = {
+        "text": "ستاسو معلومات زموږ له سرور څخه پاک شول.",
+        "utter_action": "utter_data_deleted",
+    }
+    channel = WebchatInput()
+    url = await serve(channel, FakeAgent([deleted]))
+    conversation = conversation_id("webchat", SENDER)
+    await channel.mailbox.store(conversation, {"text": REPLY_PRS})
+    await channel.mailbox.store(conversation_id("webchat", OTHER_SENDER), {"text": REPLY_PRS})
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(
+            f"{url}/webhook", json={"sender": SENDER, "message": "زما معلومات پاک کړه"}
+        ) as r,
+    ):
+        assert r.status == 200
+        assert [reply["text"] for reply in await r.json()] == [deleted["text"]]
+    assert await fetch(url, {"sender": SENDER}) == (200, {"messages": []})
+    assert len((await fetch(url, {"sender": OTHER_SENDER}))[1]["messages"]) == 1  # not theirs
