@@ -10,7 +10,6 @@ import asyncio
 import json
 from typing import Any
 
-import aiohttp
 import pytest
 
 from bot.channels.addresses import AddressBook
@@ -25,19 +24,13 @@ from tests.channels.alert_support import rasa_output_channel
 from tests.channels.channel_support import FakeAgent, Serve
 from tests.channels.redis_support import unreachable_redis
 from tests.channels.test_deliveries import queue_delivery, state
+from tests.channels.test_memory import Clock
+from tests.channels.test_webchat import post
 
 SENDER = "0123456789abcdef0123456789abcdef"
 OTHER_SENDER = "fedcba9876543210fedcba9876543210"
 I_AM_BACK_PS = "قضیه مو بنده شوه. زه بیا دلته یم."
 REPLY_PRS = "سلام، من قضیهٔ شما را می‌بینم."
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def test_a_message_waits_until_acknowledged_and_then_never_comes_again(
@@ -100,6 +93,7 @@ async def test_many_processes_storing_at_once_never_pass_the_limit(memory: Chann
 
 async def test_messages_older_than_the_limit_are_not_shown_and_are_forgotten() -> None:
     clock = Clock()
+    clock.now = 1_700_000_000.0  # wall time, as the mailbox reads it
     memory = ProcessMemory(clock=clock)
     mailbox = Mailbox(memory, keep_seconds=3600, clock=clock)
     await mailbox.store("webchat-c1", {"text": "old"})
@@ -144,12 +138,7 @@ async def test_an_unreadable_stored_message_is_dropped_not_shown() -> None:
 
 
 async def fetch(url: str, body: object) -> tuple[int, Any]:
-    data = body if isinstance(body, bytes) else json.dumps(body).encode()
-    async with (
-        aiohttp.ClientSession() as session,
-        session.post(f"{url}/mailbox", data=data) as answer,
-    ):
-        return answer.status, await answer.json(content_type=None)
+    return await post(url, body, "mailbox")
 
 
 async def test_rasas_output_puts_messages_in_the_persons_mailbox_for_their_page_only(
@@ -258,13 +247,7 @@ async def test_deleting_my_data_in_the_web_chat_empties_the_mailbox(serve: Serve
     conversation = conversation_id("webchat", SENDER)
     await channel.mailbox.store(conversation, {"text": REPLY_PRS})
     await channel.mailbox.store(conversation_id("webchat", OTHER_SENDER), {"text": REPLY_PRS})
-    async with (
-        aiohttp.ClientSession() as session,
-        session.post(
-            f"{url}/webhook", json={"sender": SENDER, "message": "زما معلومات پاک کړه"}
-        ) as r,
-    ):
-        assert r.status == 200
-        assert [reply["text"] for reply in await r.json()] == [deleted["text"]]
+    status, replies = await post(url, {"sender": SENDER, "message": "زما معلومات پاک کړه"})
+    assert status == 200 and [reply["text"] for reply in replies] == [deleted["text"]]
     assert await fetch(url, {"sender": SENDER}) == (200, {"messages": []})
     assert len((await fetch(url, {"sender": OTHER_SENDER}))[1]["messages"]) == 1  # not theirs
