@@ -61,8 +61,6 @@ PUBLIC_PREFIX = "/webchat"
 _SENDER_RULE = re.compile(r"[A-Za-z0-9_-]{8,64}")
 #: Reply fields the page uses; the rest (recipient_id: our hashed id) stays on the server.
 _REPLY_FIELDS = ("text", "buttons", "image")
-
-
 #: Ids one fetch may acknowledge: every message a full mailbox holds, twice over.
 MAX_ACKNOWLEDGED = 2 * MAILBOX_MESSAGES
 
@@ -100,6 +98,9 @@ class MailboxWriter(OutputChannel):
     async def send_response(self, recipient_id: str, message: dict[str, Any]) -> None:
         if recipient_id != self._conversation:
             raise ProviderFailure(None, "a message meant for another conversation")
+        if not recipient_id.startswith(f"{self.name()}-"):
+            # No page can ever fetch it (identity.py): "delivered" would be a lie.
+            raise ProviderFailure(None, "not a web chat conversation")
         shown = visible_parts(message)
         if not shown:
             return  # a custom payload alone is never shown to a person as JSON

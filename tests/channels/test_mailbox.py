@@ -199,6 +199,13 @@ async def test_a_mailbox_that_cannot_store_makes_rasa_fail_so_the_sender_retries
     assert REPLY_PRS not in caplog.text and SENDER not in caplog.text
 
 
+async def test_a_message_for_a_conversation_of_another_channel_is_refused() -> None:
+    channel = WebchatInput()
+    with pytest.raises(AlertNotDelivered, match="not a web chat conversation"):
+        await rasa_output_channel(channel).send_response("telegram-c1", {"text": REPLY_PRS})
+    assert await channel.mailbox.collect("telegram-c1") == []
+
+
 async def test_a_full_mailbox_makes_rasa_fail_too() -> None:
     channel = WebchatInput()
     channel.mailbox = Mailbox(ProcessMemory(), limit=1)
