@@ -280,7 +280,14 @@
     poll();
   }
 
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) pollNow(); });
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) {
+      pollNow();
+    } else if (pollTimer) {
+      window.clearTimeout(pollTimer); // nobody is looking: no data, no battery
+      pollTimer = null;
+    }
+  });
   window.addEventListener("focus", pollNow);
 
   window.addEventListener("online", function () {
