@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
@@ -44,24 +45,34 @@ DOCS_SCREENSHOT = ROOT / "docs" / "webchat-mailbox-ps.png"
 
 
 @pytest.fixture(scope="module", params=["process", "redis"])
+def redis(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[RedisServer | None]:
+    """Where the channels' memory is: None for the Rasa process, else the test's own Redis."""
+    if request.param == "process":
+        yield None
+        return
+    server = RedisServer(tmp_path_factory.mktemp("mailbox-redis"))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
 def stack(
-    request: pytest.FixtureRequest, content_db_url: str, tmp_path_factory: pytest.TempPathFactory
+    redis: RedisServer | None, content_db_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Stack]:
     """Rasa and the action server, with a conversation key this test knows (to name the
-    conversation in Rasa's API as the console does) and the channels' memory of ``param``."""
+    conversation in Rasa's API as the console does) and the channels' memory in ``redis``."""
     if not MODEL.exists():
         pytest.fail(f"{MODEL} is missing: run `make train` (make test does it first)")
-    base = tmp_path_factory.mktemp(f"mailbox-{request.param}")
     env = {"CONVERSATION_ID_KEY": CONVERSATION_KEY}
-    redis: RedisServer | None = None
-    if request.param == "redis":
-        redis = RedisServer(base / "redis")
-        redis.start()
+    if redis is not None:
         env.update(redis.env("mailboxtest"))
     running = Stack(
         model=MODEL,
         content_db_url=content_db_url,
-        log_dir=base / "logs",
+        log_dir=tmp_path_factory.mktemp("mailbox-logs"),
         rasa_port=free_port(),
         action_port=free_port(),
         extra_env=env,
@@ -71,8 +82,6 @@ def stack(
         yield running
     finally:
         running.stop()
-        if redis is not None:
-            redis.stop()
 
 
 @pytest.fixture(autouse=True)
@@ -80,8 +89,9 @@ def same_conversation_ids(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CONVERSATION_ID_KEY", CONVERSATION_KEY)
 
 
-def close_case(stack: Stack, conversation: str) -> None:
-    """What actions/cases/handback.py sends, naming the web chat as the output channel."""
+def close_case(stack: Stack, conversation: str) -> int:
+    """What actions/cases/handback.py sends, naming the web chat as the output channel; Rasa's
+    HTTP status."""
     query = urllib.parse.urlencode({"output_channel": "webchat", "include_events": "NONE"})
     url = (
         f"{stack.rasa_url}/conversations/{urllib.parse.quote(conversation, safe='')}"
@@ -92,8 +102,16 @@ def close_case(stack: Stack, conversation: str) -> None:
         headers["Authorization"] = f"Bearer {os.environ['RASA_API_TOKEN']}"
     body = json.dumps({"name": "EXTERNAL_case_closed", "entities": {}}).encode()
     request = urllib.request.Request(url, body, headers)
-    with urllib.request.urlopen(request, timeout=30) as response:
-        assert response.status == 200
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def paused(stack: Stack, conversation: str) -> bool:
+    tracker = test_handoff.get_json(f"{stack.rasa_url}/conversations/{conversation}/tracker")
+    return bool(tracker["paused"])
 
 
 def fetch_mailbox(stack: Stack, sender: str) -> list[dict[str, object]]:
@@ -148,7 +166,7 @@ def test_the_open_page_shows_i_am_back_when_the_case_is_closed(
 ) -> None:
     sender = hand_over_to_a_caseworker(page, stack)
     conversation = conversation_id("webchat", sender)
-    close_case(stack, conversation)
+    assert close_case(stack, conversation) == 200
     expect_i_am_back_once(page)
     assert fetch_mailbox(stack, sender) == []  # taken out of the mailbox once shown
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
@@ -172,7 +190,7 @@ def test_a_message_that_came_while_the_page_was_closed_is_shown_when_it_opens(
     sender = hand_over_to_a_caseworker(page, stack)
     context = page.context
     page.close()  # the person put the phone away
-    close_case(stack, conversation_id("webchat", sender))
+    assert close_case(stack, conversation_id("webchat", sender)) == 200
     [waiting] = fetch_mailbox(stack, sender)
     assert I_AM_BACK in str(waiting["text"])
     assert fetch_mailbox(stack, "someone-else-0123456789") == []
@@ -181,3 +199,26 @@ def test_a_message_that_came_while_the_page_was_closed_is_shown_when_it_opens(
     reopened.goto(f"{stack.rasa_url}/webchat/")
     expect_i_am_back_once(reopened)
     assert fetch_mailbox(stack, sender) == []
+
+
+@pytest.mark.usefixtures("caseworkers_round_the_clock")
+def test_when_redis_is_down_the_close_fails_and_its_retry_reaches_the_page(
+    page: Page, stack: Stack, redis: RedisServer | None
+) -> None:
+    if redis is None:
+        pytest.skip("the memory in the Rasa process cannot be down on its own")
+    sender = hand_over_to_a_caseworker(page, stack)
+    conversation = conversation_id("webchat", sender)
+    redis.kill()
+    try:
+        # The console would keep the case open and say so; nothing changed in the conversation.
+        assert close_case(stack, conversation) == 500
+        assert paused(stack, conversation)
+        page.wait_for_timeout(6_000)  # the page asks meanwhile, and is told to try later
+        expect(page.locator(".msg.bot", has_text=I_AM_BACK)).to_have_count(0)
+    finally:
+        redis.start()  # empty, as after losing it
+    page.wait_for_timeout(2_500)  # Rasa tries Redis again 2 s after a failure
+    assert close_case(stack, conversation) == 200  # the caseworker closes again
+    assert not paused(stack, conversation)
+    expect_i_am_back_once(page)
