@@ -206,9 +206,12 @@
 
   /* Mailbox: one fetch at a time; faster right after activity, slower the longer nothing
    * comes, none while the page is hidden (it asks at once when seen again). */
+  var MESSAGE_ID = /^[0-9a-f]{16}$/;
+  var MAX_ACKS = 60; // what the server takes in one fetch
   var acks = [];
   try { acks = JSON.parse(store("acks") || "[]"); } catch (e) { acks = []; }
   if (!Array.isArray(acks)) acks = [];
+  acks = acks.filter(function (id) { return MESSAGE_ID.test(id); }).slice(-MAX_ACKS);
   var shownIds = {};
   var polling = false;
   var pollTimer = null;
@@ -238,13 +241,14 @@
     acks = acks.filter(function (id) { return acknowledged.indexOf(id) < 0; });
     var fresh = [];
     (Array.isArray(answer.messages) ? answer.messages : []).forEach(function (message) {
-      if (!message || typeof message.id !== "string") return;
+      if (!message || !MESSAGE_ID.test(message.id)) return;
       if (acks.indexOf(message.id) < 0) acks.push(message.id); // shown before, ack lost: again
       if (!shownIds[message.id]) {
         shownIds[message.id] = true;
         fresh.push(message);
       }
     });
+    acks = acks.slice(-MAX_ACKS);
     store("acks", JSON.stringify(acks));
     if (fresh.length) {
       if (waitingForPerson()) store("waiting", String(Date.now()));
@@ -265,6 +269,11 @@
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ sender: sender, ack: acknowledged })
     }).then(function (response) {
+      if (response.status === 400) {
+        // Refused as malformed: not the messages, so only the acknowledgements can be at fault.
+        acks = [];
+        store("acks", "[]");
+      }
       if (!response.ok) throw new Error("HTTP " + response.status);
       return response.json();
     }).then(function (answer) { received(answer || {}, acknowledged); }, slowDown)
