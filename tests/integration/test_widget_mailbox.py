@@ -4,7 +4,9 @@ speaker asks for a person, the case is closed through Rasa's HTTP API with
 the person typing anything, right to left, once.
 
 Each test runs twice: with the channels' memory in the Rasa process (``make run``) and in Redis
-(the production profile's ``REDIS_HOST``; a redis-server of the test's own).
+(the production profile's ``REDIS_HOST``; a redis-server of the test's own). The last one runs
+the production profile itself: two Rasa processes sharing PostgreSQL and Redis, the page talking
+to one, the close reaching the other.
 """
 
 from __future__ import annotations
@@ -14,16 +16,18 @@ import os
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from bot.channels.identity import conversation_id
-from scripts.stack import ROOT, Stack, free_port
+from scripts.stack import ROOT, Stack, free_port, production_store_env
 from tests.channels.redis_support import RedisServer
-from tests.integration import test_handoff, test_widget
+from tests.integration import test_handoff, test_shared_stores, test_widget
 from tests.integration.conftest import MODEL
 from tests.integration.test_widget import PASHTO_ONLY, REPLY_TIMEOUT_MS
 
@@ -34,6 +38,9 @@ browser = test_widget.browser
 page = test_widget.page
 #: The demo's caseworkers take cases at any hour: the test does not depend on the clock.
 caseworkers_round_the_clock = test_handoff.caseworkers_round_the_clock
+#: PostgreSQL (and Redis) must be there for the production profile; skipped visibly, except in CI.
+services = test_shared_stores.services
+PG_ADMIN = test_shared_stores.PG_ADMIN
 
 CONVERSATION_KEY = "integration-test-webchat-mailbox"
 ASK_FOR_A_PERSON = "زه له یو انسان سره خبرې کول غواړم"
@@ -89,12 +96,12 @@ def same_conversation_ids(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CONVERSATION_ID_KEY", CONVERSATION_KEY)
 
 
-def close_case(stack: Stack, conversation: str) -> int:
+def close_case(rasa_url: str, conversation: str) -> int:
     """What actions/cases/handback.py sends, naming the web chat as the output channel; Rasa's
     HTTP status."""
     query = urllib.parse.urlencode({"output_channel": "webchat", "include_events": "NONE"})
     url = (
-        f"{stack.rasa_url}/conversations/{urllib.parse.quote(conversation, safe='')}"
+        f"{rasa_url}/conversations/{urllib.parse.quote(conversation, safe='')}"
         f"/trigger_intent?{query}"
     )
     headers = {"Content-Type": "application/json"}
@@ -166,7 +173,7 @@ def test_the_open_page_shows_i_am_back_when_the_case_is_closed(
 ) -> None:
     sender = hand_over_to_a_caseworker(page, stack)
     conversation = conversation_id("webchat", sender)
-    assert close_case(stack, conversation) == 200
+    assert close_case(stack.rasa_url, conversation) == 200
     expect_i_am_back_once(page)
     assert fetch_mailbox(stack, sender) == []  # taken out of the mailbox once shown
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
@@ -190,7 +197,7 @@ def test_a_message_that_came_while_the_page_was_closed_is_shown_when_it_opens(
     sender = hand_over_to_a_caseworker(page, stack)
     context = page.context
     page.close()  # the person put the phone away
-    assert close_case(stack, conversation_id("webchat", sender)) == 200
+    assert close_case(stack.rasa_url, conversation_id("webchat", sender)) == 200
     [waiting] = fetch_mailbox(stack, sender)
     assert I_AM_BACK in str(waiting["text"])
     assert fetch_mailbox(stack, "someone-else-0123456789") == []
@@ -212,13 +219,73 @@ def test_when_redis_is_down_the_close_fails_and_its_retry_reaches_the_page(
     redis.kill()
     try:
         # The console would keep the case open and say so; nothing changed in the conversation.
-        assert close_case(stack, conversation) == 500
+        assert close_case(stack.rasa_url, conversation) == 500
         assert paused(stack, conversation)
         page.wait_for_timeout(6_000)  # the page asks meanwhile, and is told to try later
         expect(page.locator(".msg.bot", has_text=I_AM_BACK)).to_have_count(0)
     finally:
         redis.start()  # empty, as after losing it
     page.wait_for_timeout(2_500)  # Rasa tries Redis again 2 s after a failure
-    assert close_case(stack, conversation) == 200  # the caseworker closes again
+    assert close_case(stack.rasa_url, conversation) == 200  # the caseworker closes again
     assert not paused(stack, conversation)
     expect_i_am_back_once(page)
+
+
+@pytest.fixture(scope="module")
+def two_servers(services: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """The production profile: two Rasa processes, a fresh PostgreSQL database (tracker store
+    and content), the test's own Redis (lock store and channels' memory)."""
+    if not MODEL.exists():
+        pytest.fail(f"{MODEL} is missing: run `make train` (make test does it first)")
+    base = tmp_path_factory.mktemp("mailbox-production")
+    redis_server = RedisServer(base / "redis")
+    redis_server.start()
+    name = f"test_mailbox_{uuid.uuid4().hex[:12]}"
+    pg = urllib.parse.urlsplit(PG_ADMIN)
+    with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    database = pg._replace(path=f"/{name}").geturl()
+    running: Stack | None = None
+    try:
+        content_url = f"postgresql+psycopg://{pg.netloc}/{name}"
+        test_shared_stores._content_cli(content_url, "migrate")
+        test_shared_stores._content_cli(content_url, "seed")
+        with psycopg.connect(database, autocommit=True) as connection:
+            connection.execute("UPDATE organisations SET case_hours = '00:00-00:00'")
+        running = Stack(
+            model=MODEL,
+            content_db_url=content_url,
+            log_dir=base / "logs",
+            rasa_port=free_port(),
+            more_rasa_ports=(free_port(),),
+            action_port=free_port(),
+            endpoints=ROOT / "endpoints.production.yml",
+            extra_env={
+                "CONVERSATION_ID_KEY": CONVERSATION_KEY,
+                **production_store_env(
+                    database, f"redis://127.0.0.1:{redis_server.port}/0", "mailboxprod"
+                ),
+            },
+        )
+        running.start()
+        yield running
+    finally:
+        if running is not None:
+            running.stop()
+        redis_server.stop()
+        with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_the_close_reaching_another_rasa_process_reaches_the_page(
+    two_servers: Stack, browser: Browser
+) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-US")
+    try:
+        chat = context.new_page()
+        sender = hand_over_to_a_caseworker(chat, two_servers)
+        assert chat.url.startswith(two_servers.rasa_urls[0])  # the page talks to the first
+        assert close_case(two_servers.rasa_urls[1], conversation_id("webchat", sender)) == 200
+        expect_i_am_back_once(chat)  # fetched through the first process
+    finally:
+        context.close()
