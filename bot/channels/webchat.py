@@ -29,6 +29,7 @@ from sanic.response import HTTPResponse
 
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertOutput, address_book_for
+from bot.channels.deliveries import ALERT_DELIVERY
 from bot.channels.identity import conversation_id
 from bot.channels.mailbox import MAILBOX_MESSAGES, MESSAGE_ID, Mailbox, MailboxFull
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory, channel_memory
@@ -127,6 +128,13 @@ class WebchatMailboxOutput(AlertOutput):
     def __init__(self, mailbox: Mailbox, addresses: AddressBook | None) -> None:
         super().__init__(addresses)
         self.mailbox = mailbox
+
+    async def send_response(self, recipient_id: str, message: dict[str, Any]) -> None:
+        custom = message.get("custom")
+        if self.addresses is None and isinstance(custom, dict) and ALERT_DELIVERY in custom:
+            # Stored but never recorded, it would be sent again by every retry.
+            self._refuse(recipient_id, f"no database to record the delivery in ({KEY_ENV} unset)")
+        await super().send_response(recipient_id, message)
 
     async def _output_for(self, conversation: str) -> OutputChannel:
         return MailboxWriter(self.mailbox, conversation)

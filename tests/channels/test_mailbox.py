@@ -235,6 +235,17 @@ async def test_a_tagged_message_counts_as_delivered_once_it_is_in_the_mailbox(
     assert state(sqlite_address_book, 2) == (False, False)  # released: the retry can send it
 
 
+async def test_without_the_database_a_tagged_message_is_refused_not_stored_unrecorded() -> None:
+    channel = WebchatInput()  # no address book: no database to record deliveries in
+    with pytest.raises(AlertNotDelivered, match="no database to record the delivery"):
+        await rasa_output_channel(channel).send_response(
+            "webchat-c1", {"text": REPLY_PRS, "custom": {ALERT_DELIVERY: 7}}
+        )
+    assert await channel.mailbox.collect("webchat-c1") == []
+    await rasa_output_channel(channel).send_response("webchat-c1", {"text": I_AM_BACK_PS})
+    assert len(await channel.mailbox.collect("webchat-c1")) == 1  # untagged: no record needed
+
+
 def test_the_channel_starts_without_any_key_and_uses_redis_when_configured(
     monkeypatch: pytest.MonkeyPatch, redis_env: dict[str, str]
 ) -> None:
