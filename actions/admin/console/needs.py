@@ -21,11 +21,12 @@ from typing import Any
 
 from sqlalchemy import and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import BindParameter
 
 from actions.admin.console.titles import shown_with
 from actions.alerts import outbox
 from actions.alerts.models import Broadcast
-from actions.content.models import Flight, GuidanceKind, GuidanceTopic
+from actions.content.models import Flight, GuidanceKind, GuidanceTopic, UTCDateTime
 from actions.content.records import SPECS
 from actions.content.review import MissingText, missing_translations, untranslated_count
 from actions.content.revision import RecordKind, Revision
@@ -110,17 +111,22 @@ class Wanted:
     order: Any
 
 
+def _moment(name: str) -> BindParameter[datetime]:
+    """A time the request supplies (:meth:`Plan.parameters`)."""
+    return bindparam(name, type_=UTCDateTime())
+
+
 def _wanted(group: Checks, index: int) -> list[Wanted]:
     """Current (not withdrawn) facts, flights only until a while after departure: unexpired
     ones past the limit or in its last quarter, and volatile ones that expired lately."""
     model = SPECS[group.kind].model
     current: list[Any] = [model.withdrawn_at.is_(None), *group.only]
     if model is Flight:
-        current.append(Flight.departs_at >= bindparam("departed_since"))
-    until, verified, now = model.valid_until, model.verified_at, bindparam("now")
+        current.append(Flight.departs_at >= _moment("departed_since"))
+    until, verified, now = model.valid_until, model.verified_at, _moment("now")
     # A required valid_until (volatile facts) as a plain range: the index can then serve it.
     unexpired = until > now if not until.nullable else or_(until.is_(None), until > now)
-    stale_before, soon_before = bindparam(f"stale_before_{index}"), bindparam(f"soon_{index}")
+    stale_before, soon_before = _moment(f"stale_before_{index}"), _moment(f"soon_{index}")
     found = [
         Wanted(group, "stale", (*current, unexpired, verified < stale_before), verified.asc()),
         Wanted(
@@ -131,7 +137,7 @@ def _wanted(group: Checks, index: int) -> list[Wanted]:
         ),
     ]
     if group.kind in VOLATILE:
-        lapsed = (*current, until <= now, until > bindparam("expired_since"))
+        lapsed = (*current, until <= now, until > _moment("expired_since"))
         found.append(Wanted(group, "expired", lapsed, until.desc()))
     return found
 
