@@ -7,9 +7,10 @@ facts past ``valid_until``, which answers already call out of date. Flights coun
 few hours after departure (:data:`RECENT_DEPARTURE`): after that nobody asks about them.
 
 Why it is fast with 10 000 flights: the database counts every list in one statement, from
-partial indexes of current records (migration 0013) that it answers from alone; then reads only
-the rows shown, of lists that are not empty, with the columns their titles need and their
-airports in the same query. Nothing is cached: the page is what the database holds now.
+partial indexes of current records that hold what the counts compare (migration 0013); then
+reads only the rows shown, of lists that are not empty, with the columns their titles need and
+their airports in the same query. Only the SQL is built once; what it finds is never kept, so
+the page is what the database holds now.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
 
-from sqlalchemy import and_, bindparam, func, or_, select
+from sqlalchemy import Integer, and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import BindParameter
 
@@ -157,8 +158,9 @@ class Plan:
     texts: list[RecordKind]
     lists: list[Any]
 
-    def parameters(self, now: datetime) -> dict[str, datetime]:
-        found = {
+    def parameters(self, now: datetime) -> dict[str, Any]:
+        found: dict[str, Any] = {
+            "shown": SHOWN,
             "now": now,
             "departed_since": now - RECENT_DEPARTURE,
             "expired_since": now - EXPIRED_SHOWN,
@@ -176,7 +178,7 @@ def _list_of(wanted: Wanted) -> Any:
         .options(*shown_with(model, "verified_at", "valid_until"))
         .where(*wanted.where)
         .order_by(wanted.order)
-        .limit(SHOWN)
+        .limit(bindparam("shown", type_=Integer()))
     )
 
 
@@ -195,7 +197,7 @@ def plan(limits: FreshnessLimits) -> Plan:
 
 
 def _listed(
-    session: Session, wanted: Wanted, statement: Any, parameters: dict[str, datetime]
+    session: Session, wanted: Wanted, statement: Any, parameters: dict[str, Any]
 ) -> list[Need]:
     """The first :data:`SHOWN` of one list, with what their titles and keys need."""
     spec, limit, now = SPECS[wanted.checks.kind], wanted.checks.limit, parameters["now"]
