@@ -253,7 +253,7 @@ class Flight(VolatileFact, Withdrawable, Base):
         # expired last (migration 0007).
         Index("ix_flights_verified_at", "verified_at"),
         Index("ix_flights_valid_until", "valid_until"),
-        # What needs an editor now, counted and listed from these alone (migration 0013).
+        # What needs an editor now: ranges of current flights only (migration 0013).
         current_only("ix_flights_current_checks", "verified_at", "valid_until", "departs_at"),
         current_only("ix_flights_current_expiry", "valid_until", "departs_at", "verified_at"),
         current_only(

@@ -1,4 +1,4 @@
-"""Indexes that let the console's "what needs me now" count and list without reading the tables.
+"""Indexes that let the console's "what needs me now" count and list only the rows that need it.
 
 Measured with ``make bench-console`` (10 000 flights, 1 000 announcements): counting the flights
 past or near their freshness limit read every current flight row (12 ms on SQLite), and finding
@@ -6,7 +6,7 @@ texts that lack a translation read every flight and announcement (8 ms). Partial
 current records only (``withdrawn_at IS NULL``):
 
 * ``…_current_checks`` (``verified_at``, ``valid_until``, …): the stale and soon-stale counts and
-  the oldest checks are ranges of this index, answered from it alone;
+  the oldest checks are ranges of this index (only the flights in the range are read);
 * ``ix_flights_current_expiry`` (``valid_until``, …): the same for flights that expired lately;
 * ``…_untranslated``: only the rows with an empty language column, so finding none costs
   nothing. Its condition is written exactly as ``actions/content/review.py`` queries it (the
