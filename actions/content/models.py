@@ -256,6 +256,8 @@ class Flight(VolatileFact, Withdrawable, Base):
         # What needs an editor now: ranges of current flights only (migration 0013).
         current_only("ix_flights_current_checks", "verified_at", "valid_until", "departs_at"),
         current_only("ix_flights_current_expiry", "valid_until", "departs_at", "verified_at"),
+        # The console's records list, in its order; a search by number reads this alone.
+        Index("ix_flights_departs_at_flight_number", "departs_at", "flight_number"),
         current_only(
             "ix_flights_untranslated",
             "departs_at",

@@ -8,6 +8,8 @@ current records only (``withdrawn_at IS NULL``):
 * ``…_current_checks`` (``verified_at``, ``valid_until``, …): the stale and soon-stale counts and
   the oldest checks are ranges of this index (only the flights in the range are read);
 * ``ix_flights_current_expiry`` (``valid_until``, …): the same for flights that expired lately;
+* ``ix_flights_departs_at_flight_number``, all flights in the records list's order: a search
+  by number (``LIKE '%871%'``) reads the numbers from the index, not every row (21 → 1 ms);
 * ``…_untranslated``: only the rows with an empty language column, so finding none costs
   nothing. Its condition is written exactly as ``actions/content/review.py`` queries it (the
   columns in the same order, compared with a literal ``''``): a database uses a partial index
@@ -37,14 +39,6 @@ TEXTS = {
     "flights": ("eligibility", "assembly_point"),
     "announcements": ("title", "text"),
 }
-#: (index, table, columns, only untranslated rows)
-INDEXES = (
-    ("ix_flights_current_checks", "flights", ("verified_at", "valid_until", "departs_at"), False),
-    ("ix_flights_current_expiry", "flights", ("valid_until", "departs_at", "verified_at"), False),
-    ("ix_flights_untranslated", "flights", ("departs_at", "flight_number"), True),
-    ("ix_announcements_current_checks", "announcements", ("verified_at", "valid_until"), False),
-    ("ix_announcements_untranslated", "announcements", ("published_at", "id"), True),
-)
 
 
 def untranslated(table: str) -> str:
@@ -53,9 +47,30 @@ def untranslated(table: str) -> str:
     return f"{CURRENT} AND ({empty})"
 
 
+#: (index, table, columns, which rows: None for all)
+INDEXES = (
+    ("ix_flights_current_checks", "flights", ("verified_at", "valid_until", "departs_at"), CURRENT),
+    ("ix_flights_current_expiry", "flights", ("valid_until", "departs_at", "verified_at"), CURRENT),
+    (
+        "ix_flights_untranslated",
+        "flights",
+        ("departs_at", "flight_number"),
+        untranslated("flights"),
+    ),
+    ("ix_flights_departs_at_flight_number", "flights", ("departs_at", "flight_number"), None),
+    ("ix_announcements_current_checks", "announcements", ("verified_at", "valid_until"), CURRENT),
+    (
+        "ix_announcements_untranslated",
+        "announcements",
+        ("published_at", "id"),
+        untranslated("announcements"),
+    ),
+)
+
+
 def upgrade() -> None:
-    for name, table, columns, only_untranslated in INDEXES:
-        where = sa.text(untranslated(table) if only_untranslated else CURRENT)
+    for name, table, columns, rows in INDEXES:
+        where = None if rows is None else sa.text(rows)
         op.create_index(name, table, list(columns), sqlite_where=where, postgresql_where=where)
 
 
