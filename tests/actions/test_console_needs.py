@@ -191,3 +191,14 @@ def test_untranslated_texts_are_found_through_their_partial_index(
         explained = connection.exec_driver_sql(prefix + str(compiled), bound).all()
     plan_text = " ".join(str(line[0] if postgres else line[-1]) for line in explained)
     assert f"ix_{spec.model.__tablename__}_untranslated" in plan_text, plan_text
+
+
+async def test_a_flight_is_found_by_any_part_of_its_number(editor: Client) -> None:
+    """Through the (departure, number) index on SQLite: the same flights, in the list's order."""
+    page = visible(await (await editor.get("/console/records/flight?q=801")).text())
+    assert "QR8010" in page and "QR8012" in page and "RCH871" not in page
+    assert page.index("QR8010") < page.index("QR8012")  # departure order
+    page = visible(await (await editor.get("/console/records/flight?q=qr8010@2021-08-24")).text())
+    assert "QR8010" in page and "QR8012" not in page
+    wild = await editor.get("/console/records/flight?q=%25_")  # "%_": searched as typed
+    assert wild.status == 200 and "QR8010" not in visible(await wild.text())
