@@ -21,7 +21,8 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 
 .PHONY: help setup run db purge train lint mypy test test-unit validate test-nlu test-stories test-followups \
 	test-integration deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
-	bench-action-secret bench-memory bench-console bench-cases bench-sms bench-load chaos clean
+	bench-action-secret bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load \
+	chaos clean
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
@@ -93,7 +94,8 @@ run: setup db train
 # .venv/bot's interpreter. Each script is checked with the venv that runs it. `make mypy` is also
 # the pre-commit hook (.pre-commit-config.yaml), so it needs the venvs but never builds them.
 BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_channel_memory.py scripts/dated_stories.py
-MYPY_ACTIONS := actions bot/lang bot/alert_rates.py bot/case_urgency.py bot/channels/sms_segments.py \
+MYPY_ACTIONS := actions bot/lang bot/alert_rates.py bot/settings_values.py bot/case_urgency.py \
+	bot/channels/sms_segments.py \
 	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest
 MYPY_BOT := bot $(BOT_SCRIPTS)
 
@@ -172,8 +174,8 @@ test-integration: deps-check setup $(MODEL) $(AXE)
 test: deps-check setup lint test-unit validate train test-nlu test-stories test-followups test-integration chaos
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
-bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory bench-console bench-cases \
-	bench-sms
+bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory bench-mailbox \
+	bench-console bench-cases bench-sms
 
 # Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
 bench-nlu: .venv/bot/.installed
@@ -216,6 +218,10 @@ bench-action-secret: .venv/actions/.installed
 bench-memory: .venv/bot/.installed
 	@mkdir -p results
 	$(BOT)/python scripts/bench_channel_memory.py | tee results/bench-memory.md
+# What the web chat pages' mailbox fetches cost a real Rasa process (memory there, and Redis).
+bench-mailbox: setup $(MODEL)
+	@mkdir -p results
+	$(ACT)/python scripts/bench_mailbox.py | tee results/bench-mailbox.md
 
 # What an SMS user pays: messages sent and segments received until each of a fixed list of
 # questions is answered, in five language slices, through the real sms_gateway channel.

@@ -3,7 +3,7 @@
 Turns that fall back (``nlu_fallback``) or are out of scope are answered by rules with a
 response: they never reach the action server. The tracker store (``bot/stores.py``) therefore
 records every turn here, as it saves it, in the content database (tables of the content
-runtime's migration 0012, described here, never created), for the editors' page
+runtime's migration 0014, described here, never created), for the editors' page
 ``/console/questions``:
 
 * ``question_counts``: turns by UTC hour and intent, by hour and language-script (``ps-Arab``),
@@ -49,7 +49,7 @@ from bot.case_inbox import message_for_the_case
 from bot.channels.addresses import UTCDateTime, database_url, engine_for
 from bot.channels.identity import keyed_tag
 from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
-from bot.lang.normalise import has_arabic_script
+from bot.lang.letters import has_arabic_script
 from bot.question_mask import as_bigint, mask, wording
 
 logger = logging.getLogger(__name__)

@@ -17,6 +17,7 @@ from actions.cases import webhook_sender
 from actions.content.answering import utc_now
 from actions.content.cli.common import CommandError, kabul, unit_of_work
 from actions.content.db import get_engine
+from bot.settings_values import SettingsError
 
 STATUS_ORDER = ("queued", "sending", "sent", "failed", "cancelled", "superseded")
 
@@ -70,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         print(f"Deleted {purged}.")
         return 0
-    except (settings.SettingsError, notifier.SettingsError, CommandError) as error:
+    except (SettingsError, CommandError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 

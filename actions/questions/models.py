@@ -1,4 +1,4 @@
-"""The question log's tables (migration 0012), as the console reads and the retention job purges
+"""The question log's tables (migration 0014), as the console reads and the retention job purges
 them. The bot runtime writes them (``bot/question_log.py``, SQLAlchemy Core, same columns)."""
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from bot.channels.alerts import custom_payload_in_reply
 from bot.channels.sms_render import ReplyRenderer
 from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
 from bot.contract import reply_language
-from bot.lang.normalise import to_ascii_digits
+from bot.lang.letters import to_ascii_digits
 
 logger = logging.getLogger(__name__)
 

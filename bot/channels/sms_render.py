@@ -20,8 +20,9 @@ from typing import Any, Final
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 from bot.channels.sms_segments import MAX_SEGMENTS, encoding, fits
 from bot.channels.transport import split_message
-from bot.lang.codes import DARI, ENGLISH, PASHTO, RTL_LANGUAGES
-from bot.lang.normalise import normalise, to_ascii_digits
+from bot.lang.codes import DARI, ENGLISH, PASHTO
+from bot.lang.letters import ARABIC_PUNCTUATION, to_ascii_digits, written_digits
+from bot.lang.normalise import normalise
 
 #: Twilio's limit for one WhatsApp message body.
 WHATSAPP_MAX_CHARS: Final = 1600
@@ -59,8 +60,7 @@ MORE_WORDS: Final[dict[str, str]] = {
 
 _NUMBERED_LINE: Final = re.compile(r"^\s*(\d{1,2})\s*[.):\-]?\s+(\S.*)$")
 _BARE_NUMBER: Final = re.compile(r"^\s*#?\s*(\d{1,2})\s*[.)\-]?\s*$")
-_MORE_PUNCTUATION: Final = re.compile("[\\s.!?,;:'\"«»()\u060c\u061b\u061f\u06d4]+")
-_PERSIAN_DIGITS: Final = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+_MORE_PUNCTUATION: Final = re.compile(f"[\\s.!?,;:'\"«»(){ARABIC_PUNCTUATION}]+")
 
 
 # -- language and numbers -----------------------------------------------------------------------
@@ -68,8 +68,7 @@ _PERSIAN_DIGITS: Final = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 
 def localised_number(number: int, language: str) -> str:
     """Persian digits for Dari and Pashto readers, as the domain's own menus use."""
-    digits = str(number)
-    return digits.translate(_PERSIAN_DIGITS) if language in RTL_LANGUAGES else digits
+    return written_digits(str(number), language)
 
 
 def bare_number(text: str) -> int | None:

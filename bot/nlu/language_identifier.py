@@ -21,8 +21,9 @@ from rasa.shared.nlu.training_data.message import Message
 from rasa.shared.nlu.training_data.training_data import TrainingData
 
 from bot.lang.codes import LANGUAGES
+from bot.lang.letters import script_of
 from bot.lang.normalise import normalise
-from bot.nlu.langid import LanguageProfile, ProfileIdentifier, label, script_of
+from bot.nlu.langid import LanguageProfile, ProfileIdentifier, label
 from bot.nlu.normaliser import ORIGINAL_TEXT
 from bot.nlu.storage import load_json, save_json
 

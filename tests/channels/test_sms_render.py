@@ -19,7 +19,9 @@ from bot.channels.sms_render import (
     split_messages,
 )
 from bot.channels.sms_segments import encoding, fits, message_units, segment_count
-from bot.channels.wording import try_again
+from bot.channels.wording import CALL_HOTLINE, CHOOSE, TEXT_ONLY, TRY_AGAIN, try_again
+from bot.lang import codes
+from bot.lang.codes import gaps
 from tests.channels.redis_support import unreachable_redis
 from tests.channels.sms_support import fixture_text
 
@@ -298,3 +300,21 @@ async def test_every_sms_reply_is_converted_before_it_is_cut() -> None:
     assert sent == [f"{LRM}RCH871{LRM} امروز ۱۵:۵۰"]
     chat = ReplyRenderer(paged=False)
     assert await chat.outgoing("c1", f"{FSI}RCH871{PDI} امروز") == [f"{FSI}RCH871{PDI} امروز"]
+
+
+def test_the_channels_own_sentences_name_a_language_they_still_lack(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tables = {
+        "MORE_HINT": MORE_HINT,
+        "NOTHING_MORE": NOTHING_MORE,
+        "WRITE_YOUR_QUESTION": WRITE_YOUR_QUESTION,
+        "TEXT_ONLY": TEXT_ONLY,
+        "TRY_AGAIN": TRY_AGAIN,
+        "CALL_HOTLINE": CALL_HOTLINE,
+        "CHOOSE": CHOOSE,
+    }
+    assert [gap for name, table in tables.items() for gap in gaps(table, name)] == []
+    monkeypatch.setattr(codes, "LANGUAGES", (*codes.LANGUAGES, "ur"))
+    found = [gap for name, table in tables.items() for gap in gaps(table, name)]
+    assert found == [f"{name} has no 'ur'" for name in tables]

@@ -21,6 +21,8 @@ from actions.admin.console.question_words import INTENT_NAMES
 from actions.admin.state import in_transaction, now
 from actions.content.localise import digits
 from actions.questions import report
+from bot.lang.codes import LANGUAGES
+from bot.lang.names import own_name
 
 routes = web.RouteTableDef()
 
@@ -40,7 +42,7 @@ def _shown(masked: str, language: str) -> str:
 
 def _language_name(code: str, script: str, language: str) -> str:
     """ "پښتو · Latin letters": a language as it names itself, and how it was written."""
-    name = words.LANGUAGE_NAMES.get(code, code)
+    name = own_name(code) if code in LANGUAGES else code
     if script not in ("Arab", "Latn"):
         return name
     return f"{name} · {words.say('script_' + script, language)}"

@@ -5,8 +5,8 @@ docs/CONSOLE.md).
 Written by the bot runtime's tracker store (``bot/question_log.py``), read by the console's
 questions page, purged with the conversations. Self-contained like the earlier migrations.
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0014
+Revises: 0013
 Create Date: 2021-08-29
 """
 
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0012"
-down_revision: str | None = "0011"
+revision: str = "0014"
+down_revision: str | None = "0013"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
