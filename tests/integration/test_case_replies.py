@@ -1,0 +1,380 @@
+"""A caseworker's replies reach the person on their own channel: real Rasa, action server,
+notifier and console processes, fake Telegram and SMS providers, a caseworker signed in over
+HTTP with a real session.
+
+A Dari Telegram user and a Pashto SMS user each ask for a person; the caseworker takes the
+case and replies from the console; the provider gets the reply in that chat exactly once; the
+person writes twice more and the assistant stays silent (both lines are in the case); closing
+the case sends "I am back" in the person's language at once, and the next question is answered.
+A reply with no address left shows as not delivered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sqlite3
+import subprocess
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.channels.identity import conversation_id
+from scripts.fake_providers import (
+    CHANNEL_SECRETS,
+    CREDENTIALS,
+    SMS_SECRET,
+    FakeProviders,
+    ProvidersInThread,
+)
+from scripts.stack import ROOT, Stack, free_port
+from tests.actions.console_support import csrf_in, visible
+
+MODEL = ROOT / "models" / "assistant.tar.gz"
+ACTIONS_PYTHON = ROOT / ".venv" / "actions" / "bin" / "python"
+API_TOKEN = "integration-test-api-token"
+KEYS = {
+    "CONVERSATION_ID_KEY": "integration-test-conversation-key",
+    "ADDRESS_ENCRYPTION_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY",
+}
+NOTIFIER = {"ALERT_CLAIM_LEASE": "2", "ALERT_POLL_SECONDS": "0.2", "ALERT_BACKOFF_SECONDS": "0.5"}
+TELEGRAM_SECRET = {"X-Telegram-Bot-Api-Secret-Token": CHANNEL_SECRETS["TELEGRAM_SECRET_TOKEN"]}
+
+
+@dataclass
+class CaseStack:
+    stack: Stack
+    providers: FakeProviders
+    db_path: Path
+    env: dict[str, str]
+
+    def rows(self, query: str, *params: Any) -> list[tuple[Any, ...]]:
+        with sqlite3.connect(self.db_path) as connection:
+            return connection.execute(query, params).fetchall()
+
+    def invite(self, name: str) -> str:
+        """The sign-in code ``invite --role caseworker`` prints in its link."""
+        done = subprocess.run(
+            [str(ACTIONS_PYTHON), "-m", "actions.admin", "invite", name, "--role", "caseworker"],
+            env=self.env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
+        )
+        found = re.search(r"/console/signin\?code=([\w-]+)", done.stdout)
+        assert found is not None, done.stdout
+        return found.group(1)
+
+
+@pytest.fixture(scope="module")
+def cases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseStack]:
+    if not MODEL.exists():
+        pytest.fail(f"{MODEL} is missing: run `make train` (make test does it first)")
+    base = tmp_path_factory.mktemp("cases")
+    db_path = base / "content.db"
+    db_url = f"sqlite:///{db_path}"
+    env = {**os.environ, "CONTENT_DB_URL": db_url, "PYTHONPATH": str(ROOT)}
+    for command in ("migrate", "seed"):
+        subprocess.run(
+            [str(ACTIONS_PYTHON), "-m", "actions.content", command],
+            env=env,
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
+    with sqlite3.connect(db_path) as connection:  # caseworkers at any hour: no clock in the test
+        connection.execute("UPDATE organisations SET case_hours = '00:00-00:00'")
+    credentials = base / "credentials.yml"
+    credentials.write_text(CREDENTIALS)
+    providers = FakeProviders(sms_rate=10)
+    serving = ProvidersInThread(providers)
+    provider_url = serving.start(free_port())
+    stack = Stack(
+        model=MODEL,
+        content_db_url=db_url,
+        log_dir=base / "logs",
+        rasa_port=free_port(),
+        action_port=free_port(),
+        admin_port=free_port(),
+        with_notifier=True,
+        extra_env={
+            **KEYS,
+            **CHANNEL_SECRETS,
+            **FakeProviders.environment(provider_url),
+            **NOTIFIER,
+            "RASA_CREDENTIALS": str(credentials),
+            "RASA_API_TOKEN": API_TOKEN,
+        },
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        # This process computes the same conversation ids as Rasa, to look rows up.
+        patch.setenv("CONVERSATION_ID_KEY", KEYS["CONVERSATION_ID_KEY"])
+        stack.start()
+        try:
+            yield CaseStack(stack, providers, db_path, env)
+        finally:
+            stack.stop()
+            serving.stop()
+
+
+Send = Callable[[str], Awaitable[list[str]]]
+
+
+@dataclass(frozen=True)
+class Person:
+    """Someone writing on one channel; ``send`` returns what the provider got for them."""
+
+    channel: str
+    address: str
+    send: Send
+
+    @property
+    def conversation(self) -> str:
+        return conversation_id(self.channel, self.address)
+
+
+def on_telegram(cases: CaseStack) -> Person:
+    chat = 720000000 + uuid.uuid4().int % 1_000_000
+
+    async def send(text: str) -> list[str]:
+        # People type slower than Telegram's one message a second per chat (the fake refuses
+        # faster replies, as Telegram does).
+        await asyncio.sleep(1.1)
+        before = len(cases.providers.to("telegram", str(chat)))
+        update = {
+            "update_id": uuid.uuid4().int % 1_000_000_000,
+            "message": {
+                "message_id": time.monotonic_ns() % 1_000_000,
+                "date": int(time.time()),
+                "chat": {"id": chat, "type": "private"},
+                "from": {"id": chat, "is_bot": False, "first_name": "A", "language_code": "fa"},
+                "text": text,
+            },
+        }
+        async with aiohttp.ClientSession() as session:
+            url = f"{cases.stack.rasa_url}/webhooks/telegram/webhook"
+            async with session.post(url, json=update, headers=TELEGRAM_SECRET) as response:
+                assert response.status == 200, await response.text()
+        return [r.text for r in cases.providers.to("telegram", str(chat))[before:]]
+
+    return Person("telegram", str(chat), send)
+
+
+def on_sms(cases: CaseStack) -> Person:
+    number = f"+93700{uuid.uuid4().int % 1_000_000:06d}"
+
+    async def send(text: str) -> list[str]:
+        before = len(cases.providers.to("sms_gateway", number))
+        body = {"from": number, "text": text, "id": uuid.uuid4().hex}
+        async with aiohttp.ClientSession() as session:
+            url = f"{cases.stack.rasa_url}/webhooks/sms_gateway/webhook"
+            async with session.post(url, json=body, headers={"X-Gateway-Secret": SMS_SECRET}) as r:
+                assert r.status == 200, await r.text()
+        return [r.text for r in cases.providers.to("sms_gateway", number)[before:]]
+
+    return Person("sms_gateway", number, send)
+
+
+class Caseworker:
+    """A browser without JavaScript: a cookie jar, the console's forms and their CSRF tokens."""
+
+    def __init__(self, cases: CaseStack, session: aiohttp.ClientSession) -> None:
+        self.url = cases.stack.admin_url
+        self.session = session
+
+    async def sign_in(self, code: str) -> None:
+        form = await self.page("/console/signin")
+        async with self.session.post(
+            f"{self.url}/console/signin", data={"csrf": csrf_in(form), "code": code}
+        ) as response:
+            assert response.status == 200, await response.text()
+
+    async def page(self, path: str) -> str:
+        async with self.session.get(f"{self.url}{path}") as response:
+            assert response.status == 200, path
+            return await response.text()
+
+    async def post(self, path: str, **fields: str) -> str:
+        """Posts a form of the page it is on, as its button does; the page it lands on."""
+        page = await self.page(path.rsplit("/", 1)[0])
+        async with self.session.post(
+            f"{self.url}{path}", data={"csrf": csrf_in(page), **fields}
+        ) as response:
+            assert response.status == 200, await response.text()
+            return await response.text()
+
+
+async def until(condition: Callable[[], Any], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        await asyncio.sleep(0.2)
+    raise AssertionError("timed out waiting")
+
+
+def case_of(cases: CaseStack, person: Person) -> int:
+    [(case_id,)] = cases.rows(
+        "SELECT id FROM cases WHERE conversation_id = ? AND status != 'closed'", person.conversation
+    )
+    return int(case_id)
+
+
+def lines(cases: CaseStack, case_id: int) -> list[tuple[str, str]]:
+    return cases.rows(
+        "SELECT author, text FROM case_messages WHERE case_id = ? ORDER BY id", case_id
+    )
+
+
+@dataclass(frozen=True)
+class Words:
+    """What one language's person writes and gets in the test."""
+
+    greeting: str
+    ask_human: str
+    soon: str
+    reply: str
+    reply_heading: str
+    more: tuple[str, str]
+    back: str
+    question: str
+
+
+DARI = Words(
+    greeting="سلام",
+    ask_human="میخواهم با یک انسان صحبت کنم",
+    soon="یک کارمند",
+    reply="سلام، من فریده هستم. اسناد تان را آماده نگهدارید.",
+    reply_heading="پیام کارمند شما",
+    more=("فامیلم ده دروازه ابی جدا شدن", "پرواز بعدی به دوحه چی وقت است"),
+    back="من دوباره اینجا هستم",
+    question="پرواز بعدی به دوحه چی وقت است",
+)
+PASHTO = Words(
+    greeting="سلام",
+    ask_human="زه له یو انسان سره خبرې کول غواړم",
+    soon="یو کارکوونکی",
+    reply="سلام، زه فریده یم. خپل اسناد چمتو وساتئ.",
+    reply_heading="ستاسو د کارکوونکي پیغام",
+    more=("زما ویزه رد شوه", "راتلونکې الوتکه کله ځي"),
+    back="زه بیا دلته یم",
+    question="راتلونکې الوتکه کله ځي",
+)
+
+
+@pytest.mark.parametrize(
+    ("channel", "words", "language"),
+    [(on_telegram, DARI, "prs"), (on_sms, PASHTO, "ps")],
+    ids=["telegram-dari", "sms-pashto"],
+)
+async def test_a_caseworker_reply_reaches_the_person_once_and_closing_says_i_am_back(
+    cases: CaseStack, channel: Callable[[CaseStack], Person], words: Words, language: str
+) -> None:
+    person = channel(cases)
+    assert await person.send(words.greeting)
+    told = await person.send(words.ask_human)
+    assert any(words.soon in text for text in told), told
+    case_id = case_of(cases, person)
+    [(sealed,)] = cases.rows(
+        "SELECT sealed FROM alert_addresses WHERE conversation_id = ?", person.conversation
+    )
+    assert person.address.lstrip("+") not in sealed  # the address is kept, sealed
+
+    jar = aiohttp.CookieJar(unsafe=True)  # the console runs on 127.0.0.1
+    async with aiohttp.ClientSession(cookie_jar=jar) as session:
+        farida = Caseworker(cases, session)
+        await farida.sign_in(cases.invite(f"farida-{language}"))
+        assert words.ask_human in visible(await farida.page("/console/cases"))
+        await farida.post(f"/console/cases/{case_id}/take")
+        page = await farida.post(
+            f"/console/cases/{case_id}/reply", text=words.reply, language=language
+        )
+        assert "Your reply is on its way to the person." in visible(page)
+
+        def replies() -> list[str]:
+            got = cases.providers.to(person.channel, person.address)
+            return [r.text for r in got if words.reply_heading in r.text]
+
+        await until(replies)
+        await asyncio.sleep(2)  # a second delivery would have come by now
+        [reply] = replies()
+        assert words.reply in reply
+        assert cases.rows("SELECT status FROM case_replies WHERE case_id = ?", case_id) == [
+            ("sent",)
+        ]
+        page = visible(await farida.page(f"/console/cases/{case_id}?lang=prs"))
+        assert f"{words.reply}" in page and "رسید" in page  # delivered, in Dari
+        await farida.page(f"/console/cases/{case_id}?lang=en")  # back to English
+
+        # The person writes on: the assistant stays silent, the caseworker reads both lines.
+        for text in words.more:
+            assert await person.send(text) == []
+        assert lines(cases, case_id)[-3:] == [
+            ("caseworker", words.reply),
+            ("person", words.more[0]),
+            ("person", words.more[1]),
+        ]
+
+        before = len(cases.providers.to(person.channel, person.address))
+        page = await farida.post(f"/console/cases/{case_id}/close")
+        assert "the assistant answers this person again" in visible(page)
+        assert "could not be told" not in visible(page)
+    back = [r.text for r in cases.providers.to(person.channel, person.address)[before:]]
+    assert len(back) == 1 and words.back in back[0], back  # out of turn, in their language
+    assert await person.send(words.question)  # the assistant answers again
+    # The address is kept only briefly after the case, for replies still on their way.
+    [(expires_at,)] = cases.rows(
+        "SELECT expires_at FROM alert_addresses WHERE conversation_id = ?", person.conversation
+    )
+    assert expires_at < time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(time.time() + 3600))
+
+
+async def test_a_reply_that_cannot_reach_the_person_shows_as_not_delivered(
+    cases: CaseStack,
+) -> None:
+    person = on_telegram(cases)
+    await person.send(DARI.ask_human)
+    case_id = case_of(cases, person)
+    # The address is gone (as after it expired): nothing can reach the person.
+    with sqlite3.connect(cases.db_path) as connection:
+        connection.execute(
+            "DELETE FROM alert_addresses WHERE conversation_id = ?", (person.conversation,)
+        )
+    jar = aiohttp.CookieJar(unsafe=True)
+    async with aiohttp.ClientSession(cookie_jar=jar) as session:
+        wahid = Caseworker(cases, session)
+        await wahid.sign_in(cases.invite("wahid"))
+        await wahid.post(f"/console/cases/{case_id}/take")
+        await wahid.post(f"/console/cases/{case_id}/reply", saved="full_name", language="prs")
+        await until(
+            lambda: (
+                cases.rows("SELECT status FROM case_replies WHERE case_id = ?", case_id)
+                == [("failed",)]
+            )
+        )
+        page = visible(await wahid.page(f"/console/cases/{case_id}"))
+        assert "نام مکمل تان" in page and "not delivered" in page
+        assert "نرسید" in visible(await wahid.page(f"/console/cases/{case_id}?lang=prs"))
+        await wahid.page(f"/console/cases/{case_id}?lang=en")
+        # Closing still gives the conversation back, though "I am back" cannot be sent now.
+        page = await wahid.post(f"/console/cases/{case_id}/close")
+        assert "could not be told now" in visible(page)
+    assert not [r for r in cases.providers.to("telegram", person.address) if "نام مکمل" in r.text]
+    assert await person.send(DARI.question)
+
+
+def test_no_address_or_reply_text_in_the_logs(cases: CaseStack) -> None:
+    """Runs after the others (same module): what they wrote stays out of every log."""
+    for log in cases.stack.log_dir.glob("*.log"):
+        text = log.read_text(errors="replace")
+        assert DARI.reply not in text and PASHTO.reply not in text, log.name
+        assert not re.search(r"\b72\d{7}\b|\+?93700\d{6}", text), log.name  # chat ids, numbers
