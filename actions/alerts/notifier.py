@@ -161,7 +161,7 @@ class Outbox:
     (``actions/cases/courier.py``: caseworkers' replies).
     """
 
-    #: The outbox table: ``Delivery`` or a model with the same columns.
+    #: The outbox table: ``Delivery``, or another model with its ``Sending`` columns.
     model: Any = Delivery
     intent: str = ALERT_INTENT
     entity: str = "alert_delivery"

@@ -14,7 +14,7 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from actions.alerts.models import CHANNEL, CONVERSATION_ID, DeliveryStatus
+from actions.alerts.models import CHANNEL, CONVERSATION_ID, DeliveryStatus, Sending
 from actions.content.columns import Base, UTCDateTime, choice
 
 #: A caseworker's sign-in name (the console's editor names are as long).
@@ -88,7 +88,7 @@ class CaseMessage(Base):
     written_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
-class CaseReply(Base):
+class CaseReply(Sending, Base):
     """A caseworker's reply on its way to the person: the outbox row of one case line.
 
     Sent like an alert (``actions/alerts/models.py`` ``Delivery``, the same columns and
@@ -111,11 +111,3 @@ class CaseReply(Base):
     #: The language the caseworker wrote in (a WhatsApp template names it).
     language: Mapped[str] = mapped_column(LANGUAGE)
     status: Mapped[DeliveryStatus] = mapped_column(choice(DeliveryStatus, "case_reply_status"))
-    attempts: Mapped[int] = mapped_column(Integer, default=0)
-    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    rendered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    delivered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    #: Why it failed or is being retried ("no stored address", "HTTP 403"); never an address.
-    last_error: Mapped[str | None] = mapped_column(String(200))

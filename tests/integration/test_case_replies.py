@@ -36,15 +36,8 @@ from scripts.fake_providers import (
 )
 from scripts.stack import ROOT, Stack, free_port
 from tests.actions.console_support import csrf_in, visible
+from tests.integration.test_alerts import ACTIONS_PYTHON, API_TOKEN, KEYS, MODEL, NOTIFIER
 
-MODEL = ROOT / "models" / "assistant.tar.gz"
-ACTIONS_PYTHON = ROOT / ".venv" / "actions" / "bin" / "python"
-API_TOKEN = "integration-test-api-token"
-KEYS = {
-    "CONVERSATION_ID_KEY": "integration-test-conversation-key",
-    "ADDRESS_ENCRYPTION_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY",
-}
-NOTIFIER = {"ALERT_CLAIM_LEASE": "2", "ALERT_POLL_SECONDS": "0.2", "ALERT_BACKOFF_SECONDS": "0.5"}
 TELEGRAM_SECRET = {"X-Telegram-Bot-Api-Secret-Token": CHANNEL_SECRETS["TELEGRAM_SECRET_TOKEN"]}
 
 
