@@ -273,7 +273,7 @@ class Outbox:
             if delivery is None:
                 return DeliveryStatus.FAILED  # forgotten on request meanwhile
             if delivery.status is not DeliveryStatus.SENDING:
-                return delivery.status  # the action cancelled or superseded it
+                return DeliveryStatus(delivery.status)  # cancelled or superseded meanwhile
             if delivery.delivered_at is not None:
                 # Delivered, whatever the answer said (an answer lost on the way counts too).
                 _finish(session, delivery, DeliveryStatus.SENT, now)
