@@ -52,7 +52,9 @@ class TextMessageOutput(CountedOutput):
 
     ``to`` is the phone (or ``whatsapp:`` address) being answered, kept in memory; it is
     stored, sealed, in ``addresses`` only when the user subscribes to alerts. ``strict``
-    (alerts) makes ``deliver`` raise ``ProviderFailure`` where a reply logs and goes on.
+    (alerts, caseworkers' replies: sent out of turn) makes ``deliver`` raise
+    ``ProviderFailure`` where a reply logs and goes on, and drops the pages an earlier reply
+    left for MORE.
     """
 
     def __init__(
@@ -68,6 +70,7 @@ class TextMessageOutput(CountedOutput):
         self.to = to
         self.addresses = addresses
         self.strict = strict
+        self._sent_any = False
 
     async def deliver(self, text: str) -> None:
         """Send one finished message to the user's phone."""
@@ -77,8 +80,16 @@ class TextMessageOutput(CountedOutput):
         for message in messages:
             await self.deliver(message)
 
+    async def _rendered(self, text: str, buttons: list[dict[str, Any]] | None = None) -> list[str]:
+        if self.strict and not self._sent_any:
+            # Sent out of turn (an alert, a caseworker's reply): MORE then fetches its rest,
+            # not what an earlier reply left unsent.
+            await self.renderer.memory.new_question(self.conversation)
+        self._sent_any = True
+        return await self.renderer.outgoing(self.conversation, text, buttons or ())
+
     async def send_text_message(self, recipient_id: str, text: str, **kwargs: Any) -> None:
-        await self.deliver_all(await self.renderer.outgoing(self.conversation, text))
+        await self.deliver_all(await self._rendered(text))
 
     async def send_text_with_buttons(
         self,
@@ -87,7 +98,7 @@ class TextMessageOutput(CountedOutput):
         buttons: list[dict[str, Any]],
         **kwargs: Any,
     ) -> None:
-        await self.deliver_all(await self.renderer.outgoing(self.conversation, text, buttons))
+        await self.deliver_all(await self._rendered(text, buttons))
 
     async def send_custom_json(
         self, recipient_id: str, json_message: dict[str, Any], **kwargs: Any

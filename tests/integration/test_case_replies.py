@@ -288,6 +288,7 @@ async def test_a_caseworker_reply_reaches_the_person_once_and_closing_says_i_am_
         await farida.sign_in(cases.invite(f"farida-{language}"))
         assert words.ask_human in visible(await farida.page("/console/cases"))
         await farida.post(f"/console/cases/{case_id}/take")
+        len_before = len(cases.providers.to(person.channel, person.address))
         page = await farida.post(
             f"/console/cases/{case_id}/reply", text=words.reply, language=language
         )
@@ -301,6 +302,9 @@ async def test_a_caseworker_reply_reaches_the_person_once_and_closing_says_i_am_
         await asyncio.sleep(2)  # a second delivery would have come by now
         [reply] = replies()
         assert words.reply in reply
+        # Only the reply: nothing else of the assistant's on the person's channel.
+        assert cases.providers.to(person.channel, person.address)[len_before:][0].text == reply
+        assert len(cases.providers.to(person.channel, person.address)) == len_before + 1
         assert cases.rows("SELECT status FROM case_replies WHERE case_id = ?", case_id) == [
             ("sent",)
         ]
@@ -363,6 +367,36 @@ async def test_a_reply_that_cannot_reach_the_person_shows_as_not_delivered(
         assert "could not be told now" in visible(page)
     assert not [r for r in cases.providers.to("telegram", person.address) if "نام مکمل" in r.text]
     assert await person.send(DARI.question)
+
+
+async def test_a_long_reply_by_sms_comes_in_pages_the_person_asks_for(cases: CaseStack) -> None:
+    person = on_sms(cases)
+    await person.send(PASHTO.ask_human)
+    case_id = case_of(cases, person)
+    long_reply = " ".join(
+        f"{n}. خپل پاسپورټ، تذکره او د کار لیکونه له ځانه سره راوړئ او په دروازه کې انتظار وکړئ."
+        for n in range(1, 7)
+    )
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
+        zarghuna = Caseworker(cases, session)
+        await zarghuna.sign_in(cases.invite("zarghuna"))
+        await zarghuna.post(f"/console/cases/{case_id}/take")
+        before = len(cases.providers.to("sms_gateway", person.address))
+        await zarghuna.post(f"/console/cases/{case_id}/reply", text=long_reply, language="ps")
+        await until(lambda: len(cases.providers.to("sms_gateway", person.address)) > before)
+    await asyncio.sleep(1)
+    [first] = [r.text for r in cases.providers.to("sms_gateway", person.address)[before:]]
+    assert first.startswith("ستاسو د کارکوونکي ځواب") and first.endswith("«نور» ولیکئ.")
+    assert "6. " not in first  # the rest waits for the person's MORE
+    pages = [first]
+    while pages[-1].endswith("«نور» ولیکئ.") and len(pages) < 8:
+        [page] = await person.send("نور")  # MORE: the next page of this reply
+        pages.append(page)
+    whole = " ".join(pages)
+    assert all(f"{n}. خپل پاسپورټ" in whole for n in range(1, 7)), pages
+    assert not pages[-1].endswith("«نور» ولیکئ.")
+    assert lines(cases, case_id)[-1] == ("caseworker", long_reply)  # MORE is not a line
+    assert cases.rows("SELECT status FROM case_replies WHERE case_id = ?", case_id) == [("sent",)]
 
 
 def test_no_address_or_reply_text_in_the_logs(cases: CaseStack) -> None:
