@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from actions.admin.app import AccessLog, create_app
 from actions.admin.settings import AdminSettings
 from actions.alerts.models import DeliveryStatus
-from actions.cases import queue, store
+from actions.cases import handback, queue, store
 from actions.cases.models import Case, CaseAudit, CaseMessage, CaseReply, CaseStatus
 from actions.content import db
 from actions.content.models import ConsoleSession, SignInCode
@@ -150,11 +150,19 @@ class FakeRasa:
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, str, dict[str, object]]] = []
+        self.channels: list[str | None] = []  # the output channel each call named
         self.status = 200
+        #: Refuse a call naming an output channel as Rasa does when the channel cannot deliver.
+        self.channel_refuses = False
 
     async def trigger(self, request: web.Request) -> web.Response:
         body = await request.json()
         self.calls.append((request.path, request.headers.get("Authorization", ""), body))
+        channel = request.query.get("output_channel")
+        self.channels.append(channel)
+        if self.channel_refuses and channel:
+            message = f"An unexpected error occurred. Error: {channel}: no stored address"
+            return web.json_response({"message": message}, status=500)
         return web.json_response({"messages": []}, status=self.status)
 
 
@@ -197,6 +205,7 @@ async def test_closing_hands_the_conversation_back_through_rasa_then_closes(
         "Bearer rasa-api-token",
         {"name": "EXTERNAL_case_closed", "entities": {}},
     )
+    assert fake.channels[-1] == "telegram"  # "I am back" goes out on the person's channel
     with db.session_scope() as session:
         case = session.get(Case, case_id)
         assert case is not None and case.status == CaseStatus.CLOSED
@@ -336,3 +345,16 @@ async def test_the_case_page_shows_whether_each_reply_was_delivered(
             await (await caseworker.get(f"/console/cases/{case_id}?lang={language}")).text()
         )
         assert f"· {words} " in page + " ", (language, page)
+
+
+async def test_a_person_who_cannot_be_told_is_still_handed_back(
+    no_cases: Engine, rasa: tuple[FakeRasa, str]
+) -> None:
+    fake, url = rasa
+    fake.channel_refuses = True
+    outcome = await handback.hand_back(AdminSettings(rasa_url=url), PERSON, "telegram")
+    assert outcome == handback.HandBack(None, told=False)
+    assert fake.channels == ["telegram", None]  # then resumed without sending, only recorded
+    fake.channel_refuses, fake.status = False, 500
+    failed = await handback.hand_back(AdminSettings(rasa_url=url), PERSON, "telegram")
+    assert failed.problem == "Rasa HTTP 500" and fake.channels[-1] == "telegram"  # not retried
