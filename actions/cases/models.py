@@ -71,7 +71,7 @@ class CaseAudit(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     case_id: Mapped[int] = mapped_column(Integer, index=True)
     caseworker: Mapped[str] = mapped_column(CASEWORKER)
-    #: "opened" (the case's page was shown), "took", "closed".
+    #: "opened" (the case's page was shown), "took", "replied", "closed".
     action: Mapped[str] = mapped_column(String(16))
     at: Mapped[datetime] = mapped_column(UTCDateTime)
 

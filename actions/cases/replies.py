@@ -16,7 +16,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from actions.alerts.models import DeliveryStatus, StoredAddress, Subscription
-from actions.cases.models import Author, Case, CaseMessage, CaseReply, CaseStatus
+from actions.cases.models import Author, Case, CaseAudit, CaseMessage, CaseReply, CaseStatus
 
 #: Longest reply a caseworker can send: about seven SMS segments in Dari, or a few paragraphs.
 MAX_REPLY_CHARS = 1000
@@ -80,6 +80,7 @@ def queue_reply(
         next_attempt_at=now,
     )
     session.add(reply)
+    session.add(CaseAudit(case_id=case.id, caseworker=caseworker, action="replied", at=now))
     case.active_at = now
     session.execute(
         update(StoredAddress)

@@ -276,7 +276,9 @@ async def test_the_holder_replies_in_the_persons_language_by_default_or_with_a_s
     assert name_in_pashto in page  # a line of the case, with its delivery
     with db.session_scope() as session:
         authors = [m.author.value for m in session.scalars(select(CaseMessage))]
+        audit = [(a.caseworker, a.action) for a in session.scalars(select(CaseAudit))]
     assert authors[-2:] == ["caseworker", "caseworker"]
+    assert audit.count(("farida", "replied")) == 2  # who wrote each reply, from the session
 
 
 @pytest.mark.parametrize(
