@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import Engine, delete, select, update
 
 from actions import privacy
-from actions.alerts import subscriptions
+from actions.alerts import retention, subscriptions
 from actions.alerts.models import DeliveryStatus, StoredAddress, Topic
 from actions.alerts.notifier import NotifierSettings, Outcome
 from actions.alerts.subscriptions import Wish
@@ -266,3 +266,13 @@ def test_delete_my_data_removes_the_sealed_address_the_replies_and_the_case() ->
     with db.session_scope() as session:
         for table in (Case, CaseMessage, CaseReply):
             assert session.scalars(select(table)).all() == []
+
+
+def test_retention_takes_the_replies_with_their_case() -> None:
+    seal_address()
+    reply_in_a_taken_case()
+    with db.session_scope() as session:
+        purged = retention.purge(session, NOW + RETENTION + timedelta(hours=1), RETENTION)
+    assert purged.cases == 1 and purged.addresses == 1  # the address expired with the case
+    with db.session_scope() as session:
+        assert session.scalars(select(CaseReply)).all() == []
