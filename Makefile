@@ -19,20 +19,24 @@ export RASA_TELEMETRY_ENABLED := false
 MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name '*.yml') \
 	$(wildcard bot/nlu/*.py bot/lang/*.py)
 
-.PHONY: help setup run db purge train lint test test-unit validate test-nlu test-stories test-followups \
-	test-integration chromium axe-core bench bench-nlu bench-content bench-alerts \
-	bench-action-secret bench-memory bench-console bench-sms bench-load chaos clean
+.PHONY: help setup run db purge train lint mypy test test-unit validate test-nlu test-stories test-followups \
+	test-integration deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
+	bench-action-secret bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load \
+	chaos clean
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
 	@echo "make test   lint, unit tests, rasa data validate, train, held-out accuracy, test stories,"
 	@echo "            integration (real servers, headless Chromium for the web chat), chaos"
-	@echo "make setup  create .venv/bot and .venv/actions from requirements/*.lock"
+	@echo "make deps   install the system packages the tests need (Debian: chromium, fonts, npm,"
+	@echo "            redis-server; as root); make test only checks for them"
+	@echo "make setup  create .venv/bot and .venv/actions from requirements/*.lock (runtime + dev-*)"
 	@echo "make train  train $(MODEL) if it is missing or older than its inputs"
 	@echo "make db     migrate and seed the content database ($$CONTENT_DB_URL)"
 	@echo "make purge  delete conversations and alert data past their retention period"
 	@echo "make bench  benchmarks (NLU vs stock Rasa; content actions' latency; alerts to 10 000"
 	@echo "            subscribers; the channels' memory in Redis); see docs/BENCHMARKS.md"
+	@echo "make bench-cases 'talk to a person' to the caseworkers' queue and a helpdesk; 1 000 cases"
 	@echo "make bench-sms   what an SMS user pays (sends, segments) per question, five language slices"
 	@echo "make bench-load  full stack under load: make run's setup, production (PostgreSQL, Redis,"
 	@echo "            several workers) and stock Rasa side by side (BENCH_DURATION=60 BENCH_CONCURRENCY=50)"
@@ -42,16 +46,19 @@ help:
 ## Environments ---------------------------------------------------------------------------
 setup: .venv/bot/.installed .venv/actions/.installed
 
-.venv/%/.installed: requirements/%.lock
+# Runtime lock + its development tools (requirements/dev-*.lock). A production install takes the
+# runtime lock only (docs/OPERATIONS.md, "Installing"): the last step proves that lock complete alone.
+.venv/%/.installed: requirements/%.lock requirements/dev-%.lock
 	@$(PYTHON) -c 'import sys; assert (3, 10) <= sys.version_info[:2] <= (3, 11), \
 		f"Python 3.10 or 3.11 needed, found {sys.version.split()[0]} (set PYTHON=...)"'
-	@echo "Creating .venv/$* from $< (first time: a few minutes) ..."
+	@echo "Creating .venv/$* from requirements/$*.lock and dev-$*.lock (first time: a few minutes) ..."
 	$(PYTHON) -m venv .venv/$*
-	.venv/$*/bin/$(PIP_INSTALL) -r $<
-	@# --no-deps installs exactly the lock; pip check proves it is complete. Rasa's matplotlib<3.6
+	.venv/$*/bin/$(PIP_INSTALL) -r requirements/$*.lock -r requirements/dev-$*.lock
+	@# --no-deps installs exactly the locks; pip check proves them complete. Rasa's matplotlib<3.6
 	@# pin is the one expected complaint (no cp311 wheel exists; 3.7.5 works, see README).
 	@{ .venv/$*/bin/pip check || true; } | { grep -v -e "has requirement matplotlib<3.6" -e "^No broken requirements" || true; } | \
 		{ ! grep . ; } || { echo "pip check failed for .venv/$*"; exit 1; }
+	.venv/$*/bin/python scripts/locks.py complete requirements/$*.lock
 	touch $@
 
 ## Content database -------------------------------------------------------------------------
@@ -82,15 +89,31 @@ run: setup db train
 		--since $(START)
 
 ## Tests ----------------------------------------------------------------------------------
-lint: .venv/actions/.installed
+# mypy runs twice, once per runtime, against that runtime's packages: the content runtime's
+# code with .venv/actions, the bot runtime's (bot/ with the channels, Rasa's annotations) with
+# .venv/bot's interpreter. Each script is checked with the venv that runs it. `make mypy` is also
+# the pre-commit hook (.pre-commit-config.yaml), so it needs the venvs but never builds them.
+BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_channel_memory.py scripts/dated_stories.py
+MYPY_ACTIONS := actions bot/lang bot/alert_rates.py bot/settings_values.py bot/case_urgency.py \
+	bot/channels/sms_segments.py \
+	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest
+MYPY_BOT := bot $(BOT_SCRIPTS)
+
+lint: setup
 	$(ACT)/ruff check bot actions tests scripts
 	$(ACT)/ruff format --check bot actions tests scripts
-	$(ACT)/mypy actions bot/lang scripts
+	$(ACT)/python scripts/locks.py agree
+	@$(MAKE) --no-print-directory mypy
+
+mypy:
+	$(ACT)/mypy --cache-dir .mypy_cache/actions $(MYPY_ACTIONS)
+	$(ACT)/mypy --cache-dir .mypy_cache/bot --python-executable $(BOT)/python $(MYPY_BOT)
 
 test-unit: setup
 	$(BOT)/pytest -q tests/bot
 	$(BOT)/pytest -q tests/channels
 	$(ACT)/pytest -q tests/actions
+	$(ACT)/pytest -q tests/tooling
 
 validate: .venv/bot/.installed
 	$(BOT)/rasa data validate --config config.yml --domain bot/domain --data data --fail-on-warnings
@@ -110,13 +133,31 @@ test-followups: $(MODEL)
 test-nlu: $(MODEL)
 	$(BOT)/pytest -q tests/nlu
 
-# The widget test (tests/integration/test_widget.py) drives Debian's Chromium with Playwright;
-# Playwright's own browser download is never used (it would need the internet).
-# fonts-noto-core has Noto Sans/Naskh Arabic with every Dari and Pashto letter: Debian's
-# default DejaVu Sans lacks ۍ, which the web chat then showed as an empty box.
-chromium:
-	@command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
-	@fc-list ':charset=6cd' family | grep -q . || (apt-get update && apt-get install -y fonts-noto-core)
+# System packages the tests need, from Debian. Chromium: the web chat's and the console's tests
+# drive /usr/bin/chromium with Playwright (Playwright's own browser download would need the
+# internet). fonts-noto-core: Noto Sans/Naskh Arabic with every Dari and Pashto letter (Debian's
+# default DejaVu Sans lacks ۍ, which the web chat then showed as an empty box); fontconfig finds
+# it. npm: installs axe-core. redis-server: the channels' shared memory, the Redis lock store and
+# chaos run Redis servers of their own. `make deps` installs what is missing (as root, apt-get);
+# `make test` installs none of them: it names what is missing and stops. .ci/run calls both.
+missing_packages = $(strip \
+	$(if $(shell command -v chromium),,chromium) \
+	$(if $(shell command -v fc-list),,fontconfig) \
+	$(if $(shell fc-list ':charset=6cd' family 2>/dev/null),,fonts-noto-core) \
+	$(if $(shell command -v npm),,npm) \
+	$(if $(shell command -v redis-server),,redis-server))
+
+deps:
+	@missing="$(missing_packages)"; \
+	if [ -z "$$missing" ]; then echo "make deps: every system package the tests need is installed"; \
+	else echo "make deps: installing Debian packages: $$missing"; \
+		apt-get update && apt-get install -y $$missing; fi
+
+deps-check:
+	@missing="$(missing_packages)"; \
+	[ -z "$$missing" ] || { echo "Missing system packages for the tests: $$missing"; \
+		echo "Run 'make deps' once (as root: it installs them with apt-get), then make test again."; \
+		exit 1; }
 
 # The console's accessibility check runs axe-core (npm) inside the page; installed here, under
 # var/ (not in git), pinned.
@@ -124,16 +165,17 @@ AXE_VERSION := 4.14.1
 AXE := var/axe/node_modules/axe-core/axe.min.js
 axe-core: $(AXE)
 $(AXE):
-	@command -v npm >/dev/null || (apt-get update && apt-get install -y npm)
+	@command -v npm >/dev/null || { echo "npm is missing: run 'make deps'"; exit 1; }
 	npm install --silent --no-save --no-audit --no-fund --prefix var/axe axe-core@$(AXE_VERSION)
 
-test-integration: setup $(MODEL) chromium $(AXE)
+test-integration: deps-check setup $(MODEL) $(AXE)
 	$(ACT)/pytest -q tests/integration
 
-test: setup lint test-unit validate train test-nlu test-stories test-followups test-integration chaos
+test: deps-check setup lint test-unit validate train test-nlu test-stories test-followups test-integration chaos
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
-bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory bench-console bench-sms
+bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory bench-mailbox \
+	bench-console bench-cases bench-sms
 
 # Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
 bench-nlu: .venv/bot/.installed
@@ -153,6 +195,14 @@ bench-console: .venv/actions/.installed
 	$(ACT)/python scripts/bench_console.py $(if $(BENCH_PG_URL),--postgres $(BENCH_PG_URL)) \
 		| tee results/bench-console.md
 
+# From "talk to a person" to the caseworkers' queue and a helpdesk's webhook on the real stack;
+# the queue page with 1 000 open cases and a case event to the webhook receiver, on SQLite and,
+# with BENCH_PG_URL, PostgreSQL.
+bench-cases: setup $(MODEL)
+	@mkdir -p results
+	$(ACT)/python scripts/bench_cases.py $(if $(BENCH_PG_URL),--postgres $(BENCH_PG_URL)) \
+		| tee results/bench-cases.md
+
 # One broadcast to 10 000 subscribers, end to end (PostgreSQL, Rasa, action server, notifier)
 # against local fake providers that refuse what exceeds their rates; BENCH_SUBSCRIBERS=2000.
 bench-alerts: setup $(MODEL)
@@ -168,6 +218,10 @@ bench-action-secret: .venv/actions/.installed
 bench-memory: .venv/bot/.installed
 	@mkdir -p results
 	$(BOT)/python scripts/bench_channel_memory.py | tee results/bench-memory.md
+# What the web chat pages' mailbox fetches cost a real Rasa process (memory there, and Redis).
+bench-mailbox: setup $(MODEL)
+	@mkdir -p results
+	$(ACT)/python scripts/bench_mailbox.py | tee results/bench-mailbox.md
 
 # What an SMS user pays: messages sent and segments received until each of a fixed list of
 # questions is answered, in five language slices, through the real sms_gateway channel.
@@ -189,7 +243,7 @@ bench-load: setup $(MODEL)
 # its own on a free port), 6 people in the web chat; the action server, one Rasa process and
 # Redis are killed in turn. About 3 minutes; exit 1 if a message was lost. The last step of
 # `make test` (docs/OPERATIONS.md, "The chaos test").
-chaos: setup $(MODEL)
+chaos: deps-check setup $(MODEL)
 	@mkdir -p results
 	$(ACT)/python scripts/chaos.py $(if $(CHAOS_LABEL),--label "$(CHAOS_LABEL)")
 

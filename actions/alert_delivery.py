@@ -41,6 +41,7 @@ from actions.content.answering import Reply, latest_entity, own_messages, utc_no
 from actions.content.db import session_scope
 from actions.content.localise import language_or_default
 from actions.content.models import Announcement, Flight, Revision
+from bot.contract import language_metadata
 
 logger = logging.getLogger(__name__)
 
@@ -174,7 +175,8 @@ class ActionSendAlert(Action):  # type: ignore[misc]  # rasa_sdk ships no type h
             }
             dispatcher.utter_message(json_message={"whatsapp_template": template, **tag})
         else:
-            dispatcher.utter_message(text=alert.text, json_message=tag)
+            metadata = language_metadata(alert.language)
+            dispatcher.utter_message(text=alert.text, json_message=tag, metadata=metadata)
         return []
 
 

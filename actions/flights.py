@@ -17,7 +17,7 @@ from actions.content.answering import ContentAction, Reply, asked_detail, detail
 from actions.content.localise import LABELS, digits, isolate_latin, word
 from actions.content.models import Airport, Flight
 from actions.content.queries import FlightQuery
-from bot.lang.normalise import to_ascii_digits
+from bot.lang.letters import to_ascii_digits
 
 logger = logging.getLogger(__name__)
 

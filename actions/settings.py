@@ -13,8 +13,9 @@ Every variable the answering side of the content runtime reads is read here and 
     that it may be out of date (it is still shown until its ``valid_until``). Airport and gate
     states change within hours in a crisis, flights within a day, advice and help lines slowly.
     A duration is whole numbers with units ``d``, ``h``, ``m``: ``90m``, ``2h``, ``1h30m``,
-    ``14d``. Read when the action server starts (each action reads them once when it is
-    created), so a wrong value stops the start with a message naming the variable.
+    ``14d`` (``bot/settings_values.py`` reads durations for both runtimes). Read when the
+    action server starts (each action reads them once when it is created), so a wrong value
+    stops the start with a message naming the variable.
 ``ALERT_SUBSCRIPTION_TTL`` (default ``30d``)
     How long a subscription, and the sealed address it needs, is kept after the user last
     subscribed; subscribing again renews it. An evacuation lasts weeks, not months.
@@ -33,6 +34,10 @@ Every variable the answering side of the content runtime reads is read here and 
 ``WHATSAPP_CASE_REPLY_TEMPLATE`` (default ``caseworker_reply``)
     The same for a caseworker's reply to someone who has not written for 24 hours: one
     parameter, ``{{1}}``, receives the reply (docs/HANDOFF.md).
+``CASE_WEBHOOK_URL`` (default: unset)
+    A helpdesk's address that receives the case lifecycle; read by ``bot/case_events.py``,
+    which both runtimes share (Rasa queues the person's messages too), with the notifier's
+    ``CASE_WEBHOOK_SECRET`` … in ``actions/cases/webhook_sender.py`` (docs/HANDOFF.md).
 ``EMERGENCY_HOTLINE`` (default: unset)
     A number people can call when the content database cannot be read, with who answers, e.g.
     ``+93 700 000 100 (Kabul Aid Network)``. The hotlines users are normally given live in that
@@ -44,10 +49,13 @@ Every variable the answering side of the content runtime reads is read here and 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from datetime import timedelta
+
+from bot.settings_values import SettingsError, duration_setting, parse_duration
+
+__all__ = ["FreshnessLimits", "SettingsError", "parse_duration"]
 
 CONTENT_DB_URL = "CONTENT_DB_URL"
 FRESHNESS_PREFIX = "CONTENT_FRESHNESS_"
@@ -57,12 +65,6 @@ CONVERSATION_RETENTION = "CONVERSATION_RETENTION"
 CLOSED_CASE_RETENTION = "CLOSED_CASE_RETENTION"
 WHATSAPP_ALERT_TEMPLATE = "WHATSAPP_ALERT_TEMPLATE"
 WHATSAPP_CASE_REPLY_TEMPLATE = "WHATSAPP_CASE_REPLY_TEMPLATE"
-
-_DURATION = re.compile(r"(?:(?P<d>\d+)d)?(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?")
-
-
-class SettingsError(ValueError):
-    """An environment variable the action server cannot use; the message names it."""
 
 
 @dataclass(frozen=True)
@@ -87,18 +89,6 @@ class FreshnessLimits:
         return replace(cls(), **overrides)
 
 
-def parse_duration(name: str, raw: str) -> timedelta:
-    """``90m``, ``2h``, ``1h30m``, ``14d`` → a timedelta; SettingsError naming ``name`` if not."""
-    match = _DURATION.fullmatch(raw.replace(" ", "").lower())
-    if match is None or not any(match.groupdict().values()):
-        raise SettingsError(f"{name} is {raw!r}; give a duration such as 90m, 2h, 1h30m or 14d")
-    days, hours, minutes = (int(match.group(unit) or 0) for unit in "dhm")
-    duration = timedelta(days=days, hours=hours, minutes=minutes)
-    if duration <= timedelta(0):
-        raise SettingsError(f"{name} is {raw!r}; it must be longer than zero")
-    return duration
-
-
 def content_db_url(environ: Mapping[str, str] = os.environ) -> str | None:
     """``CONTENT_DB_URL`` if set (db.py supplies the local default)."""
     return environ.get(CONTENT_DB_URL, "").strip() or None
@@ -117,26 +107,21 @@ def emergency_hotline(environ: Mapping[str, str] = os.environ) -> str | None:
     return raw
 
 
-def _duration_or(name: str, default: timedelta, environ: Mapping[str, str]) -> timedelta:
-    raw = environ.get(name, "").strip()
-    return parse_duration(name, raw) if raw else default
-
-
 def subscription_ttl(environ: Mapping[str, str] = os.environ) -> timedelta:
     """``ALERT_SUBSCRIPTION_TTL``: how long a subscription and its address are kept."""
-    return _duration_or(ALERT_SUBSCRIPTION_TTL, timedelta(days=30), environ)
+    return duration_setting(environ, ALERT_SUBSCRIPTION_TTL, timedelta(days=30))
 
 
 def conversation_retention(environ: Mapping[str, str] = os.environ) -> timedelta:
     """``CONVERSATION_RETENTION``: how long a conversation is kept after its last message."""
-    return _duration_or(CONVERSATION_RETENTION, timedelta(days=7), environ)
+    return duration_setting(environ, CONVERSATION_RETENTION, timedelta(days=7))
 
 
 def closed_case_retention(environ: Mapping[str, str] = os.environ) -> timedelta:
     """``CLOSED_CASE_RETENTION``: how long a closed case's transcript is kept after it closed;
     never longer than ``CONVERSATION_RETENTION`` (the default), however it is set."""
     longest = conversation_retention(environ)
-    return min(_duration_or(CLOSED_CASE_RETENTION, longest, environ), longest)
+    return min(duration_setting(environ, CLOSED_CASE_RETENTION, longest), longest)
 
 
 def whatsapp_alert_template(environ: Mapping[str, str] = os.environ) -> str:

@@ -14,27 +14,18 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+from bot.settings_values import positive_number
+
+#: ``positive_number`` lives in bot/settings_values.py; it stays importable from here for the
+#: modules that read their rates with it.
+__all__ = ["DEFAULT_RATES", "alert_rate", "positive_number"]
+
 DEFAULT_RATES: dict[str, float] = {
     "telegram": 25.0,
     "whatsapp": 70.0,
     "twilio_sms": 10.0,
     "sms_gateway": 10.0,
 }
-
-
-def positive_number(environ: Mapping[str, str], name: str, default: float) -> float:
-    """The number in variable ``name`` (``default`` when unset); ValueError naming it if it is
-    not a number above zero."""
-    raw = environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if value <= 0:
-        raise ValueError(f"{name} is {raw!r}; give a number above zero")
-    return value
 
 
 def alert_rate(channel: str, environ: Mapping[str, str] = os.environ) -> float:

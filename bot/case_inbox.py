@@ -5,10 +5,13 @@ sees these messages; Rasa itself logs each one in the tracker and saves it. The 
 (``bot/stores.py``) therefore records them here, as the last step of saving a turn that ended on
 the person's message: one place for every channel, Rasa's REST channel and HTTP API included,
 and the text goes straight from the tracker to the case, never through a log. An urgent word
-(``bot/case_urgency.py``) raises the case's priority.
+(``bot/case_urgency.py``) raises the case's priority. When a helpdesk receives case events
+(``CASE_WEBHOOK_URL``), the message's ``case.message`` is queued in the same transaction
+(``bot/case_outbox.py``).
 
-The tables belong to the content runtime (migration 0008); they are described here, never
-created, and written with SQLAlchemy Core in a worker thread, like the address book.
+The tables belong to the content runtime (migration 0008); they are described here (``cases``
+in ``bot/case_outbox.py``), never created, and written with SQLAlchemy Core in a worker
+thread, like the address book.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from rasa.shared.core.trackers import DialogueStateTracker
 from sqlalchemy import Column, Integer, MetaData, String, Table, Text, insert, select, update
 from sqlalchemy.engine import Engine
 
+from bot import case_events
+from bot.case_outbox import cases, queue_message
 from bot.case_urgency import is_urgent
 from bot.channels.addresses import UTCDateTime, database_url, engine_for
 
@@ -33,15 +38,6 @@ OPEN_STATUSES: Final = ("waiting", "taken")
 URGENT: Final = 1
 
 _metadata = MetaData()
-cases = Table(
-    "cases",
-    _metadata,
-    Column("id", Integer, primary_key=True),
-    Column("conversation_id", String(64), nullable=False),
-    Column("status", String(16), nullable=False),
-    Column("priority", Integer, nullable=False),
-    Column("active_at", UTCDateTime, nullable=False),
-)
 case_messages = Table(
     "case_messages",
     _metadata,
@@ -74,6 +70,8 @@ class CaseInbox:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        #: Whether a helpdesk gets case events (``CASE_WEBHOOK_URL``), read once at start-up.
+        self.publishing = case_events.publishing()
 
     @classmethod
     def from_env(cls) -> CaseInbox:
@@ -120,4 +118,6 @@ class CaseInbox:
             if is_urgent(text):
                 changes["priority"] = URGENT
             connection.execute(update(cases).where(cases.c.id == case_id).values(**changes))
+            if self.publishing:
+                queue_message(connection, case_id, text, now)
         return True

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from bot.lang.normalise import has_arabic_script, normalise
+from bot.lang.letters import has_arabic_script
+from bot.lang.normalise import normalise
 
 URGENT_WORDS: Final = frozenset(
     {

@@ -54,4 +54,4 @@ class PausedConversationProcessor(MessageProcessor):
 def install() -> None:
     """Make every agent Rasa loads use this processor (``Agent.load_model`` builds it by the
     name ``rasa.core.agent.MessageProcessor``)."""
-    rasa.core.agent.MessageProcessor = PausedConversationProcessor  # type: ignore[misc]
+    rasa.core.agent.MessageProcessor = PausedConversationProcessor  # type: ignore[attr-defined]

@@ -23,7 +23,6 @@ import argparse
 import asyncio
 import logging
 import os
-import re
 import sys
 import time
 from collections.abc import Iterable
@@ -36,6 +35,7 @@ from rasa.shared.core.events import BotUttered, UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
 
 from bot.case_inbox import CaseInbox
+from bot.settings_values import duration_setting
 
 logger = logging.getLogger(__name__)
 
@@ -44,25 +44,6 @@ DELETED_CONFIRMATION = "utter_data_deleted"
 RETENTION_ENV = "CONVERSATION_RETENTION"
 DEFAULT_RETENTION = timedelta(days=7)
 PURGE_EVERY_SECONDS = 3600.0
-_DURATION = re.compile(r"(?:(?P<d>\d+)d)?(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?")
-
-
-def duration_setting(environ: Any, name: str, default: timedelta) -> timedelta:
-    """The duration in variable ``name`` (``7d``, ``36h``, ``1d12h``, ``90m``; the action
-    server's syntax), ``default`` when unset; ValueError naming the variable otherwise."""
-    raw = str(environ.get(name, "")).replace(" ", "").lower()
-    if not raw:
-        return default
-    match = _DURATION.fullmatch(raw)
-    parts = match.groupdict() if match else {}
-    value = timedelta(
-        days=int(parts.get("d") or 0),
-        hours=int(parts.get("h") or 0),
-        minutes=int(parts.get("m") or 0),
-    )
-    if value <= timedelta(0):
-        raise ValueError(f"{name} is {raw!r}; give a duration such as 7d, 36h or 90m")
-    return value
 
 
 def retention(environ: Any = os.environ) -> timedelta:

@@ -42,14 +42,14 @@ BUTTONS = [
 LONG_PS = "\n".join(f"د {n} الوتنه: کابل نه دوحې ته، د ختیځې دروازې له لارې." for n in range(12))
 
 
-class CountingRedis(RedisMemory):  # type: ignore[misc]
+class CountingRedis(RedisMemory):
     """Redis memory that counts its round trips (each ``_run`` is one)."""
 
     round_trips = 0
 
     async def _run(self, *args: Any, **kwargs: Any) -> list[object]:
         CountingRedis.round_trips += 1
-        return await super()._run(*args, **kwargs)  # type: ignore[no-any-return]
+        return await super()._run(*args, **kwargs)
 
 
 Turn = Callable[[int], Awaitable[None]]

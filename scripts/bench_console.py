@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import platform
 import re
 import sys
 import time
@@ -30,22 +28,22 @@ sys.path.insert(0, str(ROOT))
 
 from aiohttp import web  # noqa: E402
 from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
-from sqlalchemy import select, text  # noqa: E402
+from sqlalchemy import select  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
 from actions.admin.app import create_app  # noqa: E402
 from actions.admin.console import sessions  # noqa: E402
 from actions.content import db  # noqa: E402
 from actions.content.keys import flight_key  # noqa: E402
-from actions.content.migrate import upgrade_to_head  # noqa: E402
 from actions.content.models import Flight  # noqa: E402
 from scripts.bench_content import (  # noqa: E402
     Latency,
-    cpu_model,
-    fill,
     latency,
+    machine,
     postgres_schema,
+    prepare,
     sqlite_database,
+    table,
 )
 
 TARGET_P95_MS = 100.0
@@ -120,34 +118,11 @@ async def measure(runs: int) -> dict[str, Latency]:
 
 
 def bench(url: str, args: argparse.Namespace) -> dict[str, Latency]:
-    os.environ[db.URL_ENV] = url
-    engine = db.get_engine()
-    upgrade_to_head(engine)
-    now = datetime.now(timezone.utc).replace(microsecond=0)
-    fill(engine, now, args.flights, args.announcements, args.seed)
-    if engine.dialect.name == "postgresql":
-        with engine.begin() as connection:
-            connection.execute(text("ANALYZE"))
+    prepare(url, args)
     try:
         return asyncio.run(measure(args.runs))
     finally:
         db.dispose_engine()
-
-
-def table(results: dict[str, dict[str, Latency]]) -> str:
-    backends = list(results)
-    lines = [
-        "| page | " + " | ".join(f"{b} p50 | {b} p95 | {b} p99" for b in backends) + " |",
-        "|---|" + "---:|" * (3 * len(backends)),
-    ]
-    for name in next(iter(results.values())):
-        cells = [
-            f"{getattr(results[b][name], part):.1f}"
-            for b in backends
-            for part in ("p50", "p95", "p99")
-        ]
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -168,11 +143,7 @@ def main(argv: list[str] | None = None) -> int:
 
     slowest = max(figures.p95 for per in results.values() for figures in per.values())
     print("# Editors' console: page latency over HTTP (ms)\n")
-    load = ", ".join(f"{figure:.2f}" for figure in os.getloadavg())
-    print(f"- Machine: {os.cpu_count()} CPUs (nproc), {cpu_model()}; {platform.platform()}")
-    print(f"- Load average when done (1, 5, 15 min): {load}")
-    finished = datetime.now(timezone.utc)
-    print(f"- Python {platform.python_version()}; date {finished:%Y-%m-%d %H:%M} UTC")
+    print("\n".join(machine()))
     print(
         f"- Data: {args.flights} flights, {args.announcements} announcements + demo content; "
         f"{args.runs} requests per page, signed in, one client, local HTTP"
@@ -181,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         f"- Target p95 < {TARGET_P95_MS:.0f} ms: {'met' if slowest < TARGET_P95_MS else 'NOT met'} "
         f"(slowest p95 {slowest:.1f} ms)\n"
     )
-    print(table(results))
+    print(table(results, "page"))
     return 0
 
 

@@ -276,8 +276,9 @@ def postgres_schema(url: str) -> Iterator[str]:
         admin.dispose()
 
 
-def bench(url: str, args: argparse.Namespace) -> dict[str, Latency]:
-    """Migrate and fill the database at ``url``, then time every scenario on it."""
+def prepare(url: str, args: argparse.Namespace) -> tuple[datetime, str]:
+    """Point the content database at ``url``, migrate and fill it; the benchmark's clock and an
+    upcoming flight number."""
     os.environ[db.URL_ENV] = url
     engine = db.get_engine()
     upgrade_to_head(engine)
@@ -288,6 +289,12 @@ def bench(url: str, args: argparse.Namespace) -> dict[str, Latency]:
         # guesses from no statistics at all. SQLite gets none: nothing analyses it in production.
         with engine.begin() as connection:
             connection.execute(text("ANALYZE"))
+    return now, exact
+
+
+def bench(url: str, args: argparse.Namespace) -> dict[str, Latency]:
+    """Migrate and fill the database at ``url``, then time every scenario on it."""
+    now, exact = prepare(url, args)
     day = (now + timedelta(days=2)).astimezone(KABUL).date().isoformat()
     results: dict[str, Latency] = {}
     for scenario in scenarios(day, exact):
@@ -310,9 +317,10 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def table(results: dict[str, dict[str, Latency]]) -> str:
+def table(results: dict[str, dict[str, Latency]], what: str = "action") -> str:
+    """p50, p95 and p99 of each row (``what``: action, page) on each backend, in Markdown."""
     backends = list(results)
-    header = "| action | " + " | ".join(f"{b} p50 | {b} p95 | {b} p99" for b in backends) + " |"
+    header = f"| {what} | " + " | ".join(f"{b} p50 | {b} p95 | {b} p99" for b in backends) + " |"
     rule = "|---|" + "---:|" * (3 * len(backends))
     lines = [header, rule]
     for name in next(iter(results.values())):
@@ -322,6 +330,17 @@ def table(results: dict[str, dict[str, Latency]]) -> str:
             cells += [f"{figures.p50:.1f}", f"{figures.p95:.1f}", f"{figures.p99:.1f}"]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def machine() -> list[str]:
+    """What a reader needs to weigh the figures: the machine, how busy it was, when."""
+    load = ", ".join(f"{figure:.2f}" for figure in os.getloadavg())
+    finished = datetime.now(timezone.utc)
+    return [
+        f"- Machine: {os.cpu_count()} CPUs (nproc), {cpu_model()}; {platform.platform()}",
+        f"- Load average when done (1, 5, 15 min): {load}",
+        f"- Python {platform.python_version()}; date {finished:%Y-%m-%d %H:%M} UTC",
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -343,11 +362,7 @@ def main(argv: list[str] | None = None) -> int:
 
     slowest = max(figures.p95 for per in results.values() for figures in per.values())
     print("# Content actions: answer latency (ms)\n")
-    load = ", ".join(f"{figure:.2f}" for figure in os.getloadavg())
-    print(f"- Machine: {os.cpu_count()} CPUs (nproc), {cpu_model()}; {platform.platform()}")
-    print(f"- Load average when done (1, 5, 15 min): {load}")
-    started = datetime.now(timezone.utc)
-    print(f"- Python {platform.python_version()}; date {started:%Y-%m-%d %H:%M} UTC")
+    print("\n".join(machine()))
     print(
         f"- Data: {args.flights} flights, {args.announcements} announcements + demo airports, "
         f"gates, guidance; {args.runs} runs per action through `run()`, languages rotated; "

@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.channels.sms_segments import segment_count  # noqa: E402
+from bot.lang.letters import TO_ASCII_DIGITS  # noqa: E402
 from scripts.fake_providers import SMS_SECRET, FakeProviders  # noqa: E402
 from scripts.stack import Stack, free_port  # noqa: E402
 
@@ -45,7 +46,6 @@ MAX_SENDS = 8
 CREDENTIALS = "bot.channels.sms_gateway.SmsGatewayInput:\n"
 #: Bidi controls are invisible: matched text ignores them.
 _INVISIBLE = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_PERSIAN_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ Check = Callable[[str], bool]
 
 def plain(text: str) -> str:
     """What a reader sees: no bidi controls, ASCII digits, Unicode NFC."""
-    return unicodedata.normalize("NFC", _INVISIBLE.sub("", text)).translate(_PERSIAN_DIGITS)
+    return unicodedata.normalize("NFC", _INVISIBLE.sub("", text)).translate(TO_ASCII_DIGITS)
 
 
 def all_of(*needles: str) -> Check:

@@ -9,6 +9,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from bot.settings_values import SettingsError, whole_number
+
+__all__ = ["AdminSettings", "SettingsError"]
+
 HOST_ENV, PORT_ENV, MAX_BODY_ENV = "ADMIN_HOST", "ADMIN_PORT", "ADMIN_MAX_BODY_BYTES"
 #: The console's cookies carry ``Secure`` (sent over HTTPS only): set it behind a TLS proxy.
 SECURE_COOKIES_ENV = "CONSOLE_SECURE_COOKIES"
@@ -30,10 +34,6 @@ DEFAULT_PORT = 5056
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
 
-class SettingsError(ValueError):
-    """An environment variable the API cannot use; the message names it."""
-
-
 @dataclass(frozen=True)
 class AdminSettings:
     host: str = DEFAULT_HOST
@@ -50,19 +50,19 @@ class AdminSettings:
     def from_env(cls) -> AdminSettings:
         """Settings from ``ADMIN_*`` and ``CONSOLE_*`` (see the constants above)."""
         host = os.environ.get(HOST_ENV, "").strip() or DEFAULT_HOST
-        port = _whole(PORT_ENV, DEFAULT_PORT)
+        port = whole_number(os.environ, PORT_ENV, DEFAULT_PORT)
         return cls(
             host=host,
             port=port,
-            max_body_bytes=_whole(MAX_BODY_ENV, DEFAULT_MAX_BODY_BYTES),
+            max_body_bytes=whole_number(os.environ, MAX_BODY_ENV, DEFAULT_MAX_BODY_BYTES),
             secure_cookies=_flag(SECURE_COOKIES_ENV),
-            session_hours=_whole(SESSION_HOURS_ENV, DEFAULT_SESSION_HOURS),
+            session_hours=whole_number(os.environ, SESSION_HOURS_ENV, DEFAULT_SESSION_HOURS),
             public_url=(
                 os.environ.get(PUBLIC_URL_ENV, "").strip() or f"http://{host}:{port}"
             ).rstrip("/"),
             rasa_url=(os.environ.get(RASA_URL_ENV, "").strip() or DEFAULT_RASA_URL).rstrip("/"),
             rasa_token=os.environ.get(RASA_TOKEN_ENV, "").strip() or None,
-            cases_poll_seconds=_whole(CASES_POLL_ENV, DEFAULT_CASES_POLL_SECONDS),
+            cases_poll_seconds=whole_number(os.environ, CASES_POLL_ENV, DEFAULT_CASES_POLL_SECONDS),
         )
 
 
@@ -73,16 +73,3 @@ def _flag(name: str) -> bool:
     if raw in ("1", "true", "yes"):
         return True
     raise SettingsError(f"{name} is {raw!r}; write true or false")
-
-
-def _whole(name: str, default: int) -> int:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise SettingsError(f"{name} is {raw!r}; give a whole number like {default}") from None
-    if value <= 0:
-        raise SettingsError(f"{name} is {value}; it must be positive")
-    return value

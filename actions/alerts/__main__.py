@@ -2,7 +2,7 @@
 
 serve   send queued alerts, and caseworkers' replies, through Rasa's HTTP API until stopped
         (started by `make run`)
-status  the latest alerts and how many are queued / sent / failed
+status  the latest alerts and how many are queued / sent / failed (and the helpdesk's case events)
 purge   delete expired subscriptions and addresses and old deliveries (also run hourly by serve)
 """
 
@@ -14,16 +14,21 @@ import sys
 
 from actions import settings
 from actions.alerts import notifier, outbox, retention
+from actions.cases import webhook_sender
 from actions.cases.courier import CaseReplyOutbox
 from actions.content.answering import utc_now
 from actions.content.cli.common import CommandError, kabul, unit_of_work
 from actions.content.db import get_engine
+from bot.settings_values import SettingsError
 
 STATUS_ORDER = ("queued", "sending", "sent", "failed", "cancelled", "superseded")
 
 
 def status(limit: int) -> int:
     with unit_of_work(get_engine()) as session:
+        helpdesk = webhook_sender.progress(session)
+        if helpdesk is not None:
+            print(f"Case events for the helpdesk: {helpdesk}")
         rows = outbox.latest(session, limit)
         if not rows:
             print("No alerts yet: they are queued when a change is published that has subscribers.")
@@ -68,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         print(f"Deleted {purged}.")
         return 0
-    except (settings.SettingsError, notifier.SettingsError, CommandError) as error:
+    except (SettingsError, CommandError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 

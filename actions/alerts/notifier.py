@@ -53,26 +53,17 @@ from actions.alerts.models import (
     StoredAddress,
 )
 from actions.alerts.subscriptions import ALERT_CHANNELS, still_wanted
+from actions.cases import webhook_sender
 from actions.content.answering import utc_now
 from actions.content.db import session_scope
-from bot.alert_rates import DEFAULT_RATES, alert_rate, positive_number
+from bot.alert_rates import DEFAULT_RATES, alert_rate
+from bot.settings_values import positive_number, whole_number
 
 logger = logging.getLogger(__name__)
 
 ALERT_INTENT = "EXTERNAL_alert"
 _RETRY_AFTER = re.compile(r"retry after (\d+(?:\.\d+)?) s")
 NO_ADDRESS = "no stored address"
-
-
-class SettingsError(ValueError):
-    """A notifier setting that cannot be used; the message names the variable."""
-
-
-def _number(environ: Mapping[str, str], name: str, default: float) -> float:
-    try:
-        return positive_number(environ, name, default)
-    except ValueError as error:
-        raise SettingsError(str(error)) from None
 
 
 @dataclass(frozen=True)
@@ -94,19 +85,18 @@ class NotifierSettings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> NotifierSettings:
-        try:
-            rates = {channel: alert_rate(channel, environ) for channel in DEFAULT_RATES}
-        except ValueError as error:
-            raise SettingsError(str(error)) from None
+        rates = {channel: alert_rate(channel, environ) for channel in DEFAULT_RATES}
         return cls(
             rasa_url=(environ.get("RASA_URL", "").strip() or cls.rasa_url).rstrip("/"),
             rasa_token=environ.get("RASA_API_TOKEN", "").strip() or None,
             rates=rates,
-            concurrency=int(_number(environ, "ALERT_CONCURRENCY", cls.concurrency)),
-            max_attempts=int(_number(environ, "ALERT_MAX_ATTEMPTS", cls.max_attempts)),
-            backoff_seconds=_number(environ, "ALERT_BACKOFF_SECONDS", cls.backoff_seconds),
-            claim_lease_seconds=_number(environ, "ALERT_CLAIM_LEASE", cls.claim_lease_seconds),
-            poll_seconds=_number(environ, "ALERT_POLL_SECONDS", cls.poll_seconds),
+            concurrency=whole_number(environ, "ALERT_CONCURRENCY", cls.concurrency),
+            max_attempts=whole_number(environ, "ALERT_MAX_ATTEMPTS", cls.max_attempts),
+            backoff_seconds=positive_number(environ, "ALERT_BACKOFF_SECONDS", cls.backoff_seconds),
+            claim_lease_seconds=positive_number(
+                environ, "ALERT_CLAIM_LEASE", cls.claim_lease_seconds
+            ),
+            poll_seconds=positive_number(environ, "ALERT_POLL_SECONDS", cls.poll_seconds),
         )
 
 
@@ -500,15 +490,28 @@ class Notifier:
             self._slots.release()
 
 
+def helpdesk_job() -> webhook_sender.CaseWebhookSender | None:
+    """The helpdesk's case events, when ``CASE_WEBHOOK_URL`` is set. A malformed setting is
+    logged and leaves them out: alerts to people matter more than a helpdesk's tickets."""
+    try:
+        return webhook_sender.CaseWebhookSender.from_env()
+    except webhook_sender.WebhookSettingsError as error:
+        logger.error("case events are not sent to a helpdesk: %s", error)
+        return None
+
+
 def serve(settings_: NotifierSettings | None = None, more: Sequence[type[Outbox]] = ()) -> None:
-    """``python -m actions.alerts serve``: run until SIGTERM or Ctrl-C."""
+    """``python -m actions.alerts serve``: run until SIGTERM or Ctrl-C; ``more`` outboxes beside
+    the alerts (caseworkers' replies), and with ``CASE_WEBHOOK_URL`` the helpdesk's case events
+    (``actions/cases/webhook_sender.py``)."""
     notifier = Notifier(settings_, more=more)
+    jobs = [job for job in (notifier, helpdesk_job()) if job is not None]
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, notifier.stop)
-        await notifier.run()
+        for sig in (signal.SIGTERM, signal.SIGINT):  # one handler per signal: stop them all
+            loop.add_signal_handler(sig, lambda: [job.stop() for job in jobs])
+        await asyncio.gather(*(job.run() for job in jobs))
 
     asyncio.run(main())
 

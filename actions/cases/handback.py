@@ -7,16 +7,19 @@ notifier does). Rasa lets that intent through the pause (``bot/paused.py``); its
 the person's language, that the assistant is back. The person's channel is named as the output
 channel, so that sentence reaches them now, out of turn, through the sealed address.
 
-When the channel cannot deliver it (no address left, the provider refused), Rasa answers 500 and
-keeps nothing of that attempt; the hand-back is then repeated without an output channel, so the
-conversation is resumed all the same and the sentence is only recorded — a person who cannot
-be reached must not stay in a paused conversation. The caseworker is told which happened.
+When the channel can never deliver it (no address left, the provider refused the person for
+good: an HTTP 4xx other than 429), Rasa answers 500 and keeps nothing of that attempt; the
+hand-back is then repeated without an output channel, so the conversation is resumed all the
+same and the sentence is only recorded — a person who cannot be reached must not stay in a
+paused conversation. The caseworker is told which happened. A refusal that may pass (429, a
+provider or the web chat's mailbox down) changes nothing: the caseworker closes again later.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -37,6 +40,15 @@ class HandBack:
 
     problem: str | None
     told: bool = False
+
+
+def never_deliverable(channel: str, answer: str) -> bool:
+    """Whether Rasa's error answer is our channel saying the person cannot be reached at all
+    (bot/channels/alerts.py: "no stored address", "provider refused …: HTTP 403")."""
+    if f"{channel}: " not in answer:
+        return False
+    refused = re.search(r"HTTP (4\d\d)", answer)
+    return "no stored address" in answer or (refused is not None and refused.group(1) != "429")
 
 
 async def _trigger(
@@ -67,8 +79,8 @@ async def hand_back(
             status, answer = await _trigger(session, settings, conversation_id, channel)
             if status == 200:
                 return HandBack(None, told=bool(channel))
-            if status == 500 and channel and f"{channel}: " in answer:
-                # The channel refused (our AlertNotDelivered): resume without telling now.
+            if status == 500 and channel and never_deliverable(channel, answer):
+                # The channel refused for good (our AlertNotDelivered): resume, untold.
                 logger.warning("%s: 'I am back' not delivered on %s", conversation_id, channel)
                 status, answer = await _trigger(session, settings, conversation_id, None)
                 if status == 200:

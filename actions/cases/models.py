@@ -3,7 +3,8 @@
 A case never holds a phone number or a chat id: the conversation id is the same HMAC the
 channels use (bot/channels/identity.py), and a caseworker's reply reaches the person through
 Rasa, which alone can unseal an address. Texts are kept no longer than the conversation itself
-(``actions/alerts/retention.py`` purges them with it).
+(``actions/alerts/retention.py`` purges them with it), and so are the events sent to a
+helpdesk about the case (:class:`CaseEvent`, deleted with it).
 """
 
 from __future__ import annotations
@@ -111,3 +112,38 @@ class CaseReply(Sending, Base):
     #: The language the caseworker wrote in (a WhatsApp template names it).
     language: Mapped[str] = mapped_column(LANGUAGE)
     status: Mapped[DeliveryStatus] = mapped_column(choice(DeliveryStatus, "case_reply_status"))
+
+
+class EventStatus(str, enum.Enum):
+    QUEUED = "queued"  # waiting for its turn (or for a retry after ``next_attempt_at``)
+    SENDING = "sending"  # claimed by a notifier, being posted
+    SENT = "sent"  # the helpdesk answered 2xx
+    FAILED = "failed"  # every attempt failed; the case's later events go on
+
+
+class CaseEvent(Base):
+    """One event of a case's life for the helpdesk (``CASE_WEBHOOK_URL``): the outbox row.
+
+    Written in the transaction of the change it describes, by whichever runtime made it (Rasa's
+    tracker store writes ``case.message`` rows itself, ``bot/case_inbox.py``); sent in order per
+    case, at least once, by ``actions/cases/webhook_sender.py``. ``payload`` is the exact JSON
+    that is signed and posted (``bot/case_events.py``); it goes when the case goes.
+    """
+
+    __tablename__ = "case_events"
+    __table_args__ = (Index(None, "status", "next_attempt_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: What the receiver de-duplicates on (a UUID); a retry sends the same one.
+    event_id: Mapped[str] = mapped_column(String(36), unique=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id", ondelete="CASCADE"), index=True)
+    event_type: Mapped[str] = mapped_column(String(16))
+    payload: Mapped[str] = mapped_column(Text)
+    status: Mapped[EventStatus] = mapped_column(choice(EventStatus, "case_event_status"))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: Why the last attempt failed: "HTTP 500", "unreachable (TimeoutError)"; never a text.
+    last_error: Mapped[str | None] = mapped_column(String(200))

@@ -13,9 +13,10 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from actions.alerts.models import DeliveryStatus
-from actions.cases import replies
+from actions.cases import replies, webhooks
 from actions.cases.models import Author, Case, CaseAudit, CaseMessage, CaseStatus
 from actions.cases.store import OPEN_STATUSES
+from bot import case_events
 
 #: Open cases shown on the queue page; a surge beyond that is counted, not listed.
 QUEUE_LIMIT = 100
@@ -139,6 +140,7 @@ def close(session: Session, case_id: int, caseworker: str, now: datetime) -> boo
     if getattr(closed, "rowcount", 0) != 1 or held is None:
         return False
     session.add(CaseAudit(case_id=case_id, caseworker=caseworker, action="closed", at=now))
+    webhooks.case_changed(session, case_id, case_events.CLOSED, now)
     replies.release_address(session, held[0], now)
     return True
 
@@ -154,6 +156,7 @@ def take(session: Session, case_id: int, caseworker: str, now: datetime) -> str 
     )
     if getattr(claimed, "rowcount", 0) == 1:
         session.add(CaseAudit(case_id=case_id, caseworker=caseworker, action="took", at=now))
+        webhooks.case_changed(session, case_id, case_events.TAKEN, now)
         return caseworker
     return session.scalar(
         select(Case.taken_by).where(Case.id == case_id, Case.status == CaseStatus.TAKEN)

@@ -16,6 +16,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from actions.alerts.models import DeliveryStatus, StoredAddress, Subscription
+from actions.cases import webhooks
 from actions.cases.models import Author, Case, CaseAudit, CaseMessage, CaseReply, CaseStatus
 
 #: Longest reply a caseworker can send: about seven SMS segments in Dari, or a few paragraphs.
@@ -81,6 +82,7 @@ def queue_reply(
     )
     session.add(reply)
     session.add(CaseAudit(case_id=case.id, caseworker=caseworker, action="replied", at=now))
+    webhooks.message_written(session, case, Author.CASEWORKER, text, now)  # for a helpdesk
     case.active_at = now
     session.execute(
         update(StoredAddress)

@@ -12,6 +12,7 @@ from datetime import datetime
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from actions.cases import webhooks
 from actions.cases.models import Author, Case, CaseMessage, CaseStatus, Priority
 from actions.content.models import Organisation
 from bot.case_urgency import is_urgent
@@ -63,6 +64,7 @@ def open_case(
     lines.append((Author.PERSON, request))
     for author, text in lines:
         session.add(CaseMessage(case_id=case.id, author=author, text=text, written_at=now))
+    webhooks.case_opened(session, case, request, now)
     return case
 
 

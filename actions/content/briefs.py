@@ -20,7 +20,6 @@ from actions.content.localise import (
     KIND,
     LABELS,
     STATUS,
-    WEEKDAYS,
     Words,
     digits,
     isolate,
@@ -28,6 +27,7 @@ from actions.content.localise import (
     word,
 )
 from actions.content.models import Announcement, Flight, Gate, GuidanceTopic, Provenance
+from bot.lang.calendar import weekday
 
 BRIEF_WORDS: Words = {
     "today": {"en": "today", "prs": "امروز", "ps": "نن"},
@@ -62,7 +62,7 @@ def day_and_time(moment: datetime, now: datetime, language: str) -> str:
     elif local.date() == today + timedelta(days=1):
         day = word(BRIEF_WORDS, "tomorrow", language)
     else:
-        day = f"{WEEKDAYS[language][local.weekday()]} {digits(str(local.day), language)}"
+        day = f"{weekday(local.isoweekday(), language)} {digits(str(local.day), language)}"
     return f"{day} {clock}"
 
 

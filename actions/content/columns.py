@@ -14,8 +14,8 @@ from typing import Any
 from sqlalchemy import DateTime, Dialect, Enum, MetaData, String, TypeDecorator
 from sqlalchemy.orm import DeclarativeBase
 
-from actions.content.localise import READING_ORDER
 from bot.lang.codes import LANGUAGES
+from bot.lang.names import READING_ORDER
 
 #: Stable constraint names, so that migrations (and SQLite batch migrations) can refer to them.
 NAMING_CONVENTION: dict[str, str] = {

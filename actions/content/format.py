@@ -18,21 +18,18 @@ from actions.content.columns import Base, in_language
 from actions.content.localise import (
     AGO,
     CONTACT,
-    DAY_PARTS,
     GATE_STATE,
     KIND,
     LABELS,
-    MONTHS,
-    NOT_TRANSLATED,
     PASHTO_O_CLOCK,
     PATTERNS,
     STATUS,
     VERIFICATION,
-    WEEKDAYS,
     digits,
     isolate,
     isolate_foreign,
     isolate_latin,
+    not_translated,
     word,
 )
 from actions.content.models import (
@@ -44,6 +41,7 @@ from actions.content.models import (
     Organisation,
     Provenance,
 )
+from bot.lang.calendar import day_part, month, weekday
 
 KABUL = ZoneInfo("Asia/Kabul")
 BULLET = "•"
@@ -54,12 +52,13 @@ def text(row: Base, field: str, language: str) -> str:
     """A database text for a reader of ``language``; never blank while any language has it.
 
     A text not yet translated into their language shows in the one they most likely read
-    (``READING_ORDER``) with a note saying so, isolated if it runs in the other direction.
+    (``READING_ORDER``, bot/lang/names.py) with a note saying so, isolated if it runs in the
+    other direction.
     """
     value, shown_in = in_language(row, field, language)
     if shown_in == language:
         return value
-    return f"{isolate_foreign(value, shown_in, language)} {NOT_TRANSLATED[language][shown_in]}"
+    return f"{isolate_foreign(value, shown_in, language)} {not_translated(language, shown_in)}"
 
 
 def kabul_day_bounds(day: date) -> tuple[datetime, datetime]:
@@ -71,9 +70,9 @@ def kabul_day_bounds(day: date) -> tuple[datetime, datetime]:
 def _date_parts(moment: datetime, language: str) -> dict[str, str]:
     local = moment.astimezone(KABUL)
     return {
-        "weekday": WEEKDAYS[language][local.weekday()],
+        "weekday": weekday(local.isoweekday(), language),
         "day": digits(str(local.day), language),
-        "month": MONTHS[language][local.month - 1],
+        "month": month(local.month, language),
         "year": digits(str(local.year), language),
         "time": clock(local, language),
     }
@@ -87,11 +86,10 @@ def clock(moment: datetime, language: str) -> str:
     """
     local = moment.astimezone(KABUL)
     hour = local.hour % 12 or 12
-    part = next(name for start, name in reversed(DAY_PARTS[language]) if start <= local.hour)
     return word(PATTERNS, "time", language).format(
         hh_mm=digits(local.strftime("%H:%M"), language),
         hour=digits(f"{hour}:{local.minute:02d}" if local.minute else str(hour), language),
-        part=part,
+        part=day_part(local.hour, language),
         o_clock=PASHTO_O_CLOCK[0 if hour == 1 else 1],
     )
 

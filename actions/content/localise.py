@@ -1,6 +1,8 @@
 """The few words the actions put around database content, in all three languages side by side.
 
-Everything else users read lives in the domain (``bot/domain/*.yml``) or in the database.
+Everything else users read lives in the domain (``bot/domain/*.yml``) or in the database;
+weekday, month and day-part names in ``bot/lang/calendar.py``, language names and the readers'
+fallback order in ``bot/lang/names.py``.
 Dari is written as in Afghanistan (میدان هوایی، اگست، مشوره), Pashto as Pashto (هوايي ډګر، اګست).
 """
 
@@ -9,60 +11,12 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES, RTL_LANGUAGES, is_language
+from bot.lang.codes import DEFAULT_LANGUAGE, RTL_LANGUAGES, is_language
+from bot.lang.letters import written_digits
+from bot.lang.names import LANGUAGE_NAMES
 
 Words = dict[str, dict[str, str]]
 
-#: Monday first, as ``datetime.weekday()`` counts: (en, prs, ps).
-_WEEKDAY_ROWS: Final = (
-    ("Mon", "دوشنبه", "دوشنبه"),
-    ("Tue", "سه‌شنبه", "سه‌شنبه"),
-    ("Wed", "چهارشنبه", "چهارشنبه"),
-    ("Thu", "پنجشنبه", "پنجشنبه"),
-    ("Fri", "جمعه", "جمعه"),
-    ("Sat", "شنبه", "شنبه"),
-    ("Sun", "یکشنبه", "یکشنبه"),
-)
-
-#: January first: (en, prs, ps). Gregorian months as named in Afghanistan (not Iranian ژانویه، اوت).
-_MONTH_ROWS: Final = (
-    ("Jan", "جنوری", "جنوري"),
-    ("Feb", "فبروری", "فبروري"),
-    ("Mar", "مارچ", "مارچ"),
-    ("Apr", "اپریل", "اپرېل"),
-    ("May", "می", "مۍ"),
-    ("Jun", "جون", "جون"),
-    ("Jul", "جولای", "جولای"),
-    ("Aug", "اگست", "اګست"),
-    ("Sep", "سپتمبر", "سپټمبر"),
-    ("Oct", "اکتوبر", "اکتوبر"),
-    ("Nov", "نومبر", "نومبر"),
-    ("Dec", "دسمبر", "ډسمبر"),
-)
-
-WEEKDAYS: Final[dict[str, tuple[str, ...]]] = {
-    lang: tuple(row[i] for row in _WEEKDAY_ROWS) for i, lang in enumerate(LANGUAGES)
-}
-MONTHS: Final[dict[str, tuple[str, ...]]] = {
-    lang: tuple(row[i] for row in _MONTH_ROWS) for i, lang in enumerate(LANGUAGES)
-}
-
-#: Parts of the day as Kabul names them on the 12-hour clock: (from hour on the 24-hour clock,
-#: en, prs, ps). Dari: ساعت ۳ بعد از چاشت; Pashto: د ماسپښین ۳ بجې (docs/LANGUAGE.md, "Times").
-#: The English words only say what each is; English answers show the 24-hour clock.
-_DAY_PART_ROWS: Final[tuple[tuple[int, str, str, str], ...]] = (
-    (0, "night", "شب", "د شپې"),
-    (4, "morning", "صبح", "د سهار"),
-    (12, "noon", "چاشت", "د غرمې"),
-    (13, "afternoon", "بعد از چاشت", "د ماسپښین"),
-    (16, "late afternoon", "عصر", "د مازدیګر"),
-    (18, "evening", "شام", "د ماښام"),
-    (20, "night", "شب", "د شپې"),
-)
-DAY_PARTS: Final[dict[str, tuple[tuple[int, str], ...]]] = {
-    lang: tuple((start, names[i]) for start, *names in _DAY_PART_ROWS)
-    for i, lang in enumerate(LANGUAGES)
-}
 #: Pashto "o'clock": یوه بجه, دوه بجې … (one o'clock is singular).
 PASHTO_O_CLOCK: Final = ("بجه", "بجې")
 
@@ -73,8 +27,9 @@ PATTERNS: Final[Words] = {
         "prs": "{weekday} {day} {month}، {time}",
         "ps": "{weekday} {day} {month}، {time}",
     },
-    # {hour}: 1–12, with ":30" when the minutes are not zero; {part}: DAY_PARTS; {hh_mm}: the
-    # 24-hour time, kept in brackets because embassies' and airlines' messages use it.
+    # {hour}: 1–12, with ":30" when the minutes are not zero; {part}: the part of the day
+    # (bot/lang/calendar.py); {hh_mm}: the 24-hour time, kept in brackets because embassies'
+    # and airlines' messages use it.
     "time": {
         "en": "{hh_mm}",
         "prs": "ساعت {hour} {part} ({hh_mm})",
@@ -187,26 +142,12 @@ LABELS: Final[Words] = {
     },
 }
 
-#: In which languages a reader gets a text an editor published before translating it into
-#: theirs, best first. An Afghan reader's view:
-#: * Pashto readers get Dari next: most Pashto speakers read and understand Dari, the lingua
-#:   franca of Kabul, of government, schooling and the media, written in the same script.
-#: * Dari readers get English next, Pashto last: far fewer Dari speakers understand Pashto than
-#:   the other way round, and English is what the sources editors work from (embassies,
-#:   airlines, the UN) publish in, so it is most often the original text; many evacuees,
-#:   former staff of foreign missions, read it, and a relative or a phone can translate it.
-#: * English readers get Dari before Pashto: more people can read it for them.
-READING_ORDER: Final[dict[str, tuple[str, ...]]] = {
-    "en": ("en", "prs", "ps"),
-    "prs": ("prs", "en", "ps"),
-    "ps": ("ps", "prs", "en"),
-}
-
-#: Said next to a text shown in another language: reader's language → language of the text.
-NOT_TRANSLATED: Final[dict[str, dict[str, str]]] = {
-    "en": {"prs": "(in Dari — not yet translated)", "ps": "(in Pashto — not yet translated)"},
-    "prs": {"en": "(به انگلیسی — هنوز ترجمه نشده)", "ps": "(به پشتو — هنوز ترجمه نشده)"},
-    "ps": {"en": "(په انګلیسي — لا نه دی ژباړل شوی)", "prs": "(په دري — لا نه دی ژباړل شوی)"},
+#: Said next to a text shown in another language than the reader's (bot/lang/names.py
+#: READING_ORDER says which); {language} is that language's name in the reader's language.
+NOT_TRANSLATED: Final[dict[str, str]] = {
+    "en": "(in {language} — not yet translated)",
+    "prs": "(به {language} — هنوز ترجمه نشده)",
+    "ps": "(په {language} — لا نه دی ژباړل شوی)",
 }
 
 #: How to reach a help contact, and when.
@@ -217,7 +158,6 @@ CONTACT: Final[Words] = {
     "hours": {"en": "Hours", "prs": "ساعات کاری", "ps": "د کار وخت"},
 }
 
-PERSIAN_DIGITS: Final = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 FIRST_STRONG_ISOLATE: Final = "\u2068"
 POP_DIRECTIONAL_ISOLATE: Final = "\u2069"
 #: An existing isolate (kept as it is), or a Latin run to wrap: it starts with a Latin letter and
@@ -239,7 +179,12 @@ def word(table: Words, key: str, language: str) -> str:
 
 def digits(text: str, language: str) -> str:
     """Persian digits for Dari and Pashto (times, dates, counts); ASCII for English."""
-    return text.translate(PERSIAN_DIGITS) if language in RTL_LANGUAGES else text
+    return written_digits(text, language)
+
+
+def not_translated(language: str, shown_in: str) -> str:
+    """The note beside a text in ``shown_in`` shown to a reader of ``language``."""
+    return NOT_TRANSLATED[language].format(language=LANGUAGE_NAMES[language][shown_in])
 
 
 def isolate_latin(text: str, language: str) -> str:

@@ -35,6 +35,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
 
@@ -54,6 +55,7 @@ from actions.content.columns import (
 )
 from actions.content.editors import ConsoleSession, EditorToken, SignInCode
 from actions.content.revision import RecordKind, Revision, RevisionAction
+from bot.lang.codes import LANGUAGES
 
 __all__ = [
     "NAMING_CONVENTION",
@@ -120,6 +122,22 @@ class GuidanceKind(str, enum.Enum):
     DOCUMENTS = "documents"
     ELIGIBILITY = "eligibility"
     CONTACTS = "contacts"
+
+
+#: Partial indexes hold current records only: the console never looks for withdrawn ones.
+CURRENT = "withdrawn_at IS NULL"
+
+
+def current_only(name: str, *columns: str, where: str = CURRENT) -> Index:
+    """An index over current records (migration 0013), on SQLite and PostgreSQL alike."""
+    return Index(name, *columns, sqlite_where=text(where), postgresql_where=text(where))
+
+
+def untranslated(*texts: str) -> str:
+    """Current records with an empty language column, written as ``review.py`` asks for them
+    (the same columns in the same order): a database uses a partial index only then."""
+    empty = " OR ".join(f"{field}_{lang} = ''" for field in texts for lang in LANGUAGES)
+    return f"{CURRENT} AND ({empty})"
 
 
 class Withdrawable:
@@ -235,6 +253,17 @@ class Flight(VolatileFact, Withdrawable, Base):
         # expired last (migration 0007).
         Index("ix_flights_verified_at", "verified_at"),
         Index("ix_flights_valid_until", "valid_until"),
+        # What needs an editor now: ranges of current flights only (migration 0013).
+        current_only("ix_flights_current_checks", "verified_at", "valid_until", "departs_at"),
+        current_only("ix_flights_current_expiry", "valid_until", "departs_at", "verified_at"),
+        # The console's records list, in its order; a search by number reads this alone.
+        Index("ix_flights_departs_at_flight_number", "departs_at", "flight_number"),
+        current_only(
+            "ix_flights_untranslated",
+            "departs_at",
+            "flight_number",
+            where=untranslated("eligibility", "assembly_point"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -260,6 +289,15 @@ class Announcement(Provenance, Withdrawable, Base):
     """An official announcement; ``valid_until`` is set only when it lapses (e.g. a warning)."""
 
     __tablename__ = "announcements"
+    __table_args__ = (
+        current_only("ix_announcements_current_checks", "verified_at", "valid_until"),
+        current_only(
+            "ix_announcements_untranslated",
+            "published_at",
+            "id",
+            where=untranslated("title", "text"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     slug: Mapped[str] = mapped_column(SLUG, unique=True)

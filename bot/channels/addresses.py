@@ -74,7 +74,7 @@ CONNECT_TIMEOUT_SECONDS = 3
 ROTATE_BATCH = 500
 
 
-class UTCDateTime(TypeDecorator):  # type: ignore[type-arg]
+class UTCDateTime(TypeDecorator):  # type: ignore[misc]  # SQLAlchemy 1.4 ships no types
     """As the content runtime stores times: naive UTC on SQLite, with time zone on PostgreSQL."""
 
     impl = DateTime(timezone=True)
@@ -120,7 +120,8 @@ def database_url(environ: Mapping[str, str] = os.environ) -> str:
         parsed = parsed.set(drivername="postgresql+psycopg2")
     if parsed.get_backend_name() not in ("sqlite", "postgresql"):
         raise AddressBookError(f"{DB_URL_ENV} must be a SQLite or PostgreSQL URL.")
-    return parsed.render_as_string(hide_password=False)
+    rendered: str = parsed.render_as_string(hide_password=False)
+    return rendered
 
 
 def engine_for(url: str) -> Engine:

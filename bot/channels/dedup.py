@@ -18,7 +18,7 @@ from datetime import timedelta
 from typing import Final
 
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
-from bot.stores import duration_setting
+from bot.settings_values import duration_setting
 
 logger = logging.getLogger(__name__)
 

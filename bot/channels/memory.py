@@ -2,7 +2,8 @@
 
 The connectors remember a little between messages: which provider message ids they have already
 answered (a retry must not be answered twice), what a Telegram reply-keyboard button stands for,
-and which numbered options and MORE pages an SMS reply left behind. With one Rasa process that
+which numbered options and MORE pages an SMS reply left behind, and the web chat's mailbox of
+messages that came out of turn (``mailbox.py``). With one Rasa process that
 can live in its memory. With several (the production profile: several workers, several servers)
 a retry or a MORE can reach another process, or arrive after a restart; then the memory must be
 one for all of them: the Redis server of the lock store, under keys of its own.
@@ -66,6 +67,19 @@ class ChannelMemory(ABC):
     @abstractmethod
     async def delete(self, *keys: str) -> None:
         """Forgets ``keys``."""
+
+    @abstractmethod
+    async def push(self, key: str, item: str, limit: int, ttl: float) -> bool:
+        """Appends ``item`` to the list under ``key`` unless it holds ``limit`` items already
+        (then False, nothing changed); the list then expires ``ttl`` from now."""
+
+    @abstractmethod
+    async def items(self, key: str) -> list[str]:
+        """Every string of the list under ``key``, oldest first."""
+
+    @abstractmethod
+    async def remove(self, key: str, items: Sequence[str]) -> None:
+        """Removes each of ``items`` from the list under ``key`` (when it is still there)."""
 
     async def close(self) -> None:  # noqa: B027  (nothing to release in this process)
         """Releases connections (the server stops)."""
@@ -160,6 +174,35 @@ class ProcessMemory(ChannelMemory):
         with self._lock:
             for key in keys:
                 self._entries.pop(key, None)
+
+    async def push(self, key: str, item: str, limit: int, ttl: float) -> bool:
+        now = self._clock()
+        with self._lock:
+            entry = self._live(key, now)
+            old = entry.value if entry is not None and isinstance(entry.value, list) else []
+            if len(old) >= limit:
+                return False
+            self._store(key, [*old, item], ttl, now)
+            return True
+
+    async def items(self, key: str) -> list[str]:
+        with self._lock:
+            entry = self._live(key, self._clock())
+            return list(entry.value) if entry is not None and isinstance(entry.value, list) else []
+
+    async def remove(self, key: str, items: Sequence[str]) -> None:
+        with self._lock:
+            entry = self._live(key, self._clock())
+            if entry is None or not isinstance(entry.value, list):
+                return
+            kept = list(entry.value)
+            for item in items:
+                if item in kept:
+                    kept.remove(item)
+            if kept:
+                entry.value = kept  # keeps its expiry: reading is not writing
+            else:
+                del self._entries[key]
 
 
 def channel_memory(environ: Mapping[str, str] = os.environ) -> ChannelMemory:

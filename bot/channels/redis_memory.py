@@ -28,6 +28,14 @@ KEY_PREFIX: Final = "channels:"
 REDIS_TIMEOUT_SECONDS: Final = 0.5
 #: After a failure, how long operations fail at once instead of each waiting for the timeout.
 RETRY_REDIS_AFTER_SECONDS: Final = 2.0
+#: ``push``: count, append and expire in one atomic step, so that two processes storing at once
+#: can never take a list past its limit (a script: MULTI cannot branch on the count).
+_PUSH_BELOW_LIMIT: Final = """
+if redis.call('LLEN', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
 
 
 class RedisMemory(ChannelMemory):
@@ -154,6 +162,27 @@ class RedisMemory(ChannelMemory):
     async def delete(self, *keys: str) -> None:
         if keys:
             await self._run(lambda pipe: pipe.delete(*(self._prefix + key for key in keys)))
+
+    async def push(self, key: str, item: str, limit: int, ttl: float) -> bool:
+        key = self._prefix + key
+        [pushed] = await self._run(
+            lambda pipe: pipe.eval(_PUSH_BELOW_LIMIT, 1, key, item, limit, self._ttl(ttl))
+        )
+        return bool(pushed)
+
+    async def items(self, key: str) -> list[str]:
+        [values] = await self._run(lambda pipe: pipe.lrange(self._prefix + key, 0, -1))
+        if not isinstance(values, list):
+            return []
+        return [value for value in values if isinstance(value, str)]
+
+    async def remove(self, key: str, items: Sequence[str]) -> None:
+        def commands(pipe: aioredis.client.Pipeline) -> None:
+            for item in items:
+                pipe.lrem(self._prefix + key, 1, item)
+
+        if items:
+            await self._run(commands, transaction=len(items) > 1)
 
     async def close(self) -> None:
         await self._redis.close()

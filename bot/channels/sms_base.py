@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import aiohttp
@@ -17,7 +17,8 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import custom_payload_in_reply
 from bot.channels.sms_render import ReplyRenderer
 from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
-from bot.lang.normalise import to_ascii_digits
+from bot.contract import reply_language
+from bot.lang.letters import to_ascii_digits
 
 logger = logging.getLogger(__name__)
 
@@ -80,16 +81,8 @@ class TextMessageOutput(CountedOutput):
         for message in messages:
             await self.deliver(message)
 
-    async def _rendered(self, text: str, buttons: list[dict[str, Any]] | None = None) -> list[str]:
-        if self.strict and not self._sent_any:
-            # Sent out of turn (an alert, a caseworker's reply): MORE then fetches its rest,
-            # not what an earlier reply left unsent.
-            await self.renderer.memory.new_question(self.conversation)
-        self._sent_any = True
-        return await self.renderer.outgoing(self.conversation, text, buttons or ())
-
     async def send_text_message(self, recipient_id: str, text: str, **kwargs: Any) -> None:
-        await self.deliver_all(await self._rendered(text))
+        await self._reply(text, (), kwargs)
 
     async def send_text_with_buttons(
         self,
@@ -98,7 +91,21 @@ class TextMessageOutput(CountedOutput):
         buttons: list[dict[str, Any]],
         **kwargs: Any,
     ) -> None:
-        await self.deliver_all(await self._rendered(text, buttons))
+        await self._reply(text, buttons, kwargs)
+
+    async def _reply(
+        self, text: str, buttons: Sequence[Mapping[str, Any]], message: Mapping[str, Any]
+    ) -> None:
+        """One bot reply, rendered in the language Rasa says it is written in."""
+        language = reply_language(message)
+        if self.strict and not self._sent_any:
+            # Sent out of turn (an alert, a caseworker's reply): MORE then fetches its rest,
+            # not what an earlier reply left unsent.
+            await self.renderer.memory.new_question(self.conversation)
+        self._sent_any = True
+        await self.deliver_all(
+            await self.renderer.outgoing(self.conversation, text, buttons, language)
+        )
 
     async def send_custom_json(
         self, recipient_id: str, json_message: dict[str, Any], **kwargs: Any

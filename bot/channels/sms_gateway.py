@@ -19,12 +19,13 @@ from typing import Any, Final
 import aiohttp
 from rasa.core.channels.channel import InputChannel, OutputChannel
 from rasa.shared.exceptions import RasaException
-from sanic import Blueprint, response
+from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertOutput, address_book_for
+from bot.channels.blueprints import Blueprint
 from bot.channels.dedup import SeenMessages
 from bot.channels.identity import conversation_id
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory

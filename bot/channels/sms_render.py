@@ -20,9 +20,9 @@ from typing import Any, Final
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 from bot.channels.sms_segments import MAX_SEGMENTS, encoding, fits
 from bot.channels.transport import split_message
-from bot.lang.codes import DARI, ENGLISH, PASHTO, RTL_LANGUAGES
-from bot.lang.normalise import normalise, to_ascii_digits
-from bot.nlu.langid import PASHTO_ONLY_LETTERS
+from bot.lang.codes import DARI, ENGLISH, PASHTO
+from bot.lang.letters import ARABIC_PUNCTUATION, to_ascii_digits, written_digits
+from bot.lang.normalise import normalise
 
 #: Twilio's limit for one WhatsApp message body.
 WHATSAPP_MAX_CHARS: Final = 1600
@@ -60,34 +60,15 @@ MORE_WORDS: Final[dict[str, str]] = {
 
 _NUMBERED_LINE: Final = re.compile(r"^\s*(\d{1,2})\s*[.):\-]?\s+(\S.*)$")
 _BARE_NUMBER: Final = re.compile(r"^\s*#?\s*(\d{1,2})\s*[.)\-]?\s*$")
-_MORE_PUNCTUATION: Final = re.compile("[\\s.!?,;:'\"«»()\u060c\u061b\u061f\u06d4]+")
-_ARABIC_LETTER: Final = re.compile("[\u0621-\u064a\u066e-\u06d3\u06d5\u06ee-\u06ff\u0750-\u077f]")
-_LATIN_LETTER: Final = re.compile("[A-Za-z\u00c0-\u024f]")
-_PERSIAN_DIGITS: Final = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
-#: Language names that carry Pashto letters inside Dari and English text.
-_PASHTO_NAMES: Final = re.compile("پښتو|پشتو")
+_MORE_PUNCTUATION: Final = re.compile(f"[\\s.!?,;:'\"«»(){ARABIC_PUNCTUATION}]+")
 
 
 # -- language and numbers -----------------------------------------------------------------------
 
 
-def script_language(text: str) -> str:
-    """The reply's language from its script: mostly Arabic letters → Dari or Pashto, else English.
-
-    Pashto needs letters Dari never uses; the language names "پښتو" in a Dari or English
-    language menu do not count.
-    """
-    arabic = len(_ARABIC_LETTER.findall(text))
-    if arabic <= len(_LATIN_LETTER.findall(text)):
-        return ENGLISH
-    pashto = sum(ch in PASHTO_ONLY_LETTERS for ch in _PASHTO_NAMES.sub("", text))
-    return PASHTO if pashto >= 2 else DARI
-
-
 def localised_number(number: int, language: str) -> str:
     """Persian digits for Dari and Pashto readers, as the domain's own menus use."""
-    digits = str(number)
-    return digits.translate(_PERSIAN_DIGITS) if language in RTL_LANGUAGES else digits
+    return written_digits(str(number), language)
 
 
 def bare_number(text: str) -> int | None:
@@ -198,16 +179,18 @@ def for_basic_phones(text: str) -> str:
 # -- cutting --------------------------------------------------------------------------------
 
 
-def condense(text: str, max_segments: int = MAX_SEGMENTS) -> tuple[str, str]:
+def condense(
+    text: str, language: str = ENGLISH, max_segments: int = MAX_SEGMENTS
+) -> tuple[str, str]:
     """(what to send now, what waits for MORE); the part sent fits in ``max_segments``.
 
     Whole lines are kept from the start; a single line too long on its own is cut at a word.
-    The part sent ends with the MORE hint in the reply's language.
+    The part sent ends with the MORE hint in the reply's language, ``language``.
     """
     text = text.strip()
     if fits(text, max_segments):
         return text, ""
-    hint = MORE_HINT[script_language(text)]
+    hint = MORE_HINT[language]
     lines = text.splitlines()
     kept: list[str] = []
     for line in lines:
@@ -303,6 +286,8 @@ class ReplyMemory:
             stored = await self._memory.take(options, pages)
         except MemoryUnavailable:
             return {}
+        if stored is None:
+            return {}
         try:
             return {int(number): str(payload) for number, payload in json.loads(stored).items()}
         except (TypeError, ValueError, AttributeError):
@@ -370,18 +355,24 @@ class ReplyRenderer:
         return Incoming(text=payload or text)
 
     async def outgoing(
-        self, conversation: str, text: str, buttons: Sequence[Mapping[str, Any]] = ()
+        self,
+        conversation: str,
+        text: str,
+        buttons: Sequence[Mapping[str, Any]] = (),
+        language: str = ENGLISH,
     ) -> list[str]:
-        """The messages to send for one bot reply; remembers its options and unsent rest."""
-        language = script_language(text)
+        """The messages to send for one bot reply, written in ``language``.
+
+        Remembers its options, its unsent rest and its language (for the channel's own notices).
+        """
         rendered, options = numbered_options(text, buttons, language)
         if not self.paged:
             await self.memory.remember(conversation, language, options, ())
             return split_messages(rendered, self.max_chars)
-        page, rest = condense(for_basic_phones(rendered), self.max_segments)
+        page, rest = condense(for_basic_phones(rendered), language, self.max_segments)
         later: list[str] = []
         while rest:  # cut now: then MORE is one atomic pop, whichever process receives it
-            next_page, rest = condense(rest, self.max_segments)
+            next_page, rest = condense(rest, language, self.max_segments)
             later.append(next_page)
         await self.memory.remember(conversation, language, options, later)
         return [page] if page else []
@@ -390,5 +381,5 @@ class ReplyRenderer:
         """In the language of the last reply, or in all three when there was none."""
         text = texts.get(language or "") or "\n".join(texts.values())
         if self.paged:
-            return (condense(for_basic_phones(text), self.max_segments)[0],)
+            return (condense(for_basic_phones(text), language or ENGLISH, self.max_segments)[0],)
         return tuple(split_messages(text, self.max_chars))

@@ -17,10 +17,11 @@ from typing import Any, Final, TypeVar
 from urllib.parse import parse_qsl
 
 import aiohttp
-from sanic import Blueprint, response
+from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
+from bot.channels.blueprints import Blueprint
 from bot.channels.sms_segments import prefix_within
 
 logger = logging.getLogger(__name__)

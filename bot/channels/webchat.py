@@ -4,6 +4,11 @@ The page (``bot/channels/webchat/``: index.html, widget.js, widget.css; no CDN, 
 works on a machine with no internet and on a cheap phone. It posts each message to this
 channel's ``/webhook`` and shows the replies the REST channel would have returned.
 
+What comes out of turn (``trigger_intent?output_channel=webchat``: a caseworker's reply, the
+"I am back" of a closed case) goes to the conversation's mailbox (``mailbox.py``) through
+``get_output_channel``; the page fetches it from ``/mailbox`` with the same sender secret it
+posts messages with, so only the person's own page can read it (docs/HANDOFF.md, "The web chat").
+
 Rasa mounts every channel under ``/webhooks/<name>/``; the widget is wanted at ``/webchat/``
 too. ``blueprint()`` therefore returns a group of two blueprints with the same routes: one
 that takes Rasa's prefix, and one that keeps its own (``_OwnPrefixBlueprint``). The page uses
@@ -11,27 +16,37 @@ relative URLs, so it works from either address.
 """
 
 import logging
+import os
 import re
 from pathlib import Path
 from typing import Any
 
-from rasa.core.channels.channel import CollectingOutputChannel, InputChannel
-from sanic import Blueprint, response
+from rasa.core.channels.channel import CollectingOutputChannel, InputChannel, OutputChannel
+from sanic import response
 from sanic.blueprint_group import BlueprintGroup
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
+from bot.channels.addresses import AddressBook
+from bot.channels.alerts import AlertOutput, address_book_for
+from bot.channels.blueprints import Blueprint
+from bot.channels.deliveries import ALERT_DELIVERY
 from bot.channels.identity import conversation_id
+from bot.channels.mailbox import MAILBOX_MESSAGES, MESSAGE_ID, Mailbox, MailboxFull
+from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory, channel_memory
+from bot.channels.sealing import KEY_ENV
 from bot.channels.transport import (
     BODY_LIMITS,
     MAX_TEXT_CHARS,
     BodyTooLarge,
     MalformedRequest,
+    ProviderFailure,
     parse_json,
     read_body,
 )
 from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
 from bot.lang.codes import LANGUAGES
+from bot.stores import DELETED_CONFIRMATION
 
 logger = logging.getLogger(__name__)
 
@@ -48,25 +63,119 @@ PUBLIC_PREFIX = "/webchat"
 _SENDER_RULE = re.compile(r"[A-Za-z0-9_-]{8,64}")
 #: Reply fields the page uses; the rest (recipient_id: our hashed id) stays on the server.
 _REPLY_FIELDS = ("text", "buttons", "image")
+#: Ids one fetch may acknowledge: every message a full mailbox holds, twice over.
+MAX_ACKNOWLEDGED = 2 * MAILBOX_MESSAGES
 
 
 class WebchatCollector(CountedOutput, CollectingOutputChannel):
-    """Rasa's collecting output (the replies go back in the HTTP answer), counted per turn."""
+    """Rasa's collecting output (the replies go back in the HTTP answer), counted per turn;
+    notices the confirmation that the person's data was deleted (their mailbox goes too)."""
+
+    deleted_data = False
+
+    async def send_response(self, recipient_id: str, message: dict[str, Any]) -> None:
+        if message.get("utter_action") == DELETED_CONFIRMATION:
+            self.deleted_data = True
+        await super().send_response(recipient_id, message)
+
+
+def visible_parts(message: dict[str, Any]) -> dict[str, Any]:
+    """What the page shows of a Rasa message; the rest (recipient_id: our hashed id, custom
+    payloads) stays on the server."""
+    return {key: message[key] for key in _REPLY_FIELDS if message.get(key)}
+
+
+class MailboxWriter(OutputChannel):
+    """Puts one conversation's messages into its mailbox; raises ``ProviderFailure`` when the
+    mailbox cannot take them (memory down, mailbox full), as a provider's refusal would."""
+
+    @classmethod
+    def name(cls) -> str:
+        return "webchat"
+
+    def __init__(self, mailbox: Mailbox, conversation: str) -> None:
+        self._mailbox = mailbox
+        self._conversation = conversation
+
+    async def send_response(self, recipient_id: str, message: dict[str, Any]) -> None:
+        if recipient_id != self._conversation:
+            raise ProviderFailure(None, "a message meant for another conversation")
+        if not recipient_id.startswith(f"{self.name()}-"):
+            # No page can ever fetch it (identity.py): "delivered" would be a lie.
+            raise ProviderFailure(None, "not a web chat conversation")
+        shown = visible_parts(message)
+        if not shown:
+            return  # a custom payload alone is never shown to a person as JSON
+        try:
+            await self._mailbox.store(recipient_id, shown)
+        except MemoryUnavailable as error:
+            raise ProviderFailure(None, "mailbox unavailable (channel memory down)") from error
+        except MailboxFull as error:
+            raise ProviderFailure(None, "mailbox full (the person has not fetched it)") from error
+
+
+class WebchatMailboxOutput(AlertOutput):
+    """Rasa's output for ``output_channel=webchat``: messages out of turn, into the mailbox.
+
+    Everything an alert output decides (delivery ids recorded as delivered once stored, payloads
+    a person must not see) is ``AlertOutput``'s; only where a message goes differs: the web chat
+    needs no stored address, its mailbox is the conversation's own.
+    """
+
+    @classmethod
+    def name(cls) -> str:
+        return "webchat"
+
+    def __init__(self, mailbox: Mailbox, addresses: AddressBook | None) -> None:
+        super().__init__(addresses)
+        self.mailbox = mailbox
+
+    async def send_response(self, recipient_id: str, message: dict[str, Any]) -> None:
+        custom = message.get("custom")
+        if self.addresses is None and isinstance(custom, dict) and ALERT_DELIVERY in custom:
+            # Stored but never recorded, it would be sent again by every retry.
+            self._refuse(recipient_id, f"no database to record the delivery in ({KEY_ENV} unset)")
+        await super().send_response(recipient_id, message)
+
+    async def _output_for(self, conversation: str) -> OutputChannel:
+        return MailboxWriter(self.mailbox, conversation)
+
+
+def _sender(data: object) -> str:
+    if not isinstance(data, dict):
+        raise MalformedRequest("body must be a JSON object")
+    sender = data.get("sender")
+    if not isinstance(sender, str) or not _SENDER_RULE.fullmatch(sender):
+        raise MalformedRequest("sender must be 8-64 letters, digits, '-' or '_'")
+    return sender
 
 
 def parse_message(body: bytes) -> tuple[str, str, str | None]:
     """``(sender, text, language_hint)`` from the widget's JSON body."""
     data = parse_json(body)
-    if not isinstance(data, dict):
-        raise MalformedRequest("body must be a JSON object")
-    sender, text = data.get("sender"), data.get("message")
-    if not isinstance(sender, str) or not _SENDER_RULE.fullmatch(sender):
-        raise MalformedRequest("sender must be 8-64 letters, digits, '-' or '_'")
+    sender = _sender(data)
+    text = data.get("message")
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT_CHARS:
         raise MalformedRequest(f"message must be a text of 1-{MAX_TEXT_CHARS} characters")
     metadata = data.get("metadata")
     hint = metadata.get("language_hint") if isinstance(metadata, dict) else None
     return sender, text, hint if hint in LANGUAGES else None
+
+
+def parse_fetch(body: bytes) -> tuple[str, frozenset[str]]:
+    """``(sender, acknowledged ids)`` from the widget's mailbox fetch."""
+    data = parse_json(body)
+    sender = _sender(data)
+    acknowledged = data.get("ack", [])
+    if (
+        not isinstance(acknowledged, list)
+        or len(acknowledged) > MAX_ACKNOWLEDGED
+        or not all(isinstance(i, str) and MESSAGE_ID.fullmatch(i) for i in acknowledged)
+    ):
+        raise MalformedRequest(
+            f"ack must be a list of at most {MAX_ACKNOWLEDGED} message ids (16 hex digits)"
+        )
+    return sender, frozenset(acknowledged)
 
 
 def _load_assets() -> dict[str, bytes]:
@@ -82,7 +191,7 @@ class _OwnPrefixBlueprint(Blueprint):
 
 
 class WebchatInput(InputChannel):
-    """The web chat page and its webhook. Needs no credentials."""
+    """The web chat page, its webhook and its mailbox. Needs no credentials."""
 
     @classmethod
     def name(cls) -> str:
@@ -90,10 +199,23 @@ class WebchatInput(InputChannel):
 
     @classmethod
     def from_credentials(cls, credentials: dict[str, Any] | None) -> "WebchatInput":
-        return cls()
+        """The mailbox in the channels' memory (Redis when ``REDIS_HOST`` is set); the address
+        book only for its database, where delivered caseworker replies are recorded, when the
+        deployment has its key (the web chat itself stores no address)."""
+        addresses = address_book_for(cls.name()) if os.environ.get(KEY_ENV, "").strip() else None
+        return cls(channel_memory(), addresses)
 
-    def __init__(self) -> None:
+    def __init__(
+        self, memory: ChannelMemory | None = None, addresses: AddressBook | None = None
+    ) -> None:
         self.assets = _load_assets()
+        self.mailbox = Mailbox(memory if memory is not None else ProcessMemory())
+        self.addresses = addresses
+
+    def get_output_channel(self) -> OutputChannel:
+        """Where Rasa's ``trigger_intent`` sends (raises ``AlertNotDelivered`` when the
+        mailbox cannot take a message, so that the sender tries again)."""
+        return WebchatMailboxOutput(self.mailbox, self.addresses)
 
     def blueprint(self, on_new_message: OnNewMessage) -> BlueprintGroup:  # type: ignore[override]
         mounted = self._routes(Blueprint("webchat"), on_new_message)
@@ -127,24 +249,48 @@ class WebchatInput(InputChannel):
             except MalformedRequest as error:
                 return response.json({"error": str(error)}, status=400)
             collector = WebchatCollector()
+            conversation = conversation_id(self.name(), sender)
             message = user_message(
                 text,
                 collector,
-                conversation_id(self.name(), sender),
+                conversation,
                 input_channel=self.name(),
                 metadata={"language_hint": hint} if hint else {},
             )
             outcome = await take_turn(message, on_new_message, request.app.ctx.agent)
+            if collector.deleted_data:
+                await self._forget_mailbox(conversation)
             if outcome is Outcome.UNANSWERED:
                 # Say so: the widget then keeps the message and tries again.
                 return response.json({"error": "the assistant failed"}, status=503)
-            replies = [
-                {key: reply[key] for key in _REPLY_FIELDS if reply.get(key)}
-                for reply in collector.messages
-            ]
-            return response.json(replies)
+            return response.json([visible_parts(reply) for reply in collector.messages])
+
+        @blueprint.route("/mailbox", methods=["POST"], stream=True)
+        async def mailbox(request: Request) -> HTTPResponse:
+            # POST, not GET: the sender secret must not end up in access logs as a query.
+            try:
+                body = await read_body(request, BODY_LIMITS[self.name()])
+                sender, acknowledged = parse_fetch(body)
+            except BodyTooLarge:
+                return response.json({"error": "request too large"}, status=413)
+            except MalformedRequest as error:
+                return response.json({"error": str(error)}, status=400)
+            conversation = conversation_id(self.name(), sender)
+            try:
+                messages = await self.mailbox.collect(conversation, acknowledged)
+            except MemoryUnavailable:
+                # The messages wait in Redis; the page asks again later.
+                return response.json({"error": "the mailbox is unavailable"}, status=503)
+            return response.json({"messages": messages}, headers={"Cache-Control": "no-store"})
 
         return blueprint
+
+    async def _forget_mailbox(self, conversation: str) -> None:
+        try:
+            await self.mailbox.forget(conversation)
+        except MemoryUnavailable:
+            # Its messages expire with the mailbox (MAILBOX_HOURS); the deletion is still done.
+            logger.warning("webchat: the mailbox of %s could not be emptied now", conversation)
 
     def _file(self, name: str) -> HTTPResponse:
         return HTTPResponse(

@@ -49,7 +49,8 @@ from bot.channels.transport import (
 )
 from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
 from bot.channels.whatsapp_templates import template_message
-from bot.channels.wording import CHOOSE, language_of, text_only
+from bot.channels.wording import CHOOSE, text_only
+from bot.contract import reply_language
 
 logger = logging.getLogger(__name__)
 
@@ -147,7 +148,7 @@ class WhatsAppOutput(CountedOutput):
             lines = "\n".join(f"• {title}" for _, title in choices)
             await self.send_text_message(recipient_id, f"{text}\n\n{lines}".strip())
             return
-        label = CHOOSE[language_of(text + "".join(title for _, title in choices))]
+        label = CHOOSE[reply_language(kwargs)]
         interactive, body_limit = _interactive(choices, label)
         # Long texts go first as plain messages; the last piece carries the choices.
         pieces = split_message(text or "", MAX_TEXT) or [label]

@@ -41,9 +41,6 @@ CHOOSE: dict[str, str] = {
     ENGLISH: "Choose",
 }
 
-#: Letters Pashto has and Dari does not.
-_PASHTO_LETTERS = frozenset("ټډړږښګڼېۍځڅ")
-
 
 def text_only(language: str | None) -> str:
     """The "please write" answer in ``language``; in all three when the language is unknown,
@@ -67,15 +64,3 @@ def try_again(language: str | None, hotline: str | None) -> str:
     if language in LANGUAGES:
         return sentence(language)
     return "\n\n".join(sentence(code) for code in (DARI, PASHTO, ENGLISH))
-
-
-def language_of(text: str) -> str:
-    """A rough guess at the language of a bot reply, only for labels around it.
-
-    The reply was already written in the conversation's language, so its script is enough.
-    """
-    if any(char in _PASHTO_LETTERS for char in text):
-        return PASHTO
-    if any("\u0600" <= char <= "\u06ff" for char in text):
-        return DARI
-    return ENGLISH

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.lang.codes import DEFAULT_LANGUAGE, is_language
+from bot.settings_values import fraction
 
 LANGUAGE_FOLLOW_CONFIDENCE: Final = "LANGUAGE_FOLLOW_CONFIDENCE"
 #: Below this identifier confidence a message does not switch the conversation's language:
@@ -49,16 +50,5 @@ def choose_language(
 
 
 def follow_confidence(environ: Mapping[str, str] = os.environ) -> float:
-    """``LANGUAGE_FOLLOW_CONFIDENCE`` (0 to 1, default 0.7); ValueError naming it if wrong."""
-    raw = environ.get(LANGUAGE_FOLLOW_CONFIDENCE, "").strip()
-    if not raw:
-        return DEFAULT_FOLLOW_CONFIDENCE
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if not 0.0 <= value <= 1.0:
-        raise ValueError(
-            f"{LANGUAGE_FOLLOW_CONFIDENCE} is {raw!r}; give a number from 0 to 1, like 0.7"
-        )
-    return value
+    """``LANGUAGE_FOLLOW_CONFIDENCE`` (0 to 1, default 0.7); SettingsError naming it if wrong."""
+    return fraction(environ, LANGUAGE_FOLLOW_CONFIDENCE, DEFAULT_FOLLOW_CONFIDENCE)

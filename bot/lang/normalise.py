@@ -9,8 +9,10 @@ import re
 import unicodedata
 from typing import Final
 
+from bot.lang.letters import TO_ASCII_DIGITS
+
 #: Letters that keyboards produce in several forms, folded to the Persian/Pashto form.
-#: Pashto's own letters (ې ۍ ګ ...) are kept: they carry the language.
+#: Pashto's own letters (ې ۍ ګ ..., bot/lang/letters.py) are kept: they carry the language.
 _LETTER_FOLDS: Final[dict[str, str | int | None]] = {
     "\u064a": "\u06cc",  # Arabic yeh ي → Persian yeh ی
     "\u0649": "\u06cc",  # alef maksura ى → ی
@@ -22,13 +24,8 @@ _LETTER_FOLDS: Final[dict[str, str | int | None]] = {
     "\u0671": "\u0627",  # alef wasla ٱ → ا
 }
 
-#: Persian (۰–۹) and Arabic-Indic (٠–٩) digits → ASCII, so "۸۷۱" and "871" are one token.
-_DIGITS: Final[dict[str, str | int | None]] = {
-    **{chr(0x06F0 + i): str(i) for i in range(10)},
-    **{chr(0x0660 + i): str(i) for i in range(10)},
-}
-
-_TRANSLATION: Final = str.maketrans(_LETTER_FOLDS | _DIGITS)
+#: Persian (۰–۹) and Arabic-Indic (٠–٩) digits become ASCII too, so "۸۷۱" and "871" are one token.
+_TRANSLATION: Final = str.maketrans(_LETTER_FOLDS) | TO_ASCII_DIGITS
 
 #: Harakat, superscript alef, Quranic marks and tatweel carry no meaning in chat text.
 _DROPPED: Final = re.compile("[\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u0640]")
@@ -40,12 +37,6 @@ _SPACES: Final = re.compile(r"\s+")
 #: hyphenated forms are folded into the glued ones.
 _LATIN_HYPHEN: Final = re.compile(r"(?<=[a-z])-(?=[a-z])")
 _LATIN_EZAFE_AFTER_VOWEL: Final = re.compile(r"(?<=[aiou])-e\b")
-_ARABIC_LETTER: Final = re.compile("[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]")
-
-
-def to_ascii_digits(text: str) -> str:
-    """Persian and Arabic-Indic digits → ASCII; used for entity values such as flight numbers."""
-    return text.translate(str.maketrans(_DIGITS))
 
 
 def fold(text: str) -> str:
@@ -67,8 +58,3 @@ def fold(text: str) -> str:
 def normalise(text: str) -> str:
     """Fold keyboard variants and spacing so one word always looks the same to the model."""
     return _SPACES.sub(" ", fold(text)).strip()
-
-
-def has_arabic_script(text: str) -> bool:
-    """True when the text contains any Arabic-script letter."""
-    return bool(_ARABIC_LETTER.search(text))

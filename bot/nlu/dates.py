@@ -7,7 +7,9 @@ import re
 from datetime import date, datetime, timedelta, timezone
 from typing import Final
 
-from bot.lang.normalise import normalise, to_ascii_digits
+from bot.lang.calendar import MONTHS, WEEKDAYS
+from bot.lang.letters import to_ascii_digits
+from bot.lang.normalise import normalise
 
 #: Afghanistan has had no daylight-saving time since 1945: a fixed offset is exact.
 KABUL: Final = timezone(timedelta(hours=4, minutes=30), "Asia/Kabul")
@@ -42,6 +44,8 @@ _WEEKDAYS: Final[dict[str, int]] = _normalised_keys(
         **dict.fromkeys(["friday", "fri", "جمعه", "juma", "jumma", "joma"], 4),
         **dict.fromkeys(["saturday", "sat", "شنبه", "shanbe", "shamba"], 5),
         **dict.fromkeys(["sunday", "sun", "یکشنبه", "یک شنبه", "اتوار", "yakshanbe", "itwar"], 6),
+        # Every name the answers write (bot/lang/calendar.py), counted as date.weekday() counts.
+        **{name: number - 1 for names in WEEKDAYS.values() for number, name in names.items()},
     }
 )
 
@@ -65,6 +69,10 @@ for _number, _names in enumerate(
 ):
     for _name in _names.split():
         _MONTHS[normalise(_name)] = _number
+#: Every month name the answers write, too.
+_MONTHS.update(
+    {normalise(name): number for names in MONTHS.values() for number, name in names.items()}
+)
 
 _DAY_MONTH_NUMERIC: Final = re.compile(
     r"^(\d{1,2})\s*[/.\-]\s*(\d{1,2})(?:\s*[/.\-]\s*(\d{2,4}))?$"

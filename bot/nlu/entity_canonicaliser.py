@@ -30,7 +30,8 @@ from rasa.shared.nlu.constants import (
 from rasa.shared.nlu.training_data.message import Message
 from rasa.shared.nlu.training_data.training_data import TrainingData
 
-from bot.lang.normalise import normalise, to_ascii_digits
+from bot.lang.letters import to_ascii_digits
+from bot.lang.normalise import normalise
 from bot.nlu.dates import resolve_date, today_in_kabul
 from bot.nlu.storage import load_json, save_json
 

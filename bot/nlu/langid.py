@@ -5,8 +5,8 @@ We therefore decide in three steps:
 1. the script (Arabic or Latin letters) restricts the candidates;
 2. a character n-gram profile learned from our own training data (naive Bayes) ranks
    en-Latn, prs-Arab, prs-Latn, ps-Arab and ps-Latn;
-3. hard evidence overrides it: letters only Pashto has (ټ ډ ړ ږ ښ ...), and langdetect's
-   English probability for longer Latin-letter messages.
+3. hard evidence overrides it: letters only Pashto has (ټ ډ ړ ږ ښ ګ ..., bot/lang/letters.py),
+   and langdetect's English probability for longer Latin-letter messages.
 Everything is deterministic (langdetect is seeded) and needs no network or model download.
 """
 
@@ -18,19 +18,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.lang.codes import DARI, DEFAULT_LANGUAGE, ENGLISH, PASHTO
+from bot.lang.codes import ARABIC, DARI, DEFAULT_LANGUAGE, ENGLISH, LATIN, PASHTO
+from bot.lang.letters import pashto_letter_count, script_of
 from bot.lang.normalise import normalise
 
 logger = logging.getLogger(__name__)
 
-ARAB: Final = "Arab"
-LATN: Final = "Latn"
-
-#: Letters written in Pashto and never in Dari. (ګ is left out: Afghans often type it in Dari.)
-PASHTO_ONLY_LETTERS: Final = frozenset("ټډړږښڼځڅېۍ")
-
-_ARABIC_LETTERS: Final = re.compile("[\u0621-\u064a\u066e-\u06d3\u06d5\u06ee-\u06ff\u0750-\u077f]")
-_LATIN_LETTERS: Final = re.compile("[a-zA-Z\u00c0-\u024f]")
 _WORDS: Final = re.compile(r"[^\W\d_]+")
 _MAX_CHARS: Final = 400  # language is clear long before this; bounds the cost of huge messages
 _NGRAM_SIZES: Final = (1, 2, 3, 4)
@@ -48,20 +41,12 @@ class LanguageGuess:
         return {"code": self.code, "script": self.script, "confidence": round(self.confidence, 4)}
 
 
-NO_EVIDENCE: Final = LanguageGuess(DEFAULT_LANGUAGE, LATN, 0.0)
+NO_EVIDENCE: Final = LanguageGuess(DEFAULT_LANGUAGE, LATIN, 0.0)
 
 
 def label(code: str, script: str) -> str:
     """Profile label such as ``ps-Arab``."""
     return f"{code}-{script}"
-
-
-def script_of(text: str) -> str | None:
-    """Arab when any Arabic-script letter is present, else Latn; None without letters."""
-    if _ARABIC_LETTERS.search(text):
-        # English speakers do not type Arabic script: "gate باز است" is Dari with an English word.
-        return ARAB
-    return LATN if _LATIN_LETTERS.search(text) else None
 
 
 def features(text: str) -> Counter[str]:
@@ -157,34 +142,34 @@ class ProfileIdentifier:
         script = script_of(text)
         if script is None:
             return NO_EVIDENCE
-        if script == ARAB:
+        if script == ARABIC:
             return self._identify_arabic_script(text)
         return self._identify_latin(text)
 
     def _identify_arabic_script(self, text: str) -> LanguageGuess:
-        pashto_letters = sum(1 for ch in text if ch in PASHTO_ONLY_LETTERS)
-        post = self.profile.posteriors(text, [label(DARI, ARAB), label(PASHTO, ARAB)])
-        p_pashto = post.get(label(PASHTO, ARAB), 0.5)
+        pashto_letters = pashto_letter_count(text)
+        post = self.profile.posteriors(text, [label(DARI, ARABIC), label(PASHTO, ARABIC)])
+        p_pashto = post.get(label(PASHTO, ARABIC), 0.5)
         if pashto_letters:
             # One Pashto-only letter is near proof; two or more settle it.
             p_pashto = max(p_pashto, 0.9 if pashto_letters == 1 else 0.98)
         if p_pashto >= 0.5:
-            return LanguageGuess(PASHTO, ARAB, p_pashto)
-        return LanguageGuess(DARI, ARAB, 1.0 - p_pashto)
+            return LanguageGuess(PASHTO, ARABIC, p_pashto)
+        return LanguageGuess(DARI, ARABIC, 1.0 - p_pashto)
 
     def _identify_latin(self, text: str) -> LanguageGuess:
-        labels = [label(ENGLISH, LATN), label(DARI, LATN), label(PASHTO, LATN)]
+        labels = [label(ENGLISH, LATIN), label(DARI, LATIN), label(PASHTO, LATIN)]
         post = self.profile.posteriors(text, labels)
         if not post:
-            return LanguageGuess(ENGLISH, LATN, 0.0)
+            return LanguageGuess(ENGLISH, LATIN, 0.0)
         if len(_WORDS.findall(text)) >= self.LANGDETECT_MIN_WORDS:
             p_en = _langdetect_english(text)
             if p_en is not None:
                 # Combine as two independent opinions on "English or not".
-                post = _reweigh_english(post, p_en, label(ENGLISH, LATN))
+                post = _reweigh_english(post, p_en, label(ENGLISH, LATIN))
         best = max(post, key=post.__getitem__)
         code = best.split("-")[0]
-        return LanguageGuess(code, LATN, post[best])
+        return LanguageGuess(code, LATIN, post[best])
 
 
 def _reweigh_english(post: dict[str, float], p_en: float, en_label: str) -> dict[str, float]:

@@ -21,8 +21,9 @@ from rasa.shared.nlu.training_data.message import Message
 from rasa.shared.nlu.training_data.training_data import TrainingData
 
 from bot.lang.codes import LANGUAGES
+from bot.lang.letters import script_of
 from bot.lang.normalise import normalise
-from bot.nlu.langid import LanguageProfile, ProfileIdentifier, label, script_of
+from bot.nlu.langid import LanguageProfile, ProfileIdentifier, label
 from bot.nlu.normaliser import ORIGINAL_TEXT
 from bot.nlu.storage import load_json, save_json
 
@@ -38,7 +39,7 @@ def labelled_examples(data_dir: Path) -> List[Tuple[str, str]]:
     A text that stands in two languages' data ("salam", "menu", "ok") is evidence for neither
     and is left out, so short shared words stay uncertain instead of picking a side.
     """
-    labels: Dict[str, set] = {}
+    labels: Dict[str, set[str]] = {}
     for code in LANGUAGES:
         folder = data_dir / code
         if not folder.is_dir():

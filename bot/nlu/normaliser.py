@@ -14,6 +14,7 @@ from rasa.shared.nlu.constants import ENTITIES, ENTITY_ATTRIBUTE_END, ENTITY_ATT
 from rasa.shared.nlu.training_data.message import Message
 from rasa.shared.nlu.training_data.training_data import TrainingData
 
+from bot.lang import letters as letters_module
 from bot.lang import normalise as normalise_module
 from bot.lang.normalise import fold, normalise
 
@@ -37,9 +38,11 @@ class TextNormaliser(GraphComponent):
 
     @classmethod
     def fingerprint_addon(cls, config: Dict[str, Any]) -> str | None:
-        """The folding rules' source, so `rasa train` retrains everything after them when they
-        change: Rasa's cache otherwise restores models trained on the old folding."""
-        return hashlib.sha256(Path(normalise_module.__file__).read_bytes()).hexdigest()
+        """The folding rules' source (and the digits they fold, from letters.py), so `rasa train`
+        retrains everything after them when they change: Rasa's cache otherwise restores models
+        trained on the old folding."""
+        sources = (normalise_module.__file__, letters_module.__file__)
+        return hashlib.sha256(b"".join(Path(path).read_bytes() for path in sources)).hexdigest()
 
     def process_training_data(self, training_data: TrainingData) -> TrainingData:
         for message in training_data.training_examples:

@@ -25,6 +25,7 @@ from rasa.shared.nlu.constants import (
 )
 from rasa.shared.nlu.training_data.message import Message
 
+from bot.lang.letters import ARABIC_PUNCTUATION
 from bot.lang.normalise import normalise
 
 #: The intent an opt-out keyword sets.
@@ -47,7 +48,7 @@ OPT_OUT_KEYWORDS: Final = frozenset(
 )  # fmt: skip
 
 #: Punctuation and quotes people put around a keyword: "STOP!", «بس»، "توقف؟".
-_PUNCTUATION: Final = r"\s.!?,;:'\"«»()\-\u060c\u061b\u061f\u06d4\u2026"
+_PUNCTUATION: Final = r"\s.!?,;:'\"«»()\-\u2026" + ARABIC_PUNCTUATION
 _SURROUNDING: Final = re.compile(f"^[{_PUNCTUATION}]+|[{_PUNCTUATION}]+$")
 
 

@@ -31,6 +31,7 @@ from rasa.shared.core.trackers import DialogueStateTracker
 from bot.lang.choice import LanguageState, choose_language, follow_confidence
 from bot.lang.codes import is_language
 from bot.policies.memory import ACTION_TOPIC, DEFAULT_TTL, TOPIC, remembered
+from bot.settings_values import whole_number
 
 logger = logging.getLogger(__name__)
 
@@ -43,12 +44,8 @@ CONVERSATION_MEMORY_MINUTES = "CONVERSATION_MEMORY_MINUTES"
 def memory_ttl(environ: Dict[str, str] | os._Environ[str] = os.environ) -> timedelta:
     """``CONVERSATION_MEMORY_MINUTES`` (whole minutes, default 30): how long a follow-up still
     inherits the topic and details of the questions before it."""
-    raw = environ.get(CONVERSATION_MEMORY_MINUTES, "").strip()
-    if not raw:
-        return DEFAULT_TTL
-    if not raw.isdigit() or int(raw) == 0:
-        raise ValueError(f"{CONVERSATION_MEMORY_MINUTES} is {raw!r}; give whole minutes, like 30")
-    return timedelta(minutes=int(raw))
+    default = int(DEFAULT_TTL.total_seconds() // 60)
+    return timedelta(minutes=whole_number(environ, CONVERSATION_MEMORY_MINUTES, default))
 
 
 def own_messages(tracker: DialogueStateTracker) -> List[UserUttered]:

@@ -76,9 +76,9 @@ def remembered(
     named: dict[str, Any] = {}
     for entity in entities:
         kind = entity.get("entity")
-        if kind in DETAIL_TOPIC and entity.get("value") not in (None, ""):
+        if isinstance(kind, str) and kind in DETAIL_TOPIC and entity.get("value") not in (None, ""):
             named.setdefault(kind, entity["value"])
-    if intent in TOPIC_OF_INTENT:
+    if intent is not None and intent in TOPIC_OF_INTENT:
         wanted = {TOPIC: TOPIC_OF_INTENT[intent], **dict.fromkeys(DETAILS), **named}
     elif intent == FOLLOW_UP:
         wanted = _follow_up(named, slots, silence is not None and silence > ttl)

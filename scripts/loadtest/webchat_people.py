@@ -48,7 +48,7 @@ def apology_patterns(sentences: Mapping[str, str]) -> list[re.Pattern[str]]:
 
 def try_again_sentences() -> Mapping[str, str]:
     """The apology the assistant sends when it failed, by language, from the bot's own code."""
-    from bot.channels.wording import TRY_AGAIN  # untyped: channels are not type-checked
+    from bot.channels.wording import TRY_AGAIN
 
     return {str(language): str(sentence) for language, sentence in TRY_AGAIN.items()}
 

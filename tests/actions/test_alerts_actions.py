@@ -203,6 +203,8 @@ async def test_an_alert_is_written_in_the_language_subscribed_in_and_tagged() ->
     # The channel claims the delivery by this tag right before sending: once, however often
     # the alert is triggered (bot/channels/deliveries.py).
     assert message["custom"] == {"alert_delivery": delivery.id}
+    # The channel writes what goes around it (a "Choose" label, "MORE") in the same language.
+    assert message["metadata"] == {"language": "ps"}
 
 
 async def test_a_delivered_alert_is_not_written_again() -> None:
@@ -216,6 +218,7 @@ async def test_the_conversations_current_language_wins_over_the_subscription() -
     delivery = queue_airport_alert(language="ps")
     (message,) = await run(ActionSendAlert(clock()), alert_trigger(delivery, language="en"))
     assert "Closed: do not come." in message["text"] and "STOP" in message["text"]
+    assert message["metadata"] == {"language": "en"}
 
 
 async def test_an_alert_for_someone_who_opted_out_is_not_written() -> None:

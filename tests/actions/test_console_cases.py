@@ -360,3 +360,21 @@ async def test_a_person_who_cannot_be_told_is_still_handed_back(
     fake.channel_refuses, fake.status = False, 500
     failed = await handback.hand_back(AdminSettings(rasa_url=url), PERSON, "telegram")
     assert failed.problem == "Rasa HTTP 500" and fake.channels[-1] == "telegram"  # not retried
+
+
+@pytest.mark.parametrize(
+    ("answer", "for_good"),
+    [
+        ("Error: telegram: no stored address", True),
+        ("Error: telegram: provider refused the alert: HTTP 403", True),
+        ("Error: telegram: provider refused the alert: HTTP 429, retry after 3 s", False),
+        ("Error: telegram: provider refused the alert: HTTP 502", False),
+        ("Error: webchat: mailbox unavailable (channel memory down)", False),
+        ("Error: the action server is down", False),
+    ],
+)
+def test_only_a_person_who_can_never_be_reached_is_handed_back_untold(
+    answer: str, for_good: bool
+) -> None:
+    channel = answer.split(": ")[1]
+    assert handback.never_deliverable(channel, answer) is for_good

@@ -14,17 +14,16 @@ from actions.content.localise import (
     GATE_STATE,
     KIND,
     LABELS,
-    MONTHS,
     PATTERNS,
     STATUS,
     VERIFICATION,
-    WEEKDAYS,
     digits,
     isolate,
     isolate_latin,
     language_or_default,
 )
 from actions.content.models import AirportState, AnnouncementKind, FlightStatus, Verification
+from bot.lang.calendar import MONTHS, WEEKDAYS
 from bot.lang.codes import LANGUAGES
 
 UTC = timezone.utc
@@ -51,9 +50,10 @@ def test_every_word_exists_in_every_language(table: dict[str, Any], keys: set[An
 
 
 def test_weekdays_and_months_in_every_language() -> None:
-    assert {len(WEEKDAYS[lang]) for lang in LANGUAGES} == {7}
-    assert {len(MONTHS[lang]) for lang in LANGUAGES} == {12}
-    assert MONTHS["prs"][7] == "اگست" and MONTHS["ps"][7] == "اګست"
+    assert {tuple(WEEKDAYS[lang]) for lang in LANGUAGES} == {(1, 2, 3, 4, 5, 6, 7)}
+    assert {tuple(MONTHS[lang]) for lang in LANGUAGES} == {tuple(range(1, 13))}
+    assert MONTHS["prs"][8] == "اگست" and MONTHS["ps"][8] == "اګست"
+    assert WEEKDAYS["en"][2] == "Tue" and WEEKDAYS["prs"][2] == "سه‌شنبه"
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from rasa.shared.core.constants import DEFAULT_INTENTS
 from rasa.shared.core.domain import Domain
 
 from bot.channels.whatsapp import BUTTON_TITLE as BUTTON_TITLE_LIMIT
+from bot.lang.letters import ARABIC_LETTER, DARI_GAF, PASHTO_LETTERS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = Domain.load(str(ROOT / "bot" / "domain"))
@@ -17,7 +18,7 @@ CONTRACT_INTENTS = {
     "show_menu", "delete_my_data", "out_of_scope", "list_subscriptions", "ask_safety",
     "EXTERNAL_alert", "follow_up", "ask_human", "EXTERNAL_case_closed", "EXTERNAL_case_reply",
 }  # fmt: skip
-PASHTO_ONLY = set("ټډړږښڼځڅېۍ")
+PASHTO_ONLY = PASHTO_LETTERS
 
 
 def test_intents_and_entities_are_the_contract() -> None:
@@ -60,8 +61,9 @@ def test_response_has_dari_pashto_and_english(name: str) -> None:
         assert not PASHTO_ONLY & set(dari), f"{name}: Pashto letters in the Dari text"
         if has_words(by_language["ps"]):
             assert PASHTO_ONLY & set(by_language["ps"]), f"{name}: Pashto text without Pashto"
+        assert DARI_GAF not in by_language["ps"], f"{name}: Dari's گ in Pashto (it writes ګ)"
         english = by_language["en"]
-        arabic = sum("\u0600" <= ch <= "\u06ff" for ch in english)
+        arabic = len(ARABIC_LETTER.findall(english))
         assert arabic <= 12, f"{name}: the English text is not English"  # language names only
 
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from bot.lang.normalise import fold, has_arabic_script, normalise, to_ascii_digits
+from bot.lang.letters import has_arabic_script, to_ascii_digits
+from bot.lang.normalise import fold, normalise
 
 
 @pytest.mark.parametrize(

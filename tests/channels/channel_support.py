@@ -2,12 +2,13 @@
 
 import json
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from rasa.core.actions.action import create_bot_utterance
 from rasa.core.channels.channel import InputChannel, UserMessage
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -32,6 +33,12 @@ def sent_now(payload: Any) -> Any:
     if isinstance(fresh.get("timestamp"), str) and fresh["timestamp"].isdigit():
         fresh["timestamp"] = str(now)
     return fresh
+
+
+def as_rasa_sends(response: Mapping[str, Any]) -> dict[str, Any]:
+    """A rendered response as Rasa hands it to an output channel: through its ``BotUttered``
+    event, with every key the event adds (``buttons: None``, ``metadata``, …)."""
+    return create_bot_utterance(dict(response)).message()
 
 
 @dataclass
@@ -73,7 +80,7 @@ class FakeAgent:
     async def handle_message(self, message: UserMessage) -> None:
         self.messages.append(message)
         for reply in self.replies:
-            await message.output_channel.send_response(message.sender_id, dict(reply))
+            await message.output_channel.send_response(message.sender_id, as_rasa_sends(reply))
 
 
 Serve = Callable[[InputChannel, FakeAgent], Awaitable[str]]

@@ -20,7 +20,7 @@ from aiohttp import web
 from rasa.core.channels.channel import InputChannel, UserMessage, register
 from sanic import Sanic
 
-from tests.channels.channel_support import sent_now
+from tests.channels.channel_support import as_rasa_sends, sent_now
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -101,7 +101,7 @@ class FakeBot:
         if self.fail:
             raise RuntimeError("the bot broke")
         for response in self.respond(message):
-            await message.output_channel.send_response(message.sender_id, dict(response))
+            await message.output_channel.send_response(message.sender_id, as_rasa_sends(response))
 
 
 @asynccontextmanager

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 
 import pytest
@@ -38,6 +39,7 @@ def paused_tracker(*events: object) -> DialogueStateTracker:
 def inbox(content_db_url: str) -> CaseInbox:
     engine = engine_for(database_url())
     with engine.begin() as connection:
+        connection.execute(text("DELETE FROM case_events"))
         connection.execute(text("DELETE FROM case_messages"))
         connection.execute(text("DELETE FROM cases"))
     return CaseInbox(engine)
@@ -131,3 +133,51 @@ def test_in_a_paused_conversation_only_what_must_always_work_is_answered(
     assert PausedConversationProcessor._should_handle_message(tracker) is answered
     running = DialogueStateTracker.from_events(PERSON, [said("…", intent)])
     assert PausedConversationProcessor._should_handle_message(running)
+
+
+def events(inbox: CaseInbox) -> list[dict[str, object]]:
+    with inbox.engine.connect() as connection:
+        rows = connection.execute(text("SELECT payload, status FROM case_events ORDER BY id"))
+        return [{**json.loads(payload), "row_status": status} for payload, status in rows]
+
+
+async def test_with_a_helpdesk_each_message_is_queued_as_a_case_event(
+    inbox: CaseInbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CASE_WEBHOOK_URL", "https://helpdesk.example.org/hooks/cases")
+    case = open_case(inbox)
+    store = ForgetfulInMemoryTrackerStore(domain=None)
+    store._cases = CaseInbox(inbox.engine)  # reads CASE_WEBHOOK_URL as Rasa does at start-up
+    await store.save(paused_tracker(said("زما ماشوم ټپي دی، روغتون ته اړتیا لرو")))
+    assert lines(inbox, case) == ["زما ماشوم ټپي دی، روغتون ته اړتیا لرو"]
+    [event] = events(inbox)
+    assert event["row_status"] == "queued" and event["schema"] == "case-event/1"
+    assert event["type"] == "case.message"
+    assert event["case"] == {
+        "id": case,
+        "status": "waiting",
+        "language": "prs",
+        "channel": "telegram",
+        "priority": "urgent",  # raised by this very message
+        "organisation": None,
+        "opened_at": {"utc": "2021-08-24T04:30:00Z", "kabul": "2021-08-24T09:00:00+04:30"},
+        "taken_by": None,
+        "taken_at": None,
+        "closed_at": None,
+    }
+    message = event["message"]
+    assert isinstance(message, dict) and message["author"] == "person"
+    assert message["text"] == "زما ماشوم ټپي دی، روغتون ته اړتیا لرو"
+    assert PERSON not in json.dumps(event) and PERSON.split("-")[1] not in json.dumps(event)
+
+
+async def test_without_a_helpdesk_or_with_a_malformed_url_no_event_is_queued(
+    inbox: CaseInbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    case = open_case(inbox)
+    monkeypatch.delenv("CASE_WEBHOOK_URL", raising=False)
+    assert CaseInbox(inbox.engine).record(PERSON, "ویزه")
+    monkeypatch.setenv("CASE_WEBHOOK_URL", "ftp://helpdesk")
+    assert CaseInbox(inbox.engine).record(PERSON, "پاسپورت")  # the message is kept all the same
+    assert lines(inbox, case) == ["ویزه", "پاسپورت"]
+    assert events(inbox) == []

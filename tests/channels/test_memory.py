@@ -83,7 +83,7 @@ async def test_redis_keys_all_expire_under_the_deployments_prefix(
     await SeenMessages(memory).first_time("whatsapp:wamid.1")
     await ReplyKeyboards(memory).remember("telegram-c1", {"1 Flights": "/ask_flights"})
     renderer = ReplyRenderer(ReplyMemory(memory))
-    await renderer.outgoing("sms-c1", fixture_text("long_reply_prs.txt"), [{"title": "A"}])
+    await renderer.outgoing("sms-c1", fixture_text("long_reply_prs.txt"), [{"title": "A"}], "prs")
     await memory.close()
 
     client = aioredis.Redis(port=int(redis_env["REDIS_PORT"]), decode_responses=True)
@@ -120,12 +120,12 @@ async def test_two_processes_sending_more_at_once_never_send_a_page_twice(
     renderers = [ReplyRenderer(ReplyMemory(first)), ReplyRenderer(ReplyMemory(second))]
     text = "\n".join([fixture_text("long_reply_prs.txt")] * 3)
     alone = ReplyRenderer()  # the same reply paged through by one process, one MORE at a time
-    expected = await alone.outgoing("sms-c1", text)
+    expected = await alone.outgoing("sms-c1", text, language="prs")
     while expected[-1].endswith(MORE_HINT["prs"]):
         expected.extend((await alone.incoming("sms-c1", "بیشتر")).replies)
     assert len(expected) >= 4
 
-    assert await renderers[0].outgoing("sms-c1", text) == expected[:1]
+    assert await renderers[0].outgoing("sms-c1", text, language="prs") == expected[:1]
     mores = [renderers[n % 2].incoming("sms-c1", "بیشتر") for n in range(len(expected) + 3)]
     replies = [answer.replies[0] for answer in await asyncio.gather(*mores)]
     pages = [reply for reply in replies if reply != NOTHING_MORE["prs"]]
@@ -207,7 +207,7 @@ async def test_a_redis_that_dies_and_comes_back(
     seen = SeenMessages(memory)
     renderer = ReplyRenderer(ReplyMemory(memory))
     assert await seen.first_time("sms:1")
-    await renderer.outgoing("sms-c1", fixture_text("long_reply_prs.txt"))
+    await renderer.outgoing("sms-c1", fixture_text("long_reply_prs.txt"), language="prs")
 
     own_redis.kill()
     assert await seen.first_time("sms:1")  # fails open

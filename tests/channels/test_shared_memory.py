@@ -22,6 +22,7 @@ from bot.channels.sms_gateway import SmsGatewayInput
 from bot.channels.sms_render import MORE_HINT, NOTHING_MORE
 from bot.channels.telegram import SECRET_HEADER, TelegramInput
 from bot.channels.twilio_sms import TwilioSmsInput
+from bot.contract import language_metadata
 from tests.channels.channel_support import FakeAgent, FakeProviderApi, Serve, fixture
 from tests.channels.sms_support import FakeBot, FakeProvider, fake_provider, serve_channel
 
@@ -156,7 +157,9 @@ async def gateways(
 async def test_more_at_another_process_and_after_a_restart_sends_the_next_pages(
     gateways: Gateways,
 ) -> None:
-    one = await gateways.start(FakeBot(respond=lambda message: [{"text": FLIGHTS_PS}]))
+    one = await gateways.start(
+        FakeBot(respond=lambda message: [{"text": FLIGHTS_PS, "metadata": language_metadata("ps")}])
+    )
     two = await gateways.start(FakeBot())
 
     await gateways.say(one, "الوتنې", "g-1")

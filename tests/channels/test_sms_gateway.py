@@ -18,6 +18,7 @@ from bot.channels.identity import conversation_id
 from bot.channels.sms_gateway import GatewaySettings, SmsGatewayInput
 from bot.channels.sms_render import MORE_HINT, WRITE_YOUR_QUESTION
 from bot.channels.sms_segments import message_units, segment_count
+from bot.contract import language_metadata
 from tests.channels.sms_support import (
     FakeBot,
     FakeProvider,
@@ -187,7 +188,9 @@ async def test_each_bot_reply_is_one_request(gateway: Setup) -> None:
 
 async def test_long_pashto_reply_is_cut_and_nor_sends_the_rest(gateway: Setup) -> None:
     lines = [f"د {n} الوتنه: کابل نه دوحې ته، د ختیځې دروازې له لارې." for n in range(1, 9)]
-    gateway.bot.respond = lambda message: [{"text": "\n".join(lines)}]
+    gateway.bot.respond = lambda message: [
+        {"text": "\n".join(lines), "metadata": language_metadata("ps")}
+    ]
     await gateway.say("الوتنې", "p-1")
 
     await gateway.say("نور", "p-2")
@@ -198,6 +201,19 @@ async def test_long_pashto_reply_is_cut_and_nor_sends_the_rest(gateway: Setup) -
     assert first.endswith("\n" + MORE_HINT["ps"])
     assert second.splitlines()[0] == lines[len(first.splitlines()) - 1]
     assert len(gateway.bot.messages) == 1
+
+
+async def test_a_dari_flight_list_of_latin_numbers_gets_the_dari_more_hint(gateway: Setup) -> None:
+    # Mostly flight numbers, destinations and times: its letters would say English; Rasa's
+    # tag says Dari, the conversation's language.
+    lines = [f"QR80{n:02d} Doha 14:{n:02d} Boarding, East Gate" for n in range(1, 12)]
+    reply = {"text": "\n".join(["پروازها:", *lines]), "metadata": language_metadata("prs")}
+    gateway.bot.respond = lambda message: [reply]
+
+    await gateway.say("پروازها", "d-1")
+
+    [first] = gateway.sent_texts()
+    assert first.endswith("\n" + MORE_HINT["prs"])
 
 
 async def test_number_picks_the_buttons_payload_and_keeps_the_menus_numbering(

@@ -3,7 +3,8 @@
 import pytest
 
 from bot.channels.transport import split_message
-from bot.channels.wording import CHOOSE, TEXT_ONLY, language_of, text_only
+from bot.channels.wording import CHOOSE, TEXT_ONLY, text_only
+from bot.contract import reply_language
 
 
 def test_short_text_is_one_piece() -> None:
@@ -42,8 +43,16 @@ def test_sentences_exist_in_every_language() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "language"),
-    [("الوتنې نن", "ps"), ("پروازهای امروز", "prs"), ("Flights today", "en")],
+    ("kwargs", "language"),
+    [
+        ({"metadata": {"language": "ps"}}, "ps"),
+        ({"metadata": {"language": "prs", "utter_action": "utter_menu"}}, "prs"),
+        ({"metadata": {"language": "ur"}}, "en"),
+        ({"metadata": "prs"}, "en"),
+        ({}, "en"),
+    ],
 )
-def test_language_of_a_reply(text: str, language: str) -> None:
-    assert language_of(text) == language
+def test_a_reply_names_its_language_and_an_unnamed_one_is_english(
+    kwargs: dict[str, object], language: str
+) -> None:
+    assert reply_language(kwargs) == language

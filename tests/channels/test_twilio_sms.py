@@ -25,6 +25,7 @@ from bot.channels.twilio_sms import (
     signature_valid,
     twilio_signature,
 )
+from bot.contract import language_metadata
 from tests.channels.sms_support import (
     FakeBot,
     FakeProvider,
@@ -177,7 +178,9 @@ async def test_empty_body_gets_a_polite_request_to_write(twilio: Setup) -> None:
 
 
 async def test_empty_body_is_answered_in_the_conversations_language(twilio: Setup) -> None:
-    twilio.bot.respond = lambda message: [{"text": "سلام! به کدام معلومات ضرورت دارید؟"}]
+    twilio.bot.respond = lambda message: [
+        {"text": "سلام! به کدام معلومات ضرورت دارید؟", "metadata": language_metadata("prs")}
+    ]
     await twilio.post(sms("salam"))
 
     await twilio.post(sms("", sid="MM00000000000000000000000000000003"))
@@ -246,7 +249,9 @@ async def test_long_dari_reply_is_cut_to_three_segments_and_more_sends_the_rest(
     twilio: Setup,
 ) -> None:
     long_reply = fixture_text("long_reply_prs.txt")
-    twilio.bot.respond = lambda message: [{"text": long_reply}]
+    twilio.bot.respond = lambda message: [
+        {"text": long_reply, "metadata": language_metadata("prs")}
+    ]
     await twilio.post(sms("پرواز ها"))
     words = ["بیشتر", "MORE", "بيشتر"]  # the last typed on an Arabic keyboard (ي)
     for number in range(10):

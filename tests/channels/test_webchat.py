@@ -14,11 +14,12 @@ from tests.channels.channel_support import FakeAgent, Serve
 SENDER = "0123456789abcdef0123456789abcdef"
 
 
-async def post(url: str, body: object) -> tuple[int, Any]:
+async def post(url: str, body: object, route: str = "webhook") -> tuple[int, Any]:
+    """What the page posts to one of its routes (``webhook``, ``mailbox``): status and JSON."""
     data = body if isinstance(body, bytes) else json.dumps(body).encode()
     async with (
         aiohttp.ClientSession() as session,
-        session.post(f"{url}/webhook", data=data) as r,
+        session.post(f"{url}/{route}", data=data) as r,
     ):
         return r.status, await r.json(content_type=None)
 

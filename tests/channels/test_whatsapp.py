@@ -14,6 +14,7 @@ from rasa.shared.exceptions import RasaException
 from bot.channels.identity import conversation_id
 from bot.channels.whatsapp import SIGNATURE_HEADER, WhatsAppInput
 from bot.channels.wording import TEXT_ONLY, text_only
+from bot.contract import language_metadata
 from tests.channels.channel_support import FakeAgent, FakeProviderApi, Serve, fixture
 
 APP_SECRET = "test-app-secret"
@@ -275,7 +276,14 @@ async def test_four_to_ten_buttons_are_a_list_labelled_in_the_reply_language(
     channel: WhatsAppInput, serve: Serve, provider: FakeProviderApi
 ) -> None:
     [sent] = await reply_with(
-        channel, serve, provider, {"text": "به کدام معلومات ضرورت دارید؟", "buttons": MENU}
+        channel,
+        serve,
+        provider,
+        {
+            "text": "به کدام معلومات ضرورت دارید؟",
+            "buttons": MENU,
+            "metadata": language_metadata("prs"),
+        },
     )
     interactive = sent["interactive"]
     assert interactive["type"] == "list"

@@ -115,7 +115,7 @@ def console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (make test-integration does)")
+        pytest.fail(f"{CHROMIUM} is missing: run `make deps` (as root)")
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield launched

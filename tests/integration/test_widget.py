@@ -1,8 +1,10 @@
 """The web chat page in a real browser (Debian's Chromium driven by Playwright) against the
 whole stack: Rasa with the webchat channel and the action server as real processes."""
 
+import json
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,7 +63,7 @@ MISSING_GLYPHS_JS = """([element, characters, noGlyph]) => {
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (make test-integration does)")
+        pytest.fail(f"{CHROMIUM} is missing: run `make deps` (as root)")
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield launched
@@ -111,7 +113,7 @@ def test_a_pashto_question_gets_a_pashto_answer_laid_out_right_to_left(
     transferred = page.evaluate(
         """() => [...performance.getEntriesByType("navigation"),
                  ...performance.getEntriesByType("resource")]
-              .filter(e => !e.name.endsWith("/webhook"))
+              .filter(e => !e.name.endsWith("/webhook") && !e.name.endsWith("/mailbox"))
               .map(e => [e.name, e.transferSize])"""
     )
     assert {name.rsplit("/", 1)[-1] for name, _ in transferred} == WIDGET_FILES, transferred
@@ -182,7 +184,7 @@ def missing_glyphs(page: Page, stack: Stack) -> list[str]:
 
 
 def test_every_dari_and_pashto_letter_renders(page: Page, stack: Stack) -> None:
-    """No empty boxes: ۍ once showed as one in Debian's Chromium (make chromium installs the
+    """No empty boxes: ۍ once showed as one in Debian's Chromium (make deps installs the
     fonts that cover every letter, widget.css names them)."""
     assert missing_glyphs(page, stack) == []
 
@@ -207,3 +209,71 @@ def test_a_missing_letter_is_noticed(browser: Browser, stack: Stack, tmp_path: P
         dejavu_only.close()
     assert "ۍ" in missing
     assert "ې" not in missing  # DejaVu has it: the check names only what is really missing
+
+
+#: What the mailbox answers when a caseworker's reply waits (in Pashto: right to left).
+WAITING = {"id": "0123456789abcdef", "text": "زه ستاسو قضیه ګورم، لږ صبر وکړئ."}
+
+
+def mailbox_answer(route: Route, messages: list[dict[str, str]]) -> None:
+    route.fulfill(
+        status=200, content_type="application/json", body=json.dumps({"messages": messages})
+    )
+
+
+def test_a_waiting_message_is_shown_once_and_acknowledged_until_the_server_forgets_it(
+    page: Page, stack: Stack
+) -> None:
+    fetches: list[dict[str, object]] = []
+
+    def mailbox(route: Route) -> None:
+        fetches.append(json.loads(route.request.post_data or "{}"))
+        # The first two acknowledgements are lost on the way: the server still has the message.
+        mailbox_answer(route, [WAITING] if len(fetches) <= 3 else [])
+
+    page.route("**/mailbox", mailbox)
+    page.goto(f"{stack.rasa_url}/webchat/")
+    shown = page.locator(".msg.bot", has_text=WAITING["text"])
+    expect(shown).to_have_count(1, timeout=REPLY_TIMEOUT_MS)
+    assert (shown.get_attribute("lang"), shown.get_attribute("dir")) == ("ps", "rtl")
+    page.wait_for_function(
+        "() => localStorage.getItem('evacuee-webchat.acks') === '[]'", timeout=REPLY_TIMEOUT_MS
+    )
+    sender = page.evaluate("localStorage.getItem('evacuee-webchat.sender')")
+    assert [f["sender"] for f in fetches] == [sender] * len(fetches)
+    assert fetches[0]["ack"] == []
+    assert [f["ack"] for f in fetches[1:4]] == [[WAITING["id"]]] * 3
+    expect(shown).to_have_count(1)  # shown once, though it came three times
+
+
+def test_a_hidden_page_does_not_ask_and_asks_at_once_when_it_is_shown(
+    page: Page, stack: Stack
+) -> None:
+    page.add_init_script(
+        "Object.defineProperty(document, 'hidden', {get: () => Boolean(window.hiddenForTest)})"
+    )
+    asked: list[float] = []
+
+    def mailbox(route: Route) -> None:
+        asked.append(time.monotonic())
+        mailbox_answer(route, [])
+
+    page.route("**/mailbox", mailbox)
+    page.goto(f"{stack.rasa_url}/webchat/")
+    deadline = time.monotonic() + 10
+    while not asked and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert asked, "the page asks its mailbox when it opens"
+    page.evaluate(
+        "window.hiddenForTest = true; document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    before = len(asked)
+    page.wait_for_timeout(8_000)  # longer than the first interval (5 s)
+    assert len(asked) == before
+    page.evaluate(
+        "window.hiddenForTest = false; document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    shown_at = time.monotonic()
+    while len(asked) == before and time.monotonic() < shown_at + 5:
+        page.wait_for_timeout(100)
+    assert len(asked) == before + 1 and asked[-1] - shown_at < 2

@@ -29,6 +29,7 @@ from actions.admin.console.guard import (
     field as form_field,
 )
 from actions.admin.console.pages import interface_language, render
+from actions.admin.console.posted import record_form
 from actions.admin.console.preview import Answer, Answers
 from actions.admin.console.refusals import form_refused, not_found
 from actions.admin.console.stale import stale_context, stale_page
@@ -295,15 +296,10 @@ async def save(request: web.Request) -> web.Response:
 
 @routes.post("/console/withdraw/{kind}/{key:.+}")
 async def withdraw(request: web.Request) -> web.Response:
-    who = await editor_or_sign_in(request)
-    try:
-        form = await checked_form(request, who.secret)
-        spec = spec_for(request.match_info["kind"])
-        key = spec.normalise(request.match_info["key"])
-    except FormRefused:
-        return form_refused(request, who)
-    except ContentError:
-        return not_found(request, who)
+    posted = await record_form(request)
+    if isinstance(posted, web.Response):
+        return posted
+    who, form, spec, key = posted.who, posted.form, posted.spec, posted.key
     version, moment = form_field(form, "version"), now(request)
 
     def work(session: Session) -> None:

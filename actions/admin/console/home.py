@@ -8,17 +8,17 @@ from aiohttp import web
 from sqlalchemy.orm import Session
 
 from actions.admin.console import flash, words
-from actions.admin.console.guard import FormRefused, checked_form, editor_or_sign_in, field
+from actions.admin.console.guard import editor_or_sign_in, field
 from actions.admin.console.needs import Need, versions, what_needs_me
 from actions.admin.console.pages import interface_language, render
-from actions.admin.console.refusals import form_refused, not_found
+from actions.admin.console.posted import record_form
+from actions.admin.console.refusals import not_found
 from actions.admin.console.stale import stale_page
 from actions.admin.console.titles import title
 from actions.admin.state import in_transaction, now
 from actions.content import editing
 from actions.content import format as fmt
 from actions.content.editing import StaleVersion
-from actions.content.records import spec_for
 from actions.content.validation import ContentError
 from actions.settings import FreshnessLimits
 
@@ -80,16 +80,11 @@ async def home(request: web.Request) -> web.Response:
 @routes.post("/console/checked/{kind}/{key:.+}")
 async def checked(request: web.Request) -> web.Response:
     """Renew ``verified_at`` (and a volatile fact's window) as a revision; alerts nobody."""
-    who = await editor_or_sign_in(request)
-    try:
-        form = await checked_form(request, who.secret)
-        spec = spec_for(request.match_info["kind"])
-        key = spec.normalise(request.match_info["key"])
-    except FormRefused:
-        return form_refused(request, who)
-    except ContentError:
-        return not_found(request, who)
-    version = field(form, "version")
+    posted = await record_form(request)
+    if isinstance(posted, web.Response):
+        return posted
+    who, spec, key = posted.who, posted.spec, posted.key
+    version = field(posted.form, "version")
     moment = now(request)
 
     def renew(session: Session) -> None:

@@ -5,23 +5,31 @@ Ordered by harm: a stale fact is still shown (with a warning) and gets more wron
 so it comes first, the stalest at the top; then those about to pass the limit; then volatile
 facts past ``valid_until``, which answers already call out of date. Flights count only until a
 few hours after departure (:data:`RECENT_DEPARTURE`): after that nobody asks about them.
+
+Why it is fast with 10 000 flights: the database counts every list in one statement, from
+partial indexes of current records that hold what the counts compare (migration 0013); then
+reads only the rows shown, of lists that are not empty, with the columns their titles need and
+their airports in the same query. Only the SQL is built once; what it finds is never kept, so
+the page is what the database holds now.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any
 
-from sqlalchemy import case, false, func, or_, select
+from sqlalchemy import Integer, and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import BindParameter
 
+from actions.admin.console.titles import shown_with
 from actions.alerts import outbox
 from actions.alerts.models import Broadcast
-from actions.content.freshness import limit_for
-from actions.content.models import Flight
-from actions.content.records import SPECS, KindSpec
-from actions.content.review import MissingText, missing_translations
+from actions.content.models import Flight, GuidanceKind, GuidanceTopic, UTCDateTime
+from actions.content.records import SPECS
+from actions.content.review import MissingText, missing_translations, untranslated_count
 from actions.content.revision import RecordKind, Revision
 from actions.settings import FreshnessLimits
 
@@ -30,18 +38,11 @@ SOON = 0.25
 RECENT_DEPARTURE = timedelta(hours=6)
 #: Volatile facts whose ``valid_until`` passed this long ago are no longer listed as expired.
 EXPIRED_SHOWN = timedelta(days=3)
-#: Only kinds whose every fact must be re-checked; their limits come from FreshnessLimits.
-CHECKED_KINDS = (
-    RecordKind.AIRPORT,
-    RecordKind.GATE,
-    RecordKind.FLIGHT,
-    RecordKind.ANNOUNCEMENT,
-    RecordKind.GUIDANCE,
-)
 VOLATILE = (RecordKind.AIRPORT, RecordKind.GATE, RecordKind.FLIGHT)
 FAILED_ALERTS_LOOKED_AT = 50
 #: A list shows at most this many (with the total): a surge must not make the page unusable.
 SHOWN = 20
+LISTS = ("stale", "soon", "expired")
 
 
 @dataclass(frozen=True)
@@ -77,133 +78,134 @@ class Needs:
         return not any(self.totals.values())
 
 
-def _limits_of(kind: RecordKind, limits: FreshnessLimits) -> tuple[timedelta, timedelta]:
-    """The shortest and longest freshness limit of the kind's facts."""
-    if kind is RecordKind.GUIDANCE:
-        return min(limits.guidance, limits.contacts), max(limits.guidance, limits.contacts)
-    one = {
-        RecordKind.AIRPORT: limits.airport,
-        RecordKind.GATE: limits.airport,
-        RecordKind.FLIGHT: limits.flights,
-        RecordKind.ANNOUNCEMENT: limits.announcements,
-    }[kind]
-    return one, one
+@dataclass(frozen=True)
+class Checks:
+    """Facts of one kind that share one freshness limit: what the database counts and lists
+    in one go, oldest check first (the same order as furthest past the limit)."""
+
+    kind: RecordKind
+    limit: timedelta
+    #: Which of the kind's facts (guidance: contacts, or the rest).
+    only: tuple[Any, ...] = ()
 
 
-def _unexpired(spec: KindSpec, now: datetime) -> Any:
-    until = spec.model.valid_until
-    return or_(until.is_(None), until > now)
-
-
-def _rows(session: Session, spec: KindSpec, ids: list[int]) -> dict[int, Any]:
-    statement = select(spec.model).where(spec.model.id.in_(ids))
-    return {row.id: row for row in session.scalars(statement)} if ids else {}
-
-
-def _conditions(spec: KindSpec, now: datetime) -> list[Any]:
-    """Current (not withdrawn), not expired; flights only until a while after departure."""
-    model = spec.model
-    found = [model.withdrawn_at.is_(None), _unexpired(spec, now)]
-    if model is Flight:
-        found.append(Flight.departs_at >= now - RECENT_DEPARTURE)
-    return found
-
-
-def _oldest(session: Session, spec: KindSpec, *where: Any) -> list[tuple[int, datetime]]:
-    model = spec.model
-    statement = select(model.id, model.verified_at).where(*where)
+def checks(limits: FreshnessLimits) -> list[Checks]:
+    """Every fact that must be re-checked, grouped by its limit as ``limit_for`` gives it."""
+    contacts = GuidanceTopic.kind == GuidanceKind.CONTACTS
     return [
-        tuple(row) for row in session.execute(statement.order_by(model.verified_at).limit(SHOWN))
+        Checks(RecordKind.AIRPORT, limits.airport),
+        Checks(RecordKind.GATE, limits.airport),
+        Checks(RecordKind.FLIGHT, limits.flights),
+        Checks(RecordKind.ANNOUNCEMENT, limits.announcements),
+        Checks(RecordKind.GUIDANCE, limits.contacts, (contacts,)),
+        Checks(RecordKind.GUIDANCE, limits.guidance, (~contacts,)),
     ]
 
 
-def _checks(
-    session: Session, now: datetime, limits: FreshnessLimits, totals: dict[str, int]
-) -> tuple[list[Need], list[Need]]:
-    """Current, unexpired facts past their limit, and in its last quarter: the first
-    :data:`SHOWN` of each (oldest check first), while ``totals`` counts them all.
+@dataclass(frozen=True)
+class Wanted:
+    """One list of one group: its conditions and order in SQL, with the times as parameters."""
 
-    Counted and picked by the database, and only the rows shown are read: with 10 000
-    flights, reading the candidates to count them cost the page 100 ms.
+    checks: Checks
+    name: str
+    where: tuple[Any, ...]
+    order: Any
+
+
+def _moment(name: str) -> BindParameter[datetime]:
+    """A time the request supplies (:meth:`Plan.parameters`)."""
+    return bindparam(name, type_=UTCDateTime())
+
+
+def _wanted(group: Checks, index: int) -> list[Wanted]:
+    """Current (not withdrawn) facts, flights only until a while after departure: unexpired
+    ones past the limit or in its last quarter, and volatile ones that expired lately."""
+    model = SPECS[group.kind].model
+    current: list[Any] = [model.withdrawn_at.is_(None), *group.only]
+    if model is Flight:
+        current.append(Flight.departs_at >= _moment("departed_since"))
+    until, verified, now = model.valid_until, model.verified_at, _moment("now")
+    # A required valid_until (volatile facts) as a plain range: the index can then serve it.
+    unexpired = until > now if not until.nullable else or_(until.is_(None), until > now)
+    stale_before, soon_before = _moment(f"stale_before_{index}"), _moment(f"soon_{index}")
+    found = [
+        Wanted(group, "stale", (*current, unexpired, verified < stale_before), verified.asc()),
+        Wanted(
+            group,
+            "soon",
+            (*current, unexpired, verified >= stale_before, verified < soon_before),
+            verified.asc(),
+        ),
+    ]
+    if group.kind in VOLATILE:
+        lapsed = (*current, until <= now, until > _moment("expired_since"))
+        found.append(Wanted(group, "expired", lapsed, until.desc()))
+    return found
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The page's statements, built once per set of limits (the times are parameters).
+
+    Only the SQL is kept, never what it found: building and keying these statements anew cost
+    each request about 10 ms.
     """
-    stale: list[Need] = []
-    soon: list[Need] = []
-    for kind in CHECKED_KINDS:
-        spec = SPECS[kind]
-        shortest, longest = _limits_of(kind, limits)
-        model, where = spec.model, _conditions(spec, now)
-        if shortest == longest:
-            fresh_enough = _unexpired(spec, now)
-            past = fresh_enough & (model.verified_at < now - shortest)
-            near = (
-                fresh_enough
-                & (model.verified_at >= now - shortest)
-                & (model.verified_at < now - shortest * (1 - SOON))
-            )
-            lapsed = (
-                (model.valid_until <= now) & (model.valid_until > now - EXPIRED_SHOWN)
-                if kind in VOLATILE
-                else false()
-            )
-            # One pass over the kind's current rows counts all three lists.
-            counted = session.execute(
-                select(
-                    func.count(case((past, 1))),
-                    func.count(case((near, 1))),
-                    func.count(case((lapsed, 1))),
-                ).where(*where[:1], *where[2:])
-            ).one()
-            totals["stale"] += int(counted[0] or 0)
-            totals["soon"] += int(counted[1] or 0)
-            totals["expired"] += int(counted[2] or 0)
-            picked = [
-                (i, verified, shortest)
-                for i, verified in _oldest(session, spec, *where, past)
-                + _oldest(session, spec, *where, near)
-            ]
-        else:  # guidance and contacts: two limits, a few dozen rows; sorted out here
-            candidates = select(model).where(
-                *where, model.verified_at < now - shortest * (1 - SOON)
-            )
-            picked = []
-            for row in session.scalars(candidates):
-                limit = limit_for(row, limits)
-                if now - row.verified_at > limit * (1 - SOON):
-                    picked.append((row.id, row.verified_at, limit))
-                    totals["stale" if now - row.verified_at > limit else "soon"] += 1
-        rows = _rows(session, spec, [item[0] for item in picked])
-        for row_id, verified, limit in picked:
-            row = rows[row_id]
-            need = Need(kind.value, spec.key_of(row), row, verified, limit, now - verified - limit)
-            (stale if need.over > timedelta() else soon).append(need)
-    stale.sort(key=lambda n: n.over, reverse=True)
-    soon.sort(key=lambda n: n.over, reverse=True)
-    return stale[:SHOWN], soon[:SHOWN]
+
+    groups: list[Checks]
+    wanted: list[Wanted]
+    #: Every list's count, then the untranslated texts of each kind in :attr:`texts`.
+    counts: Any
+    texts: list[RecordKind]
+    lists: list[Any]
+
+    def parameters(self, now: datetime) -> dict[str, Any]:
+        found: dict[str, Any] = {
+            "shown": SHOWN,
+            "now": now,
+            "departed_since": now - RECENT_DEPARTURE,
+            "expired_since": now - EXPIRED_SHOWN,
+        }
+        for index, group in enumerate(self.groups):
+            found[f"stale_before_{index}"] = now - group.limit
+            found[f"soon_{index}"] = now - group.limit * (1 - SOON)
+        return found
 
 
-def _expired_facts(
-    session: Session, now: datetime, limits: FreshnessLimits, totals: dict[str, int]
+def _list_of(wanted: Wanted) -> Any:
+    model = SPECS[wanted.checks.kind].model
+    return (
+        select(model)
+        .options(*shown_with(model, "verified_at", "valid_until"))
+        .where(*wanted.where)
+        .order_by(wanted.order)
+        .limit(bindparam("shown", type_=Integer()))
+    )
+
+
+@cache
+def plan(limits: FreshnessLimits) -> Plan:
+    groups = checks(limits)
+    wanted = [one for index, group in enumerate(groups) for one in _wanted(group, index)]
+    texts = {kind: n for kind, spec in SPECS.items() if (n := untranslated_count(spec)) is not None}
+    counts = [
+        select(func.count()).select_from(SPECS[one.checks.kind].model).where(*one.where)
+        for one in wanted
+    ]
+    lists = [_list_of(one) for one in wanted]
+    statement = select(*(count.scalar_subquery() for count in counts), *texts.values())
+    return Plan(groups, wanted, statement, list(texts), lists)
+
+
+def _listed(
+    session: Session, wanted: Wanted, statement: Any, parameters: dict[str, Any]
 ) -> list[Need]:
-    found: list[Need] = []
-    for kind in VOLATILE:
-        spec = SPECS[kind]
-        model = spec.model
-        where = [
-            model.withdrawn_at.is_(None),
-            model.valid_until <= now,
-            model.valid_until > now - EXPIRED_SHOWN,
-        ]
-        if model is Flight:
-            where.append(Flight.departs_at >= now - RECENT_DEPARTURE)
-        statement = select(model).where(*where).order_by(model.valid_until.desc())
-        for row in session.scalars(statement.limit(SHOWN)):  # counted by _checks
-            limit = limit_for(row, limits)
-            found.append(
-                Need(
-                    kind.value, spec.key_of(row), row, row.verified_at, limit, now - row.valid_until
-                )
-            )
-    return sorted(found, key=lambda need: need.over)[:SHOWN]
+    """The first :data:`SHOWN` of one list, with what their titles and keys need."""
+    spec, limit, now = SPECS[wanted.checks.kind], wanted.checks.limit, parameters["now"]
+    found = []
+    for row in session.scalars(statement, parameters):
+        over = now - row.valid_until if wanted.name == "expired" else now - row.verified_at - limit
+        found.append(Need(spec.kind.value, spec.key_of(row), row, row.verified_at, limit, over))
+    return found
 
 
 def _failed_alerts(session: Session) -> list[FailedAlert]:
@@ -215,26 +217,39 @@ def _failed_alerts(session: Session) -> list[FailedAlert]:
 
 
 def what_needs_me(session: Session, now: datetime, limits: FreshnessLimits) -> Needs:
-    totals = {"stale": 0, "soon": 0, "expired": 0}
-    stale, soon = _checks(session, now, limits, totals)
-    expired = _expired_facts(session, now, limits, totals)
-    untranslated = missing_translations(session)
+    steps = plan(limits)
+    parameters = steps.parameters(now)
+    counted = session.execute(steps.counts, parameters).one()
+    totals = dict.fromkeys(LISTS, 0)
+    lists: dict[str, list[Need]] = {name: [] for name in LISTS}
+    for one, statement, count in zip(steps.wanted, steps.lists, counted, strict=False):
+        totals[one.name] += count
+        if count:
+            lists[one.name] += _listed(session, one, statement, parameters)
+    missing = dict(zip(steps.texts, counted[len(steps.wanted) :], strict=True))
+    untranslated = missing_translations(session, SHOWN, [kind for kind, n in missing.items() if n])
     failed = _failed_alerts(session)
-    totals |= {"untranslated": len(untranslated), "failed_alerts": len(failed)}
-    return Needs(stale, soon, expired, untranslated[:SHOWN], failed, totals)
+    totals |= {"untranslated": sum(missing.values()), "failed_alerts": len(failed)}
+    stale = sorted(lists["stale"], key=lambda need: need.over, reverse=True)
+    soon = sorted(lists["soon"], key=lambda need: need.over, reverse=True)
+    expired = sorted(lists["expired"], key=lambda need: need.over)
+    return Needs(stale[:SHOWN], soon[:SHOWN], expired[:SHOWN], untranslated, failed, totals)
 
 
 def versions(session: Session, needs: list[Need]) -> dict[tuple[str, int], int]:
-    """Each listed fact's version in one query per kind, for its "checked" form."""
-    found: dict[tuple[str, int], int] = {}
+    """Each listed fact's version, in one query, for its "checked" form."""
     by_kind: dict[str, list[int]] = {}
     for need in needs:
         by_kind.setdefault(need.kind, []).append(need.row.id)
-    for kind, ids in by_kind.items():
-        rows = session.execute(
-            select(Revision.record_id, func.max(Revision.id))
-            .where(Revision.kind == RecordKind(kind), Revision.record_id.in_(ids))
-            .group_by(Revision.record_id)
-        )
-        found |= {(kind, record_id): int(latest) for record_id, latest in rows}
-    return found
+    if not by_kind:
+        return {}
+    listed = [
+        and_(Revision.kind == RecordKind(kind), Revision.record_id.in_(ids))
+        for kind, ids in by_kind.items()
+    ]
+    rows = session.execute(
+        select(Revision.kind, Revision.record_id, func.max(Revision.id))
+        .where(or_(*listed))
+        .group_by(Revision.kind, Revision.record_id)
+    )
+    return {(kind.value, record_id): int(latest) for kind, record_id, latest in rows}

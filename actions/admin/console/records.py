@@ -15,7 +15,7 @@ from actions.admin.console.guard import editor_or_sign_in
 from actions.admin.console.needs import RECENT_DEPARTURE
 from actions.admin.console.pages import MENU, interface_language, render
 from actions.admin.console.refusals import not_found
-from actions.admin.console.titles import title
+from actions.admin.console.titles import shown_with, title
 from actions.admin.state import in_transaction, now
 from actions.content.models import Airport, AirportStatus, Flight
 from actions.content.records import KindSpec, spec_for
@@ -59,7 +59,7 @@ async def listing(request: web.Request) -> web.Response:
     moment = now(request)
 
     def read(session: Session) -> dict[str, Any]:
-        statement = spec.ordered()
+        statement = spec.ordered().options(*shown_with(spec.model, "withdrawn_at"))
         if wanted:
             statement = statement.where(searched(spec).contains(wanted, autoescape=True))
         elif spec.model is Flight:

@@ -13,11 +13,12 @@ from typing import Final
 from actions.admin.console.case_words import CASE_WORDS
 from actions.content.localise import digits
 from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES, RTL_LANGUAGES
+from bot.lang.names import own_name
 
 Words = dict[str, dict[str, str]]
 
 #: How each language names itself, for the language switch.
-LANGUAGE_NAMES: Final = {"en": "English", "prs": "دری", "ps": "پښتو"}
+LANGUAGE_NAMES: Final = {code: own_name(code) for code in LANGUAGES}
 
 WORDS: Final[Words] = {
     **CASE_WORDS,

@@ -25,8 +25,8 @@ from actions.content.editing import MissingTranslation, utc_now
 from actions.content.fields import Field, FieldType
 from actions.content.models import RecordKind, Revision
 from actions.content.records import SPECS, KindSpec
-from actions.content.seed.entries import parse_duration
 from bot.lang.codes import LANGUAGES
+from bot.settings_values import duration
 
 #: How a key is typed: ``gate KBL abbey-gate`` is ``KBL/abbey-gate``.
 KEY_SEPARATOR = {RecordKind.GATE: "/", RecordKind.FLIGHT: "@"}
@@ -142,7 +142,7 @@ def changes_from(args: argparse.Namespace, spec: KindSpec) -> dict[str, Any]:
         if "valid_until" in changes:
             raise check.ContentError("valid_for", "and --valid-until both given; keep one")
         try:
-            window = parse_duration(args.valid_for)
+            window = duration(args.valid_for)
         except ValueError as error:
             raise check.ContentError("valid_for", str(error)) from None
         verified = changes.get("verified_at")

@@ -7,17 +7,16 @@ organisations and airports by slug and IATA code, times as aware UTC datetimes).
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Collection, Mapping
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import yaml
 
 from bot.lang.codes import LANGUAGES
+from bot.settings_values import duration
 
-_DURATION = re.compile(r"^(?P<sign>-)?(?:(?P<d>\d+)d)?(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?$")
 E = TypeVar("E", bound=enum.Enum)
 
 
@@ -53,17 +52,6 @@ def read_file(path: Path) -> _Mapping:
     if not isinstance(document, _Mapping):
         raise SeedError(f"{path.name}: expected a mapping with organisations, airports, …")
     return document
-
-
-def parse_duration(text: str) -> timedelta:
-    """``45m``, ``3h``, ``1h30m``, ``2d``, ``-1h`` → timedelta."""
-    match = _DURATION.match(str(text).strip())
-    if match is None or not any(match.group(unit) for unit in "dhm"):
-        raise ValueError(f"{text!r} is not a duration like 45m, 3h, 1h30m, 2d or -1h")
-    value = timedelta(
-        days=int(match["d"] or 0), hours=int(match["h"] or 0), minutes=int(match["m"] or 0)
-    )
-    return -value if match["sign"] else value
 
 
 class Entry:
@@ -152,7 +140,7 @@ class Entry:
         if value is None:
             return None
         try:
-            return self.now + sign * parse_duration(str(value))
+            return self.now + sign * duration(str(value))
         except ValueError as error:
             raise self.error(relative, str(error)) from None
 

@@ -38,11 +38,11 @@ from actions.content.models import (
 )
 from actions.content.records import SPECS
 from actions.content.seed import entries as reading
-from actions.content.seed.entries import SeedError, _Mapping, parse_duration
+from actions.content.seed.entries import SeedError, _Mapping
 from actions.content.seed.records import Record, parse
 from actions.content.validation import ContentError
 
-__all__ = ["DEMO_FILE", "SeedError", "_Mapping", "clear", "load", "parse_duration", "read_file"]
+__all__ = ["DEMO_FILE", "SeedError", "_Mapping", "clear", "load", "read_file"]
 
 DEMO_FILE = Path(__file__).resolve().with_name("demo.yml")
 SEED_EDITOR = "seed"

@@ -1,12 +1,20 @@
 /* Web chat widget: plain JavaScript, no build step, no outside requests.
  * Messages wait in an outbox (kept in localStorage) until the server answered them, so a
- * dropped connection costs a retry, never a message. */
+ * dropped connection costs a retry, never a message. What comes later (a caseworker's reply,
+ * "I am back") waits in the server's mailbox: the page asks for it every few seconds while it
+ * is in view, and acknowledges each message by id once shown (docs/HANDOFF.md, "The web chat"). */
 (function () {
   "use strict";
 
   var WEBHOOK = "webhook"; // relative: the page works at /webchat/ and /webhooks/webchat/
   var STORE = "evacuee-webchat.";
   var MAX_DELAY = 30000;
+  var MAILBOX = "mailbox";
+  var POLL_FIRST = 5000;        // right after the person wrote, or a message came
+  var POLL_WAITING = 15000;     // at most, while a caseworker has the conversation
+  var POLL_IDLE = 60000;        // at most, otherwise
+  var ACK_SOON = 1000;          // messages just shown are acknowledged this soon
+  var WAITING_FOR = 30 * 60000; // a silent answer means "a person will answer" this long
   var PASHTO_ONLY = /[ټډړږښګڼېۍځڅ]/;
   var ARABIC = /[\u0600-\u06FF]/;
   var UI = {
@@ -180,8 +188,12 @@
         if (entry.element) entry.element.classList.add("failed");
         addMessage(UI[language].refused, "bot");
       } else {
-        showReplies(Array.isArray(result.replies) ? result.replies : []);
+        var replies = Array.isArray(result.replies) ? result.replies : [];
+        // No reply at all: the conversation is with a caseworker, whose answer comes later.
+        if (!replies.length) store("waiting", String(Date.now()));
+        showReplies(replies);
       }
+      pollSoon();
     }, function () {
       showStatus(UI[language].reconnecting);
       retryLater();
@@ -192,9 +204,105 @@
     });
   }
 
+  /* Mailbox: one fetch at a time; faster right after activity, slower the longer nothing
+   * comes, none while the page is hidden (it asks at once when seen again). */
+  var MESSAGE_ID = /^[0-9a-f]{16}$/;
+  var MAX_ACKS = 60; // what the server takes in one fetch
+  var acks = [];
+  try { acks = JSON.parse(store("acks") || "[]"); } catch (e) { acks = []; }
+  if (!Array.isArray(acks)) acks = [];
+  acks = acks.filter(function (id) { return MESSAGE_ID.test(id); }).slice(-MAX_ACKS);
+  var shownIds = {};
+  var polling = false;
+  var pollTimer = null;
+  var pollDelay = POLL_FIRST;
+
+  function waitingForPerson() {
+    return Date.now() - Number(store("waiting") || 0) < WAITING_FOR;
+  }
+
+  function schedulePoll(wait) {
+    if (pollTimer) window.clearTimeout(pollTimer);
+    pollTimer = null;
+    if (polling || document.hidden) return;
+    pollTimer = window.setTimeout(function () { pollTimer = null; poll(); }, wait);
+  }
+
+  function pollSoon() {
+    pollDelay = POLL_FIRST;
+    schedulePoll(pollDelay);
+  }
+
+  function slowDown() {
+    pollDelay = Math.min(pollDelay * 1.5, waitingForPerson() ? POLL_WAITING : POLL_IDLE);
+  }
+
+  function received(answer, acknowledged) {
+    acks = acks.filter(function (id) { return acknowledged.indexOf(id) < 0; });
+    var fresh = [];
+    (Array.isArray(answer.messages) ? answer.messages : []).forEach(function (message) {
+      if (!message || !MESSAGE_ID.test(message.id)) return;
+      if (acks.indexOf(message.id) < 0) acks.push(message.id); // shown before, ack lost: again
+      if (!shownIds[message.id]) {
+        shownIds[message.id] = true;
+        fresh.push(message);
+      }
+    });
+    acks = acks.slice(-MAX_ACKS);
+    store("acks", JSON.stringify(acks));
+    if (fresh.length) {
+      if (waitingForPerson()) store("waiting", String(Date.now()));
+      showReplies(fresh);
+      pollDelay = POLL_FIRST;
+    } else {
+      slowDown();
+    }
+  }
+
+  function poll() {
+    if (polling) return;
+    if (pollTimer) { window.clearTimeout(pollTimer); pollTimer = null; }
+    polling = true;
+    var acknowledged = acks.slice();
+    fetch(MAILBOX, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ sender: sender, ack: acknowledged })
+    }).then(function (response) {
+      if (response.status === 400) {
+        // Refused as malformed: not the messages, so only the acknowledgements can be at fault.
+        acks = [];
+        store("acks", "[]");
+      }
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      return response.json();
+    }).then(function (answer) { received(answer || {}, acknowledged); }, slowDown)
+      .catch(slowDown)
+      .then(function () {
+        polling = false;
+        schedulePoll(acks.length ? ACK_SOON : pollDelay);
+      });
+  }
+
+  function pollNow() {
+    pollDelay = POLL_FIRST;
+    poll();
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) {
+      pollNow();
+    } else if (pollTimer) {
+      window.clearTimeout(pollTimer); // nobody is looking: no data, no battery
+      pollTimer = null;
+    }
+  });
+  window.addEventListener("focus", pollNow);
+
   window.addEventListener("online", function () {
     if (timer) { window.clearTimeout(timer); timer = null; delay = 1000; }
     flush();
+    pollNow();
   });
 
   form.addEventListener("submit", function (event) {
@@ -222,4 +330,5 @@
     entry.element.classList.add("pending");
   });
   flush();
+  pollNow(); // what came while the page was closed
 }());

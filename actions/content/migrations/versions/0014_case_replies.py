@@ -6,8 +6,8 @@ API exactly once, as ``alert_deliveries`` are sent (``queued → sending → sen
 Both go with their case (``ON DELETE CASCADE``): "delete my data" and retention remove them.
 Self-contained like the earlier migrations.
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0014
+Revises: 0013
 Create Date: 2021-08-29
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0010"
-down_revision: str | None = "0009"
+revision: str = "0014"
+down_revision: str | None = "0013"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

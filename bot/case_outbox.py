@@ -1,0 +1,96 @@
+"""The bot runtime's side of the case events outbox: ``case.message`` for a person's message.
+
+Rasa's tracker store adds a paused conversation's messages to the open case
+(``bot/case_inbox.py``); when a helpdesk receives case events (``CASE_WEBHOOK_URL``) the same
+transaction queues the message's ``case.message`` here, so a message is in the case and on its
+way to the helpdesk together or not at all. The notifier posts it
+(``actions/cases/webhook_sender.py``).
+
+The content runtime owns the tables (migrations 0008 and 0011); the columns this side reads and
+writes are described here, never created, as ``bot/channels/deliveries.py`` does for alerts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Column, ForeignKey, Integer, MetaData, String, Table, Text, insert, select
+from sqlalchemy.engine import Connection
+
+from bot import case_events
+from bot.channels.addresses import UTCDateTime
+
+_metadata = MetaData()
+organisations = Table(
+    "organisations",
+    _metadata,
+    Column("id", Integer, primary_key=True),
+    Column("slug", String(64), nullable=False),
+)
+#: The columns of ``cases`` a payload needs (bot/case_events.py).
+cases = Table(
+    "cases",
+    _metadata,
+    Column("id", Integer, primary_key=True),
+    Column("conversation_id", String(64), nullable=False),
+    Column("channel", String(32), nullable=False),
+    Column("language", String(8), nullable=False),
+    Column("organisation_id", Integer, ForeignKey("organisations.id")),
+    Column("status", String(16), nullable=False),
+    Column("priority", Integer, nullable=False),
+    Column("opened_at", UTCDateTime, nullable=False),
+    Column("active_at", UTCDateTime, nullable=False),
+    Column("taken_by", String(64)),
+    Column("taken_at", UTCDateTime),
+    Column("closed_at", UTCDateTime),
+)
+case_events_table = Table(
+    "case_events",
+    _metadata,
+    Column("id", Integer, primary_key=True),
+    Column("event_id", String(36), nullable=False),
+    Column("case_id", Integer, nullable=False),
+    Column("event_type", String(16), nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("next_attempt_at", UTCDateTime, nullable=False),
+)
+
+
+def queue_message(connection: Connection, case_id: int, text: str, now: datetime) -> None:
+    """Queues ``case.message`` for the person's ``text``, with the case as it is now (its
+    priority already raised by an urgent word), in the caller's transaction."""
+    row: Mapping[str, Any] = (
+        connection.execute(
+            select(cases, organisations.c.slug)
+            .outerjoin(organisations, cases.c.organisation_id == organisations.c.id)
+            .where(cases.c.id == case_id)
+        )
+        .mappings()
+        .one()
+    )
+    event_id = case_events.new_event_id()
+    body = case_events.payload(
+        event_id=event_id,
+        event_type=case_events.MESSAGE,
+        occurred_at=now,
+        case=row,
+        organisation=row["slug"],
+        message={"author": "person", "text": text, "written_at": now},
+    )
+    connection.execute(
+        insert(case_events_table).values(
+            event_id=event_id,
+            case_id=case_id,
+            event_type=case_events.MESSAGE,
+            payload=case_events.encode(body),
+            status="queued",
+            attempts=0,
+            created_at=now,
+            next_attempt_at=now,
+        )
+    )
