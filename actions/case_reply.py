@@ -36,6 +36,7 @@ from actions.cases.models import Case, CaseMessage, CaseReply
 from actions.content.answering import latest_entity, utc_now
 from actions.content.db import session_scope
 from actions.content.localise import language_or_default
+from bot.contract import language_metadata
 
 logger = logging.getLogger(__name__)
 
@@ -98,5 +99,7 @@ class ActionSendCaseReply(Action):  # type: ignore[misc]  # rasa_sdk ships no ty
             }
             dispatcher.utter_message(json_message={"whatsapp_template": template, **tag})
         else:
-            dispatcher.utter_message(text=written.text, json_message=tag)
+            # Named, so that the channel writes what it adds (the SMS MORE hint) in it too.
+            metadata = language_metadata(written.language)
+            dispatcher.utter_message(text=written.text, json_message=tag, metadata=metadata)
         return []

@@ -121,6 +121,7 @@ async def test_a_reply_being_sent_is_written_as_the_caseworker_wrote_it(
     [message] = await send(reply, language=language)
     assert message["text"] == f"{heading}\nسلام، من فریده هستم."
     assert message["custom"] == {"case_reply": reply}  # the channel claims it by this
+    assert message["metadata"] == {"language": language}  # what the channel adds, in it too
 
 
 async def test_nothing_is_written_for_a_reply_not_being_sent_or_not_this_conversations() -> None:
