@@ -90,7 +90,7 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseStack]:
     with sqlite3.connect(db_path) as connection:  # caseworkers at any hour: no clock in the test
         connection.execute("UPDATE organisations SET case_hours = '00:00-00:00'")
     credentials = base / "credentials.yml"
-    credentials.write_text(CREDENTIALS)
+    credentials.write_text(CREDENTIALS + "bot.channels.webchat.WebchatInput:\n")
     providers = FakeProviders(sms_rate=10)
     serving = ProvidersInThread(providers)
     provider_url = serving.start(free_port())
@@ -250,9 +250,9 @@ async def until(condition: Callable[[], Any], timeout: float = 30.0) -> None:
     raise AssertionError("timed out waiting")
 
 
-def case_of(cases: CaseStack, person: Person) -> int:
+def case_of(cases: CaseStack, conversation: str) -> int:
     [(case_id,)] = cases.rows(
-        "SELECT id FROM cases WHERE conversation_id = ? AND status != 'closed'", person.conversation
+        "SELECT id FROM cases WHERE conversation_id = ? AND status != 'closed'", conversation
     )
     return int(case_id)
 
@@ -321,7 +321,7 @@ async def test_a_caseworker_reply_reaches_the_person_once_and_closing_says_i_am_
     assert await person.send(words.greeting)
     told = await person.send(words.ask_human)
     assert any(words.soon in text for text in told), told
-    case_id = case_of(cases, person)
+    case_id = case_of(cases, person.conversation)
     [(sealed,)] = cases.rows(
         "SELECT sealed FROM alert_addresses WHERE conversation_id = ?", person.conversation
     )
@@ -386,7 +386,7 @@ async def test_a_reply_that_cannot_reach_the_person_shows_as_not_delivered(
 ) -> None:
     person = on_telegram(cases)
     await person.send(DARI.ask_human)
-    case_id = case_of(cases, person)
+    case_id = case_of(cases, person.conversation)
     # The address is gone (as after it expired): nothing can reach the person.
     with sqlite3.connect(cases.db_path) as connection:
         connection.execute(
@@ -418,7 +418,7 @@ async def test_a_reply_that_cannot_reach_the_person_shows_as_not_delivered(
 async def test_a_long_reply_by_sms_comes_in_pages_the_person_asks_for(cases: CaseStack) -> None:
     person = on_sms(cases)
     await person.send(PASHTO.ask_human)
-    case_id = case_of(cases, person)
+    case_id = case_of(cases, person.conversation)
     long_reply = " ".join(
         f"{n}. خپل پاسپورټ، تذکره او د کار لیکونه له ځانه سره راوړئ او په دروازه کې انتظار وکړئ."
         for n in range(1, 7)
@@ -443,6 +443,44 @@ async def test_a_long_reply_by_sms_comes_in_pages_the_person_asks_for(cases: Cas
     assert not pages[-1].endswith("«نور» ولیکئ.")
     assert lines(cases, case_id)[-1] == ("caseworker", long_reply)  # MORE is not a line
     assert cases.rows("SELECT status FROM case_replies WHERE case_id = ?", case_id) == [("sent",)]
+
+
+async def test_a_reply_to_a_web_chat_case_waits_in_its_mailbox_once(cases: CaseStack) -> None:
+    """The web chat keeps no address: the reply goes to the conversation's mailbox, which only
+    the person's page (its sender secret) can fetch."""
+    sender = f"page-{uuid.uuid4().hex[:24]}"
+    url = cases.stack.rasa_url
+
+    async def write(session: aiohttp.ClientSession, text: str) -> list[dict[str, Any]]:
+        body = {"sender": sender, "message": text}
+        async with session.post(f"{url}/webchat/webhook", json=body) as response:
+            assert response.status == 200, await response.text()
+            return list(await response.json())
+
+    async def mailbox(session: aiohttp.ClientSession) -> list[str]:
+        async with session.post(f"{url}/webchat/mailbox", json={"sender": sender}) as response:
+            assert response.status == 200, await response.text()
+            return [str(m.get("text", "")) for m in (await response.json())["messages"]]
+
+    async with aiohttp.ClientSession() as person:
+        assert await write(person, PASHTO.ask_human)
+        case_id = case_of(cases, conversation_id("webchat", sender))
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as browser:
+            gul = Caseworker(cases, browser)
+            await gul.sign_in(cases.invite("gul"))
+            await gul.post(f"/console/cases/{case_id}/take")
+            await gul.post(f"/console/cases/{case_id}/reply", text=PASHTO.reply, language="ps")
+            await until(
+                lambda: (
+                    cases.rows("SELECT status FROM case_replies WHERE case_id = ?", case_id)
+                    == [("sent",)]
+                )
+            )
+        waiting = await mailbox(person)
+        assert [text for text in waiting if PASHTO.reply in text] == [
+            f"{PASHTO.reply_heading}:\n{PASHTO.reply}"
+        ]
+        assert await write(person, PASHTO.more[0]) == []  # still with the caseworker
 
 
 def test_no_address_or_reply_text_in_the_logs(cases: CaseStack) -> None:
