@@ -13,6 +13,8 @@ of Rasa's stores (configured in ``endpoints.yml`` / ``endpoints.production.yml``
 
 * **A paused conversation's messages go to its case**: a turn that ended on the person's message
   because a caseworker holds the conversation is added to the case (``bot/case_inbox.py``).
+* **Every turn is counted for the editors' questions page**, and a message that was not
+  answered is kept masked (``bot/question_log.py``); deleting a conversation deletes those too.
 
 Nothing else changes: they are Rasa's ``InMemoryTrackerStore`` and ``SQLTrackerStore``.
 """
@@ -35,6 +37,7 @@ from rasa.shared.core.events import BotUttered, UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
 
 from bot.case_inbox import CaseInbox
+from bot.question_log import QuestionLog
 from bot.settings_values import duration_setting
 
 logger = logging.getLogger(__name__)
@@ -72,8 +75,10 @@ class ForgetfulInMemoryTrackerStore(InMemoryTrackerStore):
         self._last_saved: dict[str, float] = {}
         self._next_purge = time.monotonic() + PURGE_EVERY_SECONDS
         self._cases = CaseInbox.from_env()
+        self._questions = QuestionLog.from_env()
 
     async def save(self, tracker: DialogueStateTracker) -> None:
+        await self._questions.after_turn(tracker)
         if asks_to_be_forgotten(tracker):
             await self.forget(tracker.sender_id)
             return
@@ -86,6 +91,7 @@ class ForgetfulInMemoryTrackerStore(InMemoryTrackerStore):
     async def forget(self, sender_id: str) -> None:
         self.store.pop(sender_id, None)
         self._last_saved.pop(sender_id, None)
+        await self._questions.forget(sender_id)
         logger.info("%s: conversation deleted on request", sender_id)
 
     def purge_older_than(self, age: timedelta, now: float | None = None) -> int:
@@ -109,8 +115,10 @@ class ForgetfulSQLTrackerStore(SQLTrackerStore):
         self._retention = retention()
         self._next_purge = time.monotonic() + PURGE_EVERY_SECONDS
         self._cases = CaseInbox.from_env()
+        self._questions = QuestionLog.from_env()
 
     async def save(self, tracker: DialogueStateTracker) -> None:
+        await self._questions.after_turn(tracker)
         if asks_to_be_forgotten(tracker):
             await self.forget(tracker.sender_id)
             return
@@ -122,6 +130,7 @@ class ForgetfulSQLTrackerStore(SQLTrackerStore):
 
     async def forget(self, sender_id: str) -> None:
         await asyncio.to_thread(self._delete, [sender_id])
+        await self._questions.forget(sender_id)
         logger.info("%s: conversation deleted on request", sender_id)
 
     def _delete(self, sender_ids: Iterable[str]) -> int:

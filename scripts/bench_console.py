@@ -4,7 +4,8 @@
         [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/test]
 
 Why: the editor is on a phone at 3 a.m., often on a bad connection; the server must not add
-to the wait. Target: p95 < 100 ms per page with 10 000 flights and 1 000 announcements.
+to the wait. Target: p95 < 100 ms per page with 10 000 flights and 1 000 announcements, and
+for the questions page a week of 200 000 turns (``bench_questions.py``).
 
 Fills the database as ``bench_content.py`` does (demo content + 10 000 flights + 1 000
 announcements, on SQLite and with ``--postgres`` a temporary schema), runs the admin
@@ -28,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from aiohttp import web  # noqa: E402
 from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
-from sqlalchemy import select  # noqa: E402
+from sqlalchemy import select, text  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
 from actions.admin.app import create_app  # noqa: E402
@@ -36,6 +37,7 @@ from actions.admin.console import sessions  # noqa: E402
 from actions.content import db  # noqa: E402
 from actions.content.keys import flight_key  # noqa: E402
 from actions.content.models import Flight  # noqa: E402
+from scripts import bench_questions  # noqa: E402
 from scripts.bench_content import (  # noqa: E402
     Latency,
     latency,
@@ -114,11 +116,25 @@ async def measure(runs: int) -> dict[str, Latency]:
         results["preview a gate change"] = latency(
             await timed(client, "POST", GATE, runs, data=preview)
         )
+        results.update(await measure_questions(client, runs))
     return results
 
 
+async def measure_questions(client: Client, runs: int) -> dict[str, Latency]:
+    """The questions page, over the week ``bench_questions.fill_questions`` wrote."""
+    return {
+        name: latency(await timed(client, "GET", path, runs))
+        for name, path in bench_questions.PAGES.items()
+    }
+
+
 def bench(url: str, args: argparse.Namespace) -> dict[str, Latency]:
-    prepare(url, args)
+    now, _ = prepare(url, args)
+    engine = db.get_engine()
+    bench_questions.fill_questions(engine, now, args.turns, args.seed)
+    if engine.dialect.name == "postgresql":
+        with engine.begin() as connection:
+            connection.execute(text("ANALYZE"))  # the week of questions, loaded after
     try:
         return asyncio.run(measure(args.runs))
     finally:
@@ -131,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--postgres", metavar="URL", help="also run on a schema in this database")
     parser.add_argument("--flights", type=int, default=10_000)
     parser.add_argument("--announcements", type=int, default=1_000)
+    parser.add_argument("--turns", type=int, default=200_000, help="a week of questions")
     parser.add_argument("--seed", type=int, default=2021, help="random seed of the data set")
     args = parser.parse_args(argv)
 
@@ -145,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     print("# Editors' console: page latency over HTTP (ms)\n")
     print("\n".join(machine()))
     print(
-        f"- Data: {args.flights} flights, {args.announcements} announcements + demo content; "
+        f"- Data: {args.flights} flights, {args.announcements} announcements + demo content, "
+        f"a week of {args.turns} turns for the questions page; "
         f"{args.runs} requests per page, signed in, one client, local HTTP"
     )
     print(

@@ -6,7 +6,9 @@
   they finished — the same period conversations themselves are kept (``bot/stores.py``);
 * cases handed to caseworkers and their messages: ``CONVERSATION_RETENTION`` after anything
   was last written to them, a closed one ``CLOSED_CASE_RETENTION`` after it closed when that is
-  shorter (``actions/cases/store.py``).
+  shorter (``actions/cases/store.py``);
+* the question log (turn counts and the masked messages not answered, ``bot/question_log.py``):
+  ``CONVERSATION_RETENTION`` after the hour or the message.
 
 Broadcasts stay: they say which change alerted how many people, not who.
 Run by the notifier every hour and by ``make purge`` (``python -m actions.alerts purge``).
@@ -23,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from actions.alerts.models import FINAL_STATUSES, Delivery, StoredAddress, Subscription
 from actions.cases import store
+from actions.questions import report
 
 logger = logging.getLogger(__name__)
 
@@ -33,11 +36,13 @@ class Purged:
     addresses: int
     deliveries: int
     cases: int = 0
+    questions: int = 0
 
     def __str__(self) -> str:
         return (
             f"{self.subscriptions} expired subscription(s), {self.addresses} expired "
-            f"address(es), {self.deliveries} old alert delivery record(s), {self.cases} old case(s)"
+            f"address(es), {self.deliveries} old alert delivery record(s), {self.cases} old "
+            f"case(s), {self.questions} old question log row(s)"
         )
 
 
@@ -60,6 +65,7 @@ def purge(
     cases = store.purge_inactive(session, now - retention)
     if closed_cases is not None and closed_cases < retention:
         cases += store.purge_closed(session, now - closed_cases)
-    purged = Purged(_count(subscriptions), _count(addresses), _count(deliveries), cases)
+    questions = report.purge(session, now - retention)
+    purged = Purged(_count(subscriptions), _count(addresses), _count(deliveries), cases, questions)
     logger.info("retention: deleted %s", purged)
     return purged

@@ -55,6 +55,7 @@ from actions.content.columns import (
 )
 from actions.content.editors import ConsoleSession, EditorToken, SignInCode
 from actions.content.revision import RecordKind, Revision, RevisionAction
+from actions.questions.models import QuestionCount, UnansweredQuestion
 from bot.lang.codes import LANGUAGES
 
 __all__ = [
@@ -67,6 +68,7 @@ __all__ = [
     "ConsoleSession",
     "Delivery",
     "EditorToken",
+    "QuestionCount",
     "RecordKind",
     "Revision",
     "RevisionAction",
@@ -74,6 +76,7 @@ __all__ = [
     "StoredAddress",
     "Subscription",
     "UTCDateTime",
+    "UnansweredQuestion",
     "localised",
 ]
 

@@ -34,3 +34,10 @@ def conversation_id(channel: str, address: str) -> str:
     """The sender id Rasa sees for ``address`` (a phone number, chat id...) on ``channel``."""
     digest = hmac.new(_key(), f"{channel}:{address}".encode(), hashlib.sha256).hexdigest()
     return f"{channel}-{digest[:40]}"
+
+
+def keyed_tag(purpose: str, value: str) -> str:
+    """A keyed hash of ``value`` for ``purpose`` (e.g. a conversation id in the question log):
+    linkable to ``value`` only by someone who holds ``CONVERSATION_ID_KEY``."""
+    message = f"{purpose}:{value}".encode()
+    return hmac.new(_key(), message, hashlib.sha256).hexdigest()[:32]

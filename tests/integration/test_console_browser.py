@@ -18,6 +18,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -68,24 +69,19 @@ class Console:
         return next(line for line in out.splitlines() if "/console/signin?code=" in line)
 
 
-@pytest.fixture(scope="module")
-def console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
-    """``python -m actions.admin serve`` on a free port; the airport's freshness limit is 1 h,
-    so that the seeded gates checked 70 and 90 minutes ago are past it."""
-    folder = tmp_path_factory.mktemp("console")
+@contextmanager
+def serving_console(folder: Path, db_url: str, **settings: str) -> Iterator[Console]:
+    """``python -m actions.admin serve`` on a free port over ``db_url`` (migrated), until the
+    block ends; its log in ``folder``."""
     port = free_port()
-    db_url = f"sqlite:///{folder / 'content.db'}"
     env = {
         **os.environ,
         "CONTENT_DB_URL": db_url,
         "PYTHONPATH": str(ROOT),
-        "CONTENT_FRESHNESS_AIRPORT": "1h",
         "CONSOLE_PUBLIC_URL": f"http://127.0.0.1:{port}",
-        "CONSOLE_CASES_POLL_SECONDS": "1",
+        **settings,
     }
     console = Console(f"http://127.0.0.1:{port}", db_url, env)
-    console.cli("actions.content", "migrate")
-    console.cli("actions.content", "seed")
     log = (folder / "admin.log").open("w")
     server = subprocess.Popen(
         [sys.executable, "-m", "actions.admin", "serve", "--port", str(port)],
@@ -110,6 +106,25 @@ def console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=10)
         log.close()
+
+
+@pytest.fixture(scope="module")
+def console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
+    """The console on a freshly seeded database; the airport's freshness limit is 1 h, so that
+    the seeded gates checked 70 and 90 minutes ago are past it."""
+    folder = tmp_path_factory.mktemp("console")
+    db_url = f"sqlite:///{folder / 'content.db'}"
+    settings = {"CONTENT_FRESHNESS_AIRPORT": "1h", "CONSOLE_CASES_POLL_SECONDS": "1"}
+    for command in ("migrate", "seed"):
+        subprocess.run(
+            [sys.executable, "-m", "actions.content", command],
+            env={**os.environ, "CONTENT_DB_URL": db_url, "PYTHONPATH": str(ROOT)},
+            cwd=ROOT,
+            check=True,
+            timeout=60,
+        )
+    with serving_console(folder, db_url, **settings) as serving:
+        yield serving
 
 
 @pytest.fixture(scope="module")
@@ -316,6 +331,9 @@ def test_no_serious_accessibility_violations_in_any_language(
         check("history")
         page.goto(f"{console.url}/console/records/flight")
         check("flights")
+        for lang in ("en", "prs", "ps"):
+            page.goto(f"{console.url}/console/questions?lang={lang}")
+            check(f"questions {lang}")
     finally:
         context.close()
     assert {name: v for name, v in found.items() if v} == {}

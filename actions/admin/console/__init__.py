@@ -14,7 +14,16 @@ import jinja2
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from actions.admin.console import cases, dataset, editor, history, home, records, signin
+from actions.admin.console import (
+    cases,
+    dataset,
+    editor,
+    history,
+    home,
+    questions,
+    records,
+    signin,
+)
 from actions.admin.console.guard import SIGN_IN, WrongRole, signed_in
 from actions.admin.console.preview import Answers
 from actions.admin.console.refusals import not_found, wrong_role
@@ -40,7 +49,7 @@ def setup(app: web.Application) -> None:
     app.middlewares.append(_wrong_role_refused)
     app.router.add_get(PREFIX, _to_home)
     app.router.add_static(f"{PREFIX}/static", HERE / "static", append_version=False)
-    for module in (signin, home, editor, records, history, dataset, cases):
+    for module in (signin, home, editor, records, history, dataset, cases, questions):
         app.add_routes(module.routes)
     # Last: any other console address is a page saying so, not the API's JSON error.
     app.router.add_get(PREFIX + "/{anything:.*}", _no_such_page)

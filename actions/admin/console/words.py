@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import Final
 
 from actions.admin.console.case_words import CASE_WORDS
+from actions.admin.console.question_words import QUESTION_WORDS
 from actions.content.localise import digits
 from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES, RTL_LANGUAGES
 from bot.lang.names import own_name
@@ -22,6 +23,7 @@ LANGUAGE_NAMES: Final = {code: own_name(code) for code in LANGUAGES}
 
 WORDS: Final[Words] = {
     **CASE_WORDS,
+    **QUESTION_WORDS,
     "title": {"en": "Editors' console", "prs": "میز ویرایشگران", "ps": "د اېډیټرانو مېز"},
     "home": {"en": "What needs me now", "prs": "کارهای فوری", "ps": "بیړني کارونه"},
     "records": {"en": "All records", "prs": "همه معلومات", "ps": "ټول معلومات"},

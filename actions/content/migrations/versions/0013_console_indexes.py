@@ -18,7 +18,7 @@ current records only (``withdrawn_at IS NULL``):
 Self-contained like the earlier migrations.
 
 Revision ID: 0013
-Revises: 0009
+Revises: 0011
 Create Date: 2021-08-29
 """
 

@@ -6,8 +6,8 @@ API exactly once, as ``alert_deliveries`` are sent (``queued → sending → sen
 Both go with their case (``ON DELETE CASCADE``): "delete my data" and retention remove them.
 Self-contained like the earlier migrations.
 
-Revision ID: 0014
-Revises: 0013
+Revision ID: 0015
+Revises: 0014
 Create Date: 2021-08-29
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0014"
-down_revision: str | None = "0013"
+revision: str = "0015"
+down_revision: str | None = "0014"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

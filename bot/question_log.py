@@ -1,0 +1,230 @@
+"""What people ask, counted after every turn, and what we could not answer, masked.
+
+Turns that fall back (``nlu_fallback``) or are out of scope are answered by rules with a
+response: they never reach the action server. The tracker store (``bot/stores.py``) therefore
+records every turn here, as it saves it, in the content database (tables of the content
+runtime's migration 0014, described here, never created), for the editors' page
+``/console/questions``:
+
+* ``question_counts``: turns by UTC hour and intent, by hour and language-script (``ps-Arab``),
+  by hour and channel — counts only, one facet at a time, no conversation id, no text;
+* ``unanswered_questions``: for fallback and out-of-scope turns, the message masked before it is
+  stored (``bot/question_mask.py``), its time, and a keyed hash of the conversation id
+  (``keyed_tag``, HMAC under ``CONVERSATION_ID_KEY``, which the content database never sees,
+  cut to 64 bits): it lets the page count *different conversations*, and lets "delete my data"
+  remove the person's rows, while a copy of the database cannot link a row to a conversation.
+
+Recording never fails a turn: an error is logged (with the conversation id, never the text)
+and the turn goes on. Rows are purged after ``CONVERSATION_RETENTION`` by the content
+runtime's retention job (``actions/alerts/retention.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Final
+
+from rasa.shared.core.events import UserUttered
+from rasa.shared.core.trackers import DialogueStateTracker
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    delete,
+    insert,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Engine
+
+from bot.case_inbox import message_for_the_case
+from bot.channels.addresses import UTCDateTime, database_url, engine_for
+from bot.channels.identity import keyed_tag
+from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
+from bot.lang.letters import has_arabic_script
+from bot.question_mask import as_bigint, mask, wording
+
+logger = logging.getLogger(__name__)
+
+#: Intents whose messages are kept (masked): what the assistant could not answer.
+UNANSWERED: Final = frozenset({"nlu_fallback", "out_of_scope"})
+TAG_PURPOSE: Final = "question-log"
+#: A save that comes long after its last message is not that message's turn (an API call).
+TURN_MAX_AGE_SECONDS: Final = 600.0
+REMEMBERED_CONVERSATIONS: Final = 10_000
+
+_metadata = MetaData()
+question_counts = Table(
+    "question_counts",
+    _metadata,
+    Column("hour", UTCDateTime, nullable=False),
+    Column("facet", String(16), nullable=False),
+    Column("value", String(64), nullable=False),
+    Column("turns", Integer, nullable=False),
+    PrimaryKeyConstraint("hour", "facet", "value"),
+)
+unanswered_questions = Table(
+    "unanswered_questions",
+    _metadata,
+    Column("id", Integer, primary_key=True),
+    Column("asked_at", UTCDateTime, nullable=False),
+    Column("conversation_tag", BigInteger, nullable=False),
+    Column("wording", BigInteger, nullable=False),
+    Column("intent", String(64), nullable=False),
+    Column("language", String(8), nullable=False),
+    Column("script", String(4), nullable=False),
+    Column("channel", String(32), nullable=False),
+    Column("text", String(240), nullable=False),
+)
+_COUNT_KEY: Final = ("hour", "facet", "value")
+
+
+def conversation_tag(conversation_id: str) -> int:
+    return as_bigint(keyed_tag(TAG_PURPOSE, conversation_id))
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One person's message as the question log keeps it."""
+
+    asked_at: datetime
+    intent: str
+    language: str
+    script: str
+    channel: str
+    #: The masked message, for turns the assistant could not answer; else None.
+    text: str | None
+
+    @property
+    def hour(self) -> datetime:
+        return self.asked_at.replace(minute=0, second=0, microsecond=0)
+
+
+def _language(tracker: DialogueStateTracker, parsed: dict[str, Any]) -> str:
+    """The conversation's language after the turn (what the person was answered in), else the
+    message's detected one."""
+    for value in (tracker.get_slot("language"), parsed.get("code")):
+        if value in LANGUAGES:
+            return str(value)
+    return DEFAULT_LANGUAGE
+
+
+def turn_of(tracker: DialogueStateTracker) -> tuple[UserUttered, Turn] | None:
+    """The person's message that this save ends, as a :class:`Turn`; None for saves that are
+    not a person's turn (alerts and other triggers) and for the messages that go to a case
+    while a caseworker holds the conversation (they are the case's, not questions to us)."""
+    if message_for_the_case(tracker) is not None:
+        return None
+    message = next((e for e in reversed(tracker.events) if isinstance(e, UserUttered)), None)
+    intent = (message.intent_name or "") if message else ""
+    if message is None or not intent or intent.startswith("EXTERNAL_"):
+        return None
+    parsed = (message.parse_data or {}).get("language") or {}
+    parsed = parsed if isinstance(parsed, dict) else {}
+    text = message.text or ""
+    script = parsed.get("script")
+    if script not in ("Arab", "Latn"):
+        script = "Arab" if has_arabic_script(text) else "Latn"
+    masked = mask(text) if intent in UNANSWERED else ""
+    turn = Turn(
+        asked_at=datetime.fromtimestamp(message.timestamp, timezone.utc),
+        intent=intent[:64],
+        language=_language(tracker, parsed),
+        script=str(script),
+        channel=(message.input_channel or "unknown")[:32],
+        text=masked or None,
+    )
+    return message, turn
+
+
+class QuestionLog:
+    """Counts every turn and keeps the masked messages that were not answered."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        #: The last message counted per conversation, so a second save of a turn counts nothing.
+        self._counted: OrderedDict[str, float] = OrderedDict()
+
+    @classmethod
+    def from_env(cls) -> QuestionLog:
+        return cls(engine_for(database_url()))
+
+    def _is_new(self, sender_id: str, message: UserUttered) -> bool:
+        if time.time() - message.timestamp > TURN_MAX_AGE_SECONDS:
+            return False
+        if self._counted.get(sender_id, float("-inf")) >= message.timestamp:
+            return False
+        self._counted[sender_id] = message.timestamp
+        self._counted.move_to_end(sender_id)
+        while len(self._counted) > REMEMBERED_CONVERSATIONS:
+            self._counted.popitem(last=False)
+        return True
+
+    async def after_turn(self, tracker: DialogueStateTracker) -> None:
+        """Records the turn this save ends, once; never raises."""
+        try:
+            found = turn_of(tracker)
+            if found is None or not self._is_new(tracker.sender_id, found[0]):
+                return
+            turn = found[1]
+            tag = conversation_tag(tracker.sender_id) if turn.text else 0
+            await asyncio.to_thread(self.record, turn, tag)
+        except Exception:
+            # The engine hides statement parameters: the traceback carries no text.
+            logger.error(
+                "%s: could not record the turn's question", tracker.sender_id, exc_info=True
+            )
+
+    def record(self, turn: Turn, tag: int) -> None:
+        facets = {
+            "intent": turn.intent,
+            "language": f"{turn.language}-{turn.script}",
+            "channel": turn.channel,
+        }
+        rows = [
+            {"hour": turn.hour, "facet": facet, "value": value, "turns": 1}
+            for facet, value in facets.items()
+        ]
+        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        count = dialect.insert(question_counts).values(rows)
+        count = count.on_conflict_do_update(
+            index_elements=list(_COUNT_KEY), set_={"turns": question_counts.c.turns + 1}
+        )
+        with self.engine.begin() as connection:
+            connection.execute(count)
+            if turn.text:
+                connection.execute(
+                    insert(unanswered_questions).values(
+                        asked_at=turn.asked_at,
+                        conversation_tag=tag,
+                        wording=wording(turn.text),
+                        intent=turn.intent,
+                        language=turn.language,
+                        script=turn.script,
+                        channel=turn.channel,
+                        text=turn.text,
+                    )
+                )
+
+    async def forget(self, sender_id: str) -> None:
+        """Deletes the conversation's messages ("delete my data"); counts have nothing to delete.
+        A failure is logged: the rows then go with the retention period."""
+        tag = conversation_tag(sender_id)
+        try:
+            await asyncio.to_thread(self._delete, tag)
+        except Exception:
+            logger.error("%s: could not delete its unanswered questions", sender_id, exc_info=True)
+
+    def _delete(self, tag: int) -> int:
+        table = unanswered_questions
+        with self.engine.begin() as connection:
+            result = connection.execute(delete(table).where(table.c.conversation_tag == tag))
+        return int(result.rowcount or 0)

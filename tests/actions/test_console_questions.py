@@ -1,0 +1,138 @@
+"""The questions page: what people asked in the last week, and the messages we could not answer
+that at least three conversations sent — never one that fewer sent, never who sent it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
+
+import pytest
+from sqlalchemy import Engine, delete, func, select
+from sqlalchemy.orm import Session
+
+from actions.alerts import retention
+from actions.content import db
+from actions.questions import report
+from actions.questions.models import QuestionCount, UnansweredQuestion
+from bot.question_mask import wording
+from tests.actions.console_support import Client, invitation, visible
+from tests.actions.content_support import NOW
+from tests.actions.test_console_cases import browser_for, sign_in_as
+
+LATER = NOW + timedelta(minutes=45)
+
+
+@pytest.fixture
+def no_questions(content_db: Engine) -> Engine:
+    with Session(content_db) as session, session.begin():
+        session.execute(delete(QuestionCount))
+        session.execute(delete(UnansweredQuestion))
+    return content_db
+
+
+@pytest.fixture
+async def editor(no_questions: Engine) -> AsyncIterator[Client]:
+    async with await browser_for(no_questions) as client:
+        await sign_in_as(client, invitation(no_questions, "amina", NOW))
+        yield client
+
+
+def counted(hour: datetime, intent: str, turns: int, language: str = "ps", **more: str) -> None:
+    """``turns`` turns of ``hour``, as the bot runtime counts them: by each facet."""
+    facets = {
+        "intent": intent,
+        "language": f"{language}-{more.get('script', 'Arab')}",
+        "channel": more.get("channel", "telegram"),
+    }
+    with db.session_scope() as session:
+        for facet, value in facets.items():
+            existing = session.get(QuestionCount, (hour, facet, value))
+            if existing:
+                existing.turns += turns
+            else:
+                session.add(QuestionCount(hour=hour, facet=facet, value=value, turns=turns))
+
+
+def unanswered(text: str, *conversations: str, asked_at: datetime = NOW) -> None:
+    with db.session_scope() as session:
+        for conversation in conversations:
+            session.add(
+                UnansweredQuestion(
+                    asked_at=asked_at,
+                    conversation_tag=wording(conversation),
+                    wording=wording(text),
+                    intent="nlu_fallback",
+                    language="ps",
+                    script="Arab",
+                    channel="telegram",
+                    text=text,
+                )
+            )
+
+
+async def test_a_message_is_shown_from_three_conversations_on_not_from_two(
+    editor: Client,
+) -> None:
+    unanswered("زه خپل پیشو له ځانه سره راوړلی شم", "a", "b", "c", "a")
+    unanswered("زما ورور [name] ورک دی", "a", "b", "b")
+    unanswered("can i bring my cat", "d", "e", "f", asked_at=NOW - timedelta(days=8))
+    page = visible(await (await editor.get("/console/questions")).text())
+    assert "زه خپل پیشو له ځانه سره راوړلی شم 3 conversations, 4 times" in page
+    assert "زما ورور" not in page
+    assert "can i bring my cat" not in page  # older than the week
+
+
+async def test_counts_by_intent_language_channel_hour_and_day_in_pashto(editor: Client) -> None:
+    hour = NOW.replace(minute=0, second=0, microsecond=0)
+    counted(hour, "ask_flights", 40)
+    counted(hour, "nlu_fallback", 7, language="prs", script="Latn", channel="whatsapp")
+    counted(hour - timedelta(days=1), "ask_flights", 3)
+    counted(hour - timedelta(days=9), "ask_help", 1000)
+    response = await editor.get("/console/questions?lang=ps")
+    page = await response.text()
+    assert response.status == 200 and 'dir="rtl"' in page
+    text = visible(page)
+    assert "۵۰ پیغامونه؛ ۷ یې ځواب نه شول." in text
+    assert "الوتنې ۴۳" in text and "ونه پوهېدل شو ۷" in text and "مرسته" not in text
+    assert "پښتو · عربي لیک ۴۳" in text and "دری · لاتیني توري ۷" in text
+    assert "telegram ۴۳" in text and "whatsapp ۷" in text
+    kabul_hour = (hour + timedelta(hours=4, minutes=30)).strftime("%H:%M")
+    assert f"{kabul_hour} ۵۰".translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) in text
+    assert "هېڅ بې ځوابه پیغام له ۳ یا ډېرو خبرو اترو نه دی راغلی." in text
+
+
+async def test_masks_are_named_in_the_editors_language(editor: Client) -> None:
+    unanswered("my number is [phone] and my name [name]", "a", "b", "c")
+    dari = visible(await (await editor.get("/console/questions?lang=prs")).text())
+    assert "my number is [شماره تلفون] and my name [نام]" in dari
+    english = visible(await (await editor.get("/console/questions?lang=en")).text())
+    assert "my number is [phone] and my name [name]" in english
+
+
+async def test_an_empty_week_says_so(editor: Client) -> None:
+    text = visible(await (await editor.get("/console/questions?lang=prs")).text())
+    assert "در ۷ روز گذشته کسی پیام نفرستاده است." in text
+
+
+async def test_only_signed_in_editors_see_it(no_questions: Engine) -> None:
+    async with await browser_for(no_questions) as client:
+        response = await client.get("/console/questions", allow_redirects=False)
+        assert response.status == 303 and "/console/signin" in response.headers["Location"]
+        await sign_in_as(client, invitation(no_questions, "farida", NOW, "caseworker"))
+        response = await client.get("/console/questions")
+        assert response.status == 403
+
+
+def test_the_retention_job_purges_the_question_log(no_questions: Engine) -> None:
+    hour = NOW.replace(minute=0, second=0, microsecond=0)
+    counted(hour - timedelta(days=8), "ask_flights", 5)
+    counted(hour - timedelta(days=1), "ask_flights", 2)
+    unanswered("old", "a", asked_at=NOW - timedelta(days=7, minutes=1))
+    unanswered("recent", "a", asked_at=NOW - timedelta(days=6))
+    with db.session_scope() as session:
+        purged = retention.purge(session, NOW, timedelta(days=7))
+    assert purged.questions == 3 + 1  # the old hour by its three facets, the old message
+    with db.session_scope() as session:
+        assert session.scalars(select(UnansweredQuestion.text)).all() == ["recent"]
+        assert session.scalar(select(func.sum(QuestionCount.turns))) == 3 * 2
+        assert report.week(session, NOW).turns == 2

@@ -1,0 +1,192 @@
+"""The question log the tracker store writes after every turn: counts for every turn, the masked
+text of what was not answered under a keyed hash, deleted with "delete my data", and never a
+failed turn when the content database is down (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+from rasa.shared.core.events import (
+    ActionExecuted,
+    BotUttered,
+    ConversationPaused,
+    SlotSet,
+    UserUttered,
+)
+from rasa.shared.core.slots import TextSlot
+from rasa.shared.core.trackers import DialogueStateTracker
+from sqlalchemy import create_engine, text
+
+from bot.channels.addresses import database_url, engine_for
+from bot.question_log import QuestionLog
+from bot.question_mask import wording
+from bot.stores import ForgetfulInMemoryTrackerStore, ForgetfulSQLTrackerStore
+
+PHONE = "۰۷۹۹ ۱۲۳ ۴۵۶"
+ASKED = f"زه خپله پیشو له ځانه سره راوړلی شم؟ زما شمېره {PHONE} ده"
+MASKED = "زه خپله پیشو له ځانه سره راوړلی شم زما شمېره [phone] ده"
+
+
+def turn(
+    sender: str,
+    words: str,
+    intent: str = "nlu_fallback",
+    language: str = "ps",
+    channel: str = "telegram",
+    reply: str = "utter_default",
+    detected: str | None = None,
+) -> DialogueStateTracker:
+    """A turn answered in ``language``; the message's own language was ``detected``."""
+    tracker = DialogueStateTracker(sender, [TextSlot("language", mappings=[{"type": "custom"}])])
+    tracker.update(
+        UserUttered(
+            words,
+            intent={"name": intent, "confidence": 0.2},
+            parse_data={
+                "language": {"code": detected or language, "script": "Arab", "confidence": 0.9}
+            },
+            input_channel=channel,
+        )
+    )
+    tracker.update(SlotSet("language", language))
+    tracker.update(ActionExecuted(reply))
+    tracker.update(BotUttered("…", metadata={"utter_action": reply}))
+    return tracker
+
+
+@pytest.fixture
+def store(content_db_url: str) -> ForgetfulInMemoryTrackerStore:
+    engine = engine_for(database_url())
+    with engine.begin() as connection:
+        connection.execute(text("DELETE FROM question_counts"))
+        connection.execute(text("DELETE FROM unanswered_questions"))
+    store = ForgetfulInMemoryTrackerStore(domain=None)
+    store._questions = QuestionLog(engine)
+    return store
+
+
+def rows(store: ForgetfulInMemoryTrackerStore, query: str) -> list[tuple[object, ...]]:
+    with store._questions.engine.connect() as connection:
+        return [tuple(row) for row in connection.execute(text(query))]
+
+
+async def test_every_turn_is_counted_and_unanswered_ones_kept_masked(
+    store: ForgetfulInMemoryTrackerStore,
+) -> None:
+    await store.save(turn("telegram-aaa", ASKED))
+    await store.save(turn("whatsapp-bbb", "flights to doha", "ask_flights", "en", "whatsapp"))
+    # The conversation's language (chosen by the person) counts, not the guess about a message.
+    called = "Call Farid on +93 700 123 456"
+    await store.save(turn("telegram-ccc", called, "out_of_scope", "en", detected="prs"))
+    counts = rows(store, "SELECT facet, value, turns FROM question_counts")
+    assert sorted(counts) == [
+        ("channel", "telegram", 2),
+        ("channel", "whatsapp", 1),
+        ("intent", "ask_flights", 1),
+        ("intent", "nlu_fallback", 1),
+        ("intent", "out_of_scope", 1),
+        ("language", "en-Arab", 2),
+        ("language", "ps-Arab", 1),
+    ]
+    kept = rows(store, "SELECT text, conversation_tag, wording FROM unanswered_questions")
+    assert sorted(row[0] for row in kept) == sorted([MASKED, "call [name] on [phone]"])
+    assert len({row[1] for row in kept}) == 2  # two conversations, told apart by keyed hashes
+    assert {row[2] for row in kept} == {wording(MASKED), wording("call [name] on [phone]")}
+    everything = repr(rows(store, "SELECT * FROM unanswered_questions"))
+    for secret in ("telegram-aaa", "telegram-ccc", "Farid", "700", "۰۷۹۹", "123"):
+        assert secret not in everything
+
+
+async def test_a_turn_saved_twice_counts_once_and_triggers_or_cases_not_at_all(
+    store: ForgetfulInMemoryTrackerStore,
+) -> None:
+    tracker = turn("telegram-aaa", ASKED)
+    await store.save(tracker)
+    await store.save(tracker)  # e.g. Rasa's API predicting for the conversation
+    alert = turn("telegram-aaa", "", "EXTERNAL_alert")
+    paused = DialogueStateTracker.from_events(
+        "telegram-ddd",
+        [ConversationPaused(), UserUttered(ASKED, intent={"name": "nlu_fallback"})],
+    )
+    await store.save(alert)
+    await store.save(paused)
+    assert rows(
+        store, "SELECT facet, sum(turns) FROM question_counts GROUP BY facet ORDER BY facet"
+    ) == [
+        ("channel", 1),
+        ("intent", 1),
+        ("language", 1),
+    ]
+    assert rows(store, "SELECT count(*) FROM unanswered_questions") == [(1,)]
+
+
+async def test_asking_for_a_person_is_counted_though_it_pauses_the_conversation(
+    store: ForgetfulInMemoryTrackerStore,
+) -> None:
+    tracker = turn("telegram-eee", "I need to talk to a person", "ask_human", "en")
+    tracker.update(ConversationPaused())  # action_request_caseworker, in the same turn
+    await store.save(tracker)
+    intents = "SELECT value, turns FROM question_counts WHERE facet = 'intent'"
+    assert rows(store, intents) == [("ask_human", 1)]
+
+
+async def test_the_same_hour_adds_up(store: ForgetfulInMemoryTrackerStore) -> None:
+    for sender in ("a", "b", "c"):
+        await store.save(turn(f"telegram-{sender}", "flights", "ask_flights"))
+    intents = "SELECT value, turns FROM question_counts WHERE facet = 'intent'"
+    assert rows(store, intents) == [("ask_flights", 3)]
+
+
+async def test_delete_my_data_deletes_the_persons_unanswered_messages_only(
+    store: ForgetfulInMemoryTrackerStore,
+) -> None:
+    await store.save(turn("telegram-aaa", ASKED))
+    await store.save(turn("telegram-bbb", ASKED))
+    leaving = turn("telegram-aaa", ASKED)
+    leaving.update(UserUttered("delete my data", intent={"name": "delete_my_data"}))
+    leaving.update(ActionExecuted("action_delete_my_data"))
+    leaving.update(BotUttered("Deleted.", metadata={"utter_action": "utter_data_deleted"}))
+    await store.save(leaving)
+    assert await store.retrieve("telegram-aaa") is None
+    assert rows(store, "SELECT count(*) FROM unanswered_questions") == [(1,)]
+    counts = dict(rows(store, "SELECT value, turns FROM question_counts WHERE facet = 'intent'"))
+    assert counts == {"nlu_fallback": 2, "delete_my_data": 1}  # counts name nobody: kept
+
+
+async def test_rasas_sql_tracker_store_records_and_forgets_too(
+    store: ForgetfulInMemoryTrackerStore, tmp_path: Path
+) -> None:
+    """The production store (Rasa's SQL tracker store; SQLite here for Rasa's own tables)."""
+    sql = ForgetfulSQLTrackerStore(None, dialect="sqlite", db=str(tmp_path / "rasa.db"))
+    sql._questions = store._questions
+    await sql.save(turn("telegram-aaa", ASKED))
+    assert rows(store, "SELECT text FROM unanswered_questions") == [(MASKED,)]
+    leaving = turn("telegram-aaa", "delete my data", "delete_my_data", reply="utter_data_deleted")
+    await sql.save(leaving)
+    assert rows(store, "SELECT count(*) FROM unanswered_questions") == [(0,)]
+    sql.engine.dispose()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_a_database_that_is_down_never_fails_the_turn(
+    backend: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    url = (
+        f"sqlite:///{tmp_path / 'no-such-dir' / 'content.db'}"
+        if backend == "sqlite"
+        else "postgresql+psycopg2://postgres@127.0.0.1:1/test"
+    )
+    engine = create_engine(url, hide_parameters=True, connect_args={})
+    store = ForgetfulInMemoryTrackerStore(domain=None)
+    store._questions = QuestionLog(engine)
+    tracker = turn("telegram-aaa", ASKED)
+    with caplog.at_level(logging.INFO):
+        await store.save(tracker)
+        await store.forget("telegram-aaa")
+    assert [r.levelno for r in caplog.records if r.name == "bot.question_log"] == [40, 40]
+    logged = caplog.text + "".join(str(r.exc_info) for r in caplog.records)
+    for secret in (PHONE, "پیشو", "۰۷۹۹", "0799"):
+        assert secret not in logged
+    assert "telegram-aaa: could not record the turn's question" in caplog.text
