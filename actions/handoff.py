@@ -23,11 +23,13 @@ from rasa_sdk.executor import CollectingDispatcher
 from rasa_sdk.types import DomainDict
 from sqlalchemy.exc import SQLAlchemyError
 
+from actions.alerts.subscriptions import ALERT_CHANNELS
 from actions.cases import hours, store
 from actions.content import format as fmt
 from actions.content.db import session_scope
 from actions.content.localise import digits, isolate, language_or_default
-from actions.settings import emergency_hotline
+from actions.settings import conversation_retention, emergency_hotline
+from actions.subscriptions import REMEMBER_ADDRESS
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +46,8 @@ class Handoff:
     response: str
     variables: dict[str, str]
     case_id: int | None
+    #: The person's channel, where the caseworker's replies go.
+    channel: str = ""
 
 
 def assistant_answers(tracker: Tracker, limit: int = CONTEXT_ANSWERS) -> list[str]:
@@ -76,13 +80,16 @@ def request_caseworker(tracker: Tracker, language: str, now: datetime) -> Handof
             minutes = max(1, round(answerer.wait.total_seconds() / 60))
             wait = digits(str(minutes), language)
             return Handoff(
-                "utter_caseworker_soon", {"organisation": organisation, "wait": wait}, case.id
+                "utter_caseworker_soon",
+                {"organisation": organisation, "wait": wait},
+                case.id,
+                case.channel,
             )
         variables = {
             "organisation": organisation,
             "opens": fmt.clock(answerer.answers_from, language),
         }
-        return Handoff("utter_caseworker_later", variables, case.id)
+        return Handoff("utter_caseworker_later", variables, case.id, case.channel)
 
 
 class ActionRequestCaseworker(Action):  # type: ignore[misc]  # rasa_sdk ships no type hints
@@ -98,8 +105,9 @@ class ActionRequestCaseworker(Action):  # type: ignore[misc]  # rasa_sdk ships n
         self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: DomainDict
     ) -> list[dict[str, Any]]:
         language = language_or_default(tracker.get_slot("language"))
+        now = self._clock()
         try:
-            handoff = await asyncio.to_thread(request_caseworker, tracker, language, self._clock())
+            handoff = await asyncio.to_thread(request_caseworker, tracker, language, now)
         except (SQLAlchemyError, OSError):
             logger.error("action_request_caseworker: no content database", exc_info=True)
             handoff = Handoff("utter_caseworker_none", {}, None)
@@ -111,6 +119,15 @@ class ActionRequestCaseworker(Action):  # type: ignore[misc]  # rasa_sdk ships n
                 f"{handoff.response}_hotline",
                 {**handoff.variables, "hotline": isolate(hotline, language)},
                 handoff.case_id,
+                handoff.channel,
+            )
+        if handoff.case_id is not None and handoff.channel in ALERT_CHANNELS:
+            # First the channel seals the address it holds (never shown to the person), so
+            # that the caseworker's replies and "I am back" can reach them; kept as long as an
+            # untouched case is (retention), renewed by every reply (actions/cases/replies.py).
+            until = now + conversation_retention()
+            dispatcher.utter_message(
+                json_message={REMEMBER_ADDRESS: {"expires_at": until.isoformat()}}
             )
         dispatcher.utter_message(response=handoff.response, **handoff.variables)
         if handoff.case_id is None:

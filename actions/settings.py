@@ -31,6 +31,9 @@ Every variable the answering side of the content runtime reads is read here and 
     in the last 24 hours (WhatsApp allows free text only inside that window). Its body must
     have one parameter, ``{{1}}``, that receives the alert text; create it in each language
     (``fa`` for Dari, ``ps``, ``en``) in WhatsApp Manager (docs/DATA_PROTECTION.md).
+``WHATSAPP_CASE_REPLY_TEMPLATE`` (default ``caseworker_reply``)
+    The same for a caseworker's reply to someone who has not written for 24 hours: one
+    parameter, ``{{1}}``, receives the reply (docs/HANDOFF.md).
 ``CASE_WEBHOOK_URL`` (default: unset)
     A helpdesk's address that receives the case lifecycle; read by ``bot/case_events.py``,
     which both runtimes share (Rasa queues the person's messages too), with the notifier's
@@ -61,6 +64,7 @@ ALERT_SUBSCRIPTION_TTL = "ALERT_SUBSCRIPTION_TTL"
 CONVERSATION_RETENTION = "CONVERSATION_RETENTION"
 CLOSED_CASE_RETENTION = "CLOSED_CASE_RETENTION"
 WHATSAPP_ALERT_TEMPLATE = "WHATSAPP_ALERT_TEMPLATE"
+WHATSAPP_CASE_REPLY_TEMPLATE = "WHATSAPP_CASE_REPLY_TEMPLATE"
 
 
 @dataclass(frozen=True)
@@ -123,3 +127,9 @@ def closed_case_retention(environ: Mapping[str, str] = os.environ) -> timedelta:
 def whatsapp_alert_template(environ: Mapping[str, str] = os.environ) -> str:
     """``WHATSAPP_ALERT_TEMPLATE``: the approved template for alerts outside the 24 h window."""
     return environ.get(WHATSAPP_ALERT_TEMPLATE, "").strip() or "evacuation_alert"
+
+
+def whatsapp_case_reply_template(environ: Mapping[str, str] = os.environ) -> str:
+    """``WHATSAPP_CASE_REPLY_TEMPLATE``: the approved template for a caseworker's reply outside
+    the 24 h window."""
+    return environ.get(WHATSAPP_CASE_REPLY_TEMPLATE, "").strip() or "caseworker_reply"

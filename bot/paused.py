@@ -8,7 +8,9 @@ subclass also lets through, without resuming the conversation:
 * STOP and the other opt-out words (``unsubscribe_alerts``, bot/nlu/stop_keywords.py),
 * "delete my data" (``delete_my_data``: deletes the cases too, actions/privacy.py),
 * "safety" (``ask_safety``: how to delete this chat from the phone),
-* the caseworker closing the case, which arrives through Rasa's HTTP API (``trigger_intent``).
+* the caseworker closing the case, which arrives through Rasa's HTTP API (``trigger_intent``),
+* a caseworker's reply (``EXTERNAL_case_reply``, triggered by the notifier's courier): its
+  rule runs ``action_send_case_reply``, which sends it and leaves the conversation paused.
 
 Everything else the person writes is logged in the tracker and recorded in the case
 (``bot/case_inbox.py``), and the assistant stays silent. ``bot/server.py`` installs it when
@@ -32,6 +34,8 @@ ALWAYS_ANSWERED: Final = frozenset(
         "ask_safety",
         # The end of the case (the console's "close", through Rasa's API).
         "EXTERNAL_case_closed",
+        # A caseworker's reply on its way to the person (the conversation stays paused).
+        "EXTERNAL_case_reply",
     }
 )
 

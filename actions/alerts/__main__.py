@@ -1,6 +1,7 @@
 """``python -m actions.alerts serve | status | purge`` (README "Alerts", docs/DATA_PROTECTION.md).
 
-serve   send queued alerts through Rasa's HTTP API until stopped (started by `make run`)
+serve   send queued alerts, and caseworkers' replies, through Rasa's HTTP API until stopped
+        (started by `make run`)
 status  the latest alerts and how many are queued / sent / failed (and the helpdesk's case events)
 purge   delete expired subscriptions and addresses and old deliveries (also run hourly by serve)
 """
@@ -14,6 +15,7 @@ import sys
 from actions import settings
 from actions.alerts import notifier, outbox, retention
 from actions.cases import webhook_sender
+from actions.cases.courier import CaseReplyOutbox
 from actions.content.answering import utc_now
 from actions.content.cli.common import CommandError, kabul, unit_of_work
 from actions.content.db import get_engine
@@ -58,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         if args.command == "serve":
-            notifier.serve()
+            notifier.serve(more=[CaseReplyOutbox])
             return 0
         if args.command == "status":
             return status(args.last)

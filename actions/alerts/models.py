@@ -108,7 +108,22 @@ class Broadcast(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
 
 
-class Delivery(Base):
+class Sending:
+    """Where one message on its way through the notifier stands (``actions/alerts/notifier.py``
+    reads and writes these columns; an alert's ``Delivery`` and a caseworker's ``CaseReply``
+    share them, each with its own ``status``)."""
+
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    rendered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    delivered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: Why it failed or is being retried, e.g. "HTTP 429 (retry after 3 s)"; never an address.
+    last_error: Mapped[str | None] = mapped_column(String(200))
+
+
+class Delivery(Sending, Base):
     """One alert to one subscriber, with where it stands.
 
     The bot runtime's alert channel (``bot/channels/deliveries.py``) sets ``rendered_at`` just
@@ -129,11 +144,3 @@ class Delivery(Base):
     conversation_id: Mapped[str] = mapped_column(CONVERSATION_ID, index=True)
     channel: Mapped[str] = mapped_column(CHANNEL)
     status: Mapped[DeliveryStatus] = mapped_column(choice(DeliveryStatus, "status"))
-    attempts: Mapped[int] = mapped_column(Integer, default=0)
-    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    rendered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    delivered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    #: Why it failed or is being retried, e.g. "HTTP 429 (retry after 3 s)"; never an address.
-    last_error: Mapped[str | None] = mapped_column(String(200))

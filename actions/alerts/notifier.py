@@ -34,9 +34,10 @@ import os
 import re
 import signal
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 from urllib.parse import quote
 
 import aiohttp
@@ -143,7 +144,21 @@ class Outcome:
 
 
 class Outbox:
-    """The notifier's database steps, each one short transaction (run in a worker thread)."""
+    """The notifier's database steps, each one short transaction (run in a worker thread).
+
+    For alerts (``alert_deliveries``); a subclass names another table with the same columns,
+    the intent that delivers its rows and the entity that carries their id
+    (``actions/cases/courier.py``: caseworkers' replies).
+    """
+
+    #: The outbox table: ``Delivery``, or another model with its ``Sending`` columns.
+    model: Any = Delivery
+    intent: str = ALERT_INTENT
+    entity: str = "alert_delivery"
+    #: What one row is, for the log.
+    kind: str = "alert"
+    #: The channels whose rows it sends.
+    channels: frozenset[str] = ALERT_CHANNELS
 
     def __init__(self, settings_: NotifierSettings, clock: Callable[[], datetime] = utc_now):
         self.settings = settings_
@@ -151,51 +166,51 @@ class Outbox:
 
     def recover(self) -> int:
         """Takes back deliveries a dead notifier left in ``sending`` past the lease."""
-        now = self.clock()
+        now, table = self.clock(), self.model
         stale = and_(
-            Delivery.status == DeliveryStatus.SENDING,
-            Delivery.claimed_at < now - timedelta(seconds=self.settings.claim_lease_seconds),
+            table.status == DeliveryStatus.SENDING,
+            table.claimed_at < now - timedelta(seconds=self.settings.claim_lease_seconds),
         )
         with session_scope() as session:
             sent = session.execute(
-                update(Delivery)
-                .where(stale, Delivery.delivered_at.is_not(None))
+                update(table)
+                .where(stale, table.delivered_at.is_not(None))
                 .values(status=DeliveryStatus.SENT, finished_at=now)
             )
             queued = session.execute(
-                update(Delivery)
-                .where(stale, Delivery.delivered_at.is_(None))
+                update(table)
+                .where(stale, table.delivered_at.is_(None))
                 .values(status=DeliveryStatus.QUEUED, next_attempt_at=now, rendered_at=None)
             )
         count = int(getattr(sent, "rowcount", 0) or 0) + int(getattr(queued, "rowcount", 0) or 0)
         if count:
-            logger.info("recovered %d alert(s) a stopped notifier had claimed", count)
+            logger.info("recovered %d %s(s) a stopped notifier had claimed", count, self.kind)
         return count
 
     def claim(self, channel: str, limit: int) -> list[Claimed]:
         """Up to ``limit`` due deliveries of ``channel``, one per conversation, oldest first,
         skipping conversations alerted less than a second ago."""
-        now = self.clock()
-        recent = aliased(Delivery)
+        now, table = self.clock(), self.model
+        recent = aliased(table)
         just_alerted = exists().where(
-            recent.conversation_id == Delivery.conversation_id,
+            recent.conversation_id == table.conversation_id,
             recent.claimed_at > now - timedelta(seconds=self.settings.per_conversation_interval),
             or_(recent.status == DeliveryStatus.SENDING, recent.status == DeliveryStatus.SENT),
         )
         due = (
-            select(Delivery)
+            select(table)
             .where(
-                Delivery.status == DeliveryStatus.QUEUED,
-                Delivery.channel == channel,
-                Delivery.next_attempt_at <= now,
+                table.status == DeliveryStatus.QUEUED,
+                table.channel == channel,
+                table.next_attempt_at <= now,
                 ~just_alerted,
             )
-            .order_by(Delivery.id)
+            .order_by(table.id)
             .limit(limit * 2)
             .with_for_update(skip_locked=True)
         )
         with session_scope() as session:
-            picked: dict[str, Delivery] = {}
+            picked: dict[str, Any] = {}
             for delivery in session.scalars(due):
                 if delivery.conversation_id not in picked and len(picked) < limit:
                     picked[delivery.conversation_id] = delivery
@@ -214,37 +229,41 @@ class Outbox:
         """
         now = self.clock()
         with session_scope() as session:
-            delivery = session.get(Delivery, claimed.id, with_for_update=True)
-            if delivery is None or delivery.status is not DeliveryStatus.SENDING:
+            row = session.get(self.model, claimed.id, with_for_update=True)
+            if row is None or row.status is not DeliveryStatus.SENDING:
                 return False
-            delivery.claimed_at = now
-            delivery.attempts += 1
-            broadcast = session.get(Broadcast, delivery.broadcast_id)
-            assert broadcast is not None
-            if not still_wanted(
-                session, claimed.conversation_id, broadcast.topic, broadcast.topic_key, now
-            ):
-                _finish(session, delivery, DeliveryStatus.CANCELLED, now)
-                return False
-            address = session.scalar(
-                select(StoredAddress.expires_at).where(
-                    StoredAddress.conversation_id == claimed.conversation_id
-                )
-            )
-            if address is None or address <= now:
-                _finish(session, delivery, DeliveryStatus.FAILED, now, NO_ADDRESS)
+            row.claimed_at = now
+            row.attempts += 1
+            unsendable = self.unsendable(session, row, now)
+            if unsendable is not None:
+                status, error = unsendable
+                _finish(session, row, status, now, error)
                 return False
             return True
+
+    def unsendable(
+        self, session: Session, row: Any, now: datetime
+    ) -> tuple[DeliveryStatus, str | None] | None:
+        """Why ``row`` must not go out after all (its final status and error), or None."""
+        broadcast = session.get(Broadcast, row.broadcast_id)
+        assert broadcast is not None
+        if not still_wanted(
+            session, row.conversation_id, broadcast.topic, broadcast.topic_key, now
+        ):
+            return DeliveryStatus.CANCELLED, None
+        if not has_address(session, row.conversation_id, now):
+            return DeliveryStatus.FAILED, NO_ADDRESS
+        return None
 
     def settle(self, claimed: Claimed, outcome: Outcome) -> DeliveryStatus:
         """Record what became of one delivery after Rasa answered (or did not)."""
         now = self.clock()
         with session_scope() as session:
-            delivery = session.get(Delivery, claimed.id)
+            delivery = session.get(self.model, claimed.id)
             if delivery is None:
                 return DeliveryStatus.FAILED  # forgotten on request meanwhile
             if delivery.status is not DeliveryStatus.SENDING:
-                return delivery.status  # the action cancelled or superseded it
+                return DeliveryStatus(delivery.status)  # cancelled or superseded meanwhile
             if delivery.delivered_at is not None:
                 # Delivered, whatever the answer said (an answer lost on the way counts too).
                 _finish(session, delivery, DeliveryStatus.SENT, now)
@@ -281,9 +300,17 @@ class Outbox:
             )
 
 
+def has_address(session: Session, conversation_id: str, now: datetime) -> bool:
+    """Whether a sealed address for the conversation is stored and not expired."""
+    expires_at = session.scalar(
+        select(StoredAddress.expires_at).where(StoredAddress.conversation_id == conversation_id)
+    )
+    return expires_at is not None and expires_at > now
+
+
 def _finish(
     session: Session,
-    delivery: Delivery,
+    delivery: Any,
     status: DeliveryStatus,
     now: datetime,
     error: str | None = None,
@@ -301,7 +328,9 @@ class RasaApi:
         self.settings = settings_
         self._session: aiohttp.ClientSession | None = None
 
-    async def trigger(self, claimed: Claimed) -> Outcome:
+    async def trigger(
+        self, claimed: Claimed, intent: str = ALERT_INTENT, entity: str = "alert_delivery"
+    ) -> Outcome:
         if self._session is None:
             timeout = aiohttp.ClientTimeout(total=self.settings.request_timeout_seconds)
             self._session = aiohttp.ClientSession(timeout=timeout)
@@ -316,7 +345,7 @@ class RasaApi:
             f"{self.settings.rasa_url}/conversations/"
             f"{quote(claimed.conversation_id, safe='')}/trigger_intent"
         )
-        body = {"name": ALERT_INTENT, "entities": {"alert_delivery": str(claimed.id)}}
+        body = {"name": intent, "entities": {entity: str(claimed.id)}}
         try:
             async with self._session.post(
                 url, params=params, json=body, headers=headers
@@ -359,9 +388,13 @@ class Notifier:
         settings_: NotifierSettings | None = None,
         outbox: Outbox | None = None,
         rasa: RasaApi | None = None,
+        more: Sequence[type[Outbox]] = (),
     ) -> None:
+        """``more``: further outboxes sent beside the alerts, at the same channels' rates
+        (caseworkers' replies: ``actions/cases/courier.py``)."""
         self.settings = settings_ or NotifierSettings.from_env()
         self.outbox = outbox or Outbox(self.settings)
+        self.outboxes = [self.outbox, *(kind(self.settings, self.outbox.clock) for kind in more)]
         self.rasa = rasa or RasaApi(self.settings)
         self._stopping = asyncio.Event()
         self._slots = asyncio.Semaphore(self.settings.concurrency)
@@ -378,10 +411,16 @@ class Notifier:
             self.settings.rasa_url,
             ", ".join(f"{c} {r:g}/s" for c, r in self.settings.rates.items()),
         )
+        # One bucket per channel for every outbox: the provider's rate counts all our messages.
+        wanted = {channel for outbox in self.outboxes for channel in outbox.channels}
+        buckets = {
+            channel: TokenBucket(self.settings.rates.get(channel) or alert_rate(channel))
+            for channel in sorted(wanted)
+        }
         channels = [
-            asyncio.create_task(self._channel(channel, TokenBucket(rate)))
-            for channel, rate in self.settings.rates.items()
-            if channel in ALERT_CHANNELS
+            asyncio.create_task(self._channel(outbox, channel, buckets[channel]))
+            for outbox in self.outboxes
+            for channel in sorted(outbox.channels)
         ]
         housekeeping = asyncio.create_task(self._housekeeping())
         await self._stopping.wait()
@@ -396,7 +435,8 @@ class Notifier:
         next_purge = 0.0
         while True:
             try:
-                await asyncio.to_thread(self.outbox.recover)
+                for outbox in self.outboxes:
+                    await asyncio.to_thread(outbox.recover)
                 if time.monotonic() >= next_purge:
                     await asyncio.to_thread(self.outbox.purge)
                     next_purge = time.monotonic() + self.settings.purge_every_seconds
@@ -404,19 +444,18 @@ class Notifier:
                 logger.error("notifier housekeeping failed", exc_info=True)
             await asyncio.sleep(max(1.0, self.settings.claim_lease_seconds / 2))
 
-    async def _channel(self, channel: str, bucket: TokenBucket) -> None:
+    async def _channel(self, outbox: Outbox, channel: str, bucket: TokenBucket) -> None:
         failures = 0  # in a row: the database is down; wait longer, log the traceback once
         while True:
             try:
-                batch = await asyncio.to_thread(
-                    self.outbox.claim, channel, max(1, int(bucket.rate))
-                )
+                batch = await asyncio.to_thread(outbox.claim, channel, max(1, int(bucket.rate)))
                 failures = 0
             except Exception as error:
                 failures += 1
                 logger.error(
-                    "notifier: cannot claim %s alerts (%s); retrying",
+                    "notifier: cannot claim %s %ss (%s); retrying",
                     channel,
+                    outbox.kind,
                     type(error).__name__,
                     exc_info=failures == 1,
                 )
@@ -427,24 +466,26 @@ class Notifier:
                 continue
             for claimed in batch:
                 await self._slots.acquire()
-                task = asyncio.create_task(self._send(claimed, bucket))
+                task = asyncio.create_task(self._send(outbox, claimed, bucket))
                 self._in_flight.add(task)
                 task.add_done_callback(self._in_flight.discard)
 
-    async def _send(self, claimed: Claimed, bucket: TokenBucket) -> None:
+    async def _send(self, outbox: Outbox, claimed: Claimed, bucket: TokenBucket) -> None:
         try:
             await bucket.take()  # just before the request: the pace is what Rasa sees
-            if not await asyncio.to_thread(self.outbox.still_to_send, claimed):
+            if not await asyncio.to_thread(outbox.still_to_send, claimed):
                 return
-            outcome = await self.rasa.trigger(claimed)
-            status = await asyncio.to_thread(self.outbox.settle, claimed, outcome)
+            outcome = await self.rasa.trigger(claimed, outbox.intent, outbox.entity)
+            status = await asyncio.to_thread(outbox.settle, claimed, outcome)
             if status is DeliveryStatus.SENT:
                 self.sent += 1
             elif outcome.error:
-                logger.warning("alert %s: %s -> %s", claimed.id, outcome.error, status.value)
+                logger.warning(
+                    "%s %s: %s -> %s", outbox.kind, claimed.id, outcome.error, status.value
+                )
         except Exception:
             # Left in ``sending``: the lease brings it back. Logged without any address.
-            logger.error("alert %s could not be settled", claimed.id, exc_info=True)
+            logger.error("%s %s could not be settled", outbox.kind, claimed.id, exc_info=True)
         finally:
             self._slots.release()
 
@@ -459,10 +500,11 @@ def helpdesk_job() -> webhook_sender.CaseWebhookSender | None:
         return None
 
 
-def serve(settings_: NotifierSettings | None = None) -> None:
-    """``python -m actions.alerts serve``: run until SIGTERM or Ctrl-C; with
-    ``CASE_WEBHOOK_URL`` also the helpdesk's case events (``actions/cases/webhook_sender.py``)."""
-    notifier = Notifier(settings_)
+def serve(settings_: NotifierSettings | None = None, more: Sequence[type[Outbox]] = ()) -> None:
+    """``python -m actions.alerts serve``: run until SIGTERM or Ctrl-C; ``more`` outboxes beside
+    the alerts (caseworkers' replies), and with ``CASE_WEBHOOK_URL`` the helpdesk's case events
+    (``actions/cases/webhook_sender.py``)."""
+    notifier = Notifier(settings_, more=more)
     jobs = [job for job in (notifier, helpdesk_job()) if job is not None]
 
     async def main() -> None:

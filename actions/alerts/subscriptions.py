@@ -20,6 +20,7 @@ from actions.alerts.models import (
     Topic,
 )
 from actions.alerts.outbox import cancel_queued
+from actions.cases import store
 
 #: The channels that can carry an alert: they push to a phone. REST and the web chat cannot.
 ALERT_CHANNELS = frozenset({"telegram", "whatsapp", "twilio_sms", "sms_gateway"})
@@ -75,7 +76,7 @@ def subscribe(
     )
     session.execute(
         update(StoredAddress)
-        .where(StoredAddress.conversation_id == conversation_id)
+        .where(StoredAddress.conversation_id == conversation_id, StoredAddress.expires_at < until)
         .values(expires_at=until)
     )
     session.flush()
@@ -95,13 +96,17 @@ def unsubscribe(session: Session, conversation_id: str, now: datetime) -> int:
     """Stop every alert at once: subscriptions, queued alerts and the stored address go.
 
     Returns how many subscriptions there were. The address is deleted too: without a
-    subscription there is no reason to keep a way to reach the person.
+    subscription there is no reason to keep a way to reach the person — unless a caseworker
+    holds their case, whose replies need it until it closes (actions/cases/replies.py).
     """
     removed = session.execute(
         delete(Subscription).where(Subscription.conversation_id == conversation_id)
     )
     cancel_queued(session, conversation_id, now)
-    session.execute(delete(StoredAddress).where(StoredAddress.conversation_id == conversation_id))
+    if store.open_case_of(session, conversation_id) is None:
+        session.execute(
+            delete(StoredAddress).where(StoredAddress.conversation_id == conversation_id)
+        )
     return int(getattr(removed, "rowcount", 0) or 0)
 
 

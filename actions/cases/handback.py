@@ -4,15 +4,23 @@ A caseworker's "close" triggers ``EXTERNAL_case_closed`` in the person's convers
 (``POST /conversations/<id>/trigger_intent``, authenticated with ``RASA_API_TOKEN``, as the alert
 notifier does). Rasa lets that intent through the pause (``bot/paused.py``); its rule runs
 ``action_case_closed``, which resumes the conversation (``ConversationResumed``) and says, in
-the person's language, that the assistant is back. No output channel is named, so Rasa collects
-that sentence instead of sending it: it is in the conversation, and the person's next message is
-answered by the assistant; sending it out of turn is the reply delivery's job (docs/HANDOFF.md).
+the person's language, that the assistant is back. The person's channel is named as the output
+channel, so that sentence reaches them now, out of turn, through the sealed address.
+
+When the channel can never deliver it (no address left, the provider refused the person for
+good: an HTTP 4xx other than 429), Rasa answers 500 and keeps nothing of that attempt; the
+hand-back is then repeated without an output channel, so the conversation is resumed all the
+same and the sentence is only recorded — a person who cannot be reached must not stay in a
+paused conversation. The caseworker is told which happened. A refusal that may pass (429, a
+provider or the web chat's mailbox down) changes nothing: the caseworker closes again later.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
+from dataclasses import dataclass
 from urllib.parse import quote
 
 import aiohttp
@@ -25,25 +33,60 @@ CLOSED_INTENT = "EXTERNAL_case_closed"
 TIMEOUT_SECONDS = 10.0
 
 
-async def hand_back(settings: AdminSettings, conversation_id: str) -> str | None:
-    """Resumes the conversation; None when Rasa did, else a short reason (never an address)."""
+@dataclass(frozen=True)
+class HandBack:
+    """What became of a hand-back: ``problem`` None when Rasa resumed the conversation;
+    ``told`` whether "I am back" reached the person's channel."""
+
+    problem: str | None
+    told: bool = False
+
+
+def never_deliverable(channel: str, answer: str) -> bool:
+    """Whether Rasa's error answer is our channel saying the person cannot be reached at all
+    (bot/channels/alerts.py: "no stored address", "provider refused …: HTTP 403")."""
+    if f"{channel}: " not in answer:
+        return False
+    refused = re.search(r"HTTP (4\d\d)", answer)
+    return "no stored address" in answer or (refused is not None and refused.group(1) != "429")
+
+
+async def _trigger(
+    session: aiohttp.ClientSession,
+    settings: AdminSettings,
+    conversation_id: str,
+    channel: str | None,
+) -> tuple[int, str]:
     url = f"{settings.rasa_url}/conversations/{quote(conversation_id, safe='')}/trigger_intent"
     headers = {"Authorization": f"Bearer {settings.rasa_token}"} if settings.rasa_token else {}
+    params = {"include_events": "NONE"}
+    if channel:
+        params["output_channel"] = channel
     body = {"name": CLOSED_INTENT, "entities": {}}
+    async with session.post(url, json=body, headers=headers, params=params) as response:
+        return response.status, await response.text()
+
+
+async def hand_back(
+    settings: AdminSettings, conversation_id: str, channel: str | None = None
+) -> HandBack:
+    """Resumes the conversation and tells the person on ``channel``; the problem, if Rasa did
+    not resume it, is a short reason (never an address)."""
     # One session per close: a caseworker closes a case every few minutes, not per request.
     timeout = aiohttp.ClientTimeout(total=TIMEOUT_SECONDS)
     try:
-        async with (
-            aiohttp.ClientSession(timeout=timeout) as session,
-            session.post(
-                url, json=body, headers=headers, params={"include_events": "NONE"}
-            ) as response,
-        ):
-            await response.read()
-            if response.status == 200:
-                return None
-            logger.warning("%s: Rasa answered %d to a hand-back", conversation_id, response.status)
-            return f"Rasa HTTP {response.status}"
+        async with aiohttp.ClientSession(timeout=timeout) as session:
+            status, answer = await _trigger(session, settings, conversation_id, channel)
+            if status == 200:
+                return HandBack(None, told=bool(channel))
+            if status == 500 and channel and never_deliverable(channel, answer):
+                # The channel refused for good (our AlertNotDelivered): resume, untold.
+                logger.warning("%s: 'I am back' not delivered on %s", conversation_id, channel)
+                status, answer = await _trigger(session, settings, conversation_id, None)
+                if status == 200:
+                    return HandBack(None, told=False)
     except (aiohttp.ClientError, asyncio.TimeoutError) as error:
         logger.warning("%s: Rasa unreachable for a hand-back", conversation_id)
-        return f"Rasa unreachable ({type(error).__name__})"
+        return HandBack(f"Rasa unreachable ({type(error).__name__})")
+    logger.warning("%s: Rasa answered %d to a hand-back", conversation_id, status)
+    return HandBack(f"Rasa HTTP {status}")

@@ -15,7 +15,7 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from actions.alerts.models import CHANNEL, CONVERSATION_ID
+from actions.alerts.models import CHANNEL, CONVERSATION_ID, DeliveryStatus, Sending
 from actions.content.columns import Base, UTCDateTime, choice
 
 #: A caseworker's sign-in name (the console's editor names are as long).
@@ -72,7 +72,7 @@ class CaseAudit(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     case_id: Mapped[int] = mapped_column(Integer, index=True)
     caseworker: Mapped[str] = mapped_column(CASEWORKER)
-    #: "opened" (the case's page was shown), "took", "closed".
+    #: "opened" (the case's page was shown), "took", "replied", "closed".
     action: Mapped[str] = mapped_column(String(16))
     at: Mapped[datetime] = mapped_column(UTCDateTime)
 
@@ -87,6 +87,31 @@ class CaseMessage(Base):
     author: Mapped[Author] = mapped_column(choice(Author, "case_author"))
     text: Mapped[str] = mapped_column(Text)
     written_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class CaseReply(Sending, Base):
+    """A caseworker's reply on its way to the person: the outbox row of one case line.
+
+    Sent like an alert (``actions/alerts/models.py`` ``Delivery``, the same columns and
+    statuses): the notifier's courier claims it and triggers Rasa, whose channel claims it
+    again (``rendered_at``) right before the provider and records ``delivered_at``, so a reply
+    triggered twice reaches the person once (``bot/channels/deliveries.py``).
+    """
+
+    __tablename__ = "case_replies"
+    __table_args__ = (Index(None, "status", "channel", "next_attempt_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id", ondelete="CASCADE"), index=True)
+    #: The line of the case this reply is (its text; shown with the reply's status).
+    message_id: Mapped[int] = mapped_column(
+        ForeignKey("case_messages.id", ondelete="CASCADE"), unique=True
+    )
+    conversation_id: Mapped[str] = mapped_column(CONVERSATION_ID, index=True)
+    channel: Mapped[str] = mapped_column(CHANNEL)
+    #: The language the caseworker wrote in (a WhatsApp template names it).
+    language: Mapped[str] = mapped_column(LANGUAGE)
+    status: Mapped[DeliveryStatus] = mapped_column(choice(DeliveryStatus, "case_reply_status"))
 
 
 class EventStatus(str, enum.Enum):

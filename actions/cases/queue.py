@@ -12,7 +12,8 @@ from datetime import datetime
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from actions.cases import webhooks
+from actions.alerts.models import DeliveryStatus
+from actions.cases import replies, webhooks
 from actions.cases.models import Author, Case, CaseAudit, CaseMessage, CaseStatus
 from actions.cases.store import OPEN_STATUSES
 from bot import case_events
@@ -23,11 +24,24 @@ QUEUE_LIMIT = 100
 PREVIEW_LINES = 2
 
 
+#: What a caseworker sees of a reply's delivery.
+DELIVERY_SHOWN = {
+    DeliveryStatus.QUEUED: "reply_on_its_way",
+    DeliveryStatus.SENDING: "reply_on_its_way",
+    DeliveryStatus.SENT: "reply_delivered",
+    DeliveryStatus.FAILED: "reply_not_delivered",
+    DeliveryStatus.CANCELLED: "reply_not_delivered",
+    DeliveryStatus.SUPERSEDED: "reply_not_delivered",
+}
+
+
 @dataclass(frozen=True)
 class Line:
     author: str
     text: str
     written_at: datetime
+    #: A caseworker's reply: "reply_on_its_way", "reply_delivered" or "reply_not_delivered".
+    delivery: str | None = None
 
 
 @dataclass(frozen=True)
@@ -42,7 +56,10 @@ class CaseView:
     lines: tuple[Line, ...]
 
 
-def _view(case: Case, lines: list[CaseMessage]) -> CaseView:
+def _view(
+    case: Case, lines: list[CaseMessage], deliveries: dict[int, DeliveryStatus] | None = None
+) -> CaseView:
+    shown = {m: DELIVERY_SHOWN[status] for m, status in (deliveries or {}).items()}
     return CaseView(
         id=case.id,
         status=case.status.value,
@@ -51,7 +68,7 @@ def _view(case: Case, lines: list[CaseMessage]) -> CaseView:
         channel=case.channel,
         opened_at=case.opened_at,
         taken_by=case.taken_by,
-        lines=tuple(Line(m.author.value, m.text, m.written_at) for m in lines),
+        lines=tuple(Line(m.author.value, m.text, m.written_at, shown.get(m.id)) for m in lines),
     )
 
 
@@ -97,30 +114,34 @@ def case_for(session: Session, case_id: int, caseworker: str, now: datetime) -> 
             select(CaseMessage).where(CaseMessage.case_id == case.id).order_by(CaseMessage.id)
         )
     )
-    return _view(case, lines)
+    return _view(case, lines, replies.delivery_of_lines(session, case.id))
 
 
-def closing(session: Session, case_id: int, caseworker: str) -> str | None:
-    """The conversation id of the case ``caseworker`` holds (to hand it back through Rasa's
-    API: never shown); None if they do not hold it."""
-    return session.scalar(
-        select(Case.conversation_id).where(
+def closing(session: Session, case_id: int, caseworker: str) -> tuple[str, str] | None:
+    """The conversation id and channel of the case ``caseworker`` holds (to hand it back
+    through Rasa's API: never shown); None if they do not hold it."""
+    row = session.execute(
+        select(Case.conversation_id, Case.channel).where(
             Case.id == case_id, Case.status == CaseStatus.TAKEN, Case.taken_by == caseworker
         )
-    )
+    ).first()
+    return None if row is None else (row[0], row[1])
 
 
 def close(session: Session, case_id: int, caseworker: str, now: datetime) -> bool:
-    """Closes the case ``caseworker`` holds; False if they do not (any more)."""
+    """Closes the case ``caseworker`` holds, and lets go of the person's address; False if
+    they do not hold it (any more)."""
+    held = closing(session, case_id, caseworker)
     closed = session.execute(
         update(Case)
         .where(Case.id == case_id, Case.status == CaseStatus.TAKEN, Case.taken_by == caseworker)
         .values(status=CaseStatus.CLOSED, closed_at=now, active_at=now)
     )
-    if getattr(closed, "rowcount", 0) != 1:
+    if getattr(closed, "rowcount", 0) != 1 or held is None:
         return False
     session.add(CaseAudit(case_id=case_id, caseworker=caseworker, action="closed", at=now))
     webhooks.case_changed(session, case_id, case_events.CLOSED, now)
+    replies.release_address(session, held[0], now)
     return True
 
 

@@ -36,6 +36,7 @@ from sqlalchemy import (
     and_,
     create_engine,
     delete,
+    func,
     select,
     update,
 )
@@ -185,7 +186,8 @@ class AddressBook:
     async def remember(
         self, conversation_id: str, channel: str, address: str, expires_at: datetime
     ) -> None:
-        """Stores (or replaces) the address alerts for ``conversation_id`` go to."""
+        """Stores (or replaces) the address alerts and a caseworker's replies for
+        ``conversation_id`` go to, until ``expires_at`` or a later expiry already stored."""
         if not address or "\0" in address:
             raise ValueError("an address must be non-empty text without NUL characters")
         if expires_at.tzinfo is None or expires_at.utcoffset() is None:
@@ -204,12 +206,19 @@ class AddressBook:
             "created_at": self._clock(),
             "expires_at": expires_at,
         }
-        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        on_postgresql = self.engine.dialect.name == "postgresql"
+        dialect = postgresql if on_postgresql else sqlite
         insert = dialect.insert(alert_addresses).values(**row)
         changed = {name: insert.excluded[name] for name in ("channel", "key_id", "sealed")}
+        # A subscription and an open case may both need the address: the later expiry wins
+        # (SQLite's two-argument max() compares its ISO times as text, in order).
+        later = func.greatest if on_postgresql else func.max
         statement = insert.on_conflict_do_update(
             index_elements=["conversation_id"],
-            set_={**changed, "expires_at": insert.excluded.expires_at},
+            set_={
+                **changed,
+                "expires_at": later(alert_addresses.c.expires_at, insert.excluded.expires_at),
+            },
         )
         with self.engine.begin() as connection:
             connection.execute(statement)

@@ -3,15 +3,17 @@
 The content runtime (``actions/alerts/``) decides who gets which alert; the channels only know
 how to reach a person. Two contracts with it:
 
-* **Remember.** When a user subscribes, ``action_subscribe_alerts`` sends, in the same turn, a
-  bot message with the custom payload ``{"remember_address": {"expires_at": "<ISO-8601 UTC>"}}``.
-  The reply output of that turn holds the address in memory; it stores it sealed in the
-  ``AddressBook`` (``addresses.py``) and never forwards the payload to the user.
+* **Remember.** When a user subscribes (``action_subscribe_alerts``) or a case is opened for
+  them (``action_request_caseworker``), the action sends, in the same turn, a bot message with
+  the custom payload ``{"remember_address": {"expires_at": "<ISO-8601 UTC>"}}``. The reply
+  output of that turn holds the address in memory; it stores it sealed in the ``AddressBook``
+  (``addresses.py``), keeping the later expiry of both, and never forwards the payload.
 * **Send.** The notifier calls Rasa's ``POST /conversations/<id>/trigger_intent?output_channel=
   <channel>``; Rasa asks that input channel's ``get_output_channel()`` for an ``AlertOutput``,
-  which looks the address up and sends through the channel's own reply code. A message that
-  does not reach the provider raises ``AlertNotDelivered``: Rasa answers HTTP 500 with its text
-  (never an address, token or message text), and the notifier retries.
+  which looks the address up and sends through the channel's own reply code (a caseworker's
+  reply and "I am back" take the same way: ``EXTERNAL_case_reply``, ``EXTERNAL_case_closed``).
+  A message that does not reach the provider raises ``AlertNotDelivered``: Rasa answers HTTP
+  500 with its text (never an address, token or message text), and the notifier retries.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from rasa.shared.exceptions import RasaException
 
 from bot.alert_rates import alert_rate
 from bot.channels.addresses import AddressBook
-from bot.channels.deliveries import ALERT_DELIVERY, DeliveryLog
+from bot.channels.deliveries import OUTBOXES, DeliveryLog
 from bot.channels.sealing import KEY_ENV, AddressBookError
 from bot.channels.transport import ProviderFailure
 
@@ -191,7 +193,9 @@ class AlertOutput(OutputChannel):
     async def send_response(self, recipient_id: str, message: dict[str, Any]) -> None:
         message = dict(message)
         custom = dict(message["custom"]) if isinstance(message.get("custom"), dict) else None
-        delivery = custom.pop(ALERT_DELIVERY, None) if custom is not None else None
+        # Which outbox row this message is (an alert, a caseworker's reply), if any.
+        tag = next((key for key in OUTBOXES if custom is not None and key in custom), None)
+        delivery = custom.pop(tag) if custom is not None and tag is not None else None
         if custom is not None:
             message["custom"] = custom
         if custom is not None and REMEMBER_ADDRESS in custom:
@@ -215,8 +219,9 @@ class AlertOutput(OutputChannel):
                 raise error from failure
 
         await pace(self.name())  # right before the provider: Rasa's delays bunch the requests
-        if isinstance(delivery, int) and self.addresses is not None:
-            await DeliveryLog(self.addresses.engine).send_once(delivery, send)
+        if isinstance(delivery, int) and tag is not None and self.addresses is not None:
+            log = DeliveryLog(self.addresses.engine, table=OUTBOXES[tag])
+            await log.send_once(delivery, send)
         else:
             await send()
 

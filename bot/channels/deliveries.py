@@ -1,7 +1,9 @@
 """Each alert goes out once: the bot runtime's side of the outbox (``actions/alerts/notifier.py``).
 
 ``action_send_alert`` writes an alert and tags it with its delivery id (custom payload
-``{"alert_delivery": <id>}``). The alert channel then, in the content database:
+``{"alert_delivery": <id>}``); ``action_send_case_reply`` tags a caseworker's reply the same
+way (``{"case_reply": <id>}``, table ``case_replies``). The alert channel then, in the content
+database:
 
 1. **claims** the delivery (``rendered_at`` set only if nobody set it: a second trigger of the
    same delivery sends nothing),
@@ -30,33 +32,49 @@ logger = logging.getLogger(__name__)
 
 #: The key of the custom payload that tags an alert with its delivery id.
 ALERT_DELIVERY = "alert_delivery"
+#: The key that tags a caseworker's reply with its id.
+CASE_REPLY = "case_reply"
 SENDING = "sending"
 
 _metadata = MetaData()
-#: The columns of the content runtime's ``alert_deliveries`` this side reads and writes.
-alert_deliveries = Table(
-    "alert_deliveries",
-    _metadata,
-    Column("id", Integer, primary_key=True),
-    Column("status", String(16)),
-    Column("rendered_at", UTCDateTime),
-    Column("delivered_at", UTCDateTime),
-)
+
+
+def _outbox(name: str) -> Table:
+    """The columns of one of the content runtime's outbox tables this side reads and writes."""
+    return Table(
+        name,
+        _metadata,
+        Column("id", Integer, primary_key=True),
+        Column("status", String(16)),
+        Column("rendered_at", UTCDateTime),
+        Column("delivered_at", UTCDateTime),
+    )
+
+
+alert_deliveries = _outbox("alert_deliveries")
+#: Each tag of the contract, and the table whose row it names.
+OUTBOXES: dict[str, Table] = {
+    ALERT_DELIVERY: alert_deliveries,
+    CASE_REPLY: _outbox("case_replies"),
+}
 
 
 class DeliveryLog:
-    """Claims, confirms and releases deliveries in the content database."""
+    """Claims, confirms and releases deliveries in the content database (in ``table``: the
+    alerts' by default, or another of ``OUTBOXES``)."""
 
     def __init__(
         self,
         engine: Engine,
         clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
+        table: Table = alert_deliveries,
     ) -> None:
         self.engine = engine
         self._clock = clock
+        self.table = table
 
     def _claim(self, delivery: int) -> bool:
-        table = alert_deliveries
+        table = self.table
         with self.engine.begin() as connection:
             claimed = connection.execute(
                 update(table)
@@ -73,7 +91,7 @@ class DeliveryLog:
         values = {"delivered_at": self._clock()} if delivered else {"rendered_at": None}
         with self.engine.begin() as connection:
             connection.execute(
-                update(alert_deliveries).where(alert_deliveries.c.id == delivery).values(**values)
+                update(self.table).where(self.table.c.id == delivery).values(**values)
             )
 
     async def send_once(self, delivery: int, send: Callable[[], Awaitable[None]]) -> bool:
@@ -82,7 +100,7 @@ class DeliveryLog:
 
     async def _send_once(self, delivery: int, send: Callable[[], Awaitable[None]]) -> bool:
         if not await asyncio.to_thread(self._claim, delivery):
-            logger.info("alert delivery %s was sent before: not again", delivery)
+            logger.info("%s %s was sent before: not again", self.table.name, delivery)
             return False
         try:
             await send()

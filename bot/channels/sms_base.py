@@ -53,7 +53,9 @@ class TextMessageOutput(CountedOutput):
 
     ``to`` is the phone (or ``whatsapp:`` address) being answered, kept in memory; it is
     stored, sealed, in ``addresses`` only when the user subscribes to alerts. ``strict``
-    (alerts) makes ``deliver`` raise ``ProviderFailure`` where a reply logs and goes on.
+    (alerts, caseworkers' replies: sent out of turn) makes ``deliver`` raise
+    ``ProviderFailure`` where a reply logs and goes on, and drops the pages an earlier reply
+    left for MORE.
     """
 
     def __init__(
@@ -69,6 +71,7 @@ class TextMessageOutput(CountedOutput):
         self.to = to
         self.addresses = addresses
         self.strict = strict
+        self._sent_any = False
 
     async def deliver(self, text: str) -> None:
         """Send one finished message to the user's phone."""
@@ -95,6 +98,11 @@ class TextMessageOutput(CountedOutput):
     ) -> None:
         """One bot reply, rendered in the language Rasa says it is written in."""
         language = reply_language(message)
+        if self.strict and not self._sent_any:
+            # Sent out of turn (an alert, a caseworker's reply): MORE then fetches its rest,
+            # not what an earlier reply left unsent.
+            await self.renderer.memory.new_question(self.conversation)
+        self._sent_any = True
         await self.deliver_all(
             await self.renderer.outgoing(self.conversation, text, buttons, language)
         )

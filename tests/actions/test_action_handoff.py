@@ -31,7 +31,13 @@ async def ask(
     state = tracker("ask_human", language)
     if text is not None:
         state.latest_message["text"] = text
-    return await run(ActionRequestCaseworker(clock=clock(offset)), state)
+    messages, events = await run(ActionRequestCaseworker(clock=clock(offset)), state)
+    return [m for m in messages if not remembers(m)], events
+
+
+def remembers(message: dict[str, Any]) -> bool:
+    """The request to the channel to seal the person's address (never shown to them)."""
+    return "remember_address" in (message.get("custom") or {})
 
 
 def cases() -> list[tuple[Case, list[CaseMessage]]]:
@@ -71,7 +77,13 @@ def no_hotline(monkeypatch: pytest.MonkeyPatch) -> None:
 async def test_in_hours_it_says_who_answers_how_soon_and_pauses(
     content_db: Engine, language: str, expected: str
 ) -> None:
-    messages, events = await ask(language)
+    state = tracker("ask_human", language)
+    messages, events = await run(ActionRequestCaseworker(clock=clock()), state)
+    # First the channel is asked to seal the person's address for the caseworker's replies,
+    # for as long as an untouched case is kept.
+    until = (NOW + settings.conversation_retention()).isoformat()
+    assert messages[0]["custom"] == {"remember_address": {"expires_at": until}}
+    messages = messages[1:]
     assert [m["response"] for m in messages] == [
         "utter_caseworker_soon",
         "utter_caseworker_ask_problem",

@@ -11,13 +11,14 @@ from datetime import timedelta
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
-from sqlalchemy import Engine, delete, select
+from sqlalchemy import Engine, delete, select, update
 from sqlalchemy.orm import Session
 
 from actions.admin.app import AccessLog, create_app
 from actions.admin.settings import AdminSettings
-from actions.cases import queue, store
-from actions.cases.models import Case, CaseAudit, CaseMessage, CaseStatus
+from actions.alerts.models import DeliveryStatus
+from actions.cases import handback, queue, store
+from actions.cases.models import Case, CaseAudit, CaseMessage, CaseReply, CaseStatus
 from actions.content import db
 from actions.content.models import ConsoleSession, SignInCode
 from tests.actions.console_support import Client, csrf_in, invitation, visible
@@ -30,7 +31,7 @@ PERSON = "telegram-5f0c1e7a9b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e"
 @pytest.fixture
 def no_cases(content_db: Engine) -> Engine:
     with Session(content_db) as session, session.begin():
-        for table in (CaseAudit, CaseMessage, Case, ConsoleSession, SignInCode):
+        for table in (CaseAudit, CaseReply, CaseMessage, Case, ConsoleSession, SignInCode):
             session.execute(delete(table))
     return content_db
 
@@ -149,11 +150,19 @@ class FakeRasa:
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, str, dict[str, object]]] = []
+        self.channels: list[str | None] = []  # the output channel each call named
         self.status = 200
+        #: Refuse a call naming an output channel as Rasa does when the channel cannot deliver.
+        self.channel_refuses = False
 
     async def trigger(self, request: web.Request) -> web.Response:
         body = await request.json()
         self.calls.append((request.path, request.headers.get("Authorization", ""), body))
+        channel = request.query.get("output_channel")
+        self.channels.append(channel)
+        if self.channel_refuses and channel:
+            message = f"An unexpected error occurred. Error: {channel}: no stored address"
+            return web.json_response({"message": message}, status=500)
         return web.json_response({"messages": []}, status=self.status)
 
 
@@ -196,6 +205,7 @@ async def test_closing_hands_the_conversation_back_through_rasa_then_closes(
         "Bearer rasa-api-token",
         {"name": "EXTERNAL_case_closed", "entities": {}},
     )
+    assert fake.channels[-1] == "telegram"  # "I am back" goes out on the person's channel
     with db.session_scope() as session:
         case = session.get(Case, case_id)
         assert case is not None and case.status == CaseStatus.CLOSED
@@ -213,3 +223,158 @@ async def test_a_form_without_its_token_takes_or_closes_nothing(caseworker: Clie
     with db.session_scope() as session:
         case = session.get(Case, case_id)
         assert case is not None and case.status == CaseStatus.WAITING
+
+
+async def taken_by_farida(caseworker: Client, language: str = "ps") -> tuple[int, str]:
+    """A case farida holds, and the CSRF token of its page."""
+    case_id = opened(PERSON, "زما ویزه رد شوه", minutes_ago=5, language=language)
+    page = await (await caseworker.get(f"/console/cases/{case_id}")).text()
+    taken = await caseworker.post(f"/console/cases/{case_id}/take", data={"csrf": csrf_in(page)})
+    return case_id, csrf_in(await taken.text())
+
+
+def replies_of(case_id: int) -> list[tuple[str, str, str, DeliveryStatus]]:
+    with db.session_scope() as session:
+        rows = session.execute(
+            select(CaseMessage.text, CaseReply.language, CaseReply.channel, CaseReply.status)
+            .join(CaseReply, CaseReply.message_id == CaseMessage.id)
+            .where(CaseReply.case_id == case_id)
+            .order_by(CaseReply.id)
+        )
+        return [tuple(row) for row in rows]  # type: ignore[misc]
+
+
+async def test_the_holder_replies_in_the_persons_language_by_default_or_with_a_saved_reply(
+    caseworker: Client,
+) -> None:
+    case_id, csrf = await taken_by_farida(caseworker)
+    page = await (await caseworker.get(f"/console/cases/{case_id}")).text()
+    assert '<option value="ps" selected>' in page  # the person writes Pashto
+    assert "Please tell me your full name as it is written in your passport." in visible(page)
+
+    typed = await caseworker.post(
+        f"/console/cases/{case_id}/reply",
+        data={"csrf": csrf, "text": "  سلام، زه فریده یم.  ", "language": "ps"},
+    )
+    assert "Your reply is on its way to the person." in visible(await typed.text())
+    saved = await caseworker.post(
+        f"/console/cases/{case_id}/reply",
+        data={"csrf": csrf, "text": "", "language": "ps", "saved": "full_name"},
+    )
+    page = visible(await saved.text())
+    assert "on its way" in page
+    name_in_pashto = "مهرباني وکړئ خپل بشپړ نوم هغسې راته ولیکئ"
+    assert replies_of(case_id) == [
+        ("سلام، زه فریده یم.", "ps", "telegram", DeliveryStatus.QUEUED),
+        (
+            name_in_pashto + " لکه څنګه چې ستاسو په پاسپورټ کې لیکل شوی دی.",
+            "ps",
+            "telegram",
+            DeliveryStatus.QUEUED,
+        ),
+    ]
+    assert name_in_pashto in page  # a line of the case, with its delivery
+    with db.session_scope() as session:
+        authors = [m.author.value for m in session.scalars(select(CaseMessage))]
+        audit = [(a.caseworker, a.action) for a in session.scalars(select(CaseAudit))]
+    assert authors[-2:] == ["caseworker", "caseworker"]
+    assert audit.count(("farida", "replied")) == 2  # who wrote each reply, from the session
+
+
+@pytest.mark.parametrize(
+    ("fields", "told"),
+    [
+        ({"text": "   "}, "Nothing was sent: write a reply or pick a saved one."),
+        ({"text": "x" * 1001}, "a reply can have at most 1000 characters"),
+        ({"text": "hello", "language": "fr"}, "choose English, Dari or Pashto"),
+        ({"saved": "no_such_reply"}, "write a reply or pick a saved one"),
+    ],
+)
+async def test_a_reply_that_cannot_be_sent_is_explained_and_nothing_is_written(
+    caseworker: Client, fields: dict[str, str], told: str
+) -> None:
+    case_id, csrf = await taken_by_farida(caseworker)
+    response = await caseworker.post(
+        f"/console/cases/{case_id}/reply", data={"csrf": csrf, "language": "prs", **fields}
+    )
+    assert told in visible(await response.text())
+    assert replies_of(case_id) == []
+
+
+async def test_only_the_holder_can_reply_and_never_without_the_token(
+    caseworker: Client, no_cases: Engine
+) -> None:
+    case_id, csrf = await taken_by_farida(caseworker)
+    forged = await caseworker.post(
+        f"/console/cases/{case_id}/reply", data={"csrf": "0", "text": "hi", "language": "en"}
+    )
+    assert forged.status == 403
+    async with await browser_for(no_cases) as other:
+        await sign_in_as(other, invitation(no_cases, "wahid", NOW, "caseworker"))
+        page = await (await other.get(f"/console/cases/{case_id}")).text()
+        assert 'action="/console/cases/' + str(case_id) + '/reply"' not in page
+        late = await other.post(
+            f"/console/cases/{case_id}/reply",
+            data={"csrf": csrf_in(page), "text": "hi", "language": "en"},
+        )
+        assert "only the caseworker who holds an open case can reply" in visible(await late.text())
+    waiting = opened("whatsapp-" + "0" * 40, "visa", minutes_ago=1)  # nobody took it
+    not_taken = await caseworker.post(
+        f"/console/cases/{waiting}/reply", data={"csrf": csrf, "text": "hi", "language": "en"}
+    )
+    assert "only the caseworker who holds" in visible(await not_taken.text())
+    assert replies_of(case_id) == [] and replies_of(waiting) == []
+
+
+@pytest.mark.parametrize(
+    ("status", "shown"),
+    [
+        (DeliveryStatus.SENT, ("delivered", "رسید", "ورسېد")),
+        (DeliveryStatus.FAILED, ("not delivered", "نرسید", "ونه رسېد")),
+    ],
+)
+async def test_the_case_page_shows_whether_each_reply_was_delivered(
+    caseworker: Client, status: DeliveryStatus, shown: tuple[str, str, str]
+) -> None:
+    case_id, csrf = await taken_by_farida(caseworker)
+    await caseworker.post(
+        f"/console/cases/{case_id}/reply", data={"csrf": csrf, "text": "سلام", "language": "ps"}
+    )
+    with db.session_scope() as session:
+        session.execute(update(CaseReply).values(status=status, finished_at=NOW))
+    for language, words in zip(("en", "prs", "ps"), shown, strict=True):
+        page = visible(
+            await (await caseworker.get(f"/console/cases/{case_id}?lang={language}")).text()
+        )
+        assert f"· {words} " in page + " ", (language, page)
+
+
+async def test_a_person_who_cannot_be_told_is_still_handed_back(
+    no_cases: Engine, rasa: tuple[FakeRasa, str]
+) -> None:
+    fake, url = rasa
+    fake.channel_refuses = True
+    outcome = await handback.hand_back(AdminSettings(rasa_url=url), PERSON, "telegram")
+    assert outcome == handback.HandBack(None, told=False)
+    assert fake.channels == ["telegram", None]  # then resumed without sending, only recorded
+    fake.channel_refuses, fake.status = False, 500
+    failed = await handback.hand_back(AdminSettings(rasa_url=url), PERSON, "telegram")
+    assert failed.problem == "Rasa HTTP 500" and fake.channels[-1] == "telegram"  # not retried
+
+
+@pytest.mark.parametrize(
+    ("answer", "for_good"),
+    [
+        ("Error: telegram: no stored address", True),
+        ("Error: telegram: provider refused the alert: HTTP 403", True),
+        ("Error: telegram: provider refused the alert: HTTP 429, retry after 3 s", False),
+        ("Error: telegram: provider refused the alert: HTTP 502", False),
+        ("Error: webchat: mailbox unavailable (channel memory down)", False),
+        ("Error: the action server is down", False),
+    ],
+)
+def test_only_a_person_who_can_never_be_reached_is_handed_back_untold(
+    answer: str, for_good: bool
+) -> None:
+    channel = answer.split(": ")[1]
+    assert handback.never_deliverable(channel, answer) is for_good

@@ -42,7 +42,7 @@ ALERT_TABLES = {"alert_subscriptions", "alert_addresses", "alert_broadcasts", "a
 TABLES |= ALERT_TABLES
 CONSOLE_TABLES = {"console_sign_in_codes", "console_sessions"}
 TABLES |= CONSOLE_TABLES
-CASE_TABLES = {"cases", "case_messages", "case_audit", "case_events"}
+CASE_TABLES = {"cases", "case_messages", "case_audit", "case_events", "case_replies"}
 TABLES |= CASE_TABLES
 QUESTION_TABLES = {"question_counts", "unanswered_questions"}
 TABLES |= QUESTION_TABLES
@@ -55,7 +55,7 @@ FLIGHTS = {
 def test_migration_creates_the_whole_schema(migrated: Engine) -> None:
     tables = set(inspect(migrated).get_table_names())
     assert tables == TABLES | {"alembic_version"}
-    assert current_revision(migrated) == head_revision() == "0014"
+    assert current_revision(migrated) == head_revision() == "0015"
 
 
 def test_migration_matches_the_models(migrated: Engine) -> None:

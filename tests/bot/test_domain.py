@@ -16,7 +16,7 @@ CONTRACT_INTENTS = {
     "greet", "goodbye", "thank", "ask_flights", "ask_airport_status", "ask_announcements",
     "ask_documents", "ask_help", "set_language", "subscribe_alerts", "unsubscribe_alerts",
     "show_menu", "delete_my_data", "out_of_scope", "list_subscriptions", "ask_safety",
-    "EXTERNAL_alert", "follow_up", "ask_human", "EXTERNAL_case_closed",
+    "EXTERNAL_alert", "follow_up", "ask_human", "EXTERNAL_case_closed", "EXTERNAL_case_reply",
 }  # fmt: skip
 PASHTO_ONLY = PASHTO_LETTERS
 
@@ -26,7 +26,7 @@ def test_intents_and_entities_are_the_contract() -> None:
     assert set(DOMAIN.intents) - CONTRACT_INTENTS <= set(DEFAULT_INTENTS)
     assert set(DOMAIN.entities) == {
         "destination", "airport", "date", "flight_number", "language", "alert_topic",
-        "alert_delivery", "gate", "detail",
+        "alert_delivery", "gate", "detail", "case_reply",
     }  # fmt: skip
 
 

@@ -164,6 +164,22 @@ async def test_remember_lookup_replace_and_forget(address_book: AddressBook) -> 
     assert await address_book.lookup(conversation) is None
 
 
+async def test_a_shorter_expiry_never_cuts_a_longer_one(address_book: AddressBook) -> None:
+    """A case opened by a subscriber (or a subscription during a case): both need the address,
+    so the later expiry is kept."""
+    conversation = conversation_id("telegram", "700000555")
+    await address_book.remember(conversation, "telegram", "700000555", LATER)
+    await address_book.remember(conversation, "telegram", "700000555", LATER - timedelta(20))
+    with address_book.engine.connect() as connection:
+        kept = connection.execute(text("SELECT expires_at FROM alert_addresses")).scalar_one()
+    assert str(kept)[:19] == str(LATER.astimezone(timezone.utc).replace(tzinfo=None))[:19]
+    await address_book.remember(conversation, "telegram", "700000555", LATER + timedelta(5))
+    with address_book.engine.connect() as connection:
+        kept = connection.execute(text("SELECT expires_at FROM alert_addresses")).scalar_one()
+    assert str(kept)[:10] == str((LATER + timedelta(5)).date())
+    assert await address_book.lookup(conversation) == "700000555"
+
+
 async def test_times_are_stored_in_utc_as_the_content_runtime_stores_them(
     address_book: AddressBook,
 ) -> None:

@@ -105,7 +105,8 @@ async def test_what_is_not_a_paused_persons_message_stays_out(inbox: CaseInbox) 
         PERSON, [ConversationPaused(), ConversationResumed(), said("flights to Doha?")]
     )
     trigger = paused_tracker(said("", "EXTERNAL_case_closed"))
-    for tracker in (answered, resumed, trigger):
+    reply = paused_tracker(said("", "EXTERNAL_case_reply"))
+    for tracker in (answered, resumed, trigger, reply):
         await store.save(tracker)
     assert lines(inbox, case) == []
     assert not inbox.record("telegram-nobody", "hello")  # no case: nothing written
@@ -118,6 +119,7 @@ async def test_what_is_not_a_paused_persons_message_stays_out(inbox: CaseInbox) 
         ("delete_my_data", True),
         ("ask_safety", True),
         ("EXTERNAL_case_closed", True),
+        ("EXTERNAL_case_reply", True),
         ("restart", True),
         ("ask_flights", False),
         ("ask_human", False),

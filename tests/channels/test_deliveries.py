@@ -1,5 +1,6 @@
-"""An alert goes out once: claimed right before sending, released when the provider refuses,
-recorded even when the request that asked for it is cancelled (a notifier killed mid-send)."""
+"""An alert, or a caseworker's reply, goes out once: claimed right before sending, released when
+the provider refuses, recorded even when the request that asked for it is cancelled (a notifier
+killed mid-send)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 import sqlalchemy as sa
 
 from bot.channels.addresses import AddressBook
-from bot.channels.deliveries import DeliveryLog
+from bot.channels.deliveries import CASE_REPLY, OUTBOXES, DeliveryLog
 
 NOW = datetime(2021, 8, 26, 12, 0, tzinfo=timezone.utc)
 
@@ -56,7 +57,14 @@ def state(book: AddressBook, delivery: int = 1) -> tuple[bool, bool]:
 @pytest.fixture
 def book(address_book: AddressBook) -> AddressBook:
     with address_book.engine.begin() as connection:
-        for table in ("alert_deliveries", "alert_broadcasts", "revisions"):
+        for table in (
+            "alert_deliveries",
+            "alert_broadcasts",
+            "revisions",
+            "case_replies",
+            "case_messages",
+            "cases",
+        ):
             connection.execute(sa.text(f"DELETE FROM {table}"))
     return address_book
 
@@ -122,3 +130,77 @@ async def test_a_cancelled_request_still_sends_and_records_what_it_began(book: A
             break
         await asyncio.sleep(0.02)
     assert state(book) == (True, True)
+
+
+def queue_case_reply(book: AddressBook, status: str = "sending") -> int:
+    """A caseworker's reply in its case, as the console writes it."""
+    with book.engine.begin() as connection:
+        case = connection.execute(
+            sa.text(
+                "INSERT INTO cases (conversation_id, channel, language, status, priority,"
+                " opened_at, active_at, taken_by) VALUES ('telegram-1', 'telegram', 'prs',"
+                " 'taken', 0, :now, :now, 'farida') RETURNING id"
+            ),
+            {"now": NOW},
+        ).scalar_one()
+        line = connection.execute(
+            sa.text(
+                "INSERT INTO case_messages (case_id, author, text, written_at)"
+                " VALUES (:case, 'caseworker', 'سلام', :now) RETURNING id"
+            ),
+            {"case": case, "now": NOW},
+        ).scalar_one()
+        return int(
+            connection.execute(
+                sa.text(
+                    "INSERT INTO case_replies (case_id, message_id, conversation_id, channel,"
+                    " language, status, attempts, next_attempt_at) VALUES (:case, :line,"
+                    " 'telegram-1', 'telegram', 'prs', :status, 1, :now) RETURNING id"
+                ),
+                {"case": case, "line": line, "status": status, "now": NOW},
+            ).scalar_one()
+        )
+
+
+async def test_a_case_reply_triggered_twice_is_sent_once(book: AddressBook) -> None:
+    reply = queue_case_reply(book)
+    queue_delivery(book, delivery=reply)  # an alert with the same number is another row
+    sent: list[str] = []
+
+    async def send() -> None:
+        sent.append("reply")
+
+    log = DeliveryLog(book.engine, clock=lambda: NOW, table=OUTBOXES[CASE_REPLY])
+    assert await log.send_once(reply, send) is True
+    assert await log.send_once(reply, send) is False
+    assert sent == ["reply"]
+    with book.engine.connect() as connection:
+        delivered = connection.execute(
+            sa.text("SELECT delivered_at FROM case_replies WHERE id = :id"), {"id": reply}
+        ).scalar_one()
+    assert delivered is not None
+    assert state(book, reply) == (False, False)  # the alert is untouched
+
+
+async def test_a_refused_case_reply_is_released_and_a_finished_one_not_sent(
+    book: AddressBook,
+) -> None:
+    reply = queue_case_reply(book)
+    log = DeliveryLog(book.engine, table=OUTBOXES[CASE_REPLY])
+
+    async def refused() -> None:
+        raise RuntimeError("HTTP 403")
+
+    with pytest.raises(RuntimeError):
+        await log.send_once(reply, refused)
+    with book.engine.connect() as connection:
+        claimed = connection.execute(
+            sa.text("SELECT rendered_at FROM case_replies WHERE id = :id"), {"id": reply}
+        ).scalar_one()
+    assert claimed is None  # the courier's retry can send it
+    failed = queue_case_reply(book, status="failed")
+
+    async def never() -> None:
+        raise AssertionError("a failed reply must not be sent")
+
+    assert await log.send_once(failed, never) is False

@@ -434,3 +434,50 @@ def test_no_serious_accessibility_violations_on_the_cases_pages(
     finally:
         context.close()
     assert {name: v for name, v in found.items() if v} == {}
+
+
+def test_a_caseworker_replies_from_a_phone_in_dari(browser: Browser, console: Console) -> None:
+    """The reply box right to left at 360 px: the person's language first, a saved reply in one
+    tap, a typed one; each is a line of the case, on its way to the person."""
+    from actions.cases import store
+    from actions.content import db
+
+    engine = db.create_content_engine(console.db_url)
+    try:
+        with Session(engine) as session, session.begin():
+            case_id = store.open_case(
+                session,
+                conversation_id="telegram-dari-reply",
+                channel="telegram",
+                language="prs",
+                organisation=None,
+                request="پاسپورتم در دروازه گم شد",
+                assistant_answers=[],
+                now=datetime.now(timezone.utc),
+            ).id
+    finally:
+        engine.dispose()
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)
+    page = context.new_page()
+    try:
+        page.goto(invite_caseworker(console, "mariam") + "&lang=prs")
+        page.get_by_role("button", name="ورود").click()
+        page.goto(f"{console.url}/console/cases/{case_id}")
+        page.get_by_role("button", name="این قضیه را بگیرید").click()
+        assert page.evaluate("document.documentElement.dir") == "rtl"
+        language = page.get_by_label("به زبان")
+        expect(language).to_have_value("prs")  # the person writes Dari
+        page.get_by_role("button", name="من همین حالا به قضیهٔ شما رسیدگی می‌کنم.").click()
+        expect(page.get_by_role("status")).to_have_text("جواب شما به طرف شخص در راه است.")
+        page.get_by_label("جواب شما").fill("تذکره تان را همراه داشته باشید.")
+        page.get_by_role("button", name="بفرستید", exact=True).click()
+        lines = page.locator("li.line.caseworker")
+        expect(lines).to_have_count(2)
+        expect(lines.last).to_contain_text("تذکره تان را همراه داشته باشید.")
+        expect(lines.last).to_contain_text("در راه")
+        fits_the_phone(page)
+        page.add_script_tag(path=str(AXE))
+        assert page.evaluate(AXE_RUN) == []
+        screenshot(page, "console-case-reply-prs.png")
+    finally:
+        context.close()

@@ -110,7 +110,7 @@ def test_closing_the_case_gives_the_conversation_back_to_the_assistant(
     assert "یو کارکوونکی" in texts(say(sender, "زه له یو انسان سره خبرې کول غواړم"))
     assert say(sender, "زما ویزه رد شوه") == []
     settings = AdminSettings(rasa_url=stack.rasa_url, rasa_token=os.environ.get("RASA_API_TOKEN"))
-    assert asyncio.run(handback.hand_back(settings, sender)) is None
+    assert asyncio.run(handback.hand_back(settings, sender)).problem is None
     events = get_json(f"{stack.rasa_url}/conversations/{sender}/tracker")
     assert events["paused"] is False
     said = [e.get("text") or "" for e in events["events"] if e.get("event") == "bot"]

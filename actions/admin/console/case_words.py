@@ -44,6 +44,59 @@ CASE_WORDS: Final[dict[str, dict[str, str]]] = {
         "prs": "قضیهٔ {n} ختم شد؛ دستیار دوباره به این شخص جواب می‌دهد.",
         "ps": "{n} قضیه پای ته ورسېده؛ مرستیال بیا دې کس ته ځواب ورکوي.",
     },
+    "case_closed_not_told": {
+        "en": "Case {n} closed; the assistant answers this person again. They could not be "
+        "told now: they will see it when they next write.",
+        "prs": "قضیهٔ {n} ختم شد؛ دستیار دوباره به این شخص جواب می‌دهد. همین حالا به او خبر داده "
+        "نشد: وقتی دوباره پیام بفرستد، می‌بیند.",
+        "ps": "{n} قضیه پای ته ورسېده؛ مرستیال بیا دې کس ته ځواب ورکوي. اوس ورته خبر ور نه "
+        "کړای شو: کله چې بیا پیغام ولېږي، ویې به ویني.",
+    },
+    "reply_title": {"en": "Reply", "prs": "جواب", "ps": "ځواب"},
+    "reply_text": {
+        "en": "Your reply (the person sees it on their own channel)",
+        "prs": "جواب شما (شخص آن را در کانال خودش می‌بیند)",
+        "ps": "ستاسو ځواب (کس یې په خپل چینل کې ویني)",
+    },
+    "reply_language": {"en": "Send in", "prs": "به زبان", "ps": "په ژبه"},
+    "send_reply": {"en": "Send", "prs": "بفرستید", "ps": "ولېږئ"},
+    "saved_replies": {
+        "en": "Saved replies (sent at once in the language above)",
+        "prs": "جواب‌های آماده (فوراً به زبانی که بالا انتخاب شده فرستاده می‌شوند)",
+        "ps": "چمتو ځوابونه (سمدستي په هغه ژبه لېږل کېږي چې پورته ټاکل شوې)",
+    },
+    "reply_queued": {
+        "en": "Your reply is on its way to the person.",
+        "prs": "جواب شما به طرف شخص در راه است.",
+        "ps": "ستاسو ځواب کس ته په لاره دی.",
+    },
+    "reply_empty": {
+        "en": "Nothing was sent: write a reply or pick a saved one.",
+        "prs": "چیزی فرستاده نشد: جواب بنویسید یا یک جواب آماده را انتخاب کنید.",
+        "ps": "هېڅ ونه لېږل شو: ځواب ولیکئ یا یو چمتو ځواب وټاکئ.",
+    },
+    "reply_too_long": {
+        "en": "Nothing was sent: a reply can have at most {n} characters. Split it in two.",
+        "prs": "چیزی فرستاده نشد: یک جواب حد اکثر {n} حرف شده می‌تواند. آن را به دو بخش تقسیم کنید.",
+        "ps": "هېڅ ونه لېږل شو: یو ځواب تر {n} تورو زیات نه شي کېدای. په دوو برخو یې ووېشئ.",
+    },
+    "reply_language_unknown": {
+        "en": "Nothing was sent: choose English, Dari or Pashto.",
+        "prs": "چیزی فرستاده نشد: انگلیسی، دری یا پښتو را انتخاب کنید.",
+        "ps": "هېڅ ونه لېږل شو: انګلیسي، دري یا پښتو وټاکئ.",
+    },
+    "not_your_case": {
+        "en": "Nothing was sent: only the caseworker who holds an open case can reply.",
+        "prs": "چیزی فرستاده نشد: تنها کارمندی که قضیهٔ باز را گرفته، جواب داده می‌تواند.",
+        "ps": "هېڅ ونه لېږل شو: یوازې هغه کارکوونکی ځواب ورکولای شي چې خلاصه قضیه یې اخیستې ده.",
+    },
+    "reply_on_its_way": {"en": "on its way", "prs": "در راه", "ps": "په لاره کې"},
+    "reply_delivered": {"en": "delivered", "prs": "رسید", "ps": "ورسېد"},
+    "reply_not_delivered": {
+        "en": "not delivered",
+        "prs": "نرسید",
+        "ps": "ونه رسېد",
+    },
     "hand_back_failed": {
         "en": "The assistant could not take the conversation back; the case is still yours. Retry.",
         "prs": "دستیار نتوانست گفتگو را پس بگیرد؛ قضیه هنوز به شما است. دوباره کوشش کنید.",

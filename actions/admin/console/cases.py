@@ -1,4 +1,5 @@
-"""``/console/cases``: the caseworkers' queue, one case, and taking it (docs/HANDOFF.md).
+"""``/console/cases``: the caseworkers' queue, one case, taking it, replying, closing it
+(docs/HANDOFF.md).
 
 Only a caseworker's session opens these pages (editors get a 403 page), and nothing on them
 names the person: language, channel and their words, never a phone number or chat id. Every
@@ -13,16 +14,21 @@ from aiohttp import web
 
 from actions.admin.console import flash
 from actions.admin.console.guard import (
+    Form,
     FormRefused,
     SignedIn,
     caseworker_or_sign_in,
     checked_form,
+    field,
 )
 from actions.admin.console.pages import interface_language, render
 from actions.admin.console.refusals import form_refused, not_found
 from actions.admin.console.words import duration
 from actions.admin.state import SETTINGS, in_transaction, now
-from actions.cases import handback, queue
+from actions.cases import handback, queue, replies
+from actions.cases.saved_replies import SAVED_REPLIES, saved_reply
+from actions.settings import conversation_retention
+from bot.lang.codes import LANGUAGES
 
 routes = web.RouteTableDef()
 
@@ -67,6 +73,8 @@ async def one_case(request: web.Request) -> web.Response:
         "case": case,
         "waited": duration(moment - case.opened_at, language),
         "flashes": flash.take(request, language),
+        "saved_replies": SAVED_REPLIES,
+        "reply_max": replies.MAX_REPLY_CHARS,
     }
     response = render(request, "case.html", context, who)
     flash.forget(response)
@@ -80,24 +88,24 @@ class _Refused(Exception):
         self.response = response
 
 
-async def _posted(request: web.Request) -> tuple[SignedIn, int]:
-    """The caseworker posting a form about a case, and the case's number; refusals (a form
-    without its token, no such number) are raised as the page to answer."""
+async def _posted(request: web.Request) -> tuple[SignedIn, int, Form]:
+    """The caseworker posting a form about a case, the case's number and the form; refusals
+    (a form without its token, no such number) are raised as the page to answer."""
     who = await caseworker_or_sign_in(request)
     try:
-        await checked_form(request, who.secret)
+        form = await checked_form(request, who.secret)
     except FormRefused:
         raise _Refused(form_refused(request, who)) from None
     case_id = _case_id(request)
     if case_id is None:
         raise _Refused(not_found(request, who, "no_page"))
-    return who, case_id
+    return who, case_id, form
 
 
 @routes.post("/console/cases/{case}/take")
 async def take_case(request: web.Request) -> web.Response:
     try:
-        who, case_id = await _posted(request)
+        who, case_id, _ = await _posted(request)
     except _Refused as refused:
         return refused.response
     holder = await in_transaction(
@@ -116,20 +124,58 @@ async def close_case(request: web.Request) -> web.Response:
     """Hands the conversation back to the assistant first, then closes the case: if Rasa cannot
     be reached nothing changes, so no person is left in a paused conversation with no case."""
     try:
-        who, case_id = await _posted(request)
+        who, case_id, _ = await _posted(request)
     except _Refused as refused:
         return refused.response
-    conversation = await in_transaction(
+    held = await in_transaction(
         request, partial(queue.closing, case_id=case_id, caseworker=who.editor)
     )
-    if conversation is None:
+    if held is None:
         return not_found(request, who, "no_page")
-    problem = await handback.hand_back(request.app[SETTINGS], conversation)
-    if problem is not None:
-        context = {"reason": "hand_back_failed", "detail": problem}
+    conversation, channel = held
+    outcome = await handback.hand_back(request.app[SETTINGS], conversation, channel)
+    if outcome.problem is not None:
+        context = {"reason": "hand_back_failed", "detail": outcome.problem}
         return render(request, "refused.html", context, who, 502)
     await in_transaction(
         request,
         partial(queue.close, case_id=case_id, caseworker=who.editor, now=now(request)),
     )
-    raise flash.redirect_with(request, "/console/cases", "case_closed", n=case_id)
+    closed = "case_closed" if outcome.told else "case_closed_not_told"
+    raise flash.redirect_with(request, "/console/cases", closed, n=case_id)
+
+
+@routes.post("/console/cases/{case}/reply")
+async def reply_to_case(request: web.Request) -> web.Response:
+    """The holder's reply (typed, or a saved one in the chosen language): a line of the case
+    and its delivery, in one transaction; the notifier's courier sends it."""
+    try:
+        who, case_id, form = await _posted(request)
+    except _Refused as refused:
+        return refused.response
+    location = f"/console/cases/{case_id}"
+    language = field(form, "language")
+    if language not in LANGUAGES:
+        raise flash.redirect_with(request, location, "reply_language_unknown")
+    saved = field(form, "saved")
+    text = saved_reply(saved, language) if saved else field(form, "text")
+    if text is None:
+        raise flash.redirect_with(request, location, "reply_empty")
+    try:
+        await in_transaction(
+            request,
+            partial(
+                replies.queue_reply,
+                case_id=case_id,
+                caseworker=who.editor,
+                text=text,
+                language=language,
+                now=now(request),
+                keep_address=conversation_retention(),
+            ),
+        )
+    except replies.ReplyRefused as refused:
+        raise flash.redirect_with(
+            request, location, refused.reason, n=replies.MAX_REPLY_CHARS
+        ) from None
+    raise flash.redirect_with(request, location, "reply_queued")

@@ -1,0 +1,44 @@
+"""The courier: caseworkers' replies sent by the notifier, the way alerts are.
+
+The notifier process (``python -m actions.alerts serve``) runs this outbox beside the alerts'
+one, with the same steps and guarantees (``actions/alerts/notifier.py``): claimed with
+``SKIP LOCKED``, triggered through Rasa's HTTP API as ``EXTERNAL_case_reply`` with the reply's
+id in the entity ``case_reply`` and the person's channel as ``output_channel``, claimed again by
+Rasa's channel right before the provider (``bot/channels/deliveries.py``), retried with backoff
+when the provider refused, ``failed`` when no address is left or every attempt failed — which
+the caseworker sees on the case's page. The channels' rates are shared with the alerts.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from actions.alerts.models import DeliveryStatus
+from actions.alerts.notifier import NO_ADDRESS, Outbox, has_address
+from actions.alerts.subscriptions import ALERT_CHANNELS
+from actions.cases.models import CaseReply
+
+REPLY_INTENT = "EXTERNAL_case_reply"
+REPLY_ENTITY = "case_reply"
+#: The web chat keeps no address: its own connector holds the messages it did not ask for.
+WEBCHAT = "webchat"
+
+
+class CaseReplyOutbox(Outbox):
+    """``case_replies`` instead of ``alert_deliveries``; a reply needs only a way to the person."""
+
+    model = CaseReply
+    intent = REPLY_INTENT
+    entity = REPLY_ENTITY
+    kind = "case reply"
+    channels = ALERT_CHANNELS | {WEBCHAT}
+
+    def unsendable(
+        self, session: Session, row: Any, now: datetime
+    ) -> tuple[DeliveryStatus, str | None] | None:
+        if row.channel in ALERT_CHANNELS and not has_address(session, row.conversation_id, now):
+            return DeliveryStatus.FAILED, NO_ADDRESS
+        return None

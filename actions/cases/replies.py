@@ -1,0 +1,123 @@
+"""A caseworker's reply: a line of the case and its outbox row, written in one transaction.
+
+The person's address stays sealed in ``alert_addresses`` while the case is open (the Rasa side
+stores it when the case opens, ``actions/handoff.py``); the content runtime can only extend or
+shorten its expiry, never read it. Each reply keeps it for ``CONVERSATION_RETENTION`` more, and
+closing the case cuts it back to what the person's alert subscriptions need, or to a short grace
+for the replies still on their way (``release_address``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from actions.alerts.models import DeliveryStatus, StoredAddress, Subscription
+from actions.cases import webhooks
+from actions.cases.models import Author, Case, CaseAudit, CaseMessage, CaseReply, CaseStatus
+
+#: Longest reply a caseworker can send: about seven SMS segments in Dari, or a few paragraphs.
+MAX_REPLY_CHARS = 1000
+#: How long a closed case's address stays for replies still queued (the courier sends within
+#: seconds; retries of a refused reply end well within this).
+CLOSED_ADDRESS_GRACE = timedelta(minutes=30)
+
+
+class ReplyRefused(ValueError):
+    """A reply that cannot be queued; ``reason`` is a key of the console's words."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Queued:
+    reply_id: int
+    message_id: int
+
+
+def queue_reply(
+    session: Session,
+    *,
+    case_id: int,
+    caseworker: str,
+    text: str,
+    language: str,
+    now: datetime,
+    keep_address: timedelta,
+) -> Queued:
+    """Adds ``text`` to the case ``caseworker`` holds and queues it for the person's channel.
+
+    Raises ``ReplyRefused`` ("reply_empty", "reply_too_long", "not_your_case") and writes
+    nothing then.
+    """
+    text = text.strip()
+    if not text:
+        raise ReplyRefused("reply_empty")
+    if len(text) > MAX_REPLY_CHARS:
+        raise ReplyRefused("reply_too_long")
+    case = session.scalar(
+        select(Case)
+        .where(Case.id == case_id, Case.status == CaseStatus.TAKEN, Case.taken_by == caseworker)
+        .with_for_update()
+    )
+    if case is None:
+        raise ReplyRefused("not_your_case")
+    line = CaseMessage(case_id=case.id, author=Author.CASEWORKER, text=text, written_at=now)
+    session.add(line)
+    session.flush()
+    reply = CaseReply(
+        case_id=case.id,
+        message_id=line.id,
+        conversation_id=case.conversation_id,
+        channel=case.channel,
+        language=language,
+        status=DeliveryStatus.QUEUED,
+        attempts=0,
+        next_attempt_at=now,
+    )
+    session.add(reply)
+    session.add(CaseAudit(case_id=case.id, caseworker=caseworker, action="replied", at=now))
+    webhooks.message_written(session, case, Author.CASEWORKER, text, now)  # for a helpdesk
+    case.active_at = now
+    session.execute(
+        update(StoredAddress)
+        .where(
+            StoredAddress.conversation_id == case.conversation_id,
+            StoredAddress.expires_at < now + keep_address,
+        )
+        .values(expires_at=now + keep_address)
+    )
+    session.flush()
+    return Queued(reply.id, line.id)
+
+
+def release_address(session: Session, conversation_id: str, now: datetime) -> None:
+    """The case closed: its address is kept only as long as the person's subscriptions need
+    it, and at least ``CLOSED_ADDRESS_GRACE`` for the replies still on their way."""
+    subscribed_until = session.scalar(
+        select(func.max(Subscription.expires_at)).where(
+            Subscription.conversation_id == conversation_id, Subscription.expires_at > now
+        )
+    )
+    keep_until = max(subscribed_until or now, now + CLOSED_ADDRESS_GRACE)
+    session.execute(
+        update(StoredAddress)
+        .where(
+            StoredAddress.conversation_id == conversation_id,
+            StoredAddress.expires_at > keep_until,
+        )
+        .values(expires_at=keep_until)
+    )
+
+
+def delivery_of_lines(session: Session, case_id: int) -> dict[int, DeliveryStatus]:
+    """For each caseworker line of the case, where its reply stands."""
+    rows = session.execute(
+        select(CaseReply.message_id, CaseReply.status).where(CaseReply.case_id == case_id)
+    )
+    return {message_id: DeliveryStatus(status) for message_id, status in rows}
