@@ -30,7 +30,7 @@ from sanic.response import HTTPResponse
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertOutput, address_book_for
 from bot.channels.blueprints import Blueprint
-from bot.channels.deliveries import ALERT_DELIVERY
+from bot.channels.deliveries import OUTBOXES
 from bot.channels.identity import conversation_id
 from bot.channels.mailbox import MAILBOX_MESSAGES, MESSAGE_ID, Mailbox, MailboxFull
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory, channel_memory
@@ -132,7 +132,8 @@ class WebchatMailboxOutput(AlertOutput):
 
     async def send_response(self, recipient_id: str, message: dict[str, Any]) -> None:
         custom = message.get("custom")
-        if self.addresses is None and isinstance(custom, dict) and ALERT_DELIVERY in custom:
+        tagged = isinstance(custom, dict) and any(tag in custom for tag in OUTBOXES)
+        if self.addresses is None and tagged:
             # Stored but never recorded, it would be sent again by every retry.
             self._refuse(recipient_id, f"no database to record the delivery in ({KEY_ENV} unset)")
         await super().send_response(recipient_id, message)

@@ -14,7 +14,7 @@ import pytest
 
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertNotDelivered
-from bot.channels.deliveries import ALERT_DELIVERY
+from bot.channels.deliveries import ALERT_DELIVERY, CASE_REPLY
 from bot.channels.identity import conversation_id
 from bot.channels.mailbox import MAILBOX_MESSAGES, Mailbox, MailboxFull
 from bot.channels.memory import ChannelMemory, ProcessMemory
@@ -235,11 +235,14 @@ async def test_a_tagged_message_counts_as_delivered_once_it_is_in_the_mailbox(
     assert state(sqlite_address_book, 2) == (False, False)  # released: the retry can send it
 
 
-async def test_without_the_database_a_tagged_message_is_refused_not_stored_unrecorded() -> None:
+@pytest.mark.parametrize("tag", [ALERT_DELIVERY, CASE_REPLY])
+async def test_without_the_database_a_tagged_message_is_refused_not_stored_unrecorded(
+    tag: str,
+) -> None:
     channel = WebchatInput()  # no address book: no database to record deliveries in
     with pytest.raises(AlertNotDelivered, match="no database to record the delivery"):
         await rasa_output_channel(channel).send_response(
-            "webchat-c1", {"text": REPLY_PRS, "custom": {ALERT_DELIVERY: 7}}
+            "webchat-c1", {"text": REPLY_PRS, "custom": {tag: 7}}
         )
     assert await channel.mailbox.collect("webchat-c1") == []
     await rasa_output_channel(channel).send_response("webchat-c1", {"text": I_AM_BACK_PS})
