@@ -41,7 +41,7 @@ from actions.content.answering import Reply, latest_entity, own_messages, utc_no
 from actions.content.db import session_scope
 from actions.content.localise import language_or_default
 from actions.content.models import Announcement, Flight, Revision
-from bot.contract import language_metadata
+from bot.contract import ALERT_DELIVERY, WHATSAPP_TEMPLATE, language_metadata
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +49,6 @@ WHATSAPP_WINDOW = timedelta(hours=24)
 #: What Meta calls our languages in template messages.
 WHATSAPP_LANGUAGE = {"prs": "fa", "ps": "ps", "en": "en"}
 #: The custom payload key that tags an alert with its delivery (bot/channels/deliveries.py).
-ALERT_DELIVERY = "alert_delivery"
 #: Template parameters: no newlines or tabs, at most 4 spaces in a row, and a bounded length.
 TEMPLATE_PARAMETER_MAX = 900
 
@@ -151,7 +150,7 @@ class ActionSendAlert(Action):  # type: ignore[misc]  # rasa_sdk ships no type h
     async def run(
         self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: DomainDict
     ) -> list[dict[str, Any]]:
-        raw = latest_entity(tracker, "alert_delivery") or ""
+        raw = latest_entity(tracker, ALERT_DELIVERY) or ""
         if not raw.isdigit():
             logger.warning("EXTERNAL_alert without a delivery id: nothing sent")
             return []
@@ -173,7 +172,7 @@ class ActionSendAlert(Action):  # type: ignore[misc]  # rasa_sdk ships no type h
                 "language": WHATSAPP_LANGUAGE[alert.language],
                 "parameters": [template_parameter(alert.text)],
             }
-            dispatcher.utter_message(json_message={"whatsapp_template": template, **tag})
+            dispatcher.utter_message(json_message={WHATSAPP_TEMPLATE: template, **tag})
         else:
             metadata = language_metadata(alert.language)
             dispatcher.utter_message(text=alert.text, json_message=tag, metadata=metadata)

@@ -31,12 +31,11 @@ from actions import settings
 from actions.alert_delivery import WHATSAPP_LANGUAGE, outside_whatsapp_window, template_parameter
 from actions.alerts.models import DeliveryStatus
 from actions.alerts.wording import wording
-from actions.cases.courier import REPLY_ENTITY
 from actions.cases.models import Case, CaseMessage, CaseReply
 from actions.content.answering import latest_entity, utc_now
 from actions.content.db import session_scope
 from actions.content.localise import language_or_default
-from bot.contract import language_metadata
+from bot.contract import CASE_REPLY, WHATSAPP_TEMPLATE, language_metadata
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +75,7 @@ class ActionSendCaseReply(Action):  # type: ignore[misc]  # rasa_sdk ships no ty
     async def run(
         self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: DomainDict
     ) -> list[dict[str, Any]]:
-        raw = latest_entity(tracker, REPLY_ENTITY) or ""
+        raw = latest_entity(tracker, CASE_REPLY) or ""
         if not raw.isdigit() or len(raw) > 12:
             logger.warning("EXTERNAL_case_reply without a reply id: nothing sent")
             return []
@@ -90,14 +89,14 @@ class ActionSendCaseReply(Action):  # type: ignore[misc]  # rasa_sdk ships no ty
             return []
         if written is None:
             return []
-        tag = {REPLY_ENTITY: int(raw)}
+        tag = {CASE_REPLY: int(raw)}
         if written.channel == "whatsapp" and outside_whatsapp_window(tracker, self._clock()):
             template = {
                 "name": settings.whatsapp_case_reply_template(),
                 "language": WHATSAPP_LANGUAGE[written.language],
                 "parameters": [template_parameter(written.text)],
             }
-            dispatcher.utter_message(json_message={"whatsapp_template": template, **tag})
+            dispatcher.utter_message(json_message={WHATSAPP_TEMPLATE: template, **tag})
         else:
             # Named, so that the channel writes what it adds (the SMS MORE hint) in it too.
             metadata = language_metadata(written.language)

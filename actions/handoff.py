@@ -29,7 +29,7 @@ from actions.content import format as fmt
 from actions.content.db import session_scope
 from actions.content.localise import digits, isolate, language_or_default
 from actions.settings import conversation_retention, emergency_hotline
-from actions.subscriptions import REMEMBER_ADDRESS
+from bot.contract import REMEMBER_ADDRESS
 
 logger = logging.getLogger(__name__)
 

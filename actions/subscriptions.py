@@ -32,13 +32,13 @@ from actions.content import queries
 from actions.content.answering import utc_now
 from actions.content.db import session_scope
 from actions.content.localise import LABELS, isolate_latin, language_or_default, word
+from bot.contract import REMEMBER_ADDRESS
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_AIRPORT = "KBL"
 FAILED = "utter_alerts_failed"
 #: Told to the bot runtime's channel, which seals the address it holds (bot/channels/addresses.py).
-REMEMBER_ADDRESS = "remember_address"
 
 
 def wishes_in(session: Session, tracker: Tracker) -> list[Wish]:

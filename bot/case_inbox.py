@@ -30,6 +30,7 @@ from bot import case_events
 from bot.case_outbox import cases, queue_message
 from bot.case_urgency import is_urgent
 from bot.channels.addresses import UTCDateTime, database_url, engine_for
+from bot.contract import is_external
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ def message_for_the_case(tracker: DialogueStateTracker) -> str | None:
         if isinstance(event, (ActionExecuted, BotUttered)):
             return None
         if isinstance(event, UserUttered):
-            if not event.text or (event.intent_name or "").startswith("EXTERNAL_"):
+            if not event.text or is_external(event.intent_name):
                 return None
             return event.text
     return None

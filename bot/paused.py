@@ -26,6 +26,8 @@ from rasa.core.processor import MessageProcessor
 from rasa.shared.core.trackers import DialogueStateTracker
 from rasa.shared.nlu.constants import INTENT_NAME_KEY
 
+from bot.contract import CASE_CLOSED_INTENT, CASE_REPLY_INTENT
+
 #: Intents the assistant answers in a paused conversation (the rules of data/rules/ apply).
 ALWAYS_ANSWERED: Final = frozenset(
     {
@@ -33,9 +35,9 @@ ALWAYS_ANSWERED: Final = frozenset(
         "delete_my_data",
         "ask_safety",
         # The end of the case (the console's "close", through Rasa's API).
-        "EXTERNAL_case_closed",
+        CASE_CLOSED_INTENT,
         # A caseworker's reply on its way to the person (the conversation stays paused).
-        "EXTERNAL_case_reply",
+        CASE_REPLY_INTENT,
     }
 )
 

@@ -48,6 +48,7 @@ from sqlalchemy.engine import Engine
 from bot.case_inbox import message_for_the_case
 from bot.channels.addresses import UTCDateTime, database_url, engine_for
 from bot.channels.identity import keyed_tag
+from bot.contract import is_external
 from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
 from bot.lang.letters import has_arabic_script
 from bot.question_mask import as_bigint, mask, wording
@@ -125,7 +126,7 @@ def turn_of(tracker: DialogueStateTracker) -> tuple[UserUttered, Turn] | None:
         return None
     message = next((e for e in reversed(tracker.events) if isinstance(e, UserUttered)), None)
     intent = (message.intent_name or "") if message else ""
-    if message is None or not intent or intent.startswith("EXTERNAL_"):
+    if message is None or not intent or is_external(intent):
         return None
     parsed = (message.parse_data or {}).get("language") or {}
     parsed = parsed if isinstance(parsed, dict) else {}

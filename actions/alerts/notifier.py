@@ -57,11 +57,11 @@ from actions.cases import webhook_sender
 from actions.content.answering import utc_now
 from actions.content.db import session_scope
 from bot.alert_rates import DEFAULT_RATES, alert_rate
+from bot.contract import ALERT_DELIVERY, ALERT_INTENT
 from bot.settings_values import positive_number, whole_number
 
 logger = logging.getLogger(__name__)
 
-ALERT_INTENT = "EXTERNAL_alert"
 _RETRY_AFTER = re.compile(r"retry after (\d+(?:\.\d+)?) s")
 NO_ADDRESS = "no stored address"
 
@@ -154,7 +154,7 @@ class Outbox:
     #: The outbox table: ``Delivery``, or another model with its ``Sending`` columns.
     model: Any = Delivery
     intent: str = ALERT_INTENT
-    entity: str = "alert_delivery"
+    entity: str = ALERT_DELIVERY
     #: What one row is, for the log.
     kind: str = "alert"
     #: The channels whose rows it sends.
@@ -329,7 +329,7 @@ class RasaApi:
         self._session: aiohttp.ClientSession | None = None
 
     async def trigger(
-        self, claimed: Claimed, intent: str = ALERT_INTENT, entity: str = "alert_delivery"
+        self, claimed: Claimed, intent: str = ALERT_INTENT, entity: str = ALERT_DELIVERY
     ) -> Outcome:
         if self._session is None:
             timeout = aiohttp.ClientTimeout(total=self.settings.request_timeout_seconds)

@@ -20,9 +20,8 @@ from actions.alerts.models import DeliveryStatus
 from actions.alerts.notifier import NO_ADDRESS, Outbox, has_address
 from actions.alerts.subscriptions import ALERT_CHANNELS
 from actions.cases.models import CaseReply
+from bot.contract import CASE_REPLY, CASE_REPLY_INTENT
 
-REPLY_INTENT = "EXTERNAL_case_reply"
-REPLY_ENTITY = "case_reply"
 #: The web chat keeps no address: its own connector holds the messages it did not ask for.
 WEBCHAT = "webchat"
 
@@ -31,8 +30,8 @@ class CaseReplyOutbox(Outbox):
     """``case_replies`` instead of ``alert_deliveries``; a reply needs only a way to the person."""
 
     model = CaseReply
-    intent = REPLY_INTENT
-    entity = REPLY_ENTITY
+    intent = CASE_REPLY_INTENT
+    entity = CASE_REPLY
     kind = "case reply"
     channels = ALERT_CHANNELS | {WEBCHAT}
 

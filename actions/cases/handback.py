@@ -26,10 +26,10 @@ from urllib.parse import quote
 import aiohttp
 
 from actions.admin.settings import AdminSettings
+from bot.contract import CASE_CLOSED_INTENT
 
 logger = logging.getLogger(__name__)
 
-CLOSED_INTENT = "EXTERNAL_case_closed"
 TIMEOUT_SECONDS = 10.0
 
 
@@ -62,7 +62,7 @@ async def _trigger(
     params = {"include_events": "NONE"}
     if channel:
         params["output_channel"] = channel
-    body = {"name": CLOSED_INTENT, "entities": {}}
+    body = {"name": CASE_CLOSED_INTENT, "entities": {}}
     async with session.post(url, json=body, headers=headers, params=params) as response:
         return response.status, await response.text()
 

@@ -31,6 +31,7 @@ from actions.content.freshness import stalest_check
 from actions.content.localise import isolate, language_or_default
 from actions.content.models import Provenance
 from actions.settings import FreshnessLimits, emergency_hotline
+from bot.contract import is_external
 
 logger = logging.getLogger(__name__)
 
@@ -86,9 +87,7 @@ def own_messages(tracker: Tracker) -> list[dict[str, Any]]:
         event
         for event in tracker.events
         if event.get("event") == "user"
-        and not (
-            ((event.get("parse_data") or {}).get("intent") or {}).get("name") or ""
-        ).startswith("EXTERNAL_")
+        and not is_external(((event.get("parse_data") or {}).get("intent") or {}).get("name"))
     ]
 
 

@@ -34,12 +34,11 @@ from bot.channels.addresses import AddressBook
 from bot.channels.deliveries import OUTBOXES, DeliveryLog
 from bot.channels.sealing import KEY_ENV, AddressBookError
 from bot.channels.transport import ProviderFailure
+from bot.contract import REMEMBER_ADDRESS, WHATSAPP_TEMPLATE
 
 logger = logging.getLogger(__name__)
 
 #: Custom payload keys of the contract with the content runtime.
-REMEMBER_ADDRESS = "remember_address"
-WHATSAPP_TEMPLATE = "whatsapp_template"
 #: What Rasa's ``OutputChannel.send_response`` sends of a bot message.
 _DELIVERABLE = ("text", "buttons", "quick_replies", "custom", "image", "attachment", "elements")
 

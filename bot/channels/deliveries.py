@@ -27,13 +27,12 @@ from sqlalchemy import Column, Integer, MetaData, String, Table, update
 from sqlalchemy.engine import Engine
 
 from bot.channels.addresses import UTCDateTime
+from bot.contract import ALERT_DELIVERY, CASE_REPLY
 
 logger = logging.getLogger(__name__)
 
 #: The key of the custom payload that tags an alert with its delivery id.
-ALERT_DELIVERY = "alert_delivery"
 #: The key that tags a caseworker's reply with its id.
-CASE_REPLY = "case_reply"
 SENDING = "sending"
 
 _metadata = MetaData()

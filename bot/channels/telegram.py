@@ -47,6 +47,7 @@ from bot.channels.transport import (
 )
 from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
 from bot.channels.wording import text_only
+from bot.contract import LANGUAGE_HINT
 
 logger = logging.getLogger(__name__)
 
@@ -386,6 +387,6 @@ class TelegramInput(InputChannel):
             output,
             conversation,
             input_channel=self.name(),
-            metadata={"language_hint": hint} if hint else {},
+            metadata={LANGUAGE_HINT: hint} if hint else {},
         )
         return await take_turn(message, on_new_message, agent)

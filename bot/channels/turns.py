@@ -28,6 +28,7 @@ from rasa.core.channels.channel import OutputChannel, UserMessage
 
 from bot.channels.transport import capped_text
 from bot.channels.wording import try_again
+from bot.contract import LANGUAGE_HINT
 
 logger = logging.getLogger(__name__)
 
@@ -141,7 +142,7 @@ async def take_turn(message: UserMessage, on_new_message: OnNewMessage, agent: A
             message.input_channel,
             message.sender_id,
         )
-    hint = (message.metadata or {}).get("language_hint")
+    hint = (message.metadata or {}).get(LANGUAGE_HINT)
     try:
         await output.send_text_message(message.sender_id, try_again(language or hint, hotline()))
     except Exception:

@@ -45,6 +45,7 @@ from bot.channels.transport import (
     read_body,
 )
 from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
+from bot.contract import LANGUAGE_HINT
 from bot.lang.codes import LANGUAGES
 from bot.stores import DELETED_CONFIRMATION
 
@@ -159,7 +160,7 @@ def parse_message(body: bytes) -> tuple[str, str, str | None]:
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT_CHARS:
         raise MalformedRequest(f"message must be a text of 1-{MAX_TEXT_CHARS} characters")
     metadata = data.get("metadata")
-    hint = metadata.get("language_hint") if isinstance(metadata, dict) else None
+    hint = metadata.get(LANGUAGE_HINT) if isinstance(metadata, dict) else None
     return sender, text, hint if hint in LANGUAGES else None
 
 
@@ -256,7 +257,7 @@ class WebchatInput(InputChannel):
                 collector,
                 conversation,
                 input_channel=self.name(),
-                metadata={"language_hint": hint} if hint else {},
+                metadata={LANGUAGE_HINT: hint} if hint else {},
             )
             outcome = await take_turn(message, on_new_message, request.app.ctx.agent)
             if collector.deleted_data:

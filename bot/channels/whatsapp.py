@@ -27,7 +27,6 @@ from sanic.response import HTTPResponse
 
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import (
-    WHATSAPP_TEMPLATE,
     AlertNotDelivered,
     AlertOutput,
     address_book_for,
@@ -50,7 +49,7 @@ from bot.channels.transport import (
 from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
 from bot.channels.whatsapp_templates import template_message
 from bot.channels.wording import CHOOSE, text_only
-from bot.contract import reply_language
+from bot.contract import WHATSAPP_TEMPLATE, reply_language
 
 logger = logging.getLogger(__name__)
 

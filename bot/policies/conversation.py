@@ -28,6 +28,7 @@ from rasa.shared.core.domain import Domain
 from rasa.shared.core.events import ActionExecuted, Event, SlotSet, UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
 
+from bot.contract import LANGUAGE_HINT, is_external
 from bot.lang.choice import LanguageState, choose_language, follow_confidence
 from bot.lang.codes import is_language
 from bot.policies.memory import ACTION_TOPIC, DEFAULT_TTL, TOPIC, remembered
@@ -53,7 +54,7 @@ def own_messages(tracker: DialogueStateTracker) -> List[UserUttered]:
     return [
         event
         for event in tracker.events
-        if isinstance(event, UserUttered) and not (event.intent_name or "").startswith("EXTERNAL_")
+        if isinstance(event, UserUttered) and not is_external(event.intent_name)
     ]
 
 
@@ -149,7 +150,7 @@ class ConversationPolicy(RulePolicy):
             if is_language(language)
             else None
         )
-        hint = (latest.metadata or {}).get("language_hint")
+        hint = (latest.metadata or {}).get(LANGUAGE_HINT)
         new = choose_language(current, message, hint, self._follow_confidence)
         if new != current:
             changes.update({LANGUAGE_SLOT: new.language, CHOSEN_SLOT: new.chosen})

@@ -14,12 +14,12 @@ import pytest
 
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertNotDelivered
-from bot.channels.deliveries import ALERT_DELIVERY, CASE_REPLY
 from bot.channels.identity import conversation_id
 from bot.channels.mailbox import MAILBOX_MESSAGES, Mailbox, MailboxFull
 from bot.channels.memory import ChannelMemory, ProcessMemory
 from bot.channels.redis_memory import RedisMemory
 from bot.channels.webchat import MAX_ACKNOWLEDGED, WebchatInput
+from bot.contract import ALERT_DELIVERY, CASE_REPLY
 from tests.channels.alert_support import rasa_output_channel
 from tests.channels.channel_support import FakeAgent, Serve
 from tests.channels.redis_support import unreachable_redis
