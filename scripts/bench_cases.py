@@ -17,15 +17,18 @@ a phone reloads all day.
 * ``webhook`` — a case opened (its transaction committed) until the helpdesk receiver got the
   event, through the notifier's sender (``actions/cases/webhook_sender.py``) at its default
   poll and a faster one, on SQLite and PostgreSQL.
-* ``reply → provider`` — the caseworker's reply delivery is not built yet; when it is, its part
-  times a reply from the console's POST to the fake provider (``scripts/fake_providers.py``)
-  and is added to ``PARTS``.
+* ``reply`` — the real stack with the Telegram channel and a fake Telegram API
+  (``scripts/fake_providers.py``): a person asks for a person on Telegram, a caseworker takes
+  the case and replies; timed from the console's POST of the reply until the fake provider got
+  it in that chat (the notifier's courier, Rasa's ``EXTERNAL_case_reply``, the connector), at
+  the notifier's default poll (``ALERT_POLL_SECONDS``, 1 s).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import os
 import platform
 import re
@@ -64,6 +67,7 @@ from scripts.bench_content import (  # noqa: E402
     postgres_schema,
     sqlite_database,
 )
+from scripts.fake_providers import CHANNEL_SECRETS, CREDENTIALS, FakeProviders  # noqa: E402
 from scripts.stack import Stack, free_port  # noqa: E402
 
 MODEL = ROOT / "models" / "assistant.tar.gz"
@@ -254,6 +258,111 @@ async def measure_handoff(samples: int) -> Handoff:
             db.dispose_engine()
 
 
+# -- (d) reply: a caseworker's reply until the person's provider has it -------------------------
+
+
+async def telegram_update(http: aiohttp.ClientSession, rasa_url: str, chat: int, text: str) -> None:
+    """A message of ``chat`` as Telegram posts it to the webhook."""
+    update = {
+        "update_id": secrets.randbelow(10**9),
+        "message": {
+            "message_id": secrets.randbelow(10**6),
+            "date": int(time.time()),
+            "chat": {"id": chat, "type": "private"},
+            "from": {"id": chat, "is_bot": False, "first_name": "A", "language_code": "fa"},
+            "text": text,
+        },
+    }
+    headers = {"X-Telegram-Bot-Api-Secret-Token": CHANNEL_SECRETS["TELEGRAM_SECRET_TOKEN"]}
+    url = f"{rasa_url}/webhooks/telegram/webhook"
+    async with http.post(url, json=update, headers=headers) as response:
+        assert response.status == 200, f"telegram webhook: HTTP {response.status}"
+
+
+async def replies(stack: Stack, providers: FakeProviders, samples: int) -> list[float]:
+    jar = aiohttp.CookieJar(unsafe=True)  # the console is on 127.0.0.1
+    timings: list[float] = []
+    async with aiohttp.ClientSession(cookie_jar=jar) as http:
+
+        async def get(path: str) -> str:
+            async with http.get(f"{stack.admin_url}{path}") as response:
+                assert response.status == 200, f"{path}: HTTP {response.status}"
+                return await response.text()
+
+        async def post(path: str, data: dict[str, str]) -> str:
+            async with http.post(f"{stack.admin_url}{path}", data=data) as response:
+                assert response.status == 200, f"{path}: HTTP {response.status}"
+                return await response.text()
+
+        async def press(path: str, data: dict[str, str]) -> str:
+            """Posts a form of the page it is on, with that page's CSRF token."""
+            form = CSRF.search(await get(path.rsplit("/", 1)[0]))
+            assert form is not None, f"no form on {path}"
+            return await post(path, {"csrf": form.group(1), **data})
+
+        await sign_in(get, post)
+        for sample in range(samples + 1):  # the first, not timed, warms the path up
+            chat = 730000000 + sample * 1000 + secrets.randbelow(1000)
+            before = case_ids(await get("/console/cases"))
+            await telegram_update(http, stack.rasa_url, chat, ASK_FOR_A_PERSON)
+            (case_id,) = case_ids(await get("/console/cases")) - before
+            await press(f"/console/cases/{case_id}/take", {})
+            text = f"Hello, I am looking at your case now ({sample})."
+            # A caseworker reads before answering: more than Telegram's one message a second to
+            # a chat after the assistant's own answer (faster, the fake answers 429 as Telegram
+            # does and the courier waits its backoff); and not in step with the courier's poll.
+            await asyncio.sleep(1.5 + spread(sample, 1.0))
+            sent = len(providers.to("telegram", str(chat)))
+            started = time.perf_counter()
+            await press(f"/console/cases/{case_id}/reply", {"text": text, "language": "en"})
+            while not any(text in r.text for r in providers.to("telegram", str(chat))[sent:]):
+                if time.perf_counter() - started > 60:
+                    raise RuntimeError("the reply did not reach the provider within 60 s")
+                await asyncio.sleep(0.01)
+            if sample:
+                timings.append((time.perf_counter() - started) * 1000)
+    return timings
+
+
+async def measure_reply(samples: int) -> list[float]:
+    if not MODEL.exists():
+        raise SystemExit(f"{MODEL} is missing: run `make train` first")
+    providers = FakeProviders()
+    with tempfile.TemporaryDirectory(prefix="bench-replies-") as directory:
+        base = Path(directory)
+        url = f"sqlite:///{base / 'content.db'}"
+        prepare(url)
+        db.dispose_engine()
+        credentials = base / "credentials.yml"
+        credentials.write_text(CREDENTIALS, encoding="utf-8")
+        provider_url = await providers.start(free_port())
+        key = base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
+        stack = Stack(
+            model=MODEL,
+            content_db_url=url,
+            log_dir=base / "logs",
+            rasa_port=free_port(),
+            action_port=free_port(),
+            admin_port=free_port(),
+            with_notifier=True,
+            extra_env={
+                **CHANNEL_SECRETS,
+                **FakeProviders.environment(provider_url),
+                "RASA_CREDENTIALS": str(credentials),
+                "RASA_API_TOKEN": secrets.token_urlsafe(24),
+                "CONVERSATION_ID_KEY": secrets.token_urlsafe(32),
+                "ADDRESS_ENCRYPTION_KEY": key,
+            },
+        )
+        try:
+            await asyncio.to_thread(stack.start)
+            return await replies(stack, providers, samples)
+        finally:
+            await asyncio.to_thread(stack.stop)
+            await providers.stop()
+            db.dispose_engine()
+
+
 # -- (b) queue: the console's queue page with many open cases ---------------------------------
 
 
@@ -368,8 +477,8 @@ def row(name: str, figures: Latency, unit: str = "ms") -> str:
 
 HEADER = "| measure | p50 | p95 | p99 | unit |\n|---|---:|---:|---:|---|"
 
-#: The parts, in the order they run. The caseworker's reply delivery adds "reply" here.
-PARTS = ("handoff", "queue", "webhook")
+#: The parts, in the order they run.
+PARTS = ("handoff", "queue", "webhook", "reply")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -422,10 +531,16 @@ def main(argv: list[str] | None = None) -> int:
             with database() as url:
                 for setting, figures in measure_webhook(url, args.events).items():
                     lines.append(row(f"{name}, {setting}", figures))
-    lines += [
-        "\n## (d) A caseworker's reply to the person's provider\n",
-        "Not measured: the reply delivery is not built yet (docs/HANDOFF.md).",
-    ]
+    if "reply" in parts:
+        lines += [
+            f"\n## (d) A caseworker's reply until the person's provider has it "
+            f"({args.samples} replies, Telegram, SQLite)\n",
+            HEADER,
+            row(
+                "console POST → fake Telegram API",
+                latency(asyncio.run(measure_reply(args.samples))),
+            ),
+        ]
 
     print("# Cases: from asking for a person to a caseworker and a helpdesk\n")
     load_average = ", ".join(f"{figure:.2f}" for figure in os.getloadavg())
