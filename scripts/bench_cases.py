@@ -67,7 +67,12 @@ from scripts.bench_content import (  # noqa: E402
     postgres_schema,
     sqlite_database,
 )
-from scripts.fake_providers import CHANNEL_SECRETS, CREDENTIALS, FakeProviders  # noqa: E402
+from scripts.fake_providers import (  # noqa: E402
+    CHANNEL_SECRETS,
+    CREDENTIALS,
+    FakeProviders,
+    send_telegram,
+)
 from scripts.stack import Stack, free_port  # noqa: E402
 
 MODEL = ROOT / "models" / "assistant.tar.gz"
@@ -261,24 +266,6 @@ async def measure_handoff(samples: int) -> Handoff:
 # -- (d) reply: a caseworker's reply until the person's provider has it -------------------------
 
 
-async def telegram_update(http: aiohttp.ClientSession, rasa_url: str, chat: int, text: str) -> None:
-    """A message of ``chat`` as Telegram posts it to the webhook."""
-    update = {
-        "update_id": secrets.randbelow(10**9),
-        "message": {
-            "message_id": secrets.randbelow(10**6),
-            "date": int(time.time()),
-            "chat": {"id": chat, "type": "private"},
-            "from": {"id": chat, "is_bot": False, "first_name": "A", "language_code": "fa"},
-            "text": text,
-        },
-    }
-    headers = {"X-Telegram-Bot-Api-Secret-Token": CHANNEL_SECRETS["TELEGRAM_SECRET_TOKEN"]}
-    url = f"{rasa_url}/webhooks/telegram/webhook"
-    async with http.post(url, json=update, headers=headers) as response:
-        assert response.status == 200, f"telegram webhook: HTTP {response.status}"
-
-
 async def replies(stack: Stack, providers: FakeProviders, samples: int) -> list[float]:
     jar = aiohttp.CookieJar(unsafe=True)  # the console is on 127.0.0.1
     timings: list[float] = []
@@ -304,7 +291,7 @@ async def replies(stack: Stack, providers: FakeProviders, samples: int) -> list[
         for sample in range(samples + 1):  # the first, not timed, warms the path up
             chat = 730000000 + sample * 1000 + secrets.randbelow(1000)
             before = case_ids(await get("/console/cases"))
-            await telegram_update(http, stack.rasa_url, chat, ASK_FOR_A_PERSON)
+            await send_telegram(http, stack.rasa_url, chat, ASK_FOR_A_PERSON)
             (case_id,) = case_ids(await get("/console/cases")) - before
             await press(f"/console/cases/{case_id}/take", {})
             text = f"Hello, I am looking at your case now ({sample})."

@@ -11,12 +11,14 @@ benchmark that respected the limits shows zero refusals.
 from __future__ import annotations
 
 import asyncio
+import secrets
 import threading
 import time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 SMS_SECRET = "gateway-secret-for-tests"
@@ -39,6 +41,26 @@ CHANNEL_SECRETS = {
     "WHATSAPP_ACCESS_TOKEN": "whatsapp-access",
     "WHATSAPP_PHONE_NUMBER_ID": "1000000001",
 }
+
+
+async def send_telegram(
+    http: aiohttp.ClientSession, rasa_url: str, chat: int, text: str, app_language: str = "fa"
+) -> None:
+    """A private chat's message, posted to Rasa's Telegram webhook as Telegram posts it."""
+    update = {
+        "update_id": secrets.randbelow(10**9),
+        "message": {
+            "message_id": secrets.randbelow(10**6),
+            "date": int(time.time()),
+            "chat": {"id": chat, "type": "private"},
+            "from": {"id": chat, "is_bot": False, "first_name": "A", "language_code": app_language},
+            "text": text,
+        },
+    }
+    headers = {"X-Telegram-Bot-Api-Secret-Token": CHANNEL_SECRETS["TELEGRAM_SECRET_TOKEN"]}
+    url = f"{rasa_url}/webhooks/telegram/webhook"
+    async with http.post(url, json=update, headers=headers) as response:
+        assert response.status == 200, f"telegram webhook: HTTP {response.status}"
 
 
 @dataclass(frozen=True)

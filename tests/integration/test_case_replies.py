@@ -36,12 +36,11 @@ from scripts.fake_providers import (
     SMS_SECRET,
     FakeProviders,
     ProvidersInThread,
+    send_telegram,
 )
 from scripts.stack import ROOT, Stack, free_port
 from tests.actions.console_support import csrf_in, visible
 from tests.integration.test_alerts import ACTIONS_PYTHON, API_TOKEN, KEYS, MODEL, NOTIFIER
-
-TELEGRAM_SECRET = {"X-Telegram-Bot-Api-Secret-Token": CHANNEL_SECRETS["TELEGRAM_SECRET_TOKEN"]}
 
 
 @dataclass
@@ -146,20 +145,8 @@ def on_telegram(cases: CaseStack) -> Person:
         # faster replies, as Telegram does).
         await asyncio.sleep(1.1)
         before = len(cases.providers.to("telegram", str(chat)))
-        update = {
-            "update_id": uuid.uuid4().int % 1_000_000_000,
-            "message": {
-                "message_id": time.monotonic_ns() % 1_000_000,
-                "date": int(time.time()),
-                "chat": {"id": chat, "type": "private"},
-                "from": {"id": chat, "is_bot": False, "first_name": "A", "language_code": "fa"},
-                "text": text,
-            },
-        }
         async with aiohttp.ClientSession() as session:
-            url = f"{cases.stack.rasa_url}/webhooks/telegram/webhook"
-            async with session.post(url, json=update, headers=TELEGRAM_SECRET) as response:
-                assert response.status == 200, await response.text()
+            await send_telegram(session, cases.stack.rasa_url, chat, text)
         return [r.text for r in cases.providers.to("telegram", str(chat))[before:]]
 
     return Person("telegram", str(chat), send)
