@@ -189,13 +189,23 @@ class Outbox:
 
     def claim(self, channel: str, limit: int) -> list[Claimed]:
         """Up to ``limit`` due deliveries of ``channel``, one per conversation, oldest first,
-        skipping conversations alerted less than a second ago."""
+        skipping conversations with a delivery in flight or one finished less than a second ago.
+
+        The second counts from when the last one *finished*, not when it was claimed: a slow
+        send would otherwise leave the next one arriving at the provider well within the second.
+        """
         now, table = self.clock(), self.model
         recent = aliased(table)
         just_alerted = exists().where(
             recent.conversation_id == table.conversation_id,
-            recent.claimed_at > now - timedelta(seconds=self.settings.per_conversation_interval),
-            or_(recent.status == DeliveryStatus.SENDING, recent.status == DeliveryStatus.SENT),
+            or_(
+                recent.status == DeliveryStatus.SENDING,
+                and_(
+                    recent.status == DeliveryStatus.SENT,
+                    recent.finished_at
+                    > now - timedelta(seconds=self.settings.per_conversation_interval),
+                ),
+            ),
         )
         due = (
             select(table)
