@@ -75,9 +75,10 @@ def main() -> None:
     import rasa.__main__
     import rasa.cli.run
 
-    from bot import paused
+    from bot import paused, speed
 
     paused.install()
+    speed.install()
     rasa.cli.run.run = _run_hardened(rasa.cli.run.run)
     rasa.__main__.main()
 

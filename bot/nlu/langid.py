@@ -133,6 +133,10 @@ class ProfileIdentifier:
 
     #: langdetect is only trusted on Latin text with at least this many words.
     LANGDETECT_MIN_WORDS: Final = 4
+    #: The profiles' posterior beyond which langdetect is not asked (it is most of the
+    #: identifier's time). Its opinion is clipped to 0.02-0.98 (:func:`_reweigh_english`), so
+    #: it could not change such a winner, nor bring its confidence below 0.95.
+    DECISIVE: Final = 0.999
 
     def __init__(self, profile: LanguageProfile) -> None:
         self.profile = profile
@@ -162,12 +166,16 @@ class ProfileIdentifier:
         post = self.profile.posteriors(text, labels)
         if not post:
             return LanguageGuess(ENGLISH, LATIN, 0.0)
-        if len(_WORDS.findall(text)) >= self.LANGDETECT_MIN_WORDS:
+        best = max(post, key=post.__getitem__)
+        if (
+            post[best] < self.DECISIVE
+            and len(_WORDS.findall(text)) >= self.LANGDETECT_MIN_WORDS
+        ):
             p_en = _langdetect_english(text)
             if p_en is not None:
                 # Combine as two independent opinions on "English or not".
                 post = _reweigh_english(post, p_en, label(ENGLISH, LATIN))
-        best = max(post, key=post.__getitem__)
+                best = max(post, key=post.__getitem__)
         code = best.split("-")[0]
         return LanguageGuess(code, LATIN, post[best])
 

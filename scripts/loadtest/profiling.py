@@ -19,6 +19,7 @@ from scripts.stack import ACTIONS_BIN
 #: (stage, substring of a frame "function (file:line)"), checked from the innermost frame out.
 RASA_STAGES = (
     ("action result validation (jsonschema)", "RemoteAction._validate_action_result"),
+    ("action result validation (jsonschema)", "validate_action_result (bot/speed/"),
     ("NLU: language identifier", "LanguageIdentifier.process"),
     ("NLU: intent classifier", "CharNgramIntentClassifier.process"),
     ("NLU: entity extractor (CRF)", "CRFEntityExtractor.process"),

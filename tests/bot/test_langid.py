@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from rasa.shared.nlu.training_data.loading import load_data
 
+from bot.nlu import langid
 from bot.nlu.langid import NO_EVIDENCE, LanguageProfile, ProfileIdentifier
 from bot.nlu.language_identifier import labelled_examples
 
@@ -86,3 +87,31 @@ def test_held_out_accuracy_does_not_regress(identifier: ProfileIdentifier) -> No
         correct += (guess.code, guess.script) == (code, script)
     assert len(cases) > 300
     assert correct / len(cases) >= 0.93
+
+
+class AlwaysAsksLangdetect(ProfileIdentifier):
+    """The identifier as it was before it stopped asking langdetect about decided messages."""
+
+    DECISIVE = 2.0
+
+
+def test_not_asking_langdetect_when_the_profiles_decide_changes_no_decision(
+    identifier: ProfileIdentifier, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Skipping langdetect must not switch anyone's language: the same winner on every
+    romanized or English held-out message, on the same side of the 0.7 follow threshold."""
+    always = AlwaysAsksLangdetect(identifier.profile)
+    texts = [text for text, _, script in held_out() if script == "Latn"]
+    calls: list[str] = []
+    asked = langid._langdetect_english
+    monkeypatch.setattr(langid, "_langdetect_english", lambda t: calls.append(t) or asked(t))
+
+    slow = [always.identify(text) for text in texts]
+    asked_before = len(calls)
+    fast = [identifier.identify(text) for text in texts]
+    asked_now = len(calls) - asked_before
+
+    for text, new, old in zip(texts, fast, slow):
+        assert (new.code, new.script) == (old.code, old.script), text
+        assert (new.confidence >= 0.7) == (old.confidence >= 0.7), text
+    assert asked_now < asked_before / 2  # it does save work on the messages people send
