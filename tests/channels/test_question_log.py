@@ -4,7 +4,9 @@ failed turn when the content database is down (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -57,17 +59,20 @@ def turn(
 
 
 @pytest.fixture
-def store(content_db_url: str) -> ForgetfulInMemoryTrackerStore:
+async def store(content_db_url: str) -> AsyncIterator[ForgetfulInMemoryTrackerStore]:
     engine = engine_for(database_url())
     with engine.begin() as connection:
         connection.execute(text("DELETE FROM question_counts"))
         connection.execute(text("DELETE FROM unanswered_questions"))
     store = ForgetfulInMemoryTrackerStore(domain=None)
     store._questions = QuestionLog(engine)
-    return store
+    yield store
+    await store._questions.flush()  # nothing left waiting when the test's loop closes
 
 
-def rows(store: ForgetfulInMemoryTrackerStore, query: str) -> list[tuple[object, ...]]:
+async def rows(store: ForgetfulInMemoryTrackerStore, query: str) -> list[tuple[object, ...]]:
+    """What the database holds once the counts added up in memory are written."""
+    await store._questions.flush()
     with store._questions.engine.connect() as connection:
         return [tuple(row) for row in connection.execute(text(query))]
 
@@ -80,7 +85,7 @@ async def test_every_turn_is_counted_and_unanswered_ones_kept_masked(
     # The conversation's language (chosen by the person) counts, not the guess about a message.
     called = "Call Farid on +93 700 123 456"
     await store.save(turn("telegram-ccc", called, "out_of_scope", "en", detected="prs"))
-    counts = rows(store, "SELECT facet, value, turns FROM question_counts")
+    counts = await rows(store, "SELECT facet, value, turns FROM question_counts")
     assert sorted(counts) == [
         ("channel", "telegram", 2),
         ("channel", "whatsapp", 1),
@@ -90,11 +95,11 @@ async def test_every_turn_is_counted_and_unanswered_ones_kept_masked(
         ("language", "en-Arab", 2),
         ("language", "ps-Arab", 1),
     ]
-    kept = rows(store, "SELECT text, conversation_tag, wording FROM unanswered_questions")
+    kept = await rows(store, "SELECT text, conversation_tag, wording FROM unanswered_questions")
     assert sorted(row[0] for row in kept) == sorted([MASKED, "call [name] on [phone]"])
     assert len({row[1] for row in kept}) == 2  # two conversations, told apart by keyed hashes
     assert {row[2] for row in kept} == {wording(MASKED), wording("call [name] on [phone]")}
-    everything = repr(rows(store, "SELECT * FROM unanswered_questions"))
+    everything = repr(await rows(store, "SELECT * FROM unanswered_questions"))
     for secret in ("telegram-aaa", "telegram-ccc", "Farid", "700", "۰۷۹۹", "123"):
         assert secret not in everything
 
@@ -112,14 +117,14 @@ async def test_a_turn_saved_twice_counts_once_and_triggers_or_cases_not_at_all(
     )
     await store.save(alert)
     await store.save(paused)
-    assert rows(
+    assert await rows(
         store, "SELECT facet, sum(turns) FROM question_counts GROUP BY facet ORDER BY facet"
     ) == [
         ("channel", 1),
         ("intent", 1),
         ("language", 1),
     ]
-    assert rows(store, "SELECT count(*) FROM unanswered_questions") == [(1,)]
+    assert await rows(store, "SELECT count(*) FROM unanswered_questions") == [(1,)]
 
 
 async def test_asking_for_a_person_is_counted_though_it_pauses_the_conversation(
@@ -129,14 +134,14 @@ async def test_asking_for_a_person_is_counted_though_it_pauses_the_conversation(
     tracker.update(ConversationPaused())  # action_request_caseworker, in the same turn
     await store.save(tracker)
     intents = "SELECT value, turns FROM question_counts WHERE facet = 'intent'"
-    assert rows(store, intents) == [("ask_human", 1)]
+    assert await rows(store, intents) == [("ask_human", 1)]
 
 
 async def test_the_same_hour_adds_up(store: ForgetfulInMemoryTrackerStore) -> None:
     for sender in ("a", "b", "c"):
         await store.save(turn(f"telegram-{sender}", "flights", "ask_flights"))
     intents = "SELECT value, turns FROM question_counts WHERE facet = 'intent'"
-    assert rows(store, intents) == [("ask_flights", 3)]
+    assert await rows(store, intents) == [("ask_flights", 3)]
 
 
 async def test_delete_my_data_deletes_the_persons_unanswered_messages_only(
@@ -150,8 +155,8 @@ async def test_delete_my_data_deletes_the_persons_unanswered_messages_only(
     leaving.update(BotUttered("Deleted.", metadata={"utter_action": "utter_data_deleted"}))
     await store.save(leaving)
     assert await store.retrieve("telegram-aaa") is None
-    assert rows(store, "SELECT count(*) FROM unanswered_questions") == [(1,)]
-    counts = dict(rows(store, "SELECT value, turns FROM question_counts WHERE facet = 'intent'"))
+    assert await rows(store, "SELECT count(*) FROM unanswered_questions") == [(1,)]
+    counts = dict(await rows(store, "SELECT value, turns FROM question_counts WHERE facet = 'intent'"))
     assert counts == {"nlu_fallback": 2, "delete_my_data": 1}  # counts name nobody: kept
 
 
@@ -162,10 +167,10 @@ async def test_rasas_sql_tracker_store_records_and_forgets_too(
     sql = ForgetfulSQLTrackerStore(None, dialect="sqlite", db=str(tmp_path / "rasa.db"))
     sql._questions = store._questions
     await sql.save(turn("telegram-aaa", ASKED))
-    assert rows(store, "SELECT text FROM unanswered_questions") == [(MASKED,)]
+    assert await rows(store, "SELECT text FROM unanswered_questions") == [(MASKED,)]
     leaving = turn("telegram-aaa", "delete my data", "delete_my_data", reply="utter_data_deleted")
     await sql.save(leaving)
-    assert rows(store, "SELECT count(*) FROM unanswered_questions") == [(0,)]
+    assert await rows(store, "SELECT count(*) FROM unanswered_questions") == [(0,)]
     sql.engine.dispose()
 
 
@@ -185,8 +190,44 @@ async def test_a_database_that_is_down_never_fails_the_turn(
     with caplog.at_level(logging.INFO):
         await store.save(tracker)
         await store.forget("telegram-aaa")
+    store._questions._pending.clear()  # the counts' own failure: the test above
+    await store._questions.flush()
     assert [r.levelno for r in caplog.records if r.name == "bot.question_log"] == [40, 40]
     logged = caplog.text + "".join(str(r.exc_info) for r in caplog.records)
     for secret in (PHONE, "پیشو", "۰۷۹۹", "0799"):
         assert secret not in logged
     assert "telegram-aaa: could not record the turn's question" in caplog.text
+
+
+async def test_counts_are_written_by_themselves_within_seconds(content_db_url: str) -> None:
+    """Nobody calls flush in a running Rasa: the counts reach the database on their own."""
+    engine = engine_for(database_url())
+    with engine.begin() as connection:
+        connection.execute(text("DELETE FROM question_counts"))
+    store = ForgetfulInMemoryTrackerStore(domain=None)
+    store._questions = QuestionLog(engine, flush_seconds=0.2)
+    for sender in ("a", "b"):
+        await store.save(turn(f"telegram-{sender}", "flights", "ask_flights"))
+    query = "SELECT value, turns FROM question_counts WHERE facet = 'intent'"
+    with engine.connect() as connection:
+        assert list(connection.execute(text(query))) == []  # added up, not written yet
+    await asyncio.sleep(0.6)
+    with engine.connect() as connection:
+        assert [tuple(r) for r in connection.execute(text(query))] == [("ask_flights", 2)]
+
+
+async def test_counts_survive_a_database_that_is_down_for_a_while(
+    store: ForgetfulInMemoryTrackerStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    working = store._questions.engine
+    store._questions.engine = create_engine(
+        "postgresql+psycopg2://postgres@127.0.0.1:1/test", hide_parameters=True
+    )
+    await store.save(turn("telegram-aaa", "flights", "ask_flights"))
+    with caplog.at_level(logging.ERROR):
+        await store._questions.flush()  # fails: kept in memory
+    assert "could not record 3 question counts" in caplog.text
+    store._questions.engine = working
+    await store.save(turn("telegram-bbb", "flights", "ask_flights"))
+    intents = "SELECT value, turns FROM question_counts WHERE facet = 'intent'"
+    assert await rows(store, intents) == [("ask_flights", 2)]
