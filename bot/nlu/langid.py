@@ -167,10 +167,7 @@ class ProfileIdentifier:
         if not post:
             return LanguageGuess(ENGLISH, LATIN, 0.0)
         best = max(post, key=post.__getitem__)
-        if (
-            post[best] < self.DECISIVE
-            and len(_WORDS.findall(text)) >= self.LANGDETECT_MIN_WORDS
-        ):
+        if post[best] < self.DECISIVE and len(_WORDS.findall(text)) >= self.LANGDETECT_MIN_WORDS:
             p_en = _langdetect_english(text)
             if p_en is not None:
                 # Combine as two independent opinions on "English or not".

@@ -45,5 +45,4 @@ def validate_action_result(_action: RemoteAction, result: dict[str, Any]) -> boo
 
 def install() -> None:
     """Make every remote action this process runs validate with the built validator."""
-    RemoteAction._validate_action_result = validate_action_result  # type: ignore[method-assign]
-
+    RemoteAction._validate_action_result = validate_action_result  # type: ignore[method-assign,assignment]

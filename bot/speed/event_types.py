@@ -40,4 +40,4 @@ def resolve_by_type(type_name: str, default: type[Event] | None = None) -> Any:
 
 def install() -> None:
     """Make every event this process deserialises find its class in the table."""
-    Event.resolve_by_type = staticmethod(resolve_by_type)  # type: ignore[method-assign,assignment]
+    Event.resolve_by_type = staticmethod(resolve_by_type)  # type: ignore[method-assign]

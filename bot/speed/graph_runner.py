@@ -73,4 +73,4 @@ class InOrderGraphRunner(DaskGraphRunner):
 def install() -> None:
     """Make the models this process loads predict with :class:`InOrderGraphRunner`
     (``MessageProcessor._load_model`` looks the runner class up in its module)."""
-    rasa.core.processor.DaskGraphRunner = InOrderGraphRunner  # type: ignore[misc]
+    rasa.core.processor.DaskGraphRunner = InOrderGraphRunner  # type: ignore[attr-defined]

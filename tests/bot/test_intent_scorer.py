@@ -56,7 +56,7 @@ def test_a_turn_uses_the_scorer_and_gets_the_batch_answer(
     one_by_one = [classifier.process([Message({"text": t})])[0] for t in texts]
     batch = classifier.process([Message({"text": t}) for t in texts])
     assert classifier._scorer is not None  # the single messages went through it
-    for single, together in zip(one_by_one, batch):
+    for single, together in zip(one_by_one, batch, strict=True):
         assert single.get("intent")["name"] == together.get("intent")["name"]
         ranks = [r["name"] for r in single.get("intent_ranking")]
         assert ranks == [r["name"] for r in together.get("intent_ranking")]

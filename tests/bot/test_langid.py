@@ -111,7 +111,7 @@ def test_not_asking_langdetect_when_the_profiles_decide_changes_no_decision(
     fast = [identifier.identify(text) for text in texts]
     asked_now = len(calls) - asked_before
 
-    for text, new, old in zip(texts, fast, slow):
+    for text, new, old in zip(texts, fast, slow, strict=True):
         assert (new.code, new.script) == (old.code, old.script), text
         assert (new.confidence >= 0.7) == (old.confidence >= 0.7), text
     assert asked_now < asked_before / 2  # it does save work on the messages people send

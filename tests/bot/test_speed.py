@@ -51,7 +51,9 @@ def test_same_verdict_and_message_as_rasa(
 
 
 def test_install_replaces_rasa_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(RemoteAction, "_validate_action_result", RemoteAction._validate_action_result)
+    monkeypatch.setattr(
+        RemoteAction, "_validate_action_result", RemoteAction._validate_action_result
+    )
     action_replies.install()
     assert RemoteAction._validate_action_result is action_replies.validate_action_result
     with pytest.raises(ValidationError, match="Failed to validate Action server response"):

@@ -6,6 +6,7 @@ in-memory store's contents.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 import uuid
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 from rasa.shared.core.domain import Domain
-from rasa.shared.core.events import ActionExecuted, BotUttered, UserUttered
+from rasa.shared.core.events import ActionExecuted, BotUttered, SessionStarted, UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
 
 from bot.stores import (
@@ -151,3 +152,66 @@ async def test_sql_store_purges_conversations_older_than_the_retention_period(
     assert rows(sql_store, "old") == 0
     assert rows(sql_store, "recent") == 2
     assert rows(sql_store, "back") == 3  # its last message is recent: kept whole
+
+
+def stored_texts(store: ForgetfulSQLTrackerStore, sender: str) -> list[tuple[str, str | None]]:
+    with store.engine.connect() as connection:
+        found = connection.execute(
+            sa.text("SELECT type_name, data FROM events WHERE sender_id = :s ORDER BY id"),
+            {"s": sender},
+        )
+        return [(kind, json.loads(data).get("text")) for kind, data in found]
+
+
+async def test_sql_store_inserts_each_turns_events_once_without_counting_them(
+    sql_store: ForgetfulSQLTrackerStore,
+) -> None:
+    """Turn after turn as Rasa does them (read, add, save; sometimes saved twice), across a
+    new session, and a tracker the store did not read: every event stored once, in order, and
+    no COUNT of the stored events for the trackers it read."""
+    counts: list[str] = []
+    sa.event.listen(
+        sql_store.engine,
+        "before_cursor_execute",
+        lambda _c, _cur, statement, *_: (
+            counts.append(statement) if "count(" in statement.lower() else None
+        ),
+    )
+    first = DialogueStateTracker("person", DOMAIN.slots)  # a new conversation: counted
+    first.update(UserUttered("salam"))
+    first.update(BotUttered("Salam!"))
+    await sql_store.save(first)
+    counted_for_new = len(counts)
+    for turn in range(3):
+        tracker = await sql_store.retrieve("person")
+        assert tracker is not None
+        tracker.update(UserUttered(f"question {turn}"))
+        tracker.update(ActionExecuted("action_flights"))
+        await sql_store.save(tracker)
+        tracker.update(BotUttered(f"answer {turn}"))
+        await sql_store.save(tracker)  # the same tracker saved again: only what is new
+    tracker = await sql_store.retrieve("person")
+    assert tracker is not None
+    tracker.update(SessionStarted())
+    tracker.update(UserUttered("after a day"))
+    await sql_store.save(tracker)
+    again = await sql_store.retrieve("person")  # the latest session only
+    assert again is not None
+    assert [e.text for e in again.events if isinstance(e, UserUttered)] == ["after a day"]
+    again.update(BotUttered("welcome back"))
+    await sql_store.save(again)
+
+    assert stored_texts(sql_store, "person") == [
+        ("user", "salam"),
+        ("bot", "Salam!"),
+        *[
+            step
+            for turn in range(3)
+            for step in (("user", f"question {turn}"), ("action", None), ("bot", f"answer {turn}"))
+        ],
+        ("session_started", None),
+        ("user", "after a day"),
+        ("bot", "welcome back"),
+    ]
+    assert counted_for_new >= 1  # Rasa's own way for a tracker it did not read
+    assert len(counts) == counted_for_new

@@ -156,7 +156,9 @@ async def test_delete_my_data_deletes_the_persons_unanswered_messages_only(
     await store.save(leaving)
     assert await store.retrieve("telegram-aaa") is None
     assert await rows(store, "SELECT count(*) FROM unanswered_questions") == [(1,)]
-    counts = dict(await rows(store, "SELECT value, turns FROM question_counts WHERE facet = 'intent'"))
+    counts = dict(
+        await rows(store, "SELECT value, turns FROM question_counts WHERE facet = 'intent'")
+    )
     assert counts == {"nlu_fallback": 2, "delete_my_data": 1}  # counts name nobody: kept
 
 

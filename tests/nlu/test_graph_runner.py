@@ -1,5 +1,5 @@
-"""The in-order graph runner (bot/speed/graph_runner.py) predicts exactly what Rasa's dask runner does:
-the same understanding of every held-out message and the same next actions in conversations."""
+"""The in-order graph runner (bot/speed/graph_runner.py) predicts exactly what Rasa's dask runner
+does: the same understanding of every held-out message, the same actions in a conversation."""
 
 from __future__ import annotations
 
@@ -70,7 +70,9 @@ def test_every_held_out_message_is_understood_the_same(
     results = []
     for runner in (DaskGraphRunner, InOrderGraphRunner):
         agent = agent_with(runner, monkeypatch)
-        results.append([understood(loop.run_until_complete(agent.parse_message(m))) for m in messages])
+        results.append(
+            [understood(loop.run_until_complete(agent.parse_message(m))) for m in messages]
+        )
     assert results[0] == results[1]
 
 
