@@ -25,6 +25,7 @@ from sanic import Sanic
 from sanic.request import Request
 
 from bot.channels.transport import BODY_LIMITS, secrets_match
+from bot.speed import kept_connections
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +64,11 @@ def _run_hardened(run: Any) -> Any:
     def run_hardened(args: argparse.Namespace) -> None:
         args.auth_token = args.auth_token or os.environ.get(TOKEN_ENV) or None
         listeners = list(getattr(args, "server_listeners", None) or [])
-        args.server_listeners = [*listeners, (_harden_on_start, "before_server_start")]
+        args.server_listeners = [
+            *listeners,
+            (_harden_on_start, "before_server_start"),
+            (kept_connections.close_all, "after_server_stop"),
+        ]
         run(args)
 
     return run_hardened

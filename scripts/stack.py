@@ -179,6 +179,9 @@ class Stack:
     more_rasa_ports: tuple[int, ...] = ()
     #: False for a bot without custom actions (the load benchmark's stock Rasa project).
     with_actions: bool = True
+    #: Rasa's own ``rasa run``, untouched by ``bot/server.py`` and its speed-ups (the load
+    #: benchmark's stock Rasa): its API then takes no token.
+    stock_rasa: bool = False
     #: Also run the alert notifier (``python -m actions.alerts serve``) against the first Rasa
     #: server; it authenticates with ``RASA_API_TOKEN``, as Rasa's HTTP API then requires.
     with_notifier: bool = False
@@ -284,13 +287,11 @@ class Stack:
         credentials = self.credentials or Path(
             self._env().get("RASA_CREDENTIALS", "credentials.yml")
         )
+        # `rasa run` with a request-size limit, the API token from the environment, also
+        # accepted as a Bearer header, and Rasa's per-message overheads removed (bot/server.py).
+        ours = [str(BOT_BIN / "python"), "-m", "bot.server", "run"]
         command = [
-            # `rasa run` with a request-size limit and the API token from the environment, also
-            # accepted as a Bearer header (bot/server.py).
-            str(BOT_BIN / "python"),
-            "-m",
-            "bot.server",
-            "run",
+            *([str(BOT_BIN / "rasa"), "run"] if self.stock_rasa else ours),
             "--enable-api",
             "--interface",
             self.host,

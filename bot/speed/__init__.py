@@ -8,10 +8,11 @@ one with Rasa's own code.
 
 from __future__ import annotations
 
-from bot.speed import action_replies, event_types, graph_runner
+from bot.speed import action_replies, event_types, graph_runner, kept_connections
 
 
 def install() -> None:
     action_replies.install()
     event_types.install()
     graph_runner.install()
+    kept_connections.install()

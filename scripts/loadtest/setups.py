@@ -157,6 +157,7 @@ def stock(directory: Path, work: Path) -> Setup:
         endpoints=directory / "endpoints.yml",
         credentials=credentials,
         with_actions=False,
+        stock_rasa=True,
     )
     return Setup(
         "stock",

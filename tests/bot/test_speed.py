@@ -1,18 +1,21 @@
 """Rasa's overheads removed (bot/speed/), each giving exactly what Rasa's own code gives:
-action-server replies judged the same, events turned back into the same objects."""
+action-server replies judged the same, events turned back into the same objects, the action
+server called with the same headers — over one kept connection."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
+from aiohttp import web
 from jsonschema import ValidationError
 from rasa.core.actions.action import RemoteAction
 from rasa.shared.core.events import Event, UserUttered, deserialise_events
 from rasa.shared.utils.common import all_subclasses
 from rasa.utils.endpoints import EndpointConfig
 
-from bot.speed import action_replies, event_types
+from bot.speed import action_replies, event_types, kept_connections
 
 GOOD: list[dict[str, Any]] = [
     {"events": [], "responses": []},
@@ -93,3 +96,43 @@ def test_a_stored_conversation_reads_back_the_same(monkeypatch: pytest.MonkeyPat
     event_types.install()
     assert deserialise_events(stored) == expected
     assert [type(e) for e in deserialise_events(stored)] == [type(e) for e in expected]
+
+
+async def test_action_calls_share_a_connection_and_keep_rasas_headers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[tuple[object, str | None]] = []
+
+    async def webhook(request: web.Request) -> web.Response:
+        seen.append(
+            (
+                request.transport.get_extra_info("peername") if request.transport else None,
+                request.headers.get("X-Action-Server-Secret"),
+            )
+        )
+        return web.json_response({"events": [], "responses": [{"text": await request.text()}]})
+
+    app = web.Application()
+    app.router.add_post("/webhook", webhook)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    monkeypatch.setattr(EndpointConfig, "session", EndpointConfig.session)  # restored after
+    kept_connections.install()
+    endpoint = EndpointConfig(
+        f"http://127.0.0.1:{port}/webhook", headers={"X-Action-Server-Secret": "s3cret"}
+    )
+    try:
+        answers = [await endpoint.request(json={"n": n}) for n in range(3)]
+        await asyncio.sleep(kept_connections.KEEPALIVE_SECONDS + 0.5)
+        answers.append(await endpoint.request(json={"n": 3}))  # after the idle connection went
+    finally:
+        await kept_connections.close_all()
+        await runner.cleanup()
+    assert [a["responses"][0]["text"] for a in answers] == [f'{{"n": {n}}}' for n in range(4)]
+    assert {secret for _, secret in seen} == {"s3cret"}
+    peers = [peer for peer, _ in seen]
+    assert peers[0] == peers[1] == peers[2]  # one connection for the calls in a row
+    assert peers[3] != peers[0]  # a fresh one after the keep-alive time
