@@ -21,10 +21,12 @@ from sqlalchemy import update
 from actions.alert_delivery import ActionSendAlert
 from actions.alerts import subscriptions
 from actions.alerts.models import Delivery, DeliveryStatus, Topic
-from actions.alerts.notifier import Notifier, NotifierSettings, Outbox
+from actions.alerts.notifier import Notifier
+from actions.alerts.notifier_settings import NotifierSettings
+from actions.alerts.outbox_steps import Outbox
 from actions.alerts.subscriptions import Wish
 from actions.content import db, editing
-from bot.settings_values import SettingsError
+from actions.settings import SettingsError
 from tests.actions.alerts_support import (
     add_subscribers,
     conversation,
