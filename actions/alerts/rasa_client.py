@@ -3,22 +3,23 @@
 For each row it calls ``POST /conversations/<id>/trigger_intent?output_channel=<channel>``
 with the outbox's intent (``EXTERNAL_alert``, ``EXTERNAL_case_reply``); Rasa runs the action
 and sends the message through the person's own channel connector, so no channel code is
-duplicated here.
+duplicated here. When that channel could not hand it to the provider, Rasa answers
+``bot/contract.py``'s ``NotDelivered`` JSON (``bot/server.py``), read by key here.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
 from urllib.parse import quote
 
 import aiohttp
 
 from actions.alerts.notifier_settings import NotifierSettings
-from actions.alerts.outbox_steps import NO_ADDRESS, Claimed, Outcome
-from bot.contract import ALERT_DELIVERY, ALERT_INTENT
+from actions.alerts.outbox_steps import Claimed, Outcome
+from bot.contract import ALERT_DELIVERY, ALERT_INTENT, NotDelivered
 
-_RETRY_AFTER = re.compile(r"retry after (\d+(?:\.\d+)?) s")
+#: How much of an answer that is not ours (an older Rasa, a proxy's page) is kept as the error.
+UNKNOWN_ANSWER_CHARACTERS = 200
 
 
 class RasaApi:
@@ -56,7 +57,7 @@ class RasaApi:
                 answer = await response.text()
         except (aiohttp.ClientError, asyncio.TimeoutError) as error:
             return Outcome(False, f"Rasa unreachable ({type(error).__name__})", reached_rasa=False)
-        return rasa_error(response.status, answer)
+        return refusal(response.status, answer)
 
     async def close(self) -> None:
         if self._session is not None:
@@ -64,17 +65,20 @@ class RasaApi:
             self._session = None
 
 
-def rasa_error(status: int, answer: str) -> Outcome:
-    """Rasa's error answer as an Outcome. Only our channel's own short reasons are kept from
-    it (bot/channels/alerts.py: "no stored address", "HTTP 429", "retry after 3 s")."""
-    retry = _RETRY_AFTER.search(answer)
-    provider = re.search(r"HTTP \d{3}", answer)
-    reason = f"Rasa HTTP {status}" + (f", provider {provider.group(0)}" if provider else "")
+def refusal(status: int, answer: str) -> Outcome:
+    """Rasa's error answer as an Outcome: the channel's reason, permanence and retry time when
+    it is our ``NotDelivered`` JSON; otherwise a failure worth retrying, with the start of the
+    answer as its reason."""
+    reason = f"Rasa HTTP {status}"
     if status in (401, 403):
         reason += " (RASA_API_TOKEN does not match Rasa's --auth-token)"
+    not_delivered = NotDelivered.from_answer(answer)
+    if not_delivered is None:
+        start = " ".join(answer[:UNKNOWN_ANSWER_CHARACTERS].split())
+        return Outcome(False, f"{reason}: {start}" if start else reason)
     return Outcome(
         False,
-        reason + (" (no stored address)" if NO_ADDRESS in answer else ""),
-        retry_after=float(retry.group(1)) if retry else None,
-        permanent=NO_ADDRESS in answer,
+        f"{reason}: {not_delivered.reason}",
+        retry_after=not_delivered.retry_after,
+        permanent=not_delivered.permanent,
     )
