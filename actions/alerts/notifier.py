@@ -8,9 +8,9 @@ and this loop. Caseworkers' replies are an outbox of the same shape
 (``actions/cases/courier.py``); the helpdesk's events have their own sender
 (``actions/cases/webhook_sender.py``).
 
-Rates: per channel a token bucket (``ALERT_RATE_<CHANNEL>`` messages per second: Telegram 25,
+Rates: per channel a pacer (``ALERT_RATE_<CHANNEL>`` messages per second: Telegram 25,
 WhatsApp 70 — headroom below the providers' 30 and 80 — SMS 10 by default;
-``bot/alert_rates.py``) shared by the alerts and the replies, and at most
+``bot/alert_rates.py``, ``bot/pacing.py``) shared by the alerts and the replies, and at most
 one message per conversation per second (Telegram's per-chat limit), whatever the number queued.
 """
 
@@ -20,7 +20,7 @@ import asyncio
 import logging
 import signal
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from actions.alerts.models import DeliveryStatus
 from actions.alerts.notifier_settings import NotifierSettings
@@ -29,32 +29,9 @@ from actions.alerts.rasa_client import RasaApi
 from actions.cases import webhook_sender
 from actions.settings import SettingsError
 from bot.alert_rates import alert_rate
+from bot.pacing import Pacer
 
 logger = logging.getLogger(__name__)
-
-
-class TokenBucket:
-    """``rate`` tokens a second, evenly spaced: no burst saved up while idle, because a provider
-    counting "30 a second" may count any second, not ours."""
-
-    def __init__(self, rate: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate = rate
-        self._capacity = 1.0
-        self._tokens = self._capacity
-        self._clock = clock
-        self._updated = clock()
-        self._lock = asyncio.Lock()
-
-    async def take(self) -> None:
-        async with self._lock:
-            while True:
-                now = self._clock()
-                self._tokens = min(self._capacity, self._tokens + (now - self._updated) * self.rate)
-                self._updated = now
-                if self._tokens >= 1:
-                    self._tokens -= 1
-                    return
-                await asyncio.sleep((1 - self._tokens) / self.rate)
 
 
 class Notifier:
@@ -88,14 +65,14 @@ class Notifier:
             self.settings.rasa_url,
             ", ".join(f"{c} {r:g}/s" for c, r in self.settings.rates.items()),
         )
-        # One bucket per channel for every outbox: the provider's rate counts all our messages.
+        # One pacer per channel for every outbox: the provider's rate counts all our messages.
         wanted = {channel for outbox in self.outboxes for channel in outbox.channels}
-        buckets = {
-            channel: TokenBucket(self.settings.rates.get(channel) or alert_rate(channel))
+        pacers = {
+            channel: Pacer(self.settings.rates.get(channel) or alert_rate(channel))
             for channel in sorted(wanted)
         }
         channels = [
-            asyncio.create_task(self._channel(outbox, channel, buckets[channel]))
+            asyncio.create_task(self._channel(outbox, channel, pacers[channel]))
             for outbox in self.outboxes
             for channel in sorted(outbox.channels)
         ]
@@ -121,11 +98,11 @@ class Notifier:
                 logger.error("notifier housekeeping failed", exc_info=True)
             await asyncio.sleep(max(1.0, self.settings.claim_lease_seconds / 2))
 
-    async def _channel(self, outbox: Outbox, channel: str, bucket: TokenBucket) -> None:
+    async def _channel(self, outbox: Outbox, channel: str, pacer: Pacer) -> None:
         failures = 0  # in a row: the database is down; wait longer, log the traceback once
         while True:
             try:
-                batch = await asyncio.to_thread(outbox.claim, channel, max(1, int(bucket.rate)))
+                batch = await asyncio.to_thread(outbox.claim, channel, max(1, int(pacer.rate)))
                 failures = 0
             except Exception as error:
                 failures += 1
@@ -143,13 +120,13 @@ class Notifier:
                 continue
             for claimed in batch:
                 await self._slots.acquire()
-                task = asyncio.create_task(self._send(outbox, claimed, bucket))
+                task = asyncio.create_task(self._send(outbox, claimed, pacer))
                 self._in_flight.add(task)
                 task.add_done_callback(self._in_flight.discard)
 
-    async def _send(self, outbox: Outbox, claimed: Claimed, bucket: TokenBucket) -> None:
+    async def _send(self, outbox: Outbox, claimed: Claimed, pacer: Pacer) -> None:
         try:
-            await bucket.take()  # just before the request: the pace is what Rasa sees
+            await pacer.wait()  # just before the request: the pace is what Rasa sees
             if not await asyncio.to_thread(outbox.still_to_send, claimed):
                 return
             outcome = await self.rasa.trigger(claimed, outbox.intent, outbox.entity)

@@ -19,10 +19,8 @@ how to reach a person. Two contracts with it:
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
-import time
 from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any, ClassVar, NoReturn
@@ -36,6 +34,7 @@ from bot.channels.deliveries import OUTBOXES, DeliveryLog
 from bot.channels.sealing import KEY_ENV, AddressBookError
 from bot.channels.transport import ProviderFailure
 from bot.contract import REMEMBER_ADDRESS, WHATSAPP_TEMPLATE, NotDelivered
+from bot.pacing import Pacer
 
 logger = logging.getLogger(__name__)
 
@@ -157,23 +156,6 @@ async def custom_payload_in_reply(
         )
         return
     logger.info("%s: address of %s stored for alerts until %s", channel, conversation, expires_at)
-
-
-class Pacer:
-    """Evenly spaced starts, ``rate`` a second: alerts of one channel in this Rasa worker."""
-
-    def __init__(self, rate: float) -> None:
-        self.interval = 1.0 / rate
-        self._next = 0.0
-        self._lock = asyncio.Lock()
-
-    async def wait(self) -> None:
-        async with self._lock:
-            now = time.monotonic()
-            start = max(now, self._next)
-            self._next = start + self.interval
-            if start > now:
-                await asyncio.sleep(start - now)
 
 
 _pacers: dict[str, Pacer] = {}
