@@ -10,10 +10,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Select, and_, select
 from sqlalchemy.sql.elements import ColumnElement
+
+
+class RetrySettings(Protocol):
+    """The settings of a sender that say how it retries (the notifier's, the helpdesk's)."""
+
+    @property
+    def max_attempts(self) -> int: ...
+    @property
+    def backoff_seconds(self) -> float: ...
+    @property
+    def max_backoff_seconds(self) -> float: ...
+    @property
+    def claim_lease_seconds(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -24,6 +37,15 @@ class Retries:
     backoff_seconds: float
     max_backoff_seconds: float
     claim_lease_seconds: float
+
+    @classmethod
+    def of(cls, settings: RetrySettings) -> Retries:
+        return cls(
+            settings.max_attempts,
+            settings.backoff_seconds,
+            settings.max_backoff_seconds,
+            settings.claim_lease_seconds,
+        )
 
     def lease_ended(self, table: Any, sending: Any, now: datetime) -> ColumnElement[bool]:
         """Rows of ``table`` in status ``sending`` whose sender has not renewed its claim

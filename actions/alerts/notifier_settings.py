@@ -8,7 +8,6 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from actions.alerts.leases import Retries
 from bot.alert_rates import DEFAULT_RATES, alert_rate
 from bot.settings_values import positive_number, whole_number
 
@@ -44,13 +43,4 @@ class NotifierSettings:
                 environ, "ALERT_CLAIM_LEASE", cls.claim_lease_seconds
             ),
             poll_seconds=positive_number(environ, "ALERT_POLL_SECONDS", cls.poll_seconds),
-        )
-
-    @property
-    def retries(self) -> Retries:
-        return Retries(
-            self.max_attempts,
-            self.backoff_seconds,
-            self.max_backoff_seconds,
-            self.claim_lease_seconds,
         )

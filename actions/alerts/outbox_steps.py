@@ -85,7 +85,7 @@ class Outbox:
 
     def __init__(self, settings_: NotifierSettings, clock: Callable[[], datetime] = utc_now):
         self.settings = settings_
-        self.retries = settings_.retries
+        self.retries = leases.Retries.of(settings_)
         self.clock = clock
 
     def recover(self) -> int:

@@ -87,15 +87,6 @@ class WebhookSettings:
             poll_seconds=positive_number(environ, POLL_ENV, cls.poll_seconds),
         )
 
-    @property
-    def retries(self) -> leases.Retries:
-        return leases.Retries(
-            self.max_attempts,
-            self.backoff_seconds,
-            self.max_backoff_seconds,
-            self.claim_lease_seconds,
-        )
-
 
 def signature(secret: str, timestamp: str, body: bytes) -> str:
     """``sha256=<hex>`` of ``"<timestamp>.<body>"``: the timestamp is signed with the body, so
@@ -135,7 +126,7 @@ class EventOutbox:
 
     def __init__(self, settings: WebhookSettings, clock: Callable[[], datetime] = utc_now):
         self.settings = settings
-        self.retries = settings.retries
+        self.retries = leases.Retries.of(settings)
         self.clock = clock
 
     def recover(self) -> int:
