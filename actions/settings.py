@@ -1,7 +1,10 @@
 """The action server's configuration, from environment variables, with defaults that work locally.
 
 Every variable the answering side of the content runtime reads is read here and nowhere else
-(the admin API has its own, ``actions/admin/settings.py``):
+(the admin API has its own, ``actions/admin/settings.py``, the notifier its own,
+``actions/alerts/notifier_settings.py``, and the helpdesk's sender its own,
+``actions/cases/webhook_sender.py``). All of them raise this module's ``SettingsError``, the
+one of ``bot/settings_values.py``, which reads numbers and durations for both runtimes:
 
 ``CONTENT_DB_URL``
     The content database (default: the SQLite file ``var/content.db``). Read on every use, so

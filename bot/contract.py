@@ -6,7 +6,9 @@ the only spelling of that name; a process that needs it imports it from here.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.lang.codes import DEFAULT_LANGUAGE, is_language
@@ -68,3 +70,68 @@ def reply_language(message: Mapping[str, Any]) -> str:
     metadata = message.get("metadata")
     language = metadata.get(REPLY_LANGUAGE) if isinstance(metadata, Mapping) else None
     return language if is_language(language) else DEFAULT_LANGUAGE
+
+
+# -- Rasa's answer to a trigger whose message the channel could not hand to the provider ------
+
+#: The HTTP status of that answer (Rasa's own for an error inside ``trigger_intent``).
+NOT_DELIVERED_STATUS: Final = 500
+#: Its JSON body's keys: a short reason (never an address, a token or message text), ...
+NOT_DELIVERED_REASON: Final = "reason"
+#: ... whether trying again cannot help (no stored address), ...
+NOT_DELIVERED_PERMANENT: Final = "permanent"
+#: ... the seconds the provider asked to wait, or null, ...
+NOT_DELIVERED_RETRY_AFTER: Final = "retry_after"
+#: ... and the provider's HTTP status, or null when no provider answered.
+NOT_DELIVERED_PROVIDER_STATUS: Final = "provider_status"
+
+
+@dataclass(frozen=True)
+class NotDelivered:
+    """Why a channel did not deliver a triggered message, as Rasa answers it to the notifier
+    and the console: read by key, not out of an error sentence."""
+
+    reason: str
+    permanent: bool = False
+    retry_after: float | None = None
+    provider_status: int | None = None
+
+    def body(self) -> dict[str, Any]:
+        """The JSON body of Rasa's answer."""
+        return {
+            NOT_DELIVERED_REASON: self.reason,
+            NOT_DELIVERED_PERMANENT: self.permanent,
+            NOT_DELIVERED_RETRY_AFTER: self.retry_after,
+            NOT_DELIVERED_PROVIDER_STATUS: self.provider_status,
+        }
+
+    @classmethod
+    def from_answer(cls, answer: str) -> NotDelivered | None:
+        """The body Rasa answered, or None when it is not this JSON (Rasa's own error for
+        anything else, an older Rasa, a proxy's HTML page)."""
+        try:
+            body = json.loads(answer)
+        except ValueError:
+            return None
+        if not isinstance(body, dict):
+            return None
+        reason = body.get(NOT_DELIVERED_REASON)
+        permanent = body.get(NOT_DELIVERED_PERMANENT)
+        retry_after = body.get(NOT_DELIVERED_RETRY_AFTER)
+        provider_status = body.get(NOT_DELIVERED_PROVIDER_STATUS)
+        if not isinstance(reason, str) or not isinstance(permanent, bool):
+            return None
+        if retry_after is not None and (
+            isinstance(retry_after, bool) or not isinstance(retry_after, int | float)
+        ):
+            return None
+        if provider_status is not None and (
+            isinstance(provider_status, bool) or not isinstance(provider_status, int)
+        ):
+            return None
+        return cls(
+            reason,
+            permanent,
+            None if retry_after is None else float(retry_after),
+            provider_status,
+        )

@@ -10,6 +10,10 @@ On top of Rasa's own behaviour:
   reverse proxy writes to its access log; ``Authorization: Bearer <token>`` is accepted too.
 - **The token from the environment** (``RASA_API_TOKEN``) instead of ``--auth-token``, whose
   value any local user can read in ``ps``.
+- **A channel's refusal as JSON.** When the output channel of a ``trigger_intent`` could not
+  hand a message to the provider (``AlertNotDelivered``), Rasa answers 500 with the error's
+  text inside a sentence; this answers ``bot/contract.py``'s ``NotDelivered`` body instead, so
+  that the notifier and the console read the reason, permanence and retry time by key.
 - **STOP, "delete my data" and "safety" in a paused conversation** (a caseworker holds it):
   ``bot/paused.py``.
 """
@@ -21,10 +25,14 @@ import logging
 import os
 from typing import Any, Final
 
-from sanic import Sanic
+from rasa.server import ErrorResponse
+from sanic import Sanic, response
 from sanic.request import Request
+from sanic.response import HTTPResponse
 
+from bot.channels.alerts import AlertNotDelivered
 from bot.channels.transport import BODY_LIMITS, secrets_match
+from bot.contract import NOT_DELIVERED_STATUS
 from bot.speed import kept_connections
 
 logger = logging.getLogger(__name__)
@@ -32,12 +40,45 @@ logger = logging.getLogger(__name__)
 TOKEN_ENV: Final = "RASA_API_TOKEN"
 #: No request to this server is larger than the largest provider notification we accept.
 MAX_REQUEST_BYTES: Final = max(BODY_LIMITS.values())
+#: Sanic's name of Rasa's ``POST /conversations/<id>/trigger_intent`` route.
+TRIGGER_ROUTE: Final = "rasa_server.trigger_intent"
 
 
 def harden(app: Sanic) -> None:
     """Put the request-size limit and the header token on ``app`` (before it serves)."""
     app.config.REQUEST_MAX_SIZE = MAX_REQUEST_BYTES
     app.register_middleware(bearer_token_as_query_token, "request")
+    answer_refusals_as_json(app)
+
+
+def answer_refusals_as_json(app: Sanic) -> None:
+    """Rasa's ``trigger_intent`` answers a channel's ``AlertNotDelivered`` with our JSON.
+
+    Rasa catches every exception of the trigger and raises its own ``ErrorResponse`` in the
+    ``except`` block, so the channel's error is that response's ``__context__``; this handler,
+    for that route only, is looked up before Rasa's handler for all routes.
+    """
+    app.error_handler.add(ErrorResponse, refusal_as_json, route_names=[TRIGGER_ROUTE])
+
+
+def refusal_as_json(request: Request, error: ErrorResponse) -> HTTPResponse:
+    """The ``NotDelivered`` body for a channel's refusal; Rasa's own answer for anything else."""
+    refusal = not_delivered(error)
+    if refusal is None:
+        return response.json(error.error_info, status=error.status)
+    return response.json(refusal.answer().body(), status=NOT_DELIVERED_STATUS)
+
+
+def not_delivered(error: BaseException) -> AlertNotDelivered | None:
+    """The ``AlertNotDelivered`` that ``error`` was raised while handling, if any."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, AlertNotDelivered):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 async def bearer_token_as_query_token(request: Request) -> None:

@@ -20,12 +20,13 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from actions.admin import tokens
-from actions.admin.settings import AdminSettings, SettingsError
+from actions.admin.settings import AdminSettings
 from actions.content.cli.common import CommandError, require_migrated
 from actions.content.db import URL_ENV, get_engine
 from actions.content.editors import EDITOR_ROLE, ROLES
 from actions.content.format import KABUL
 from actions.content.validation import ContentError
+from actions.settings import SettingsError
 
 logger = logging.getLogger(__name__)
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from bot.settings_values import SettingsError, whole_number
-
-__all__ = ["AdminSettings", "SettingsError"]
+from actions.settings import SettingsError
+from bot.settings_values import whole_number
 
 HOST_ENV, PORT_ENV, MAX_BODY_ENV = "ADMIN_HOST", "ADMIN_PORT", "ADMIN_MAX_BODY_BYTES"
 #: The console's cookies carry ``Secure`` (sent over HTTPS only): set it behind a TLS proxy.

@@ -19,7 +19,7 @@ from actions.cases.courier import CaseReplyOutbox
 from actions.content.answering import utc_now
 from actions.content.cli.common import CommandError, kabul, unit_of_work
 from actions.content.db import get_engine
-from bot.settings_values import SettingsError
+from actions.settings import SettingsError
 
 STATUS_ORDER = ("queued", "sending", "sent", "failed", "cancelled", "superseded")
 

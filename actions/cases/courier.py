@@ -1,7 +1,7 @@
 """The courier: caseworkers' replies sent by the notifier, the way alerts are.
 
 The notifier process (``python -m actions.alerts serve``) runs this outbox beside the alerts'
-one, with the same steps and guarantees (``actions/alerts/notifier.py``): claimed with
+one, with the same steps and guarantees (``actions/alerts/outbox_steps.py``): claimed with
 ``SKIP LOCKED``, triggered through Rasa's HTTP API as ``EXTERNAL_case_reply`` with the reply's
 id in the entity ``case_reply`` and the person's channel as ``output_channel``, claimed again by
 Rasa's channel right before the provider (``bot/channels/deliveries.py``), retried with backoff
@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from actions.alerts.models import DeliveryStatus
-from actions.alerts.notifier import NO_ADDRESS, Outbox, has_address
+from actions.alerts.outbox_steps import NO_ADDRESS, Outbox, has_address
 from actions.alerts.subscriptions import ALERT_CHANNELS
 from actions.cases.models import CaseReply
 from bot.contract import CASE_REPLY, CASE_REPLY_INTENT

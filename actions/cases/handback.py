@@ -8,7 +8,8 @@ the person's language, that the assistant is back. The person's channel is named
 channel, so that sentence reaches them now, out of turn, through the sealed address.
 
 When the channel can never deliver it (no address left, the provider refused the person for
-good: an HTTP 4xx other than 429), Rasa answers 500 and keeps nothing of that attempt; the
+good: an HTTP 4xx other than 429), Rasa answers ``bot/contract.py``'s ``NotDelivered`` JSON
+(``bot/server.py``) and keeps nothing of that attempt; the
 hand-back is then repeated without an output channel, so the conversation is resumed all the
 same and the sentence is only recorded — a person who cannot be reached must not stay in a
 paused conversation. The caseworker is told which happened. A refusal that may pass (429, a
@@ -19,14 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from dataclasses import dataclass
 from urllib.parse import quote
 
 import aiohttp
 
 from actions.admin.settings import AdminSettings
-from bot.contract import CASE_CLOSED_INTENT
+from bot.contract import CASE_CLOSED_INTENT, NOT_DELIVERED_STATUS, NotDelivered
 
 logger = logging.getLogger(__name__)
 
@@ -42,13 +42,15 @@ class HandBack:
     told: bool = False
 
 
-def never_deliverable(channel: str, answer: str) -> bool:
-    """Whether Rasa's error answer is our channel saying the person cannot be reached at all
-    (bot/channels/alerts.py: "no stored address", "provider refused …: HTTP 403")."""
-    if f"{channel}: " not in answer:
+def never_deliverable(answer: str) -> bool:
+    """Whether Rasa's error answer is the channel saying the person cannot be reached at all:
+    no stored address, or a provider's refusal that waiting does not change (a 4xx but 429).
+    The notifier retries such a refusal of an alert; a hand-back has no later to wait for."""
+    refusal = NotDelivered.from_answer(answer)
+    if refusal is None:
         return False
-    refused = re.search(r"HTTP (4\d\d)", answer)
-    return "no stored address" in answer or (refused is not None and refused.group(1) != "429")
+    status = refusal.provider_status
+    return refusal.permanent or (status is not None and 400 <= status < 500 and status != 429)
 
 
 async def _trigger(
@@ -79,7 +81,7 @@ async def hand_back(
             status, answer = await _trigger(session, settings, conversation_id, channel)
             if status == 200:
                 return HandBack(None, told=bool(channel))
-            if status == 500 and channel and never_deliverable(channel, answer):
+            if status == NOT_DELIVERED_STATUS and channel and never_deliverable(answer):
                 # The channel refused for good (our AlertNotDelivered): resume, untold.
                 logger.warning("%s: 'I am back' not delivered on %s", conversation_id, channel)
                 status, answer = await _trigger(session, settings, conversation_id, None)

@@ -14,6 +14,13 @@ Run by the notifier (``python -m actions.alerts serve``) when ``CASE_WEBHOOK_URL
   hours), then ``failed`` so that the case's later events go on. A notifier that died while
   posting leaves ``sending`` rows, taken back after a minute: the helpdesk may then get an event
   twice, and de-duplicates on its ``event_id``.
+
+The lease, its recovery and the backoff are the alerts' own rules (``actions/alerts/leases.py``).
+The rest differs from the alerts' outbox because the receiver does: events go in order per case
+(alerts: one a second per conversation, in any order), a helpdesk is one HTTP endpoint with no
+channel claiming a row again before sending (so at least once, de-duplicated by the receiver,
+where Rasa's channel makes alerts exactly once), and nothing is re-checked before posting (an
+event is history; an alert is cancelled when the person opted out).
 """
 
 from __future__ import annotations
@@ -27,17 +34,19 @@ import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import aiohttp
 from sqlalchemy import exists, func, select, update
 from sqlalchemy.orm import Session, aliased
 
+from actions.alerts import leases
 from actions.cases.models import CaseEvent, EventStatus
 from actions.content.answering import utc_now
 from actions.content.db import session_scope
+from actions.settings import SettingsError
 from bot import case_events
-from bot.alert_rates import positive_number
+from bot.settings_values import positive_number, whole_number
 
 logger = logging.getLogger(__name__)
 
@@ -45,10 +54,6 @@ MAX_ATTEMPTS_ENV = "CASE_WEBHOOK_MAX_ATTEMPTS"
 POLL_ENV = "CASE_WEBHOOK_POLL_SECONDS"
 USER_AGENT = "evacuee-assistant-case-events/1"
 UNSETTLED = (EventStatus.QUEUED, EventStatus.SENDING)
-
-
-class WebhookSettingsError(ValueError):
-    """A case webhook setting that cannot be used; the message names the variable."""
 
 
 @dataclass(frozen=True)
@@ -67,19 +72,20 @@ class WebhookSettings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> WebhookSettings | None:
-        """None without ``CASE_WEBHOOK_URL``: then no helpdesk is told anything."""
+        """None without ``CASE_WEBHOOK_URL``: then no helpdesk is told anything;
+        ``SettingsError`` naming the variable when one cannot be used."""
         try:
             url = case_events.webhook_url(environ)
-            if url is None:
-                return None
-            return cls(
-                url=url,
-                secret=environ.get(case_events.SECRET_ENV, "").strip() or None,
-                max_attempts=int(positive_number(environ, MAX_ATTEMPTS_ENV, cls.max_attempts)),
-                poll_seconds=positive_number(environ, POLL_ENV, cls.poll_seconds),
-            )
-        except ValueError as error:
-            raise WebhookSettingsError(str(error)) from None
+        except case_events.WebhookSettingError as error:
+            raise SettingsError(str(error)) from None
+        if url is None:
+            return None
+        return cls(
+            url=url,
+            secret=environ.get(case_events.SECRET_ENV, "").strip() or None,
+            max_attempts=whole_number(environ, MAX_ATTEMPTS_ENV, cls.max_attempts),
+            poll_seconds=positive_number(environ, POLL_ENV, cls.poll_seconds),
+        )
 
 
 def signature(secret: str, timestamp: str, body: bytes) -> str:
@@ -120,16 +126,16 @@ class EventOutbox:
 
     def __init__(self, settings: WebhookSettings, clock: Callable[[], datetime] = utc_now):
         self.settings = settings
+        self.retries = leases.Retries.of(settings)
         self.clock = clock
 
     def recover(self) -> int:
         """Queues again what a stopped notifier left in ``sending`` past the lease."""
         now = self.clock()
-        lease = timedelta(seconds=self.settings.claim_lease_seconds)
         with session_scope() as session:
             result = session.execute(
                 update(CaseEvent)
-                .where(CaseEvent.status == EventStatus.SENDING, CaseEvent.claimed_at < now - lease)
+                .where(self.retries.lease_ended(CaseEvent, EventStatus.SENDING, now))
                 .values(status=EventStatus.QUEUED, next_attempt_at=now)
             )
         count = int(getattr(result, "rowcount", 0) or 0)
@@ -147,22 +153,13 @@ class EventOutbox:
             earlier.id < CaseEvent.id,
             earlier.status.in_(UNSETTLED),
         )
-        due = (
-            select(CaseEvent)
-            .where(
-                CaseEvent.status == EventStatus.QUEUED,
-                CaseEvent.next_attempt_at <= now,
-                ~waits_for_earlier,
-            )
-            .order_by(CaseEvent.id)
-            .limit(self.settings.batch)
-            .with_for_update(skip_locked=True)
+        due = leases.due(
+            CaseEvent, EventStatus.QUEUED, now, ~waits_for_earlier, limit=self.settings.batch
         )
         with session_scope() as session:
             events = list(session.scalars(due))
-            for event in events:
-                event.status = EventStatus.SENDING
-                event.claimed_at = now
+            leases.claim(events, EventStatus.SENDING, now)
+            for event in events:  # no re-check before posting: the attempt counts from here
                 event.attempts += 1
             return [Claimed(e.id, e.event_id, e.event_type, e.case_id, e.payload) for e in events]
 
@@ -177,15 +174,12 @@ class EventOutbox:
             if error is None:
                 event.status, event.sent_at, event.last_error = EventStatus.SENT, now, None
                 return event.status
-            event.last_error = error[:200]
-            if event.attempts >= self.settings.max_attempts:
+            leases.note_error(event, error)
+            later = self.retries.next_attempt(event.attempts, now)
+            if later is None:
                 event.status = EventStatus.FAILED
                 return event.status
-            wait = min(
-                self.settings.max_backoff_seconds,
-                self.settings.backoff_seconds * 2 ** (event.attempts - 1),
-            )
-            event.status, event.next_attempt_at = EventStatus.QUEUED, now + timedelta(seconds=wait)
+            event.status, event.next_attempt_at = EventStatus.QUEUED, later
             return event.status
 
 

@@ -13,15 +13,14 @@ how to reach a person. Two contracts with it:
   which looks the address up and sends through the channel's own reply code (a caseworker's
   reply and "I am back" take the same way: ``EXTERNAL_case_reply``, ``EXTERNAL_case_closed``).
   A message that does not reach the provider raises ``AlertNotDelivered``: Rasa answers HTTP
-  500 with its text (never an address, token or message text), and the notifier retries.
+  500 with a JSON body saying why (``bot/contract.py``, never an address, token or message
+  text), and the notifier retries or gives up by its keys.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
-import time
 from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any, ClassVar, NoReturn
@@ -34,7 +33,8 @@ from bot.channels.addresses import AddressBook
 from bot.channels.deliveries import OUTBOXES, DeliveryLog
 from bot.channels.sealing import KEY_ENV, AddressBookError
 from bot.channels.transport import ProviderFailure
-from bot.contract import REMEMBER_ADDRESS, WHATSAPP_TEMPLATE
+from bot.contract import REMEMBER_ADDRESS, WHATSAPP_TEMPLATE, NotDelivered
+from bot.pacing import Pacer
 
 logger = logging.getLogger(__name__)
 
@@ -44,14 +44,21 @@ _DELIVERABLE = ("text", "buttons", "quick_replies", "custom", "image", "attachme
 
 
 class AlertNotDelivered(Exception):
-    """An alert that did not reach the provider; Rasa turns it into HTTP 500 for the notifier.
+    """A message that did not reach the provider; Rasa answers it to the notifier as the JSON
+    of ``bot/contract.py``'s ``NotDelivered`` (``bot/server.py``).
 
-    The text is part of Rasa's answer, so it holds only a short reason, the provider's HTTP
-    status and, when the provider said so, ``retry after <N> s``.
+    The text is part of that answer, so it holds only a short reason, the provider's HTTP
+    status and, when the provider said so, ``retry after <N> s``. ``permanent``: trying again
+    cannot help (no stored address).
     """
 
     def __init__(
-        self, reason: str, status: int | None = None, retry_after: int | None = None
+        self,
+        reason: str,
+        status: int | None = None,
+        retry_after: int | None = None,
+        *,
+        permanent: bool = False,
     ) -> None:
         text = reason if status is None else f"{reason}: HTTP {status}"
         if retry_after is not None:
@@ -60,6 +67,7 @@ class AlertNotDelivered(Exception):
         self.reason = reason
         self.status = status
         self.retry_after = retry_after
+        self.permanent = permanent
 
     @classmethod
     def from_failure(cls, channel: str, failure: ProviderFailure) -> AlertNotDelivered:
@@ -68,6 +76,15 @@ class AlertNotDelivered(Exception):
         if failure.status is None:
             return cls(f"{channel}: {failure.reason}")
         return cls(f"{channel}: provider refused the alert", failure.status, failure.retry_after)
+
+    def answer(self) -> NotDelivered:
+        """What Rasa answers the caller of ``trigger_intent`` about it."""
+        return NotDelivered(
+            reason=str(self),
+            permanent=self.permanent,
+            retry_after=None if self.retry_after is None else float(self.retry_after),
+            provider_status=self.status,
+        )
 
 
 def address_book_for(channel: str, environ: Mapping[str, str] = os.environ) -> AddressBook:
@@ -139,23 +156,6 @@ async def custom_payload_in_reply(
         )
         return
     logger.info("%s: address of %s stored for alerts until %s", channel, conversation, expires_at)
-
-
-class Pacer:
-    """Evenly spaced starts, ``rate`` a second: alerts of one channel in this Rasa worker."""
-
-    def __init__(self, rate: float) -> None:
-        self.interval = 1.0 / rate
-        self._next = 0.0
-        self._lock = asyncio.Lock()
-
-    async def wait(self) -> None:
-        async with self._lock:
-            now = time.monotonic()
-            start = max(now, self._next)
-            self._next = start + self.interval
-            if start > now:
-                await asyncio.sleep(start - now)
 
 
 _pacers: dict[str, Pacer] = {}
@@ -237,9 +237,9 @@ class AlertOutput(OutputChannel):
     ) -> None:
         await self.send_response(recipient_id, {"custom": json_message})
 
-    def _refuse(self, conversation: str, reason: str) -> NoReturn:
+    def _refuse(self, conversation: str, reason: str, *, permanent: bool = False) -> NoReturn:
         logger.warning("%s: alert to %s not delivered: %s", self.name(), conversation, reason)
-        raise AlertNotDelivered(f"{self.name()}: {reason}")
+        raise AlertNotDelivered(f"{self.name()}: {reason}", permanent=permanent)
 
     async def _output_for(self, conversation: str) -> OutputChannel:
         if conversation in self._outputs:
@@ -251,7 +251,7 @@ class AlertOutput(OutputChannel):
         except Exception as error:
             self._refuse(conversation, f"address book unavailable ({type(error).__name__})")
         if address is None:
-            self._refuse(conversation, "no stored address")
+            self._refuse(conversation, "no stored address", permanent=True)
         output = await self.open(conversation, address)
         self._outputs[conversation] = output
         return output

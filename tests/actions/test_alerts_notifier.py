@@ -7,6 +7,7 @@ never faster than the channel allows, not after they opted out, and not twice af
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
@@ -21,10 +22,14 @@ from sqlalchemy import update
 from actions.alert_delivery import ActionSendAlert
 from actions.alerts import subscriptions
 from actions.alerts.models import Delivery, DeliveryStatus, Topic
-from actions.alerts.notifier import Notifier, NotifierSettings, Outbox
+from actions.alerts.notifier import Notifier
+from actions.alerts.notifier_settings import NotifierSettings
+from actions.alerts.outbox_steps import Outbox, Outcome
+from actions.alerts.rasa_client import refusal
 from actions.alerts.subscriptions import Wish
 from actions.content import db, editing
-from bot.settings_values import SettingsError
+from actions.settings import SettingsError
+from bot.contract import NotDelivered
 from tests.actions.alerts_support import (
     add_subscribers,
     conversation,
@@ -247,15 +252,8 @@ async def test_a_refused_alert_is_retried_after_the_providers_delay_and_sent_onc
     fake, url = rasa
     (person,) = add_subscribers(1, [Wish(Topic.AIRPORT, "KBL")])
     close_airport()
-    refusals = iter(
-        [
-            (
-                500,
-                '{"message": "An unexpected error occurred. Error: '
-                'alert not delivered: HTTP 429 (retry after 1 s)"}',
-            )
-        ]
-    )
+    refused = NotDelivered("telegram: provider refused the alert", False, 1.0, 429)
+    refusals = iter([(500, json.dumps(refused.body()))])
     fake.fail = lambda _: next(refusals, None)  # type: ignore[assignment]
 
     started = time.monotonic()
@@ -279,6 +277,63 @@ async def test_no_stored_address_fails_without_retrying(rasa: tuple[FakeRasa, st
     failed = [d for d in deliveries() if d.status is DeliveryStatus.FAILED]
     assert len(failed) == 1 and failed[0].last_error == "no stored address"
     assert len(fake.sent) == 1
+
+
+async def test_no_stored_address_at_rasa_fails_without_retrying(
+    rasa: tuple[FakeRasa, str],
+) -> None:
+    fake, url = rasa
+    add_subscribers(1, [Wish(Topic.AIRPORT, "KBL")])
+    close_airport()
+    gone = NotDelivered("telegram: no stored address", permanent=True)  # expired meanwhile
+    fake.fail = lambda _: (500, json.dumps(gone.body()))  # type: ignore[assignment]
+
+    await run_until_settled(notifier_for(url))
+
+    (delivery,) = deliveries()
+    assert (delivery.status, delivery.attempts) == (DeliveryStatus.FAILED, 1)
+    assert delivery.last_error == "Rasa HTTP 500: telegram: no stored address"
+    assert fake.sent == []
+
+
+async def test_an_answer_that_is_not_rasas_refusal_is_retried(rasa: tuple[FakeRasa, str]) -> None:
+    fake, url = rasa
+    (person,) = add_subscribers(1, [Wish(Topic.AIRPORT, "KBL")])
+    close_airport()
+    page = "<html><body><h1>502 Bad Gateway</h1>" + "no stored address " * 20 + "</body></html>"
+    answers = iter([(502, page)])
+    fake.fail = lambda _: next(answers, None)  # type: ignore[assignment]
+
+    await run_until_settled(notifier_for(url))
+
+    assert [c for c, _, _ in fake.sent] == [person]
+    (delivery,) = deliveries()
+    assert (delivery.status, delivery.attempts) == (DeliveryStatus.SENT, 2)
+    assert delivery.last_error == f"Rasa HTTP 502: {page[:200]}"[:200]
+
+
+def test_rasas_refusal_is_read_by_key() -> None:
+    later = NotDelivered("whatsapp: provider refused the alert: HTTP 429", False, 30.0, 429)
+    assert refusal(500, json.dumps(later.body())) == Outcome(
+        False, "Rasa HTTP 500: whatsapp: provider refused the alert: HTTP 429", retry_after=30.0
+    )
+    never = NotDelivered("sms_gateway: no stored address", permanent=True)
+    assert refusal(500, json.dumps(never.body())) == Outcome(
+        False, "Rasa HTTP 500: sms_gateway: no stored address", permanent=True
+    )
+
+
+def test_an_answer_in_prose_is_a_failure_to_retry_with_its_start_as_the_reason() -> None:
+    # An older Rasa's answer: its "retry after" and "no stored address" are not read.
+    prose = (
+        '{"version": "3.6.21", "status": "failure", "message": "An unexpected error occurred. '
+        'Error: telegram: no stored address, retry after 60 s", "reason": "ConversationError"}'
+    )
+    outcome = refusal(500, prose * 3)
+    assert outcome == Outcome(False, f"Rasa HTTP 500: {(prose * 3)[:200]}")
+    assert refusal(401, "") == Outcome(
+        False, "Rasa HTTP 401 (RASA_API_TOKEN does not match Rasa's --auth-token)"
+    )
 
 
 async def test_an_unreachable_rasa_is_retried_then_given_up_visibly(unused_tcp_port: int) -> None:

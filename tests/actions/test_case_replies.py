@@ -13,7 +13,8 @@ from sqlalchemy import Engine, delete, select, update
 from actions import privacy
 from actions.alerts import retention, subscriptions
 from actions.alerts.models import DeliveryStatus, StoredAddress, Topic
-from actions.alerts.notifier import NotifierSettings, Outcome
+from actions.alerts.notifier_settings import NotifierSettings
+from actions.alerts.outbox_steps import Outcome
 from actions.alerts.subscriptions import Wish
 from actions.case_reply import ActionSendCaseReply
 from actions.cases import queue, replies, store

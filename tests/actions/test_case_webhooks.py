@@ -289,12 +289,12 @@ def test_deleting_a_persons_data_or_retention_deletes_their_events(
 def test_a_malformed_url_queues_nothing_and_the_case_opens_all_the_same(
     no_cases: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from actions.cases.webhook_sender import WebhookSettingsError
+    from actions.settings import SettingsError
 
     monkeypatch.setenv("CASE_WEBHOOK_URL", "helpdesk.example.org/hooks")
     open_case()  # the case opens all the same
     assert statuses() == []
-    with pytest.raises(WebhookSettingsError, match="CASE_WEBHOOK_URL"):
+    with pytest.raises(SettingsError, match="CASE_WEBHOOK_URL"):
         WebhookSettings.from_env()
 
 

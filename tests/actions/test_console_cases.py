@@ -5,6 +5,7 @@ case that two take at once."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
@@ -21,6 +22,7 @@ from actions.cases import handback, queue, store
 from actions.cases.models import Case, CaseAudit, CaseMessage, CaseReply, CaseStatus
 from actions.content import db
 from actions.content.models import ConsoleSession, SignInCode
+from bot.contract import NotDelivered
 from tests.actions.console_support import Client, csrf_in, invitation, visible
 from tests.actions.content_support import NOW
 
@@ -161,8 +163,8 @@ class FakeRasa:
         channel = request.query.get("output_channel")
         self.channels.append(channel)
         if self.channel_refuses and channel:
-            message = f"An unexpected error occurred. Error: {channel}: no stored address"
-            return web.json_response({"message": message}, status=500)
+            refusal = NotDelivered(f"{channel}: no stored address", permanent=True)
+            return web.json_response(refusal.body(), status=500)
         return web.json_response({"messages": []}, status=self.status)
 
 
@@ -363,18 +365,28 @@ async def test_a_person_who_cannot_be_told_is_still_handed_back(
 
 
 @pytest.mark.parametrize(
-    ("answer", "for_good"),
+    ("refusal", "for_good"),
     [
-        ("Error: telegram: no stored address", True),
-        ("Error: telegram: provider refused the alert: HTTP 403", True),
-        ("Error: telegram: provider refused the alert: HTTP 429, retry after 3 s", False),
-        ("Error: telegram: provider refused the alert: HTTP 502", False),
-        ("Error: webchat: mailbox unavailable (channel memory down)", False),
-        ("Error: the action server is down", False),
+        (NotDelivered("telegram: no stored address", permanent=True), True),
+        (NotDelivered("telegram: provider refused the alert", provider_status=403), True),
+        (NotDelivered("telegram: provider refused the alert", False, 3.0, 429), False),
+        (NotDelivered("telegram: provider refused the alert", provider_status=502), False),
+        (NotDelivered("webchat: mailbox unavailable (channel memory down)"), False),
     ],
 )
 def test_only_a_person_who_can_never_be_reached_is_handed_back_untold(
-    answer: str, for_good: bool
+    refusal: NotDelivered, for_good: bool
 ) -> None:
-    channel = answer.split(": ")[1]
-    assert handback.never_deliverable(channel, answer) is for_good
+    assert handback.never_deliverable(json.dumps(refusal.body())) is for_good
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        '{"message": "An unexpected error occurred. Error: telegram: no stored address"}',
+        "<html><body>502 Bad Gateway: telegram: no stored address</body></html>",
+        '{"reason": "ConversationError", "permanent": "yes"}',
+    ],
+)
+def test_an_answer_that_is_not_a_channels_refusal_is_never_taken_for_one(answer: str) -> None:
+    assert handback.never_deliverable(answer) is False

@@ -1,7 +1,9 @@
 """The names other processes send Rasa are in the domain, spelled as bot/contract.py has them."""
 
+import json
 from pathlib import Path
 
+import pytest
 from rasa.shared.core.domain import Domain
 
 from bot import contract
@@ -32,3 +34,29 @@ def test_the_tags_are_distinct() -> None:
         contract.REPLY_LANGUAGE,
     ]
     assert len(set(names)) == len(names)
+
+
+def test_a_channels_refusal_is_read_back_as_it_was_answered() -> None:
+    refusal = contract.NotDelivered("telegram: provider refused the alert", False, 3.0, 429)
+    assert contract.NotDelivered.from_answer(json.dumps(refusal.body())) == refusal
+    assert set(refusal.body()) == {
+        contract.NOT_DELIVERED_REASON,
+        contract.NOT_DELIVERED_PERMANENT,
+        contract.NOT_DELIVERED_RETRY_AFTER,
+        contract.NOT_DELIVERED_PROVIDER_STATUS,
+    }
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "<html>502 Bad Gateway</html>",
+        "[]",
+        '{"reason": "ConversationError", "message": "An unexpected error occurred."}',
+        '{"reason": "x", "permanent": "false", "retry_after": null, "provider_status": null}',
+        '{"reason": "x", "permanent": false, "retry_after": true, "provider_status": null}',
+        '{"reason": "x", "permanent": false, "retry_after": null, "provider_status": "429"}',
+    ],
+)
+def test_anything_else_is_no_refusal(answer: str) -> None:
+    assert contract.NotDelivered.from_answer(answer) is None

@@ -8,6 +8,7 @@ API app) and a fake provider.
 
 from __future__ import annotations
 
+import json
 import logging
 import socket
 from collections.abc import AsyncIterator
@@ -25,6 +26,8 @@ from rasa.shared.exceptions import RasaException
 from bot.channels.addresses import KEY_ENV, AddressBook
 from bot.channels.alerts import AlertNotDelivered, requested_expiry
 from bot.channels.whatsapp_templates import template_parameter
+from bot.contract import NotDelivered
+from bot.server import answer_refusals_as_json
 from tests.channels.alert_support import (
     CASES,
     SECRETS,
@@ -104,6 +107,7 @@ async def start(
         agent = AlertingAgent([{"text": ALERT}])
         if rasa_api:
             app = create_app(agent=agent)  # type: ignore[arg-type]
+            answer_refusals_as_json(app)  # as bot/server.py does
             register([channel], app, route="/webhooks/")
             serving = serve_app(app)
         else:
@@ -245,7 +249,12 @@ async def test_a_refused_alert_is_http_500_for_the_notifier_with_the_retry_time_
     status, body = await quick_with_api.trigger()
     assert status == 500
     refusal = "provider refused the alert: HTTP 429, retry after 7 s"
-    assert f"{quick_with_api.case.channel}: {refusal}" in body
+    assert json.loads(body) == {
+        "reason": f"{quick_with_api.case.channel}: {refusal}",
+        "permanent": False,
+        "retry_after": 7.0,
+        "provider_status": 429,
+    }
     for secret in (*quick_with_api.case.numbers(), *SECRETS, ALERT, "Too Many", "Rate limit"):
         assert secret not in body
 
@@ -255,8 +264,25 @@ async def test_without_a_stored_address_the_alert_is_not_delivered(quick_with_ap
     with pytest.raises(AlertNotDelivered, match=expected):
         await quick_with_api.alert({"text": ALERT})
     status, body = await quick_with_api.trigger()
-    assert status == 500 and "no stored address" in body
+    assert status == 500
+    assert NotDelivered.from_answer(body) == NotDelivered(
+        f"{quick_with_api.case.channel}: no stored address", permanent=True
+    )
     assert quick_with_api.provider.requests == []
+
+
+async def test_rasas_other_errors_of_a_trigger_are_answered_as_rasa_does(
+    quick_with_api: Running,
+) -> None:
+    url = (
+        f"{quick_with_api.base_url}/conversations/{quick_with_api.case.conversation}/trigger_intent"
+    )
+    body = {"name": "EXTERNAL_no_such_intent", "entities": {}}
+    async with aiohttp.ClientSession() as session, session.post(url, json=body) as reply:
+        status, answer = reply.status, await reply.json()
+    assert status == 404
+    assert (answer["status"], answer["reason"]) == ("failure", "NotFound")
+    assert NotDelivered.from_answer(json.dumps(answer)) is None
 
 
 async def test_an_expired_address_is_not_used(running: Running, address_book: AddressBook) -> None:

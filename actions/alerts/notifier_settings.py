@@ -1,0 +1,46 @@
+"""The notifier's configuration, from environment variables, with defaults that work locally
+(README "Alerts", docs/OPERATIONS.md). A wrong value stops the notifier with a
+``SettingsError`` naming the variable (``actions/settings.py``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from bot.alert_rates import DEFAULT_RATES, alert_rate
+from bot.settings_values import positive_number, whole_number
+
+
+@dataclass(frozen=True)
+class NotifierSettings:
+    """How fast, how often and where the notifier sends alerts and caseworkers' replies."""
+
+    rasa_url: str = "http://127.0.0.1:5005"
+    rasa_token: str | None = None
+    rates: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_RATES))
+    per_conversation_interval: float = 1.0
+    concurrency: int = 16
+    max_attempts: int = 6
+    backoff_seconds: float = 5.0
+    max_backoff_seconds: float = 900.0
+    claim_lease_seconds: float = 60.0
+    poll_seconds: float = 1.0
+    purge_every_seconds: float = 3600.0
+    request_timeout_seconds: float = 30.0
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> NotifierSettings:
+        rates = {channel: alert_rate(channel, environ) for channel in DEFAULT_RATES}
+        return cls(
+            rasa_url=(environ.get("RASA_URL", "").strip() or cls.rasa_url).rstrip("/"),
+            rasa_token=environ.get("RASA_API_TOKEN", "").strip() or None,
+            rates=rates,
+            concurrency=whole_number(environ, "ALERT_CONCURRENCY", cls.concurrency),
+            max_attempts=whole_number(environ, "ALERT_MAX_ATTEMPTS", cls.max_attempts),
+            backoff_seconds=positive_number(environ, "ALERT_BACKOFF_SECONDS", cls.backoff_seconds),
+            claim_lease_seconds=positive_number(
+                environ, "ALERT_CLAIM_LEASE", cls.claim_lease_seconds
+            ),
+            poll_seconds=positive_number(environ, "ALERT_POLL_SECONDS", cls.poll_seconds),
+        )
