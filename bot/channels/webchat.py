@@ -44,7 +44,7 @@ from bot.channels.transport import (
     parse_json,
     read_body,
 )
-from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
+from bot.channels.turns import OnNewMessage, Outcome, take_turn, user_message
 from bot.contract import LANGUAGE_HINT
 from bot.lang.codes import LANGUAGES
 from bot.stores import DELETED_CONFIRMATION
@@ -68,9 +68,9 @@ _REPLY_FIELDS = ("text", "buttons", "image")
 MAX_ACKNOWLEDGED = 2 * MAILBOX_MESSAGES
 
 
-class WebchatCollector(CountedOutput, CollectingOutputChannel):
-    """Rasa's collecting output (the replies go back in the HTTP answer), counted per turn;
-    notices the confirmation that the person's data was deleted (their mailbox goes too)."""
+class WebchatCollector(CollectingOutputChannel):
+    """Rasa's collecting output (the replies go back in the HTTP answer); notices the
+    confirmation that the person's data was deleted (their mailbox goes too)."""
 
     deleted_data = False
 

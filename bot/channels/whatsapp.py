@@ -21,17 +21,13 @@ from typing import Any
 
 from rasa.core.channels.channel import InputChannel, OutputChannel
 from rasa.shared.exceptions import RasaException
-from sanic import Blueprint, response
+from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
 from bot.channels.addresses import AddressBook
-from bot.channels.alerts import (
-    AlertNotDelivered,
-    AlertOutput,
-    address_book_for,
-    custom_payload_in_reply,
-)
+from bot.channels.alerts import AlertOutput, address_book_for, custom_payload_in_reply
+from bot.channels.blueprints import Blueprint
 from bot.channels.dedup import SeenMessages, message_max_age, sent_too_long_ago
 from bot.channels.identity import conversation_id
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
@@ -39,6 +35,7 @@ from bot.channels.transport import (
     BODY_LIMITS,
     BodyTooLarge,
     ProviderApi,
+    ProviderFailure,
     parse_json,
     parse_off_loop,
     read_body,
@@ -46,7 +43,7 @@ from bot.channels.transport import (
     split_message,
     webhook_blueprint,
 )
-from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
+from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn, user_message
 from bot.channels.whatsapp_templates import template_message
 from bot.channels.wording import CHOOSE, text_only
 from bot.contract import WHATSAPP_TEMPLATE, reply_language
@@ -109,9 +106,9 @@ def _text_of(message: dict[str, Any]) -> str | None:
     return found if isinstance(found, str) and found.strip() else None
 
 
-class WhatsAppOutput(CountedOutput):
+class WhatsAppOutput(OutputChannel):
     """Replies to the one user a message came from (made per message, like TelegramOutput);
-    ``strict`` (alerts) raises ``ProviderFailure`` where a reply logs and goes on."""
+    raises ``ProviderFailure`` when Meta refuses a message or a template cannot be sent."""
 
     @classmethod
     def name(cls) -> str:
@@ -124,14 +121,12 @@ class WhatsAppOutput(CountedOutput):
         wa_id: str,
         conversation: str,
         addresses: AddressBook | None = None,
-        strict: bool = False,
     ) -> None:
         self._api = api
         self._path = f"/{phone_number_id}/messages"
         self._wa_id = wa_id
         self._conversation = conversation
         self._addresses = addresses
-        self._strict = strict
 
     async def send_text_message(self, recipient_id: str, text: str, **kwargs: Any) -> None:
         for piece in split_message(text or "", MAX_TEXT):
@@ -174,9 +169,7 @@ class WhatsAppOutput(CountedOutput):
             message = template_message(json_message[WHATSAPP_TEMPLATE])
         except ValueError as error:
             logger.warning("whatsapp: template for %s not sent: %s", self._conversation, error)
-            if self._strict:
-                raise AlertNotDelivered("whatsapp: malformed template payload") from error
-            return
+            raise ProviderFailure(None, "malformed template payload") from error
         await self._send(recipient_id, message)
 
     async def _send(self, recipient_id: str, message: dict[str, Any]) -> None:
@@ -184,12 +177,9 @@ class WhatsAppOutput(CountedOutput):
             logger.error("whatsapp: refusing to send a reply meant for another conversation")
             return
         payload = {"messaging_product": "whatsapp", "recipient_type": "individual"}
-        payload = {**payload, "to": self._wa_id, **message}
-        if self._strict:
-            await self._api.send(self._path, payload)
-        else:
-            answer = await self._api.post(self._path, payload, "whatsapp send message")
-            self.record_delivery(answer is not None)
+        await self._api.send(
+            self._path, {**payload, "to": self._wa_id, **message}, call="send message"
+        )
 
 
 class WhatsAppAlertOutput(AlertOutput):
@@ -210,7 +200,7 @@ class WhatsAppAlertOutput(AlertOutput):
         self._phone_number_id = phone_number_id
 
     async def open(self, conversation: str, address: str) -> OutputChannel:
-        return WhatsAppOutput(self._api, self._phone_number_id, address, conversation, strict=True)
+        return WhatsAppOutput(self._api, self._phone_number_id, address, conversation)
 
 
 def _notified_messages(payload: object) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
@@ -296,7 +286,7 @@ class WhatsAppInput(InputChannel):
         return secrets_match(signature, expected)
 
     def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
-        whatsapp = webhook_blueprint("whatsapp_webhook", self.api)
+        whatsapp = webhook_blueprint("whatsapp_webhook", self.api, self.memory)
 
         @whatsapp.route("/webhook", methods=["GET"])
         async def verify(request: Request) -> HTTPResponse:
@@ -335,10 +325,6 @@ class WhatsAppInput(InputChannel):
                 return response.text("the assistant could not answer", status=503)
             return response.text("ok")
 
-        @whatsapp.listener("after_server_stop")
-        async def close_memory(*_: Any) -> None:
-            await self.memory.close()
-
         return whatsapp
 
     async def _handle(
@@ -365,13 +351,15 @@ class WhatsAppInput(InputChannel):
         output = WhatsAppOutput(
             self.api, self._phone_number_id, wa_id, conversation, self.addresses
         )
+        replies = TurnReplies(output, self.name())
         text = _text_of(message)
         if text is None:
             if message["type"] in MEDIA_TYPES:
                 logger.info("whatsapp: %s message, asked the user to write", message["type"])
-                await output.send_text_message(conversation, text_only(None))
+                notice = output.send_text_message(conversation, text_only(None))
+                await replies.attempt(conversation, notice)
             return Outcome.ANSWERED
-        incoming = user_message(text, output, conversation, input_channel=self.name())
+        incoming = user_message(text, replies, conversation, input_channel=self.name())
         outcome = await take_turn(incoming, on_new_message, agent)
         if outcome is Outcome.UNANSWERED:
             await self._seen.forget(delivery)
