@@ -102,6 +102,7 @@ async def answer(
     *,
     message_id: str | None,
     metadata: Mapping[str, Any],
+    hotline: str | None,
 ) -> Outcome:
     """One user message: the channel answers empty messages and MORE, the bot the rest."""
     conversation, channel = output.conversation, output.name()
@@ -120,4 +121,4 @@ async def answer(
         message_id=message_id,
         metadata=dict(metadata),
     )
-    return await take_turn(message, on_new_message, agent)
+    return await take_turn(message, on_new_message, agent, hotline)

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 from rasa.core.channels.channel import InputChannel, OutputChannel
-from rasa.shared.exceptions import RasaException
 from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
@@ -28,6 +26,7 @@ from bot.channels.blueprints import Blueprint
 from bot.channels.dedup import SeenMessages
 from bot.channels.identity import conversation_id
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
+from bot.channels.settings import GatewaySettings, for_rasa, hotline
 from bot.channels.sms_base import TextMessageOutput, answer, phone_key
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer
 from bot.channels.transport import (
@@ -53,34 +52,6 @@ _MAX_SENDER_LENGTH: Final = 64
 #: again this soon: a gateway retries a slow request within seconds, while a person rarely sends
 #: the very same words twice in half a minute (a MORE they mean is then lost: docs/SMS.md).
 REPEAT_WINDOW_SECONDS: Final = 30.0
-
-
-@dataclass(frozen=True)
-class GatewaySettings:
-    """Shared secret and send URL; ``credentials.yml`` values win over environment variables."""
-
-    secret: str
-    send_url: str
-
-    @classmethod
-    def load(
-        cls, credentials: Mapping[str, Any] | None, environ: Mapping[str, str] = os.environ
-    ) -> GatewaySettings:
-        secret = str((credentials or {}).get("secret") or environ.get("SMS_GATEWAY_SECRET") or "")
-        send_url = str(
-            (credentials or {}).get("send_url") or environ.get("SMS_GATEWAY_SEND_URL") or ""
-        )
-        missing = [
-            name
-            for name, value in (("SMS_GATEWAY_SECRET", secret), ("SMS_GATEWAY_SEND_URL", send_url))
-            if not value.strip()
-        ]
-        if missing:
-            raise RasaException(
-                f"The {CHANNEL} channel needs {', '.join(missing)} (environment variables, or "
-                "secret / send_url in credentials.yml)."
-            )
-        return cls(secret=secret.strip(), send_url=send_url.strip())
 
 
 @dataclass(frozen=True)
@@ -191,16 +162,19 @@ class SmsGatewayInput(InputChannel):
 
     @classmethod
     def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
-        settings = GatewaySettings.load(credentials)
-        return cls(settings, addresses=address_book_for(CHANNEL), memory=channel_memory())
+        settings = for_rasa(lambda: GatewaySettings.load(credentials))
+        addresses = address_book_for(CHANNEL)
+        return cls(settings, addresses, channel_memory(), hotline())
 
     def __init__(
         self,
         settings: GatewaySettings,
         addresses: AddressBook | None = None,
         memory: ChannelMemory | None = None,
+        hotline: str | None = None,
     ) -> None:
         self.settings = settings
+        self.hotline = hotline
         # Retries and MORE pages: Redis in production (bot/channels/memory.py).
         self.memory = memory if memory is not None else ProcessMemory()
         self.seen = SeenMessages(self.memory)
@@ -246,6 +220,7 @@ class SmsGatewayInput(InputChannel):
                 on_new_message,
                 request.app.ctx.agent,
                 message_id=message.message_id,
+                hotline=self.hotline,
                 # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
                 metadata={"transport": "sms"},
             )

@@ -11,14 +11,12 @@ before its body is read. Register the webhook once per deployment:
 
 import json
 import logging
-import os
 import re
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from rasa.core.channels.channel import InputChannel, OutputChannel
-from rasa.shared.exceptions import RasaException
 from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
@@ -33,6 +31,12 @@ from bot.channels.memory import (
     MemoryUnavailable,
     ProcessMemory,
     channel_memory,
+)
+from bot.channels.settings import (
+    TELEGRAM_DEFAULT_BASE_URL,
+    TelegramSettings,
+    for_rasa,
+    hotline,
 )
 from bot.channels.transport import (
     BODY_LIMITS,
@@ -52,13 +56,8 @@ from bot.contract import LANGUAGE_HINT
 
 logger = logging.getLogger(__name__)
 
-TOKEN_ENV = "TELEGRAM_BOT_TOKEN"
-SECRET_ENV = "TELEGRAM_SECRET_TOKEN"
-BASE_URL_ENV = "TELEGRAM_API_BASE_URL"
-DEFAULT_BASE_URL = "https://api.telegram.org"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_TEXT = 4096  # sendMessage: 1-4096 characters
-_SECRET_RULE = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what setWebhook accepts as secret_token
 #: Message fields that carry something a person sent which is not text. Service messages
 #: (someone joined, a title changed) carry none of them and are ignored, never answered.
 MEDIA_FIELDS = frozenset(
@@ -278,30 +277,27 @@ class TelegramInput(InputChannel):
     @classmethod
     def from_credentials(cls, credentials: dict[str, Any] | None) -> "TelegramInput":
         """Secrets come from the environment only, never from credentials.yml."""
-        token, secret = os.environ.get(TOKEN_ENV, ""), os.environ.get(SECRET_ENV, "")
-        missing = [name for name, value in ((TOKEN_ENV, token), (SECRET_ENV, secret)) if not value]
-        if missing:
-            raise RasaException(
-                f"The telegram channel needs {' and '.join(missing)} in the environment: "
-                "the token from @BotFather and the secret given to setWebhook."
-            )
-        if not _SECRET_RULE.fullmatch(secret):
-            raise RasaException(
-                f"{SECRET_ENV} must be 1-256 characters of A-Z, a-z, 0-9, _ and - "
-                "(Telegram refuses any other secret_token)."
-            )
+        settings = for_rasa(TelegramSettings.load)
         addresses = address_book_for(cls.name())
-        base_url = os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL
-        return cls(token, secret, base_url, addresses, channel_memory(), message_max_age())
+        return cls(
+            settings.token,
+            settings.secret,
+            settings.api_base_url,
+            addresses,
+            channel_memory(),
+            message_max_age(),
+            hotline(),
+        )
 
     def __init__(
         self,
         token: str,
         secret: str,
-        api_base_url: str = DEFAULT_BASE_URL,
+        api_base_url: str = TELEGRAM_DEFAULT_BASE_URL,
         addresses: AddressBook | None = None,
         memory: ChannelMemory | None = None,
         max_age: timedelta | None = None,
+        hotline: str | None = None,
     ) -> None:
         self._token = token
         self._secret = secret
@@ -312,6 +308,7 @@ class TelegramInput(InputChannel):
         self._seen = SeenMessages(self.memory)
         self._keyboards = ReplyKeyboards(self.memory)
         self._max_age = max_age or message_max_age()
+        self._hotline = hotline
 
     def get_output_channel(self) -> OutputChannel:
         """Where Rasa's ``trigger_intent`` sends alerts (raises ``AlertNotDelivered``)."""
@@ -382,4 +379,4 @@ class TelegramInput(InputChannel):
             input_channel=self.name(),
             metadata={LANGUAGE_HINT: hint} if hint else {},
         )
-        return await take_turn(message, on_new_message, agent)
+        return await take_turn(message, on_new_message, agent, self._hotline)

@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
-import os
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -34,9 +33,6 @@ logger = logging.getLogger(__name__)
 
 OnNewMessage = Callable[[UserMessage], Awaitable[Any]]
 
-#: The operator's number for people the assistant cannot help right now (also read by the
-#: action server, actions/settings.py).
-HOTLINE_ENV: Final = "EMERGENCY_HOTLINE"
 #: Reading the conversation's language for an apology must not become a second hang.
 _TRACKER_TIMEOUT_SECONDS: Final = 2.0
 #: Intents only the notifier may trigger (through Rasa's HTTP API), never a person by typing
@@ -130,14 +126,11 @@ def user_message(
     )
 
 
-def hotline() -> str | None:
-    """``EMERGENCY_HOTLINE`` on one line, or None when the operator set none."""
-    number = " ".join(os.environ.get(HOTLINE_ENV, "").split())
-    return number or None
-
-
-async def take_turn(message: UserMessage, on_new_message: OnNewMessage, agent: Any) -> Outcome:
-    """Let the assistant answer ``message``; apologise when it fails or stays silent.
+async def take_turn(
+    message: UserMessage, on_new_message: OnNewMessage, agent: Any, hotline: str | None = None
+) -> Outcome:
+    """Let the assistant answer ``message``; apologise when it fails or stays silent, naming
+    the operator's ``hotline`` when there is one (``settings.hotline``).
 
     ``agent`` is Rasa's (``request.app.ctx.agent``): its tracker store tells the conversation's
     language and whether it is paused, read only on the rare turn that went wrong.
@@ -170,7 +163,7 @@ async def take_turn(message: UserMessage, on_new_message: OnNewMessage, agent: A
             message.sender_id,
         )
     hint = (message.metadata or {}).get(LANGUAGE_HINT)
-    apology = {"text": try_again(language or hint, hotline())}
+    apology = {"text": try_again(language or hint, hotline)}
     try:
         await output.send_response(message.sender_id, apology)
     except Exception:

@@ -13,15 +13,12 @@ import base64
 import hashlib
 import hmac
 import logging
-import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
 from rasa.core.channels.channel import InputChannel, OutputChannel
-from rasa.shared.exceptions import RasaException
 from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
@@ -32,6 +29,7 @@ from bot.channels.blueprints import Blueprint
 from bot.channels.dedup import SeenMessages
 from bot.channels.identity import conversation_id
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
+from bot.channels.settings import TwilioSettings, for_rasa, hotline
 from bot.channels.sms_base import TextMessageOutput, answer, phone_key
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer
 from bot.channels.transport import (
@@ -53,7 +51,6 @@ CHANNEL: Final = "twilio_sms"
 WHATSAPP_CHANNEL: Final = "twilio_whatsapp"
 WHATSAPP_PREFIX: Final = "whatsapp:"
 SIGNATURE_HEADER: Final = "X-Twilio-Signature"
-DEFAULT_API_BASE_URL: Final = "https://api.twilio.com"
 #: An empty TwiML document: "no reply here", the replies go through the Messages API.
 EMPTY_TWIML: Final = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>'
 
@@ -85,55 +82,6 @@ def signature_valid(
         hmac.compare_digest(twilio_signature(auth_token, candidate, params), signature)
         for candidate in _with_and_without_port(url)
     )
-
-
-@dataclass(frozen=True)
-class TwilioSettings:
-    """Credentials and addresses; ``credentials.yml`` values win over environment variables."""
-
-    account_sid: str
-    auth_token: str
-    webhook_base_url: str
-    sms_from: str
-    whatsapp_from: str | None = None
-    api_base_url: str = DEFAULT_API_BASE_URL
-
-    @classmethod
-    def load(
-        cls, credentials: Mapping[str, Any] | None, environ: Mapping[str, str] = os.environ
-    ) -> TwilioSettings:
-        def value(key: str, variable: str) -> str:
-            return str((credentials or {}).get(key) or environ.get(variable) or "").strip()
-
-        required = {
-            "account_sid": "TWILIO_ACCOUNT_SID",
-            "auth_token": "TWILIO_AUTH_TOKEN",
-            "webhook_base_url": "TWILIO_WEBHOOK_BASE_URL",
-            "from_number": "TWILIO_FROM_NUMBER",
-        }
-        missing = [variable for key, variable in required.items() if not value(key, variable)]
-        if missing:
-            raise RasaException(
-                f"The {CHANNEL} channel needs {', '.join(missing)} (environment variables, or "
-                f"{', '.join(k for k, v in required.items() if v in missing)} in credentials.yml)."
-            )
-        base_url = value("webhook_base_url", "TWILIO_WEBHOOK_BASE_URL")
-        if not base_url.startswith(("https://", "http://")):
-            # Every signature would fail against a URL Twilio cannot have called.
-            raise RasaException(
-                "TWILIO_WEBHOOK_BASE_URL must be the public address Twilio calls, "
-                "e.g. https://bot.example.org (without /webhooks/...)"
-            )
-        return cls(
-            account_sid=value("account_sid", "TWILIO_ACCOUNT_SID"),
-            auth_token=value("auth_token", "TWILIO_AUTH_TOKEN"),
-            webhook_base_url=base_url.rstrip("/"),
-            sms_from=value("from_number", "TWILIO_FROM_NUMBER"),
-            whatsapp_from=value("whatsapp_from", "TWILIO_WHATSAPP_FROM") or None,
-            api_base_url=(
-                value("api_base_url", "TWILIO_API_BASE_URL") or DEFAULT_API_BASE_URL
-            ).rstrip("/"),
-        )
 
 
 def twilio_reason(answer: object) -> str:
@@ -220,16 +168,19 @@ class TwilioSmsInput(InputChannel):
 
     @classmethod
     def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
-        settings = TwilioSettings.load(credentials)
-        return cls(settings, addresses=address_book_for(CHANNEL), memory=channel_memory())
+        settings = for_rasa(lambda: TwilioSettings.load(credentials))
+        addresses = address_book_for(CHANNEL)
+        return cls(settings, addresses, channel_memory(), hotline())
 
     def __init__(
         self,
         settings: TwilioSettings,
         addresses: AddressBook | None = None,
         memory: ChannelMemory | None = None,
+        hotline: str | None = None,
     ) -> None:
         self.settings = settings
+        self.hotline = hotline
         # One memory for retries and both renderers: Redis in production (bot/channels/memory.py).
         self.memory = memory if memory is not None else ProcessMemory()
         self.seen = SeenMessages(self.memory)
@@ -318,6 +269,7 @@ class TwilioSmsInput(InputChannel):
             on_new_message,
             agent,
             message_id=message_sid,
+            hotline=self.hotline,
             # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
             metadata={"transport": "whatsapp" if whatsapp else "sms"},
         )

@@ -14,13 +14,11 @@ which goes out as a template message (``template_message``).
 import hashlib
 import hmac
 import logging
-import os
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 from rasa.core.channels.channel import InputChannel, OutputChannel
-from rasa.shared.exceptions import RasaException
 from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
@@ -31,6 +29,12 @@ from bot.channels.blueprints import Blueprint
 from bot.channels.dedup import SeenMessages, message_max_age, sent_too_long_ago
 from bot.channels.identity import conversation_id
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
+from bot.channels.settings import (
+    WHATSAPP_DEFAULT_BASE_URL,
+    WhatsAppSettings,
+    for_rasa,
+    hotline,
+)
 from bot.channels.transport import (
     BODY_LIMITS,
     BodyTooLarge,
@@ -50,12 +54,6 @@ from bot.contract import WHATSAPP_TEMPLATE, reply_language
 
 logger = logging.getLogger(__name__)
 
-APP_SECRET_ENV = "WHATSAPP_APP_SECRET"
-VERIFY_TOKEN_ENV = "WHATSAPP_VERIFY_TOKEN"
-ACCESS_TOKEN_ENV = "WHATSAPP_ACCESS_TOKEN"
-PHONE_NUMBER_ID_ENV = "WHATSAPP_PHONE_NUMBER_ID"
-BASE_URL_ENV = "WHATSAPP_API_BASE_URL"
-DEFAULT_BASE_URL = "https://graph.facebook.com/v19.0"
 SIGNATURE_HEADER = "X-Hub-Signature-256"
 # Limits of the Cloud API (text and interactive message references).
 MAX_TEXT = 4096
@@ -234,26 +232,18 @@ class WhatsAppInput(InputChannel):
     @classmethod
     def from_credentials(cls, credentials: dict[str, Any] | None) -> "WhatsAppInput":
         """Secrets come from the environment only, never from credentials.yml."""
-        names = (APP_SECRET_ENV, VERIFY_TOKEN_ENV, ACCESS_TOKEN_ENV, PHONE_NUMBER_ID_ENV)
-        values = {name: os.environ.get(name, "") for name in names}
-        missing = [name for name, value in values.items() if not value]
-        if missing:
-            raise RasaException(
-                f"The whatsapp channel needs {', '.join(missing)} in the environment: "
-                "from the Meta App Dashboard, plus a verify token of your choosing."
-            )
-        secret, verify_token, access_token, number = (values[name] for name in names)
-        base_url = os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL
+        settings = for_rasa(WhatsAppSettings.load)
         addresses = address_book_for(cls.name())
         return cls(
-            secret,
-            verify_token,
-            access_token,
-            number,
-            base_url,
+            settings.app_secret,
+            settings.verify_token,
+            settings.access_token,
+            settings.phone_number_id,
+            settings.api_base_url,
             addresses,
             channel_memory(),
             message_max_age(),
+            hotline(),
         )
 
     def __init__(
@@ -262,10 +252,11 @@ class WhatsAppInput(InputChannel):
         verify_token: str,
         access_token: str,
         phone_number_id: str,
-        api_base_url: str = DEFAULT_BASE_URL,
+        api_base_url: str = WHATSAPP_DEFAULT_BASE_URL,
         addresses: AddressBook | None = None,
         memory: ChannelMemory | None = None,
         max_age: timedelta | None = None,
+        hotline: str | None = None,
     ) -> None:
         self._app_secret = app_secret.encode()
         self._verify_token = verify_token
@@ -276,6 +267,7 @@ class WhatsAppInput(InputChannel):
         self.memory = memory if memory is not None else ProcessMemory()
         self._seen = SeenMessages(self.memory)
         self._max_age = max_age or message_max_age()
+        self._hotline = hotline
 
     def get_output_channel(self) -> OutputChannel:
         """Where Rasa's ``trigger_intent`` sends alerts (raises ``AlertNotDelivered``)."""
@@ -360,7 +352,7 @@ class WhatsAppInput(InputChannel):
                 await replies.attempt(conversation, notice)
             return Outcome.ANSWERED
         incoming = user_message(text, replies, conversation, input_channel=self.name())
-        outcome = await take_turn(incoming, on_new_message, agent)
+        outcome = await take_turn(incoming, on_new_message, agent, self._hotline)
         if outcome is Outcome.UNANSWERED:
             await self._seen.forget(delivery)
         return outcome

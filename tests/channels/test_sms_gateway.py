@@ -19,6 +19,7 @@ from bot.channels.sms_gateway import GatewaySettings, SmsGatewayInput
 from bot.channels.sms_render import MORE_HINT, WRITE_YOUR_QUESTION
 from bot.channels.sms_segments import message_units, segment_count
 from bot.contract import language_metadata
+from bot.settings_values import SettingsError
 from tests.channels.sms_support import (
     FakeBot,
     FakeProvider,
@@ -231,10 +232,23 @@ async def test_number_picks_the_buttons_payload_and_keeps_the_menus_numbering(
     assert [m.text for m in gateway.bot.messages] == ["menu", "/ask_airport_status", "2"]
 
 
-def test_settings_need_secret_and_send_url() -> None:
-    with pytest.raises(RasaException, match="SMS_GATEWAY_SECRET, SMS_GATEWAY_SEND_URL"):
+def test_settings_need_secret_and_send_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(SettingsError, match="SMS_GATEWAY_SECRET, SMS_GATEWAY_SEND_URL"):
         GatewaySettings.load(None, {})
+    for name in ("SMS_GATEWAY_SECRET", "SMS_GATEWAY_SEND_URL"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(RasaException, match="SMS_GATEWAY_SECRET, SMS_GATEWAY_SEND_URL"):
+        SmsGatewayInput.from_credentials(None)
     settings = GatewaySettings.load(
         {"send_url": "http://127.0.0.1:8080/send"}, {"SMS_GATEWAY_SECRET": SECRET}
     )
     assert settings == GatewaySettings(SECRET, "http://127.0.0.1:8080/send")
+
+
+def test_the_hotline_is_read_once_when_the_channel_is_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("EMERGENCY_HOTLINE", " +93 700\n000 100 ")
+    channel = SmsGatewayInput.from_credentials({"secret": SECRET, "send_url": "http://gw/send"})
+    monkeypatch.delenv("EMERGENCY_HOTLINE")
+    assert isinstance(channel, SmsGatewayInput) and channel.hotline == "+93 700 000 100"

@@ -26,6 +26,7 @@ from bot.channels.twilio_sms import (
     twilio_signature,
 )
 from bot.contract import language_metadata
+from bot.settings_values import SettingsError
 from tests.channels.sms_support import (
     FakeBot,
     FakeProvider,
@@ -375,10 +376,17 @@ def test_settings_come_from_the_environment_and_name_what_is_missing() -> None:
     assert settings.api_base_url == "https://api.twilio.com"
     assert settings.whatsapp_from is None
 
-    with pytest.raises(RasaException, match=r"TWILIO_AUTH_TOKEN.*TWILIO_WEBHOOK_BASE_URL"):
+    with pytest.raises(SettingsError, match=r"TWILIO_AUTH_TOKEN.*TWILIO_WEBHOOK_BASE_URL"):
         TwilioSettings.load({}, {"TWILIO_ACCOUNT_SID": ACCOUNT_SID, "TWILIO_FROM_NUMBER": "x"})
-    with pytest.raises(RasaException, match="public address"):
+    with pytest.raises(SettingsError, match="public address"):
         TwilioSettings.load({"webhook_base_url": "bot.example.org"}, environ)
+
+
+def test_rasa_stops_with_the_settings_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN", "TWILIO_WEBHOOK_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(RasaException, match=r"TWILIO_ACCOUNT_SID.*TWILIO_WEBHOOK_BASE_URL"):
+        TwilioSmsInput.from_credentials({"from_number": SMS_FROM})
 
 
 async def test_health_check_and_alerts_only_with_an_address_book(twilio: Setup) -> None:
