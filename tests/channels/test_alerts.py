@@ -36,7 +36,7 @@ from tests.channels.alert_support import (
     rasa_output_channel,
     remember_payload,
 )
-from tests.channels.sms_support import FakeProvider, fake_provider, serve_app, serve_channel
+from tests.channels.channel_support import FakeProvider, fake_provider, serve_app, serve_channel
 
 ALERT = "Kabul airport: Abbey Gate is closed. Do not come to the airport."
 MENU = [

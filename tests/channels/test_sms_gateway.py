@@ -20,11 +20,11 @@ from bot.channels.sms_render import MORE_HINT, WRITE_YOUR_QUESTION
 from bot.channels.sms_segments import message_units, segment_count
 from bot.contract import language_metadata
 from bot.settings_values import SettingsError
-from tests.channels.sms_support import (
+from tests.channels.channel_support import (
     FakeBot,
     FakeProvider,
     fake_provider,
-    fixture_json,
+    fixture,
     serve_channel,
 )
 
@@ -82,7 +82,7 @@ async def test_json_sms_reaches_the_bot_and_the_reply_goes_to_the_gateway(
 ) -> None:
     gateway.bot.respond = lambda message: [{"text": "Abbey Gate is closed."}]
 
-    status, answer = await gateway.post(fixture_json("sms_gateway_inbound.json"))
+    status, answer = await gateway.post(fixture("sms_gateway_inbound.json"))
 
     assert (status, answer) == (200, {"status": "ok"})
     [message] = gateway.bot.messages
@@ -111,7 +111,7 @@ async def test_form_fields_are_accepted_and_spacing_of_the_number_does_not_matte
 
 @pytest.mark.parametrize("secret", [None, "", "wrong", SECRET + "x"])
 async def test_wrong_or_missing_secret_is_refused(gateway: Setup, secret: str | None) -> None:
-    status, answer = await gateway.post(fixture_json("sms_gateway_inbound.json"), secret=secret)
+    status, answer = await gateway.post(fixture("sms_gateway_inbound.json"), secret=secret)
 
     assert status == 403
     assert "X-Gateway-Secret" in answer["error"]
@@ -143,7 +143,7 @@ async def test_malformed_request_is_400_and_says_what_to_fix(
 
 async def test_repeated_id_is_processed_once(gateway: Setup) -> None:
     gateway.bot.respond = lambda message: [{"text": "Hello"}]
-    payload = fixture_json("sms_gateway_inbound.json")
+    payload = fixture("sms_gateway_inbound.json")
 
     first = await gateway.post(payload)
     second = await gateway.post(payload)

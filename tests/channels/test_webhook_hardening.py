@@ -32,7 +32,7 @@ from bot.channels.webchat import WebchatInput
 from bot.channels.whatsapp import WhatsAppInput
 from bot.channels.wording import TRY_AGAIN
 from bot.server import harden
-from tests.channels.sms_support import FakeBot, FakeProvider, fake_provider, serve_app
+from tests.channels.channel_support import FakeBot, FakeProvider, fake_provider, serve_app
 
 GATEWAY_SECRET = "gateway-shared-secret-0123456789"
 TELEGRAM_SECRET = "telegram-secret-token-0123456789"
