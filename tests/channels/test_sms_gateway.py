@@ -25,6 +25,7 @@ from tests.channels.channel_support import (
     FakeProvider,
     fake_provider,
     fixture,
+    replying,
     serve_channel,
 )
 
@@ -252,3 +253,19 @@ def test_the_hotline_is_read_once_when_the_channel_is_made(
     channel = SmsGatewayInput.from_credentials({"secret": SECRET, "send_url": "http://gw/send"})
     monkeypatch.delenv("EMERGENCY_HOTLINE")
     assert isinstance(channel, SmsGatewayInput) and channel.hotline == "+93 700 000 100"
+
+
+async def test_the_send_url_is_posted_to_exactly_as_configured() -> None:
+    async with fake_provider() as provider:
+        provider.status, provider.reply = 200, {"queued": True}
+        send_url = provider.url + "/api/send/?account=kabul"
+        bot = replying([{"text": "Abbey Gate is closed."}])
+        channel = SmsGatewayInput(GatewaySettings(secret=SECRET, send_url=send_url))
+        async with serve_channel(channel, bot) as base_url, aiohttp.ClientSession() as session:
+            url = base_url + "/webhooks/sms_gateway/webhook"
+            body = {"from": "+93700000003", "text": "gate", "id": "m-9"}
+            async with session.post(url, json=body, headers={"X-Gateway-Secret": SECRET}) as r:
+                assert r.status == 200
+        [sent] = provider.requests
+        assert sent.path == "/api/send/" and sent.headers["X-Gateway-Secret"] == SECRET
+        assert sent.json() == {"to": "+93700000003", "text": "Abbey Gate is closed."}

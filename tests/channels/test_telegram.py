@@ -262,6 +262,21 @@ async def test_a_failing_bot_api_is_logged_without_the_address(
     assert "700000101" not in caplog.text and TOKEN not in caplog.text
 
 
+async def test_a_refused_reply_does_not_stop_the_next_one(
+    channel: TelegramInput, serve: Serve, provider: FakeProvider
+) -> None:
+    # A person who blocked the bot: every reply is refused, each is still tried once, and
+    # Telegram is told 200 (its retry would not reach the person either).
+    provider.status = 403
+    provider.reply = {"ok": False, "error_code": 403, "description": "Forbidden: blocked"}
+    agent = replying([{"text": "Flights today:"}, {"text": "none from Kabul."}])
+    url = await serve(channel, agent)
+    assert await post(url, fixture("telegram_text_dari.json")) == 200
+    texts = [sent.json()["text"] for sent in provider.requests]
+    assert texts == ["Flights today:", "none from Kabul."]
+    assert len(agent.messages) == 1
+
+
 async def test_health(channel: TelegramInput, serve: Serve) -> None:
     url = await serve(channel, replying())
     async with aiohttp.ClientSession() as session, session.get(f"{url}/") as r:
