@@ -48,9 +48,6 @@ logger = logging.getLogger(__name__)
 WHATSAPP_WINDOW = timedelta(hours=24)
 #: What Meta calls our languages in template messages.
 WHATSAPP_LANGUAGE = {"prs": "fa", "ps": "ps", "en": "en"}
-#: The custom payload key that tags an alert with its delivery (bot/channels/deliveries.py).
-#: Template parameters: no newlines or tabs, at most 4 spaces in a row, and a bounded length.
-TEMPLATE_PARAMETER_MAX = 900
 
 
 @dataclass(frozen=True)
@@ -96,13 +93,6 @@ def outside_whatsapp_window(tracker: Tracker, now: datetime) -> bool:
         return True  # no message of theirs is kept (retention): assume the window has closed
     sent = datetime.fromtimestamp(float(own[-1].get("timestamp") or 0), timezone.utc)
     return now - sent > WHATSAPP_WINDOW
-
-
-def template_parameter(text: str) -> str:
-    """``text`` as WhatsApp accepts a template parameter: one line, bounded."""
-    flat = " · ".join(line.strip() for line in text.splitlines() if line.strip())
-    flat = " ".join(flat.split())
-    return flat if len(flat) <= TEMPLATE_PARAMETER_MAX else flat[: TEMPLATE_PARAMETER_MAX - 1] + "…"
 
 
 class ActionSendAlert(Action):  # type: ignore[misc]  # rasa_sdk ships no type hints
@@ -170,7 +160,8 @@ class ActionSendAlert(Action):  # type: ignore[misc]  # rasa_sdk ships no type h
             template = {
                 "name": settings.whatsapp_alert_template(),
                 "language": WHATSAPP_LANGUAGE[alert.language],
-                "parameters": [template_parameter(alert.text)],
+                # The finished text: the WhatsApp channel makes it one line Meta accepts.
+                "parameters": [alert.text],
             }
             dispatcher.utter_message(json_message={WHATSAPP_TEMPLATE: template, **tag})
         else:

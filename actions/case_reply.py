@@ -28,7 +28,7 @@ from rasa_sdk.types import DomainDict
 from sqlalchemy.exc import SQLAlchemyError
 
 from actions import settings
-from actions.alert_delivery import WHATSAPP_LANGUAGE, outside_whatsapp_window, template_parameter
+from actions.alert_delivery import WHATSAPP_LANGUAGE, outside_whatsapp_window
 from actions.alerts.models import DeliveryStatus
 from actions.alerts.wording import wording
 from actions.cases.models import Case, CaseMessage, CaseReply
@@ -94,7 +94,8 @@ class ActionSendCaseReply(Action):  # type: ignore[misc]  # rasa_sdk ships no ty
             template = {
                 "name": settings.whatsapp_case_reply_template(),
                 "language": WHATSAPP_LANGUAGE[written.language],
-                "parameters": [template_parameter(written.text)],
+                # The finished text: the WhatsApp channel makes it one line Meta accepts.
+                "parameters": [written.text],
             }
             dispatcher.utter_message(json_message={WHATSAPP_TEMPLATE: template, **tag})
         else:

@@ -174,8 +174,9 @@ class AlertOutput(OutputChannel):
     """Sends the messages of one ``trigger_intent`` to a subscriber's stored address.
 
     Made per request by the input channel's ``get_output_channel()``. Subclasses name the
-    channel and ``open`` the channel's own reply output for an address, in the mode that
-    raises ``ProviderFailure``; everything else (lookup, refusals, payloads) is decided here.
+    channel and ``open`` the channel's own reply output for an address (it raises
+    ``ProviderFailure`` when the provider refuses, which becomes ``AlertNotDelivered`` here);
+    everything else (lookup, refusals, payloads) is decided here.
     """
 
     #: Whether ``{"whatsapp_template": ...}`` payloads can be sent (WhatsApp Cloud API only).

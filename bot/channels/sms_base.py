@@ -11,18 +11,18 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
-import aiohttp
+from rasa.core.channels.channel import OutputChannel
 
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import custom_payload_in_reply
 from bot.channels.sms_render import ReplyRenderer
-from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
+from bot.channels.transport import ProviderApi
+from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn, user_message
 from bot.contract import reply_language
 from bot.lang.letters import to_ascii_digits
 
 logger = logging.getLogger(__name__)
 
-HTTP_TIMEOUT: Final = aiohttp.ClientTimeout(total=15)
 _NUMBER_PUNCTUATION: Final = re.compile(r"[\s\-().]")
 
 
@@ -31,50 +31,30 @@ def phone_key(number: str) -> str:
     return _NUMBER_PUNCTUATION.sub("", to_ascii_digits(number.strip()))
 
 
-class HttpClient:
-    """One aiohttp session per connector, opened on first use and closed with the server."""
-
-    def __init__(self) -> None:
-        self._session: aiohttp.ClientSession | None = None
-
-    def session(self) -> aiohttp.ClientSession:
-        if self._session is None or self._session.closed:
-            self._session = aiohttp.ClientSession(timeout=HTTP_TIMEOUT)
-        return self._session
-
-    async def close(self) -> None:
-        if self._session is not None:
-            await self._session.close()
-            self._session = None
-
-
-class TextMessageOutput(CountedOutput):
-    """Renders each bot reply with a ``ReplyRenderer`` and hands every message to ``deliver``.
+class TextMessageOutput(OutputChannel):
+    """Renders each bot reply with a ``ReplyRenderer`` and hands every message to ``deliver``,
+    which raises ``ProviderFailure`` when the provider refuses it or cannot be reached.
 
     ``to`` is the phone (or ``whatsapp:`` address) being answered, kept in memory; it is
-    stored, sealed, in ``addresses`` only when the user subscribes to alerts. ``strict``
-    (alerts, caseworkers' replies: sent out of turn) makes ``deliver`` raise
-    ``ProviderFailure`` where a reply logs and goes on, and drops the pages an earlier reply
-    left for MORE.
+    stored, sealed, in ``addresses`` only when the user subscribes to alerts.
     """
 
     def __init__(
         self,
+        api: ProviderApi,
         renderer: ReplyRenderer,
         conversation: str,
         to: str,
         addresses: AddressBook | None = None,
-        strict: bool = False,
     ) -> None:
+        self.api = api
         self.renderer = renderer
         self.conversation = conversation
         self.to = to
         self.addresses = addresses
-        self.strict = strict
-        self._sent_any = False
 
     async def deliver(self, text: str) -> None:
-        """Send one finished message to the user's phone."""
+        """Send one finished message to the user's phone, or raise ``ProviderFailure``."""
         raise NotImplementedError
 
     async def deliver_all(self, messages: Iterable[str]) -> None:
@@ -98,11 +78,6 @@ class TextMessageOutput(CountedOutput):
     ) -> None:
         """One bot reply, rendered in the language Rasa says it is written in."""
         language = reply_language(message)
-        if self.strict and not self._sent_any:
-            # Sent out of turn (an alert, a caseworker's reply): MORE then fetches its rest,
-            # not what an earlier reply left unsent.
-            await self.renderer.memory.new_question(self.conversation)
-        self._sent_any = True
         await self.deliver_all(
             await self.renderer.outgoing(self.conversation, text, buttons, language)
         )
@@ -120,30 +95,30 @@ class TextMessageOutput(CountedOutput):
 
 
 async def answer(
-    *,
-    renderer: ReplyRenderer,
     output: TextMessageOutput,
     text: str,
     on_new_message: OnNewMessage,
     agent: Any,
-    input_channel: str,
+    *,
     message_id: str | None,
     metadata: Mapping[str, Any],
+    hotline: str | None,
 ) -> Outcome:
     """One user message: the channel answers empty messages and MORE, the bot the rest."""
-    conversation = output.conversation
-    incoming = await renderer.incoming(conversation, text)
+    conversation, channel = output.conversation, output.name()
+    replies = TurnReplies(output, channel)
+    incoming = await output.renderer.incoming(conversation, text)
     if incoming.text is None:
-        logger.info("%s: channel reply to %s", input_channel, conversation)
-        await output.deliver_all(incoming.replies)
+        logger.info("%s: channel reply to %s", channel, conversation)
+        await replies.attempt(conversation, output.deliver_all(incoming.replies))
         return Outcome.ANSWERED
-    logger.info("%s: message from %s to the bot", input_channel, conversation)
+    logger.info("%s: message from %s to the bot", channel, conversation)
     message = user_message(
         incoming.text,
-        output,
+        replies,
         conversation,
-        input_channel=input_channel,
+        input_channel=channel,
         message_id=message_id,
         metadata=dict(metadata),
     )
-    return await take_turn(message, on_new_message, agent)
+    return await take_turn(message, on_new_message, agent, hotline)

@@ -8,17 +8,14 @@ in ``X-Gateway-Secret``; a request without the right one gets 403 before it is e
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
+from urllib.parse import urlsplit, urlunsplit
 
-import aiohttp
 from rasa.core.channels.channel import InputChannel, OutputChannel
-from rasa.shared.exceptions import RasaException
 from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
@@ -29,19 +26,20 @@ from bot.channels.blueprints import Blueprint
 from bot.channels.dedup import SeenMessages
 from bot.channels.identity import conversation_id
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
-from bot.channels.sms_base import HttpClient, TextMessageOutput, answer, phone_key
+from bot.channels.settings import GatewaySettings, for_rasa, hotline
+from bot.channels.sms_base import TextMessageOutput, answer, phone_key
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer
 from bot.channels.transport import (
     BODY_LIMITS,
     BodyTooLarge,
     MalformedRequest,
-    ProviderFailure,
+    ProviderApi,
     parse_form,
     parse_json,
     parse_off_loop,
     read_body,
-    retry_after_seconds,
     secrets_match,
+    webhook_blueprint,
 )
 from bot.channels.turns import OnNewMessage, Outcome
 
@@ -54,34 +52,6 @@ _MAX_SENDER_LENGTH: Final = 64
 #: again this soon: a gateway retries a slow request within seconds, while a person rarely sends
 #: the very same words twice in half a minute (a MORE they mean is then lost: docs/SMS.md).
 REPEAT_WINDOW_SECONDS: Final = 30.0
-
-
-@dataclass(frozen=True)
-class GatewaySettings:
-    """Shared secret and send URL; ``credentials.yml`` values win over environment variables."""
-
-    secret: str
-    send_url: str
-
-    @classmethod
-    def load(
-        cls, credentials: Mapping[str, Any] | None, environ: Mapping[str, str] = os.environ
-    ) -> GatewaySettings:
-        secret = str((credentials or {}).get("secret") or environ.get("SMS_GATEWAY_SECRET") or "")
-        send_url = str(
-            (credentials or {}).get("send_url") or environ.get("SMS_GATEWAY_SEND_URL") or ""
-        )
-        missing = [
-            name
-            for name, value in (("SMS_GATEWAY_SECRET", secret), ("SMS_GATEWAY_SEND_URL", send_url))
-            if not value.strip()
-        ]
-        if missing:
-            raise RasaException(
-                f"The {CHANNEL} channel needs {', '.join(missing)} (environment variables, or "
-                "secret / send_url in credentials.yml)."
-            )
-        return cls(secret=secret.strip(), send_url=send_url.strip())
 
 
 @dataclass(frozen=True)
@@ -124,18 +94,22 @@ def delivery_id(conversation: str, message: GatewayMessage) -> str:
     return f"{conversation}:text:{digest}"
 
 
-async def post_sms(settings: GatewaySettings, http: HttpClient, to: str, text: str) -> None:
-    """Hands one SMS to the gateway, or raises ``ProviderFailure``."""
-    headers = {SECRET_HEADER: settings.secret}
-    try:
-        async with http.session().post(
-            settings.send_url, json={"to": to, "text": text}, headers=headers
-        ) as reply:
-            if reply.status >= 300:
-                retry_after = retry_after_seconds(reply.headers.get("Retry-After"))
-                raise ProviderFailure(reply.status, "gateway refused", retry_after)
-    except (aiohttp.ClientError, asyncio.TimeoutError) as error:
-        raise ProviderFailure.unreachable(error) from error
+def gateway_api(settings: GatewaySettings) -> ProviderApi:
+    """The gateway's send URL, the shared secret on every request; its answer need not be
+    JSON (many answer ``OK``), and its refusals carry nothing worth logging."""
+    parts = urlsplit(settings.send_url)
+    return ProviderApi(
+        f"{parts.scheme}://{parts.netloc}",
+        {SECRET_HEADER: settings.secret},
+        reason=lambda _: "gateway refused",
+        answers_json=False,
+    )
+
+
+def send_path(settings: GatewaySettings) -> str:
+    """The send URL's path and query, exactly as configured (a trailing ``/`` included)."""
+    parts = urlsplit(settings.send_url)
+    return urlunsplit(("", "", parts.path, parts.query, ""))
 
 
 class GatewayOutput(TextMessageOutput):
@@ -147,35 +121,18 @@ class GatewayOutput(TextMessageOutput):
 
     def __init__(
         self,
-        settings: GatewaySettings,
-        http: HttpClient,
+        api: ProviderApi,
+        path: str,
         renderer: ReplyRenderer,
         conversation: str,
         to: str,
         addresses: AddressBook | None = None,
-        strict: bool = False,
     ) -> None:
-        super().__init__(renderer, conversation, to, addresses, strict)
-        self.settings = settings
-        self.http = http
+        super().__init__(api, renderer, conversation, to, addresses)
+        self.path = path
 
     async def deliver(self, text: str) -> None:
-        try:
-            await post_sms(self.settings, self.http, self.to, text)
-            self.record_delivery(True)
-        except ProviderFailure as failure:
-            if self.strict:
-                raise
-            self.record_delivery(False)
-            if failure.status is None:
-                logger.warning("%s: could not reach the gateway for %s", CHANNEL, self.conversation)
-            else:
-                logger.warning(
-                    "%s: gateway refused a reply to %s: HTTP %s",
-                    CHANNEL,
-                    self.conversation,
-                    failure.status,
-                )
+        await self.api.send(self.path, {"to": self.to, "text": text}, call="send")
 
 
 class GatewayAlertOutput(AlertOutput):
@@ -191,9 +148,9 @@ class GatewayAlertOutput(AlertOutput):
 
     async def open(self, conversation: str, address: str) -> OutputChannel:
         channel = self._channel
-        return GatewayOutput(
-            channel.settings, channel.http, channel.renderer, conversation, address, strict=True
-        )
+        # Sent out of turn: MORE then fetches this message's rest, not an earlier reply's.
+        await channel.renderer.memory.new_question(conversation)
+        return GatewayOutput(channel.api, channel.path, channel.renderer, conversation, address)
 
 
 class SmsGatewayInput(InputChannel):
@@ -205,21 +162,25 @@ class SmsGatewayInput(InputChannel):
 
     @classmethod
     def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
-        settings = GatewaySettings.load(credentials)
-        return cls(settings, addresses=address_book_for(CHANNEL), memory=channel_memory())
+        settings = for_rasa(lambda: GatewaySettings.load(credentials))
+        addresses = address_book_for(CHANNEL)
+        return cls(settings, addresses, channel_memory(), hotline())
 
     def __init__(
         self,
         settings: GatewaySettings,
         addresses: AddressBook | None = None,
         memory: ChannelMemory | None = None,
+        hotline: str | None = None,
     ) -> None:
         self.settings = settings
+        self.hotline = hotline
         # Retries and MORE pages: Redis in production (bot/channels/memory.py).
         self.memory = memory if memory is not None else ProcessMemory()
         self.seen = SeenMessages(self.memory)
         self.addresses = addresses
-        self.http = HttpClient()
+        self.api = gateway_api(settings)
+        self.path = send_path(settings)
         self.renderer = ReplyRenderer(ReplyMemory(self.memory), paged=True)
 
     def get_output_channel(self) -> OutputChannel:
@@ -228,11 +189,7 @@ class SmsGatewayInput(InputChannel):
         return GatewayAlertOutput(self)
 
     def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
-        webhook = Blueprint(f"{CHANNEL}_webhook", __name__)
-
-        @webhook.route("/", methods=["GET"])
-        async def health(_: Request) -> HTTPResponse:
-            return response.json({"status": "ok"})
+        webhook = webhook_blueprint(f"{CHANNEL}_webhook", self.api, self.memory)
 
         @webhook.route("/webhook", methods=["POST"], stream=True)
         async def receive(request: Request) -> HTTPResponse:
@@ -255,21 +212,15 @@ class SmsGatewayInput(InputChannel):
                 logger.info("%s: repeated delivery for %s ignored", CHANNEL, conversation)
                 return response.json({"status": "duplicate"})
             output = GatewayOutput(
-                self.settings,
-                self.http,
-                self.renderer,
-                conversation,
-                message.sender,
-                self.addresses,
+                self.api, self.path, self.renderer, conversation, message.sender, self.addresses
             )
             outcome = await answer(
-                renderer=self.renderer,
-                output=output,
-                text=message.text,
-                on_new_message=on_new_message,
-                agent=request.app.ctx.agent,
-                input_channel=CHANNEL,
+                output,
+                message.text,
+                on_new_message,
+                request.app.ctx.agent,
                 message_id=message.message_id,
+                hotline=self.hotline,
                 # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
                 metadata={"transport": "sms"},
             )
@@ -277,11 +228,6 @@ class SmsGatewayInput(InputChannel):
                 await self.seen.forget(delivery)
                 return response.json({"error": "the assistant could not answer"}, status=503)
             return response.json({"status": "ok"})
-
-        @webhook.listener("after_server_stop")
-        async def close_http(*_: Any) -> None:
-            await self.http.close()
-            await self.memory.close()
 
         return webhook
 

@@ -11,20 +11,19 @@ before its body is read. Register the webhook once per deployment:
 
 import json
 import logging
-import os
 import re
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from rasa.core.channels.channel import InputChannel, OutputChannel
-from rasa.shared.exceptions import RasaException
-from sanic import Blueprint, response
+from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertOutput, address_book_for, custom_payload_in_reply
+from bot.channels.blueprints import Blueprint
 from bot.channels.dedup import SeenMessages, message_max_age, sent_too_long_ago
 from bot.channels.identity import conversation_id
 from bot.channels.memory import (
@@ -32,6 +31,12 @@ from bot.channels.memory import (
     MemoryUnavailable,
     ProcessMemory,
     channel_memory,
+)
+from bot.channels.settings import (
+    TELEGRAM_DEFAULT_BASE_URL,
+    TelegramSettings,
+    for_rasa,
+    hotline,
 )
 from bot.channels.transport import (
     BODY_LIMITS,
@@ -45,19 +50,14 @@ from bot.channels.transport import (
     split_message,
     webhook_blueprint,
 )
-from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
+from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn, user_message
 from bot.channels.wording import text_only
 from bot.contract import LANGUAGE_HINT
 
 logger = logging.getLogger(__name__)
 
-TOKEN_ENV = "TELEGRAM_BOT_TOKEN"
-SECRET_ENV = "TELEGRAM_SECRET_TOKEN"
-BASE_URL_ENV = "TELEGRAM_API_BASE_URL"
-DEFAULT_BASE_URL = "https://api.telegram.org"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_TEXT = 4096  # sendMessage: 1-4096 characters
-_SECRET_RULE = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what setWebhook accepts as secret_token
 #: Message fields that carry something a person sent which is not text. Service messages
 #: (someone joined, a title changed) carry none of them and are ignored, never answered.
 MEDIA_FIELDS = frozenset(
@@ -164,12 +164,12 @@ class ReplyKeyboards:
         return payload if isinstance(payload, str) else None
 
 
-class TelegramOutput(CountedOutput):
-    """Replies to the one chat a message came from.
+class TelegramOutput(OutputChannel):
+    """Replies to the one chat a message came from; raises ``ProviderFailure`` when Telegram
+    refuses a message (in a turn, ``TurnReplies`` logs it and goes on).
 
     Made per incoming message, so the chat id lives only as long as the reply; only when the
-    user subscribes to alerts is it stored, sealed (``addresses``). ``strict`` (alerts) raises
-    ``ProviderFailure`` where a reply logs and goes on.
+    user subscribes to alerts is it stored, sealed (``addresses``).
     """
 
     @classmethod
@@ -184,7 +184,6 @@ class TelegramOutput(CountedOutput):
         conversation: str,
         keyboards: ReplyKeyboards,
         addresses: AddressBook | None = None,
-        strict: bool = False,
     ) -> None:
         self._api = api
         self._method_path = f"/bot{token}/"
@@ -192,7 +191,6 @@ class TelegramOutput(CountedOutput):
         self._conversation = conversation
         self._keyboards = keyboards
         self._addresses = addresses
-        self._strict = strict
 
     async def send_text_message(self, recipient_id: str, text: str, **kwargs: Any) -> None:
         await self._send(recipient_id, text, None)
@@ -244,11 +242,7 @@ class TelegramOutput(CountedOutput):
             await self._call("sendMessage", payload)
 
     async def _call(self, method: str, payload: dict[str, Any]) -> None:
-        if self._strict:
-            await self._api.send(self._method_path + method, payload)
-        else:
-            answer = await self._api.post(self._method_path + method, payload, f"telegram {method}")
-            self.record_delivery(answer is not None)
+        await self._api.send(self._method_path + method, payload, call=method)
 
 
 class TelegramAlertOutput(AlertOutput):
@@ -268,9 +262,7 @@ class TelegramAlertOutput(AlertOutput):
 
     async def open(self, conversation: str, address: str) -> OutputChannel:
         chat_id: int | str = int(address) if _CHAT_ID.fullmatch(address) else address
-        return TelegramOutput(
-            self._api, self._token, chat_id, conversation, self._keyboards, strict=True
-        )
+        return TelegramOutput(self._api, self._token, chat_id, conversation, self._keyboards)
 
 
 class TelegramInput(InputChannel):
@@ -285,30 +277,27 @@ class TelegramInput(InputChannel):
     @classmethod
     def from_credentials(cls, credentials: dict[str, Any] | None) -> "TelegramInput":
         """Secrets come from the environment only, never from credentials.yml."""
-        token, secret = os.environ.get(TOKEN_ENV, ""), os.environ.get(SECRET_ENV, "")
-        missing = [name for name, value in ((TOKEN_ENV, token), (SECRET_ENV, secret)) if not value]
-        if missing:
-            raise RasaException(
-                f"The telegram channel needs {' and '.join(missing)} in the environment: "
-                "the token from @BotFather and the secret given to setWebhook."
-            )
-        if not _SECRET_RULE.fullmatch(secret):
-            raise RasaException(
-                f"{SECRET_ENV} must be 1-256 characters of A-Z, a-z, 0-9, _ and - "
-                "(Telegram refuses any other secret_token)."
-            )
+        settings = for_rasa(TelegramSettings.load)
         addresses = address_book_for(cls.name())
-        base_url = os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL
-        return cls(token, secret, base_url, addresses, channel_memory(), message_max_age())
+        return cls(
+            settings.token,
+            settings.secret,
+            settings.api_base_url,
+            addresses,
+            channel_memory(),
+            message_max_age(),
+            hotline(),
+        )
 
     def __init__(
         self,
         token: str,
         secret: str,
-        api_base_url: str = DEFAULT_BASE_URL,
+        api_base_url: str = TELEGRAM_DEFAULT_BASE_URL,
         addresses: AddressBook | None = None,
         memory: ChannelMemory | None = None,
         max_age: timedelta | None = None,
+        hotline: str | None = None,
     ) -> None:
         self._token = token
         self._secret = secret
@@ -319,6 +308,7 @@ class TelegramInput(InputChannel):
         self._seen = SeenMessages(self.memory)
         self._keyboards = ReplyKeyboards(self.memory)
         self._max_age = max_age or message_max_age()
+        self._hotline = hotline
 
     def get_output_channel(self) -> OutputChannel:
         """Where Rasa's ``trigger_intent`` sends alerts (raises ``AlertNotDelivered``)."""
@@ -328,7 +318,7 @@ class TelegramInput(InputChannel):
         return secrets_match(request.headers.get(SECRET_HEADER), self._secret)
 
     def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
-        telegram = webhook_blueprint("telegram_webhook", self.api)
+        telegram = webhook_blueprint("telegram_webhook", self.api, self.memory)
 
         @telegram.route("/webhook", methods=["POST"], stream=True)
         async def receive(request: Request) -> HTTPResponse:
@@ -356,10 +346,6 @@ class TelegramInput(InputChannel):
                     return response.text("the assistant could not answer", status=503)
             return response.text("ok")
 
-        @telegram.listener("after_server_stop")
-        async def close_memory(*_: Any) -> None:
-            await self.memory.close()
-
         return telegram
 
     async def _handle(
@@ -373,20 +359,24 @@ class TelegramInput(InputChannel):
         output = TelegramOutput(
             self.api, self._token, incoming.chat_id, conversation, self._keyboards, self.addresses
         )
+        replies = TurnReplies(output, self.name())
         if incoming.callback_query_id:
-            await output.answer_callback_query(incoming.callback_query_id)
+            await replies.attempt(
+                conversation, output.answer_callback_query(incoming.callback_query_id)
+            )
         if incoming.text is None:
             logger.info("telegram: non-text message, asked the user to write instead")
-            await output.send_text_message(conversation, text_only(incoming.language_hint))
+            notice = text_only(incoming.language_hint)
+            await replies.attempt(conversation, output.send_text_message(conversation, notice))
             return Outcome.ANSWERED
         pressed = await self._keyboards.payload_for(conversation, incoming.text)
         text = pressed or _command(incoming.text)
         hint = incoming.language_hint
         message = user_message(
             text,
-            output,
+            replies,
             conversation,
             input_channel=self.name(),
             metadata={LANGUAGE_HINT: hint} if hint else {},
         )
-        return await take_turn(message, on_new_message, agent)
+        return await take_turn(message, on_new_message, agent, self._hotline)

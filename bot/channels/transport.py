@@ -22,6 +22,7 @@ from sanic.request import Request
 from sanic.response import HTTPResponse
 
 from bot.channels.blueprints import Blueprint
+from bot.channels.memory import ChannelMemory
 from bot.channels.sms_segments import prefix_within
 
 logger = logging.getLogger(__name__)
@@ -109,15 +110,20 @@ async def parse_off_loop(parse: Callable[[bytes], T], body: bytes) -> T:
 class ProviderFailure(Exception):
     """A provider refused a message (``status``) or could not be reached (``status`` None).
 
-    Carries nothing from the request: replies log it and go on, alerts turn it into
-    ``AlertNotDelivered`` so that the notifier retries (``retry_after`` seconds when given).
+    Carries nothing from the request: in a person's turn it is logged and the turn goes on
+    (``turns.TurnReplies``), alerts turn it into ``AlertNotDelivered`` so that the notifier
+    retries (``retry_after`` seconds when given). ``call`` names the API call for the log
+    (``sendMessage``), never its URL: that may hold a token.
     """
 
-    def __init__(self, status: int | None, reason: str, retry_after: int | None = None) -> None:
+    def __init__(
+        self, status: int | None, reason: str, retry_after: int | None = None, call: str = ""
+    ) -> None:
         super().__init__(f"HTTP {status} {reason}".strip() if status else reason)
         self.status = status
         self.reason = reason
         self.retry_after = retry_after
+        self.call = call
 
     @classmethod
     def unreachable(cls, error: BaseException) -> "ProviderFailure":
@@ -198,7 +204,7 @@ def split_message(text: str, limit: int) -> list[str]:
     return pieces
 
 
-def _reason(answer: object) -> str:
+def provider_reason(answer: object) -> str:
     """The provider's reason for an error, without anything from the request (addresses)."""
     if isinstance(answer, dict) and isinstance(answer.get("description"), str):
         return str(answer["description"])  # Telegram: "Forbidden: bot was blocked by the user"
@@ -208,43 +214,60 @@ def _reason(answer: object) -> str:
 
 class ProviderApi:
     """A provider's HTTP API behind one ``ClientSession``, opened on first use inside the
-    server's event loop and closed when the server stops."""
+    server's event loop and closed when the server stops.
 
-    def __init__(self, base_url: str, headers: dict[str, str] | None = None) -> None:
+    Every connector talks to its provider through one of these; what differs between providers
+    is given here: JSON or form fields, basic authentication, how an error names its reason
+    (``reason``: never the recipient's number), and whether a successful answer is JSON at all
+    (an SMS gateway may answer ``OK``).
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        headers: dict[str, str] | None = None,
+        *,
+        auth: aiohttp.BasicAuth | None = None,
+        reason: Callable[[object], str] = provider_reason,
+        answers_json: bool = True,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self._headers = headers or {}
+        self._auth = auth
+        self._reason = reason
+        self._answers_json = answers_json
         self._session: aiohttp.ClientSession | None = None
 
-    async def post(self, path: str, payload: dict[str, Any], what: str) -> dict[str, Any] | None:
-        """POST ``payload`` as JSON; the provider's JSON answer, or None when it failed.
-
-        ``what`` names the call in logs: the URL may contain a token, the payload an address.
-        Failures are logged, not raised, so one lost reply does not stop the ones after it.
-        """
-        try:
-            return await self.send(path, payload)
-        except ProviderFailure as failure:
-            logger.warning("%s failed: %s", what, failure)
-            return None
-
-    async def send(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
-        """POST ``payload`` as JSON; the provider's JSON answer, or ``ProviderFailure``."""
+    async def send(
+        self, path: str, payload: Mapping[str, Any], *, call: str, form: bool = False
+    ) -> dict[str, Any]:
+        """POST ``payload`` as JSON (or as form fields); the provider's JSON answer, or
+        ``ProviderFailure`` when it refused (HTTP 300 and above) or could not be reached.
+        ``call`` names the request in logs: the URL may contain a token, the payload an
+        address."""
         if self._session is None or self._session.closed:
-            self._session = aiohttp.ClientSession(headers=self._headers, timeout=API_TIMEOUT)
+            self._session = aiohttp.ClientSession(
+                headers=self._headers, timeout=API_TIMEOUT, auth=self._auth
+            )
+        body_argument = {"data": dict(payload)} if form else {"json": dict(payload)}
         try:
-            async with self._session.post(f"{self.base_url}{path}", json=payload) as response:
+            async with self._session.post(f"{self.base_url}{path}", **body_argument) as response:
                 try:
                     body = await response.json(content_type=None)
                 except ValueError:
                     body = None  # a proxy's HTML error page: the status says enough
-                if response.status >= 400:
+                if response.status >= 300:
                     retry_after = _retry_after(body, response.headers)
-                    raise ProviderFailure(response.status, _reason(body), retry_after)
-                if body is None:
-                    raise ProviderFailure(None, "provider answer unreadable (not JSON)")
+                    reason = self._reason(body)
+                    raise ProviderFailure(response.status, reason, retry_after, call)
+                if body is None and self._answers_json:
+                    unreadable = "provider answer unreadable (not JSON)"
+                    raise ProviderFailure(None, unreadable, call=call)
                 return body if isinstance(body, dict) else {}
         except (aiohttp.ClientError, asyncio.TimeoutError) as error:
-            raise ProviderFailure.unreachable(error) from error
+            failure = ProviderFailure.unreachable(error)
+            failure.call = call
+            raise failure from error
 
     async def close(self) -> None:
         """Closes the connection pool (called on server stop and by tests)."""
@@ -253,9 +276,9 @@ class ProviderApi:
             self._session = None
 
 
-def webhook_blueprint(name: str, api: ProviderApi) -> Blueprint:
-    """A connector's blueprint with Rasa's health check at ``/`` and the API session closed
-    when the server stops; the connector adds its ``/webhook`` routes."""
+def webhook_blueprint(name: str, api: ProviderApi, memory: ChannelMemory) -> Blueprint:
+    """A connector's blueprint with Rasa's health check at ``/``, and the API session and the
+    channel memory closed when the server stops; the connector adds its ``/webhook`` routes."""
     blueprint = Blueprint(name, __name__)
 
     @blueprint.route("/", methods=["GET"])
@@ -263,7 +286,8 @@ def webhook_blueprint(name: str, api: ProviderApi) -> Blueprint:
         return response.json({"status": "ok"})
 
     @blueprint.listener("after_server_stop")
-    async def close_api(*_: Any) -> None:
+    async def close_connections(*_: Any) -> None:
         await api.close()
+        await memory.close()
 
     return blueprint

@@ -20,13 +20,12 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
-import os
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from rasa.core.channels.channel import OutputChannel, UserMessage
 
-from bot.channels.transport import capped_text
+from bot.channels.transport import ProviderFailure, capped_text
 from bot.channels.wording import try_again
 from bot.contract import LANGUAGE_HINT
 
@@ -34,9 +33,6 @@ logger = logging.getLogger(__name__)
 
 OnNewMessage = Callable[[UserMessage], Awaitable[Any]]
 
-#: The operator's number for people the assistant cannot help right now (also read by the
-#: action server, actions/settings.py).
-HOTLINE_ENV: Final = "EMERGENCY_HOTLINE"
 #: Reading the conversation's language for an apology must not become a second hang.
 _TRACKER_TIMEOUT_SECONDS: Final = 2.0
 #: Intents only the notifier may trigger (through Rasa's HTTP API), never a person by typing
@@ -57,31 +53,58 @@ class Outcome(enum.Enum):
     UNANSWERED = "unanswered"
 
 
-class CountedOutput(OutputChannel):
-    """An output channel that knows whether this turn has shown the person anything: the
-    replies Rasa gave it, and how many messages the provider took or refused."""
+class TurnReplies(OutputChannel):
+    """The connector's output while a person's own message is answered.
 
-    replies_sent: int = 0
-    delivered: int = 0
-    undelivered: int = 0
+    Connector outputs raise ``ProviderFailure`` when the provider refuses a message or cannot
+    be reached; that is right for alerts and caseworkers' replies (``AlertOutput``: the notifier
+    retries), not for a turn. Here a refused message is logged and counted and the turn goes on:
+    one lost reply must not stop the ones after it, and running the turn again would not help
+    a person who blocked the bot. Counts what the person was shown, for ``take_turn``.
+    """
 
-    def record_delivery(self, accepted: bool) -> None:
-        """Called by the connector for each message it handed (or failed to hand) over."""
-        if accepted:
-            self.delivered += 1
-        else:
-            self.undelivered += 1
+    def __init__(self, output: OutputChannel, channel: str) -> None:
+        self.output = output
+        self.channel = channel
+        #: Visible replies Rasa gave, delivered or not.
+        self.replies_sent = 0
+        #: Messages the provider took, and messages it refused or never got.
+        self.delivered = 0
+        self.undelivered = 0
+
+    def name(self) -> str:  # type: ignore[override]  # Rasa asks the instance (responses per channel)
+        return self.output.name()
 
     async def send_response(self, recipient_id: str, message: dict[str, Any]) -> None:
         visible = any(message.get(part) for part in _VISIBLE_PARTS)  # Rasa pops what it sends
-        await super().send_response(recipient_id, message)
         if visible:
             self.replies_sent += 1
+        sending = self.output.send_response(recipient_id, message)
+        await self.attempt(recipient_id, sending, shown=visible)
+
+    async def attempt(
+        self, conversation: str, sending: Awaitable[None], shown: bool = True
+    ) -> bool:
+        """Awaits ``sending`` (a reply, or the connector's own message: a notice, a spinner
+        stopped); True when the provider took it, False (logged, counted) when it refused it
+        or could not be reached. ``shown``: whether it counts as something the person sees."""
+        try:
+            await sending
+        except ProviderFailure as failure:
+            call = f" {failure.call}" if failure.call else ""
+            logger.warning(
+                "%s%s failed: %s (a reply to %s)", self.channel, call, failure, conversation
+            )
+            self.undelivered += 1
+            return False
+        if shown:
+            self.delivered += 1
+        return True
 
 
 def user_message(
     text: str,
-    output: CountedOutput,
+    output: OutputChannel,
     conversation: str,
     *,
     input_channel: str,
@@ -95,7 +118,7 @@ def user_message(
         text = text[1:]
     return UserMessage(
         text,
-        output,
+        output if isinstance(output, TurnReplies) else TurnReplies(output, input_channel),
         conversation,
         input_channel=input_channel,
         message_id=message_id,
@@ -103,20 +126,17 @@ def user_message(
     )
 
 
-def hotline() -> str | None:
-    """``EMERGENCY_HOTLINE`` on one line, or None when the operator set none."""
-    number = " ".join(os.environ.get(HOTLINE_ENV, "").split())
-    return number or None
-
-
-async def take_turn(message: UserMessage, on_new_message: OnNewMessage, agent: Any) -> Outcome:
-    """Let the assistant answer ``message``; apologise when it fails or stays silent.
+async def take_turn(
+    message: UserMessage, on_new_message: OnNewMessage, agent: Any, hotline: str | None = None
+) -> Outcome:
+    """Let the assistant answer ``message``; apologise when it fails or stays silent, naming
+    the operator's ``hotline`` when there is one (``settings.hotline``).
 
     ``agent`` is Rasa's (``request.app.ctx.agent``): its tracker store tells the conversation's
     language and whether it is paused, read only on the rare turn that went wrong.
     """
     output = message.output_channel
-    assert isinstance(output, CountedOutput), "connectors pass a CountedOutput"
+    assert isinstance(output, TurnReplies), "connectors make their message with user_message"
     try:
         await on_new_message(message)
         failed = False
@@ -143,11 +163,12 @@ async def take_turn(message: UserMessage, on_new_message: OnNewMessage, agent: A
             message.sender_id,
         )
     hint = (message.metadata or {}).get(LANGUAGE_HINT)
+    apology = {"text": try_again(language or hint, hotline)}
     try:
-        await output.send_text_message(message.sender_id, try_again(language or hint, hotline()))
+        await output.send_response(message.sender_id, apology)
     except Exception:
         logger.error("%s: the apology to %s failed", message.input_channel, message.sender_id)
-        output.record_delivery(False)
+        output.undelivered += 1
     if output.undelivered and not output.delivered:
         logger.error("%s: nothing reached %s", message.input_channel, message.sender_id)
         return Outcome.UNANSWERED

@@ -9,20 +9,16 @@ the Messages API: SMS cut to three segments with MORE, WhatsApp as plain text me
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import hashlib
 import hmac
 import logging
-import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
 from rasa.core.channels.channel import InputChannel, OutputChannel
-from rasa.shared.exceptions import RasaException
 from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
@@ -33,17 +29,18 @@ from bot.channels.blueprints import Blueprint
 from bot.channels.dedup import SeenMessages
 from bot.channels.identity import conversation_id
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
-from bot.channels.sms_base import HttpClient, TextMessageOutput, answer, phone_key
+from bot.channels.settings import TwilioSettings, for_rasa, hotline
+from bot.channels.sms_base import TextMessageOutput, answer, phone_key
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer
 from bot.channels.transport import (
     BODY_LIMITS,
     BodyTooLarge,
     MalformedRequest,
-    ProviderFailure,
+    ProviderApi,
     parse_form,
     parse_off_loop,
     read_body,
-    retry_after_seconds,
+    webhook_blueprint,
 )
 from bot.channels.turns import OnNewMessage, Outcome
 
@@ -54,7 +51,6 @@ CHANNEL: Final = "twilio_sms"
 WHATSAPP_CHANNEL: Final = "twilio_whatsapp"
 WHATSAPP_PREFIX: Final = "whatsapp:"
 SIGNATURE_HEADER: Final = "X-Twilio-Signature"
-DEFAULT_API_BASE_URL: Final = "https://api.twilio.com"
 #: An empty TwiML document: "no reply here", the replies go through the Messages API.
 EMPTY_TWIML: Final = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>'
 
@@ -88,101 +84,19 @@ def signature_valid(
     )
 
 
-@dataclass(frozen=True)
-class TwilioSettings:
-    """Credentials and addresses; ``credentials.yml`` values win over environment variables."""
-
-    account_sid: str
-    auth_token: str
-    webhook_base_url: str
-    sms_from: str
-    whatsapp_from: str | None = None
-    api_base_url: str = DEFAULT_API_BASE_URL
-
-    @classmethod
-    def load(
-        cls, credentials: Mapping[str, Any] | None, environ: Mapping[str, str] = os.environ
-    ) -> TwilioSettings:
-        def value(key: str, variable: str) -> str:
-            return str((credentials or {}).get(key) or environ.get(variable) or "").strip()
-
-        required = {
-            "account_sid": "TWILIO_ACCOUNT_SID",
-            "auth_token": "TWILIO_AUTH_TOKEN",
-            "webhook_base_url": "TWILIO_WEBHOOK_BASE_URL",
-            "from_number": "TWILIO_FROM_NUMBER",
-        }
-        missing = [variable for key, variable in required.items() if not value(key, variable)]
-        if missing:
-            raise RasaException(
-                f"The {CHANNEL} channel needs {', '.join(missing)} (environment variables, or "
-                f"{', '.join(k for k, v in required.items() if v in missing)} in credentials.yml)."
-            )
-        base_url = value("webhook_base_url", "TWILIO_WEBHOOK_BASE_URL")
-        if not base_url.startswith(("https://", "http://")):
-            # Every signature would fail against a URL Twilio cannot have called.
-            raise RasaException(
-                "TWILIO_WEBHOOK_BASE_URL must be the public address Twilio calls, "
-                "e.g. https://bot.example.org (without /webhooks/...)"
-            )
-        return cls(
-            account_sid=value("account_sid", "TWILIO_ACCOUNT_SID"),
-            auth_token=value("auth_token", "TWILIO_AUTH_TOKEN"),
-            webhook_base_url=base_url.rstrip("/"),
-            sms_from=value("from_number", "TWILIO_FROM_NUMBER"),
-            whatsapp_from=value("whatsapp_from", "TWILIO_WHATSAPP_FROM") or None,
-            api_base_url=(
-                value("api_base_url", "TWILIO_API_BASE_URL") or DEFAULT_API_BASE_URL
-            ).rstrip("/"),
-        )
+def twilio_reason(answer: object) -> str:
+    """Twilio's error code only: its error message may quote the number."""
+    code = answer.get("code") if isinstance(answer, dict) else None
+    return f"Twilio error {code}"
 
 
-class TwilioMessagesApi:
-    """Sends messages with Twilio's Messages API (``POST .../Accounts/{sid}/Messages.json``)."""
-
-    def __init__(self, settings: TwilioSettings, http: HttpClient) -> None:
-        self.settings = settings
-        self.http = http
-        self.url = (
-            f"{settings.api_base_url}/2010-04-01/Accounts/{settings.account_sid}/Messages.json"
-        )
-
-    async def send(self, to: str, sender: str, body: str, conversation: str) -> bool:
-        """True when Twilio accepted the message; failures are logged, never raised."""
-        try:
-            await self.deliver(to, sender, body)
-            return True
-        except ProviderFailure as failure:
-            if failure.status is None:
-                logger.warning("%s: could not reach the Messages API for %s", CHANNEL, conversation)
-            else:
-                logger.warning(
-                    "%s: Messages API refused a reply to %s: HTTP %s, %s",
-                    CHANNEL,
-                    conversation,
-                    failure.status,
-                    failure.reason,
-                )
-            return False
-
-    async def deliver(self, to: str, sender: str, body: str) -> None:
-        """Hands one message to Twilio, or raises ``ProviderFailure``."""
-        auth = aiohttp.BasicAuth(self.settings.account_sid, self.settings.auth_token)
-        form = {"To": to, "From": sender, "Body": body}
-        try:
-            async with self.http.session().post(self.url, data=form, auth=auth) as reply:
-                if reply.status < 300:
-                    return
-                try:
-                    details = await reply.json(content_type=None)
-                except ValueError:
-                    details = None
-                # Twilio's error message may quote the number: keep only its code.
-                code = details.get("code") if isinstance(details, dict) else None
-                retry_after = retry_after_seconds(reply.headers.get("Retry-After"))
-                raise ProviderFailure(reply.status, f"Twilio error {code}", retry_after)
-        except (aiohttp.ClientError, asyncio.TimeoutError) as error:
-            raise ProviderFailure.unreachable(error) from error
+def messages_api(settings: TwilioSettings) -> ProviderApi:
+    """Twilio's Messages API (``POST .../Accounts/{sid}/Messages.json``, form fields)."""
+    return ProviderApi(
+        f"{settings.api_base_url}/2010-04-01/Accounts/{settings.account_sid}",
+        auth=aiohttp.BasicAuth(settings.account_sid, settings.auth_token),
+        reason=twilio_reason,
+    )
 
 
 class TwilioOutput(TextMessageOutput):
@@ -194,23 +108,19 @@ class TwilioOutput(TextMessageOutput):
 
     def __init__(
         self,
-        api: TwilioMessagesApi,
+        api: ProviderApi,
         renderer: ReplyRenderer,
         conversation: str,
         to: str,
         sender: str,
         addresses: AddressBook | None = None,
-        strict: bool = False,
     ) -> None:
-        super().__init__(renderer, conversation, to, addresses, strict)
-        self.api = api
+        super().__init__(api, renderer, conversation, to, addresses)
         self.sender = sender
 
     async def deliver(self, text: str) -> None:
-        if self.strict:
-            await self.api.deliver(self.to, self.sender, text)
-        else:
-            self.record_delivery(await self.api.send(self.to, self.sender, text, self.conversation))
+        form = {"To": self.to, "From": self.sender, "Body": text}
+        await self.api.send("/Messages.json", form, call="Messages API", form=True)
 
 
 class TwilioAlertOutput(AlertOutput):
@@ -240,7 +150,9 @@ class TwilioAlertOutput(AlertOutput):
             # A reply comes from the number the user wrote to; an alert has no such message.
             logger.warning("%s: alert to %s needs TWILIO_WHATSAPP_FROM", CHANNEL, conversation)
             raise AlertNotDelivered(f"{CHANNEL}: no WhatsApp sender configured")
-        return TwilioOutput(channel.api, renderer, conversation, address, sender, strict=True)
+        # Sent out of turn: MORE then fetches this message's rest, not an earlier reply's.
+        await renderer.memory.new_question(conversation)
+        return TwilioOutput(channel.api, renderer, conversation, address, sender)
 
 
 def _whatsapp(number: str) -> str:
@@ -256,22 +168,24 @@ class TwilioSmsInput(InputChannel):
 
     @classmethod
     def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
-        settings = TwilioSettings.load(credentials)
-        return cls(settings, addresses=address_book_for(CHANNEL), memory=channel_memory())
+        settings = for_rasa(lambda: TwilioSettings.load(credentials))
+        addresses = address_book_for(CHANNEL)
+        return cls(settings, addresses, channel_memory(), hotline())
 
     def __init__(
         self,
         settings: TwilioSettings,
         addresses: AddressBook | None = None,
         memory: ChannelMemory | None = None,
+        hotline: str | None = None,
     ) -> None:
         self.settings = settings
+        self.hotline = hotline
         # One memory for retries and both renderers: Redis in production (bot/channels/memory.py).
         self.memory = memory if memory is not None else ProcessMemory()
         self.seen = SeenMessages(self.memory)
         self.addresses = addresses
-        self.http = HttpClient()
-        self.api = TwilioMessagesApi(settings, self.http)
+        self.api = messages_api(settings)
         self.sms = ReplyRenderer(ReplyMemory(self.memory), paged=True)
         self.whatsapp = ReplyRenderer(ReplyMemory(self.memory), paged=False)
 
@@ -286,11 +200,7 @@ class TwilioSmsInput(InputChannel):
         return f"{self.settings.webhook_base_url}{request.path}{query}"
 
     def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
-        webhook = Blueprint(f"{CHANNEL}_webhook", __name__)
-
-        @webhook.route("/", methods=["GET"])
-        async def health(_: Request) -> HTTPResponse:
-            return response.json({"status": "ok"})
+        webhook = webhook_blueprint(f"{CHANNEL}_webhook", self.api, self.memory)
 
         @webhook.route("/webhook", methods=["POST"], stream=True)
         async def receive(request: Request) -> HTTPResponse:
@@ -328,11 +238,6 @@ class TwilioSmsInput(InputChannel):
                 return response.text("the assistant could not answer; retry later", status=503)
             return response.text(EMPTY_TWIML, content_type="text/xml")
 
-        @webhook.listener("after_server_stop")
-        async def close_http(*_: Any) -> None:
-            await self.http.close()
-            await self.memory.close()
-
         return webhook
 
     async def _handle(
@@ -359,13 +264,12 @@ class TwilioSmsInput(InputChannel):
             text = text.replace("¡", "@")  # some carriers turn "@" into "¡" (as Rasa's connector)
         output = TwilioOutput(self.api, renderer, conversation, sender, reply_from, self.addresses)
         return await answer(
-            renderer=renderer,
-            output=output,
-            text=text,
-            on_new_message=on_new_message,
-            agent=agent,
-            input_channel=CHANNEL,
+            output,
+            text,
+            on_new_message,
+            agent,
             message_id=message_sid,
+            hotline=self.hotline,
             # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
             metadata={"transport": "whatsapp" if whatsapp else "sms"},
         )

@@ -16,7 +16,6 @@ relative URLs, so it works from either address.
 """
 
 import logging
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -35,6 +34,7 @@ from bot.channels.identity import conversation_id
 from bot.channels.mailbox import MAILBOX_MESSAGES, MESSAGE_ID, Mailbox, MailboxFull
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory, channel_memory
 from bot.channels.sealing import KEY_ENV
+from bot.channels.settings import hotline, seals_addresses
 from bot.channels.transport import (
     BODY_LIMITS,
     MAX_TEXT_CHARS,
@@ -44,7 +44,7 @@ from bot.channels.transport import (
     parse_json,
     read_body,
 )
-from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
+from bot.channels.turns import OnNewMessage, Outcome, take_turn, user_message
 from bot.contract import LANGUAGE_HINT
 from bot.lang.codes import LANGUAGES
 from bot.stores import DELETED_CONFIRMATION
@@ -68,9 +68,9 @@ _REPLY_FIELDS = ("text", "buttons", "image")
 MAX_ACKNOWLEDGED = 2 * MAILBOX_MESSAGES
 
 
-class WebchatCollector(CountedOutput, CollectingOutputChannel):
-    """Rasa's collecting output (the replies go back in the HTTP answer), counted per turn;
-    notices the confirmation that the person's data was deleted (their mailbox goes too)."""
+class WebchatCollector(CollectingOutputChannel):
+    """Rasa's collecting output (the replies go back in the HTTP answer); notices the
+    confirmation that the person's data was deleted (their mailbox goes too)."""
 
     deleted_data = False
 
@@ -204,12 +204,16 @@ class WebchatInput(InputChannel):
         """The mailbox in the channels' memory (Redis when ``REDIS_HOST`` is set); the address
         book only for its database, where delivered caseworker replies are recorded, when the
         deployment has its key (the web chat itself stores no address)."""
-        addresses = address_book_for(cls.name()) if os.environ.get(KEY_ENV, "").strip() else None
-        return cls(channel_memory(), addresses)
+        addresses = address_book_for(cls.name()) if seals_addresses() else None
+        return cls(channel_memory(), addresses, hotline())
 
     def __init__(
-        self, memory: ChannelMemory | None = None, addresses: AddressBook | None = None
+        self,
+        memory: ChannelMemory | None = None,
+        addresses: AddressBook | None = None,
+        hotline: str | None = None,
     ) -> None:
+        self.hotline = hotline
         self.assets = _load_assets()
         self.mailbox = Mailbox(memory if memory is not None else ProcessMemory())
         self.addresses = addresses
@@ -259,7 +263,7 @@ class WebchatInput(InputChannel):
                 input_channel=self.name(),
                 metadata={LANGUAGE_HINT: hint} if hint else {},
             )
-            outcome = await take_turn(message, on_new_message, request.app.ctx.agent)
+            outcome = await take_turn(message, on_new_message, request.app.ctx.agent, self.hotline)
             if collector.deleted_data:
                 await self._forget_mailbox(conversation)
             if outcome is Outcome.UNANSWERED:

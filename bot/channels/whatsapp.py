@@ -14,31 +14,32 @@ which goes out as a template message (``template_message``).
 import hashlib
 import hmac
 import logging
-import os
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 from rasa.core.channels.channel import InputChannel, OutputChannel
-from rasa.shared.exceptions import RasaException
-from sanic import Blueprint, response
+from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
 from bot.channels.addresses import AddressBook
-from bot.channels.alerts import (
-    AlertNotDelivered,
-    AlertOutput,
-    address_book_for,
-    custom_payload_in_reply,
-)
+from bot.channels.alerts import AlertOutput, address_book_for, custom_payload_in_reply
+from bot.channels.blueprints import Blueprint
 from bot.channels.dedup import SeenMessages, message_max_age, sent_too_long_ago
 from bot.channels.identity import conversation_id
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
+from bot.channels.settings import (
+    WHATSAPP_DEFAULT_BASE_URL,
+    WhatsAppSettings,
+    for_rasa,
+    hotline,
+)
 from bot.channels.transport import (
     BODY_LIMITS,
     BodyTooLarge,
     ProviderApi,
+    ProviderFailure,
     parse_json,
     parse_off_loop,
     read_body,
@@ -46,19 +47,13 @@ from bot.channels.transport import (
     split_message,
     webhook_blueprint,
 )
-from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
+from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn, user_message
 from bot.channels.whatsapp_templates import template_message
 from bot.channels.wording import CHOOSE, text_only
 from bot.contract import WHATSAPP_TEMPLATE, reply_language
 
 logger = logging.getLogger(__name__)
 
-APP_SECRET_ENV = "WHATSAPP_APP_SECRET"
-VERIFY_TOKEN_ENV = "WHATSAPP_VERIFY_TOKEN"
-ACCESS_TOKEN_ENV = "WHATSAPP_ACCESS_TOKEN"
-PHONE_NUMBER_ID_ENV = "WHATSAPP_PHONE_NUMBER_ID"
-BASE_URL_ENV = "WHATSAPP_API_BASE_URL"
-DEFAULT_BASE_URL = "https://graph.facebook.com/v19.0"
 SIGNATURE_HEADER = "X-Hub-Signature-256"
 # Limits of the Cloud API (text and interactive message references).
 MAX_TEXT = 4096
@@ -109,9 +104,9 @@ def _text_of(message: dict[str, Any]) -> str | None:
     return found if isinstance(found, str) and found.strip() else None
 
 
-class WhatsAppOutput(CountedOutput):
+class WhatsAppOutput(OutputChannel):
     """Replies to the one user a message came from (made per message, like TelegramOutput);
-    ``strict`` (alerts) raises ``ProviderFailure`` where a reply logs and goes on."""
+    raises ``ProviderFailure`` when Meta refuses a message or a template cannot be sent."""
 
     @classmethod
     def name(cls) -> str:
@@ -124,14 +119,12 @@ class WhatsAppOutput(CountedOutput):
         wa_id: str,
         conversation: str,
         addresses: AddressBook | None = None,
-        strict: bool = False,
     ) -> None:
         self._api = api
         self._path = f"/{phone_number_id}/messages"
         self._wa_id = wa_id
         self._conversation = conversation
         self._addresses = addresses
-        self._strict = strict
 
     async def send_text_message(self, recipient_id: str, text: str, **kwargs: Any) -> None:
         for piece in split_message(text or "", MAX_TEXT):
@@ -174,9 +167,7 @@ class WhatsAppOutput(CountedOutput):
             message = template_message(json_message[WHATSAPP_TEMPLATE])
         except ValueError as error:
             logger.warning("whatsapp: template for %s not sent: %s", self._conversation, error)
-            if self._strict:
-                raise AlertNotDelivered("whatsapp: malformed template payload") from error
-            return
+            raise ProviderFailure(None, "malformed template payload") from error
         await self._send(recipient_id, message)
 
     async def _send(self, recipient_id: str, message: dict[str, Any]) -> None:
@@ -184,12 +175,9 @@ class WhatsAppOutput(CountedOutput):
             logger.error("whatsapp: refusing to send a reply meant for another conversation")
             return
         payload = {"messaging_product": "whatsapp", "recipient_type": "individual"}
-        payload = {**payload, "to": self._wa_id, **message}
-        if self._strict:
-            await self._api.send(self._path, payload)
-        else:
-            answer = await self._api.post(self._path, payload, "whatsapp send message")
-            self.record_delivery(answer is not None)
+        await self._api.send(
+            self._path, {**payload, "to": self._wa_id, **message}, call="send message"
+        )
 
 
 class WhatsAppAlertOutput(AlertOutput):
@@ -210,7 +198,7 @@ class WhatsAppAlertOutput(AlertOutput):
         self._phone_number_id = phone_number_id
 
     async def open(self, conversation: str, address: str) -> OutputChannel:
-        return WhatsAppOutput(self._api, self._phone_number_id, address, conversation, strict=True)
+        return WhatsAppOutput(self._api, self._phone_number_id, address, conversation)
 
 
 def _notified_messages(payload: object) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
@@ -244,26 +232,18 @@ class WhatsAppInput(InputChannel):
     @classmethod
     def from_credentials(cls, credentials: dict[str, Any] | None) -> "WhatsAppInput":
         """Secrets come from the environment only, never from credentials.yml."""
-        names = (APP_SECRET_ENV, VERIFY_TOKEN_ENV, ACCESS_TOKEN_ENV, PHONE_NUMBER_ID_ENV)
-        values = {name: os.environ.get(name, "") for name in names}
-        missing = [name for name, value in values.items() if not value]
-        if missing:
-            raise RasaException(
-                f"The whatsapp channel needs {', '.join(missing)} in the environment: "
-                "from the Meta App Dashboard, plus a verify token of your choosing."
-            )
-        secret, verify_token, access_token, number = (values[name] for name in names)
-        base_url = os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL
+        settings = for_rasa(WhatsAppSettings.load)
         addresses = address_book_for(cls.name())
         return cls(
-            secret,
-            verify_token,
-            access_token,
-            number,
-            base_url,
+            settings.app_secret,
+            settings.verify_token,
+            settings.access_token,
+            settings.phone_number_id,
+            settings.api_base_url,
             addresses,
             channel_memory(),
             message_max_age(),
+            hotline(),
         )
 
     def __init__(
@@ -272,10 +252,11 @@ class WhatsAppInput(InputChannel):
         verify_token: str,
         access_token: str,
         phone_number_id: str,
-        api_base_url: str = DEFAULT_BASE_URL,
+        api_base_url: str = WHATSAPP_DEFAULT_BASE_URL,
         addresses: AddressBook | None = None,
         memory: ChannelMemory | None = None,
         max_age: timedelta | None = None,
+        hotline: str | None = None,
     ) -> None:
         self._app_secret = app_secret.encode()
         self._verify_token = verify_token
@@ -286,6 +267,7 @@ class WhatsAppInput(InputChannel):
         self.memory = memory if memory is not None else ProcessMemory()
         self._seen = SeenMessages(self.memory)
         self._max_age = max_age or message_max_age()
+        self._hotline = hotline
 
     def get_output_channel(self) -> OutputChannel:
         """Where Rasa's ``trigger_intent`` sends alerts (raises ``AlertNotDelivered``)."""
@@ -296,7 +278,7 @@ class WhatsAppInput(InputChannel):
         return secrets_match(signature, expected)
 
     def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
-        whatsapp = webhook_blueprint("whatsapp_webhook", self.api)
+        whatsapp = webhook_blueprint("whatsapp_webhook", self.api, self.memory)
 
         @whatsapp.route("/webhook", methods=["GET"])
         async def verify(request: Request) -> HTTPResponse:
@@ -335,10 +317,6 @@ class WhatsAppInput(InputChannel):
                 return response.text("the assistant could not answer", status=503)
             return response.text("ok")
 
-        @whatsapp.listener("after_server_stop")
-        async def close_memory(*_: Any) -> None:
-            await self.memory.close()
-
         return whatsapp
 
     async def _handle(
@@ -365,14 +343,16 @@ class WhatsAppInput(InputChannel):
         output = WhatsAppOutput(
             self.api, self._phone_number_id, wa_id, conversation, self.addresses
         )
+        replies = TurnReplies(output, self.name())
         text = _text_of(message)
         if text is None:
             if message["type"] in MEDIA_TYPES:
                 logger.info("whatsapp: %s message, asked the user to write", message["type"])
-                await output.send_text_message(conversation, text_only(None))
+                notice = output.send_text_message(conversation, text_only(None))
+                await replies.attempt(conversation, notice)
             return Outcome.ANSWERED
-        incoming = user_message(text, output, conversation, input_channel=self.name())
-        outcome = await take_turn(incoming, on_new_message, agent)
+        incoming = user_message(text, replies, conversation, input_channel=self.name())
+        outcome = await take_turn(incoming, on_new_message, agent, self._hotline)
         if outcome is Outcome.UNANSWERED:
             await self._seen.forget(delivery)
         return outcome

@@ -14,13 +14,19 @@ _LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")
 _LINE_BREAKS = re.compile(r"\s*[\n\r\v\f\u2028\u2029]+\s*")
 _OTHER_SPACE = re.compile(r"[\t\u00a0]")
 _SPACES = re.compile(r" {2,}")
+#: Meta refuses a long parameter; an alert's text is cut here, with "…" at the cut.
+TEMPLATE_PARAMETER_MAX = 900
 
 
 def template_parameter(text: str) -> str:
     """``text`` as Meta accepts a template parameter: no line breaks or tabs, no more than
-    four spaces in a row (error 132018 otherwise). Lines become " · "-separated."""
+    four spaces in a row (error 132018 otherwise), at most ``TEMPLATE_PARAMETER_MAX``
+    characters. Lines become " · "-separated."""
     lines = _LINE_BREAKS.sub(" · ", text.strip())
-    return _SPACES.sub(" ", _OTHER_SPACE.sub(" ", lines))
+    flat = _SPACES.sub(" ", _OTHER_SPACE.sub(" ", lines))
+    if len(flat) <= TEMPLATE_PARAMETER_MAX:
+        return flat
+    return flat[: TEMPLATE_PARAMETER_MAX - 1].rstrip() + "…"
 
 
 def template_message(template: object) -> dict[str, Any]:

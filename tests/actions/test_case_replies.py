@@ -151,7 +151,8 @@ async def test_on_whatsapp_after_a_day_of_silence_the_reply_is_a_template(
     assert template == {
         "name": "caseworker_reply_v2",
         "language": "fa",
-        "parameters": ["پیام کارمند شما: · سلام، من فریده هستم."],
+        # The finished text; the channel flattens it (tests/channels/test_alerts.py).
+        "parameters": ["پیام کارمند شما:\nسلام، من فریده هستم."],
     }
     assert message["custom"]["case_reply"] == reply
     [inside] = await send(reply, sender=sender, channel="whatsapp", events=[wrote(hours_ago=23)])

@@ -28,7 +28,7 @@ from bot.channels.sms_gateway import GatewaySettings, SmsGatewayInput
 from bot.channels.telegram import SECRET_HEADER, TelegramInput
 from bot.channels.twilio_sms import TwilioSettings, TwilioSmsInput, twilio_signature
 from bot.channels.whatsapp import SIGNATURE_HEADER, WhatsAppInput
-from tests.channels.sms_support import FakeBot, FakeProvider, RecordedRequest, fixture_json
+from tests.channels.channel_support import FakeBot, FakeProvider, RecordedRequest, fixture
 
 TELEGRAM_TOKEN = "123456:TEST-token"
 TELEGRAM_SECRET = "test_secret-token"
@@ -96,7 +96,7 @@ def _retry_after_header(provider: FakeProvider, seconds: int) -> None:
 
 
 async def _telegram_inbound(base_url: str, text: str, number: int) -> int:
-    update = fixture_json("telegram_text_dari.json")
+    update = fixture("telegram_text_dari.json")
     update["update_id"] += number
     update["message"]["text"] = text
     return await post(
@@ -136,7 +136,7 @@ async def _whatsapp_inbound(base_url: str, text: str, number: int) -> int:
     import hashlib
     import hmac
 
-    payload = fixture_json("whatsapp_text.json")
+    payload = fixture("whatsapp_text.json")
     message = payload["entry"][0]["changes"][0]["value"]["messages"][0]
     message.update(id=f"wamid.test{number}", timestamp=str(int(time.time())))
     message["text"]["body"] = text
@@ -182,9 +182,9 @@ def _twilio(url: str, book: AddressBook | None) -> InputChannel:
     return TwilioSmsInput(settings, addresses=book)
 
 
-def _twilio_inbound(fixture: str) -> Callable[[str, str, int], Awaitable[int]]:
+def _twilio_inbound(recorded: str) -> Callable[[str, str, int], Awaitable[int]]:
     async def send(base_url: str, text: str, number: int) -> int:
-        fields = fixture_json(fixture)
+        fields = fixture(recorded)
         sid = f"SM{number:032d}"
         fields.update(Body=text, MessageSid=sid, SmsMessageSid=sid, SmsSid=sid)
         path = "/webhooks/twilio_sms/webhook"

@@ -1,22 +1,41 @@
-"""Helpers for the connector tests: recorded payloads, a fake agent, a fake provider API."""
+"""One harness for the connector tests: real servers on free local ports.
+
+The connector's blueprint runs on a real Sanic server (as under ``rasa run``) and what it sends
+out lands in a fake provider API (an aiohttp server) that records each request exactly as it
+was sent: JSON for Telegram, WhatsApp and SMS gateways, form fields for Twilio. The "bot" is a
+recording stand-in for Rasa's agent that answers with scripted Rasa responses, or fails like a
+broken action server. Recorded provider payloads (fixtures/) are posted as the provider would.
+"""
+
+from __future__ import annotations
 
 import json
+import socket
 import time
-from collections.abc import Awaitable, Callable, Mapping
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 from aiohttp import web
 from rasa.core.actions.action import create_bot_utterance
-from rasa.core.channels.channel import InputChannel, UserMessage
+from rasa.core.channels.channel import InputChannel, UserMessage, register
+from sanic import Sanic
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def fixture(name: str) -> dict[str, Any]:
     """A recorded provider payload (a fresh copy: tests may change it), sent just now."""
-    return sent_now(json.loads((FIXTURES / name).read_text(encoding="utf-8")))
+    data: dict[str, Any] = sent_now(json.loads((FIXTURES / name).read_text(encoding="utf-8")))
+    return data
+
+
+def fixture_text(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8").strip()
 
 
 def sent_now(payload: Any) -> Any:
@@ -42,45 +61,122 @@ def as_rasa_sends(response: Mapping[str, Any]) -> dict[str, Any]:
 
 
 @dataclass
-class Sent:
-    """One request the connector made to the provider's API."""
+class RecordedRequest:
+    """One request the connector made to the provider's API, as it arrived."""
 
     path: str
     headers: dict[str, str]
-    body: dict[str, Any]
+    body: bytes
+
+    def form(self) -> dict[str, str]:
+        return dict(parse_qsl(self.body.decode(), keep_blank_values=True))
+
+    def json(self) -> Any:
+        return json.loads(self.body)
 
 
 @dataclass
-class FakeProviderApi:
-    """Records every call; answers like the provider (``status`` lets a test make it fail)."""
+class FakeProvider:
+    """Records every request; answers with ``status``, ``reply`` and ``headers`` (Twilio-like
+    by default; a test makes it another provider, or makes it fail, by changing them)."""
 
-    sent: list[Sent] = field(default_factory=list)
-    status: int = 200
-    answer: dict[str, Any] = field(default_factory=lambda: {"ok": True, "result": True})
     url: str = ""
+    requests: list[RecordedRequest] = field(default_factory=list)
+    status: int = 201
+    reply: dict[str, Any] = field(default_factory=lambda: {"sid": "SM" + "0" * 32})
+    headers: dict[str, str] = field(default_factory=dict)
 
-    async def _record(self, request: web.Request) -> web.Response:
-        self.sent.append(Sent(request.path, dict(request.headers), await request.json()))
-        return web.json_response(self.answer, status=self.status)
-
-    def app(self) -> web.Application:
-        app = web.Application()
-        app.router.add_post("/{tail:.*}", self._record)
-        return app
+    async def handle(self, request: web.Request) -> web.Response:
+        self.requests.append(
+            RecordedRequest(request.path, dict(request.headers), await request.read())
+        )
+        return web.json_response(self.reply, status=self.status, headers=self.headers)
 
 
-class FakeAgent:
-    """Stands in for ``app.ctx.agent``: keeps what reached the bot and answers with ``replies``
-    (Rasa response dicts) through the message's output channel, as the real agent does."""
+@asynccontextmanager
+async def fake_provider() -> AsyncIterator[FakeProvider]:
+    provider = FakeProvider()
+    app = web.Application()
+    app.router.add_post("/{tail:.*}", provider.handle)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    host, port = runner.addresses[0][:2]
+    provider.url = f"http://{host}:{port}"
+    try:
+        yield provider
+    finally:
+        await runner.cleanup()
 
-    def __init__(self, replies: list[dict[str, Any]] | None = None) -> None:
-        self.messages: list[UserMessage] = []
-        self.replies = replies or []
+
+Responder = Callable[[UserMessage], list[dict[str, Any]]]
+
+
+@dataclass
+class FakeBot:
+    """Stands in for Rasa's agent (``app.ctx.agent``): records messages, sends scripted
+    responses through the message's output channel as the agent does, or fails like a broken
+    action server."""
+
+    respond: Responder = field(default=lambda message: [])
+    messages: list[UserMessage] = field(default_factory=list)
+    fail: bool = False
 
     async def handle_message(self, message: UserMessage) -> None:
         self.messages.append(message)
-        for reply in self.replies:
-            await message.output_channel.send_response(message.sender_id, as_rasa_sends(reply))
+        if self.fail:
+            raise RuntimeError("the bot broke")
+        for response in self.respond(message):
+            await message.output_channel.send_response(message.sender_id, as_rasa_sends(response))
 
 
-Serve = Callable[[InputChannel, FakeAgent], Awaitable[str]]
+def replying(replies: list[dict[str, Any]] | None = None) -> FakeBot:
+    """A bot that answers every message with the same ``replies`` (Rasa response dicts)."""
+    scripted = list(replies or [])
+    return FakeBot(respond=lambda message: scripted)
+
+
+#: The ``serve`` fixture: the channel on a real server; gives its ``/webhooks/<name>`` URL.
+Serve = Callable[[InputChannel, FakeBot], Awaitable[str]]
+
+
+@asynccontextmanager
+async def serve_channel(channel: InputChannel, bot: Any) -> AsyncIterator[str]:
+    """The channel registered as ``rasa run`` registers it; yields the server's base URL."""
+    app = Sanic(f"test_{channel.name()}_{uuid.uuid4().hex[:8]}", configure_logging=False)
+    app.ctx.agent = bot
+    register([channel], app, route="/webhooks/")
+    async with serve_app(app) as base_url:
+        yield base_url
+
+
+@asynccontextmanager
+async def serve_app(app: Sanic) -> AsyncIterator[str]:
+    """Runs ``app`` on a free local port; yields its base URL. Stopping it runs the
+    connectors' ``after_server_stop`` listeners (API sessions and memory closed).
+
+    Sanic rewrites its request handler on startup and keeps the original only in test mode,
+    which several apps in one process need (as sanic-testing does it).
+    """
+    test_mode, Sanic.test_mode = Sanic.test_mode, True
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    try:
+        server = await app.create_server(sock=sock, return_asyncio_server=True, access_log=False)
+        assert server is not None
+        await server.startup()
+        await server.before_start()
+        await server.after_start()
+        try:
+            yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+        finally:
+            await server.before_stop()
+            closing = server.close()
+            if closing is not None:
+                await closing
+            await server.wait_closed()
+            await server.after_stop()
+    finally:
+        sock.close()
+        Sanic.test_mode = test_mode

@@ -1,19 +1,14 @@
-"""Real blueprints on a real Sanic server, a stand-in for the agent, a fake provider API.
-
-Recorded provider payloads (fixtures/) are posted to the connector exactly as the provider
-would; what the connector then sends out lands in a local aiohttp server that records it.
-"""
+"""Fixtures of the connector tests: databases, Redis, a fake provider API and real servers
+(``channel_support.py``)."""
 
 import shutil
-import socket
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from contextlib import AsyncExitStack
 from pathlib import Path
-from typing import Any
 
 import pytest
-from aiohttp import web
-from rasa.core.channels.channel import InputChannel, register
+from rasa.core.channels.channel import InputChannel
 from sanic import Sanic
 
 from bot.channels.addresses import KEY_ENV, OLD_KEYS_ENV, AddressBook, dispose_engines
@@ -26,7 +21,13 @@ from tests.channels.address_support import (
     migrate,
     require_postgres,
 )
-from tests.channels.channel_support import FakeAgent, FakeProviderApi, Serve
+from tests.channels.channel_support import (
+    FakeBot,
+    FakeProvider,
+    Serve,
+    fake_provider,
+    serve_channel,
+)
 from tests.channels.redis_support import RedisServer
 
 # Many apps in one process, as sanic-testing does it: on startup Sanic rewrites its request
@@ -131,40 +132,21 @@ async def memory(request: pytest.FixtureRequest) -> AsyncIterator[ChannelMemory]
 
 
 @pytest.fixture
-async def provider() -> AsyncIterator[FakeProviderApi]:
-    fake = FakeProviderApi()
-    runner = web.AppRunner(fake.app())
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    host, port = runner.addresses[0][:2]
-    fake.url = f"http://{host}:{port}"
-    yield fake
-    await runner.cleanup()
+async def provider() -> AsyncIterator[FakeProvider]:
+    """A fake provider API answering as the Bot API does (WhatsApp tests set Meta's answer)."""
+    async with fake_provider() as fake:
+        fake.status, fake.reply = 200, {"ok": True, "result": True}
+        yield fake
 
 
 @pytest.fixture
 async def serve() -> AsyncIterator[Serve]:
-    """Starts a Sanic app with the channel registered as ``rasa run`` does; gives its base URL."""
-    servers: list[Any] = []
+    """Starts a Sanic app with the channel registered as ``rasa run`` does; gives its
+    ``/webhooks/<name>`` URL. The servers stop (closing the connectors' sessions) at the end."""
+    async with AsyncExitStack() as servers:
 
-    async def start(channel: InputChannel, agent: FakeAgent) -> str:
-        app = Sanic(f"channels_{uuid.uuid4().hex}", configure_logging=False)
-        app.ctx.agent = agent
-        register([channel], app, route="/webhooks/")
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        server = await app.create_server(sock=sock, return_asyncio_server=True, access_log=False)
-        await server.startup()
-        await server.before_start()
-        await server.after_start()
-        servers.append(server)
-        host, port = sock.getsockname()
-        return f"http://{host}:{port}/webhooks/{channel.name()}"
+        async def start(channel: InputChannel, bot: FakeBot) -> str:
+            base_url = await servers.enter_async_context(serve_channel(channel, bot))
+            return f"{base_url}/webhooks/{channel.name()}"
 
-    yield start
-    for server in servers:
-        await server.before_stop()
-        await server.close()
-        await server.wait_closed()
-        await server.after_stop()  # closes the connector's API session
+        yield start

@@ -39,7 +39,7 @@ from tests.channels.alert_support import (
     rasa_output_channel,
     remember_payload,
 )
-from tests.channels.sms_support import FakeProvider, fake_provider, serve_app, serve_channel
+from tests.channels.channel_support import FakeProvider, fake_provider, serve_app, serve_channel
 
 ALERT = "Kabul airport: Abbey Gate is closed. Do not come to the airport."
 MENU = [
@@ -457,6 +457,18 @@ def test_template_parameters_are_flattened_as_meta_requires(given: str, sent: st
     flattened = template_parameter(given)
     assert flattened == sent
     assert not any(c in flattened for c in "\n\r\t") and "  " not in flattened
+
+
+def test_template_parameters_are_one_bounded_line() -> None:
+    flat = template_parameter("a\n\n  b\t c" + "x" * 2000)
+    assert flat.startswith("a · b c") and len(flat) == 900 and "\n" not in flat
+    assert flat.endswith("…")
+
+
+def test_a_caseworkers_reply_as_the_action_writes_it_becomes_one_line() -> None:
+    assert template_parameter("پیام کارمند شما:\nسلام، من فریده هستم.") == (
+        "پیام کارمند شما: · سلام، من فریده هستم."
+    )
 
 
 async def test_a_template_without_parameters_has_no_components(whatsapp: Running) -> None:

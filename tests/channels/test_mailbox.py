@@ -21,7 +21,7 @@ from bot.channels.redis_memory import RedisMemory
 from bot.channels.webchat import MAX_ACKNOWLEDGED, WebchatInput
 from bot.contract import ALERT_DELIVERY, CASE_REPLY
 from tests.channels.alert_support import rasa_output_channel
-from tests.channels.channel_support import FakeAgent, Serve
+from tests.channels.channel_support import Serve, replying
 from tests.channels.redis_support import unreachable_redis
 from tests.channels.test_deliveries import queue_delivery, state
 from tests.channels.test_memory import Clock
@@ -145,7 +145,7 @@ async def test_rasas_output_puts_messages_in_the_persons_mailbox_for_their_page_
     serve: Serve,
 ) -> None:
     channel = WebchatInput()
-    url = await serve(channel, FakeAgent())
+    url = await serve(channel, replying())
     output = rasa_output_channel(channel)
     conversation = conversation_id("webchat", SENDER)
     buttons = [{"title": "منو", "payload": "/show_menu"}]
@@ -177,13 +177,13 @@ async def test_rasas_output_puts_messages_in_the_persons_mailbox_for_their_page_
     ],
 )
 async def test_malformed_fetches_are_refused_with_400(serve: Serve, body: object) -> None:
-    url = await serve(WebchatInput(), FakeAgent())
+    url = await serve(WebchatInput(), replying())
     status, answer = await fetch(url, body)
     assert status == 400 and answer["error"]
 
 
 async def test_a_huge_fetch_is_refused(serve: Serve) -> None:
-    url = await serve(WebchatInput(), FakeAgent())
+    url = await serve(WebchatInput(), replying())
     assert (await fetch(url, b"{" * 20_000))[0] == 413
 
 
@@ -191,7 +191,7 @@ async def test_a_mailbox_that_cannot_store_makes_rasa_fail_so_the_sender_retries
     serve: Serve, caplog: pytest.LogCaptureFixture
 ) -> None:
     channel = WebchatInput(unreachable_redis())
-    url = await serve(channel, FakeAgent())
+    url = await serve(channel, replying())
     conversation = conversation_id("webchat", SENDER)
     with pytest.raises(AlertNotDelivered, match="webchat: mailbox unavailable"):
         await rasa_output_channel(channel).send_response(conversation, {"text": REPLY_PRS})
@@ -264,7 +264,7 @@ async def test_deleting_my_data_in_the_web_chat_empties_the_mailbox(serve: Serve
         "utter_action": "utter_data_deleted",
     }
     channel = WebchatInput()
-    url = await serve(channel, FakeAgent([deleted]))
+    url = await serve(channel, replying([deleted]))
     conversation = conversation_id("webchat", SENDER)
     await channel.mailbox.store(conversation, {"text": REPLY_PRS})
     await channel.mailbox.store(conversation_id("webchat", OTHER_SENDER), {"text": REPLY_PRS})

@@ -21,8 +21,8 @@ from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
 from bot.channels.redis_memory import RedisMemory
 from bot.channels.sms_render import MORE_HINT, NOTHING_MORE, ReplyMemory, ReplyRenderer
 from bot.channels.telegram import ReplyKeyboards
+from tests.channels.channel_support import fixture_text
 from tests.channels.redis_support import RedisServer, unreachable_redis
-from tests.channels.sms_support import fixture_text
 
 
 class Clock:

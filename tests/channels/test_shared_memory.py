@@ -23,8 +23,15 @@ from bot.channels.sms_render import MORE_HINT, NOTHING_MORE
 from bot.channels.telegram import SECRET_HEADER, TelegramInput
 from bot.channels.twilio_sms import TwilioSmsInput
 from bot.contract import language_metadata
-from tests.channels.channel_support import FakeAgent, FakeProviderApi, Serve, fixture
-from tests.channels.sms_support import FakeBot, FakeProvider, fake_provider, serve_channel
+from tests.channels.channel_support import (
+    FakeBot,
+    FakeProvider,
+    Serve,
+    fake_provider,
+    fixture,
+    replying,
+    serve_channel,
+)
 
 TOKEN = "123456:TEST-token"
 SECRET = "test_secret-token"
@@ -54,14 +61,14 @@ async def post_json(url: str, body: Any, headers: dict[str, str]) -> tuple[int, 
 
 @pytest.fixture
 def telegram_env(
-    redis_env: dict[str, str], provider: FakeProviderApi, monkeypatch: pytest.MonkeyPatch
+    redis_env: dict[str, str], provider: FakeProvider, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
     monkeypatch.setenv("TELEGRAM_SECRET_TOKEN", SECRET)
     monkeypatch.setenv("TELEGRAM_API_BASE_URL", provider.url)
 
 
-async def telegram_process(serve: Serve, agent: FakeAgent) -> str:
+async def telegram_process(serve: Serve, agent: FakeBot) -> str:
     """One more Rasa process with the Telegram channel; its webhook URL."""
     channel = TelegramInput.from_credentials(None)
     assert isinstance(channel.memory, RedisMemory)
@@ -76,10 +83,10 @@ def update(update_id: int, text: str) -> dict[str, Any]:
 
 
 async def test_a_telegram_update_retried_to_another_process_is_answered_once(
-    telegram_env: None, serve: Serve, provider: FakeProviderApi
+    telegram_env: None, serve: Serve, provider: FakeProvider
 ) -> None:
     reply = [{"text": "پرواز بعدی ساعت ۱۴:۳۰ است."}]
-    first, second, restarted = FakeAgent(reply), FakeAgent(reply), FakeAgent(reply)
+    first, second, restarted = replying(reply), replying(reply), replying(reply)
     url_one = await telegram_process(serve, first)
     url_two = await telegram_process(serve, second)
     auth = {SECRET_HEADER: SECRET}
@@ -90,20 +97,20 @@ async def test_a_telegram_update_retried_to_another_process_is_answered_once(
     assert (await post_json(url_three, update(5001, "پرواز بعدی؟"), auth))[0] == 200
 
     assert len(first.messages) == 1 and second.messages == [] and restarted.messages == []
-    assert [sent.body["text"] for sent in provider.sent] == [reply[0]["text"]]
+    assert [sent.json()["text"] for sent in provider.requests] == [reply[0]["text"]]
 
 
 async def test_a_reply_keyboard_pressed_at_another_process_sends_its_payload(
     telegram_env: None, serve: Serve
 ) -> None:
-    first, second = FakeAgent([{"text": MENU, "buttons": MENU_BUTTONS}]), FakeAgent()
+    first, second = replying([{"text": MENU, "buttons": MENU_BUTTONS}]), replying()
     url_one = await telegram_process(serve, first)
     url_two = await telegram_process(serve, second)
     auth = {SECRET_HEADER: SECRET}
 
     await post_json(url_one, update(6001, "menu"), auth)
     await post_json(url_two, update(6002, "2 Airport and gates"), auth)
-    restarted = FakeAgent()
+    restarted = replying()
     await post_json(await telegram_process(serve, restarted), update(6003, "1 Next flights"), auth)
 
     assert [m.text for m in second.messages] == ["/ask_airport_status"]

@@ -19,11 +19,13 @@ from bot.channels.sms_gateway import GatewaySettings, SmsGatewayInput
 from bot.channels.sms_render import MORE_HINT, WRITE_YOUR_QUESTION
 from bot.channels.sms_segments import message_units, segment_count
 from bot.contract import language_metadata
-from tests.channels.sms_support import (
+from bot.settings_values import SettingsError
+from tests.channels.channel_support import (
     FakeBot,
     FakeProvider,
     fake_provider,
-    fixture_json,
+    fixture,
+    replying,
     serve_channel,
 )
 
@@ -81,7 +83,7 @@ async def test_json_sms_reaches_the_bot_and_the_reply_goes_to_the_gateway(
 ) -> None:
     gateway.bot.respond = lambda message: [{"text": "Abbey Gate is closed."}]
 
-    status, answer = await gateway.post(fixture_json("sms_gateway_inbound.json"))
+    status, answer = await gateway.post(fixture("sms_gateway_inbound.json"))
 
     assert (status, answer) == (200, {"status": "ok"})
     [message] = gateway.bot.messages
@@ -110,7 +112,7 @@ async def test_form_fields_are_accepted_and_spacing_of_the_number_does_not_matte
 
 @pytest.mark.parametrize("secret", [None, "", "wrong", SECRET + "x"])
 async def test_wrong_or_missing_secret_is_refused(gateway: Setup, secret: str | None) -> None:
-    status, answer = await gateway.post(fixture_json("sms_gateway_inbound.json"), secret=secret)
+    status, answer = await gateway.post(fixture("sms_gateway_inbound.json"), secret=secret)
 
     assert status == 403
     assert "X-Gateway-Secret" in answer["error"]
@@ -142,7 +144,7 @@ async def test_malformed_request_is_400_and_says_what_to_fix(
 
 async def test_repeated_id_is_processed_once(gateway: Setup) -> None:
     gateway.bot.respond = lambda message: [{"text": "Hello"}]
-    payload = fixture_json("sms_gateway_inbound.json")
+    payload = fixture("sms_gateway_inbound.json")
 
     first = await gateway.post(payload)
     second = await gateway.post(payload)
@@ -231,10 +233,39 @@ async def test_number_picks_the_buttons_payload_and_keeps_the_menus_numbering(
     assert [m.text for m in gateway.bot.messages] == ["menu", "/ask_airport_status", "2"]
 
 
-def test_settings_need_secret_and_send_url() -> None:
-    with pytest.raises(RasaException, match="SMS_GATEWAY_SECRET, SMS_GATEWAY_SEND_URL"):
+def test_settings_need_secret_and_send_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(SettingsError, match="SMS_GATEWAY_SECRET, SMS_GATEWAY_SEND_URL"):
         GatewaySettings.load(None, {})
+    for name in ("SMS_GATEWAY_SECRET", "SMS_GATEWAY_SEND_URL"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(RasaException, match="SMS_GATEWAY_SECRET, SMS_GATEWAY_SEND_URL"):
+        SmsGatewayInput.from_credentials(None)
     settings = GatewaySettings.load(
         {"send_url": "http://127.0.0.1:8080/send"}, {"SMS_GATEWAY_SECRET": SECRET}
     )
     assert settings == GatewaySettings(SECRET, "http://127.0.0.1:8080/send")
+
+
+def test_the_hotline_is_read_once_when_the_channel_is_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("EMERGENCY_HOTLINE", " +93 700\n000 100 ")
+    channel = SmsGatewayInput.from_credentials({"secret": SECRET, "send_url": "http://gw/send"})
+    monkeypatch.delenv("EMERGENCY_HOTLINE")
+    assert isinstance(channel, SmsGatewayInput) and channel.hotline == "+93 700 000 100"
+
+
+async def test_the_send_url_is_posted_to_exactly_as_configured() -> None:
+    async with fake_provider() as provider:
+        provider.status, provider.reply = 200, {"queued": True}
+        send_url = provider.url + "/api/send/?account=kabul"
+        bot = replying([{"text": "Abbey Gate is closed."}])
+        channel = SmsGatewayInput(GatewaySettings(secret=SECRET, send_url=send_url))
+        async with serve_channel(channel, bot) as base_url, aiohttp.ClientSession() as session:
+            url = base_url + "/webhooks/sms_gateway/webhook"
+            body = {"from": "+93700000003", "text": "gate", "id": "m-9"}
+            async with session.post(url, json=body, headers={"X-Gateway-Secret": SECRET}) as r:
+                assert r.status == 200
+        [sent] = provider.requests
+        assert sent.path == "/api/send/" and sent.headers["X-Gateway-Secret"] == SECRET
+        assert sent.json() == {"to": "+93700000003", "text": "Abbey Gate is closed."}

@@ -22,8 +22,8 @@ from bot.channels.sms_segments import encoding, fits, message_units, segment_cou
 from bot.channels.wording import CALL_HOTLINE, CHOOSE, TEXT_ONLY, TRY_AGAIN, try_again
 from bot.lang import codes
 from bot.lang.codes import gaps
+from tests.channels.channel_support import fixture_text
 from tests.channels.redis_support import unreachable_redis
-from tests.channels.sms_support import fixture_text
 
 LANGUAGE_BUTTONS = [
     {"title": "English", "payload": '/set_language{"language": "en"}'},

@@ -13,7 +13,7 @@ from rasa.shared.exceptions import RasaException
 from bot.channels.identity import conversation_id
 from bot.channels.telegram import SECRET_HEADER, TelegramInput, language_hint
 from bot.channels.wording import TEXT_ONLY
-from tests.channels.channel_support import FakeAgent, FakeProviderApi, Serve, fixture
+from tests.channels.channel_support import FakeProvider, Serve, fixture, replying
 
 TOKEN = "123456:TEST-token"
 SECRET = "test_secret-token"
@@ -31,7 +31,7 @@ async def post(url: str, body: object, headers: dict[str, str] | None = None) ->
 
 
 @pytest.fixture
-async def channel(provider: FakeProviderApi) -> TelegramInput:
+async def channel(provider: FakeProvider) -> TelegramInput:
     return TelegramInput(TOKEN, SECRET, provider.url)
 
 
@@ -39,7 +39,7 @@ async def test_text_reaches_the_bot_under_a_hashed_id_with_the_language_hint(
     channel: TelegramInput, serve: Serve, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO)
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(channel, agent)
     assert await post(url, fixture("telegram_text_dari.json")) == 200
     [message] = agent.messages
@@ -52,18 +52,18 @@ async def test_text_reaches_the_bot_under_a_hashed_id_with_the_language_hint(
 
 
 async def test_replies_go_to_the_chat_with_buttons_as_a_reply_keyboard(
-    channel: TelegramInput, serve: Serve, provider: FakeProviderApi
+    channel: TelegramInput, serve: Serve, provider: FakeProvider
 ) -> None:
     buttons = [
         {"title": "1 Flights", "payload": "/ask_flights"},
         {"title": "2 Airport", "payload": "/ask_airport_status"},
     ]
-    agent = FakeAgent([{"text": "What do you need?", "buttons": buttons}])
+    agent = replying([{"text": "What do you need?", "buttons": buttons}])
     url = await serve(channel, agent)
     assert await post(url, fixture("telegram_text_dari.json")) == 200
-    [sent] = provider.sent
+    [sent] = provider.requests
     assert sent.path == f"/bot{TOKEN}/sendMessage"
-    assert sent.body == {
+    assert sent.json() == {
         "chat_id": 700000101,
         "text": "What do you need?",
         "reply_markup": {
@@ -81,17 +81,17 @@ async def test_replies_go_to_the_chat_with_buttons_as_a_reply_keyboard(
 
 
 async def test_long_replies_are_split_between_paragraphs(
-    channel: TelegramInput, serve: Serve, provider: FakeProviderApi
+    channel: TelegramInput, serve: Serve, provider: FakeProvider
 ) -> None:
     paragraphs = ["QR8010 Kabul → Doha 14:30\n" * 90, "RCH871 Kabul → Ramstein 16:00\n" * 60]
     text = "\n\n".join(p.strip() for p in paragraphs)
     buttons = [{"title": "Menu", "payload": "/show_menu"}]
-    url = await serve(channel, FakeAgent([{"text": text, "buttons": buttons}]))
+    url = await serve(channel, replying([{"text": text, "buttons": buttons}]))
     assert await post(url, fixture("telegram_text_dari.json")) == 200
-    first, second = (sent.body for sent in provider.sent)
+    first, second = (sent.json() for sent in provider.requests)
     assert first["text"] == paragraphs[0].strip() and "reply_markup" not in first
     assert second["text"] == paragraphs[1].strip() and "reply_markup" in second
-    assert all(len(sent.body["text"]) <= 4096 for sent in provider.sent)
+    assert all(len(sent.json()["text"]) <= 4096 for sent in provider.requests)
 
 
 @pytest.mark.parametrize(
@@ -100,12 +100,12 @@ async def test_long_replies_are_split_between_paragraphs(
     ids=["missing", "wrong", "wrong-case", "empty"],
 )
 async def test_requests_without_the_secret_token_are_refused(
-    channel: TelegramInput, serve: Serve, provider: FakeProviderApi, headers: dict[str, str]
+    channel: TelegramInput, serve: Serve, provider: FakeProvider, headers: dict[str, str]
 ) -> None:
-    agent = FakeAgent([{"text": "hello"}])
+    agent = replying([{"text": "hello"}])
     url = await serve(channel, agent)
     assert await post(url, fixture("telegram_text_dari.json"), headers) == 403
-    assert agent.messages == [] and provider.sent == []
+    assert agent.messages == [] and provider.requests == []
 
 
 @pytest.mark.parametrize(
@@ -116,14 +116,14 @@ async def test_requests_without_the_secret_token_are_refused(
 async def test_malformed_updates_are_refused(
     channel: TelegramInput, serve: Serve, body: object
 ) -> None:
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(channel, agent)
     assert await post(url, body) == 400
     assert agent.messages == []
 
 
 async def test_oversized_bodies_are_refused(channel: TelegramInput, serve: Serve) -> None:
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(channel, agent)
     padded = fixture("telegram_text_dari.json")
     padded["message"]["text"] = "x" * (1024 * 1024)
@@ -140,7 +140,7 @@ async def test_oversized_bodies_without_a_length_are_refused_while_reading(
             yield b"x" * 16384
         yield b'"}'
 
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(channel, agent)
     async with (
         aiohttp.ClientSession() as session,
@@ -151,7 +151,7 @@ async def test_oversized_bodies_without_a_length_are_refused_while_reading(
 
 
 async def test_a_retried_update_is_handled_once(channel: TelegramInput, serve: Serve) -> None:
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(channel, agent)
     update = fixture("telegram_text_dari.json")
     assert await post(url, update) == 200
@@ -160,27 +160,27 @@ async def test_a_retried_update_is_handled_once(channel: TelegramInput, serve: S
 
 
 async def test_a_pressed_inline_button_sends_its_data_and_stops_the_spinner(
-    channel: TelegramInput, serve: Serve, provider: FakeProviderApi
+    channel: TelegramInput, serve: Serve, provider: FakeProvider
 ) -> None:
-    agent = FakeAgent([{"text": "Next flights: ..."}])
+    agent = replying([{"text": "Next flights: ..."}])
     url = await serve(channel, agent)
     assert await post(url, fixture("telegram_callback_query.json")) == 200
     [message] = agent.messages
     assert message.text == "/ask_flights"
     assert message.sender_id == conversation_id("telegram", "700000103")
     assert message.metadata == {"language_hint": "en"}
-    answer, reply = provider.sent
+    answer, reply = provider.requests
     assert reply.path == f"/bot{TOKEN}/sendMessage"
     assert answer.path == f"/bot{TOKEN}/answerCallbackQuery"
-    assert answer.body == {"callback_query_id": "3008452171364012345"}
+    assert answer.json() == {"callback_query_id": "3008452171364012345"}
 
 
 async def test_an_old_message_is_acknowledged_and_not_answered(
-    provider: FakeProviderApi, serve: Serve
+    provider: FakeProvider, serve: Serve
 ) -> None:
     """Telegram keeps an undelivered update for a day; one from before ``max_age`` is dropped."""
     channel = TelegramInput(TOKEN, SECRET, provider.url, max_age=timedelta(hours=6))
-    agent = FakeAgent([{"text": "The airport is closed today."}])
+    agent = replying([{"text": "The airport is closed today."}])
     url = await serve(channel, agent)
     old = fixture("telegram_text_dari.json")
     old["message"]["date"] = int(time.time()) - 7 * 3600
@@ -191,14 +191,14 @@ async def test_an_old_message_is_acknowledged_and_not_answered(
     assert await post(url, late) == 200
 
     assert len(agent.messages) == 1
-    assert [sent.body["text"] for sent in provider.sent] == ["The airport is closed today."]
+    assert [sent.json()["text"] for sent in provider.requests] == ["The airport is closed today."]
 
 
 async def test_an_inline_button_on_an_old_message_still_works(
     channel: TelegramInput, serve: Serve
 ) -> None:
     """The date in a callback query is that of the bot's message, which may well be old."""
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(channel, agent)
     pressed = fixture("telegram_callback_query.json")
     pressed["callback_query"]["message"]["date"] = int(time.time()) - 3 * 24 * 3600
@@ -207,7 +207,7 @@ async def test_an_inline_button_on_an_old_message_still_works(
 
 
 async def test_start_command_is_a_greeting(channel: TelegramInput, serve: Serve) -> None:
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(channel, agent)
     assert await post(url, fixture("telegram_start.json")) == 200
     assert agent.messages[0].text == "/greet"
@@ -225,45 +225,60 @@ async def test_start_command_is_a_greeting(channel: TelegramInput, serve: Serve)
 async def test_media_gets_a_polite_request_for_text(
     channel: TelegramInput,
     serve: Serve,
-    provider: FakeProviderApi,
+    provider: FakeProvider,
     name: str,
     chat_id: int,
     expected: str,
 ) -> None:
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(channel, agent)
     assert await post(url, fixture(name)) == 200
     assert agent.messages == []
-    [sent] = provider.sent
-    assert sent.body == {"chat_id": chat_id, "text": expected}
+    [sent] = provider.requests
+    assert sent.json() == {"chat_id": chat_id, "text": expected}
 
 
 @pytest.mark.parametrize("name", ["telegram_edited_message.json", "telegram_new_chat_members.json"])
 async def test_other_updates_are_acknowledged_and_ignored(
-    channel: TelegramInput, serve: Serve, provider: FakeProviderApi, name: str
+    channel: TelegramInput, serve: Serve, provider: FakeProvider, name: str
 ) -> None:
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(channel, agent)
     assert await post(url, fixture(name)) == 200
-    assert agent.messages == [] and provider.sent == []
+    assert agent.messages == [] and provider.requests == []
 
 
 async def test_a_failing_bot_api_is_logged_without_the_address(
     channel: TelegramInput,
     serve: Serve,
-    provider: FakeProviderApi,
+    provider: FakeProvider,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     provider.status = 403
-    provider.answer = {"ok": False, "error_code": 403, "description": "Forbidden: blocked"}
-    url = await serve(channel, FakeAgent([{"text": "hello"}]))
+    provider.reply = {"ok": False, "error_code": 403, "description": "Forbidden: blocked"}
+    url = await serve(channel, replying([{"text": "hello"}]))
     assert await post(url, fixture("telegram_text_dari.json")) == 200
     assert "telegram sendMessage failed: HTTP 403 Forbidden: blocked" in caplog.text
     assert "700000101" not in caplog.text and TOKEN not in caplog.text
 
 
+async def test_a_refused_reply_does_not_stop_the_next_one(
+    channel: TelegramInput, serve: Serve, provider: FakeProvider
+) -> None:
+    # A person who blocked the bot: every reply is refused, each is still tried once, and
+    # Telegram is told 200 (its retry would not reach the person either).
+    provider.status = 403
+    provider.reply = {"ok": False, "error_code": 403, "description": "Forbidden: blocked"}
+    agent = replying([{"text": "Flights today:"}, {"text": "none from Kabul."}])
+    url = await serve(channel, agent)
+    assert await post(url, fixture("telegram_text_dari.json")) == 200
+    texts = [sent.json()["text"] for sent in provider.requests]
+    assert texts == ["Flights today:", "none from Kabul."]
+    assert len(agent.messages) == 1
+
+
 async def test_health(channel: TelegramInput, serve: Serve) -> None:
-    url = await serve(channel, FakeAgent())
+    url = await serve(channel, replying())
     async with aiohttp.ClientSession() as session, session.get(f"{url}/") as r:
         assert r.status == 200 and await r.json() == {"status": "ok"}
 

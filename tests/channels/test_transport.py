@@ -1,8 +1,11 @@
 """Message splitting and the channel-level sentences shared by Telegram and WhatsApp."""
 
-import pytest
+from collections.abc import AsyncIterator
 
-from bot.channels.transport import split_message
+import pytest
+from aiohttp import web
+
+from bot.channels.transport import ProviderApi, ProviderFailure, split_message
 from bot.channels.wording import CHOOSE, TEXT_ONLY, text_only
 from bot.contract import reply_language
 
@@ -56,3 +59,50 @@ def test_a_reply_names_its_language_and_an_unnamed_one_is_english(
     kwargs: dict[str, object], language: str
 ) -> None:
     assert reply_language(kwargs) == language
+
+
+@pytest.fixture
+async def plain_text_provider() -> AsyncIterator[str]:
+    """A provider that answers ``OK`` as plain text, as many SMS gateways do."""
+
+    async def answer(request: web.Request) -> web.Response:
+        status = 500 if request.path == "/down" else 200
+        return web.Response(text="OK", status=status)
+
+    app = web.Application()
+    app.router.add_post("/{tail:.*}", answer)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    host, port = runner.addresses[0][:2]
+    yield f"http://{host}:{port}"
+    await runner.cleanup()
+
+
+async def test_an_answer_that_is_not_json_is_a_failure_only_where_json_is_promised(
+    plain_text_provider: str,
+) -> None:
+    gateway = ProviderApi(plain_text_provider, answers_json=False, reason=lambda _: "refused")
+    bot_api = ProviderApi(plain_text_provider)
+    try:
+        assert await gateway.send("/send", {"to": "+93", "text": "hi"}, call="send") == {}
+        with pytest.raises(ProviderFailure, match="not JSON") as unreadable:
+            await bot_api.send("/sendMessage", {"text": "hi"}, call="sendMessage")
+        assert unreadable.value.call == "sendMessage"
+        with pytest.raises(ProviderFailure, match="HTTP 500 refused") as refused:
+            await gateway.send("/down", {"text": "hi"}, call="send", form=True)
+        assert (refused.value.status, refused.value.call) == (500, "send")
+    finally:
+        await gateway.close()
+        await bot_api.close()
+
+
+async def test_an_unreachable_provider_is_named_by_the_error_type_only() -> None:
+    api = ProviderApi("http://127.0.0.1:9")
+    try:
+        with pytest.raises(ProviderFailure, match="provider unreachable") as failure:
+            await api.send("/bot123:SECRET/sendMessage", {"chat_id": 1}, call="sendMessage")
+        assert failure.value.status is None and "SECRET" not in str(failure.value)
+    finally:
+        await api.close()

@@ -26,11 +26,12 @@ from bot.channels.twilio_sms import (
     twilio_signature,
 )
 from bot.contract import language_metadata
-from tests.channels.sms_support import (
+from bot.settings_values import SettingsError
+from tests.channels.channel_support import (
     FakeBot,
     FakeProvider,
     fake_provider,
-    fixture_json,
+    fixture,
     fixture_text,
     serve_channel,
 )
@@ -79,7 +80,7 @@ class Setup:
 
 
 def sms(body: str, sid: str = "SM00000000000000000000000000000002") -> dict[str, str]:
-    fields = fixture_json("twilio_sms_inbound.json")
+    fields = fixture("twilio_sms_inbound.json")
     fields.update(Body=body, MessageSid=sid, SmsMessageSid=sid, SmsSid=sid)
     return fields
 
@@ -103,7 +104,7 @@ async def twilio() -> AsyncIterator[Setup]:
 
 async def test_signed_sms_reaches_the_bot_under_a_hashed_sender_id(twilio: Setup) -> None:
     twilio.bot.respond = lambda message: [{"text": "Next flight: QR8010 to Doha at 14:30."}]
-    fields = fixture_json("twilio_sms_inbound.json")
+    fields = fixture("twilio_sms_inbound.json")
 
     status, content_type, body = await twilio.post(fields)
 
@@ -139,7 +140,7 @@ async def test_signed_sms_reaches_the_bot_under_a_hashed_sender_id(twilio: Setup
     ids=["missing", "empty", "someone-elses", "garbage"],
 )
 async def test_forged_or_missing_signature_is_refused(twilio: Setup, signature: str | None) -> None:
-    status, _, _ = await twilio.post(fixture_json("twilio_sms_inbound.json"), signature)
+    status, _, _ = await twilio.post(fixture("twilio_sms_inbound.json"), signature)
 
     assert status == 403
     assert twilio.bot.messages == []
@@ -147,7 +148,7 @@ async def test_forged_or_missing_signature_is_refused(twilio: Setup, signature: 
 
 
 async def test_signature_of_changed_fields_is_refused(twilio: Setup) -> None:
-    fields = fixture_json("twilio_sms_inbound.json")
+    fields = fixture("twilio_sms_inbound.json")
     signature = RequestValidator(AUTH_TOKEN).compute_signature(PUBLIC_BASE + WEBHOOK_PATH, fields)
 
     status, _, _ = await twilio.post({**fields, "Body": "1"}, signature)
@@ -159,14 +160,14 @@ async def test_signature_of_changed_fields_is_refused(twilio: Setup) -> None:
 async def test_signature_for_the_internal_url_is_refused(twilio: Setup) -> None:
     """Twilio signs the public URL; a request signed for another address was not Twilio's."""
     status, _, _ = await twilio.post(
-        fixture_json("twilio_sms_inbound.json"), url=twilio.base_url + WEBHOOK_PATH
+        fixture("twilio_sms_inbound.json"), url=twilio.base_url + WEBHOOK_PATH
     )
 
     assert status == 403
 
 
 async def test_empty_body_gets_a_polite_request_to_write(twilio: Setup) -> None:
-    status, _, body = await twilio.post(fixture_json("twilio_mms_without_text.json"))
+    status, _, body = await twilio.post(fixture("twilio_mms_without_text.json"))
 
     assert (status, body) == (200, EMPTY_TWIML)
     assert twilio.bot.messages == []
@@ -191,7 +192,7 @@ async def test_empty_body_is_answered_in_the_conversations_language(twilio: Setu
 
 async def test_repeated_delivery_is_processed_once(twilio: Setup) -> None:
     twilio.bot.respond = lambda message: [{"text": "Kabul airport: Abbey Gate closed."}]
-    fields = fixture_json("twilio_sms_inbound.json")
+    fields = fixture("twilio_sms_inbound.json")
 
     first = await twilio.post(fields)
     second = await twilio.post(fields)
@@ -203,7 +204,7 @@ async def test_repeated_delivery_is_processed_once(twilio: Setup) -> None:
 
 
 async def test_delivery_status_callback_is_not_taken_for_a_message(twilio: Setup) -> None:
-    fields = fixture_json("twilio_sms_inbound.json")
+    fields = fixture("twilio_sms_inbound.json")
     fields.update(SmsStatus="delivered", MessageStatus="delivered", Body="")
 
     status, _, body = await twilio.post(fields)
@@ -217,7 +218,7 @@ async def test_delivery_status_callback_is_not_taken_for_a_message(twilio: Setup
 async def test_signed_request_without_sender_or_id_is_malformed(
     twilio: Setup, missing: str
 ) -> None:
-    fields = fixture_json("twilio_sms_inbound.json")
+    fields = fixture("twilio_sms_inbound.json")
     del fields[missing]
     if missing == "MessageSid":
         del fields["SmsMessageSid"]
@@ -298,7 +299,7 @@ async def test_whatsapp_gets_plain_messages_from_the_whatsapp_sender(twilio: Set
     long_line = "QR8010 Doha 14:30 Abbey Gate. " * 70
     twilio.bot.respond = lambda message: [{"text": long_line}]
 
-    status, _, _ = await twilio.post(fixture_json("twilio_whatsapp_inbound.json"))
+    status, _, _ = await twilio.post(fixture("twilio_whatsapp_inbound.json"))
 
     assert status == 200
     [message] = twilio.bot.messages
@@ -315,7 +316,7 @@ async def test_whatsapp_gets_plain_messages_from_the_whatsapp_sender(twilio: Set
 async def test_bot_failure_is_apologised_for_not_crashed_on(twilio: Setup) -> None:
     twilio.bot.fail = True
 
-    status, _, body = await twilio.post(fixture_json("twilio_sms_inbound.json"))
+    status, _, body = await twilio.post(fixture("twilio_sms_inbound.json"))
 
     assert (status, body) == (200, EMPTY_TWIML)
     [sent] = twilio.sent()
@@ -334,7 +335,7 @@ async def test_provider_error_is_logged_without_the_number(
     twilio.bot.respond = lambda message: [{"text": "Hello"}]
     caplog.set_level(logging.DEBUG, logger="bot.channels")
 
-    status, _, _ = await twilio.post(fixture_json("twilio_sms_inbound.json"))
+    status, _, _ = await twilio.post(fixture("twilio_sms_inbound.json"))
 
     assert status == 200
     assert "21211" in caplog.text
@@ -375,10 +376,17 @@ def test_settings_come_from_the_environment_and_name_what_is_missing() -> None:
     assert settings.api_base_url == "https://api.twilio.com"
     assert settings.whatsapp_from is None
 
-    with pytest.raises(RasaException, match=r"TWILIO_AUTH_TOKEN.*TWILIO_WEBHOOK_BASE_URL"):
+    with pytest.raises(SettingsError, match=r"TWILIO_AUTH_TOKEN.*TWILIO_WEBHOOK_BASE_URL"):
         TwilioSettings.load({}, {"TWILIO_ACCOUNT_SID": ACCOUNT_SID, "TWILIO_FROM_NUMBER": "x"})
-    with pytest.raises(RasaException, match="public address"):
+    with pytest.raises(SettingsError, match="public address"):
         TwilioSettings.load({"webhook_base_url": "bot.example.org"}, environ)
+
+
+def test_rasa_stops_with_the_settings_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN", "TWILIO_WEBHOOK_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(RasaException, match=r"TWILIO_ACCOUNT_SID.*TWILIO_WEBHOOK_BASE_URL"):
+        TwilioSmsInput.from_credentials({"from_number": SMS_FROM})
 
 
 async def test_health_check_and_alerts_only_with_an_address_book(twilio: Setup) -> None:

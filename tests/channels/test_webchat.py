@@ -9,7 +9,7 @@ import pytest
 from bot.channels.identity import conversation_id
 from bot.channels.transport import BODY_LIMITS
 from bot.channels.webchat import WebchatInput
-from tests.channels.channel_support import FakeAgent, Serve
+from tests.channels.channel_support import Serve, replying
 
 SENDER = "0123456789abcdef0123456789abcdef"
 
@@ -30,7 +30,7 @@ async def get(url: str) -> tuple[int, str, bytes]:
 
 
 async def test_the_page_is_served_under_rasas_prefix_and_at_webchat(serve: Serve) -> None:
-    url = await serve(WebchatInput(), FakeAgent())
+    url = await serve(WebchatInput(), replying())
     root = url.removesuffix("/webhooks/webchat")
     for base in (url, f"{root}/webchat"):
         status, content_type, body = await get(f"{base}/")
@@ -46,7 +46,7 @@ async def test_a_message_reaches_the_bot_under_a_hashed_id_and_replies_come_back
     serve: Serve,
 ) -> None:
     buttons = [{"title": "Flights", "payload": "/ask_flights"}]
-    agent = FakeAgent([{"text": "د کابل هوايي ډګر خلاص دی", "buttons": buttons}])
+    agent = replying([{"text": "د کابل هوايي ډګر خلاص دی", "buttons": buttons}])
     url = await serve(WebchatInput(), agent)
     body = {"sender": SENDER, "message": "سلام", "metadata": {"language_hint": "ps"}}
     status, replies = await post(url, body)
@@ -73,7 +73,7 @@ async def test_a_message_reaches_the_bot_under_a_hashed_id_and_replies_come_back
     ],
 )
 async def test_malformed_messages_are_refused_with_400(serve: Serve, body: object) -> None:
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(WebchatInput(), agent)
     status, answer = await post(url, body)
     assert status == 400 and answer["error"]
@@ -81,14 +81,14 @@ async def test_malformed_messages_are_refused_with_400(serve: Serve, body: objec
 
 
 async def test_large_bodies_are_refused(serve: Serve) -> None:
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(WebchatInput(), agent)
     status, _ = await post(url, b"x" * (BODY_LIMITS["webchat"] + 1))
     assert status == 413 and agent.messages == []
 
 
 async def test_an_unknown_language_hint_is_dropped(serve: Serve) -> None:
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(WebchatInput(), agent)
     body = {"sender": SENDER, "message": "hi", "metadata": {"language_hint": "xx"}}
     assert (await post(url, body))[0] == 200

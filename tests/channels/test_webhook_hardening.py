@@ -14,6 +14,7 @@ import json
 import time
 import uuid
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,7 @@ import pytest
 from rasa.core.channels.channel import InputChannel, UserMessage, register
 from sanic import Sanic
 
+from bot.channels.settings import hotline
 from bot.channels.sms_gateway import GatewaySettings, SmsGatewayInput
 from bot.channels.telegram import TelegramInput
 from bot.channels.transport import BODY_LIMITS, MAX_TEXT_CHARS
@@ -30,7 +32,7 @@ from bot.channels.webchat import WebchatInput
 from bot.channels.whatsapp import WhatsAppInput
 from bot.channels.wording import TRY_AGAIN
 from bot.server import harden
-from tests.channels.sms_support import FakeBot, FakeProvider, fake_provider, serve_app
+from tests.channels.channel_support import FakeBot, FakeProvider, fake_provider, serve_app
 
 GATEWAY_SECRET = "gateway-shared-secret-0123456789"
 TELEGRAM_SECRET = "telegram-secret-token-0123456789"
@@ -100,13 +102,28 @@ class Stack:
 
 
 @pytest.fixture
-async def stack(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Stack]:
+async def stack() -> AsyncIterator[Stack]:
     """Every channel on one hardened app, as under ``python -m bot.server run``."""
-    monkeypatch.delenv("EMERGENCY_HOTLINE", raising=False)
+    async with running_stack(hotline=None) as running:
+        yield running
+
+
+@pytest.fixture
+async def stack_with_hotline(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Stack]:
+    """The same, with the operator's hotline set when the channels were made."""
+    monkeypatch.setenv("EMERGENCY_HOTLINE", "  +93 700 000 100 ")
+    async with running_stack(hotline=hotline()) as running:
+        yield running
+
+
+@asynccontextmanager
+async def running_stack(hotline: str | None) -> AsyncIterator[Stack]:
     async with fake_provider() as provider:
         provider.status, provider.reply = 200, {"ok": True}
         channels: list[InputChannel] = [
-            SmsGatewayInput(GatewaySettings(GATEWAY_SECRET, provider.url + "/send")),
+            SmsGatewayInput(
+                GatewaySettings(GATEWAY_SECRET, provider.url + "/send"), hotline=hotline
+            ),
             TwilioSmsInput(
                 TwilioSettings(
                     account_sid="AC" + "0" * 32,
@@ -247,9 +264,9 @@ def _conversation(stack: Stack) -> str:
 
 
 async def test_a_failing_assistant_apologises_in_the_conversations_language(
-    stack: Stack, monkeypatch: pytest.MonkeyPatch
+    stack_with_hotline: Stack,
 ) -> None:
-    monkeypatch.setenv("EMERGENCY_HOTLINE", "+93 700 000 100")
+    stack = stack_with_hotline
     await stack.sms("salam")
     stack.bot.tracker_store.trackers[_conversation(stack)] = Tracker(language="ps")
     stack.bot.fail = True

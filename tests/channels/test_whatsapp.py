@@ -15,7 +15,7 @@ from bot.channels.identity import conversation_id
 from bot.channels.whatsapp import SIGNATURE_HEADER, WhatsAppInput
 from bot.channels.wording import TEXT_ONLY, text_only
 from bot.contract import language_metadata
-from tests.channels.channel_support import FakeAgent, FakeProviderApi, Serve, fixture
+from tests.channels.channel_support import FakeProvider, Serve, fixture, replying
 
 APP_SECRET = "test-app-secret"
 VERIFY_TOKEN = "test-verify-token"
@@ -43,8 +43,8 @@ def user() -> str:
 
 
 @pytest.fixture
-async def channel(provider: FakeProviderApi) -> WhatsAppInput:
-    provider.answer = {"messaging_product": "whatsapp", "messages": [{"id": "wamid.sent"}]}
+async def channel(provider: FakeProvider) -> WhatsAppInput:
+    provider.reply = {"messaging_product": "whatsapp", "messages": [{"id": "wamid.sent"}]}
     return WhatsAppInput(APP_SECRET, VERIFY_TOKEN, ACCESS_TOKEN, PHONE_NUMBER_ID, provider.url)
 
 
@@ -69,7 +69,7 @@ async def channel(provider: FakeProviderApi) -> WhatsAppInput:
 async def test_verification_handshake(
     channel: WhatsAppInput, serve: Serve, query: dict[str, str], status: int, body: str | None
 ) -> None:
-    url = await serve(channel, FakeAgent())
+    url = await serve(channel, replying())
     async with aiohttp.ClientSession() as session, session.get(f"{url}/webhook", params=query) as r:
         assert r.status == status
         if body is not None:
@@ -79,21 +79,21 @@ async def test_verification_handshake(
 async def test_text_reaches_the_bot_and_the_reply_goes_to_the_sender(
     channel: WhatsAppInput,
     serve: Serve,
-    provider: FakeProviderApi,
+    provider: FakeProvider,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO)
-    agent = FakeAgent([{"text": "بلی، دروازه‌ها خلاص دي."}])
+    agent = replying([{"text": "بلی، دروازه‌ها خلاص دي."}])
     url = await serve(channel, agent)
     assert await post(url, fixture("whatsapp_text.json")) == 200
     [message] = agent.messages
     assert message.text == "د کابل هوايي ډګر خلاص دی؟"
     assert message.sender_id == user() and USER not in message.sender_id
     assert message.input_channel == "whatsapp"
-    [sent] = provider.sent
+    [sent] = provider.requests
     assert sent.path == f"/{PHONE_NUMBER_ID}/messages"
     assert sent.headers["Authorization"] == f"Bearer {ACCESS_TOKEN}"
-    assert sent.body == {
+    assert sent.json() == {
         "messaging_product": "whatsapp",
         "recipient_type": "individual",
         "to": USER,
@@ -113,7 +113,7 @@ async def test_text_reaches_the_bot_and_the_reply_goes_to_the_sender(
 async def test_pressed_buttons_and_list_rows_send_their_payload(
     channel: WhatsAppInput, serve: Serve, name: str, payload: str
 ) -> None:
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(channel, agent)
     assert await post(url, fixture(name)) == 200
     assert [m.text for m in agent.messages] == [payload]
@@ -130,18 +130,18 @@ async def test_pressed_buttons_and_list_rows_send_their_payload(
     ids=["missing", "zeros", "other-body", "garbage"],
 )
 async def test_unsigned_or_forged_notifications_are_refused(
-    channel: WhatsAppInput, serve: Serve, provider: FakeProviderApi, headers: dict[str, str]
+    channel: WhatsAppInput, serve: Serve, provider: FakeProvider, headers: dict[str, str]
 ) -> None:
-    agent = FakeAgent([{"text": "hello"}])
+    agent = replying([{"text": "hello"}])
     url = await serve(channel, agent)
     assert await post(url, fixture("whatsapp_text.json"), headers) == 403
-    assert agent.messages == [] and provider.sent == []
+    assert agent.messages == [] and provider.requests == []
 
 
 async def test_signed_with_another_apps_secret_is_refused(
     channel: WhatsAppInput, serve: Serve
 ) -> None:
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(channel, agent)
     body = json.dumps(fixture("whatsapp_text.json")).encode()
     assert await post(url, body, {SIGNATURE_HEADER: signature(body, "other-secret")}) == 403
@@ -165,14 +165,14 @@ async def test_signed_with_another_apps_secret_is_refused(
 async def test_malformed_notifications_are_refused(
     channel: WhatsAppInput, serve: Serve, payload: object
 ) -> None:
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(channel, agent)
     assert await post(url, payload) == 400
     assert agent.messages == []
 
 
 async def test_oversized_bodies_are_refused(channel: WhatsAppInput, serve: Serve) -> None:
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(channel, agent)
     padded = fixture("whatsapp_text.json")
     padded["padding"] = "x" * (1024 * 1024)
@@ -181,7 +181,7 @@ async def test_oversized_bodies_are_refused(channel: WhatsAppInput, serve: Serve
 
 
 async def test_a_retried_message_is_handled_once(channel: WhatsAppInput, serve: Serve) -> None:
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(channel, agent)
     assert await post(url, fixture("whatsapp_text.json")) == 200
     assert await post(url, fixture("whatsapp_text.json")) == 200
@@ -190,31 +190,31 @@ async def test_a_retried_message_is_handled_once(channel: WhatsAppInput, serve: 
 
 @pytest.mark.parametrize("name", ["whatsapp_status_sent.json", "whatsapp_status_read.json"])
 async def test_delivery_statuses_are_acknowledged_and_ignored(
-    channel: WhatsAppInput, serve: Serve, provider: FakeProviderApi, name: str
+    channel: WhatsAppInput, serve: Serve, provider: FakeProvider, name: str
 ) -> None:
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(channel, agent)
     assert await post(url, fixture(name)) == 200
-    assert agent.messages == [] and provider.sent == []
+    assert agent.messages == [] and provider.requests == []
 
 
 @pytest.mark.parametrize("name", ["whatsapp_audio.json", "whatsapp_image.json"])
 async def test_media_gets_a_polite_request_for_text_in_all_three_languages(
-    channel: WhatsAppInput, serve: Serve, provider: FakeProviderApi, name: str
+    channel: WhatsAppInput, serve: Serve, provider: FakeProvider, name: str
 ) -> None:
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(channel, agent)
     assert await post(url, fixture(name)) == 200
     assert agent.messages == []
-    [sent] = provider.sent
-    assert sent.body["to"] == USER and sent.body["text"] == {"body": text_only(None)}
+    [sent] = provider.requests
+    assert sent.json()["to"] == USER and sent.json()["text"] == {"body": text_only(None)}
     assert all(TEXT_ONLY[code] in text_only(None) for code in ("prs", "ps", "en"))
 
 
 async def test_a_message_for_another_business_number_is_ignored(
     channel: WhatsAppInput, serve: Serve
 ) -> None:
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(channel, agent)
     payload = fixture("whatsapp_text.json")
     payload["entry"][0]["changes"][0]["value"]["metadata"]["phone_number_id"] = "999"
@@ -238,15 +238,15 @@ MENU = [
 
 
 async def reply_with(
-    channel: WhatsAppInput, serve: Serve, provider: FakeProviderApi, reply: dict[str, Any]
+    channel: WhatsAppInput, serve: Serve, provider: FakeProvider, reply: dict[str, Any]
 ) -> list[dict[str, Any]]:
-    url = await serve(channel, FakeAgent([reply]))
+    url = await serve(channel, replying([reply]))
     assert await post(url, fixture("whatsapp_text.json")) == 200
-    return [sent.body for sent in provider.sent]
+    return [sent.json() for sent in provider.requests]
 
 
 async def test_up_to_three_buttons_are_reply_buttons(
-    channel: WhatsAppInput, serve: Serve, provider: FakeProviderApi
+    channel: WhatsAppInput, serve: Serve, provider: FakeProvider
 ) -> None:
     buttons = [*LANGUAGE_BUTTONS[:2], {"title": "A title longer than twenty", "payload": "/x"}]
     [sent] = await reply_with(
@@ -273,7 +273,7 @@ async def test_up_to_three_buttons_are_reply_buttons(
 
 
 async def test_four_to_ten_buttons_are_a_list_labelled_in_the_reply_language(
-    channel: WhatsAppInput, serve: Serve, provider: FakeProviderApi
+    channel: WhatsAppInput, serve: Serve, provider: FakeProvider
 ) -> None:
     [sent] = await reply_with(
         channel,
@@ -296,7 +296,7 @@ async def test_four_to_ten_buttons_are_a_list_labelled_in_the_reply_language(
 
 
 async def test_more_than_ten_buttons_fall_back_to_text(
-    channel: WhatsAppInput, serve: Serve, provider: FakeProviderApi
+    channel: WhatsAppInput, serve: Serve, provider: FakeProvider
 ) -> None:
     buttons = [{"title": f"Option {n}", "payload": f"/o{n}"} for n in range(11)]
     [sent] = await reply_with(channel, serve, provider, {"text": "Choose:", "buttons": buttons})
@@ -305,7 +305,7 @@ async def test_more_than_ten_buttons_fall_back_to_text(
 
 
 async def test_long_texts_are_split_and_the_choices_ride_on_the_last_part(
-    channel: WhatsAppInput, serve: Serve, provider: FakeProviderApi
+    channel: WhatsAppInput, serve: Serve, provider: FakeProvider
 ) -> None:
     lines = [f"QR{8000 + n} Kabul → Doha 2021-08-{n % 28 + 1:02d} 14:30" for n in range(200)]
     text = "\n".join(lines)
@@ -327,34 +327,34 @@ def notification(text: str, message_id: str, sent_at: object) -> dict[str, Any]:
 
 
 async def test_an_old_signed_message_is_acknowledged_and_not_answered(
-    channel: WhatsAppInput, serve: Serve, provider: FakeProviderApi
+    channel: WhatsAppInput, serve: Serve, provider: FakeProvider
 ) -> None:
     """Meta signs no time: a captured request can be sent again after the ids are forgotten."""
-    agent = FakeAgent([{"text": "The airport is closed today."}])
+    agent = replying([{"text": "The airport is closed today."}])
     url = await serve(channel, agent)
     hours = 3600
     old = notification("Is the airport open?", "wamid.old", str(int(time.time()) - 7 * hours))
     assert await post(url, old) == 200  # 200: Meta must not retry it either
-    assert agent.messages == [] and provider.sent == []
+    assert agent.messages == [] and provider.requests == []
 
     late = notification("Is the airport open?", "wamid.late", str(int(time.time()) - 5 * hours))
     assert await post(url, late) == 200  # within six hours: late, still answered
     assert [m.text for m in agent.messages] == ["Is the airport open?"]
-    assert len(provider.sent) == 1
+    assert len(provider.requests) == 1
 
 
 @pytest.mark.parametrize("sent_at", ["", "soon", "1e400", str(10**400), "99999999999999"])
 async def test_a_send_time_that_cannot_be_read_is_answered(
     channel: WhatsAppInput, serve: Serve, sent_at: str
 ) -> None:
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(channel, agent)
     assert await post(url, notification("salam", "wamid.odd", sent_at)) == 200
     assert len(agent.messages) == 1
 
 
 async def test_the_age_limit_is_configurable(
-    provider: FakeProviderApi, serve: Serve, monkeypatch: pytest.MonkeyPatch
+    provider: FakeProvider, serve: Serve, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MESSAGE_MAX_AGE", "30m")
     for name, value in {
@@ -366,7 +366,7 @@ async def test_the_age_limit_is_configurable(
     }.items():
         monkeypatch.setenv(name, value)
     monkeypatch.delenv("REDIS_HOST", raising=False)
-    agent = FakeAgent()
+    agent = replying()
     url = await serve(WhatsAppInput.from_credentials(None), agent)
     an_hour_ago = str(int(time.time()) - 3600)
     assert await post(url, notification("salam", "wamid.hour", an_hour_ago)) == 200
@@ -397,11 +397,11 @@ def test_credentials_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) 
 async def test_a_failing_graph_api_is_logged_without_the_number(
     channel: WhatsAppInput,
     serve: Serve,
-    provider: FakeProviderApi,
+    provider: FakeProvider,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     provider.status = 400
-    provider.answer = {
+    provider.reply = {
         "error": {
             "message": "(#131030) Recipient phone number not in allowed list",
             "type": "OAuthException",
@@ -409,7 +409,7 @@ async def test_a_failing_graph_api_is_logged_without_the_number(
             "fbtrace_id": "AbCdEfGhIjK",
         }
     }
-    url = await serve(channel, FakeAgent([{"text": "hello"}]))
+    url = await serve(channel, replying([{"text": "hello"}]))
     assert await post(url, fixture("whatsapp_text.json")) == 200
     assert "whatsapp send message failed: HTTP 400 (error code 131030)" in caplog.text
     assert USER not in caplog.text and ACCESS_TOKEN not in caplog.text

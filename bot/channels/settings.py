@@ -1,0 +1,200 @@
+"""What the connectors read from the environment, in one place, read once.
+
+Rasa builds each channel with ``from_credentials`` when it starts; that is when these are read,
+never while a person's message is being answered. A value that cannot be used is a
+``SettingsError`` (``bot/settings_values.py``) naming the variable; ``for_rasa`` turns it into
+the ``RasaException`` with which Rasa stops and prints the message, without a traceback.
+
+Secrets (tokens, app secrets) come from the environment only; the SMS channels also take their
+values from ``credentials.yml``, which then win over the environment.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+
+from rasa.shared.exceptions import RasaException
+
+from bot.channels.sealing import KEY_ENV
+from bot.settings_values import SettingsError
+
+T = TypeVar("T")
+
+#: The operator's number for people the assistant cannot help right now (also read by the
+#: action server, actions/settings.py).
+HOTLINE_ENV: Final = "EMERGENCY_HOTLINE"
+
+TELEGRAM_TOKEN_ENV: Final = "TELEGRAM_BOT_TOKEN"
+TELEGRAM_SECRET_ENV: Final = "TELEGRAM_SECRET_TOKEN"
+TELEGRAM_BASE_URL_ENV: Final = "TELEGRAM_API_BASE_URL"
+TELEGRAM_DEFAULT_BASE_URL: Final = "https://api.telegram.org"
+_TELEGRAM_SECRET_RULE: Final = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what setWebhook accepts
+
+WHATSAPP_APP_SECRET_ENV: Final = "WHATSAPP_APP_SECRET"
+WHATSAPP_VERIFY_TOKEN_ENV: Final = "WHATSAPP_VERIFY_TOKEN"
+WHATSAPP_ACCESS_TOKEN_ENV: Final = "WHATSAPP_ACCESS_TOKEN"
+WHATSAPP_PHONE_NUMBER_ID_ENV: Final = "WHATSAPP_PHONE_NUMBER_ID"
+WHATSAPP_BASE_URL_ENV: Final = "WHATSAPP_API_BASE_URL"
+WHATSAPP_DEFAULT_BASE_URL: Final = "https://graph.facebook.com/v19.0"
+
+TWILIO_CHANNEL: Final = "twilio_sms"
+TWILIO_DEFAULT_BASE_URL: Final = "https://api.twilio.com"
+GATEWAY_CHANNEL: Final = "sms_gateway"
+
+
+def for_rasa(load: Callable[[], T]) -> T:
+    """``load()``; its ``SettingsError`` as the ``RasaException`` that stops Rasa cleanly."""
+    try:
+        return load()
+    except SettingsError as error:
+        raise RasaException(str(error)) from None
+
+
+def hotline(environ: Mapping[str, str] = os.environ) -> str | None:
+    """``EMERGENCY_HOTLINE`` on one line, or None when the operator set none."""
+    number = " ".join(environ.get(HOTLINE_ENV, "").split())
+    return number or None
+
+
+def seals_addresses(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether the deployment has the key that seals subscribers' addresses."""
+    return bool(environ.get(KEY_ENV, "").strip())
+
+
+@dataclass(frozen=True)
+class TelegramSettings:
+    """The bot's token, the secret given to ``setWebhook``, and the Bot API's address."""
+
+    token: str
+    secret: str
+    api_base_url: str = TELEGRAM_DEFAULT_BASE_URL
+
+    @classmethod
+    def load(cls, environ: Mapping[str, str] = os.environ) -> TelegramSettings:
+        token, secret = environ.get(TELEGRAM_TOKEN_ENV, ""), environ.get(TELEGRAM_SECRET_ENV, "")
+        required = ((TELEGRAM_TOKEN_ENV, token), (TELEGRAM_SECRET_ENV, secret))
+        missing = [name for name, value in required if not value]
+        if missing:
+            raise SettingsError(
+                f"The telegram channel needs {' and '.join(missing)} in the environment: "
+                "the token from @BotFather and the secret given to setWebhook."
+            )
+        if not _TELEGRAM_SECRET_RULE.fullmatch(secret):
+            raise SettingsError(
+                f"{TELEGRAM_SECRET_ENV} must be 1-256 characters of A-Z, a-z, 0-9, _ and - "
+                "(Telegram refuses any other secret_token)."
+            )
+        base_url = environ.get(TELEGRAM_BASE_URL_ENV) or TELEGRAM_DEFAULT_BASE_URL
+        return cls(token, secret, base_url)
+
+
+@dataclass(frozen=True)
+class WhatsAppSettings:
+    """From the Meta App Dashboard, plus a verify token of the operator's choosing."""
+
+    app_secret: str
+    verify_token: str
+    access_token: str
+    phone_number_id: str
+    api_base_url: str = WHATSAPP_DEFAULT_BASE_URL
+
+    @classmethod
+    def load(cls, environ: Mapping[str, str] = os.environ) -> WhatsAppSettings:
+        names = (
+            WHATSAPP_APP_SECRET_ENV,
+            WHATSAPP_VERIFY_TOKEN_ENV,
+            WHATSAPP_ACCESS_TOKEN_ENV,
+            WHATSAPP_PHONE_NUMBER_ID_ENV,
+        )
+        values = {name: environ.get(name, "") for name in names}
+        missing = [name for name, value in values.items() if not value]
+        if missing:
+            raise SettingsError(
+                f"The whatsapp channel needs {', '.join(missing)} in the environment: "
+                "from the Meta App Dashboard, plus a verify token of your choosing."
+            )
+        base_url = environ.get(WHATSAPP_BASE_URL_ENV) or WHATSAPP_DEFAULT_BASE_URL
+        secret, verify_token, access_token, number = (values[name] for name in names)
+        return cls(secret, verify_token, access_token, number, base_url)
+
+
+@dataclass(frozen=True)
+class TwilioSettings:
+    """Credentials and addresses; ``credentials.yml`` values win over environment variables."""
+
+    account_sid: str
+    auth_token: str
+    webhook_base_url: str
+    sms_from: str
+    whatsapp_from: str | None = None
+    api_base_url: str = TWILIO_DEFAULT_BASE_URL
+
+    @classmethod
+    def load(
+        cls, credentials: Mapping[str, Any] | None, environ: Mapping[str, str] = os.environ
+    ) -> TwilioSettings:
+        def value(key: str, variable: str) -> str:
+            return str((credentials or {}).get(key) or environ.get(variable) or "").strip()
+
+        required = {
+            "account_sid": "TWILIO_ACCOUNT_SID",
+            "auth_token": "TWILIO_AUTH_TOKEN",
+            "webhook_base_url": "TWILIO_WEBHOOK_BASE_URL",
+            "from_number": "TWILIO_FROM_NUMBER",
+        }
+        missing = [variable for key, variable in required.items() if not value(key, variable)]
+        if missing:
+            raise SettingsError(
+                f"The {TWILIO_CHANNEL} channel needs {', '.join(missing)} (environment "
+                f"variables, or {', '.join(k for k, v in required.items() if v in missing)} "
+                "in credentials.yml)."
+            )
+        base_url = value("webhook_base_url", "TWILIO_WEBHOOK_BASE_URL")
+        if not base_url.startswith(("https://", "http://")):
+            # Every signature would fail against a URL Twilio cannot have called.
+            raise SettingsError(
+                "TWILIO_WEBHOOK_BASE_URL must be the public address Twilio calls, "
+                "e.g. https://bot.example.org (without /webhooks/...)"
+            )
+        return cls(
+            account_sid=value("account_sid", "TWILIO_ACCOUNT_SID"),
+            auth_token=value("auth_token", "TWILIO_AUTH_TOKEN"),
+            webhook_base_url=base_url.rstrip("/"),
+            sms_from=value("from_number", "TWILIO_FROM_NUMBER"),
+            whatsapp_from=value("whatsapp_from", "TWILIO_WHATSAPP_FROM") or None,
+            api_base_url=(
+                value("api_base_url", "TWILIO_API_BASE_URL") or TWILIO_DEFAULT_BASE_URL
+            ).rstrip("/"),
+        )
+
+
+@dataclass(frozen=True)
+class GatewaySettings:
+    """Shared secret and send URL; ``credentials.yml`` values win over environment variables."""
+
+    secret: str
+    send_url: str
+
+    @classmethod
+    def load(
+        cls, credentials: Mapping[str, Any] | None, environ: Mapping[str, str] = os.environ
+    ) -> GatewaySettings:
+        secret = str((credentials or {}).get("secret") or environ.get("SMS_GATEWAY_SECRET") or "")
+        send_url = str(
+            (credentials or {}).get("send_url") or environ.get("SMS_GATEWAY_SEND_URL") or ""
+        )
+        missing = [
+            name
+            for name, value in (("SMS_GATEWAY_SECRET", secret), ("SMS_GATEWAY_SEND_URL", send_url))
+            if not value.strip()
+        ]
+        if missing:
+            raise SettingsError(
+                f"The {GATEWAY_CHANNEL} channel needs {', '.join(missing)} (environment "
+                "variables, or secret / send_url in credentials.yml)."
+            )
+        return cls(secret=secret.strip(), send_url=send_url.strip())
