@@ -36,8 +36,9 @@ from actions.airport import airport_reply
 from actions.alerts import subscriptions
 from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, Subscription, Topic
 from actions.alerts.wording import wording
+from actions.common.clock import utc_now
 from actions.content import format as fmt
-from actions.content.answering import Reply, latest_entity, own_messages, utc_now
+from actions.content.answering import Reply, latest_entity, own_messages
 from actions.content.db import session_scope
 from actions.content.localise import language_or_default
 from actions.content.models import Announcement, Flight, Revision

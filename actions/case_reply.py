@@ -32,7 +32,8 @@ from actions.alert_delivery import WHATSAPP_LANGUAGE, outside_whatsapp_window, t
 from actions.alerts.models import DeliveryStatus
 from actions.alerts.wording import wording
 from actions.cases.models import Case, CaseMessage, CaseReply
-from actions.content.answering import latest_entity, utc_now
+from actions.common.clock import utc_now
+from actions.content.answering import latest_entity
 from actions.content.db import session_scope
 from actions.content.localise import language_or_default
 from bot.contract import CASE_REPLY, WHATSAPP_TEMPLATE, language_metadata

@@ -27,9 +27,9 @@ from actions.alerts import subscriptions
 from actions.alerts.models import EVERYWHERE, Subscription, Topic
 from actions.alerts.subscriptions import ALERT_CHANNELS, Wish
 from actions.alerts.wording import wording
+from actions.common.clock import utc_now
 from actions.content import format as fmt
 from actions.content import queries
-from actions.content.answering import utc_now
 from actions.content.db import session_scope
 from actions.content.localise import LABELS, isolate_latin, language_or_default, word
 from bot.contract import REMEMBER_ADDRESS

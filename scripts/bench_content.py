@@ -47,9 +47,9 @@ from sqlalchemy.orm import Session  # noqa: E402
 
 from actions.airport import ActionAnswerAirportStatus  # noqa: E402
 from actions.announcements import ActionAnswerAnnouncements  # noqa: E402
+from actions.common.kabul_time import KABUL  # noqa: E402
 from actions.content import db  # noqa: E402
 from actions.content.answering import ContentAction  # noqa: E402
-from actions.content.format import KABUL  # noqa: E402
 from actions.content.migrate import upgrade_to_head  # noqa: E402
 from actions.content.models import (  # noqa: E402
     Airport,

@@ -54,7 +54,7 @@ from actions.alerts.models import (
 )
 from actions.alerts.subscriptions import ALERT_CHANNELS, still_wanted
 from actions.cases import webhook_sender
-from actions.content.answering import utc_now
+from actions.common.clock import utc_now
 from actions.content.db import session_scope
 from bot.alert_rates import DEFAULT_RATES, alert_rate
 from bot.contract import ALERT_DELIVERY, ALERT_INTENT

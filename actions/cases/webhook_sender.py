@@ -34,7 +34,7 @@ from sqlalchemy import exists, func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from actions.cases.models import CaseEvent, EventStatus
-from actions.content.answering import utc_now
+from actions.common.clock import utc_now
 from actions.content.db import session_scope
 from bot import case_events
 from bot.alert_rates import positive_number

@@ -15,7 +15,7 @@ import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 from rasa_sdk import Action, Tracker
@@ -24,6 +24,7 @@ from rasa_sdk.types import DomainDict
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from actions.common.clock import utc_now
 from actions.content import briefs
 from actions.content import format as fmt
 from actions.content.db import session_scope
@@ -38,10 +39,6 @@ logger = logging.getLogger(__name__)
 UNAVAILABLE = "utter_content_unavailable"
 UNAVAILABLE_HOTLINE = "utter_content_unavailable_hotline"
 MAY_BE_OUTDATED = "utter_content_may_be_outdated"
-
-
-def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 @dataclass(frozen=True)

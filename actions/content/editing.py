@@ -22,13 +22,14 @@ Rules an editor can rely on:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from actions.alerts.outbox import queue_alerts
+from actions.common.clock import utc_now_to_second
 from actions.content import fields
 from actions.content import validation as check
 from actions.content.models import (
@@ -76,11 +77,6 @@ class StaleVersion(ContentError):
         )
 
 
-def utc_now() -> datetime:
-    """Now, to the second: editors read these times, microseconds would only be noise."""
-    return datetime.now(timezone.utc).replace(microsecond=0)
-
-
 def publish(
     session: Session,
     editor: str,
@@ -101,7 +97,7 @@ def publish(
     :func:`version_of` said when the editor read the record; 0 for "does not exist yet") a
     record changed since then is refused with :class:`StaleVersion` instead of overwritten.
     """
-    now = now or utc_now()
+    now = now or utc_now_to_second()
     editor, note = check.editor(editor), check.note(note)
     spec = spec_for(kind)
     key = spec.normalise(key)
@@ -134,7 +130,7 @@ def reverify(
     A volatile fact (required ``valid_until``) keeps the length of its validity window from
     the new check, as publishing it would; nothing else changes, so nobody is alerted.
     """
-    now = now or utc_now()
+    now = now or utc_now_to_second()
     spec = spec_for(kind)
     key = spec.normalise(key)
     row = spec.find(session, key)
@@ -162,7 +158,7 @@ def withdraw(
     expected_version: int | None = None,
 ) -> Revision:
     """Hide a record from every answer; it stays in the database and in its history."""
-    now = now or utc_now()
+    now = now or utc_now_to_second()
     editor, note = check.editor(editor), check.note(note, required=True)
     spec = spec_for(kind)
     key = spec.normalise(key)
@@ -191,7 +187,7 @@ def rollback(
     Rolling back the revision that created a record withdraws it. Later changes to the same
     record are undone too, since the record returns to the state before ``revision_id``.
     """
-    now = now or utc_now()
+    now = now or utc_now_to_second()
     editor, note = check.editor(editor), check.note(note)
     target = session.get(Revision, revision_id)
     if target is None:

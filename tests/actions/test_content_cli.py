@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from actions.common.kabul_time import KABUL
 from actions.content import __main__ as cli
-from actions.content.format import KABUL
 
 REPO = Path(__file__).resolve().parents[2]
 COMMANDS = (

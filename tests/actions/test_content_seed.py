@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, func, select
 
+from actions.common.kabul_time import KABUL
 from actions.content import __main__ as cli
 from actions.content import db
 from actions.content.cli import database as database_commands
-from actions.content.format import KABUL
 from actions.content.migrate import head_revision
 from actions.content.models import (
     Airport,

@@ -169,8 +169,8 @@ def airport_answer(console: Console) -> str:
     """What the assistant answers now to "is Kabul airport open?" in Dari: the action
     server's own code, on the console's database."""
     from actions.airport import ActionAnswerAirportStatus
+    from actions.common.clock import utc_now
     from actions.content import db
-    from actions.content.answering import utc_now
     from tests.actions.content_support import tracker
 
     engine = db.create_content_engine(console.db_url)
