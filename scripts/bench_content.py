@@ -60,10 +60,11 @@ from actions.content.models import (  # noqa: E402
     Organisation,
     Verification,
 )
-from actions.content.seed.loader import load, read_file  # noqa: E402
+from actions.content.seed.loader import read_file  # noqa: E402
 from actions.documents import ActionAnswerDocuments  # noqa: E402
 from actions.flights import ActionAnswerFlights  # noqa: E402
 from actions.help import ActionAnswerHelp  # noqa: E402
+from actions.publishing import load  # noqa: E402
 
 LANGUAGES = ("en", "prs", "ps")
 TARGET_P95_MS = 20.0

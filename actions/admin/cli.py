@@ -22,10 +22,10 @@ from actions.admin import tokens
 from actions.admin.settings import AdminSettings, SettingsError
 from actions.common.clock import utc_now_to_second
 from actions.common.kabul_time import kabul
-from actions.content.cli.common import CommandError, require_migrated
 from actions.content.db import URL_ENV, get_engine
 from actions.content.editors import EDITOR_ROLE, ROLES
 from actions.content.validation import ContentError
+from actions.content_cli.common import CommandError, require_migrated
 
 #: What a token list shows for a time that has not come (never used, never revoked).
 NEVER = "never"

@@ -23,7 +23,7 @@ from actions.admin.state import editor, in_transaction, now
 from actions.common.kabul_time import KABUL
 from actions.content.seed.entries import SeedError, _LineLoader, _Mapping
 from actions.content.seed.exporter import dump, export_document
-from actions.content.seed.loader import load
+from actions.publishing import load
 
 routes = web.RouteTableDef()
 YAML = "application/yaml"

@@ -18,8 +18,8 @@ from actions.cases import webhook_sender
 from actions.cases.courier import CaseReplyOutbox
 from actions.common.clock import utc_now
 from actions.common.kabul_time import kabul
-from actions.content.cli.common import CommandError, command_transaction
 from actions.content.db import get_engine
+from actions.content_cli.common import CommandError, command_transaction
 from bot.settings_values import SettingsError
 
 STATUS_ORDER = ("queued", "sending", "sent", "failed", "cancelled", "superseded")

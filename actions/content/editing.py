@@ -17,18 +17,20 @@ Rules an editor can rely on:
   unless ``valid_until`` is given. Filling in translations does not re-verify anything.
 * Each function adds to the caller's session and flushes; the caller commits or rolls back,
   so an import of many records is all or nothing.
+
+Entry points call these through ``actions/publishing.py``, which queues each revision's alerts
+in the same transaction; content itself knows nothing of alerts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from actions.alerts.outbox import queue_alerts
 from actions.common.clock import utc_now_to_second
 from actions.content import fields
 from actions.content import validation as check
@@ -44,6 +46,7 @@ from actions.content.rules import MissingTranslation, check_record, merged, stor
 from actions.content.validation import ContentError
 
 __all__ = [
+    "Announce",
     "ContentError",
     "MissingTranslation",
     "StaleVersion",
@@ -54,6 +57,11 @@ __all__ = [
     "version_of",
     "withdraw",
 ]
+
+
+#: What has to follow every revision, in the transaction that records it: the publishing layer
+#: queues the alerts it calls for. Passed in by whoever changes content in bulk (the loader).
+Announce = Callable[[Session, Revision], object]
 
 
 class StaleVersion(ContentError):
@@ -330,5 +338,4 @@ def _record(
     )
     session.add(revision)
     session.flush()
-    queue_alerts(session, revision, row)  # in this transaction: the change and its alerts
     return revision

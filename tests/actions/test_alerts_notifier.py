@@ -18,12 +18,13 @@ from aiohttp import web
 from rasa_sdk.executor import CollectingDispatcher
 from sqlalchemy import update
 
+from actions import publishing
 from actions.alert_delivery import ActionSendAlert
 from actions.alerts import subscriptions
 from actions.alerts.models import Delivery, DeliveryStatus, Topic
 from actions.alerts.notifier import Notifier, NotifierSettings, Outbox
 from actions.alerts.subscriptions import Wish
-from actions.content import db, editing
+from actions.content import db
 from bot.settings_values import SettingsError
 from tests.actions.alerts_support import (
     add_subscribers,
@@ -137,7 +138,7 @@ def moving(offset: timedelta) -> Callable[[], Any]:
 
 def close_airport(when: Any = LATER) -> None:
     with db.session_scope() as session:
-        editing.publish(
+        publishing.publish(
             session, "amina", "airport", "KBL", {"state": "closed", "advice": ADVICE}, "n", now=when
         )
 
@@ -204,7 +205,7 @@ async def test_one_conversation_gets_at_most_one_alert_a_second(rasa: tuple[Fake
     (person,) = add_subscribers(1, [Wish(Topic.AIRPORT, "KBL"), Wish(Topic.ANNOUNCEMENTS)])
     close_airport()
     with db.session_scope() as session:
-        editing.publish(
+        publishing.publish(
             session,
             "amina",
             "announcement",

@@ -11,21 +11,21 @@ from typing import Any
 
 from sqlalchemy import Engine, select
 
+from actions import publishing
 from actions.alerts import outbox
 from actions.common.clock import utc_now_to_second
 from actions.common.kabul_time import kabul
-from actions.content import editing
 from actions.content import validation as check
-from actions.content.cli.common import (
+from actions.content.editing import MissingTranslation
+from actions.content.fields import Field, FieldType
+from actions.content.models import RecordKind, Revision
+from actions.content.records import SPECS, KindSpec
+from actions.content_cli.common import (
     add_editor,
     changed,
     command_transaction,
     parser_for,
 )
-from actions.content.editing import MissingTranslation
-from actions.content.fields import Field, FieldType
-from actions.content.models import RecordKind, Revision
-from actions.content.records import SPECS, KindSpec
 from bot.lang.codes import LANGUAGES
 from bot.settings_values import duration
 
@@ -157,7 +157,7 @@ def publish(args: argparse.Namespace, engine: Engine) -> str:
     key = key_of(spec.kind, args.key)
     try:
         with command_transaction(engine) as session:
-            revision = editing.publish(
+            revision = publishing.publish(
                 session,
                 args.editor,
                 spec.kind,
@@ -199,7 +199,7 @@ def publish(args: argparse.Namespace, engine: Engine) -> str:
 def withdraw(args: argparse.Namespace, engine: Engine) -> str:
     kind = RecordKind(args.kind)
     with command_transaction(engine) as session:
-        revision = editing.withdraw(
+        revision = publishing.withdraw(
             session, args.editor, kind, key_of(kind, args.key), args.note, now=utc_now_to_second()
         )
     return (
@@ -210,7 +210,7 @@ def withdraw(args: argparse.Namespace, engine: Engine) -> str:
 
 def rollback(args: argparse.Namespace, engine: Engine) -> str:
     with command_transaction(engine) as session:
-        revision = editing.rollback(session, args.editor, args.revision, args.note)
+        revision = publishing.rollback(session, args.editor, args.revision, args.note)
         later = session.scalars(
             select(Revision.id).where(
                 Revision.kind == revision.kind,

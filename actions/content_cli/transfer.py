@@ -9,10 +9,11 @@ from pathlib import Path
 from sqlalchemy import Engine
 
 from actions.common.clock import utc_now_to_second
-from actions.content.cli.common import add_editor, command_transaction, parser_for
 from actions.content.db import describe
 from actions.content.seed.exporter import count, dump, export_document
-from actions.content.seed.loader import load, read_file
+from actions.content.seed.loader import read_file
+from actions.content_cli.common import add_editor, command_transaction, parser_for
+from actions.publishing import load
 
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

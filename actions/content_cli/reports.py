@@ -12,13 +12,13 @@ from sqlalchemy import Engine
 from actions.common.clock import utc_now_to_second
 from actions.common.kabul_time import kabul
 from actions.content import editing
-from actions.content.cli.changes import key_of
-from actions.content.cli.common import changed, command_transaction, parser_for
 from actions.content.fields import FieldType
 from actions.content.models import RecordKind, Revision
 from actions.content.records import snapshot, spec_for
 from actions.content.review import missing_translations, records
 from actions.content.validation import ContentError
+from actions.content_cli.changes import key_of
+from actions.content_cli.common import changed, command_transaction, parser_for
 
 SHORT = 60
 

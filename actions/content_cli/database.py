@@ -7,10 +7,11 @@ import argparse
 from sqlalchemy import Engine
 
 from actions.common.clock import utc_now_to_second
-from actions.content.cli.common import command_transaction, parser_for
 from actions.content.db import describe
 from actions.content.migrate import upgrade_to_head
-from actions.content.seed.loader import DEMO_FILE, SEED_EDITOR, clear, has_content, load, read_file
+from actions.content.seed.loader import DEMO_FILE, SEED_EDITOR, has_content, read_file
+from actions.content_cli.common import command_transaction, parser_for
+from actions.publishing import clear, load
 
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
