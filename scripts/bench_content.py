@@ -241,7 +241,7 @@ def profile(scenario: Scenario, now: datetime, runs: int) -> None:
     profiler.enable()
     for index in range(runs):
         language = LANGUAGES[index % len(LANGUAGES)]
-        action._read(trackers[index % len(trackers)], language, now)
+        action.in_session(CollectingDispatcher(), trackers[index % len(trackers)], language, now)
     profiler.disable()
     pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(40)
 

@@ -1,3 +1,4 @@
-"""What both the action server and the editors' tools need, with no dependency on either:
-the clock, Kabul time, the database step of an action. Imports nothing from actions.content or
-actions.alerts, so the notifier can use the clock without loading the chat actions."""
+"""What the action server, the notifier and the editors' tools share: the clock, Kabul time,
+one unit of work, and the database step of an action. ``clock``, ``kabul_time`` and
+``transactions`` need nothing else of the project, so the notifier uses the clock without
+loading the chat actions; ``database_action`` runs on the content database."""
