@@ -13,6 +13,7 @@ from actions.content.answering import ContentAction, Reply, asked_detail, detail
 from actions.content.localise import LABELS, STATUS, isolate_latin, word
 from actions.content.models import Provenance
 
+#: The airport a question names none for, and whose alerts a subscription names no airport for.
 DEFAULT_AIRPORT = "KBL"
 
 

@@ -17,6 +17,7 @@ from rasa_sdk.executor import CollectingDispatcher
 from sqlalchemy.orm import Session
 
 from actions import settings
+from actions.airport import DEFAULT_AIRPORT
 from actions.alerts import subscriptions
 from actions.alerts.models import EVERYWHERE, Subscription, Topic
 from actions.alerts.subscriptions import ALERT_CHANNELS, Wish
@@ -29,7 +30,6 @@ from bot.contract import REMEMBER_ADDRESS
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_AIRPORT = "KBL"
 FAILED = "utter_alerts_failed"
 #: Told to the bot runtime's channel, which seals the address it holds (bot/channels/addresses.py).
 
