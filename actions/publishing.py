@@ -28,6 +28,7 @@ __all__ = ["announce", "clear", "load", "publish", "reverify", "rollback", "with
 
 P = ParamSpec("P")
 R = TypeVar("R", bound=Revision | None)
+#: An editing function: the session first, then what it changes; its revision, if any.
 Change = Callable[Concatenate[Session, P], R]
 
 
@@ -37,9 +38,7 @@ def announce(session: Session, revision: Revision) -> None:
     queue_alerts(session, revision, row)
 
 
-def _announced(
-    change: Callable[Concatenate[Session, P], R],
-) -> Callable[Concatenate[Session, P], R]:
+def _announced(change: Change[P, R]) -> Change[P, R]:
     """``change``, followed in the same session by the alerts its revision calls for."""
 
     @wraps(change)
