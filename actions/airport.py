@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from rasa_sdk import Tracker
 from sqlalchemy.orm import Session
 
+from actions.common.database_action import Turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply, asked_detail, detail
 from actions.content.localise import LABELS, STATUS, isolate_latin, word
 from actions.content.models import Provenance
 
+#: The airport a question names none for, and whose alerts a subscription names no airport for.
 DEFAULT_AIRPORT = "KBL"
 
 
@@ -23,7 +24,8 @@ class ActionAnswerAirportStatus(ContentAction):
     def name(self) -> str:
         return "action_answer_airport_status"
 
-    def answer(self, session: Session, tracker: Tracker, language: str, now: datetime) -> Reply:
+    def answer(self, turn: Turn) -> Reply:
+        session, tracker, language, now = turn.session, turn.tracker, turn.language, turn.now
         iata = (detail(tracker, "airport") or DEFAULT_AIRPORT).upper()
         if asked_detail(tracker) == "advice":
             return advice_reply(session, iata, language, now)

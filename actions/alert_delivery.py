@@ -17,18 +17,12 @@ runs this action and sends what it utters through the subscriber's channel. The 
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any
 
-from rasa_sdk import Action, Tracker
-from rasa_sdk.executor import CollectingDispatcher
-from rasa_sdk.types import DomainDict
+from rasa_sdk import Tracker
 from sqlalchemy import select, update
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from actions import settings
@@ -36,9 +30,9 @@ from actions.airport import airport_reply
 from actions.alerts import subscriptions
 from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, Subscription, Topic
 from actions.alerts.wording import wording
+from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.content import format as fmt
-from actions.content.answering import Reply, latest_entity, own_messages, utc_now
-from actions.content.db import session_scope
+from actions.content.answering import Reply, latest_entity, own_messages
 from actions.content.localise import language_or_default
 from actions.content.models import Announcement, Flight, Revision
 from bot.contract import ALERT_DELIVERY, WHATSAPP_TEMPLATE, language_metadata
@@ -95,35 +89,36 @@ def outside_whatsapp_window(tracker: Tracker, now: datetime) -> bool:
     return now - sent > WHATSAPP_WINDOW
 
 
-class ActionSendAlert(Action):  # type: ignore[misc]  # rasa_sdk ships no type hints
-    def __init__(self, clock: Callable[[], datetime] = utc_now) -> None:
-        self._clock = clock
+class ActionSendAlert(DatabaseAction):
+    """Writes one alert for the person; when the database cannot be used nothing is sent, and
+    the notifier, seeing the delivery undelivered after Rasa's answer, tries again later."""
 
     def name(self) -> str:
         return "action_send_alert"
 
-    def _write(self, tracker: Tracker, delivery_id: int, now: datetime) -> Alert | None:
-        with session_scope() as session:
-            delivery = session.get(Delivery, delivery_id)
-            if delivery is None or delivery.conversation_id != tracker.sender_id:
-                logger.warning("alert delivery %s is not for this conversation", delivery_id)
-                return None
-            broadcast = session.get(Broadcast, delivery.broadcast_id)
-            assert broadcast is not None  # a foreign key
-            if not subscriptions.still_wanted(
-                session, delivery.conversation_id, broadcast.topic, broadcast.topic_key, now
-            ):
-                _finish(session, delivery_id, DeliveryStatus.CANCELLED, now)
-                return None
-            if delivery.status is not DeliveryStatus.SENDING or delivery.delivered_at is not None:
-                logger.info("alert delivery %s is not being sent: nothing written", delivery_id)
-                return None
-            language = self._language(session, tracker, delivery)
-            reply = alert_reply(session, broadcast, language, now)
-            if reply is None:
-                _finish(session, delivery_id, DeliveryStatus.SUPERSEDED, now)
-                return None
-            return Alert(wording().text(reply.response, language, **reply.variables), language)
+    def _write(
+        self, session: Session, tracker: Tracker, delivery_id: int, now: datetime
+    ) -> Alert | None:
+        delivery = session.get(Delivery, delivery_id)
+        if delivery is None or delivery.conversation_id != tracker.sender_id:
+            logger.warning("alert delivery %s is not for this conversation", delivery_id)
+            return None
+        broadcast = session.get(Broadcast, delivery.broadcast_id)
+        assert broadcast is not None  # a foreign key
+        if not subscriptions.still_wanted(
+            session, delivery.conversation_id, broadcast.topic, broadcast.topic_key, now
+        ):
+            _finish(session, delivery_id, DeliveryStatus.CANCELLED, now)
+            return None
+        if delivery.status is not DeliveryStatus.SENDING or delivery.delivered_at is not None:
+            logger.info("alert delivery %s is not being sent: nothing written", delivery_id)
+            return None
+        language = self._language(session, tracker, delivery)
+        reply = alert_reply(session, broadcast, language, now)
+        if reply is None:
+            _finish(session, delivery_id, DeliveryStatus.SUPERSEDED, now)
+            return None
+        return Alert(wording().text(reply.response, language, **reply.variables), language)
 
     @staticmethod
     def _language(session: Session, tracker: Tracker, delivery: Delivery) -> str:
@@ -137,21 +132,13 @@ class ActionSendAlert(Action):  # type: ignore[misc]  # rasa_sdk ships no type h
         )
         return language_or_default(subscribed_in)
 
-    async def run(
-        self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: DomainDict
-    ) -> list[dict[str, Any]]:
+    def step(self, turn: Turn) -> Events:
+        tracker, dispatcher, now = turn.tracker, turn.dispatcher, turn.now
         raw = latest_entity(tracker, ALERT_DELIVERY) or ""
         if not raw.isdigit():
             logger.warning("EXTERNAL_alert without a delivery id: nothing sent")
             return []
-        now = self._clock()
-        try:
-            alert = await asyncio.to_thread(self._write, tracker, int(raw), now)
-        except (SQLAlchemyError, OSError):
-            # Nothing was sent: the notifier sees the delivery undelivered after Rasa's answer
-            # and tries again later.
-            logger.error("action_send_alert: cannot use the content database", exc_info=True)
-            return []
+        alert = self._write(turn.session, tracker, int(raw), now)
         if alert is None:
             return []
         tag = {ALERT_DELIVERY: int(raw)}

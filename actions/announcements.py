@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from rasa_sdk import Tracker
-from sqlalchemy.orm import Session
-
+from actions.common.database_action import Turn
 from actions.content import briefs, queries, topics
 from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply, asked_detail
@@ -27,7 +25,8 @@ class ActionAnswerAnnouncements(ContentAction):
     def name(self) -> str:
         return "action_answer_announcements"
 
-    def answer(self, session: Session, tracker: Tracker, language: str, now: datetime) -> Reply:
+    def answer(self, turn: Turn) -> Reply:
+        session, tracker, language, now = turn.session, turn.tracker, turn.language, turn.now
         announcements = queries.latest_announcements(session, now, ON_TOPIC_SEARCH)
         if not announcements:
             return Reply("utter_announcements_none")

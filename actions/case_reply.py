@@ -15,25 +15,18 @@ The notifier's courier triggers ``EXTERNAL_case_reply`` with the reply's id (ent
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
 
-from rasa_sdk import Action, Tracker
-from rasa_sdk.executor import CollectingDispatcher
-from rasa_sdk.types import DomainDict
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
 
 from actions import settings
 from actions.alert_delivery import WHATSAPP_LANGUAGE, outside_whatsapp_window
 from actions.alerts.models import DeliveryStatus
 from actions.alerts.wording import wording
 from actions.cases.models import Case, CaseMessage, CaseReply
-from actions.content.answering import latest_entity, utc_now
-from actions.content.db import session_scope
+from actions.common.database_action import DatabaseAction, Events, Turn
+from actions.content.answering import latest_entity
 from actions.content.localise import language_or_default
 from bot.contract import CASE_REPLY, WHATSAPP_TEMPLATE, language_metadata
 
@@ -47,50 +40,45 @@ class Written:
     channel: str
 
 
-def write_reply(conversation_id: str, reply_id: int, slot_language: str | None) -> Written | None:
+def write_reply(
+    session: Session, conversation_id: str, reply_id: int, slot_language: str | None
+) -> Written | None:
     """The reply as the person gets it; None when it is not (any more) to be sent here."""
-    with session_scope() as session:
-        reply = session.get(CaseReply, reply_id)
-        if reply is None or reply.conversation_id != conversation_id:
-            logger.warning("case reply %s is not for this conversation", reply_id)
-            return None
-        if reply.status is not DeliveryStatus.SENDING or reply.delivered_at is not None:
-            logger.info("case reply %s is not being sent: nothing written", reply_id)
-            return None
-        line = session.get(CaseMessage, reply.message_id)
-        case = session.get(Case, reply.case_id)
-        assert line is not None and case is not None  # foreign keys
-        language = language_or_default(slot_language or case.language)
-        text = wording().text("utter_case_reply", language, reply=line.text)
-        return Written(text, language, reply.channel)
+    reply = session.get(CaseReply, reply_id)
+    if reply is None or reply.conversation_id != conversation_id:
+        logger.warning("case reply %s is not for this conversation", reply_id)
+        return None
+    if reply.status is not DeliveryStatus.SENDING or reply.delivered_at is not None:
+        logger.info("case reply %s is not being sent: nothing written", reply_id)
+        return None
+    line = session.get(CaseMessage, reply.message_id)
+    case = session.get(Case, reply.case_id)
+    assert line is not None and case is not None  # foreign keys
+    language = language_or_default(slot_language or case.language)
+    text = wording().text("utter_case_reply", language, reply=line.text)
+    return Written(text, language, reply.channel)
 
 
-class ActionSendCaseReply(Action):  # type: ignore[misc]  # rasa_sdk ships no type hints
-    def __init__(self, clock: Callable[[], datetime] = utc_now) -> None:
-        self._clock = clock
+class ActionSendCaseReply(DatabaseAction):
+    """Writes a caseworker's reply for the person; when the database cannot be used nothing is
+    sent, and the courier, seeing the reply undelivered, tries again later."""
 
     def name(self) -> str:
         return "action_send_case_reply"
 
-    async def run(
-        self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: DomainDict
-    ) -> list[dict[str, Any]]:
+    def step(self, turn: Turn) -> Events:
+        tracker, dispatcher = turn.tracker, turn.dispatcher
         raw = latest_entity(tracker, CASE_REPLY) or ""
         if not raw.isdigit() or len(raw) > 12:
             logger.warning("EXTERNAL_case_reply without a reply id: nothing sent")
             return []
-        try:
-            written = await asyncio.to_thread(
-                write_reply, tracker.sender_id, int(raw), tracker.get_slot("language")
-            )
-        except (SQLAlchemyError, OSError):
-            # Nothing was sent: the courier sees the reply undelivered and tries again later.
-            logger.error("action_send_case_reply: cannot use the content database", exc_info=True)
-            return []
+        written = write_reply(
+            turn.session, tracker.sender_id, int(raw), tracker.get_slot("language")
+        )
         if written is None:
             return []
         tag = {CASE_REPLY: int(raw)}
-        if written.channel == "whatsapp" and outside_whatsapp_window(tracker, self._clock()):
+        if written.channel == "whatsapp" and outside_whatsapp_window(tracker, turn.now):
             template = {
                 "name": settings.whatsapp_case_reply_template(),
                 "language": WHATSAPP_LANGUAGE[written.language],

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from rasa_sdk import Tracker
-from sqlalchemy.orm import Session
-
+from actions.common.database_action import Turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply, asked_detail
@@ -25,7 +21,8 @@ class ActionAnswerDocuments(ContentAction):
     def name(self) -> str:
         return "action_answer_documents"
 
-    def answer(self, session: Session, tracker: Tracker, language: str, now: datetime) -> Reply:
+    def answer(self, turn: Turn) -> Reply:
+        session, tracker, language, now = turn.session, turn.tracker, turn.language, turn.now
         topics = queries.current_guidance(session, now, KINDS)
         if not topics:
             return Reply("utter_documents_none")

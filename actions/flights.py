@@ -9,8 +9,8 @@ from dataclasses import replace
 from datetime import date, datetime
 
 from rasa_sdk import Tracker
-from sqlalchemy.orm import Session
 
+from actions.common.database_action import Turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply, asked_detail, detail
@@ -108,7 +108,8 @@ class ActionAnswerFlights(ContentAction):
     def name(self) -> str:
         return "action_answer_flights"
 
-    def answer(self, session: Session, tracker: Tracker, language: str, now: datetime) -> Reply:
+    def answer(self, turn: Turn) -> Reply:
+        session, tracker, language, now = turn.session, turn.tracker, turn.language, turn.now
         query = flight_query(tracker)
         airports: Sequence[Airport] = ()
         if query.destination:

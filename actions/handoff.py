@@ -10,24 +10,21 @@ tracker store, ``bot/case_inbox.py``), until a caseworker closes it. STOP, "dele
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 from rasa_sdk import Action, Tracker
 from rasa_sdk.events import ActionExecuted, ConversationPaused, ConversationResumed
 from rasa_sdk.executor import CollectingDispatcher
 from rasa_sdk.types import DomainDict
-from sqlalchemy.exc import SQLAlchemyError
 
 from actions.alerts.subscriptions import ALERT_CHANNELS
 from actions.cases import hours, store
+from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.content import format as fmt
-from actions.content.db import session_scope
-from actions.content.localise import digits, isolate, language_or_default
+from actions.content.localise import digits, isolate
 from actions.settings import conversation_retention, emergency_hotline
 from bot.contract import REMEMBER_ADDRESS
 
@@ -60,57 +57,65 @@ def assistant_answers(tracker: Tracker, limit: int = CONTEXT_ANSWERS) -> list[st
     return texts[-limit:]
 
 
-def request_caseworker(tracker: Tracker, language: str, now: datetime) -> Handoff:
-    with session_scope() as session:
-        answerer = hours.who_answers(session, now)
-        if answerer is None:
-            return Handoff("utter_caseworker_none", {}, None)
-        case = store.open_case(
-            session,
-            conversation_id=tracker.sender_id,
-            channel=tracker.get_latest_input_channel() or "unknown",
-            language=language,
-            organisation=answerer.organisation,
-            request=str(tracker.latest_message.get("text") or ""),
-            assistant_answers=assistant_answers(tracker),
-            now=now,
+def request_caseworker(turn: Turn) -> Handoff:
+    """Open (or find) the conversation's case with whoever answers now or next."""
+    session, tracker, language, now = turn.session, turn.tracker, turn.language, turn.now
+    answerer = hours.who_answers(session, now)
+    if answerer is None:
+        return Handoff("utter_caseworker_none", {}, None)
+    case = store.open_case(
+        session,
+        conversation_id=tracker.sender_id,
+        channel=tracker.get_latest_input_channel() or "unknown",
+        language=language,
+        organisation=answerer.organisation,
+        request=str(tracker.latest_message.get("text") or ""),
+        assistant_answers=assistant_answers(tracker),
+        now=now,
+    )
+    organisation = fmt.text(answerer.organisation, "name", language)
+    if answerer.open_now:
+        minutes = max(1, round(answerer.wait.total_seconds() / 60))
+        wait = digits(str(minutes), language)
+        return Handoff(
+            "utter_caseworker_soon",
+            {"organisation": organisation, "wait": wait},
+            case.id,
+            case.channel,
         )
-        organisation = fmt.text(answerer.organisation, "name", language)
-        if answerer.open_now:
-            minutes = max(1, round(answerer.wait.total_seconds() / 60))
-            wait = digits(str(minutes), language)
-            return Handoff(
-                "utter_caseworker_soon",
-                {"organisation": organisation, "wait": wait},
-                case.id,
-                case.channel,
-            )
-        variables = {
-            "organisation": organisation,
-            "opens": fmt.clock(answerer.answers_from, language),
-        }
-        return Handoff("utter_caseworker_later", variables, case.id, case.channel)
+    variables = {
+        "organisation": organisation,
+        "opens": fmt.clock(answerer.answers_from, language),
+    }
+    return Handoff("utter_caseworker_later", variables, case.id, case.channel)
 
 
-class ActionRequestCaseworker(Action):  # type: ignore[misc]  # rasa_sdk ships no type hints
+class ActionRequestCaseworker(DatabaseAction):
     """Opens (or finds) the conversation's case and pauses the conversation."""
-
-    def __init__(self, clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)) -> None:
-        self._clock = clock
 
     def name(self) -> str:
         return "action_request_caseworker"
 
-    async def run(
-        self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: DomainDict
-    ) -> list[dict[str, Any]]:
-        language = language_or_default(tracker.get_slot("language"))
-        now = self._clock()
-        try:
-            handoff = await asyncio.to_thread(request_caseworker, tracker, language, now)
-        except (SQLAlchemyError, OSError):
-            logger.error("action_request_caseworker: no content database", exc_info=True)
-            handoff = Handoff("utter_caseworker_none", {}, None)
+    def step(self, turn: Turn) -> Events:
+        handoff = request_caseworker(turn)
+        return self._tell(turn.dispatcher, turn.tracker, turn.language, turn.now, handoff)
+
+    def unavailable(
+        self, dispatcher: CollectingDispatcher, tracker: Tracker, language: str, now: datetime
+    ) -> Events:
+        """No case could be opened: nobody answers soon, so the hotline if there is one."""
+        nobody = Handoff("utter_caseworker_none", {}, None)
+        return self._tell(dispatcher, tracker, language, now, nobody)
+
+    @staticmethod
+    def _tell(
+        dispatcher: CollectingDispatcher,
+        tracker: Tracker,
+        language: str,
+        now: datetime,
+        handoff: Handoff,
+    ) -> Events:
+        """Who will answer and when; the hotline when nobody answers soon; then the pause."""
         hotline = emergency_hotline()
         not_soon = handoff.case_id is None or handoff.response == "utter_caseworker_later"
         if not_soon and hotline is not None:

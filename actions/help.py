@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from rasa_sdk import Tracker
-from sqlalchemy.orm import Session
-
+from actions.common.database_action import Turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply, asked_detail
@@ -28,7 +24,8 @@ class ActionAnswerHelp(ContentAction):
     def name(self) -> str:
         return "action_answer_help"
 
-    def answer(self, session: Session, tracker: Tracker, language: str, now: datetime) -> Reply:
+    def answer(self, turn: Turn) -> Reply:
+        session, tracker, language, now = turn.session, turn.tracker, turn.language, turn.now
         contacts = queries.current_guidance(session, now, (GuidanceKind.CONTACTS,))
         if not contacts:
             return Reply("utter_help_none")

@@ -10,17 +10,17 @@ that was not.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from typing import Any
+from datetime import datetime
 
-from rasa_sdk import Action, Tracker
+from rasa_sdk import Tracker
 from rasa_sdk.executor import CollectingDispatcher
 from rasa_sdk.types import DomainDict
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
 
 from actions.alerts import subscriptions
 from actions.cases import store as cases
+from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.content.db import session_scope
 
 logger = logging.getLogger(__name__)
@@ -30,24 +30,36 @@ DELETED = "utter_data_deleted"
 
 
 def forget_conversation(conversation_id: str) -> None:
+    """Everything the content database keeps about the conversation, deleted in one unit of work."""
     with session_scope() as session:
-        subscriptions.forget(session, [conversation_id])
-        cases.forget(session, [conversation_id])
+        forget(session, conversation_id)
 
 
-class ActionDeleteMyData(Action):  # type: ignore[misc]  # rasa_sdk ships no type hints
+def forget(session: Session, conversation_id: str) -> None:
+    subscriptions.forget(session, [conversation_id])
+    cases.forget(session, [conversation_id])
+
+
+class ActionDeleteMyData(DatabaseAction):
     def name(self) -> str:
         return "action_delete_my_data"
 
+    def step(self, turn: Turn) -> Events:
+        forget(turn.session, turn.conversation)
+        # Sent only once this has committed (the base sends a step's replies after it).
+        turn.dispatcher.utter_message(response=DELETED)
+        return []
+
+    def unavailable(
+        self, dispatcher: CollectingDispatcher, tracker: Tracker, language: str, now: datetime
+    ) -> Events:
+        dispatcher.utter_message(response="utter_delete_failed")
+        return []
+
     async def run(
         self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: DomainDict
-    ) -> list[dict[str, Any]]:
-        try:
-            await asyncio.to_thread(forget_conversation, tracker.sender_id)
-        except (SQLAlchemyError, OSError):
-            logger.error("action_delete_my_data: cannot use the content database", exc_info=True)
-            dispatcher.utter_message(response="utter_delete_failed")
-            return []
-        logger.info("%s: data deleted on request", tracker.sender_id)
-        dispatcher.utter_message(response=DELETED)
-        return []
+    ) -> Events:
+        events = await super().run(dispatcher, tracker, domain)
+        if any(message.get("response") == DELETED for message in dispatcher.messages):
+            logger.info("%s: data deleted on request", tracker.sender_id)
+        return events

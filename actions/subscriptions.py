@@ -8,35 +8,28 @@ middle of a broadcast (the notifier and ``action_send_alert`` check again before
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
-from rasa_sdk import Action, Tracker
+from rasa_sdk import Tracker
 from rasa_sdk.executor import CollectingDispatcher
-from rasa_sdk.types import DomainDict
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from actions import settings
+from actions.airport import DEFAULT_AIRPORT
 from actions.alerts import subscriptions
 from actions.alerts.models import EVERYWHERE, Subscription, Topic
 from actions.alerts.subscriptions import ALERT_CHANNELS, Wish
 from actions.alerts.wording import wording
+from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.content import format as fmt
 from actions.content import queries
-from actions.content.answering import utc_now
-from actions.content.db import session_scope
-from actions.content.localise import LABELS, isolate_latin, language_or_default, word
+from actions.content.localise import LABELS, isolate_latin, word
 from bot.contract import REMEMBER_ADDRESS
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_AIRPORT = "KBL"
 FAILED = "utter_alerts_failed"
 #: Told to the bot runtime's channel, which seals the address it holds (bot/channels/addresses.py).
 
@@ -94,51 +87,13 @@ def topic_names(session: Session, rows: Sequence[Subscription], language: str) -
     return "\n".join(names) or word(LABELS, "none", language)
 
 
-@dataclass(frozen=True)
-class Turn:
-    """What one subscription step works with."""
+class SubscriptionAction(DatabaseAction):
+    """One subscription step; an unusable database is apologised for."""
 
-    dispatcher: CollectingDispatcher
-    session: Session
-    tracker: Tracker
-    language: str
-    now: datetime
-
-    @property
-    def conversation(self) -> str:
-        return str(self.tracker.sender_id)
-
-
-class SubscriptionAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships no type hints
-    """Runs one database step in a worker thread; an unreachable database is apologised for."""
-
-    def __init__(self, clock: Callable[[], datetime] = utc_now) -> None:
-        self._clock = clock
-
-    @abstractmethod
-    def step(self, turn: Turn) -> None:
-        """Read and change what the turn needs; utter the replies on ``turn.dispatcher``."""
-
-    def _run_step(
+    def unavailable(
         self, dispatcher: CollectingDispatcher, tracker: Tracker, language: str, now: datetime
-    ) -> None:
-        with session_scope() as session:
-            self.step(Turn(dispatcher, session, tracker, language, now))
-
-    async def run(
-        self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: DomainDict
-    ) -> list[dict[str, Any]]:
-        language = language_or_default(tracker.get_slot("language"))
-        # Messages are collected apart and sent only if the step committed: a confirmation
-        # must never go out for a change the database did not keep.
-        collected = CollectingDispatcher()
-        try:
-            await asyncio.to_thread(self._run_step, collected, tracker, language, self._clock())
-        except (SQLAlchemyError, OSError):
-            logger.error("%s: cannot use the content database", self.name(), exc_info=True)
-            dispatcher.utter_message(response=FAILED)
-            return []
-        dispatcher.messages.extend(collected.messages)
+    ) -> Events:
+        dispatcher.utter_message(response=FAILED)
         return []
 
 
@@ -148,18 +103,18 @@ class ActionSubscribeAlerts(SubscriptionAction):
     def name(self) -> str:
         return "action_subscribe_alerts"
 
-    def step(self, turn: Turn) -> None:
+    def step(self, turn: Turn) -> Events:
         channel = turn.tracker.get_latest_input_channel()
         if channel not in ALERT_CHANNELS:
             turn.dispatcher.utter_message(response="utter_alerts_channel_unsupported")
-            return
+            return []
         wishes = wishes_in(turn.session, turn.tracker)
         if not wishes:
             listed = subscriptions.current(turn.session, turn.conversation, turn.now)
             if listed:
                 _list(turn, listed)
             turn.dispatcher.utter_message(response="utter_ask_alert_topic")
-            return
+            return []
         until = subscriptions.subscribe(
             turn.session,
             turn.conversation,
@@ -180,6 +135,7 @@ class ActionSubscribeAlerts(SubscriptionAction):
             until=fmt.calendar_date(until, turn.language),
         )
         logger.info("%s subscribed to %d topic(s)", turn.conversation, len(rows))
+        return []
 
 
 class ActionUnsubscribeAlerts(SubscriptionAction):
@@ -188,13 +144,14 @@ class ActionUnsubscribeAlerts(SubscriptionAction):
     def name(self) -> str:
         return "action_unsubscribe_alerts"
 
-    def step(self, turn: Turn) -> None:
+    def step(self, turn: Turn) -> Events:
         removed = subscriptions.unsubscribe(turn.session, turn.conversation, turn.now)
         if removed:
             logger.info("%s unsubscribed from %d topic(s)", turn.conversation, removed)
             turn.dispatcher.utter_message(response="utter_alerts_unsubscribed")
         else:
             turn.dispatcher.utter_message(response="utter_no_subscriptions")
+        return []
 
 
 class ActionListSubscriptions(SubscriptionAction):
@@ -203,12 +160,13 @@ class ActionListSubscriptions(SubscriptionAction):
     def name(self) -> str:
         return "action_list_subscriptions"
 
-    def step(self, turn: Turn) -> None:
+    def step(self, turn: Turn) -> Events:
         listed = subscriptions.current(turn.session, turn.conversation, turn.now)
         if listed:
             _list(turn, listed)
         else:
             turn.dispatcher.utter_message(response="utter_no_subscriptions")
+        return []
 
 
 def _list(turn: Turn, rows: Sequence[Subscription]) -> None:

@@ -21,6 +21,8 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Final
 from urllib.parse import urlsplit
 
+from bot.settings_values import SettingsError
+
 URL_ENV: Final = "CASE_WEBHOOK_URL"
 SECRET_ENV: Final = "CASE_WEBHOOK_SECRET"
 #: The payload's ``schema``; a receiver checks it and refuses what it does not know.
@@ -39,18 +41,15 @@ _PRIORITIES: Final = {0: "normal", 1: "urgent"}
 logger = logging.getLogger(__name__)
 
 
-class WebhookSettingError(ValueError):
-    """``CASE_WEBHOOK_URL`` is set but unusable; the message says what to write."""
-
-
 def webhook_url(environ: Mapping[str, str] = os.environ) -> str | None:
-    """``CASE_WEBHOOK_URL``, or None when unset (then no event is queued at all)."""
+    """``CASE_WEBHOOK_URL``, or None when unset (then no event is queued at all); a
+    SettingsError saying what to write when it is set but unusable."""
     raw = environ.get(URL_ENV, "").strip()
     if not raw:
         return None
     parts = urlsplit(raw)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise WebhookSettingError(
+        raise SettingsError(
             f"{URL_ENV} is {raw!r}; give the helpdesk's address, e.g. "
             "https://helpdesk.example.org/hooks/cases"
         )
@@ -65,7 +64,7 @@ def publishing(environ: Mapping[str, str] = os.environ) -> bool:
     """
     try:
         return webhook_url(environ) is not None
-    except WebhookSettingError as error:
+    except SettingsError as error:
         logger.error("no case events are queued: %s", error)
         return False
 

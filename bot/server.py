@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
+from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
 from rasa.server import ErrorResponse
@@ -33,11 +33,11 @@ from sanic.response import HTTPResponse
 from bot.channels.alerts import AlertNotDelivered
 from bot.channels.transport import BODY_LIMITS, secrets_match
 from bot.contract import NOT_DELIVERED_STATUS
+from bot.settings import api_token
 from bot.speed import kept_connections
 
 logger = logging.getLogger(__name__)
 
-TOKEN_ENV: Final = "RASA_API_TOKEN"
 #: No request to this server is larger than the largest provider notification we accept.
 MAX_REQUEST_BYTES: Final = max(BODY_LIMITS.values())
 #: Sanic's name of Rasa's ``POST /conversations/<id>/trigger_intent`` route.
@@ -45,9 +45,10 @@ TRIGGER_ROUTE: Final = "rasa_server.trigger_intent"
 
 
 def harden(app: Sanic) -> None:
-    """Put the request-size limit and the header token on ``app`` (before it serves)."""
+    """Put the request-size limit and the header token on ``app`` (before it serves); the
+    token is read now, once."""
     app.config.REQUEST_MAX_SIZE = MAX_REQUEST_BYTES
-    app.register_middleware(bearer_token_as_query_token, "request")
+    app.register_middleware(bearer_token_as_query_token(api_token()), "request")
     answer_refusals_as_json(app)
 
 
@@ -81,18 +82,24 @@ def not_delivered(error: BaseException) -> AlertNotDelivered | None:
     return None
 
 
-async def bearer_token_as_query_token(request: Request) -> None:
-    """``Authorization: Bearer <RASA_API_TOKEN>`` counts as ``?token=``, where Rasa looks.
+def bearer_token_as_query_token(
+    token: str | None,
+) -> Callable[[Request], Coroutine[Any, Any, None]]:
+    """A middleware by which ``Authorization: Bearer <token>`` counts as ``?token=``, where
+    Rasa looks.
 
     Only the exact token is passed on (compared in constant time); anything else, a JWT for
     Rasa's own JWT check included, is left as it came, for Rasa to accept or refuse.
     """
-    token = os.environ.get(TOKEN_ENV)
-    scheme, _, given = request.headers.get("authorization", "").partition(" ")
-    if not token or scheme.lower() != "bearer" or "token" in request.args:
-        return
-    if secrets_match(given.strip(), token):
-        request.args["token"] = [token]
+
+    async def bearer_token(request: Request) -> None:
+        scheme, _, given = request.headers.get("authorization", "").partition(" ")
+        if not token or scheme.lower() != "bearer" or "token" in request.args:
+            return
+        if secrets_match(given.strip(), token):
+            request.args["token"] = [token]
+
+    return bearer_token
 
 
 async def _harden_on_start(app: Sanic, _: Any) -> None:
@@ -103,7 +110,7 @@ def _run_hardened(run: Any) -> Any:
     """Rasa's ``rasa run`` entry, given the token from the environment and ``harden``."""
 
     def run_hardened(args: argparse.Namespace) -> None:
-        args.auth_token = args.auth_token or os.environ.get(TOKEN_ENV) or None
+        args.auth_token = args.auth_token or api_token()
         listeners = list(getattr(args, "server_listeners", None) or [])
         args.server_listeners = [
             *listeners,

@@ -39,20 +39,13 @@ from rasa.shared.core.trackers import DialogueStateTracker
 
 from bot.case_inbox import CaseInbox
 from bot.question_log import QuestionLog
-from bot.settings_values import duration_setting
+from bot.settings import conversation_retention, endpoints_file
 
 logger = logging.getLogger(__name__)
 
 #: The confirmation that ends a deletion turn (actions/privacy.py).
 DELETED_CONFIRMATION = "utter_data_deleted"
-RETENTION_ENV = "CONVERSATION_RETENTION"
-DEFAULT_RETENTION = timedelta(days=7)
 PURGE_EVERY_SECONDS = 3600.0
-
-
-def retention(environ: Any = os.environ) -> timedelta:
-    """``CONVERSATION_RETENTION`` (``7d``, ``36h``, ``1d12h``)."""
-    return duration_setting(environ, RETENTION_ENV, DEFAULT_RETENTION)
 
 
 def asks_to_be_forgotten(tracker: DialogueStateTracker) -> bool:
@@ -72,7 +65,7 @@ class ForgetfulInMemoryTrackerStore(InMemoryTrackerStore):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._retention = retention()
+        self._retention = conversation_retention()
         self._last_saved: dict[str, float] = {}
         self._next_purge = time.monotonic() + PURGE_EVERY_SECONDS
         self._cases = CaseInbox.from_env()
@@ -127,7 +120,7 @@ class ForgetfulSQLTrackerStore(SQLTrackerStore):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._retention = retention()
+        self._retention = conversation_retention()
         self._next_purge = time.monotonic() + PURGE_EVERY_SECONDS
         self._cases = CaseInbox.from_env()
         self._questions = QuestionLog.from_env()
@@ -202,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m bot.stores purge [--endpoints FILE]``: the retention run of ``make purge``."""
     parser = argparse.ArgumentParser(prog="python -m bot.stores", description=__doc__)
     parser.add_argument("command", choices=["purge"])
-    parser.add_argument("--endpoints", default=os.environ.get("RASA_ENDPOINTS", "endpoints.yml"))
+    parser.add_argument("--endpoints", default=endpoints_file())
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
     store = _store_from_endpoints(args.endpoints)

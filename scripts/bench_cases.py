@@ -58,7 +58,8 @@ from actions.cases.webhook_sender import CaseWebhookSender, WebhookSettings  # n
 from actions.content import db  # noqa: E402
 from actions.content.migrate import upgrade_to_head  # noqa: E402
 from actions.content.models import Organisation  # noqa: E402
-from actions.content.seed.loader import load, read_file  # noqa: E402
+from actions.content.seed.loader import read_file  # noqa: E402
+from actions.publishing import load  # noqa: E402
 from bot import case_events  # noqa: E402
 from scripts.bench_content import (  # noqa: E402
     Latency,

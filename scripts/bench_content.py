@@ -47,9 +47,9 @@ from sqlalchemy.orm import Session  # noqa: E402
 
 from actions.airport import ActionAnswerAirportStatus  # noqa: E402
 from actions.announcements import ActionAnswerAnnouncements  # noqa: E402
+from actions.common.kabul_time import KABUL  # noqa: E402
 from actions.content import db  # noqa: E402
 from actions.content.answering import ContentAction  # noqa: E402
-from actions.content.format import KABUL  # noqa: E402
 from actions.content.migrate import upgrade_to_head  # noqa: E402
 from actions.content.models import (  # noqa: E402
     Airport,
@@ -60,10 +60,11 @@ from actions.content.models import (  # noqa: E402
     Organisation,
     Verification,
 )
-from actions.content.seed.loader import load, read_file  # noqa: E402
+from actions.content.seed.loader import read_file  # noqa: E402
 from actions.documents import ActionAnswerDocuments  # noqa: E402
 from actions.flights import ActionAnswerFlights  # noqa: E402
 from actions.help import ActionAnswerHelp  # noqa: E402
+from actions.publishing import load  # noqa: E402
 
 LANGUAGES = ("en", "prs", "ps")
 TARGET_P95_MS = 20.0
@@ -240,7 +241,7 @@ def profile(scenario: Scenario, now: datetime, runs: int) -> None:
     profiler.enable()
     for index in range(runs):
         language = LANGUAGES[index % len(LANGUAGES)]
-        action._read(trackers[index % len(trackers)], language, now)
+        action.in_session(CollectingDispatcher(), trackers[index % len(trackers)], language, now)
     profiler.disable()
     pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(40)
 

@@ -22,8 +22,8 @@ from actions.admin.console.guard import CASES
 from actions.admin.errors import errors_as_json
 from actions.admin.settings import AdminSettings
 from actions.admin.state import CLOCK, EDITOR, ENGINE, SETTINGS, in_transaction
+from actions.common.clock import utc_now_to_second
 from actions.content import db
-from actions.content.editing import utc_now
 
 logger = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ logger = logging.getLogger(__name__)
 def create_app(
     engine: Engine | None = None,
     settings: AdminSettings | None = None,
-    clock: Callable[[], datetime] = utc_now,
+    clock: Callable[[], datetime] = utc_now_to_second,
 ) -> web.Application:
     """The application; without ``engine`` it uses (and at shutdown closes) ``CONTENT_DB_URL``'s."""
     settings = settings or AdminSettings.from_env()

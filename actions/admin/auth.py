@@ -15,7 +15,7 @@ from aiohttp.typedefs import Handler
 
 from actions.admin import tokens
 from actions.admin.errors import ApiError
-from actions.admin.state import EDITOR, ENGINE, now, unit_of_work
+from actions.admin.state import EDITOR, ENGINE, now, transact
 from actions.admin.tokens import Rejection, TokenRejected
 
 PUBLIC = frozenset({"/health", "/openapi.json"})
@@ -47,7 +47,7 @@ async def require_editor(request: web.Request, handler: Handler) -> web.StreamRe
     presented = bearer(request.headers.get(hdrs.AUTHORIZATION))
     check = partial(tokens.authenticate, presented=presented, now=now(request))
     try:
-        request[EDITOR] = await asyncio.to_thread(unit_of_work, request.app[ENGINE], check)
+        request[EDITOR] = await asyncio.to_thread(transact, request.app[ENGINE], check)
     except TokenRejected as rejected:
         challenge = 'Bearer realm="content editors"'
         if rejected.reason is not Rejection.MISSING:

@@ -13,7 +13,6 @@ import dataclasses
 import logging
 import shlex
 import sys
-from datetime import datetime, timezone
 
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
@@ -21,12 +20,16 @@ from sqlalchemy.orm import Session
 
 from actions.admin import tokens
 from actions.admin.settings import AdminSettings
-from actions.content.cli.common import CommandError, require_migrated
+from actions.common.clock import utc_now_to_second
+from actions.common.kabul_time import kabul
 from actions.content.db import URL_ENV, get_engine
 from actions.content.editors import EDITOR_ROLE, ROLES
-from actions.content.format import KABUL
 from actions.content.validation import ContentError
+from actions.content_cli.common import CommandError, require_migrated
 from actions.settings import SettingsError
+
+#: What a token list shows for a time that has not come (never used, never revoked).
+NEVER = "never"
 
 logger = logging.getLogger(__name__)
 
@@ -63,19 +66,9 @@ def parser() -> argparse.ArgumentParser:
     return root
 
 
-def now() -> datetime:
-    return datetime.now(timezone.utc).replace(microsecond=0)
-
-
-def kabul(moment: datetime | None) -> str:
-    if moment is None:
-        return "never"
-    return moment.astimezone(KABUL).isoformat(sep=" ", timespec="minutes")
-
-
 def add_token(engine: Engine, name: str) -> str:
     with Session(engine) as session, session.begin():
-        issued = tokens.issue(session, name, now())
+        issued = tokens.issue(session, name, utc_now_to_second())
     return (
         f"Token {issued.id} for {issued.editor}. It is shown only this once: store it now "
         f"(a password manager), it cannot be shown again.\n\n{issued.token}\n\n"
@@ -88,10 +81,10 @@ def invite_editor(engine: Engine, name: str, role: str = EDITOR_ROLE) -> str:
     from actions.admin.console.sessions import invite  # the console's, not the API's
 
     with Session(engine) as session, session.begin():
-        invitation = invite(session, name, now(), role)
+        invitation = invite(session, name, utc_now_to_second(), role)
     base = AdminSettings.from_env().public_url
     return (
-        f"Sign-in for {invitation.editor}, once, until {kabul(invitation.expires_at)} Kabul "
+        f"Sign-in for {invitation.editor}, once, until {kabul(invitation.expires_at, NEVER)} Kabul "
         f"time. Send the link (or read out the code) to them only.\n\n"
         f"{base}/console/signin?code={invitation.code}\n\ncode: {invitation.code}"
     )
@@ -101,9 +94,9 @@ def list_tokens(engine: Engine) -> str:
     with Session(engine) as session:
         rows = tokens.listing(session)
         lines = [
-            f"{row.id:>4}  {row.editor:<20}  created {kabul(row.created_at)}  "
-            f"last used {kabul(row.last_used_at)}  "
-            + (f"REVOKED {kabul(row.revoked_at)}" if row.revoked_at else "active")
+            f"{row.id:>4}  {row.editor:<20}  created {kabul(row.created_at, NEVER)}  "
+            f"last used {kabul(row.last_used_at, NEVER)}  "
+            + (f"REVOKED {kabul(row.revoked_at, NEVER)}" if row.revoked_at else "active")
             for row in rows
         ]
     return "\n".join(lines) if lines else "No tokens yet: python -m actions.admin token add NAME"
@@ -111,7 +104,7 @@ def list_tokens(engine: Engine) -> str:
 
 def revoke_tokens(engine: Engine, name: str, token_id: int | None) -> str:
     with Session(engine) as session, session.begin():
-        revoked = tokens.revoke(session, name, now(), token_id)
+        revoked = tokens.revoke(session, name, utc_now_to_second(), token_id)
     if not revoked:
         which = f"token {token_id} of {name}" if token_id is not None else name
         raise CommandError(f"{which} has no active token; see `token list`")

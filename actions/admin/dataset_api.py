@@ -20,10 +20,10 @@ from actions.admin.inputs import query_flag, read_text
 from actions.admin.records_api import note_of
 from actions.admin.schema import NUL, NUL_PROBLEM
 from actions.admin.state import editor, in_transaction, now
-from actions.content.format import KABUL
+from actions.common.kabul_time import KABUL
 from actions.content.seed.entries import SeedError, _LineLoader, _Mapping
 from actions.content.seed.exporter import dump, export_document
-from actions.content.seed.loader import load
+from actions.publishing import load
 
 routes = web.RouteTableDef()
 YAML = "application/yaml"

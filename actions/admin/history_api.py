@@ -11,6 +11,7 @@ from typing import Any
 from aiohttp import web
 from sqlalchemy.orm import Session
 
+from actions import publishing
 from actions.admin import present
 from actions.admin.errors import ApiError, from_content_error
 from actions.admin.inputs import query_int, read_json
@@ -62,7 +63,7 @@ async def rollback(request: web.Request) -> web.Response:
     def undo(session: Session) -> dict[str, Any] | None:
         if session.get(Revision, revision_id) is None:
             return None
-        revision = editing.rollback(session, who, revision_id, note, now=when)
+        revision = publishing.rollback(session, who, revision_id, note, now=when)
         spec = spec_for(revision.kind)
         row = session.get(spec.model, revision.record_id)
         return {"revision": present.revision(revision), "record": present.record(spec, row)}

@@ -1,7 +1,8 @@
 """``/records/{kind}[/{key}]``: read, publish and withdraw one kind of record.
 
-Thin on purpose: the editing service (``actions/content/editing.py``) does every check and
-writes every revision; this module translates HTTP to its calls and its refusals to HTTP.
+Thin on purpose: the editing service (``actions/content/editing.py``, through
+``actions/publishing.py``, which queues the alerts) does every check and writes every revision;
+this module translates HTTP to its calls and its refusals to HTTP.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ from typing import Any
 from aiohttp import web
 from sqlalchemy.orm import Session
 
+from actions import publishing
 from actions.admin import present
 from actions.admin.errors import ApiError, from_content_error
 from actions.admin.inputs import query_flag, read_json
 from actions.admin.schema import NOTE_SCHEMA, NUL, NUL_PROBLEM, PUBLISH_SCHEMAS
 from actions.admin.state import editor, in_transaction, now
 from actions.admin.versions import etag, exists_or_stale, expected_version, stale
-from actions.content import editing, review
+from actions.content import review
 from actions.content import validation as check
 from actions.content.editing import MissingTranslation, StaleVersion, version_of
 from actions.content.records import KindSpec, spec_for
@@ -118,7 +120,7 @@ async def publish_record(request: web.Request) -> web.Response:
 
     def publish(session: Session) -> dict[str, Any]:
         expecting = exists_or_stale(spec, key, spec.find(session, key), expected)
-        revision = editing.publish(
+        revision = publishing.publish(
             session,
             who,
             spec.kind,
@@ -189,7 +191,7 @@ async def withdraw_record(request: web.Request) -> web.Response:
         expecting = exists_or_stale(spec, key, row, expected)
         if row is None:
             return None
-        revision = editing.withdraw(
+        revision = publishing.withdraw(
             session, who, spec.kind, key, note, now=when, expected_version=expecting
         )
         return {

@@ -17,6 +17,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from actions.admin.settings import AdminSettings
+from actions.common.transactions import unit_of_work
 
 T = TypeVar("T")
 
@@ -28,17 +29,18 @@ CLOCK: web.AppKey[Callable[[], datetime]] = web.AppKey("clock")
 EDITOR = web.RequestKey("editor", str)
 
 
-def unit_of_work(engine: Engine, work: Callable[[Session], T]) -> T:
-    """Run ``work`` in one transaction: committed if it returns, rolled back if it raises."""
-    with Session(engine, expire_on_commit=False) as session, session.begin():
+def transact(engine: Engine, work: Callable[[Session], T]) -> T:
+    """Run ``work`` in one :func:`unit_of_work`: committed if it returns, rolled back if it
+    raises."""
+    with unit_of_work(engine) as session:
         return work(session)
 
 
 async def in_transaction(request: web.Request, work: Callable[[Session], T]) -> T:
-    """:func:`unit_of_work` in a worker thread. ``work`` returns plain data (JSON, text):
+    """:func:`transact` in a worker thread. ``work`` returns plain data (JSON, text):
     rows must not be read after their session has closed.
     """
-    return await asyncio.to_thread(unit_of_work, request.app[ENGINE], work)
+    return await asyncio.to_thread(transact, request.app[ENGINE], work)
 
 
 def now(request: web.Request) -> datetime:

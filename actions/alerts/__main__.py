@@ -16,16 +16,17 @@ from actions import settings
 from actions.alerts import notifier, outbox, retention
 from actions.cases import webhook_sender
 from actions.cases.courier import CaseReplyOutbox
-from actions.content.answering import utc_now
-from actions.content.cli.common import CommandError, kabul, unit_of_work
+from actions.common.clock import utc_now
+from actions.common.kabul_time import kabul
 from actions.content.db import get_engine
+from actions.content_cli.common import CommandError, command_transaction
 from actions.settings import SettingsError
 
 STATUS_ORDER = ("queued", "sending", "sent", "failed", "cancelled", "superseded")
 
 
 def status(limit: int) -> int:
-    with unit_of_work(get_engine()) as session:
+    with command_transaction(get_engine()) as session:
         helpdesk = webhook_sender.progress(session)
         if helpdesk is not None:
             print(f"Case events for the helpdesk: {helpdesk}")
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "status":
             return status(args.last)
-        with unit_of_work(get_engine()) as session:
+        with command_transaction(get_engine()) as session:
             purged = retention.purge(
                 session,
                 utc_now(),

@@ -24,10 +24,12 @@ from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstrain
 from sqlalchemy.orm import Mapped, mapped_column
 
 from actions.content.columns import Base, UTCDateTime, choice
+from actions.content.outgoing import CHANNEL as CHANNEL
+from actions.content.outgoing import CONVERSATION_ID as CONVERSATION_ID
+from actions.content.outgoing import FINAL_STATUSES as FINAL_STATUSES
+from actions.content.outgoing import DeliveryStatus as DeliveryStatus
+from actions.content.outgoing import Sending as Sending
 
-#: A conversation id: "<channel>-<40 hex digits>" (bot/channels/identity.py).
-CONVERSATION_ID = String(64)
-CHANNEL = String(32)
 #: An airport code, or "*" for "every destination".
 TOPIC_KEY = String(16)
 EVERYWHERE = "*"
@@ -39,26 +41,6 @@ class Topic(str, enum.Enum):
     AIRPORT = "airport"  # the status or a gate of an airport changes (key: its IATA code)
     FLIGHTS = "flights"  # a flight to a destination is added or changes (key: IATA code or *)
     ANNOUNCEMENTS = "announcements"  # a new official announcement (key: *)
-
-
-class DeliveryStatus(str, enum.Enum):
-    QUEUED = "queued"  # waiting for its turn (or for a retry after ``next_attempt_at``)
-    SENDING = "sending"  # claimed by a notifier, handed to Rasa
-    SENT = "sent"  # Rasa's channel handed it to the provider
-    FAILED = "failed"  # given up: no address any more, or every retry failed
-    CANCELLED = "cancelled"  # the subscriber opted out before it went out
-    SUPERSEDED = "superseded"  # a newer change to the same thing went out instead
-
-
-#: Statuses a delivery never leaves.
-FINAL_STATUSES = frozenset(
-    {
-        DeliveryStatus.SENT,
-        DeliveryStatus.FAILED,
-        DeliveryStatus.CANCELLED,
-        DeliveryStatus.SUPERSEDED,
-    }
-)
 
 
 class Subscription(Base):
@@ -106,21 +88,6 @@ class Broadcast(Base):
     topic_key: Mapped[str] = mapped_column(TOPIC_KEY)
     editor: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
-
-
-class Sending:
-    """Where one message on its way through the notifier stands (``actions/alerts/notifier.py``
-    reads and writes these columns; an alert's ``Delivery`` and a caseworker's ``CaseReply``
-    share them, each with its own ``status``)."""
-
-    attempts: Mapped[int] = mapped_column(Integer, default=0)
-    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    rendered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    delivered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    #: Why it failed or is being retried, e.g. "HTTP 429 (retry after 3 s)"; never an address.
-    last_error: Mapped[str | None] = mapped_column(String(200))
 
 
 class Delivery(Sending, Base):

@@ -1,6 +1,6 @@
 """The outbox: which published change alerts whom, written in the editor's own transaction.
 
-:func:`queue_alerts` runs inside ``editing._record`` for every revision. When the change matters
+:func:`queue_alerts` follows every revision (``actions/publishing.py``). When the change matters
 to a topic it adds one :class:`Broadcast` and one queued :class:`Delivery` per current
 subscriber, in the same transaction as the change itself: an editor's publish and its alerts
 are committed together or not at all, and a notifier that was down sends them when it is back.

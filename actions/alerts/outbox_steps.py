@@ -38,7 +38,7 @@ from actions.alerts import leases, retention
 from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, StoredAddress
 from actions.alerts.notifier_settings import NotifierSettings
 from actions.alerts.subscriptions import ALERT_CHANNELS, still_wanted
-from actions.content.answering import utc_now
+from actions.common.clock import utc_now
 from actions.content.db import session_scope
 from bot.contract import ALERT_DELIVERY, ALERT_INTENT
 

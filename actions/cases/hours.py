@@ -13,7 +13,7 @@ from datetime import datetime, time, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from actions.content.format import KABUL
+from actions.common.kabul_time import KABUL
 from actions.content.models import Organisation
 
 

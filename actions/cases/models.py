@@ -15,8 +15,8 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from actions.alerts.models import CHANNEL, CONVERSATION_ID, DeliveryStatus, Sending
 from actions.content.columns import Base, UTCDateTime, choice
+from actions.content.outgoing import CHANNEL, CONVERSATION_ID, DeliveryStatus, Sending
 
 #: A caseworker's sign-in name (the console's editor names are as long).
 CASEWORKER = String(64)

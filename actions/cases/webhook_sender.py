@@ -42,9 +42,8 @@ from sqlalchemy.orm import Session, aliased
 
 from actions.alerts import leases
 from actions.cases.models import CaseEvent, EventStatus
-from actions.content.answering import utc_now
+from actions.common.clock import utc_now
 from actions.content.db import session_scope
-from actions.settings import SettingsError
 from bot import case_events
 from bot.settings_values import positive_number, whole_number
 
@@ -74,10 +73,7 @@ class WebhookSettings:
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> WebhookSettings | None:
         """None without ``CASE_WEBHOOK_URL``: then no helpdesk is told anything;
         ``SettingsError`` naming the variable when one cannot be used."""
-        try:
-            url = case_events.webhook_url(environ)
-        except case_events.WebhookSettingError as error:
-            raise SettingsError(str(error)) from None
+        url = case_events.webhook_url(environ)  # raises the one SettingsError
         if url is None:
             return None
         return cls(

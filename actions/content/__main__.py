@@ -1,10 +1,10 @@
-"""The content CLI, ``python -m actions.content COMMAND``; see ``actions/content/cli/``."""
+"""The content CLI, ``python -m actions.content COMMAND``; see ``actions/content_cli/``."""
 
 from __future__ import annotations
 
 import sys
 
-from actions.content.cli.main import main
+from actions.content_cli.main import main
 
 __all__ = ["main"]
 

@@ -10,25 +10,22 @@ its kind's freshness limit (freshness.py), ``utter_content_may_be_outdated`` goe
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
-from rasa_sdk import Action, Tracker
+from rasa_sdk import Tracker
 from rasa_sdk.executor import CollectingDispatcher
-from rasa_sdk.types import DomainDict
-from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.orm import Session
 
+from actions.common.clock import utc_now
+from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.content import briefs
 from actions.content import format as fmt
-from actions.content.db import session_scope
 from actions.content.freshness import stalest_check
-from actions.content.localise import isolate, language_or_default
+from actions.content.localise import isolate
 from actions.content.models import Provenance
 from actions.settings import FreshnessLimits, emergency_hotline
 from bot.contract import is_external
@@ -38,10 +35,6 @@ logger = logging.getLogger(__name__)
 UNAVAILABLE = "utter_content_unavailable"
 UNAVAILABLE_HOTLINE = "utter_content_unavailable_hotline"
 MAY_BE_OUTDATED = "utter_content_may_be_outdated"
-
-
-def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 @dataclass(frozen=True)
@@ -91,7 +84,7 @@ def own_messages(tracker: Tracker) -> list[dict[str, Any]]:
     ]
 
 
-class ContentAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships no type hints
+class ContentAction(DatabaseAction):
     """Base of the actions that answer from the content database."""
 
     def __init__(
@@ -99,30 +92,39 @@ class ContentAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships no typ
         clock: Callable[[], datetime] = utc_now,
         freshness: FreshnessLimits | None = None,
     ) -> None:
-        self._clock = clock
+        super().__init__(clock)
         # Read once, when the action server creates its actions: a bad value stops the start.
         self._freshness = freshness if freshness is not None else FreshnessLimits.from_env()
         self._hotline = emergency_hotline()
 
     @abstractmethod
-    def answer(self, session: Session, tracker: Tracker, language: str, now: datetime) -> Reply:
+    def answer(self, turn: Turn) -> Reply:
         """Read what the question needs and choose the reply (runs in a worker thread)."""
 
-    def replies(
-        self, session: Session, tracker: Tracker, language: str, now: datetime
-    ) -> list[Reply]:
+    def replies(self, turn: Turn) -> list[Reply]:
         """Everything the answer sends, in order; also what the editors' console previews."""
-        reply = self.answer(session, tracker, language, now)
-        warning = self._freshness_warning(reply, language, now)
+        reply = self.answer(turn)
+        warning = self._freshness_warning(reply, turn.language, turn.now)
         if reply.current and "checked" not in reply.variables:
             # The SMS forms carry the shortest provenance, and the warning in a few words.
-            checked = briefs.checked(reply.current, now, language, stale=bool(warning))
+            checked = briefs.checked(reply.current, turn.now, turn.language, stale=bool(warning))
             reply = replace(reply, variables={**reply.variables, "checked": checked})
         return [*reply.preface, *warning, reply]
 
-    def _read(self, tracker: Tracker, language: str, now: datetime) -> list[Reply]:
-        with session_scope() as session:
-            return self.replies(session, tracker, language, now)
+    def step(self, turn: Turn) -> Events:
+        send(turn.dispatcher, self.replies(turn))
+        return []
+
+    def unavailable(
+        self, dispatcher: CollectingDispatcher, tracker: Tracker, language: str, now: datetime
+    ) -> Events:
+        """The apology, with the operator's hotline if one is configured (kept whole in RTL)."""
+        if self._hotline is None:
+            send(dispatcher, [Reply(UNAVAILABLE)])
+        else:
+            hotline = isolate(self._hotline, language)
+            send(dispatcher, [Reply(UNAVAILABLE_HOTLINE, {"hotline": hotline})])
+        return []
 
     def _freshness_warning(self, reply: Reply, language: str, now: datetime) -> list[Reply]:
         """Chat shows it as a message of its own; SMS variations of it are empty (docs/SMS.md)."""
@@ -131,23 +133,7 @@ class ContentAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships no typ
             return []
         return [Reply(MAY_BE_OUTDATED, fmt.last_checked(checked, now, language))]
 
-    def _unavailable(self, language: str) -> Reply:
-        """The apology, with the operator's hotline if one is configured (kept whole in RTL)."""
-        if self._hotline is None:
-            return Reply(UNAVAILABLE)
-        return Reply(UNAVAILABLE_HOTLINE, {"hotline": isolate(self._hotline, language)})
 
-    async def run(
-        self, dispatcher: CollectingDispatcher, tracker: Tracker, domain: DomainDict
-    ) -> list[dict[str, Any]]:
-        language = language_or_default(tracker.get_slot("language"))
-        now = self._clock()
-        try:
-            # A worker thread, so a slow database does not stall other conversations.
-            replies = await asyncio.to_thread(self._read, tracker, language, now)
-        except (SQLAlchemyError, OSError):
-            logger.error("%s: cannot read the content database", self.name(), exc_info=True)
-            replies = [self._unavailable(language)]
-        for reply in replies:
-            dispatcher.utter_message(response=reply.response, **reply.variables)
-        return []
+def send(dispatcher: CollectingDispatcher, replies: Sequence[Reply]) -> None:
+    for reply in replies:
+        dispatcher.utter_message(response=reply.response, **reply.variables)

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
-from actions.content.format import KABUL, ago, organisation, text
+from actions.common.kabul_time import KABUL
+from actions.content.format import ago, organisation, text
 from actions.content.localise import (
     GATE_STATE,
     KIND,

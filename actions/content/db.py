@@ -19,6 +19,7 @@ from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session
 
 from actions import settings
+from actions.common.transactions import unit_of_work
 
 logger = logging.getLogger(__name__)
 
@@ -83,8 +84,8 @@ def get_engine() -> Engine:
 
 @contextmanager
 def session_scope() -> Iterator[Session]:
-    """One session for one unit of work: committed on success, rolled back on error."""
-    with Session(get_engine(), expire_on_commit=False) as session, session.begin():
+    """One unit of work on the process's engine: committed on success, rolled back on error."""
+    with unit_of_work(get_engine()) as session:
         yield session
 
 

@@ -17,18 +17,21 @@ Rules an editor can rely on:
   unless ``valid_until`` is given. Filling in translations does not re-verify anything.
 * Each function adds to the caller's session and flushes; the caller commits or rolls back,
   so an import of many records is all or nothing.
+
+Entry points call these through ``actions/publishing.py``, which queues each revision's alerts
+in the same transaction; content itself knows nothing of alerts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from datetime import datetime, timezone
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from actions.alerts.outbox import queue_alerts
+from actions.common.clock import utc_now_to_second
 from actions.content import fields
 from actions.content import validation as check
 from actions.content.models import (
@@ -43,6 +46,7 @@ from actions.content.rules import MissingTranslation, check_record, merged, stor
 from actions.content.validation import ContentError
 
 __all__ = [
+    "Announce",
     "ContentError",
     "MissingTranslation",
     "StaleVersion",
@@ -53,6 +57,11 @@ __all__ = [
     "version_of",
     "withdraw",
 ]
+
+
+#: What has to follow every revision, in the transaction that records it: the publishing layer
+#: queues the alerts it calls for. Passed in by whoever changes content in bulk (the loader).
+Announce = Callable[[Session, Revision], object]
 
 
 class StaleVersion(ContentError):
@@ -76,11 +85,6 @@ class StaleVersion(ContentError):
         )
 
 
-def utc_now() -> datetime:
-    """Now, to the second: editors read these times, microseconds would only be noise."""
-    return datetime.now(timezone.utc).replace(microsecond=0)
-
-
 def publish(
     session: Session,
     editor: str,
@@ -101,7 +105,7 @@ def publish(
     :func:`version_of` said when the editor read the record; 0 for "does not exist yet") a
     record changed since then is refused with :class:`StaleVersion` instead of overwritten.
     """
-    now = now or utc_now()
+    now = now or utc_now_to_second()
     editor, note = check.editor(editor), check.note(note)
     spec = spec_for(kind)
     key = spec.normalise(key)
@@ -134,7 +138,7 @@ def reverify(
     A volatile fact (required ``valid_until``) keeps the length of its validity window from
     the new check, as publishing it would; nothing else changes, so nobody is alerted.
     """
-    now = now or utc_now()
+    now = now or utc_now_to_second()
     spec = spec_for(kind)
     key = spec.normalise(key)
     row = spec.find(session, key)
@@ -162,7 +166,7 @@ def withdraw(
     expected_version: int | None = None,
 ) -> Revision:
     """Hide a record from every answer; it stays in the database and in its history."""
-    now = now or utc_now()
+    now = now or utc_now_to_second()
     editor, note = check.editor(editor), check.note(note, required=True)
     spec = spec_for(kind)
     key = spec.normalise(key)
@@ -191,7 +195,7 @@ def rollback(
     Rolling back the revision that created a record withdraws it. Later changes to the same
     record are undone too, since the record returns to the state before ``revision_id``.
     """
-    now = now or utc_now()
+    now = now or utc_now_to_second()
     editor, note = check.editor(editor), check.note(note)
     target = session.get(Revision, revision_id)
     if target is None:
@@ -334,5 +338,4 @@ def _record(
     )
     session.add(revision)
     session.flush()
-    queue_alerts(session, revision, row)  # in this transaction: the change and its alerts
     return revision

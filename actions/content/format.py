@@ -11,9 +11,9 @@ to call or write to them; in Dari and Pashto each is isolated whole so that it i
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import date, datetime, time, timedelta
-from zoneinfo import ZoneInfo
+from datetime import date, datetime
 
+from actions.common.kabul_time import KABUL, kabul_day_bounds
 from actions.content.columns import Base, in_language
 from actions.content.localise import (
     AGO,
@@ -43,7 +43,6 @@ from actions.content.models import (
 )
 from bot.lang.calendar import day_part, month, weekday
 
-KABUL = ZoneInfo("Asia/Kabul")
 BULLET = "•"
 SEPARATOR = " · "
 
@@ -59,12 +58,6 @@ def text(row: Base, field: str, language: str) -> str:
     if shown_in == language:
         return value
     return f"{isolate_foreign(value, shown_in, language)} {not_translated(language, shown_in)}"
-
-
-def kabul_day_bounds(day: date) -> tuple[datetime, datetime]:
-    """The UTC instants a Kabul calendar day starts and ends (end exclusive)."""
-    start = datetime.combine(day, time.min, tzinfo=KABUL)
-    return start, start + timedelta(days=1)
 
 
 def _date_parts(moment: datetime, language: str) -> dict[str, str]:

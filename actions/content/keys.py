@@ -16,9 +16,9 @@ from typing import Any
 from sqlalchemy import String, func, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
+from actions.common.kabul_time import KABUL, kabul_day_bounds
 from actions.content import fields as f
 from actions.content import validation as check
-from actions.content.format import KABUL, kabul_day_bounds
 from actions.content.models import (
     Airport,
     AirportStatus,

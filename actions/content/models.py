@@ -39,7 +39,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
 
-from actions.alerts.models import Broadcast, Delivery, StoredAddress, Subscription
 from actions.cases.models import Case, CaseAudit, CaseMessage
 from actions.content.columns import (
     CASE_HOURS,
@@ -61,20 +60,16 @@ from bot.lang.codes import LANGUAGES
 __all__ = [
     "NAMING_CONVENTION",
     "Base",
-    "Broadcast",
     "Case",
     "CaseAudit",
     "CaseMessage",
     "ConsoleSession",
-    "Delivery",
     "EditorToken",
     "QuestionCount",
     "RecordKind",
     "Revision",
     "RevisionAction",
     "SignInCode",
-    "StoredAddress",
-    "Subscription",
     "UTCDateTime",
     "UnansweredQuestion",
     "localised",

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, exists, func, select
 from sqlalchemy.orm import Session, joinedload, selectinload, with_loader_criteria
 
-from actions.content.format import kabul_day_bounds
+from actions.common.kabul_time import kabul_day_bounds
 from actions.content.models import (
     Airport,
     AirportStatus,

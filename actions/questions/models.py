@@ -8,8 +8,8 @@ from datetime import datetime
 from sqlalchemy import BigInteger, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from actions.alerts.models import CHANNEL
 from actions.content.columns import Base, UTCDateTime
+from actions.content.outgoing import CHANNEL
 
 INTENT = String(64)
 LANGUAGE = String(8)

@@ -18,7 +18,7 @@ from typing import Final
 from sqlalchemy import delete, desc, distinct, func, select, union_all
 from sqlalchemy.orm import Session
 
-from actions.content.format import KABUL
+from actions.common.kabul_time import KABUL
 from actions.questions.models import FACETS, QuestionCount, UnansweredQuestion
 
 WINDOW: Final = timedelta(days=7)

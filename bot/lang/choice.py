@@ -6,18 +6,12 @@ on every turn, inside the Rasa process, so no turn costs an action-server call f
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from bot.lang.codes import DEFAULT_LANGUAGE, is_language
-from bot.settings_values import fraction
-
-LANGUAGE_FOLLOW_CONFIDENCE: Final = "LANGUAGE_FOLLOW_CONFIDENCE"
-#: Below this identifier confidence a message does not switch the conversation's language:
-#: a short "ok" must not flip a Pashto conversation into English.
-DEFAULT_FOLLOW_CONFIDENCE: Final = 0.7
+from bot.settings import DEFAULT_FOLLOW_CONFIDENCE
 
 
 @dataclass(frozen=True)
@@ -47,8 +41,3 @@ def choose_language(
     if current:
         return current
     return LanguageState(hint if is_language(hint) else DEFAULT_LANGUAGE, chosen=False)
-
-
-def follow_confidence(environ: Mapping[str, str] = os.environ) -> float:
-    """``LANGUAGE_FOLLOW_CONFIDENCE`` (0 to 1, default 0.7); SettingsError naming it if wrong."""
-    return fraction(environ, LANGUAGE_FOLLOW_CONFIDENCE, DEFAULT_FOLLOW_CONFIDENCE)

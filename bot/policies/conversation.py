@@ -16,7 +16,6 @@ live conversation see the same routing.
 from __future__ import annotations
 
 import logging
-import os
 from datetime import timedelta
 from typing import Any, Dict, List
 
@@ -29,24 +28,16 @@ from rasa.shared.core.events import ActionExecuted, Event, SlotSet, UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
 
 from bot.contract import LANGUAGE_HINT, is_external
-from bot.lang.choice import LanguageState, choose_language, follow_confidence
+from bot.lang.choice import LanguageState, choose_language
 from bot.lang.codes import is_language
-from bot.policies.memory import ACTION_TOPIC, DEFAULT_TTL, TOPIC, remembered
-from bot.settings_values import whole_number
+from bot.policies.memory import ACTION_TOPIC, TOPIC, remembered
+from bot.settings import conversation_memory, language_follow_confidence
 
 logger = logging.getLogger(__name__)
 
 LANGUAGE_SLOT = "language"
 CHOSEN_SLOT = "language_chosen"
 SAFETY_OFFER = "utter_safety_offer"
-CONVERSATION_MEMORY_MINUTES = "CONVERSATION_MEMORY_MINUTES"
-
-
-def memory_ttl(environ: Dict[str, str] | os._Environ[str] = os.environ) -> timedelta:
-    """``CONVERSATION_MEMORY_MINUTES`` (whole minutes, default 30): how long a follow-up still
-    inherits the topic and details of the questions before it."""
-    default = int(DEFAULT_TTL.total_seconds() // 60)
-    return timedelta(minutes=whole_number(environ, CONVERSATION_MEMORY_MINUTES, default))
 
 
 def own_messages(tracker: DialogueStateTracker) -> List[UserUttered]:
@@ -110,8 +101,8 @@ class ConversationPolicy(RulePolicy):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Read when Rasa loads the model: a wrong value keeps it from loading, naming the variable.
-        self._follow_confidence = follow_confidence()
-        self._memory_ttl = memory_ttl()
+        self._follow_confidence = language_follow_confidence()
+        self._memory_ttl = conversation_memory()
 
     def predict_action_probabilities(
         self,

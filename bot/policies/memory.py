@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any, Final
 
+from bot.settings import DEFAULT_MEMORY
+
 FOLLOW_UP: Final = "follow_up"
 TOPIC: Final = "topic"
 
@@ -51,7 +53,6 @@ REPLACES: Final[Mapping[str, tuple[str, ...]]] = {
     "date": ("flight_number",),
     "airport": ("gate",),
 }
-DEFAULT_TTL: Final = timedelta(minutes=30)
 
 
 def gate_airport(gate: str) -> str | None:
@@ -65,7 +66,7 @@ def remembered(
     entities: Sequence[Mapping[str, Any]],
     slots: Mapping[str, Any],
     silence: timedelta | None,
-    ttl: timedelta = DEFAULT_TTL,
+    ttl: timedelta = DEFAULT_MEMORY,
 ) -> dict[str, Any]:
     """The topic and details after a message, as the slots that must change (name → value).
 

@@ -46,7 +46,7 @@ RASA_LIBRARIES = (
     ("REST channel, Sanic HTTP, event loop", "rasa/core/channels/"),
 )
 ACTION_STAGES = (
-    ("content database (SQLAlchemy)", "ContentAction._read"),
+    ("content database (SQLAlchemy)", "DatabaseAction.in_session"),
     ("other actions", "ActionExecutor.run"),
     ("request JSON decode", "Request.load_json"),
 )

@@ -22,7 +22,8 @@ from sqlalchemy.orm import Session
 
 from actions.content import db
 from actions.content.migrate import upgrade_to_head
-from actions.content.seed.loader import clear, load, read_file
+from actions.content.seed.loader import read_file
+from actions.publishing import clear, load
 from tests.actions.content_support import NOW
 
 PG_URL = os.environ.get("CONTENT_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")

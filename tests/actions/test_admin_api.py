@@ -31,6 +31,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, inspect
 from sqlalchemy.orm import Session
 
+from actions import schema
 from actions.admin import tokens
 from actions.admin.app import AccessLog, create_app
 from actions.admin.settings import AdminSettings
@@ -40,7 +41,7 @@ from actions.alerts.models import Topic
 from actions.alerts.subscriptions import Wish
 from actions.content import db
 from actions.content.migrate import alembic_config
-from actions.content.models import Base, RevisionAction
+from actions.content.models import RevisionAction
 from actions.flights import ActionAnswerFlights
 from tests.actions.admin_support import (
     ADVICE,
@@ -562,7 +563,7 @@ def test_migration_0004_adds_the_token_table_and_downgrades(migrated: Engine) ->
     assert columns == {"id", "editor", "token_hash", "created_at", "revoked_at", "last_used_at"}
     with migrated.connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
-        differences = compare_metadata(context, Base.metadata)
+        differences = compare_metadata(context, schema.metadata)
     assert [d for d in differences if "editor_tokens" in repr(d)] == []  # the model is the table
     config = alembic_config()
     for target, direction in (("0003", command_api.downgrade), ("head", command_api.upgrade)):

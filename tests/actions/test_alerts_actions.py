@@ -9,6 +9,7 @@ import pytest
 from rasa_sdk.executor import CollectingDispatcher
 from sqlalchemy import func, select, update
 
+from actions import publishing
 from actions.alert_delivery import ActionSendAlert
 from actions.alerts.models import (
     EVERYWHERE,
@@ -19,7 +20,7 @@ from actions.alerts.models import (
     Topic,
 )
 from actions.alerts.subscriptions import Wish
-from actions.content import db, editing
+from actions.content import db
 from actions.privacy import ActionDeleteMyData
 from actions.subscriptions import (
     ActionListSubscriptions,
@@ -157,7 +158,7 @@ async def test_a_database_that_is_down_never_confirms(monkeypatch: pytest.Monkey
 async def test_delete_my_data_leaves_nothing_of_the_person_in_the_content_database() -> None:
     (person, other) = add_subscribers(2, [Wish(Topic.AIRPORT, "KBL")])
     with db.session_scope() as session:
-        editing.publish(
+        publishing.publish(
             session, "amina", "airport", "KBL", {"state": "closed", "advice": ADVICE}, "n", now=NOW
         )
 
@@ -174,7 +175,7 @@ async def test_delete_my_data_leaves_nothing_of_the_person_in_the_content_databa
 def queue_airport_alert(channel: str = "telegram", language: str = "ps") -> Delivery:
     add_subscribers(1, [Wish(Topic.AIRPORT, "KBL")], channel=channel, language=language)
     with db.session_scope() as session:
-        editing.publish(
+        publishing.publish(
             session, "amina", "airport", "KBL", {"state": "closed", "advice": ADVICE}, "n", now=NOW
         )
         session.execute(update(Delivery).values(status=DeliveryStatus.SENDING))

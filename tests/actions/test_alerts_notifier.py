@@ -19,6 +19,7 @@ from aiohttp import web
 from rasa_sdk.executor import CollectingDispatcher
 from sqlalchemy import update
 
+from actions import publishing
 from actions.alert_delivery import ActionSendAlert
 from actions.alerts import subscriptions
 from actions.alerts.models import Delivery, DeliveryStatus, Topic
@@ -27,7 +28,7 @@ from actions.alerts.notifier_settings import NotifierSettings
 from actions.alerts.outbox_steps import Outbox, Outcome
 from actions.alerts.rasa_client import refusal
 from actions.alerts.subscriptions import Wish
-from actions.content import db, editing
+from actions.content import db
 from actions.settings import SettingsError
 from bot.contract import NotDelivered
 from tests.actions.alerts_support import (
@@ -142,7 +143,7 @@ def moving(offset: timedelta) -> Callable[[], Any]:
 
 def close_airport(when: Any = LATER) -> None:
     with db.session_scope() as session:
-        editing.publish(
+        publishing.publish(
             session, "amina", "airport", "KBL", {"state": "closed", "advice": ADVICE}, "n", now=when
         )
 
@@ -209,7 +210,7 @@ async def test_one_conversation_gets_at_most_one_alert_a_second(rasa: tuple[Fake
     (person,) = add_subscribers(1, [Wish(Topic.AIRPORT, "KBL"), Wish(Topic.ANNOUNCEMENTS)])
     close_airport()
     with db.session_scope() as session:
-        editing.publish(
+        publishing.publish(
             session,
             "amina",
             "announcement",

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from sqlalchemy import func, insert, select
 
+from actions import publishing
 from actions.alerts import retention, subscriptions
 from actions.alerts.models import (
     EVERYWHERE,
@@ -38,7 +40,7 @@ pytestmark = pytest.mark.usefixtures("no_alert_subscribers")
 
 def publish(kind: str, key: str, changes: dict[str, Any], when: Any = LATER) -> Revision | None:
     with db.session_scope() as session:
-        return editing.publish(session, "amina", kind, key, changes, "note", now=when)
+        return publishing.publish(session, "amina", kind, key, changes, "note", now=when)
 
 
 def broadcasts() -> list[Broadcast]:
@@ -231,3 +233,22 @@ def test_ten_thousand_subscribers_are_queued_in_one_publish() -> None:
     publish("airport", "KBL", {"state": "closed", "advice": ADVICE})
     with db.session_scope() as session:
         assert session.scalar(select(func.count()).select_from(Delivery)) == 10_000
+
+
+def test_a_loaded_content_file_alerts_for_what_it_changes(demo_document: Any) -> None:
+    add_subscribers(2, [Wish(Topic.AIRPORT, "KBL")])
+    document = copy.deepcopy(demo_document)
+    (kabul,) = [status for status in document["airport_statuses"] if status["airport"] == "KBL"]
+    kabul["state"] = "closed"
+    with db.session_scope() as session:
+        summary = publishing.load(session, document, NOW, editor="amina")
+
+    assert summary.changes().startswith("0 created, 1 changed")
+    (broadcast,) = broadcasts()
+    assert (broadcast.topic, broadcast.topic_key, broadcast.editor) == (
+        Topic.AIRPORT,
+        "KBL",
+        "amina",
+    )
+    assert broadcast.revision_id == summary.revisions[0]
+    assert len(deliveries()) == 2

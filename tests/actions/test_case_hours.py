@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 import pytest
 
 from actions.cases.hours import Hours
-from actions.content.format import KABUL
+from actions.common.kabul_time import KABUL
 
 
 def kabul(hour: int, minute: int = 0) -> datetime:

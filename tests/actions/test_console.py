@@ -22,11 +22,11 @@ from actions.admin.console import sessions
 from actions.admin.settings import AdminSettings
 from actions.admin.state import CLOCK
 from actions.airport import ActionAnswerAirportStatus
-from actions.alerts.models import Delivery, Topic
+from actions.alerts.models import Broadcast, Delivery, Topic
 from actions.alerts.subscriptions import Wish
 from actions.content import db
-from actions.content.editing import publish
 from actions.content.models import ConsoleSession, Revision, SignInCode
+from actions.publishing import publish
 from tests.actions.admin_support import Tokens, command, fresh_tokens, stored
 from tests.actions.alerts_support import add_subscribers
 from tests.actions.console_support import (
@@ -315,26 +315,30 @@ async def test_preview_shows_the_answer_in_each_language_and_who_it_alerts_and_c
         assert session.scalars(select(Delivery)).all() == []
 
 
+#: Abbey Gate reopened, in the editor's form.
+REOPENED = {
+    "state": "open",
+    "note.en": "Open.",
+    "note.prs": "باز است.",
+    "note.ps": "خلاصه ده.",
+    "note": "reopened",
+    "do": "publish",
+}
+
+
+async def reopen_abbey_gate(browser: Client, **fields: str) -> str:
+    """Publish :data:`REOPENED` through the gate's form; the page the editor sees after it."""
+    form = {**form_of(await (await browser.get(GATE)).text()), **REOPENED, **fields}
+    response = await browser.post(GATE, data=form)
+    assert response.status == 200 and response.url.path == GATE
+    return visible(await response.text())
+
+
 async def test_publishing_is_a_revision_by_the_signed_in_editor_and_the_next_answer_says_it(
     browser: Client, signed_in: str
 ) -> None:
-    form = form_of(await (await browser.get(GATE)).text())
-    form.update(
-        {
-            "state": "open",
-            "note.en": "Open.",
-            "note.prs": "باز است.",
-            "note.ps": "خلاصه ده.",
-            "note": "reopened",
-            "editor": "mallory",
-            "do": "publish",
-        }
-    )
-    response = await browser.post(GATE, data=form)
-    assert response.status == 200 and response.url.path == GATE
-    assert "Published: gate KBL/abbey-gate. 0 subscribers will be alerted." in visible(
-        await response.text()
-    )
+    shown = await reopen_abbey_gate(browser, editor="mallory")
+    assert "Published: gate KBL/abbey-gate. 0 subscribers will be alerted." in shown
     latest = revisions()[-1]
     assert (latest.editor, latest.note, latest.after["state"]) == ("amina", "reopened", "open")
     assert latest.after["verified_at"] == LATER.isoformat()  # publishing vouches for it now
@@ -342,6 +346,20 @@ async def test_publishing_is_a_revision_by_the_signed_in_editor_and_the_next_ans
     messages, _ = await run(action, tracker("ask_airport_status", "en", {"airport": "KBL"}))
     assert messages[-1]["response"] == "utter_airport_status"
     assert "• Abbey Gate: open — Open.\n" in messages[-1]["gates"]
+
+
+async def test_a_published_change_queues_its_alerts_in_the_same_transaction(
+    browser: Client, signed_in: str, no_alert_subscribers: None
+) -> None:
+    people = add_subscribers(2, [Wish(Topic.AIRPORT, "KBL")])
+    shown = await reopen_abbey_gate(browser)
+    assert "Published: gate KBL/abbey-gate. 2 subscribers will be alerted." in shown
+    latest = revisions()[-1]
+    with db.session_scope() as session:
+        (broadcast,) = session.scalars(select(Broadcast)).all()
+        queued = session.scalars(select(Delivery.conversation_id)).all()
+    assert broadcast.revision_id == latest.id
+    assert sorted(queued) == sorted(people)
 
 
 async def test_a_text_changed_in_one_language_asks_for_the_others_next_to_their_fields(

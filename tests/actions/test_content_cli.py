@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from actions.common.kabul_time import KABUL
 from actions.content import __main__ as cli
-from actions.content.format import KABUL
 
 REPO = Path(__file__).resolve().parents[2]
 COMMANDS = (
@@ -268,14 +268,26 @@ def test_an_unmigrated_database_and_usage_errors(tmp_path: Path) -> None:
     assert unknown.returncode == 2 and "invalid choice: 'spaceship'" in unknown.stderr
 
 
-def test_the_editor_is_told_how_many_subscribers_a_change_alerts(database: Path) -> None:
+def subscribe(database: Path, topic: str, key: str, people: int) -> None:
     with sqlite3.connect(database) as connection:
         connection.executemany(
             "INSERT INTO alert_subscriptions (conversation_id, channel, topic, topic_key, "
-            "language, created_at, expires_at) VALUES (?, 'telegram', 'airport', 'KBL', 'prs', "
+            "language, created_at, expires_at) VALUES (?, 'telegram', ?, ?, 'prs', "
             "'2021-08-01 00:00:00', '2099-01-01 00:00:00')",
-            [(f"telegram-{n:040x}",) for n in range(3)],
+            [(f"telegram-{n:040x}", topic, key) for n in range(people)],
         )
+
+
+def alerts_queued(database: Path) -> tuple[int, int]:
+    """Broadcasts and deliveries in the outbox, whatever their state."""
+    with sqlite3.connect(database) as connection:
+        (broadcasts,) = connection.execute("SELECT count(*) FROM alert_broadcasts").fetchone()
+        (deliveries,) = connection.execute("SELECT count(*) FROM alert_deliveries").fetchone()
+    return broadcasts, deliveries
+
+
+def test_the_editor_is_told_how_many_subscribers_a_change_alerts(database: Path) -> None:
+    subscribe(database, "airport", "KBL", 3)
     published = content(
         database,
         *("publish", "airport", "KBL", "--status", "closed"),
@@ -295,3 +307,23 @@ def test_the_editor_is_told_how_many_subscribers_a_change_alerts(database: Path)
         check=True,
     )
     assert re.search(r"airport/KBL by amina: 3 queued$", status.stdout, re.MULTILINE)
+
+
+def test_an_import_and_a_rollback_alert_subscribers_as_a_change_by_hand_does(
+    database: Path, tmp_path: Path
+) -> None:
+    subscribe(database, "flights", "*", 2)
+    changed = tmp_path / "changed.yml"
+    content(database, "export", changed)
+    text = changed.read_text("utf-8")
+    assert "status: boarding" in text
+    changed.write_text(text.replace("status: boarding", "status: delayed", 1), "utf-8")
+
+    imported = content(database, "import", changed, "--editor", "amina")
+    assert imported.returncode == 0, imported.stderr
+    assert "1 changed" in imported.stdout
+    assert alerts_queued(database) == (1, 2)
+
+    undone = content(database, "rollback", latest_revision(database), "--editor", "bilal")
+    assert undone.returncode == 0, undone.stderr
+    assert alerts_queued(database) == (2, 4)

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from actions.content.format import KABUL, ago, calendar_date, clock, departure, kabul_day_bounds
+from actions.common.kabul_time import KABUL, kabul_day_bounds
+from actions.content.format import ago, calendar_date, clock, departure
 from actions.content.localise import (
     AGO,
     CONTACT,

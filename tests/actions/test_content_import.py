@@ -21,7 +21,8 @@ from actions.content.models import RecordKind, Revision
 from actions.content.records import SPECS, snapshot
 from actions.content.review import records
 from actions.content.seed.exporter import dump, export_document
-from actions.content.seed.loader import clear, load, read_file
+from actions.content.seed.loader import read_file
+from actions.publishing import clear, load
 from tests.actions.content_support import NOW
 
 LATER = NOW + timedelta(minutes=5)

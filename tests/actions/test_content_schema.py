@@ -14,17 +14,17 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, func, inspect, select
 from sqlalchemy.exc import IntegrityError, StatementError
 
+from actions import schema
 from actions.content import db, editing
 from actions.content.migrate import alembic_config, current_revision, head_revision
 from actions.content.models import (
-    Base,
     Flight,
     GuidanceKind,
     GuidanceTopic,
     Organisation,
     Revision,
 )
-from actions.content.seed.loader import load
+from actions.publishing import load
 from tests.actions.content_support import NOW
 
 TABLES = {
@@ -61,7 +61,7 @@ def test_migration_creates_the_whole_schema(migrated: Engine) -> None:
 def test_migration_matches_the_models(migrated: Engine) -> None:
     with migrated.connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
-        assert compare_metadata(context, Base.metadata) == []
+        assert compare_metadata(context, schema.metadata) == []
 
 
 def test_constraint_names_follow_the_naming_convention(migrated: Engine) -> None:
@@ -161,7 +161,7 @@ def test_migration_0002_downgrades_to_0001_and_back_keeping_the_rest(
         assert session.scalar(select(func.count()).select_from(Flight)) == 10
     with migrated.connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
-        assert compare_metadata(context, Base.metadata) == []
+        assert compare_metadata(context, schema.metadata) == []
 
 
 def _topic(session: Any, kind: GuidanceKind, **details: Any) -> GuidanceTopic:
@@ -237,7 +237,7 @@ def test_migration_0003_downgrades_dropping_history_and_withdrawn_rows(
         assert session.scalar(select(func.count()).select_from(Flight)) == 9
     with migrated.connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
-        assert compare_metadata(context, Base.metadata) == []
+        assert compare_metadata(context, schema.metadata) == []
 
 
 def test_migration_0005_adds_and_drops_the_destination_index(content_db: Engine) -> None:

@@ -10,10 +10,9 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, func, select
 
+from actions.common.kabul_time import KABUL
 from actions.content import __main__ as cli
 from actions.content import db
-from actions.content.cli import database as database_commands
-from actions.content.format import KABUL
 from actions.content.migrate import head_revision
 from actions.content.models import (
     Airport,
@@ -26,7 +25,9 @@ from actions.content.models import (
     Verification,
 )
 from actions.content.seed import loader
-from actions.content.seed.loader import SeedError, load, read_file
+from actions.content.seed.loader import SeedError, read_file
+from actions.content_cli import database as database_commands
+from actions.publishing import load
 from bot.lang.codes import LANGUAGES
 from bot.lang.letters import DARI_GAF, PASHTO_LETTERS
 from bot.settings_values import duration

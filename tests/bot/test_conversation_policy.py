@@ -15,9 +15,9 @@ from rasa.shared.core.trackers import DialogueStateTracker
 from bot.policies.conversation import (
     ConversationPolicy,
     answered_topic,
-    memory_ttl,
     with_turn_events,
 )
+from bot.settings import conversation_memory
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -163,8 +163,8 @@ def test_an_alert_trigger_is_not_a_first_message(domain: Domain) -> None:
 
 
 def test_the_memory_setting() -> None:
-    assert memory_ttl({}).total_seconds() == 30 * 60
-    assert memory_ttl({"CONVERSATION_MEMORY_MINUTES": "45"}).total_seconds() == 45 * 60
+    assert conversation_memory({}).total_seconds() == 30 * 60
+    assert conversation_memory({"CONVERSATION_MEMORY_MINUTES": "45"}).total_seconds() == 45 * 60
     for wrong in ("0", "half an hour", "-5"):
         with pytest.raises(ValueError, match="CONVERSATION_MEMORY_MINUTES"):
-            memory_ttl({"CONVERSATION_MEMORY_MINUTES": wrong})
+            conversation_memory({"CONVERSATION_MEMORY_MINUTES": wrong})

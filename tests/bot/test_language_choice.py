@@ -4,7 +4,8 @@ from typing import Any
 
 import pytest
 
-from bot.lang.choice import LanguageState, choose_language, follow_confidence
+from bot.lang.choice import LanguageState, choose_language
+from bot.settings import language_follow_confidence
 
 
 def parse(
@@ -58,11 +59,11 @@ def test_channel_hint_only_without_evidence(hint: str | None, expected: str) -> 
 
 
 def test_follow_confidence_default_and_override() -> None:
-    assert follow_confidence({}) == 0.7
-    assert follow_confidence({"LANGUAGE_FOLLOW_CONFIDENCE": "0.85"}) == 0.85
+    assert language_follow_confidence({}) == 0.7
+    assert language_follow_confidence({"LANGUAGE_FOLLOW_CONFIDENCE": "0.85"}) == 0.85
 
 
 @pytest.mark.parametrize("raw", ["high", "1.5", "-0.1"])
 def test_follow_confidence_refuses_what_is_not_a_share(raw: str) -> None:
     with pytest.raises(ValueError, match=r"LANGUAGE_FOLLOW_CONFIDENCE is .* from 0 to 1"):
-        follow_confidence({"LANGUAGE_FOLLOW_CONFIDENCE": raw})
+        language_follow_confidence({"LANGUAGE_FOLLOW_CONFIDENCE": raw})

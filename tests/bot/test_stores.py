@@ -20,11 +20,11 @@ from rasa.shared.core.domain import Domain
 from rasa.shared.core.events import ActionExecuted, BotUttered, SessionStarted, UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
 
+from bot.settings import conversation_retention
 from bot.stores import (
     ForgetfulInMemoryTrackerStore,
     ForgetfulSQLTrackerStore,
     asks_to_be_forgotten,
-    retention,
 )
 
 DOMAIN = Domain.empty()
@@ -63,11 +63,12 @@ def test_only_a_turn_that_confirmed_the_deletion_asks_to_forget() -> None:
 
 
 def test_retention_setting(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert retention({}) == timedelta(days=7)
-    assert retention({"CONVERSATION_RETENTION": "1d12h"}) == timedelta(days=1, hours=12)
+    assert conversation_retention({}) == timedelta(days=7)
+    day_and_a_half = conversation_retention({"CONVERSATION_RETENTION": "1d12h"})
+    assert day_and_a_half == timedelta(days=1, hours=12)
     for wrong in ("0d", "a week", "-3d"):
         with pytest.raises(ValueError, match="CONVERSATION_RETENTION"):
-            retention({"CONVERSATION_RETENTION": wrong})
+            conversation_retention({"CONVERSATION_RETENTION": wrong})
 
 
 async def test_in_memory_store_forgets_on_request_and_after_the_retention_period() -> None:

@@ -168,16 +168,20 @@ def screenshot(page: Page, name: str) -> None:
 def airport_answer(console: Console) -> str:
     """What the assistant answers now to "is Kabul airport open?" in Dari: the action
     server's own code, on the console's database."""
+    from rasa_sdk.executor import CollectingDispatcher
+
     from actions.airport import ActionAnswerAirportStatus
+    from actions.common.clock import utc_now
+    from actions.common.database_action import Turn
     from actions.content import db
-    from actions.content.answering import utc_now
     from tests.actions.content_support import tracker
 
     engine = db.create_content_engine(console.db_url)
     try:
         with Session(engine) as session:
             asked = tracker("ask_airport_status", "prs", {"airport": "KBL"})
-            replies = ActionAnswerAirportStatus().replies(session, asked, "prs", utc_now())
+            turn = Turn(CollectingDispatcher(), session, asked, "prs", utc_now())
+            replies = ActionAnswerAirportStatus().replies(turn)
             return replies[-1].variables["gates"]
     finally:
         engine.dispose()

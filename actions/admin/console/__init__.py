@@ -1,8 +1,9 @@
 """The editors' web console at ``/console/``: the same editing service, as pages for a phone.
 
 Server-rendered (aiohttp-jinja2, autoescaped), forms that work without JavaScript, in English,
-Dari and Pashto. Every change goes through ``actions/content/editing.py`` like the CLI and the
-HTTP API do; this package only turns forms into its calls. Design: docs/CONSOLE.md.
+Dari and Pashto. Every change goes through ``actions/publishing.py`` (the editing service and the
+alerts it queues) like the CLI and the HTTP API do; this package only turns forms into its
+calls. Design: docs/CONSOLE.md.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from actions.admin.console.refusals import form_refused
 from actions.admin.errors import ApiError
 from actions.admin.state import SETTINGS, in_transaction, now
 from actions.content.seed.entries import SeedError
-from actions.content.seed.loader import load
+from actions.publishing import load
 
 routes = web.RouteTableDef()
 

@@ -17,6 +17,7 @@ from aiohttp import web
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from actions import publishing
 from actions.admin.console import flash, forms
 from actions.admin.console.guard import (
     Form,
@@ -36,7 +37,6 @@ from actions.admin.console.stale import stale_context, stale_page
 from actions.admin.console.titles import title
 from actions.admin.state import ENGINE, in_transaction, now
 from actions.alerts import outbox
-from actions.content import editing
 from actions.content.editing import MissingTranslation, StaleVersion, version_of
 from actions.content.models import Airport, Organisation
 from actions.content.records import KindSpec, snapshot, spec_for
@@ -169,7 +169,7 @@ def _attempt(
     row = spec.find(session, key)
     stored = None if row is None else snapshot(spec, row)
     version = form_field(form, "version")
-    revision = editing.publish(
+    revision = publishing.publish(
         session,
         who,
         spec.kind,
@@ -303,7 +303,7 @@ async def withdraw(request: web.Request) -> web.Response:
     version, moment = form_field(form, "version"), now(request)
 
     def work(session: Session) -> None:
-        editing.withdraw(
+        publishing.withdraw(
             session,
             who.editor,
             spec.kind,

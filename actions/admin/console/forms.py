@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from actions.admin.console.guard import Form
-from actions.content import format as fmt
+from actions.common.kabul_time import KABUL
 from actions.content.fields import Field, FieldType
 from actions.content.records import KindSpec
 from bot.lang.codes import LANGUAGES, RTL_LANGUAGES
@@ -45,14 +45,14 @@ def local_time(iso: str | None) -> str:
     """A stored ISO UTC time as a ``datetime-local`` value in Kabul time."""
     if not iso:
         return ""
-    return datetime.fromisoformat(iso).astimezone(fmt.KABUL).strftime(LOCAL_MINUTE)
+    return datetime.fromisoformat(iso).astimezone(KABUL).strftime(LOCAL_MINUTE)
 
 
 def utc_time(local: str) -> str:
     """A ``datetime-local`` value in Kabul time as ISO UTC; the text as typed if it is no time
     (the service then says what is wrong with it)."""
     try:
-        moment = datetime.strptime(local.strip(), LOCAL_MINUTE).replace(tzinfo=fmt.KABUL)
+        moment = datetime.strptime(local.strip(), LOCAL_MINUTE).replace(tzinfo=KABUL)
     except ValueError:
         return local
     return moment.astimezone(timezone.utc).isoformat()

@@ -22,7 +22,7 @@ from aiohttp.web_request import FileField
 from multidict import MultiDictProxy
 
 from actions.admin.console import sessions
-from actions.admin.state import EDITOR, ENGINE, SETTINGS, now, unit_of_work
+from actions.admin.state import EDITOR, ENGINE, SETTINGS, now, transact
 from actions.content.editors import CASEWORKER_ROLE, EDITOR_ROLE
 
 #: A posted form, as aiohttp reads it.
@@ -99,7 +99,7 @@ async def signed_in(request: web.Request) -> SignedIn | None:
     if not secret:
         return None
     check = partial(sessions.identity_of, secret=secret, now=now(request))
-    identity = await asyncio.to_thread(unit_of_work, request.app[ENGINE], check)
+    identity = await asyncio.to_thread(transact, request.app[ENGINE], check)
     if identity is None:
         return None
     request[EDITOR] = identity.name  # the access log names who did it

@@ -1,7 +1,7 @@
 """``/console/history/…``: who changed a record, when and why, field by field; and undoing it.
 
 The diff is per field (texts per language): before struck through, after underlined, which
-is what an editor needs to see at a glance on a phone. Undoing is ``editing.rollback``: a new
+is what an editor needs to see at a glance on a phone. Undoing is ``publishing.rollback``: a new
 revision, itself undoable.
 """
 
@@ -12,6 +12,7 @@ from typing import Any
 from aiohttp import web
 from sqlalchemy.orm import Session
 
+from actions import publishing
 from actions.admin.console import flash
 from actions.admin.console.forms import shown
 from actions.admin.console.guard import FormRefused, checked_form, editor_or_sign_in, field
@@ -95,7 +96,9 @@ async def rollback(request: web.Request) -> web.Response:
     revision_id, moment = int(request.match_info["revision"]), now(request)
 
     def undo(session: Session) -> tuple[str, str]:
-        change = editing.rollback(session, who.editor, revision_id, field(form, "note"), now=moment)
+        change = publishing.rollback(
+            session, who.editor, revision_id, field(form, "note"), now=moment
+        )
         return change.kind.value, change.record_key
 
     try:

@@ -7,6 +7,7 @@ from typing import Any
 from aiohttp import web
 from sqlalchemy.orm import Session
 
+from actions import publishing
 from actions.admin.console import flash, words
 from actions.admin.console.guard import editor_or_sign_in, field
 from actions.admin.console.needs import Need, versions, what_needs_me
@@ -16,7 +17,6 @@ from actions.admin.console.refusals import not_found
 from actions.admin.console.stale import stale_page
 from actions.admin.console.titles import title
 from actions.admin.state import in_transaction, now
-from actions.content import editing
 from actions.content import format as fmt
 from actions.content.editing import StaleVersion
 from actions.content.validation import ContentError
@@ -88,7 +88,7 @@ async def checked(request: web.Request) -> web.Response:
     moment = now(request)
 
     def renew(session: Session) -> None:
-        editing.reverify(
+        publishing.reverify(
             session,
             who.editor,
             spec.kind,

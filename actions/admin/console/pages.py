@@ -18,6 +18,7 @@ from aiohttp import web
 from actions.admin.console import words
 from actions.admin.console.guard import LANGUAGE_COOKIE, SignedIn, set_cookie
 from actions.admin.state import now
+from actions.common import kabul_time
 from actions.content import format as fmt
 from actions.content.localise import GATE_STATE, KIND, STATUS, VERIFICATION
 from actions.content.records import SPECS
@@ -53,10 +54,8 @@ def choice_name(field: str, value: str, language: str) -> str:
 
 
 def kabul(moment: datetime | None) -> str:
-    """A time as editors read it: Kabul time, to the minute."""
-    if moment is None:
-        return ""
-    return moment.astimezone(fmt.KABUL).strftime("%Y-%m-%d %H:%M")
+    """A time as editors read it: Kabul time, to the minute (the pages say it is Kabul's)."""
+    return kabul_time.kabul(moment, missing="", offset=False)
 
 
 def render(

@@ -14,11 +14,13 @@ from datetime import datetime
 from typing import Any
 
 from rasa_sdk import Tracker
+from rasa_sdk.executor import CollectingDispatcher
 from sqlalchemy.orm import Session
 
 from actions.airport import ActionAnswerAirportStatus
 from actions.alerts.wording import wording
 from actions.announcements import ActionAnswerAnnouncements
+from actions.common.database_action import Turn
 from actions.content.answering import ContentAction
 from actions.content.models import GuidanceKind, GuidanceTopic
 from actions.content.revision import RecordKind
@@ -79,7 +81,9 @@ class Answers:
             tracker = _tracker(language, entities)
             messages = [
                 wording().text(reply.response, language, **reply.variables)
-                for reply in action.replies(session, tracker, language, now)
+                for reply in action.replies(
+                    Turn(CollectingDispatcher(), session, tracker, language, now)
+                )
             ]
             segments = sum(segment_count(message) for message in messages)
             shown.append(Answer(language, messages, segments))

@@ -8,12 +8,12 @@ from alembic import context
 from sqlalchemy.engine import Connection
 
 from actions.content.db import get_engine
-from actions.content.models import Base
+from actions.schema import metadata
 
 
 def run_migrations(connection: Connection) -> None:
     # render_as_batch: SQLite cannot ALTER most things; batch mode lets later migrations work.
-    context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)
+    context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
     with context.begin_transaction():
         context.run_migrations()
 

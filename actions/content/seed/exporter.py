@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 from sqlalchemy.orm import Session
 
-from actions.content.format import KABUL
+from actions.common.kabul_time import KABUL
 from actions.content.models import (
     Airport,
     Announcement,

@@ -19,7 +19,6 @@ from pathlib import Path
 from sqlalchemy import delete, exists, select
 from sqlalchemy.orm import Session
 
-from actions.alerts.models import Broadcast, Delivery
 from actions.content import editing
 from actions.content.models import (
     Airport,
@@ -50,8 +49,6 @@ SEED_EDITOR = "seed"
 CONTENT_MODELS: tuple[type[Base], ...] = (
     CaseMessage,  # cases name the organisation that answers them
     Case,
-    Delivery,  # alerts about the content go with it (subscriptions stay)
-    Broadcast,
     Revision,
     GuidanceTopic,
     Announcement,
@@ -113,12 +110,14 @@ def load(
     document: _Mapping,
     now: datetime,
     *,
+    announce: editing.Announce,
     editor: str = SEED_EDITOR,
     note: str = "",
     allow_missing_translation: bool = False,
     replace: bool = False,
 ) -> LoadSummary:
-    """Publish every record the document describes (the caller commits).
+    """Publish every record the document describes (the caller commits); ``announce`` follows
+    each revision (``actions.publishing.load`` passes the alerts).
 
     With ``replace`` the file is the whole data set: it must name every organisation and
     airport it cites, and current records it leaves out are withdrawn.
@@ -142,9 +141,11 @@ def load(
             )
         except ContentError as error:
             raise SeedError(f"{record.where}: {error}") from error
+        if revision is not None:
+            announce(session, revision)
         _count(summary, revision)
     if replace:
-        _withdraw_the_rest(session, records, editor, note, now, summary)
+        _withdraw_the_rest(session, records, editor, note, now, summary, announce)
     return summary
 
 
@@ -173,6 +174,7 @@ def _withdraw_the_rest(
     note: str,
     now: datetime,
     summary: LoadSummary,
+    announce: editing.Announce,
 ) -> None:
     in_file = {(record.kind, record.key) for record in records}
     for kind in WITHDRAW_ORDER:
@@ -188,6 +190,7 @@ def _withdraw_the_rest(
                 )
             except ContentError as error:
                 raise SeedError(f"{kind.value} {key}: {error}") from error
+            announce(session, revision)
             summary.withdrawn += 1
             summary.revisions.append(revision.id)
 
@@ -198,6 +201,7 @@ def has_content(session: Session) -> bool:
 
 
 def clear(session: Session) -> None:
-    """Delete all content and its history (``seed --reset``: for demos, not for real data)."""
+    """Delete all content and its history (``seed --reset``: for demos, not for real data).
+    Alerts about it must go first: ``actions.publishing.clear`` does both."""
     for model in CONTENT_MODELS:
         session.execute(delete(model))

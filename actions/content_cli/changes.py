@@ -11,20 +11,21 @@ from typing import Any
 
 from sqlalchemy import Engine, select
 
+from actions import publishing
 from actions.alerts import outbox
-from actions.content import editing
+from actions.common.clock import utc_now_to_second
+from actions.common.kabul_time import kabul
 from actions.content import validation as check
-from actions.content.cli.common import (
-    add_editor,
-    changed,
-    kabul,
-    parser_for,
-    unit_of_work,
-)
-from actions.content.editing import MissingTranslation, utc_now
+from actions.content.editing import MissingTranslation
 from actions.content.fields import Field, FieldType
 from actions.content.models import RecordKind, Revision
 from actions.content.records import SPECS, KindSpec
+from actions.content_cli.common import (
+    add_editor,
+    changed,
+    command_transaction,
+    parser_for,
+)
 from bot.lang.codes import LANGUAGES
 from bot.settings_values import duration
 
@@ -146,7 +147,7 @@ def changes_from(args: argparse.Namespace, spec: KindSpec) -> dict[str, Any]:
         except ValueError as error:
             raise check.ContentError("valid_for", str(error)) from None
         verified = changes.get("verified_at")
-        start = utc_now() if verified is None else check.moment("verified_at", verified)
+        start = utc_now_to_second() if verified is None else check.moment("verified_at", verified)
         changes["valid_until"] = start + window
     return changes
 
@@ -155,8 +156,8 @@ def publish(args: argparse.Namespace, engine: Engine) -> str:
     spec: KindSpec = args.spec
     key = key_of(spec.kind, args.key)
     try:
-        with unit_of_work(engine) as session:
-            revision = editing.publish(
+        with command_transaction(engine) as session:
+            revision = publishing.publish(
                 session,
                 args.editor,
                 spec.kind,
@@ -197,9 +198,9 @@ def publish(args: argparse.Namespace, engine: Engine) -> str:
 
 def withdraw(args: argparse.Namespace, engine: Engine) -> str:
     kind = RecordKind(args.kind)
-    with unit_of_work(engine) as session:
-        revision = editing.withdraw(
-            session, args.editor, kind, key_of(kind, args.key), args.note, now=utc_now()
+    with command_transaction(engine) as session:
+        revision = publishing.withdraw(
+            session, args.editor, kind, key_of(kind, args.key), args.note, now=utc_now_to_second()
         )
     return (
         f"Revision {revision.id}: {revision.editor} withdrew {kind.value} {revision.record_key}; "
@@ -208,8 +209,8 @@ def withdraw(args: argparse.Namespace, engine: Engine) -> str:
 
 
 def rollback(args: argparse.Namespace, engine: Engine) -> str:
-    with unit_of_work(engine) as session:
-        revision = editing.rollback(session, args.editor, args.revision, args.note)
+    with command_transaction(engine) as session:
+        revision = publishing.rollback(session, args.editor, args.revision, args.note)
         later = session.scalars(
             select(Revision.id).where(
                 Revision.kind == revision.kind,

@@ -8,11 +8,12 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from actions.content.cli.common import add_editor, parser_for, unit_of_work
+from actions.common.clock import utc_now_to_second
 from actions.content.db import describe
-from actions.content.editing import utc_now
 from actions.content.seed.exporter import count, dump, export_document
-from actions.content.seed.loader import load, read_file
+from actions.content.seed.loader import read_file
+from actions.content_cli.common import add_editor, command_transaction, parser_for
+from actions.publishing import load
 
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -51,11 +52,11 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
 
 def import_file(args: argparse.Namespace, engine: Engine) -> str:
     document = read_file(args.file)  # a bad file fails before the database is touched
-    with unit_of_work(engine) as session:
+    with command_transaction(engine) as session:
         summary = load(
             session,
             document,
-            utc_now(),
+            utc_now_to_second(),
             editor=args.editor,
             note=args.note or f"import of {args.file.name}",
             allow_missing_translation=args.allow_missing_translation,
@@ -65,7 +66,7 @@ def import_file(args: argparse.Namespace, engine: Engine) -> str:
 
 
 def export_file(args: argparse.Namespace, engine: Engine) -> str:
-    with unit_of_work(engine) as session:
+    with command_transaction(engine) as session:
         document = export_document(session)
     text = dump(document)
     if args.file == "-":

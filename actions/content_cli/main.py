@@ -9,11 +9,11 @@ import sys
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from actions.content.cli import changes, database, reports, transfer
-from actions.content.cli.common import CommandError
 from actions.content.db import URL_ENV, get_engine
 from actions.content.seed.entries import SeedError
 from actions.content.validation import ContentError
+from actions.content_cli import changes, database, reports, transfer
+from actions.content_cli.common import CommandError
 
 EXAMPLES = """\
 examples:

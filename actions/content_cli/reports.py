@@ -9,15 +9,16 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from actions.common.clock import utc_now_to_second
+from actions.common.kabul_time import kabul
 from actions.content import editing
-from actions.content.cli.changes import key_of
-from actions.content.cli.common import changed, kabul, parser_for, unit_of_work
-from actions.content.editing import utc_now
 from actions.content.fields import FieldType
 from actions.content.models import RecordKind, Revision
 from actions.content.records import snapshot, spec_for
 from actions.content.review import missing_translations, records
 from actions.content.validation import ContentError
+from actions.content_cli.changes import key_of
+from actions.content_cli.common import changed, command_transaction, parser_for
 
 SHORT = 60
 
@@ -54,8 +55,8 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
 
 def list_kind(args: argparse.Namespace, engine: Engine) -> str:
     spec = spec_for(args.kind)
-    now = utc_now()
-    with unit_of_work(engine) as session:
+    now = utc_now_to_second()
+    with command_transaction(engine) as session:
         lines = [
             _summary(spec.kind, key, snapshot(spec, row), now)
             for key, row in records(session, spec.kind, include_withdrawn=args.withdrawn)
@@ -89,7 +90,7 @@ def history(args: argparse.Namespace, engine: Engine) -> str:
         raise ContentError(None, "give the kind before the key: history gate KBL abbey-gate")
     kind = RecordKind(args.kind) if args.kind else None
     key = key_of(kind, args.key) if kind and args.key else None
-    with unit_of_work(engine) as session:
+    with command_transaction(engine) as session:
         revisions = editing.history(session, kind, key, limit=args.limit or None)
     if not revisions:
         return "No revisions yet."
@@ -128,7 +129,7 @@ def _differences(revision: Revision) -> str:
 
 
 def translations(args: argparse.Namespace, engine: Engine) -> str:
-    with unit_of_work(engine) as session:
+    with command_transaction(engine) as session:
         gaps = missing_translations(session)
     if not gaps:
         return "Every current text is in en, prs and ps."

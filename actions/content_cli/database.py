@@ -6,11 +6,12 @@ import argparse
 
 from sqlalchemy import Engine
 
-from actions.content.cli.common import parser_for, unit_of_work
+from actions.common.clock import utc_now_to_second
 from actions.content.db import describe
-from actions.content.editing import utc_now
 from actions.content.migrate import upgrade_to_head
-from actions.content.seed.loader import DEMO_FILE, SEED_EDITOR, clear, has_content, load, read_file
+from actions.content.seed.loader import DEMO_FILE, SEED_EDITOR, has_content, read_file
+from actions.content_cli.common import command_transaction, parser_for
+from actions.publishing import clear, load
 
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -40,7 +41,7 @@ def migrate(args: argparse.Namespace, engine: Engine) -> str:
 
 def seed(args: argparse.Namespace, engine: Engine) -> str:
     document = read_file(DEMO_FILE)  # a bad file fails before the database is touched
-    with unit_of_work(engine) as session:
+    with command_transaction(engine) as session:
         if has_content(session) and not args.reset:
             return (
                 f"Content database {describe(engine)} already has content; nothing seeded "
@@ -48,6 +49,6 @@ def seed(args: argparse.Namespace, engine: Engine) -> str:
             )
         if args.reset:
             clear(session)
-        summary = load(session, document, utc_now(), note="demo content")
+        summary = load(session, document, utc_now_to_second(), note="demo content")
     replaced = "replaced all content with" if args.reset else "loaded"
     return f"Seeded {describe(engine)}: {replaced} {summary} from {DEMO_FILE.name}."

@@ -1,17 +1,16 @@
-"""What every command shares: opening the database, the clock, showing times and revisions."""
+"""What every command shares: opening the database and showing revisions."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
+from actions.common.transactions import unit_of_work
 from actions.content.db import describe
-from actions.content.format import KABUL
 from actions.content.migrate import current_revision, head_revision
 from actions.content.models import Revision
 
@@ -33,20 +32,11 @@ def require_migrated(engine: Engine) -> None:
 
 
 @contextmanager
-def unit_of_work(engine: Engine) -> Iterator[Session]:
+def command_transaction(engine: Engine) -> Iterator[Session]:
     """One transaction for the whole command: it all happens, or (on any error) none of it."""
     require_migrated(engine)
-    with Session(engine, expire_on_commit=False) as session, session.begin():
+    with unit_of_work(engine) as session:
         yield session
-
-
-def kabul(moment: datetime | str | None) -> str:
-    """A time as Kabul editors read it, offset included: "2021-08-24 09:00+04:30"."""
-    if moment is None:
-        return "—"
-    if isinstance(moment, str):
-        moment = datetime.fromisoformat(moment)
-    return moment.astimezone(KABUL).isoformat(sep=" ", timespec="minutes")
 
 
 def parser_for(

@@ -1,0 +1,59 @@
+"""What Rasa's process reads from its environment, outside the channel connectors: one reader
+per variable, with its default, each parsed by ``bot/settings_values.py`` (one syntax, one
+``SettingsError`` naming the variable).
+
+Nothing is read at import: a component calls its reader when it is constructed (the policy when
+Rasa loads the model, the tracker store when Rasa creates it, the server's hardening before it
+serves), so a wrong value stops the start with a sentence instead of failing a person's turn.
+Standard library only, like ``bot/settings_values.py``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Final
+
+from bot.settings_values import duration_setting, fraction, whole_number
+
+#: How long a conversation is kept after its last message (``7d``, ``36h``, ``1d12h``).
+CONVERSATION_RETENTION: Final = "CONVERSATION_RETENTION"
+DEFAULT_RETENTION: Final = timedelta(days=7)
+#: Whole minutes a follow-up still inherits the topic and details of the questions before it.
+CONVERSATION_MEMORY_MINUTES: Final = "CONVERSATION_MEMORY_MINUTES"
+DEFAULT_MEMORY: Final = timedelta(minutes=30)
+#: Below this identifier confidence a message does not switch the conversation's language:
+#: a short "ok" must not flip a Pashto conversation into English.
+LANGUAGE_FOLLOW_CONFIDENCE: Final = "LANGUAGE_FOLLOW_CONFIDENCE"
+DEFAULT_FOLLOW_CONFIDENCE: Final = 0.7
+#: The token of Rasa's HTTP API (never on the command line, where ``ps`` shows it).
+RASA_API_TOKEN: Final = "RASA_API_TOKEN"
+#: The endpoints file Rasa was started with, for the retention run outside it.
+RASA_ENDPOINTS: Final = "RASA_ENDPOINTS"
+
+
+def conversation_retention(environ: Mapping[str, str] = os.environ) -> timedelta:
+    """``CONVERSATION_RETENTION``, default 7 days."""
+    return duration_setting(environ, CONVERSATION_RETENTION, DEFAULT_RETENTION)
+
+
+def conversation_memory(environ: Mapping[str, str] = os.environ) -> timedelta:
+    """``CONVERSATION_MEMORY_MINUTES``, default 30."""
+    default = int(DEFAULT_MEMORY.total_seconds() // 60)
+    return timedelta(minutes=whole_number(environ, CONVERSATION_MEMORY_MINUTES, default))
+
+
+def language_follow_confidence(environ: Mapping[str, str] = os.environ) -> float:
+    """``LANGUAGE_FOLLOW_CONFIDENCE``, from 0 to 1, default 0.7."""
+    return fraction(environ, LANGUAGE_FOLLOW_CONFIDENCE, DEFAULT_FOLLOW_CONFIDENCE)
+
+
+def api_token(environ: Mapping[str, str] = os.environ) -> str | None:
+    """``RASA_API_TOKEN``, or None when unset (then the HTTP API takes no token at all)."""
+    return environ.get(RASA_API_TOKEN) or None
+
+
+def endpoints_file(environ: Mapping[str, str] = os.environ) -> str:
+    """``RASA_ENDPOINTS``, default ``endpoints.yml``."""
+    return environ.get(RASA_ENDPOINTS) or "endpoints.yml"
