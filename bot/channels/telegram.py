@@ -33,6 +33,7 @@ from bot.channels.memory import (
     ProcessMemory,
     channel_memory,
 )
+from bot.channels.notices import text_only
 from bot.channels.transport import (
     BODY_LIMITS,
     BodyTooLarge,
@@ -46,7 +47,6 @@ from bot.channels.transport import (
     webhook_blueprint,
 )
 from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
-from bot.channels.wording import text_only
 from bot.contract import LANGUAGE_HINT
 
 logger = logging.getLogger(__name__)

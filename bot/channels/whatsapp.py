@@ -35,6 +35,7 @@ from bot.channels.alerts import (
 from bot.channels.dedup import SeenMessages, message_max_age, sent_too_long_ago
 from bot.channels.identity import conversation_id
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
+from bot.channels.notices import choose, text_only
 from bot.channels.transport import (
     BODY_LIMITS,
     BodyTooLarge,
@@ -48,7 +49,6 @@ from bot.channels.transport import (
 )
 from bot.channels.turns import CountedOutput, OnNewMessage, Outcome, take_turn, user_message
 from bot.channels.whatsapp_templates import template_message
-from bot.channels.wording import CHOOSE, text_only
 from bot.contract import WHATSAPP_TEMPLATE, reply_language
 
 logger = logging.getLogger(__name__)
@@ -147,7 +147,7 @@ class WhatsAppOutput(CountedOutput):
             lines = "\n".join(f"• {title}" for _, title in choices)
             await self.send_text_message(recipient_id, f"{text}\n\n{lines}".strip())
             return
-        label = CHOOSE[reply_language(kwargs)]
+        label = choose(reply_language(kwargs))
         interactive, body_limit = _interactive(choices, label)
         # Long texts go first as plain messages; the last piece carries the choices.
         pieces = split_message(text or "", MAX_TEXT) or [label]

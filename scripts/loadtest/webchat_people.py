@@ -48,9 +48,10 @@ def apology_patterns(sentences: Mapping[str, str]) -> list[re.Pattern[str]]:
 
 def try_again_sentences() -> Mapping[str, str]:
     """The apology the assistant sends when it failed, by language, from the bot's own code."""
-    from bot.channels.wording import TRY_AGAIN
+    from bot.lang.texts import CATALOGUE
 
-    return {str(language): str(sentence) for language, sentence in TRY_AGAIN.items()}
+    apology = CATALOGUE.entry("channels.try_again")
+    return {str(language): str(sentence) for language, sentence in apology.items()}
 
 
 def classify(texts: list[str], apology: list[re.Pattern[str]]) -> str:

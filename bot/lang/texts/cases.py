@@ -1,0 +1,126 @@
+"""Words around a caseworker's work: the caseworkers' pages of the console, and the words that
+say who a reply is from when it reaches the person (``reply``).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from bot.lang.texts.catalogue import Entry
+
+TEXTS: Final[dict[str, Entry]] = {
+    # A caseworker's reply as the person gets it (action_send_case_reply): {reply} is the
+    # caseworker's text, as written; these words say who it is from.
+    "reply": {
+        "en": "From your caseworker:\n{reply}",
+        "prs": "پیام کارمند شما:\n{reply}",
+        "ps": "ستاسو د کارکوونکي ځواب:\n{reply}",
+    },
+    "cases": {"en": "Cases", "prs": "قضیه‌ها", "ps": "قضیې"},
+    "open_cases": {"en": "Open cases: {n}", "prs": "قضیه‌های باز: {n}", "ps": "خلاصې قضیې: {n}"},
+    "no_cases": {
+        "en": "Nobody is waiting for a caseworker.",
+        "prs": "هیچ کس منتظر کارمند نیست.",
+        "ps": "هېڅوک د کارکوونکي په تمه نه دی.",
+    },
+    "case_title": {"en": "Case {n}", "prs": "قضیهٔ {n}", "ps": "{n} قضیه"},
+    "urgent": {"en": "Urgent", "prs": "عاجل", "ps": "بیړنی"},
+    "waiting": {"en": "Waiting", "prs": "منتظر", "ps": "په تمه"},
+    "taken": {"en": "Taken", "prs": "گرفته شده", "ps": "اخیستل شوې"},
+    "waiting_for": {"en": "waiting {time}", "prs": "{time} انتظار", "ps": "{time} انتظار"},
+    "writes_in": {"en": "Writes in", "prs": "زبان", "ps": "ژبه"},
+    "on_channel": {"en": "Channel", "prs": "کانال", "ps": "چینل"},
+    "held_by": {"en": "Taken by", "prs": "گرفته شده توسط", "ps": "اخیستونکی"},
+    "person_wrote": {"en": "The person", "prs": "شخص", "ps": "کس"},
+    "assistant_said": {"en": "The assistant", "prs": "دستیار", "ps": "مرستیال"},
+    "caseworker_said": {"en": "Caseworker", "prs": "کارمند", "ps": "کارکوونکی"},
+    "take_case": {"en": "Take this case", "prs": "این قضیه را بگیرید", "ps": "دا قضیه واخلئ"},
+    "you_took_it": {
+        "en": "You hold this case now.",
+        "prs": "این قضیه حالا به شما است.",
+        "ps": "دا قضیه اوس ستاسو سره ده.",
+    },
+    "taken_already": {
+        "en": "{name} took this case first.",
+        "prs": "{name} این قضیه را پیش از شما گرفت.",
+        "ps": "{name} دا قضیه تر تاسو مخکې واخیسته.",
+    },
+    "close_case": {
+        "en": "Close: hand back to the assistant",
+        "prs": "ختم: گفتگو را به دستیار بسپارید",
+        "ps": "پای: خبرې مرستیال ته وسپارئ",
+    },
+    "case_closed": {
+        "en": "Case {n} closed; the assistant answers this person again.",
+        "prs": "قضیهٔ {n} ختم شد؛ دستیار دوباره به این شخص جواب می‌دهد.",
+        "ps": "{n} قضیه پای ته ورسېده؛ مرستیال بیا دې کس ته ځواب ورکوي.",
+    },
+    "case_closed_not_told": {
+        "en": "Case {n} closed; the assistant answers this person again. They could not be "
+        "told now: they will see it when they next write.",
+        "prs": "قضیهٔ {n} ختم شد؛ دستیار دوباره به این شخص جواب می‌دهد. همین حالا به او خبر داده "
+        "نشد: وقتی دوباره پیام بفرستد، می‌بیند.",
+        "ps": "{n} قضیه پای ته ورسېده؛ مرستیال بیا دې کس ته ځواب ورکوي. اوس ورته خبر ور نه "
+        "کړای شو: کله چې بیا پیغام ولېږي، ویې به ویني.",
+    },
+    "reply_title": {"en": "Reply", "prs": "جواب", "ps": "ځواب"},
+    "reply_text": {
+        "en": "Your reply (the person sees it on their own channel)",
+        "prs": "جواب شما (شخص آن را در کانال خودش می‌بیند)",
+        "ps": "ستاسو ځواب (کس یې په خپل چینل کې ویني)",
+    },
+    "reply_language": {"en": "Send in", "prs": "به زبان", "ps": "په ژبه"},
+    "send_reply": {"en": "Send", "prs": "بفرستید", "ps": "ولېږئ"},
+    "saved_replies": {
+        "en": "Saved replies (sent at once in the language above)",
+        "prs": "جواب‌های آماده (فوراً به زبانی که بالا انتخاب شده فرستاده می‌شوند)",
+        "ps": "چمتو ځوابونه (سمدستي په هغه ژبه لېږل کېږي چې پورته ټاکل شوې)",
+    },
+    "reply_queued": {
+        "en": "Your reply is on its way to the person.",
+        "prs": "جواب شما به طرف شخص در راه است.",
+        "ps": "ستاسو ځواب کس ته په لاره دی.",
+    },
+    "reply_empty": {
+        "en": "Nothing was sent: write a reply or pick a saved one.",
+        "prs": "چیزی فرستاده نشد: جواب بنویسید یا یک جواب آماده را انتخاب کنید.",
+        "ps": "هېڅ ونه لېږل شو: ځواب ولیکئ یا یو چمتو ځواب وټاکئ.",
+    },
+    "reply_too_long": {
+        "en": "Nothing was sent: a reply can have at most {n} characters. Split it in two.",
+        "prs": "چیزی فرستاده نشد: یک جواب حد اکثر {n} حرف شده می‌تواند. آن را به دو بخش تقسیم کنید.",
+        "ps": "هېڅ ونه لېږل شو: یو ځواب تر {n} تورو زیات نه شي کېدای. په دوو برخو یې ووېشئ.",
+    },
+    "reply_language_unknown": {
+        "en": "Nothing was sent: choose English, Dari or Pashto.",
+        "prs": "چیزی فرستاده نشد: انگلیسی، دری یا پښتو را انتخاب کنید.",
+        "ps": "هېڅ ونه لېږل شو: انګلیسي، دري یا پښتو وټاکئ.",
+    },
+    "not_your_case": {
+        "en": "Nothing was sent: only the caseworker who holds an open case can reply.",
+        "prs": "چیزی فرستاده نشد: تنها کارمندی که قضیهٔ باز را گرفته، جواب داده می‌تواند.",
+        "ps": "هېڅ ونه لېږل شو: یوازې هغه کارکوونکی ځواب ورکولای شي چې خلاصه قضیه یې اخیستې ده.",
+    },
+    "reply_on_its_way": {"en": "on its way", "prs": "در راه", "ps": "په لاره کې"},
+    "reply_delivered": {"en": "delivered", "prs": "رسید", "ps": "ورسېد"},
+    "reply_not_delivered": {
+        "en": "not delivered",
+        "prs": "نرسید",
+        "ps": "ونه رسېد",
+    },
+    "hand_back_failed": {
+        "en": "The assistant could not take the conversation back; the case is still yours. Retry.",
+        "prs": "دستیار نتوانست گفتگو را پس بگیرد؛ قضیه هنوز به شما است. دوباره کوشش کنید.",
+        "ps": "مرستیال ونه شو کولای خبرې بېرته واخلي؛ قضیه لا هم ستاسو سره ده. بیا هڅه وکړئ.",
+    },
+    "not_for_editor": {
+        "en": "This page is for caseworkers. Editors do not see people's cases.",
+        "prs": "این صفحه برای کارمندان قضیه‌ها است. ویرایشگران قضیه‌های مردم را نمی‌بینند.",
+        "ps": "دا پاڼه د قضیو کارکوونکو لپاره ده. اېډیټران د خلکو قضیې نه ویني.",
+    },
+    "not_for_caseworker": {
+        "en": "This page is for editors. Caseworkers do not change the content.",
+        "prs": "این صفحه برای ویرایشگران است. کارمندان قضیه‌ها معلومات را تغییر نمی‌دهند.",
+        "ps": "دا پاڼه د اېډیټرانو لپاره ده. د قضیو کارکوونکي معلومات نه بدلوي.",
+    },
+}
