@@ -87,10 +87,6 @@ def test_an_unknown_language_is_answered_in_the_default_one_and_an_unknown_id_re
         render("channels.no_such_sentence", ENGLISH)
 
 
-def test_an_id_names_its_module() -> None:
-    assert {message.split(".", 1)[0] for message in IDS} == set(CATALOGUE.modules)
-
-
 @pytest.fixture
 def urdu(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A fourth language in ``LANGUAGES`` that no entry has yet."""

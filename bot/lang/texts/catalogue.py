@@ -46,7 +46,7 @@ def placeholders(text: str) -> set[str]:
 
 
 class Catalogue:
-    """Every module's entries under ``<module>.<key>``; a key given twice is refused."""
+    """Every module's entries under ``<module>.<key>``, so two modules cannot share an id."""
 
     def __init__(self, modules: Mapping[str, Texts]) -> None:
         self.modules = modules
