@@ -10,7 +10,7 @@ from actions.common.database_action import Turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply, asked_detail, detail
-from actions.content.localise import LABELS, STATUS, isolate_latin, word
+from actions.content.localise import isolate_latin, word
 from actions.content.models import Provenance
 
 #: The airport a question names none for, and whose alerts a subscription names no airport for.
@@ -51,7 +51,7 @@ def gate_reply(session: Session, iata: str, gate_key: str, language: str, now: d
         {
             "gate": fmt.gate_line(gate, now, language),
             "airport": isolate_latin(fmt.text(airport, "name", language), language),
-            "status": word(STATUS, status.state.value, language),
+            "status": word("status", status.state.value, language),
             "provenance": fmt.provenance(facts, now, language),
             "gate_brief": briefs.gate_brief(gate, now, language),
         },
@@ -81,8 +81,8 @@ def airport_reply(session: Session, iata: str, language: str, now: datetime) -> 
         "utter_airport_status",
         {
             "airport": name,
-            "status": word(STATUS, status.state.value, language),
-            "gates": gates or word(LABELS, "none", language),
+            "status": word("status", status.state.value, language),
+            "gates": gates or word("label", "none", language),
             "advice": isolate_latin(fmt.text(status, "advice", language), language),
             "provenance": fmt.provenance([status, *current_gates], now, language),
             "gates_brief": briefs.gates_brief(airport.gates, now, language),

@@ -29,13 +29,13 @@ from actions import settings
 from actions.airport import airport_reply
 from actions.alerts import subscriptions
 from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, Subscription, Topic
-from actions.alerts.wording import wording
 from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.content import format as fmt
 from actions.content.answering import Reply, latest_entity, own_messages
 from actions.content.localise import language_or_default
 from actions.content.models import Announcement, Flight, Revision
 from bot.contract import ALERT_DELIVERY, WHATSAPP_TEMPLATE, language_metadata
+from bot.lang import texts
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +53,8 @@ class Alert:
 def alert_reply(
     session: Session, broadcast: Broadcast, language: str, now: datetime
 ) -> Reply | None:
-    """The alert's body as a domain response and its variables; None if nothing is left to say."""
+    """The alert's body as a catalogue id (``bot/lang/texts/alerts.py``) and its variables;
+    None if nothing is left to say."""
     revision = session.get(Revision, broadcast.revision_id)
     if revision is None:
         return None
@@ -61,13 +62,13 @@ def alert_reply(
         reply = airport_reply(session, broadcast.topic_key, language, now)
         if reply.response != "utter_airport_status":
             return None  # unknown or out of date by now: a later check will say more
-        return Reply("utter_alert_airport", reply.variables)
+        return Reply("alerts.airport", reply.variables)
     if broadcast.topic is Topic.FLIGHTS:
         flight = session.get(Flight, revision.record_id)
         if flight is None or flight.withdrawn_at is not None:
             return None
         return Reply(
-            "utter_alert_flights",
+            "alerts.flights",
             {
                 "flights": fmt.flight_line(flight, language),
                 "provenance": fmt.provenance([flight], now, language),
@@ -77,7 +78,7 @@ def alert_reply(
     if announcement is None or announcement.withdrawn_at is not None:
         return None
     block = fmt.announcement_block(announcement, now, language)
-    return Reply("utter_alert_announcement", {"announcements": block})
+    return Reply("alerts.announcement", {"announcements": block})
 
 
 def outside_whatsapp_window(tracker: Tracker, now: datetime) -> bool:
@@ -118,7 +119,7 @@ class ActionSendAlert(DatabaseAction):
         if reply is None:
             _finish(session, delivery_id, DeliveryStatus.SUPERSEDED, now)
             return None
-        return Alert(wording().text(reply.response, language, **reply.variables), language)
+        return Alert(texts.render(reply.response, language, **reply.variables), language)
 
     @staticmethod
     def _language(session: Session, tracker: Tracker, delivery: Delivery) -> str:

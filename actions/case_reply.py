@@ -6,7 +6,7 @@ The notifier's courier triggers ``EXTERNAL_case_reply`` with the reply's id (ent
 
 1. checks the reply is for this conversation, still being sent and not yet delivered;
 2. writes it as the caseworker wrote it, after a few words in the person's language saying who
-   it is from (``utter_case_reply``), so it is not mistaken for the assistant;
+   it is from (``cases.reply``, bot/lang/texts/cases.py), so it is not mistaken for the bot;
 3. on WhatsApp, outside the 24-hour window, sends it as the approved template's parameter;
 4. tags it with the reply's id (custom payload ``case_reply``): the channel claims it right
    before the provider, so it goes out once however often it is triggered
@@ -23,12 +23,12 @@ from sqlalchemy.orm import Session
 from actions import settings
 from actions.alert_delivery import WHATSAPP_LANGUAGE, outside_whatsapp_window
 from actions.alerts.models import DeliveryStatus
-from actions.alerts.wording import wording
 from actions.cases.models import Case, CaseMessage, CaseReply
 from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.content.answering import latest_entity
 from actions.content.localise import language_or_default
 from bot.contract import CASE_REPLY, WHATSAPP_TEMPLATE, language_metadata
+from bot.lang import texts
 
 logger = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ def write_reply(
     case = session.get(Case, reply.case_id)
     assert line is not None and case is not None  # foreign keys
     language = language_or_default(slot_language or case.language)
-    text = wording().text("utter_case_reply", language, reply=line.text)
+    text = texts.render("cases.reply", language, reply=line.text)
     return Written(text, language, reply.channel)
 
 

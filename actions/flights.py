@@ -14,7 +14,7 @@ from actions.common.database_action import Turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply, asked_detail, detail
-from actions.content.localise import LABELS, digits, isolate_latin, word
+from actions.content.localise import digits, isolate_latin, word
 from actions.content.models import Airport, Flight
 from actions.content.queries import FlightQuery
 from bot.lang.letters import to_ascii_digits
@@ -85,8 +85,8 @@ def flight_details(flight: Flight, now: datetime, language: str) -> tuple[Reply,
     """Who may board and where to meet, one message each (each alone fills most of an SMS)."""
     replies = []
     for field in ("eligibility", "assembly_point"):
-        comma = word(LABELS, "list_separator", language)
-        line = f"{flight.flight_number}{comma}{word(LABELS, field, language)}: "
+        comma = word("label", "list_separator", language)
+        line = f"{flight.flight_number}{comma}{word('label', field, language)}: "
         line += fmt.text(flight, field, language)
         variables = {"detail": isolate_latin(line, language)}
         variables["checked"] = briefs.checked([flight], now, language, stale=False)

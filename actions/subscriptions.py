@@ -21,12 +21,12 @@ from actions.airport import DEFAULT_AIRPORT
 from actions.alerts import subscriptions
 from actions.alerts.models import EVERYWHERE, Subscription, Topic
 from actions.alerts.subscriptions import ALERT_CHANNELS, Wish
-from actions.alerts.wording import wording
 from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.content import format as fmt
 from actions.content import queries
-from actions.content.localise import LABELS, isolate_latin, word
+from actions.content.localise import isolate_latin, word
 from bot.contract import REMEMBER_ADDRESS
+from bot.lang import texts
 
 logger = logging.getLogger(__name__)
 
@@ -68,23 +68,22 @@ def wishes_in(session: Session, tracker: Tracker) -> list[Wish]:
 
 def topic_names(session: Session, rows: Sequence[Subscription], language: str) -> str:
     """The subscriptions in words, one per line: "airport status", "flights to Doha (DOH)"."""
-    texts = wording()
     names: list[str] = []
     for row in rows:
         if row.topic is Topic.AIRPORT:
-            name = texts.text("utter_alert_topic_airport", language)
+            name = texts.render("alerts.topic_airport", language)
             if row.topic_key != DEFAULT_AIRPORT:
                 name += f" ({isolate_latin(row.topic_key, language)})"
         elif row.topic is Topic.FLIGHTS and row.topic_key == EVERYWHERE:
-            name = texts.text("utter_alert_topic_flights_all", language)
+            name = texts.render("alerts.topic_flights_all", language)
         elif row.topic is Topic.FLIGHTS:
             airport = queries.airport_with_status(session, row.topic_key)
             place = fmt.place(airport, language) if airport else row.topic_key
-            name = texts.text("utter_alert_topic_flights", language, destination=place)
+            name = texts.render("alerts.topic_flights", language, destination=place)
         else:
-            name = texts.text("utter_alert_topic_announcements", language)
+            name = texts.render("alerts.topic_announcements", language)
         names.append(f"• {name}")
-    return "\n".join(names) or word(LABELS, "none", language)
+    return "\n".join(names) or word("label", "none", language)
 
 
 class SubscriptionAction(DatabaseAction):

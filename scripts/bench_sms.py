@@ -149,9 +149,10 @@ def expectations(db_url: str) -> dict[str, dict[str, Check]]:
     from actions.content import queries
     from actions.content.db import session_scope
     from actions.content.format import text
-    from actions.content.localise import GATE_STATE, PATTERNS, VERIFICATION, word
+    from actions.content.localise import word
     from actions.content.models import AnnouncementKind, GuidanceKind
     from actions.content.queries import FlightQuery
+    from bot.lang import texts
 
     now = datetime.now(timezone.utc)
     checks: dict[str, dict[str, Check]] = {}
@@ -172,19 +173,19 @@ def expectations(db_url: str) -> dict[str, dict[str, Check]]:
         contact = queries.current_guidance(session, now, (GuidanceKind.CONTACTS,))[0]
         for language in ("en", "prs", "ps"):
             # The words of "verified {ago} · source: {source}" around the time and the source.
-            verified = word(PATTERNS, "verified", language).split("{")[0].strip() or "·"
+            verified = texts.text("content.pattern.verified", language).split("{")[0].strip() or "·"
             checked = re.compile("|".join(map(re.escape, provenance_words(language, verified))))
 
             def with_provenance(check: Check, checked: re.Pattern[str] = checked) -> Check:
                 return lambda reply: check(reply) and bool(checked.search(reply))
 
-            status = word(VERIFICATION, amnesty.verification.value, language)
+            status = word("verification", amnesty.verification.value, language)
             checks[language] = {
                 "flights to Doha": with_provenance(all_of(*(f.flight_number for f in flights))),
                 "Abbey Gate": with_provenance(
                     all_of(
                         short_name(text(abbey, "name", language)),
-                        word(GATE_STATE, abbey.state.value, language),
+                        word("gate", abbey.state.value, language),
                     )
                 ),
                 "amnesty": with_provenance(

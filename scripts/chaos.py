@@ -28,7 +28,7 @@ in which its reply came:
 
 * answered: a reply that is not the apology;
 * apologised: the reply has the assistant's "sorry, something went wrong, try again" text
-  (``TRY_AGAIN``, matched in all three languages);
+  (``channels.try_again`` of the catalogue, matched in all three languages);
 * lost: no reply by ``--give-up`` seconds, a 4xx, or a reply with no message in it.
 
 Reported per phase: messages, answered, apologised, lost (why), how many needed the page to

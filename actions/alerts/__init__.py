@@ -1,9 +1,9 @@
 """Alerts: subscriptions, the outbox that editors' changes fill, and the notifier that empties it.
 
 ``models.py`` (tables), ``outbox.py`` (what change alerts whom, queued in the editor's
-transaction), ``subscriptions.py`` (subscribe, opt out, forget), ``wording.py`` (domain texts
-the actions must render themselves), ``notifier.py`` (sends through Rasa's HTTP API at each
-channel's rate), ``retention.py`` (forgets what is older than the retention period). The Rasa
-actions are ``actions/subscriptions.py``, ``actions/alert_delivery.py``, ``actions/privacy.py``.
-Operators: docs/DATA_PROTECTION.md.
+transaction), ``subscriptions.py`` (subscribe, opt out, forget), ``notifier.py`` (sends
+through Rasa's HTTP API at each channel's rate), ``retention.py`` (forgets what is older than
+the retention period). The Rasa actions are ``actions/subscriptions.py``,
+``actions/alert_delivery.py``, ``actions/privacy.py``; what alerts say is in
+``bot/lang/texts/alerts.py``. Operators: docs/DATA_PROTECTION.md.
 """

@@ -17,11 +17,6 @@ from datetime import datetime, timedelta
 from actions.common.kabul_time import KABUL
 from actions.content.format import ago, organisation, text
 from actions.content.localise import (
-    GATE_STATE,
-    KIND,
-    LABELS,
-    STATUS,
-    Words,
     digits,
     isolate,
     isolate_latin,
@@ -30,38 +25,15 @@ from actions.content.localise import (
 from actions.content.models import Announcement, Flight, Gate, GuidanceTopic, Provenance
 from bot.lang.calendar import weekday
 
-BRIEF_WORDS: Words = {
-    "today": {"en": "today", "prs": "امروز", "ps": "نن"},
-    "tomorrow": {"en": "tomorrow", "prs": "فردا", "ps": "سبا"},
-    "checked": {
-        "en": "checked {ago}, {source}",
-        "prs": "تایید {ago}، {source}",
-        "ps": "تایید {ago}، {source}",
-    },
-    "may_be_old": {
-        "en": "May be out of date: {checked}",
-        "prs": "ممکن کهنه باشد: {checked}",
-        "ps": "کېدای شي زاړه وي: {checked}",
-    },
-    "verified": {"en": "confirmed", "prs": "تایید شده", "ps": "تایید شوی"},
-    "unverified": {"en": "UNVERIFIED claim", "prs": "تایید نشده", "ps": "تایید نه شوی"},
-    "disputed": {"en": "DISPUTED", "prs": "مورد اختلاف", "ps": "اختلافي"},
-    "others": {
-        "en": "Also announced: {topics}. Write one to read it.",
-        "prs": "اعلامیه‌های دیگر: {topics}. یکی را بنویسید.",
-        "ps": "نور اعلانونه: {topics}. یو یې ولیکئ.",
-    },
-}
-
 
 def day_and_time(moment: datetime, now: datetime, language: str) -> str:
     """ "today 15:50", "tomorrow 09:20", "Thu 3 Dec"-less "Thu 3 15:50": Kabul time, short."""
     local, today = moment.astimezone(KABUL), now.astimezone(KABUL).date()
     clock = digits(local.strftime("%H:%M"), language)
     if local.date() == today:
-        day = word(BRIEF_WORDS, "today", language)
+        day = word("brief", "today", language)
     elif local.date() == today + timedelta(days=1):
-        day = word(BRIEF_WORDS, "tomorrow", language)
+        day = word("brief", "tomorrow", language)
     else:
         day = f"{weekday(local.isoweekday(), language)} {digits(str(local.day), language)}"
     return f"{day} {clock}"
@@ -69,7 +41,7 @@ def day_and_time(moment: datetime, now: datetime, language: str) -> str:
 
 def flight_brief(flight: Flight, now: datetime, language: str) -> str:
     """One line: "RCH871 today 15:50, Boarding"."""
-    status = word(STATUS, flight.status.value, language)
+    status = word("status", flight.status.value, language)
     comma = "، " if language != "en" else ", "
     line = f"{flight.flight_number} {day_and_time(flight.departs_at, now, language)}{comma}{status}"
     return isolate_latin(line, language)
@@ -83,14 +55,14 @@ def gate_brief(gate: Gate, now: datetime, language: str) -> str:
     """ "Abbey Gate: closed. Closed because of …", or that it is out of date."""
     name = text(gate, "name", language)
     if not gate.is_current(now):
-        return isolate_latin(f"{name}: {word(GATE_STATE, 'outdated', language)}", language)
-    state = word(GATE_STATE, gate.state.value, language)
+        return isolate_latin(f"{name}: {word('gate', 'outdated', language)}", language)
+    state = word("gate", gate.state.value, language)
     return isolate_latin(f"{name}: {state}. {text(gate, 'note', language)}", language)
 
 
 def trust(announcement: Announcement, language: str) -> str:
     """How far to trust it, in two words: "UNVERIFIED claim", "تایید نشده"."""
-    return word(BRIEF_WORDS, announcement.verification.value, language)
+    return word("brief", announcement.verification.value, language)
 
 
 def announcement_brief(announcement: Announcement, language: str) -> str:
@@ -110,11 +82,15 @@ def checked(facts: Sequence[Provenance], now: datetime, language: str, stale: bo
     if not facts:
         return ""
     oldest = min(facts, key=lambda fact: fact.verified_at)
-    line = word(BRIEF_WORDS, "checked", language).format(
-        ago=ago(oldest.verified_at, now, language), source=organisation(oldest.source, language)
+    line = word(
+        "brief",
+        "checked",
+        language,
+        ago=ago(oldest.verified_at, now, language),
+        source=organisation(oldest.source, language),
     )
     if stale:
-        line = word(BRIEF_WORDS, "may_be_old", language).format(checked=line)
+        line = word("brief", "may_be_old", language, checked=line)
     return line
 
 
@@ -124,8 +100,7 @@ def gates_brief(gates: Iterable[Gate], now: datetime, language: str) -> str:
     known only from old information is left out: the SMS answer vouches for what it lists,
     and the full answer says which are out of date."""
     lines = [
-        f"{short_name(text(gate, 'name', language))}: "
-        + word(GATE_STATE, gate.state.value, language)
+        f"{short_name(text(gate, 'name', language))}: " + word("gate", gate.state.value, language)
         for gate in gates
         if gate.is_current(now)
     ]
@@ -147,7 +122,7 @@ def contact_brief(contact: GuidanceTopic, language: str) -> str:
 def titles(topics: Sequence[GuidanceTopic], language: str, most: int) -> str:
     """The first ``most`` guidance titles on one line, "…" when there are more:
     "Passport or tazkira, Visa and SIV papers, Documents for children…"."""
-    separator = word(LABELS, "list_separator", language)
+    separator = word("label", "list_separator", language)
     joined = separator.join(text(topic, "title", language) for topic in topics[:most])
     return isolate_latin(joined + ("…" if len(topics) > most else ""), language)
 
@@ -156,6 +131,6 @@ def other_topics(others: Sequence[Announcement], language: str) -> str:
     """One line on the announcements not shown: their kinds, to write back ("amnesty")."""
     if not others:
         return ""
-    kinds = dict.fromkeys(word(KIND, item.kind.value, language) for item in others)
-    separator = word(LABELS, "list_separator", language)
-    return word(BRIEF_WORDS, "others", language).format(topics=separator.join(kinds))
+    kinds = dict.fromkeys(word("kind", item.kind.value, language) for item in others)
+    separator = word("label", "list_separator", language)
+    return word("brief", "others", language, topics=separator.join(kinds))

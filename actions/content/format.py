@@ -16,15 +16,7 @@ from datetime import date, datetime
 from actions.common.kabul_time import KABUL, kabul_day_bounds
 from actions.content.columns import Base, in_language
 from actions.content.localise import (
-    AGO,
-    CONTACT,
-    GATE_STATE,
-    KIND,
-    LABELS,
     PASHTO_O_CLOCK,
-    PATTERNS,
-    STATUS,
-    VERIFICATION,
     digits,
     isolate,
     isolate_foreign,
@@ -79,7 +71,10 @@ def clock(moment: datetime, language: str) -> str:
     """
     local = moment.astimezone(KABUL)
     hour = local.hour % 12 or 12
-    return word(PATTERNS, "time", language).format(
+    return word(
+        "pattern",
+        "time",
+        language,
         hh_mm=digits(local.strftime("%H:%M"), language),
         hour=digits(f"{hour}:{local.minute:02d}" if local.minute else str(hour), language),
         part=day_part(local.hour, language),
@@ -89,12 +84,12 @@ def clock(moment: datetime, language: str) -> str:
 
 def departure(moment: datetime, language: str) -> str:
     """Kabul time as "Tue 24 Aug, 15:00" / "سه‌شنبه ۲۴ اگست، ساعت ۳ بعد از چاشت (۱۵:۰۰)"."""
-    return word(PATTERNS, "departure", language).format(**_date_parts(moment, language))
+    return word("pattern", "departure", language, **_date_parts(moment, language))
 
 
 def calendar_date(moment: datetime, language: str) -> str:
     """The Kabul-time day as "17 Aug 2021" / "۱۷ اگست ۲۰۲۱"."""
-    return word(PATTERNS, "date", language).format(**_date_parts(moment, language))
+    return word("pattern", "date", language, **_date_parts(moment, language))
 
 
 def kabul_day(day: date, language: str) -> str:
@@ -107,7 +102,7 @@ def ago(moment: datetime, now: datetime, language: str) -> str:
     """How long ago, coarse on purpose: "just now", "40 min ago", "2 h ago", "3 days ago"."""
     seconds = max((now - moment).total_seconds(), 0)
     if seconds < 60:
-        return word(LABELS, "just_now", language)
+        return word("label", "just_now", language)
     minutes = int(seconds // 60)
     if minutes < 60:
         unit, count = "minutes", minutes
@@ -115,8 +110,8 @@ def ago(moment: datetime, now: datetime, language: str) -> str:
         unit, count = "hours", minutes // 60
     else:
         unit, count = "days", minutes // (24 * 60)
-    singular, plural = AGO[unit][language]
-    return (singular if count == 1 else plural).format(n=digits(str(count), language))
+    number = "one" if count == 1 else "many"
+    return word("ago", f"{unit}.{number}", language, n=digits(str(count), language))
 
 
 def organisation(org: Organisation, language: str) -> str:
@@ -133,9 +128,14 @@ def provenance(facts: Iterable[Provenance], now: datetime, language: str) -> str
         seen = oldest.get(fact.source_id)
         if seen is None or fact.verified_at < seen[1]:
             oldest[fact.source_id] = (fact.source, fact.verified_at)
-    pattern = word(PATTERNS, "verified", language)
     return "\n".join(
-        pattern.format(ago=ago(verified_at, now, language), source=organisation(org, language))
+        word(
+            "pattern",
+            "verified",
+            language,
+            ago=ago(verified_at, now, language),
+            source=organisation(org, language),
+        )
         for org, verified_at in oldest.values()
     )
 
@@ -148,9 +148,9 @@ def place(airport: Airport, language: str) -> str:
 def places(airports: Sequence[Airport], language: str) -> str:
     """A list of destination names, or the word for "none"."""
     if not airports:
-        return word(LABELS, "none", language)
+        return word("label", "none", language)
     names = dict.fromkeys(text(airport, "city", language) for airport in airports)
-    return isolate_latin(word(LABELS, "list_separator", language).join(names), language)
+    return isolate_latin(word("label", "list_separator", language).join(names), language)
 
 
 def flight_line(flight: Flight, language: str) -> str:
@@ -160,13 +160,14 @@ def flight_line(flight: Flight, language: str) -> str:
         "  "
         + SEPARATOR.join(
             (
-                f"{word(LABELS, 'destination', language)}: {place(flight.destination, language)}",
+                f"{word('label', 'destination', language)}: {place(flight.destination, language)}",
                 text(flight.operator, "name", language),
-                word(STATUS, flight.status.value, language),
+                word("status", flight.status.value, language),
             )
         ),
-        f"  {word(LABELS, 'eligibility', language)}: {text(flight, 'eligibility', language)}",
-        f"  {word(LABELS, 'assembly_point', language)}: {text(flight, 'assembly_point', language)}",
+        f"  {word('label', 'eligibility', language)}: {text(flight, 'eligibility', language)}",
+        f"  {word('label', 'assembly_point', language)}: "
+        f"{text(flight, 'assembly_point', language)}",
     ]
     return isolate_latin("\n".join(lines), language)
 
@@ -179,8 +180,8 @@ def gate_line(gate: Gate, now: datetime, language: str) -> str:
     """A gate's state and note, or that what we know about it is out of date."""
     name = text(gate, "name", language)
     if not gate.is_current(now):
-        return isolate_latin(f"{BULLET} {name}: {word(GATE_STATE, 'outdated', language)}", language)
-    state = word(GATE_STATE, gate.state.value, language)
+        return isolate_latin(f"{BULLET} {name}: {word('gate', 'outdated', language)}", language)
+    state = word("gate", gate.state.value, language)
     return isolate_latin(f"{BULLET} {name}: {state} — {text(gate, 'note', language)}", language)
 
 
@@ -190,12 +191,12 @@ def announcement_block(announcement: Announcement, now: datetime, language: str)
         (
             calendar_date(announcement.published_at, language),
             text(announcement.issuer, "name", language),
-            word(KIND, announcement.kind.value, language),
+            word("kind", announcement.kind.value, language),
         )
     )
     lines = [
         f"{BULLET} {heading}",
-        word(VERIFICATION, announcement.verification.value, language),
+        word("verification", announcement.verification.value, language),
         text(announcement, "title", language),
         text(announcement, "text", language),
         provenance([announcement], now, language),
@@ -206,7 +207,7 @@ def announcement_block(announcement: Announcement, now: datetime, language: str)
 def guidance_lines(topics: Sequence[GuidanceTopic], language: str) -> str:
     """One "• title: advice" line per topic, or that there is no current guidance."""
     if not topics:
-        return word(LABELS, "no_current_guidance", language)
+        return word("label", "no_current_guidance", language)
     lines = (
         f"{BULLET} {text(topic, 'title', language)}: {text(topic, 'body', language)}"
         for topic in topics
@@ -221,14 +222,14 @@ def contact_block(contact: GuidanceTopic, now: datetime, language: str) -> str:
         who = f"{text(contact.organisation, 'name', language)} — {who}"
     channels = (("phone", contact.phone), ("whatsapp", contact.whatsapp), ("email", contact.email))
     reach = SEPARATOR.join(
-        f"{word(CONTACT, channel, language)}: {isolate(value, language)}"
+        f"{word('contact', channel, language)}: {isolate(value, language)}"
         for channel, value in channels
         if value
     )
     lines = [f"{BULLET} {who}", reach]
     hours = text(contact, "hours", language)
     if hours:
-        lines.append(f"{word(CONTACT, 'hours', language)}: {hours}")
+        lines.append(f"{word('contact', 'hours', language)}: {hours}")
     lines += [text(contact, "body", language), provenance([contact], now, language)]
     return isolate_latin("\n".join(lines), language)
 
@@ -248,19 +249,19 @@ def query(
         parts.append(number_ending(flight_number, language))
     elif flight_number:
         parts.append(flight_number)
-    asked = SEPARATOR.join(parts) if parts else word(LABELS, "any_destination", language)
+    asked = SEPARATOR.join(parts) if parts else word("label", "any_destination", language)
     return isolate_latin(asked, language)
 
 
 def number_ending(digits_typed: str, language: str) -> str:
     """The digits a user typed for a flight number: "numbers ending in 871"."""
-    return word(LABELS, "number_ending", language).format(digits=digits(digits_typed, language))
+    return word("label", "number_ending", language, digits=digits(digits_typed, language))
 
 
 def flight_numbers(flights: Iterable[Flight], language: str) -> str:
     """The distinct numbers of these flights in order: "RCH871, QR1871"."""
     numbers = dict.fromkeys(flight.flight_number for flight in flights)
-    return isolate_latin(word(LABELS, "list_separator", language).join(numbers), language)
+    return isolate_latin(word("label", "list_separator", language).join(numbers), language)
 
 
 def last_checked(moment: datetime, now: datetime, language: str) -> dict[str, str]:

@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from actions.content import localise
 from actions.content.columns import in_language
-from actions.content.localise import KIND
 from actions.content.models import Announcement
 from bot.lang.codes import LANGUAGES
 from bot.lang.normalise import normalise
@@ -86,7 +86,7 @@ def vocabulary(announcement: Announcement) -> set[str]:
         for row, field in ((announcement, "title"), (announcement, "text")):
             texts.append(in_language(row, field, language)[0])
         texts.append(in_language(announcement.issuer, "name", language)[0])
-        texts.append(KIND[announcement.kind.value][language])
+        texts.append(localise.word("kind", announcement.kind.value, language))
     texts.extend(ROMANIZED_KINDS.get(announcement.kind.value, ()))
     return {word for text in texts for word in words(text)}
 

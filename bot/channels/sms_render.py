@@ -18,45 +18,17 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
+from bot.channels.notices import in_every_language
 from bot.channels.sms_segments import MAX_SEGMENTS, encoding, fits
 from bot.channels.transport import split_message
-from bot.lang.codes import DARI, ENGLISH, PASHTO
+from bot.lang import texts
+from bot.lang.codes import ENGLISH, LANGUAGES
 from bot.lang.letters import ARABIC_PUNCTUATION, to_ascii_digits, written_digits
 from bot.lang.normalise import normalise
+from bot.lang.texts.sms import MORE_WORDS
 
 #: Twilio's limit for one WhatsApp message body.
 WHATSAPP_MAX_CHARS: Final = 1600
-
-#: Appended to a reply that was cut; each names the word that fetches the rest.
-MORE_HINT: Final[dict[str, str]] = {
-    ENGLISH: "Reply MORE for the rest.",
-    DARI: "برای بقیه، «بیشتر» بنویسید.",
-    PASHTO: "د پاتې برخې لپاره «نور» ولیکئ.",
-}
-#: Answer to MORE when nothing is waiting (expired, or everything was sent).
-NOTHING_MORE: Final[dict[str, str]] = {
-    ENGLISH: "That was all. Write your question, or 0 for the menu.",
-    DARI: "دیگر چیزی نمانده. سوال‌تان را بنویسید، یا برای مینو ۰ بفرستید.",
-    PASHTO: "نور څه پاتې نه دي. خپله پوښتنه ولیکئ، یا د مینو لپاره ۰ ولېږئ.",
-}
-#: Answer to an empty message: usually a photo or voice note, which we cannot read.
-WRITE_YOUR_QUESTION: Final[dict[str, str]] = {
-    ENGLISH: "I can only read text. Please write your question.",
-    DARI: "من فقط متن را خوانده می‌توانم. لطفاً سوال‌تان را بنویسید.",
-    PASHTO: "زه یوازې لیکل شوی متن لوستلای شم. مهرباني وکړئ خپله پوښتنه ولیکئ.",
-}
-
-
-#: What people type to get the rest: the three hint words and their common romanizations.
-MORE_WORDS: Final[dict[str, str]] = {
-    "more": ENGLISH,
-    "بیشتر": DARI,
-    "beshtar": DARI,
-    "bishtar": DARI,
-    "نور": PASHTO,
-    "nor": PASHTO,
-    "noor": PASHTO,
-}
 
 _NUMBERED_LINE: Final = re.compile(r"^\s*(\d{1,2})\s*[.):\-]?\s+(\S.*)$")
 _BARE_NUMBER: Final = re.compile(r"^\s*#?\s*(\d{1,2})\s*[.)\-]?\s*$")
@@ -190,7 +162,7 @@ def condense(
     text = text.strip()
     if fits(text, max_segments):
         return text, ""
-    hint = MORE_HINT[language]
+    hint = texts.render("sms.more_hint", language)
     lines = text.splitlines()
     kept: list[str] = []
     for line in lines:
@@ -250,7 +222,7 @@ class ReplyMemory:
     reply text, for ``ttl_seconds`` after the last reply or MORE. Every change is one atomic step
     (MORE pops one page; a new question takes the options and drops the pages), so two
     processes never send the same page. When the memory cannot be reached, nothing is
-    remembered: MORE then gets ``NOTHING_MORE`` and "2" goes to the bot as it is.
+    remembered: MORE then gets ``sms.nothing_more`` and "2" goes to the bot as it is.
     """
 
     def __init__(
@@ -340,13 +312,13 @@ class ReplyRenderer:
         """Decide whether the channel answers itself (empty, MORE) or the bot gets the text."""
         if not text.strip():
             language = await self.memory.language(conversation)
-            return Incoming(replies=self._notice(WRITE_YOUR_QUESTION, language))
+            return Incoming(replies=self._notice("channels.text_only", language))
         more = more_request(text) if self.paged else None
         if more is not None:
             page = await self.memory.next_page(conversation)
             if page is None:
                 language = await self.memory.language(conversation)
-                return Incoming(replies=self._notice(NOTHING_MORE, language or more))
+                return Incoming(replies=self._notice("sms.nothing_more", language or more))
             return Incoming(replies=(page,))
         number = bare_number(text)
         # A new question: earlier options and unsent rest belong to earlier replies.
@@ -377,9 +349,12 @@ class ReplyRenderer:
         await self.memory.remember(conversation, language, options, later)
         return [page] if page else []
 
-    def _notice(self, texts: Mapping[str, str], language: str | None) -> tuple[str, ...]:
+    def _notice(self, message: str, language: str | None) -> tuple[str, ...]:
         """In the language of the last reply, or in all three when there was none."""
-        text = texts.get(language or "") or "\n".join(texts.values())
+        if language in LANGUAGES:
+            text = texts.render(message, language)
+        else:
+            text = in_every_language(message, LANGUAGES, "\n")
         if self.paged:
             return (condense(for_basic_phones(text), language or ENGLISH, self.max_segments)[0],)
         return tuple(split_messages(text, self.max_chars))

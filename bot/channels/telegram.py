@@ -32,6 +32,7 @@ from bot.channels.memory import (
     ProcessMemory,
     channel_memory,
 )
+from bot.channels.notices import text_only
 from bot.channels.settings import (
     TELEGRAM_DEFAULT_BASE_URL,
     TelegramSettings,
@@ -51,7 +52,6 @@ from bot.channels.transport import (
     webhook_blueprint,
 )
 from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn, user_message
-from bot.channels.wording import text_only
 from bot.contract import LANGUAGE_HINT
 
 logger = logging.getLogger(__name__)

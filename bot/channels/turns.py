@@ -5,7 +5,7 @@ carries on as if the action had returned no events. A question that reaches a de
 is therefore answered with silence, and the webhook still says 200, so no provider retries it.
 Every connector hands its message to ``take_turn`` instead of calling Rasa directly: a turn
 that raised, or that sent the person nothing although nobody paused the conversation, ends with
-a short apology in the conversation's language (``wording.try_again``), with the operator's
+a short apology in the conversation's language (``notices.try_again``), with the operator's
 hotline when one is set.
 
 What the provider is told (its retry semantics, docs/OPERATIONS.md "When a process dies"):
@@ -25,8 +25,8 @@ from typing import Any, Final
 
 from rasa.core.channels.channel import OutputChannel, UserMessage
 
+from bot.channels.notices import try_again
 from bot.channels.transport import ProviderFailure, capped_text
-from bot.channels.wording import try_again
 from bot.contract import LANGUAGE_HINT
 
 logger = logging.getLogger(__name__)

@@ -29,6 +29,7 @@ from bot.channels.blueprints import Blueprint
 from bot.channels.dedup import SeenMessages, message_max_age, sent_too_long_ago
 from bot.channels.identity import conversation_id
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
+from bot.channels.notices import choose, text_only
 from bot.channels.settings import (
     WHATSAPP_DEFAULT_BASE_URL,
     WhatsAppSettings,
@@ -49,7 +50,6 @@ from bot.channels.transport import (
 )
 from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn, user_message
 from bot.channels.whatsapp_templates import template_message
-from bot.channels.wording import CHOOSE, text_only
 from bot.contract import WHATSAPP_TEMPLATE, reply_language
 
 logger = logging.getLogger(__name__)
@@ -140,7 +140,7 @@ class WhatsAppOutput(OutputChannel):
             lines = "\n".join(f"• {title}" for _, title in choices)
             await self.send_text_message(recipient_id, f"{text}\n\n{lines}".strip())
             return
-        label = CHOOSE[reply_language(kwargs)]
+        label = choose(reply_language(kwargs))
         interactive, body_limit = _interactive(choices, label)
         # Long texts go first as plain messages; the last piece carries the choices.
         pieces = split_message(text or "", MAX_TEXT) or [label]

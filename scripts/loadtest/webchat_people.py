@@ -5,8 +5,8 @@ and a load balancer in front of several Rasa processes do, and what each message
 * A dropped connection or a 5xx is sent again after 1, 2, 4 ... s (the page's outbox), until the
   caller's ``give_up`` seconds after the message was written; a browser's fetch itself waits
   minutes for an answer.
-* A reply is *answered*, *apologised* (it has the assistant's ``TRY_AGAIN`` text in one of the
-  three languages) or *lost* (no reply, a 4xx, or a reply with no message in it).
+* A reply is *answered*, *apologised* (it has the assistant's ``channels.try_again`` text in one
+  of the three languages) or *lost* (no reply, a 4xx, or a reply with no message in it).
 """
 
 from __future__ import annotations
@@ -48,9 +48,10 @@ def apology_patterns(sentences: Mapping[str, str]) -> list[re.Pattern[str]]:
 
 def try_again_sentences() -> Mapping[str, str]:
     """The apology the assistant sends when it failed, by language, from the bot's own code."""
-    from bot.channels.wording import TRY_AGAIN
+    from bot.lang.texts import CATALOGUE
 
-    return {str(language): str(sentence) for language, sentence in TRY_AGAIN.items()}
+    apology = CATALOGUE.entry("channels.try_again")
+    return {str(language): str(sentence) for language, sentence in apology.items()}
 
 
 def classify(texts: list[str], apology: list[re.Pattern[str]]) -> str:

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import Engine, delete, select, update
 
 from actions.content import db
-from actions.content.localise import LABELS
+from actions.content.localise import word
 from actions.content.models import GuidanceKind, GuidanceTopic
 from actions.documents import ActionAnswerDocuments
 from tests.actions.content_support import (
@@ -115,7 +115,7 @@ async def test_lapsed_eligibility_is_not_shown_but_documents_are(
     message = await ask(language, offset=timedelta(hours=12, minutes=1))
     assert message["response"] == "utter_documents"
     assert titles(message["documents"]) == EXPECTED[language]["documents"]
-    assert message["eligibility"] == LABELS["no_current_guidance"][language]
+    assert message["eligibility"] == word("label", "no_current_guidance", language)
 
 
 async def test_provenance_counts_only_what_is_shown(content_db: Engine) -> None:

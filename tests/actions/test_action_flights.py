@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import Engine, select, update
 
 from actions.content import db
-from actions.content.localise import LABELS, word
+from actions.content.localise import word
 from actions.content.models import Flight, FlightStatus
 from actions.flights import ActionAnswerFlights
 from tests.actions.content_support import (
@@ -445,5 +445,5 @@ async def test_a_flights_details_asked_for_by_number_come_as_two_whole_messages(
     for text in (eligibility, assembly):
         assert fits(text, MAX_SEGMENTS)
         assert "RCH871" in text
-    assert f"{word(LABELS, 'eligibility', language)}: " in eligibility
-    assert f"{word(LABELS, 'assembly_point', language)}: " in assembly
+    assert f"{word('label', 'eligibility', language)}: " in eligibility
+    assert f"{word('label', 'assembly_point', language)}: " in assembly

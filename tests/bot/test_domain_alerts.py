@@ -12,19 +12,21 @@ from rasa.shared.nlu.constants import ENTITIES, INTENT, TEXT
 from rasa.shared.nlu.training_data.message import Message
 
 from bot.channels.sms_segments import segment_count
+from bot.lang.texts import CATALOGUE
 from bot.nlu.stop_keywords import is_opt_out
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = Domain.load(str(ROOT / "bot" / "domain"))
 TOPICS = ["airport", "flights", "announcements"]
 
-#: Replies that tell the user how to end alerts.
+#: Replies that tell the user how to end alerts: domain responses, and the alerts the action
+#: server writes from the catalogue (bot/lang/texts/alerts.py).
 NAMING_OPT_OUT = [
     "utter_alerts_subscribed",
     "utter_subscriptions_list",
-    "utter_alert_airport",
-    "utter_alert_flights",
-    "utter_alert_announcement",
+    "alerts.airport",
+    "alerts.flights",
+    "alerts.announcement",
 ]
 #: Replies sent on their own (not alerts with data blocks, not utter_safety): three SMS at most.
 SHORT = [
@@ -37,6 +39,12 @@ VALUES = {"topics": "airport status, flights to Doha", "until": "Tue 7 Sep", "de
 
 
 def variations(name: str) -> list[dict]:
+    """A domain response's variations, or a catalogue entry's texts in the same form."""
+    if name in CATALOGUE:
+        return [
+            {"text": text, "condition": [{"type": "slot", "name": "language", "value": code}]}
+            for code, text in CATALOGUE.entry(name).items()
+        ]
     return DOMAIN.responses[name]
 
 

@@ -19,10 +19,17 @@ from bot.channels import redis_memory as memory_module
 from bot.channels.dedup import SeenMessages, message_max_age, sent_too_long_ago
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
 from bot.channels.redis_memory import RedisMemory
-from bot.channels.sms_render import MORE_HINT, NOTHING_MORE, ReplyMemory, ReplyRenderer
+from bot.channels.sms_render import (
+    ReplyMemory,
+    ReplyRenderer,
+)
 from bot.channels.telegram import ReplyKeyboards
+from bot.lang.texts import CATALOGUE
 from tests.channels.channel_support import fixture_text
 from tests.channels.redis_support import RedisServer, unreachable_redis
+
+MORE_HINT = CATALOGUE.entry("sms.more_hint")
+NOTHING_MORE = CATALOGUE.entry("sms.nothing_more")
 
 
 class Clock:

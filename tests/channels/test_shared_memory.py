@@ -19,10 +19,10 @@ from twilio.request_validator import RequestValidator
 
 from bot.channels.redis_memory import RedisMemory
 from bot.channels.sms_gateway import SmsGatewayInput
-from bot.channels.sms_render import MORE_HINT, NOTHING_MORE
 from bot.channels.telegram import SECRET_HEADER, TelegramInput
 from bot.channels.twilio_sms import TwilioSmsInput
 from bot.contract import language_metadata
+from bot.lang.texts import CATALOGUE
 from tests.channels.channel_support import (
     FakeBot,
     FakeProvider,
@@ -32,6 +32,9 @@ from tests.channels.channel_support import (
     replying,
     serve_channel,
 )
+
+MORE_HINT = CATALOGUE.entry("sms.more_hint")
+NOTHING_MORE = CATALOGUE.entry("sms.nothing_more")
 
 TOKEN = "123456:TEST-token"
 SECRET = "test_secret-token"

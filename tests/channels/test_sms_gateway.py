@@ -16,9 +16,9 @@ from rasa.shared.exceptions import RasaException
 from bot.channels import sms_gateway
 from bot.channels.identity import conversation_id
 from bot.channels.sms_gateway import GatewaySettings, SmsGatewayInput
-from bot.channels.sms_render import MORE_HINT, WRITE_YOUR_QUESTION
 from bot.channels.sms_segments import message_units, segment_count
 from bot.contract import language_metadata
+from bot.lang.texts import CATALOGUE
 from bot.settings_values import SettingsError
 from tests.channels.channel_support import (
     FakeBot,
@@ -28,6 +28,9 @@ from tests.channels.channel_support import (
     replying,
     serve_channel,
 )
+
+MORE_HINT = CATALOGUE.entry("sms.more_hint")
+TEXT_ONLY = CATALOGUE.entry("channels.text_only")
 
 SECRET = "gateway-shared-secret-0123456789"
 WEBHOOK_PATH = "/webhooks/sms_gateway/webhook"
@@ -177,7 +180,7 @@ async def test_empty_text_gets_a_polite_request_to_write(gateway: Setup) -> None
 
     assert status == 200
     assert gateway.bot.messages == []
-    assert gateway.sent_texts() == ["\n".join(WRITE_YOUR_QUESTION.values())]
+    assert gateway.sent_texts() == ["\n".join(TEXT_ONLY.values())]
 
 
 async def test_each_bot_reply_is_one_request(gateway: Setup) -> None:

@@ -5,10 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.channels.memory import ChannelMemory, ProcessMemory
+from bot.channels.notices import try_again
 from bot.channels.sms_render import (
-    MORE_HINT,
-    NOTHING_MORE,
-    WRITE_YOUR_QUESTION,
     ReplyMemory,
     ReplyRenderer,
     bare_number,
@@ -19,11 +17,18 @@ from bot.channels.sms_render import (
     split_messages,
 )
 from bot.channels.sms_segments import encoding, fits, message_units, segment_count
-from bot.channels.wording import CALL_HOTLINE, CHOOSE, TEXT_ONLY, TRY_AGAIN, try_again
 from bot.lang import codes
 from bot.lang.codes import gaps
+from bot.lang.texts import CATALOGUE
 from tests.channels.channel_support import fixture_text
 from tests.channels.redis_support import unreachable_redis
+
+CALL_HOTLINE = CATALOGUE.entry("channels.call_hotline")
+CHOOSE = CATALOGUE.entry("channels.choose")
+TEXT_ONLY = CATALOGUE.entry("channels.text_only")
+TRY_AGAIN = CATALOGUE.entry("channels.try_again")
+MORE_HINT = CATALOGUE.entry("sms.more_hint")
+NOTHING_MORE = CATALOGUE.entry("sms.nothing_more")
 
 LANGUAGE_BUTTONS = [
     {"title": "English", "payload": '/set_language{"language": "en"}'},
@@ -233,10 +238,10 @@ async def test_a_new_question_drops_the_unsent_rest(renderer: ReplyRenderer) -> 
 
 
 async def test_empty_message_is_answered_by_the_channel(renderer: ReplyRenderer) -> None:
-    everything = ("\n".join(WRITE_YOUR_QUESTION.values()),)
+    everything = ("\n".join(TEXT_ONLY.values()),)
     assert (await renderer.incoming("c1", " ")).replies == everything
     await renderer.outgoing("c1", "راتلونکې الوتنې", language="ps")
-    assert (await renderer.incoming("c1", "")).replies == (WRITE_YOUR_QUESTION["ps"],)
+    assert (await renderer.incoming("c1", "")).replies == (TEXT_ONLY["ps"],)
 
 
 async def test_without_its_memory_the_renderer_still_answers() -> None:
@@ -252,7 +257,7 @@ async def test_without_its_memory_the_renderer_still_answers() -> None:
 
 
 def test_channel_sentences_fit_in_three_segments_even_in_all_three_languages() -> None:
-    for sentences in (WRITE_YOUR_QUESTION, NOTHING_MORE):
+    for sentences in (TEXT_ONLY, NOTHING_MORE):
         assert fits("\n".join(sentences.values()))
     assert fits(try_again(None, None))
     for language in ("en", "prs", "ps"):  # with the hotline, in the conversation's language
@@ -308,7 +313,6 @@ def test_the_channels_own_sentences_name_a_language_they_still_lack(
     tables = {
         "MORE_HINT": MORE_HINT,
         "NOTHING_MORE": NOTHING_MORE,
-        "WRITE_YOUR_QUESTION": WRITE_YOUR_QUESTION,
         "TEXT_ONLY": TEXT_ONLY,
         "TRY_AGAIN": TRY_AGAIN,
         "CALL_HOTLINE": CALL_HOTLINE,

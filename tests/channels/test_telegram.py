@@ -12,8 +12,10 @@ from rasa.shared.exceptions import RasaException
 
 from bot.channels.identity import conversation_id
 from bot.channels.telegram import SECRET_HEADER, TelegramInput, language_hint
-from bot.channels.wording import TEXT_ONLY
+from bot.lang.texts import CATALOGUE
 from tests.channels.channel_support import FakeProvider, Serve, fixture, replying
+
+TEXT_ONLY = CATALOGUE.entry("channels.text_only")
 
 TOKEN = "123456:TEST-token"
 SECRET = "test_secret-token"

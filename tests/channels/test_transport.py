@@ -5,9 +5,13 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp import web
 
+from bot.channels.notices import text_only
 from bot.channels.transport import ProviderApi, ProviderFailure, split_message
-from bot.channels.wording import CHOOSE, TEXT_ONLY, text_only
 from bot.contract import reply_language
+from bot.lang.texts import CATALOGUE
+
+CHOOSE = CATALOGUE.entry("channels.choose")
+TEXT_ONLY = CATALOGUE.entry("channels.text_only")
 
 
 def test_short_text_is_one_piece() -> None:

@@ -15,7 +15,6 @@ from twilio.request_validator import RequestValidator
 
 from bot.channels.alerts import AlertNotDelivered
 from bot.channels.identity import conversation_id
-from bot.channels.sms_render import MORE_HINT, NOTHING_MORE, WRITE_YOUR_QUESTION
 from bot.channels.sms_segments import message_units, segment_count
 from bot.channels.twilio_sms import (
     EMPTY_TWIML,
@@ -26,6 +25,7 @@ from bot.channels.twilio_sms import (
     twilio_signature,
 )
 from bot.contract import language_metadata
+from bot.lang.texts import CATALOGUE
 from bot.settings_values import SettingsError
 from tests.channels.channel_support import (
     FakeBot,
@@ -35,6 +35,10 @@ from tests.channels.channel_support import (
     fixture_text,
     serve_channel,
 )
+
+MORE_HINT = CATALOGUE.entry("sms.more_hint")
+TEXT_ONLY = CATALOGUE.entry("channels.text_only")
+NOTHING_MORE = CATALOGUE.entry("sms.nothing_more")
 
 ACCOUNT_SID = "AC00000000000000000000000000000001"
 AUTH_TOKEN = "test-auth-token-0123456789abcdef"
@@ -174,7 +178,7 @@ async def test_empty_body_gets_a_polite_request_to_write(twilio: Setup) -> None:
     [sent] = twilio.sent()
     assert sent["To"] == "+93700000001"
     # Nothing is known about this conversation yet: the sentence comes in all three languages.
-    assert sent["Body"] == "\n".join(WRITE_YOUR_QUESTION.values())
+    assert sent["Body"] == "\n".join(TEXT_ONLY.values())
     assert segment_count(sent["Body"]) <= 3
 
 
@@ -186,7 +190,7 @@ async def test_empty_body_is_answered_in_the_conversations_language(twilio: Setu
 
     await twilio.post(sms("", sid="MM00000000000000000000000000000003"))
 
-    assert twilio.sent()[-1]["Body"] == WRITE_YOUR_QUESTION["prs"]
+    assert twilio.sent()[-1]["Body"] == TEXT_ONLY["prs"]
     assert len(twilio.bot.messages) == 1
 
 

@@ -12,10 +12,13 @@ import pytest
 from rasa.shared.exceptions import RasaException
 
 from bot.channels.identity import conversation_id
+from bot.channels.notices import text_only
 from bot.channels.whatsapp import SIGNATURE_HEADER, WhatsAppInput
-from bot.channels.wording import TEXT_ONLY, text_only
 from bot.contract import language_metadata
+from bot.lang.texts import CATALOGUE
 from tests.channels.channel_support import FakeProvider, Serve, fixture, replying
+
+TEXT_ONLY = CATALOGUE.entry("channels.text_only")
 
 APP_SECRET = "test-app-secret"
 VERIFY_TOKEN = "test-verify-token"

@@ -15,12 +15,13 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
 from actions.content.models import Airport, AirportStatus, Flight, GuidanceTopic
+from bot.lang.letters import PASHTO_LETTERS
 from scripts.stack import Stack
 from tests.integration.conftest import Say, post_json
 
 pytestmark = pytest.mark.integration
 
-PASHTO_ONLY = set("ټډړږښڼځڅېۍ")
+PASHTO_ONLY = PASHTO_LETTERS
 
 
 def reply_text(replies: list[dict[str, object]]) -> str:

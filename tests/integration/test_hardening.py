@@ -23,9 +23,11 @@ from sqlalchemy.orm import Session
 
 from actions.alerts.models import Subscription, Topic
 from actions.alerts.subscriptions import Wish, subscribe
-from bot.channels.wording import TRY_AGAIN
+from bot.lang.texts import CATALOGUE
 from scripts.stack import Stack, free_port, stored_token
 from tests.integration.conftest import MODEL
+
+TRY_AGAIN = CATALOGUE.entry("channels.try_again")
 
 pytestmark = pytest.mark.integration
 

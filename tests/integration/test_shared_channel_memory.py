@@ -23,6 +23,7 @@ import psycopg
 import pytest
 
 from bot.channels.identity import conversation_id
+from bot.lang import texts
 from scripts.fake_providers import (
     CHANNEL_SECRETS,
     CREDENTIALS,
@@ -42,10 +43,9 @@ from tests.integration.test_shared_stores import (
 
 pytestmark = [pytest.mark.integration, pytest.mark.postgres]
 
-#: What a Dari reader sees (bot/channels/sms_render.py, which needs the bot's environment).
-MORE_DARI = "برای بقیه، «بیشتر» بنویسید."
-#: NOTHING_MORE["prs"] of bot/channels/sms_render.py (this runtime cannot import the bot's).
-THAT_WAS_ALL_DARI = "دیگر چیزی نمانده. سوال‌تان را بنویسید، یا برای مینو ۰ بفرستید."
+#: What a Dari reader sees (the catalogue is standard library: this runtime imports it too).
+MORE_DARI = texts.render("sms.more_hint", "prs")
+THAT_WAS_ALL_DARI = texts.render("sms.nothing_more", "prs")
 
 KEYS = {
     "CONVERSATION_ID_KEY": "integration-test-conversation-key",

@@ -211,10 +211,10 @@ DETAILS = {
 
 @pytest.mark.parametrize("language", ["en", "prs", "ps"])
 def test_details_come_by_number_each_in_a_message_of_its_own(sms: SmsStack, language: str) -> None:
-    from actions.content.localise import LABELS, word
+    from actions.content.localise import word
 
     question, one = DETAILS[language]
-    who, where = (word(LABELS, field, language) for field in ("eligibility", "assembly_point"))
+    who, where = (word("label", field, language) for field in ("eligibility", "assembly_point"))
     number = new_number()
     sms.gateway(number, HELLO[language])
     (answer,) = sms.gateway(number, question)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
+from bot.lang.letters import PASHTO_LETTERS
 from scripts.stack import ROOT, Stack
 
 pytestmark = pytest.mark.integration
@@ -26,7 +27,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PASHTO_ONLY = set("ټډړږښڼځڅېۍ")
+PASHTO_ONLY = PASHTO_LETTERS
 ARABIC = set(chr(code) for code in range(0x0600, 0x0700))
 REPLY_TIMEOUT_MS = 30_000
 MAX_WIDGET_BYTES = 100 * 1024

@@ -14,19 +14,22 @@ import pytest
 from rasa.core.agent import Agent
 from rasa.shared.core.domain import Domain
 
+from bot.lang.texts import CATALOGUE
+
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = ROOT / "models" / "assistant.tar.gz"
 DOMAIN = Domain.load(str(ROOT / "bot" / "domain"))
 
-#: response → the intent of every word it asks the user to write («…» or "…", or STOP).
+#: response (or catalogue entry, bot/lang/texts/) → the intent of every word it asks the user
+#: to write («…» or "…", or STOP).
 WORDS = {
     "utter_safety_offer": "ask_safety",
     "utter_data_deleted": "ask_safety",
     "utter_alerts_subscribed": "unsubscribe_alerts",
     "utter_subscriptions_list": "unsubscribe_alerts",
-    "utter_alert_airport": "unsubscribe_alerts",
-    "utter_alert_flights": "unsubscribe_alerts",
-    "utter_alert_announcement": "unsubscribe_alerts",
+    "alerts.airport": "unsubscribe_alerts",
+    "alerts.flights": "unsubscribe_alerts",
+    "alerts.announcement": "unsubscribe_alerts",
 }
 #: response → the intent of the menu number it asks the user to send (\d: Persian digits too).
 NUMBERS = {"utter_no_subscriptions": "subscribe_alerts", "utter_safety": "delete_my_data"}
@@ -35,8 +38,13 @@ NUMBERS = {"utter_no_subscriptions": "subscribe_alerts", "utter_safety": "delete
 def cases(table: dict[str, str], pattern: str) -> list[tuple[str, str, str]]:
     found = []
     for name, intent in table.items():
-        for variation in DOMAIN.responses[name]:
-            for word in re.findall(pattern, variation["text"]):
+        written = (
+            CATALOGUE.entry(name).values()
+            if name in CATALOGUE
+            else [variation["text"] for variation in DOMAIN.responses[name]]
+        )
+        for text in written:
+            for word in re.findall(pattern, text):
                 found.append((name, "".join(word), intent))
     return found
 

@@ -36,7 +36,7 @@ def take(request: web.Request, language: str) -> list[tuple[str, str]]:
     try:
         data = json.loads(base64.urlsafe_b64decode(raw.encode()))
         key, values = data["key"], data["values"]
-        if key not in words.WORDS or not isinstance(values, dict):
+        if not words.has(key) or not isinstance(values, dict):
             return []
         return [("ok", words.say(key, language, **values))]
     except (ValueError, KeyError, TypeError, IndexError):

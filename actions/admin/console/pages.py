@@ -20,8 +20,8 @@ from actions.admin.console.guard import LANGUAGE_COOKIE, SignedIn, set_cookie
 from actions.admin.state import now
 from actions.common import kabul_time
 from actions.content import format as fmt
-from actions.content.localise import GATE_STATE, KIND, STATUS, VERIFICATION
 from actions.content.records import SPECS
+from bot.lang import texts
 from bot.lang.codes import LANGUAGES
 
 YEAR = 365 * 24 * 3600
@@ -37,19 +37,22 @@ def interface_language(request: web.Request) -> tuple[str, bool]:
     return words.language_of(request.cookies.get(LANGUAGE_COOKIE)), False
 
 
-#: Choice values in the words answers use for them; other choices show their value.
+#: Choice values in the words answers use for them (``content.<group>.<value>`` of the
+#: catalogue); other choices show their value.
 CHOICE_WORDS = {
-    "state": (STATUS, GATE_STATE),
-    "status": (STATUS,),
-    "verification": (VERIFICATION,),
-    "kind": (KIND,),
+    "state": ("status", "gate"),
+    "status": ("status",),
+    "verification": ("verification",),
+    "kind": ("kind",),
 }
 
 
 def choice_name(field: str, value: str, language: str) -> str:
-    for table in CHOICE_WORDS.get(field, ()):
-        if value in table:
-            return f"{table[value][language]} ({value})" if language != "en" else table[value]["en"]
+    for group in CHOICE_WORDS.get(field, ()):
+        message = f"content.{group}.{value}"
+        if message in texts.CATALOGUE:
+            shown = texts.render(message, language)
+            return f"{shown} ({value})" if language != "en" else shown
     return value
 
 
@@ -71,8 +74,8 @@ def render(
         "lang": language,
         "dir": words.direction(language),
         "t": partial(words.say, language=language),
-        "kind_name": lambda kind: words.label(words.KINDS, kind, language),
-        "field_name": lambda name: words.label(words.FIELDS, name, language),
+        "kind_name": lambda kind: words.label(words.KIND, kind, language),
+        "field_name": lambda name: words.label(words.FIELD, name, language),
         "ago": lambda when: fmt.ago(when, moment, language),
         "kabul": kabul,
         "choice_name": lambda name, value: choice_name(name, value, language),

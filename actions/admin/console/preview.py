@@ -2,7 +2,7 @@
 
 Rendered by the action server's own code: the content action that answers the question this
 record is about (``replies``: its data blocks, the freshness warning) and the domain's wording
-(``actions/alerts/wording.py``, the same files Rasa loads), so the preview cannot drift from
+(``responses.py``, the same files Rasa loads), so the preview cannot drift from
 the answer. SMS segments are counted by ``bot/channels/sms_segments.py``, the standard-library
 module the SMS channels use (docs/ARCHITECTURE.md lists it as shared).
 """
@@ -17,8 +17,8 @@ from rasa_sdk import Tracker
 from rasa_sdk.executor import CollectingDispatcher
 from sqlalchemy.orm import Session
 
+from actions.admin.console.responses import wording
 from actions.airport import ActionAnswerAirportStatus
-from actions.alerts.wording import wording
 from actions.announcements import ActionAnswerAnnouncements
 from actions.common.database_action import Turn
 from actions.content.answering import ContentAction

@@ -17,7 +17,6 @@ from aiohttp import web
 from actions.admin.console import words
 from actions.admin.console.guard import editor_or_sign_in
 from actions.admin.console.pages import interface_language, kabul, render
-from actions.admin.console.question_words import INTENT_NAMES
 from actions.admin.state import in_transaction, now
 from actions.content.localise import digits
 from actions.questions import report
@@ -63,7 +62,7 @@ async def questions(request: web.Request) -> web.Response:
         "tables": [
             (
                 "by_intent",
-                _rows([(words.label(INTENT_NAMES, i, language), n) for i, n in week.by_intent]),
+                _rows([(words.label(words.INTENT, i, language), n) for i, n in week.by_intent]),
             ),
             (
                 "by_language",

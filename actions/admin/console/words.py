@@ -1,8 +1,9 @@
-"""The console's own words in English, Dari and Pashto, side by side.
+"""The console's own words in the interface language: pages, record kinds, field labels.
 
 Aid workers are often Afghan staff: the interface speaks their language, right to left for
-Dari and Pashto. The content itself (texts people read) stays in the three languages the
-editor is editing, whatever the interface language; these are only the console's labels.
+Dari and Pashto. The words are in the catalogue, three languages side by side:
+``bot/lang/texts/console.py`` (pages, ``kind.*``, ``field.*``), ``cases.py`` (the caseworkers'
+pages) and ``questions.py`` (what people ask); a page names a sentence by its key alone.
 """
 
 from __future__ import annotations
@@ -10,333 +11,27 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Final
 
-from actions.admin.console.case_words import CASE_WORDS
-from actions.admin.console.question_words import QUESTION_WORDS
 from actions.content.localise import digits
+from bot.lang import texts
 from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES, RTL_LANGUAGES
 from bot.lang.names import own_name
-
-Words = dict[str, dict[str, str]]
 
 #: How each language names itself, for the language switch.
 LANGUAGE_NAMES: Final = {code: own_name(code) for code in LANGUAGES}
 
-WORDS: Final[Words] = {
-    **CASE_WORDS,
-    **QUESTION_WORDS,
-    "title": {"en": "Editors' console", "prs": "میز ویرایشگران", "ps": "د اېډیټرانو مېز"},
-    "home": {"en": "What needs me now", "prs": "کارهای فوری", "ps": "بیړني کارونه"},
-    "records": {"en": "All records", "prs": "همه معلومات", "ps": "ټول معلومات"},
-    "sign_in": {"en": "Sign in", "prs": "ورود", "ps": "ننوتل"},
-    "sign_out": {"en": "Sign out", "prs": "خروج", "ps": "وتل"},
-    "signed_in_as": {"en": "Signed in as", "prs": "وارد شده:", "ps": "ننوتی:"},
-    "code_or_token": {
-        "en": "Sign-in code or editor token",
-        "prs": "کد ورود یا توکن ویرایشگر",
-        "ps": "د ننوتو کوډ یا د اېډیټر ټوکن",
-    },
-    "sign_in_help": {
-        "en": "Ask an administrator for a sign-in link. A code works once.",
-        "prs": "از مدیر سیستم لینک ورود بخواهید. هر کد تنها یک بار کار می‌کند.",
-        "ps": "له مدیر څخه د ننوتو لینک وغواړئ. هر کوډ یوازې یو ځل کار کوي.",
-    },
-    "sign_in_refused": {
-        "en": "This code or token does not work: it is wrong, used already or expired.",
-        "prs": "این کد یا توکن کار نمی‌کند: اشتباه است، قبلاً استفاده شده یا وقتش گذشته.",
-        "ps": "دا کوډ یا ټوکن کار نه کوي: ناسم دی، مخکې کارول شوی یا یې وخت تېر شوی.",
-    },
-    "too_many_tries": {
-        "en": "Too many failed sign-ins from here. Try again in {minutes} min.",
-        "prs": "از اینجا چند بار ورود ناکام شد. پس از {minutes} دقیقه دوباره کوشش کنید.",
-        "ps": "له دې ځایه ډېر ناکام ننوتل وشول. {minutes} دقیقې وروسته بیا هڅه وکړئ.",
-    },
-    "signed_out": {
-        "en": "You are signed out.",
-        "prs": "شما خارج شدید.",
-        "ps": "تاسو ووتلئ.",
-    },
-    "form_expired": {
-        "en": "This form is not valid any more (it lacks its security code or is from an "
-        "earlier sign-in). Nothing was changed: open the page again and retry.",
-        "prs": "این فورم دیگر معتبر نیست (کد امنیتی ندارد یا از ورود قبلی است). هیچ چیزی "
-        "تغییر نکرد: صفحه را دوباره باز کنید و کوشش کنید.",
-        "ps": "دا فورم نور اعتبار نه لري (امنیتي کوډ نه لري یا د پخواني ننوتو دی). هېڅ شی "
-        "بدل نه شو: پاڼه بیا پرانیزئ او بیا هڅه وکړئ.",
-    },
-    "stale": {
-        "en": "Past their freshness limit",
-        "prs": "وقت بررسی‌شان گذشته",
-        "ps": "د کتنې وخت یې تېر شوی",
-    },
-    "soon_stale": {
-        "en": "About to pass it",
-        "prs": "به‌زودی باید بررسی شوند",
-        "ps": "ژر باید وکتل شي",
-    },
-    "expired": {
-        "en": "Expired: shown as out of date",
-        "prs": "اعتبارشان ختم شده: کهنه نشان داده می‌شوند",
-        "ps": "اعتبار یې پای ته رسېدلی: زاړه ښودل کېږي",
-    },
-    "missing_translations": {
-        "en": "Texts missing a translation",
-        "prs": "متن‌های بدون ترجمه",
-        "ps": "بې ژباړې متنونه",
-    },
-    "failed_alerts": {
-        "en": "Alerts that failed",
-        "prs": "هشدارهایی که نرسید",
-        "ps": "خبرتیاوې چې ونه رسېدې",
-    },
-    "nothing_needed": {
-        "en": "Nothing needs you now.",
-        "prs": "فعلاً کاری به شما نیاز ندارد.",
-        "ps": "اوس کوم کار تاسو ته اړتیا نه لري.",
-    },
-    "checked_ago": {
-        "en": "last checked {ago}, limit {limit}",
-        "prs": "آخرین بررسی {ago}، حد {limit}",
-        "ps": "وروستۍ کتنه {ago}، حد {limit}",
-    },
-    "over_by": {
-        "en": "{time} past the limit",
-        "prs": "{time} از حد گذشته",
-        "ps": "{time} له حد تېر",
-    },
-    "left": {"en": "{time} left", "prs": "{time} مانده", "ps": "{time} پاتې"},
-    "expired_ago": {
-        "en": "expired {time} ago",
-        "prs": "{time} پیش ختم شد",
-        "ps": "{time} مخکې پای ته ورسېد",
-    },
-    "failed_count": {
-        "en": "{failed} of {total} not delivered",
-        "prs": "{failed} از {total} نرسید",
-        "ps": "له {total} څخه {failed} ونه رسېدې",
-    },
-    "checked_button": {
-        "en": "Checked, still true",
-        "prs": "بررسی شد، هنوز درست است",
-        "ps": "وکتل شو، لا سم دی",
-    },
-    "checked_done": {
-        "en": "Marked as checked: {record}. Nobody was alerted.",
-        "prs": "بررسی‌شده ثبت شد: {record}. به کسی هشدار فرستاده نشد.",
-        "ps": "کتل شوی ثبت شو: {record}. هېچا ته خبرتیا ونه لېږل شوه.",
-    },
-    "edit": {"en": "Edit", "prs": "ویرایش", "ps": "سمول"},
-    "new": {"en": "New", "prs": "جدید", "ps": "نوی"},
-    "key": {"en": "Key", "prs": "کلید", "ps": "کیلي"},
-    "open": {"en": "Open", "prs": "باز کردن", "ps": "پرانیستل"},
-    "note": {
-        "en": "Why (shown in the history)",
-        "prs": "چرا (در تاریخچه دیده می‌شود)",
-        "ps": "ولې (په تاریخچه کې ښکاري)",
-    },
-    "verified_now": {
-        "en": "empty: checked now",
-        "prs": "خالی: همین حالا بررسی شد",
-        "ps": "تش: همدا اوس وکتل شو",
-    },
-    "kabul_time": {"en": "Kabul time", "prs": "به وقت کابل", "ps": "د کابل په وخت"},
-    "allow_missing": {
-        "en": "Publish even if a translation is missing (readers get another language meanwhile)",
-        "prs": "نشر شود حتی اگر ترجمه‌ای کم باشد (خوانندگان فعلاً زبان دیگری می‌بینند)",
-        "ps": "خپور شي که څه هم ژباړه نشته (لوستونکي تر هغه بله ژبه ویني)",
-    },
-    "same_texts": {
-        "en": "The languages I did not change still say the same",
-        "prs": "زبان‌هایی که تغییر ندادم هنوز همان را می‌گویند",
-        "ps": "هغه ژبې چې ما بدلې نه کړې لا هماغه وايي",
-    },
-    "not_listed": {
-        "en": "{n} more, not listed: the oldest checks come first.",
-        "prs": "{n} مورد دیگر فهرست نشده: قدیمی‌ترین بررسی‌ها اول آمده‌اند.",
-        "ps": "{n} نور په لړ کې نه دي: زړې کتنې لومړی راغلي.",
-    },
-    "data": {"en": "Export and import", "prs": "صادر و وارد کردن", "ps": "صادرول او واردول"},
-    "export": {"en": "Export", "prs": "صادر کردن", "ps": "صادرول"},
-    "export_link": {
-        "en": "Download every current record as a content file (YAML)",
-        "prs": "همه معلومات فعلی را به شکل فایل محتوا (YAML) دانلود کنید",
-        "ps": "ټول اوسني معلومات د منځپانګې د فایل (YAML) په توګه ښکته کړئ",
-    },
-    "import": {"en": "Import", "prs": "وارد کردن", "ps": "واردول"},
-    "import_help": {
-        "en": "All or nothing: a wrong line changes nothing and is named.",
-        "prs": "همه یا هیچ: یک سطر اشتباه هیچ چیزی را تغییر نمی‌دهد و نامش گفته می‌شود.",
-        "ps": "ټول یا هېڅ: یوه ناسمه کرښه هېڅ شی نه بدلوي او نوم یې اخیستل کېږي.",
-    },
-    "content_file": {"en": "Content file", "prs": "فایل محتوا", "ps": "د منځپانګې فایل"},
-    "replace": {
-        "en": "The file is the whole data set: withdraw current records it leaves out",
-        "prs": "این فایل همه معلومات است: معلومات فعلی که در آن نیست پس گرفته شود",
-        "ps": "دا فایل ټول معلومات دي: هغه اوسني معلومات چې پکې نشته بېرته واخیستل شي",
-    },
-    "count": {"en": "{n} records", "prs": "{n} مورد", "ps": "{n} توکي"},
-    "search": {"en": "Find by key", "prs": "جستجو با کلید", "ps": "د کیلي له مخې لټون"},
-    "find": {"en": "Find", "prs": "جستجو", "ps": "لټون"},
-    "more_not_shown": {
-        "en": "Only the first {n} are listed; find one by its key.",
-        "prs": "تنها {n} مورد اول نشان داده شده؛ با کلید جستجو کنید.",
-        "ps": "یوازې لومړي {n} ښودل شوي؛ د کیلي له مخې یې ولټوئ.",
-    },
-    "alert_topic": {
-        "en": "Alert about {topic} {key}, {ago}",
-        "prs": "هشدار دربارهٔ {topic} {key}، {ago}",
-        "ps": "د {topic} {key} په اړه خبرتیا، {ago}",
-    },
-    "preview": {"en": "Preview", "prs": "پیش‌نمایش", "ps": "مخکتنه"},
-    "publish": {"en": "Publish", "prs": "نشر", "ps": "خپرول"},
-    "preview_title": {
-        "en": "The answer as people will see it",
-        "prs": "جواب، همان‌طور که مردم می‌بینند",
-        "ps": "ځواب، لکه خلک یې چې ویني",
-    },
-    "chat": {"en": "Chat", "prs": "چت", "ps": "چټ"},
-    "sms_segments": {
-        "en": "SMS: {n} segments",
-        "prs": "پیامک: {n} بخش",
-        "ps": "اس‌ام‌اس: {n} برخې",
-    },
-    "sms_cut": {
-        "en": "SMS replies over 3 segments are cut; the rest comes on MORE.",
-        "prs": "جواب‌های پیامکی بیش از ۳ بخش کوتاه می‌شوند؛ بقیه با MORE می‌آید.",
-        "ps": "له ۳ برخو اوږده اس‌ام‌اس ځوابونه لنډېږي؛ پاتې یې په MORE راځي.",
-    },
-    "will_alert": {
-        "en": "Publishing alerts {n} subscribers.",
-        "prs": "نشر این تغییر به {n} مشترک هشدار می‌فرستد.",
-        "ps": "خپرول به {n} ګډونوالو ته خبرتیا ولېږي.",
-    },
-    "no_preview": {
-        "en": "No answer shows this record on its own; answers that cite it will change.",
-        "prs": "هیچ جوابی این را به تنهایی نشان نمی‌دهد؛ جواب‌هایی که از آن یاد می‌کنند تغییر می‌کنند.",
-        "ps": "هېڅ ځواب دا یوازې نه ښيي؛ هغه ځوابونه چې یادوي یې بدلېږي.",
-    },
-    "nothing_changed": {
-        "en": "Nothing changed: the record already says this.",
-        "prs": "هیچ چیزی تغییر نکرد: همین حالا همین را می‌گوید.",
-        "ps": "هېڅ بدلون نه شو: همدا اوس همدا وايي.",
-    },
-    "published": {
-        "en": "Published: {record}. {n} subscribers will be alerted.",
-        "prs": "نشر شد: {record}. به {n} مشترک هشدار فرستاده می‌شود.",
-        "ps": "خپور شو: {record}. {n} ګډونوالو ته به خبرتیا ولېږل شي.",
-    },
-    "changed_by": {
-        "en": "Changed by {who} {ago}: your save was not applied. Compare, then publish again "
-        "to replace their version with yours.",
-        "prs": "{who} این را {ago} تغییر داد: ذخیرهٔ شما انجام نشد. مقایسه کنید، بعد اگر "
-        "می‌خواهید نسخهٔ خود را دوباره نشر کنید.",
-        "ps": "{who} دا {ago} بدل کړ: ستاسو بدلون خوندي نه شو. پرتله یې کړئ، بیا که غواړئ "
-        "خپله بڼه بیا خپره کړئ.",
-    },
-    "their_version": {
-        "en": "Their version (now)",
-        "prs": "نسخهٔ آن‌ها (اکنون)",
-        "ps": "د هغوی بڼه (اوس)",
-    },
-    "your_version": {"en": "Your version", "prs": "نسخهٔ شما", "ps": "ستاسو بڼه"},
-    "fix_fields": {
-        "en": "Nothing was published: fix the field marked below.",
-        "prs": "چیزی نشر نشد: خانهٔ نشانی‌شده را درست کنید.",
-        "ps": "هېڅ خپور نه شو: نښه شوې خانه سمه کړئ.",
-    },
-    "withdraw": {"en": "Withdraw", "prs": "پس گرفتن", "ps": "بېرته اخیستل"},
-    "withdraw_help": {
-        "en": "Answers stop showing it. It stays in the history and can be rolled back.",
-        "prs": "جواب‌ها دیگر آن را نشان نمی‌دهند. در تاریخچه می‌ماند و می‌شود برگرداند.",
-        "ps": "ځوابونه به یې نور نه ښيي. په تاریخچه کې پاتې کېږي او بېرته راګرځېدای شي.",
-    },
-    "withdrawn": {
-        "en": "Withdrawn: {record}.",
-        "prs": "پس گرفته شد: {record}.",
-        "ps": "بېرته واخیستل شو: {record}.",
-    },
-    "is_withdrawn": {"en": "withdrawn", "prs": "پس گرفته شده", "ps": "بېرته اخیستل شوی"},
-    "history": {"en": "History", "prs": "تاریخچه", "ps": "تاریخچه"},
-    "rollback": {"en": "Undo this change", "prs": "لغو این تغییر", "ps": "دا بدلون بېرته کول"},
-    "rolled_back": {
-        "en": "Undone: {record}.",
-        "prs": "لغو شد: {record}.",
-        "ps": "بېرته وګرځول شو: {record}.",
-    },
-    "before": {"en": "before", "prs": "قبل", "ps": "مخکې"},
-    "after": {"en": "after", "prs": "بعد", "ps": "وروسته"},
-    "no_history": {"en": "No changes yet.", "prs": "هنوز تغییری نیست.", "ps": "لا هېڅ بدلون نشته."},
-    "no_page": {
-        "en": "There is no such page.",
-        "prs": "چنین صفحه‌ای وجود ندارد.",
-        "ps": "داسې پاڼه نشته.",
-    },
-    "not_found": {
-        "en": "There is no such record.",
-        "prs": "چنین معلوماتی وجود ندارد.",
-        "ps": "داسې معلومات نشته.",
-    },
-    "minutes": {"en": "{n} min", "prs": "{n} دقیقه", "ps": "{n} دقیقې"},
-    "hours": {"en": "{n} h", "prs": "{n} ساعت", "ps": "{n} ساعته"},
-    "days": {"en": "{n} days", "prs": "{n} روز", "ps": "{n} ورځې"},
-    "language": {"en": "Language", "prs": "زبان", "ps": "ژبه"},
-    "skip": {"en": "Skip to content", "prs": "رفتن به محتوا", "ps": "منځپانګې ته تګ"},
+#: The catalogue modules whose entries the console's pages name by key.
+_PAGE_MODULES: Final = ("console", "cases", "questions")
+#: key → catalogue id, for ``say``.
+_IDS: Final = {
+    key: module + "." + key
+    for module in _PAGE_MODULES
+    for key in texts.CATALOGUE.modules[module]
+    if "." not in key
 }
-
-#: Record kinds as editors call them.
-KINDS: Final[Words] = {
-    "airport": {"en": "Airport status", "prs": "وضعیت میدان هوایی", "ps": "د هوايي ډګر حالت"},
-    "gate": {"en": "Gates", "prs": "دروازه‌ها", "ps": "دروازې"},
-    "flight": {"en": "Flights", "prs": "پروازها", "ps": "الوتنې"},
-    "announcement": {"en": "Announcements", "prs": "اعلامیه‌ها", "ps": "اعلانونه"},
-    "guidance": {
-        "en": "Guidance and contacts",
-        "prs": "رهنمود و تماس‌ها",
-        "ps": "لارښوونې او اړیکې",
-    },
-    "organisation": {"en": "Organisations", "prs": "موسسه‌ها", "ps": "ادارې"},
-    "airport-name": {
-        "en": "Airport names",
-        "prs": "نام میدان‌های هوایی",
-        "ps": "د هوايي ډګرونو نومونه",
-    },
-}
-
-#: Field labels; a field not listed shows its name.
-FIELDS: Final[Words] = {
-    "state": {"en": "State", "prs": "وضعیت", "ps": "حالت"},
-    "status": {"en": "Status", "prs": "وضعیت", "ps": "حالت"},
-    "advice": {"en": "Advice", "prs": "توصیه", "ps": "سپارښتنه"},
-    "name": {"en": "Name", "prs": "نام", "ps": "نوم"},
-    "note": {"en": "Note", "prs": "یادداشت", "ps": "یادښت"},
-    "position": {"en": "Position in the list", "prs": "جای در فهرست", "ps": "په لړ کې ځای"},
-    "source": {"en": "Source", "prs": "منبع", "ps": "سرچینه"},
-    "verified_at": {"en": "Checked at", "prs": "زمان بررسی", "ps": "د کتنې وخت"},
-    "valid_until": {"en": "Valid until", "prs": "معتبر تا", "ps": "تر دې وخته معتبر"},
-    "operator": {"en": "Operator", "prs": "اجراکننده", "ps": "چلوونکی"},
-    "origin": {"en": "From", "prs": "از", "ps": "له"},
-    "destination": {"en": "To", "prs": "به", "ps": "ته"},
-    "departs_at": {"en": "Departs", "prs": "زمان پرواز", "ps": "د الوتنې وخت"},
-    "eligibility": {
-        "en": "Who may board",
-        "prs": "چه کسی سوار شده می‌تواند",
-        "ps": "څوک سپرېدای شي",
-    },
-    "assembly_point": {"en": "Where to gather", "prs": "محل جمع شدن", "ps": "د راټولېدو ځای"},
-    "issuer": {"en": "Issued by", "prs": "صادرکننده", "ps": "خپروونکی"},
-    "kind": {"en": "Kind", "prs": "نوع", "ps": "ډول"},
-    "published_at": {"en": "Announced at", "prs": "زمان اعلام", "ps": "د اعلان وخت"},
-    "verification": {"en": "Confirmed?", "prs": "تأیید شده؟", "ps": "تایید شوی؟"},
-    "title": {"en": "Title", "prs": "عنوان", "ps": "سرلیک"},
-    "text": {"en": "Text", "prs": "متن", "ps": "متن"},
-    "body": {"en": "Text", "prs": "متن", "ps": "متن"},
-    "organisation": {"en": "Organisation", "prs": "موسسه", "ps": "اداره"},
-    "phone": {"en": "Phone", "prs": "تلفون", "ps": "ټیلیفون"},
-    "whatsapp": {"en": "WhatsApp", "prs": "واتس‌اپ", "ps": "واټس‌اپ"},
-    "email": {"en": "E-mail", "prs": "ایمیل", "ps": "برېښنالیک"},
-    "hours": {"en": "Opening hours", "prs": "ساعات کار", "ps": "د کار ساعتونه"},
-    "place": {"en": "Place (English)", "prs": "جای (انگلیسی)", "ps": "ځای (انګلیسي)"},
-    "city": {"en": "City", "prs": "شهر", "ps": "ښار"},
-}
+#: Labels shown for a record kind, a field and an intent (a value not listed shows itself).
+KIND: Final = "console.kind"
+FIELD: Final = "console.field"
+INTENT: Final = "questions.intent"
 
 
 def language_of(value: object) -> str:
@@ -353,12 +48,18 @@ def say(key: str, language: str, **values: object) -> str:
         name: digits(str(value), language) if isinstance(value, int) else value
         for name, value in values.items()
     }
-    return WORDS[key][language].format(**shown)
+    return texts.render(_IDS[key], language, **shown)
 
 
-def label(table: Words, key: str, language: str) -> str:
-    entry = table.get(key)
-    return key.replace("_", " ") if entry is None else entry[language]
+def has(key: str) -> bool:
+    """Whether ``say`` knows ``key`` (a key from a cookie may be anything)."""
+    return key in _IDS
+
+
+def label(group: str, key: str, language: str) -> str:
+    """The label of ``key`` in ``group`` (``KIND``, ``FIELD``, ``INTENT``), or its name."""
+    message = f"{group}.{key}"
+    return texts.render(message, language) if message in texts.CATALOGUE else key.replace("_", " ")
 
 
 def duration(length: timedelta, language: str) -> str:

@@ -1,10 +1,21 @@
-"""The caseworkers' pages' own words, three languages side by side (merged into ``words``)."""
+"""Words around a caseworker's work: the caseworkers' pages of the console, and the words that
+say who a reply is from when it reaches the person (``reply``).
+"""
 
 from __future__ import annotations
 
 from typing import Final
 
-CASE_WORDS: Final[dict[str, dict[str, str]]] = {
+from bot.lang.texts.catalogue import Entry
+
+TEXTS: Final[dict[str, Entry]] = {
+    # A caseworker's reply as the person gets it (action_send_case_reply): {reply} is the
+    # caseworker's text, as written; these words say who it is from.
+    "reply": {
+        "en": "From your caseworker:\n{reply}",
+        "prs": "پیام کارمند شما:\n{reply}",
+        "ps": "ستاسو د کارکوونکي ځواب:\n{reply}",
+    },
     "cases": {"en": "Cases", "prs": "قضیه‌ها", "ps": "قضیې"},
     "open_cases": {"en": "Open cases: {n}", "prs": "قضیه‌های باز: {n}", "ps": "خلاصې قضیې: {n}"},
     "no_cases": {

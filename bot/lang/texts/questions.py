@@ -1,11 +1,14 @@
-"""The questions page's own words, three languages side by side (merged into ``words``), and the
-names of what people ask (intents) as editors call it."""
+"""The console's questions page: its own words, and what people ask (``intent.*``, by the
+domain's intents) as editors call it; an intent without an entry shows its name.
+"""
 
 from __future__ import annotations
 
 from typing import Final
 
-QUESTION_WORDS: Final[dict[str, dict[str, str]]] = {
+from bot.lang.texts.catalogue import Entry, group
+
+TEXTS: Final[dict[str, Entry]] = {
     "questions": {"en": "What people ask", "prs": "مردم چه می‌پرسند", "ps": "خلک څه پوښتي"},
     "questions_window": {
         "en": "The last 7 days, until {until} (Kabul time).",
@@ -66,43 +69,53 @@ QUESTION_WORDS: Final[dict[str, dict[str, str]]] = {
     "mask_name": {"en": "[name]", "prs": "[نام]", "ps": "[نوم]"},
     "script_Arab": {"en": "Arabic script", "prs": "خط عربی", "ps": "عربي لیک"},
     "script_Latn": {"en": "Latin letters", "prs": "حروف لاتین", "ps": "لاتیني توري"},
-}
-
-#: What people ask, by intent (bot/domain/); an intent not listed shows its name.
-INTENT_NAMES: Final[dict[str, dict[str, str]]] = {
-    "nlu_fallback": {"en": "Not understood", "prs": "فهمیده نشد", "ps": "ونه پوهېدل شو"},
-    "out_of_scope": {
-        "en": "Outside what we answer",
-        "prs": "بیرون از موضوعات ما",
-        "ps": "زموږ له موضوعاتو بهر",
-    },
-    "greet": {"en": "Greeting", "prs": "سلام", "ps": "سلام"},
-    "goodbye": {"en": "Goodbye", "prs": "خداحافظی", "ps": "خدای پامان"},
-    "thank": {"en": "Thanks", "prs": "تشکر", "ps": "مننه"},
-    "ask_flights": {"en": "Flights", "prs": "پروازها", "ps": "الوتنې"},
-    "ask_airport_status": {
-        "en": "Airport and gates",
-        "prs": "میدان هوایی و دروازه‌ها",
-        "ps": "هوايي ډګر او دروازې",
-    },
-    "ask_announcements": {"en": "Announcements", "prs": "اعلامیه‌ها", "ps": "اعلانونه"},
-    "ask_documents": {"en": "Documents to bring", "prs": "اسناد لازم", "ps": "اړین اسناد"},
-    "ask_help": {"en": "Who can help", "prs": "چه کسی کمک می‌کند", "ps": "څوک مرسته کوي"},
-    "ask_human": {
-        "en": "A person to talk to",
-        "prs": "صحبت با یک انسان",
-        "ps": "له انسان سره خبرې",
-    },
-    "ask_safety": {"en": "Safety", "prs": "امنیت", "ps": "خوندیتوب"},
-    "follow_up": {"en": "Follow-up question", "prs": "سوال دنباله", "ps": "پسې پوښتنه"},
-    "set_language": {"en": "Change language", "prs": "تغییر زبان", "ps": "د ژبې بدلول"},
-    "subscribe_alerts": {"en": "Alerts: subscribe", "prs": "اشتراک هشدار", "ps": "د خبرتیا ګډون"},
-    "unsubscribe_alerts": {"en": "Alerts: stop", "prs": "توقف هشدار", "ps": "د خبرتیا بندول"},
-    "list_subscriptions": {"en": "My alerts", "prs": "هشدارهای من", "ps": "زما خبرتیاوې"},
-    "show_menu": {"en": "Menu", "prs": "فهرست", "ps": "لړلیک"},
-    "delete_my_data": {
-        "en": "Delete my data",
-        "prs": "پاک کردن معلومات من",
-        "ps": "زما د معلوماتو ړنګول",
-    },
+    #: What people ask, by intent (bot/domain/); an intent not listed shows its name.
+    **group(
+        "intent",
+        {
+            "nlu_fallback": {"en": "Not understood", "prs": "فهمیده نشد", "ps": "ونه پوهېدل شو"},
+            "out_of_scope": {
+                "en": "Outside what we answer",
+                "prs": "بیرون از موضوعات ما",
+                "ps": "زموږ له موضوعاتو بهر",
+            },
+            "greet": {"en": "Greeting", "prs": "سلام", "ps": "سلام"},
+            "goodbye": {"en": "Goodbye", "prs": "خداحافظی", "ps": "خدای پامان"},
+            "thank": {"en": "Thanks", "prs": "تشکر", "ps": "مننه"},
+            "ask_flights": {"en": "Flights", "prs": "پروازها", "ps": "الوتنې"},
+            "ask_airport_status": {
+                "en": "Airport and gates",
+                "prs": "میدان هوایی و دروازه‌ها",
+                "ps": "هوايي ډګر او دروازې",
+            },
+            "ask_announcements": {"en": "Announcements", "prs": "اعلامیه‌ها", "ps": "اعلانونه"},
+            "ask_documents": {"en": "Documents to bring", "prs": "اسناد لازم", "ps": "اړین اسناد"},
+            "ask_help": {"en": "Who can help", "prs": "چه کسی کمک می‌کند", "ps": "څوک مرسته کوي"},
+            "ask_human": {
+                "en": "A person to talk to",
+                "prs": "صحبت با یک انسان",
+                "ps": "له انسان سره خبرې",
+            },
+            "ask_safety": {"en": "Safety", "prs": "امنیت", "ps": "خوندیتوب"},
+            "follow_up": {"en": "Follow-up question", "prs": "سوال دنباله", "ps": "پسې پوښتنه"},
+            "set_language": {"en": "Change language", "prs": "تغییر زبان", "ps": "د ژبې بدلول"},
+            "subscribe_alerts": {
+                "en": "Alerts: subscribe",
+                "prs": "اشتراک هشدار",
+                "ps": "د خبرتیا ګډون",
+            },
+            "unsubscribe_alerts": {
+                "en": "Alerts: stop",
+                "prs": "توقف هشدار",
+                "ps": "د خبرتیا بندول",
+            },
+            "list_subscriptions": {"en": "My alerts", "prs": "هشدارهای من", "ps": "زما خبرتیاوې"},
+            "show_menu": {"en": "Menu", "prs": "فهرست", "ps": "لړلیک"},
+            "delete_my_data": {
+                "en": "Delete my data",
+                "prs": "پاک کردن معلومات من",
+                "ps": "زما د معلوماتو ړنګول",
+            },
+        },
+    ),
 }

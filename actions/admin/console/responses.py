@@ -1,11 +1,10 @@
-"""The domain's responses, rendered here when the text itself must be known in the action server.
+"""The domain's responses as the console's preview shows them, before anything is published.
 
-Normally an action names a response and Rasa picks the variation for the conversation's language.
-Three things need the finished text instead: an alert sent as a WhatsApp template (the text is
-a template parameter), topic names put together into one sentence ("airport status, flights to
-Doha"), and the safety offer on a new user's first turn, which must be in the language of that
-very message although the ``language`` slot is only being set in the same step. The texts come
-from the same files Rasa loads (``bot/domain/*.yml``), so there is still one wording to edit.
+An action names a response and Rasa picks the variation for the conversation's language; the
+preview has no conversation and no Rasa, so it picks the chat variation for each language here,
+from the same files Rasa loads (``bot/domain/*.yml``). Only the preview reads them: what the
+action server itself must write out (alerts, topic names, a caseworker's reply) is in the
+catalogue, ``bot/lang/texts/``.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from typing import Any
 
 import yaml
 
-DOMAIN_DIR = Path(__file__).resolve().parents[2] / "bot" / "domain"
+DOMAIN_DIR = Path(__file__).resolve().parents[3] / "bot" / "domain"
 _VARIABLE = re.compile(r"\{(\w+)\}")
 
 

@@ -1,0 +1,54 @@
+"""What a connector says by itself when the language may be unknown: a text in the
+conversation's language, or in all three when there is none yet.
+
+The sentences are in the catalogue (``bot/lang/texts/channels.py``). A voice note as the first
+message, or a failure before anything was understood, leaves no language to answer in; a wrong
+guess would leave the person with nothing, so these say it in every language, Dari and Pashto
+first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.lang import texts
+from bot.lang.codes import DARI, ENGLISH, LANGUAGES, PASHTO, RTL_LANGUAGES
+
+#: The order of a notice in every language: the people most likely to need it first.
+UNKNOWN_LANGUAGE_ORDER: tuple[str, ...] = (DARI, PASHTO, ENGLISH)
+
+
+def in_every_language(
+    message: str, order: Sequence[str] = UNKNOWN_LANGUAGE_ORDER, separator: str = "\n\n"
+) -> str:
+    """``message`` once per language of ``order``, one after the other."""
+    return separator.join(texts.render(message, code) for code in order)
+
+
+def text_only(language: str | None) -> str:
+    """The "please write" answer in ``language``; in all three when the language is unknown."""
+    if language in LANGUAGES:
+        return texts.render("channels.text_only", language)
+    return in_every_language("channels.text_only")
+
+
+def choose(language: str | None) -> str:
+    """The label of the button that opens a WhatsApp list (at most 20 characters)."""
+    return texts.render("channels.choose", language)
+
+
+def try_again(language: str | None, hotline: str | None) -> str:
+    """The apology for a failed answer, with the hotline when there is one; in all three
+    languages when the conversation's language is unknown (as ``text_only``)."""
+
+    def sentence(code: str) -> str:
+        apology = texts.render("channels.try_again", code)
+        if not hotline:
+            return apology
+        # A phone number reads left to right as a whole, also inside Dari and Pashto text.
+        number = f"\u2068{hotline}\u2069" if code in RTL_LANGUAGES else hotline
+        return f"{apology} {texts.render('channels.call_hotline', code, hotline=number)}"
+
+    if language in LANGUAGES:
+        return sentence(language)
+    return "\n\n".join(sentence(code) for code in UNKNOWN_LANGUAGE_ORDER)

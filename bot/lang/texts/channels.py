@@ -1,0 +1,38 @@
+"""The few sentences a connector says by itself, without the bot.
+
+Everything the assistant says about flights, the airport or documents lives in the domain
+(bot/domain/). These are the exceptions: a voice note or a photo never reaches the NLU, and
+when the assistant itself fails (a dead action server, a lost database) there is no bot left
+to say sorry, so the connector says it here.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from bot.lang.texts.catalogue import Entry
+
+TEXTS: Final[dict[str, Entry]] = {
+    # Sent for a voice note, photo, sticker, location or an empty SMS: say what works instead.
+    # Short enough that all three languages together fit in three SMS.
+    "text_only": {
+        "en": "I can only read text. Please write your question.",
+        "prs": "من فقط متن را خوانده می‌توانم. لطفاً سوال‌تان را بنویسید.",
+        "ps": "زه یوازې لیکل شوی متن لوستلای شم. مهرباني وکړئ خپله پوښتنه ولیکئ.",
+    },
+    # Sent when the assistant failed to answer: silence would leave a frightened person guessing.
+    "try_again": {
+        "en": "Sorry, something went wrong. Please try again in a few minutes.",
+        "prs": "ببخشید، مشکلی پیش آمد. چند دقیقه بعد دوباره کوشش کنید.",
+        "ps": "بښنه غواړم، ستونزه پېښه شوه. څو دقیقې وروسته بیا هڅه وکړئ.",
+    },
+    # Added to try_again when the operator set EMERGENCY_HOTLINE (the same sentence as the
+    # action server's utter_content_unavailable_hotline).
+    "call_hotline": {
+        "en": "If you need help now, call {hotline}.",
+        "prs": "اگر همین حالا به کمک ضرورت دارید، به {hotline} زنگ بزنید.",
+        "ps": "که همدا اوس مرستې ته اړتیا لرئ، {hotline} ته زنګ ووهئ.",
+    },
+    # Label of the button that opens a WhatsApp list of choices (WhatsApp allows 20 characters).
+    "choose": {"en": "Choose", "prs": "انتخاب کنید", "ps": "غوره کړئ"},
+}

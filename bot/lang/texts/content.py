@@ -1,0 +1,192 @@
+"""The words the actions put around database content: statuses, labels, date patterns, the
+note beside an untranslated text, and the short forms of the SMS answers (``brief.*``).
+
+Everything else users read lives in the domain (``bot/domain/*.yml``) or in the database;
+weekday, month and day-part names in ``bot/lang/calendar.py``, language names and the readers'
+fallback order in ``bot/lang/names.py``. Numbers, clocks and isolates are put together in
+``actions/content/localise.py`` and ``format.py``.
+Dari is written as in Afghanistan (میدان هوایی، اگست، مشوره), Pashto as Pashto (هوايي ډګر، اګست).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from bot.lang.texts.catalogue import Entry, group
+
+TEXTS: Final[dict[str, Entry]] = {
+    #: Date and time patterns; {weekday} {day} {month} {year} {time} are filled in by format.py.
+    **group(
+        "pattern",
+        {
+            "departure": {
+                "en": "{weekday} {day} {month}, {time}",
+                "prs": "{weekday} {day} {month}، {time}",
+                "ps": "{weekday} {day} {month}، {time}",
+            },
+            # {hour}: 1–12, with ":30" when the minutes are not zero; {part}: the part of the day
+            # (bot/lang/calendar.py); {hh_mm}: the 24-hour time, kept in brackets because embassies'
+            # and airlines' messages use it.
+            "time": {
+                "en": "{hh_mm}",
+                "prs": "ساعت {hour} {part} ({hh_mm})",
+                "ps": "{part} {hour} {o_clock} ({hh_mm})",
+            },
+            "date": {
+                "en": "{day} {month} {year}",
+                "prs": "{day} {month} {year}",
+                "ps": "{day} {month} {year}",
+            },
+            "verified": {
+                "en": "verified {ago} · source: {source}",
+                "prs": "{ago} تایید شده · منبع: {source}",
+                "ps": "{ago} تایید شوي · سرچینه: {source}",
+            },
+        },
+    ),
+    #: "… ago" after one (``ago.<unit>.one``) and after other counts (``.many``); Dari uses the
+    #: singular after numbers.
+    **group(
+        "ago",
+        {
+            "minutes.one": {"en": "{n} min ago", "prs": "{n} دقیقه پیش", "ps": "{n} دقیقه مخکې"},
+            "minutes.many": {"en": "{n} min ago", "prs": "{n} دقیقه پیش", "ps": "{n} دقیقې مخکې"},
+            "hours.one": {"en": "{n} h ago", "prs": "{n} ساعت پیش", "ps": "{n} ساعت مخکې"},
+            "hours.many": {"en": "{n} h ago", "prs": "{n} ساعت پیش", "ps": "{n} ساعته مخکې"},
+            "days.one": {"en": "{n} day ago", "prs": "{n} روز پیش", "ps": "{n} ورځ مخکې"},
+            "days.many": {"en": "{n} days ago", "prs": "{n} روز پیش", "ps": "{n} ورځې مخکې"},
+        },
+    ),
+    #: Said next to a text shown in another language than the reader's (bot/lang/names.py
+    #: READING_ORDER says which); {language} is that language's name in the reader's language.
+    "not_translated": {
+        "en": "(in {language} — not yet translated)",
+        "prs": "(به {language} — هنوز ترجمه نشده)",
+        "ps": "(په {language} — لا نه دی ژباړل شوی)",
+    },
+    #: Status words, keyed by the database values (models.FlightStatus, AirportState, …).
+    **group(
+        "status",
+        {
+            "scheduled": {"en": "Scheduled", "prs": "طبق پلان", "ps": "د پلان سره سم"},
+            "boarding": {"en": "Boarding", "prs": "مسافرها سوار می‌شوند", "ps": "مسافر سپرېږي"},
+            "departed": {"en": "Departed", "prs": "پرواز کرد", "ps": "والوته"},
+            "delayed": {"en": "Delayed", "prs": "تأخیر دارد", "ps": "ځنډ لري"},
+            "cancelled": {"en": "Cancelled", "prs": "لغو شده", "ps": "لغوه شوې"},
+            "open": {"en": "open", "prs": "باز", "ps": "خلاص"},
+            "restricted": {
+                "en": "open with restrictions",
+                "prs": "با محدودیت باز",
+                "ps": "په محدود ډول خلاص",
+            },
+            "closed": {"en": "closed", "prs": "بسته", "ps": "بند"},
+        },
+    ),
+    #: A gate (دروازه) is feminine in Pashto.
+    **group(
+        "gate",
+        {
+            "open": {"en": "open", "prs": "باز", "ps": "خلاصه"},
+            "closed": {"en": "closed", "prs": "بسته", "ps": "بنده"},
+            "outdated": {
+                "en": "no current information (out of date)",
+                "prs": "معلومات تازه نیست (کهنه شده)",
+                "ps": "تازه معلومات نشته (زاړه شوي)",
+            },
+        },
+    ),
+    #: In Pashto an announcement (اعلان) is masculine.
+    **group(
+        "verification",
+        {
+            "verified": {"en": "Confirmed", "prs": "تایید شده", "ps": "تایید شوی"},
+            "unverified": {
+                "en": "⚠ UNVERIFIED: the issuer's claim, not independently confirmed",
+                "prs": (
+                    "⚠ تایید نشده: فقط گفتهٔ کسی است که آن را اعلام کرده؛ "
+                    "هیچ منبع مستقل آن را تایید نکرده است"
+                ),
+                "ps": "⚠ تایید نه شوی: د خپرونکي ادعا ده او په خپلواکه توګه نه ده تایید شوې",
+            },
+            "disputed": {
+                "en": "⚠ DISPUTED: other sources contradict it",
+                "prs": "⚠ مورد اختلاف: منابع دیگر آن را رد می‌کنند",
+                "ps": "⚠ اختلافي: نورې سرچینې یې ردوي",
+            },
+        },
+    ),
+    **group(
+        "kind",
+        {
+            "amnesty": {"en": "amnesty", "prs": "عفو عمومی", "ps": "عمومي بښنه"},
+            "government": {"en": "government", "prs": "حکومتی", "ps": "حکومتي"},
+            "evacuation": {"en": "evacuation", "prs": "تخلیه", "ps": "وېستل"},
+            "safety": {"en": "safety warning", "prs": "هشدار امنیتی", "ps": "امنیتي خبرداری"},
+        },
+    ),
+    **group(
+        "label",
+        {
+            "destination": {"en": "Destination", "prs": "مقصد", "ps": "منزل"},
+            "eligibility": {
+                "en": "Who may board",
+                "prs": "کسانی که سوار شده می‌توانند",
+                "ps": "څوک سپرېدای شي",
+            },
+            "assembly_point": {
+                "en": "Assembly point",
+                "prs": "جای جمع شدن",
+                "ps": "د راټولېدو ځای",
+            },
+            "any_destination": {"en": "any destination", "prs": "همه مقصدها", "ps": "ټولو ځایونو"},
+            "just_now": {"en": "just now", "prs": "همین حالا", "ps": "همدا اوس"},
+            "none": {"en": "none", "prs": "هیچ", "ps": "هېڅ"},
+            "no_current_guidance": {
+                "en": "No current guidance; ask your embassy or the organisation evacuating you.",
+                "prs": "رهنمایی تازه نیست؛ از سفارت یا مؤسسه‌ای که شما را انتقال می‌دهد بپرسید.",
+                "ps": "تازه لارښوونه نشته؛ له خپل سفارت یا هغې موسسې وپوښتئ چې تاسو باسي.",
+            },
+            "list_separator": {"en": ", ", "prs": "، ", "ps": "، "},
+            "number_ending": {
+                "en": "numbers ending in {digits}",
+                "prs": "نمبرهایی که به {digits} ختم می‌شوند",
+                "ps": "هغو شمېرو چې په {digits} پای ته رسېږي",
+            },
+        },
+    ),
+    #: How to reach a help contact, and when.
+    **group(
+        "contact",
+        {
+            "phone": {"en": "Phone", "prs": "تیلفون", "ps": "ټیلیفون"},
+            "whatsapp": {"en": "WhatsApp", "prs": "واتساپ", "ps": "واټساپ"},
+            "email": {"en": "Email", "prs": "ایمیل", "ps": "ایمیل"},
+            "hours": {"en": "Hours", "prs": "ساعات کاری", "ps": "د کار وخت"},
+        },
+    ),
+    **group(
+        "brief",
+        {
+            "today": {"en": "today", "prs": "امروز", "ps": "نن"},
+            "tomorrow": {"en": "tomorrow", "prs": "فردا", "ps": "سبا"},
+            "checked": {
+                "en": "checked {ago}, {source}",
+                "prs": "تایید {ago}، {source}",
+                "ps": "تایید {ago}، {source}",
+            },
+            "may_be_old": {
+                "en": "May be out of date: {checked}",
+                "prs": "ممکن کهنه باشد: {checked}",
+                "ps": "کېدای شي زاړه وي: {checked}",
+            },
+            "verified": {"en": "confirmed", "prs": "تایید شده", "ps": "تایید شوی"},
+            "unverified": {"en": "UNVERIFIED claim", "prs": "تایید نشده", "ps": "تایید نه شوی"},
+            "disputed": {"en": "DISPUTED", "prs": "مورد اختلاف", "ps": "اختلافي"},
+            "others": {
+                "en": "Also announced: {topics}. Write one to read it.",
+                "prs": "اعلامیه‌های دیگر: {topics}. یکی را بنویسید.",
+                "ps": "نور اعلانونه: {topics}. یو یې ولیکئ.",
+            },
+        },
+    ),
+}
