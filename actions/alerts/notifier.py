@@ -100,9 +100,16 @@ class Notifier:
 
     async def _channel(self, outbox: Outbox, channel: str, pacer: Pacer) -> None:
         failures = 0  # in a row: the database is down; wait longer, log the traceback once
+        # At most a second's worth claimed and not yet sent: a claim left waiting for the
+        # pacer longer than the lease would be taken back and claimed a second time.
+        per_second = max(1, int(pacer.rate))
+        unsent: set[asyncio.Task[None]] = set()
         while True:
+            if len(unsent) >= per_second:
+                await asyncio.wait(unsent, return_when=asyncio.FIRST_COMPLETED)
+                continue
             try:
-                batch = await asyncio.to_thread(outbox.claim, channel, max(1, int(pacer.rate)))
+                batch = await asyncio.to_thread(outbox.claim, channel, per_second - len(unsent))
                 failures = 0
             except Exception as error:
                 failures += 1
@@ -122,7 +129,9 @@ class Notifier:
                 await self._slots.acquire()
                 task = asyncio.create_task(self._send(outbox, claimed, pacer))
                 self._in_flight.add(task)
+                unsent.add(task)
                 task.add_done_callback(self._in_flight.discard)
+                task.add_done_callback(unsent.discard)
 
     async def _send(self, outbox: Outbox, claimed: Claimed, pacer: Pacer) -> None:
         try:

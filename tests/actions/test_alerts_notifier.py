@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
@@ -224,6 +225,26 @@ async def test_one_conversation_gets_at_most_one_alert_a_second(rasa: tuple[Fake
 
     times = [t for c, _, t in fake.sent if c == person]
     assert len(times) == 2 and times[1] - times[0] >= 0.9
+
+
+async def test_a_broadcast_longer_than_the_lease_is_claimed_once_per_person(
+    rasa: tuple[FakeRasa, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """20 people at 5 a second take 4 s, the lease is 1.5 s: nothing claimed may wait for the
+    pacer past its lease, or it is taken back as if a notifier had died (and the operator's
+    log says one did) and claimed a second time."""
+    fake, url = rasa
+    people = add_subscribers(20, [Wish(Topic.AIRPORT, "KBL")])
+    close_airport()
+    slow = replace(FAST, rates={**FAST.rates, "telegram": 5.0}, claim_lease_seconds=1.5)
+
+    with caplog.at_level(logging.INFO, logger="actions.alerts"):
+        await run_until_settled(notifier_for(url, slow))
+
+    assert sorted(c for c, _, _ in fake.sent) == sorted(people)
+    assert len(fake.triggered) == 20
+    assert {(d.status, d.attempts) for d in deliveries()} == {(DeliveryStatus.SENT, 1)}
+    assert "recovered" not in caplog.text
 
 
 async def test_opting_out_mid_broadcast_stops_the_rest_at_once(rasa: tuple[FakeRasa, str]) -> None:
