@@ -158,6 +158,25 @@ def invite_caseworker() -> str:
         return sessions.invite(session, "bench", datetime.now(timezone.utc), "caseworker").code
 
 
+class ConsoleOverHttp:
+    """The admin server's console as a signed-in browser uses it, through HTTP: every page and
+    every form answers 200 (redirects followed), or the benchmark stops naming the path."""
+
+    def __init__(self, http: aiohttp.ClientSession, base_url: str) -> None:
+        self.http = http
+        self.base_url = base_url
+
+    async def get(self, path: str) -> str:
+        async with self.http.get(f"{self.base_url}{path}") as response:
+            assert response.status == 200, f"{path}: HTTP {response.status}"
+            return await response.text()
+
+    async def post(self, path: str, data: dict[str, str]) -> str:
+        async with self.http.post(f"{self.base_url}{path}", data=data) as response:
+            assert response.status == 200, f"{path}: HTTP {response.status}"
+            return await response.text()
+
+
 async def sign_in(
     get: Callable[[str], Awaitable[str]], post: Callable[..., Awaitable[str]]
 ) -> None:
@@ -183,15 +202,7 @@ async def handoffs(stack: Stack, receiver: Receiver, samples: int) -> Handoff:
     timeout = aiohttp.ClientTimeout(total=60)
     answered, queued, told, relayed = [], [], [], []
     async with aiohttp.ClientSession(cookie_jar=jar, timeout=timeout) as http:
-
-        async def get(path: str) -> str:
-            async with http.get(f"{stack.admin_url}{path}") as response:
-                assert response.status == 200, f"{path}: HTTP {response.status}"
-                return await response.text()
-
-        async def post(path: str, data: dict[str, str]) -> str:
-            async with http.post(f"{stack.admin_url}{path}", data=data) as response:
-                return await response.text()
+        console = ConsoleOverHttp(http, stack.admin_url)
 
         async def say(sender: str, message: str) -> list[object]:
             url = f"{stack.rasa_url}/webhooks/rest/webhook"
@@ -199,13 +210,13 @@ async def handoffs(stack: Stack, receiver: Receiver, samples: int) -> Handoff:
                 replies: list[object] = await response.json()
                 return replies
 
-        await sign_in(get, post)
+        await sign_in(console.get, console.post)
         # Not timed: the first request for a person (its action, queries and templates warm up).
         await say(f"bench-warm-up-{secrets.token_hex(4)}", ASK_FOR_A_PERSON)
         for sample in range(samples):
             # People do not write in step with the sender's polling: spread over one interval.
             await asyncio.sleep(spread(sample, WebhookSettings.poll_seconds))
-            before = case_ids(await get("/console/cases"))
+            before = case_ids(await console.get("/console/cases"))
             sender = f"bench-cases-{sample}-{secrets.token_hex(4)}"
             started = time.perf_counter()
             replies = await say(sender, ASK_FOR_A_PERSON)
@@ -216,7 +227,7 @@ async def handoffs(stack: Stack, receiver: Receiver, samples: int) -> Handoff:
             while not new:
                 if time.perf_counter() - started > 30:
                     raise RuntimeError("the case did not appear in the queue within 30 s")
-                new = case_ids(await get("/console/cases")) - before
+                new = case_ids(await console.get("/console/cases")) - before
             queued.append((time.perf_counter() - started) * 1000)
             (case_id,) = new
             told.append((await receiver.got(case_id) - started) * 1000)
@@ -271,29 +282,20 @@ async def replies(stack: Stack, providers: FakeProviders, samples: int) -> list[
     jar = aiohttp.CookieJar(unsafe=True)  # the console is on 127.0.0.1
     timings: list[float] = []
     async with aiohttp.ClientSession(cookie_jar=jar) as http:
-
-        async def get(path: str) -> str:
-            async with http.get(f"{stack.admin_url}{path}") as response:
-                assert response.status == 200, f"{path}: HTTP {response.status}"
-                return await response.text()
-
-        async def post(path: str, data: dict[str, str]) -> str:
-            async with http.post(f"{stack.admin_url}{path}", data=data) as response:
-                assert response.status == 200, f"{path}: HTTP {response.status}"
-                return await response.text()
+        console = ConsoleOverHttp(http, stack.admin_url)
 
         async def press(path: str, data: dict[str, str]) -> str:
             """Posts a form of the page it is on, with that page's CSRF token."""
-            form = CSRF.search(await get(path.rsplit("/", 1)[0]))
+            form = CSRF.search(await console.get(path.rsplit("/", 1)[0]))
             assert form is not None, f"no form on {path}"
-            return await post(path, {"csrf": form.group(1), **data})
+            return await console.post(path, {"csrf": form.group(1), **data})
 
-        await sign_in(get, post)
+        await sign_in(console.get, console.post)
         for sample in range(samples + 1):  # the first, not timed, warms the path up
             chat = 730000000 + sample * 1000 + secrets.randbelow(1000)
-            before = case_ids(await get("/console/cases"))
+            before = case_ids(await console.get("/console/cases"))
             await send_telegram(http, stack.rasa_url, chat, ASK_FOR_A_PERSON)
-            (case_id,) = case_ids(await get("/console/cases")) - before
+            (case_id,) = case_ids(await console.get("/console/cases")) - before
             await press(f"/console/cases/{case_id}/take", {})
             text = f"Hello, I am looking at your case now ({sample})."
             # A caseworker reads before answering: more than Telegram's one message a second to
