@@ -20,7 +20,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 	$(wildcard bot/nlu/*.py bot/lang/*.py)
 
 .PHONY: help setup run db purge train lint mypy test test-unit validate test-nlu test-stories test-followups \
-	test-integration deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
+	test-integration journeys deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
 	bench-action-secret bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load \
 	chaos clean
 
@@ -28,6 +28,7 @@ help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
 	@echo "make test   lint, unit tests, rasa data validate, train, held-out accuracy, test stories,"
 	@echo "            integration (real servers, headless Chromium for the web chat), chaos"
+	@echo "make journeys  whole journeys of evacuees, editors and caseworkers on make run's stack"
 	@echo "make deps   install the system packages the tests need (Debian: chromium, fonts, npm,"
 	@echo "            redis-server; as root); make test only checks for them"
 	@echo "make setup  create .venv/bot and .venv/actions from requirements/*.lock (runtime + dev-*)"
@@ -171,7 +172,14 @@ $(AXE):
 test-integration: deps-check setup $(MODEL) $(AXE)
 	$(ACT)/pytest -q tests/integration
 
-test: deps-check setup lint test-unit validate train test-nlu test-stories test-followups test-integration chaos
+# Whole journeys as people walk them (the evacuee at night, the editor on a phone, the caseworker),
+# each on a stack started by the very function `make run` uses (tests/journeys/conftest.py), in
+# Chromium at 360 px where there is a page. Screenshots of each journey's last screen: results/journeys/.
+journeys: deps-check setup $(MODEL)
+	$(ACT)/pytest -q tests/journeys
+
+test: deps-check setup lint test-unit validate train test-nlu test-stories test-followups test-integration \
+	journeys chaos
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
 bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory bench-mailbox \

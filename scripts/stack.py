@@ -471,6 +471,46 @@ def stored_token(path: Path) -> str:
     return token
 
 
+def embedded_stack(
+    model: Path,
+    content_db_url: str,
+    *,
+    log_dir: Path,
+    var_dir: Path,
+    rasa_port: int = 5005,
+    action_port: int = 5055,
+    admin_port: int = 5056,
+    extra_env: Mapping[str, str] | None = None,
+    endpoints: Path = DEFAULT_ENDPOINTS,
+    rasa_workers: int = 1,
+    action_workers: int = 1,
+) -> tuple["Stack", str]:
+    """The stack exactly as `make run` starts it (the journeys start this very one): every
+    server, the notifier and the console, with what it keeps in ``var_dir``.
+
+    Returns the stack and how to name its API token in a command (never the token itself).
+    """
+    token_file = var_dir / "rasa-api-token"
+    # The notifier sends alerts through Rasa's HTTP API, which must then require a token.
+    token = {} if os.environ.get("RASA_API_TOKEN") else {"RASA_API_TOKEN": stored_token(token_file)}
+    where = token_file.relative_to(ROOT) if token_file.is_relative_to(ROOT) else token_file
+    where_token = "$RASA_API_TOKEN" if not token else f"$(cat {where})"
+    stack = Stack(
+        model,
+        content_db_url,
+        log_dir,
+        rasa_port,
+        action_port,
+        extra_env={**token, **(extra_env or {})},
+        endpoints=endpoints,
+        rasa_workers=rasa_workers,
+        action_workers=action_workers,
+        with_notifier=True,
+        admin_port=admin_port,
+    )
+    return stack, where_token
+
+
 def _env_int(name: str, default: int) -> int:
     value = os.environ.get(name, "").strip()
     return int(value) if value else default
@@ -525,22 +565,18 @@ def main() -> int:
         "inherit this script's environment",
     )
     args = parser.parse_args()
-    # The notifier sends alerts through Rasa's HTTP API, which must then require a token.
-    token_file = ROOT / "var" / "rasa-api-token"
-    token = {} if os.environ.get("RASA_API_TOKEN") else {"RASA_API_TOKEN": stored_token(token_file)}
-    where_token = "$RASA_API_TOKEN" if not token else f"$(cat {token_file.relative_to(ROOT)})"
-    stack = Stack(
+    stack, where_token = embedded_stack(
         args.model,
         args.content_db_url,
-        args.log_dir,
-        args.rasa_port,
-        args.action_port,
-        extra_env={**token, **dict(args.env)},
+        log_dir=args.log_dir,
+        var_dir=ROOT / "var",
+        rasa_port=args.rasa_port,
+        action_port=args.action_port,
+        admin_port=args.admin_port,
+        extra_env=dict(args.env),
         endpoints=args.endpoints.resolve(),
         rasa_workers=args.rasa_workers,
         action_workers=args.action_workers,
-        with_notifier=True,
-        admin_port=args.admin_port,
     )
 
     stopping = False

@@ -1,0 +1,169 @@
+"""Whole journeys as people walk them, on a stack started exactly as `make run` starts it.
+
+``embedded_stack`` (scripts/stack.py) is the very function `make run` calls: the same servers,
+notifier and console, the same keys made once in a ``var/`` folder (here a temporary one), the
+same seeded demo content. Pages are opened in Debian's Chromium on a 360 px phone. A journey
+asserts what the person sees or receives, never an internal detail; screenshots of each
+journey's last screen go to ``results/journeys/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from scripts.stack import ROOT, Stack, embedded_stack, free_port
+
+pytestmark = pytest.mark.integration
+
+MODEL = ROOT / "models" / "assistant.tar.gz"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 360, "height": 740}
+SCREENSHOTS = ROOT / "results" / "journeys"
+
+
+@dataclass
+class Running:
+    """One `make run` stack and what a person or a member of staff reaches it by."""
+
+    stack: Stack
+    var_dir: Path
+    db_url: str
+
+    @property
+    def env(self) -> dict[str, str]:
+        """The environment of a command typed beside `make run` (README's CLI examples)."""
+        return {**os.environ, "CONTENT_DB_URL": self.db_url, "PYTHONPATH": str(ROOT)}
+
+    def cli(self, module: str, *args: str) -> str:
+        """Run ``python -m module args`` as the README says to; its standard output."""
+        done = subprocess.run(
+            [sys.executable, "-m", module, *args],
+            env=self.env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        return done.stdout
+
+    def invite(self, name: str, role: str = "editor") -> str:
+        """The one-time sign-in link ``invite`` prints for ``name``."""
+        out = self.cli("actions.admin", "invite", name, "--role", role)
+        found = re.search(r"\S+/console/signin\?code=[\w-]+", out)
+        assert found is not None, out
+        return found.group(0)
+
+    def say(self, sender: str, text: str) -> list[dict[str, Any]]:
+        """One message over the REST channel of the README's examples; the replies."""
+        request = urllib.request.Request(
+            f"{self.stack.rasa_url}/webhooks/rest/webhook",
+            json.dumps({"sender": sender, "message": text}).encode(),
+            {"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return list(json.loads(response.read()))
+
+
+def start_running(base: Path) -> Running:
+    """Migrate and seed a content database in ``base/var`` and start `make run`'s stack on it."""
+    var_dir = base / "var"
+    var_dir.mkdir(parents=True, exist_ok=True)
+    db_url = f"sqlite:///{var_dir / 'content.db'}"
+    env = {**os.environ, "CONTENT_DB_URL": db_url, "PYTHONPATH": str(ROOT)}
+    for command in ("migrate", "seed"):
+        subprocess.run(
+            [sys.executable, "-m", "actions.content", command],
+            env=env,
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+    stack, _ = embedded_stack(
+        MODEL,
+        db_url,
+        log_dir=var_dir / "log",
+        var_dir=var_dir,
+        rasa_port=free_port(),
+        action_port=free_port(),
+        admin_port=free_port(),
+    )
+    stack.start()
+    return Running(stack, var_dir, db_url)
+
+
+@pytest.fixture(scope="module")
+def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    """A fresh `make run` per journey module: journeys do not see each other's people."""
+    if not MODEL.exists():
+        pytest.fail(f"{MODEL} is missing: run `make train` (make test does it first)")
+    started = start_running(tmp_path_factory.mktemp("make-run"))
+    try:
+        yield started
+    finally:
+        started.stack.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: run `make deps`")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+Phone = Callable[..., Page]
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Phone]:
+    """Opens a new phone-sized page (``phone(locale="fa-AF")``); closed after the test."""
+    contexts = []
+
+    def open_phone(locale: str = "en-US", java_script_enabled: bool = True) -> Page:
+        context = browser.new_context(
+            viewport=PHONE,
+            locale=locale,
+            is_mobile=True,
+            has_touch=True,
+            java_script_enabled=java_script_enabled,
+        )
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+def screenshot(page: Page, name: str) -> Path:
+    """Keep what the person saw last, for the person reviewing the run."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
