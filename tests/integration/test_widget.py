@@ -280,3 +280,58 @@ def test_a_hidden_page_does_not_ask_and_asks_at_once_when_it_is_shown(
     while len(asked) == before and time.monotonic() < shown_at + 5:
         page.wait_for_timeout(100)
     assert len(asked) == before + 1 and asked[-1] - shown_at < 2
+
+
+def dari_page(browser: Browser, stack: Stack) -> Page:
+    """A phone whose browser speaks Dari: the page opens in Dari."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="fa-AF")
+    opened = context.new_page()
+    opened.goto(f"{stack.rasa_url}/webchat/")
+    expect(opened.locator("html")).to_have_attribute("lang", "fa-AF")
+    return opened
+
+
+def test_a_dari_status_line_counts_the_seconds_in_persian_digits(
+    browser: Browser, stack: Stack
+) -> None:
+    page = dari_page(browser, stack)
+    page.route("**/webhook", lambda route: route.abort("connectionreset"))
+    page.get_by_label("سوال شما").fill("میدان هوایی باز است؟")
+    page.keyboard.press("Enter")
+    status = page.get_by_role("status")
+    expect(status).to_contain_text("کوشش بعدی پس از ۱ ثانیه")
+    expect(status).to_contain_text("پس از ۲ ثانیه", timeout=REPLY_TIMEOUT_MS)
+    assert not any(digit in status.inner_text() for digit in "0123456789")
+    page.context.close()
+
+
+def test_too_many_messages_the_page_waits_as_told_says_so_and_then_sends(
+    browser: Browser, stack: Stack
+) -> None:
+    page = dari_page(browser, stack)
+    crowded: list[float] = []
+
+    def crowded_once(route: Route) -> None:
+        if crowded:
+            route.continue_()
+            return
+        crowded.append(time.monotonic())
+        route.fulfill(
+            status=429,
+            headers={"Retry-After": "3"},
+            content_type="application/json",
+            body=json.dumps({"error": "too many messages per minute", "retry_after": 3}),
+        )
+
+    page.route("**/webhook", crowded_once)
+    page.get_by_label("سوال شما").fill("میدان هوایی باز است؟")
+    page.keyboard.press("Enter")
+    status = page.get_by_role("status")
+    expect(status).to_contain_text("از این شبکه پیام‌های زیادی می‌آید")
+    expect(status).to_contain_text("پس از ۳ ثانیه")
+    reply = page.locator(REPLY).first
+    expect(reply).to_be_visible(timeout=REPLY_TIMEOUT_MS)
+    assert reply.get_attribute("lang") == "fa-AF"
+    assert page.locator(".msg.failed").count() == 0 and page.locator(".msg.user").count() == 1
+    expect(status).to_be_hidden()
+    page.context.close()
