@@ -63,6 +63,7 @@ FILES = {
     "index.html": "text/html; charset=utf-8",
     "widget.js": "text/javascript; charset=utf-8",
     "widget.css": "text/css; charset=utf-8",
+    "sw.js": "text/javascript; charset=utf-8",
 }
 #: Where the page is served besides Rasa's ``/webhooks/webchat/``.
 PUBLIC_PREFIX = "/webchat"
@@ -274,6 +275,11 @@ class WebchatInput(InputChannel):
         @blueprint.route("/widget.css", methods=["GET"])
         async def style(_: Request) -> HTTPResponse:
             return self._file("widget.css")
+
+        @blueprint.route("/sw.js", methods=["GET"])
+        async def service_worker(_: Request) -> HTTPResponse:
+            # Keeps the three files above for opening the page offline (widget.js registers it).
+            return self._file("sw.js")
 
         @blueprint.route("/webhook", methods=["POST"], stream=True)
         async def webhook(request: Request) -> HTTPResponse:

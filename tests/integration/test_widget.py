@@ -335,3 +335,27 @@ def test_too_many_messages_the_page_waits_as_told_says_so_and_then_sends(
     assert page.locator(".msg.failed").count() == 0 and page.locator(".msg.user").count() == 1
     expect(status).to_be_hidden()
     page.context.close()
+
+
+def test_reopened_offline_the_page_shows_the_chat_kept_on_the_phone(
+    page: Page, stack: Stack
+) -> None:
+    page.goto(f"{stack.rasa_url}/webchat/")
+    answer = ask(page, "is abbey gate open?")
+    assert answer.startswith("• Abbey Gate:")
+    # The service worker has kept the page's files (it controls the page once installed).
+    page.wait_for_function("() => Boolean(navigator.serviceWorker.controller)", timeout=10_000)
+    page.context.set_offline(True)
+    try:
+        page.reload()
+        expect(page.locator(REPLY, has_text="Abbey Gate").first).to_be_visible()
+        expect(page.locator(".msg.user")).to_have_text(["is abbey gate open?"])
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        # Written offline: kept and shown as waiting, sent when the connection is back.
+        page.get_by_label("Your question").fill("when is the next flight to doha?")
+        page.keyboard.press("Enter")
+        expect(page.locator(".msg.user.pending")).to_have_count(1)
+    finally:
+        page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator(".msg.user.pending")).to_have_count(0, timeout=REPLY_TIMEOUT_MS)

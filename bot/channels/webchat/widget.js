@@ -475,6 +475,8 @@
     entry.element.classList.add("pending");
   });
   if (!history.length && !outbox.length) showWelcome();
+  // Opening the page offline (https, or this machine): sw.js keeps the page's files.
+  if (navigator.serviceWorker) navigator.serviceWorker.register("sw.js").catch(function () {});
   flush();
   pollNow(); // what came while the page was closed
 }());
