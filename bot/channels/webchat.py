@@ -245,7 +245,10 @@ class WebchatInput(InputChannel):
         self.assets = _load_assets(self.settings, hotline)
         memory = memory if memory is not None else ProcessMemory()
         self.mailbox = Mailbox(memory)
-        self.limits = ClientLimits(memory, self.settings)
+        # In one process the counts get a memory of their own: counting a flood from many
+        # addresses must not push waiting messages out of a bounded memory they share.
+        counts = ProcessMemory() if isinstance(memory, ProcessMemory) else memory
+        self.limits = ClientLimits(counts, self.settings)
         self.addresses = addresses
         self._welcome: tuple[object, Welcome] | None = None
 

@@ -9,9 +9,12 @@ is one of the configured ``WEBCHAT_TRUSTED_PROXIES``: from anyone else the heade
 client wrote itself.
 
 Counted in the channels' memory (``memory.py``): one count for every Rasa process when Redis is
-configured, fixed windows of a minute and an hour, each key expiring by itself. Addresses are
-kept as keyed hashes only. When the memory is down the message is admitted: a Redis outage must
-not silence the people the limits are there to protect.
+configured, fixed windows of a minute and an hour, each key expiring by itself. In one process
+the counts have a memory of their own (``WebchatInput``), so that a flood from many addresses
+cannot push a caseworker's reply out of the mailboxes. Addresses are kept as keyed hashes only;
+an IPv6 client is its /64, the block one household or phone is given (it has many addresses).
+When the memory is down the message is admitted: a Redis outage must not silence the people the
+limits are there to protect.
 """
 
 from __future__ import annotations
@@ -47,6 +50,16 @@ def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
         return ipaddress.ip_address(text.strip().strip("[]"))
     except ValueError:
         return None
+
+
+def _counted_as(client: str) -> str:
+    """What is counted for ``client``: its address, or its /64 for IPv6."""
+    address = _address(client)
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address) if address is not None else client
 
 
 class ClientLimits:
@@ -85,7 +98,7 @@ class ClientLimits:
     async def admit(self, client: str, conversation: str) -> Refusal | None:
         """None when the message may go on, else the refusal; counts it either way."""
         now = self._clock()
-        who = keyed_tag("webchat-client", client)
+        who = keyed_tag("webchat-client", _counted_as(client))
         try:
             minute = int(now // MINUTE)
             if not await self._memory.push(

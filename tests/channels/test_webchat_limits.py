@@ -93,3 +93,17 @@ async def test_limits_are_counted_in_the_shared_memory_and_addresses_kept_hashed
     refusal = await limits.admit("203.0.113.7", "webchat-a")
     assert refusal is not None and refusal.retry_after == 60
     assert not any("203.0.113.7" in key for key in memory._entries)
+
+
+async def test_an_ipv6_client_is_its_64_block_and_a_flood_leaves_the_mailboxes_alone() -> None:
+    limits = ClientLimits(ProcessMemory(), WebchatSettings(messages_per_minute=2))
+    for host in ("1", "2"):
+        assert await limits.admit(f"2001:db8:1:2::{host}", "webchat-a") is None
+    assert await limits.admit("2001:db8:1:2:ffff::9", "webchat-a") is not None  # same /64
+    assert await limits.admit("2001:db8:1:3::1", "webchat-a") is None  # the next household
+    channel = WebchatInput(memory=ProcessMemory(capacity=10))
+    await channel.mailbox.store("webchat-b", {"text": "From your caseworker: come at 9"})
+    for n in range(50):  # a flood from fifty addresses, counted
+        await channel.limits.admit(f"198.51.100.{n}", f"webchat-{n}")
+    [waiting] = await channel.mailbox.collect("webchat-b")
+    assert waiting["text"] == "From your caseworker: come at 9"

@@ -335,6 +335,9 @@
     store("waiting", null);
     log.textContent = "";
     welcomeShown = false;
+    outbox.forEach(function (entry) { // still to be sent: still shown, as waiting
+      if (entry.element) log.appendChild(entry.element);
+    });
   }
 
   /* Mailbox: one fetch at a time; faster right after activity, slower the longer nothing
@@ -457,10 +460,6 @@
 
   clearButton.addEventListener("click", function () {
     forgetChat();
-    outbox.forEach(function (entry) { // still to be sent: still shown
-      entry.element = addMessage(entry.shown, "user");
-      entry.element.classList.add("pending");
-    });
     showStatus("");
     addMessage(say("cleared"), "bot", language).classList.add("note");
     input.focus();
