@@ -171,3 +171,18 @@ async def test_a_message_out_of_turn_keeps_its_language_in_the_mailbox() -> None
     await channel.get_output_channel().send_response(conversation, reply)
     [message] = await channel.mailbox.collect(conversation)
     assert (message["text"], message["language"]) == (reply["text"], "ps")
+
+
+@pytest.mark.parametrize(("hint", "language"), [("prs", "prs"), (None, None)])
+async def test_the_apology_names_its_language_when_it_is_in_one(
+    serve: Serve, hint: str | None, language: str | None
+) -> None:
+    url = await serve(WebchatInput(), FakeBot(fail=True))
+    body: dict[str, Any] = {"sender": SENDER, "message": "سلام"}
+    if hint:
+        body["metadata"] = {"language_hint": hint}
+    status, replies = await post(url, body)
+    assert status == 200
+    assert [reply.get("language") for reply in replies] == [language] * len(replies)
+    # Unknown language: the apology in all three, one bubble each, the browser lays them out.
+    assert len(replies) == (1 if language else 3)
