@@ -34,12 +34,19 @@ def new_sender() -> str:
     return uuid.uuid4().hex
 
 
+def limited(settings: WebchatSettings) -> WebchatInput:
+    """The channel with its limits counted at a fixed time: no window turns during a test."""
+    channel = WebchatInput(settings=settings)
+    channel.limits = ClientLimits(ProcessMemory(), settings, clock=lambda: 1_000_020.0)
+    return channel
+
+
 async def test_a_flood_of_messages_from_one_client_gets_429_and_another_is_answered(
     serve: Serve,
 ) -> None:
     settings = WebchatSettings(messages_per_minute=5, trusted_proxies=LOCAL)
     bot = replying([{"text": "RCH871 today"}])
-    url = await serve(WebchatInput(settings=settings), bot)
+    url = await serve(limited(settings), bot)
     flooder = new_sender()
     statuses = [(await say(url, flooder, "203.0.113.7"))[0] for _ in range(8)]
     assert statuses == [200] * 5 + [429] * 3
@@ -51,7 +58,7 @@ async def test_a_flood_of_messages_from_one_client_gets_429_and_another_is_answe
 
 async def test_new_conversations_from_one_client_are_limited_an_hour(serve: Serve) -> None:
     settings = WebchatSettings(conversations_per_hour=3, trusted_proxies=LOCAL)
-    url = await serve(WebchatInput(settings=settings), replying([{"text": "ok"}]))
+    url = await serve(limited(settings), replying([{"text": "ok"}]))
     senders = [new_sender() for _ in range(3)]
     assert [(await say(url, s, "203.0.113.7"))[0] for s in senders] == [200] * 3
     status, headers = await say(url, new_sender(), "203.0.113.7")
@@ -64,7 +71,7 @@ async def test_a_header_from_a_peer_that_is_not_a_trusted_proxy_does_not_escape_
     serve: Serve,
 ) -> None:
     settings = WebchatSettings(messages_per_minute=3)  # no trusted proxy: the header is ignored
-    url = await serve(WebchatInput(settings=settings), replying([{"text": "ok"}]))
+    url = await serve(limited(settings), replying([{"text": "ok"}]))
     spoofed = [(await say(url, new_sender(), f"198.51.100.{n}"))[0] for n in range(5)]
     assert spoofed == [200] * 3 + [429] * 2
 
