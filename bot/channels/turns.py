@@ -164,10 +164,11 @@ async def take_turn(
             message.sender_id,
         )
     hint = (message.metadata or {}).get(LANGUAGE_HINT)
-    apology: dict[str, Any] = {"text": try_again(language or hint, hotline)}
-    if is_language(language or hint):
+    said_in = language or hint
+    apology: dict[str, Any] = {"text": try_again(said_in, hotline)}
+    if is_language(said_in):
         # Named like every reply, so a page lays it out in its language (bot/contract.py).
-        apology["metadata"] = language_metadata(language or hint)
+        apology["metadata"] = language_metadata(said_in)
     try:
         await output.send_response(message.sender_id, apology)
     except Exception:
