@@ -477,6 +477,18 @@ async def test_a_pashto_interface_is_right_to_left(browser: Client, signed_in: s
     assert 'name="note.en" lang="en" dir="ltr"' in form
 
 
+async def test_a_records_history_marks_each_languages_text_with_its_tag_and_direction(
+    browser: Client, signed_in: str
+) -> None:
+    form = form_of(await (await browser.get(GATE)).text())
+    notes = {"note.en": "Open at 9.", "note.prs": "ساعت ۹ باز است.", "note.ps": "په ۹ بجو خلاص دی."}
+    await browser.post(GATE, data={**form, **notes, "do": "publish"})
+    history = await (await browser.get("/console/history/gate/KBL/abbey-gate")).text()
+    assert '<td lang="fa-AF" dir="rtl"><ins>ساعت ۹ باز است.</ins></td>' in history
+    assert '<td lang="ps-AF" dir="rtl"><ins>په ۹ بجو خلاص دی.</ins></td>' in history
+    assert '<td lang="en" dir="ltr"><ins>Open at 9.</ins></td>' in history
+
+
 # -- The CLI ------------------------------------------------------------------------------
 
 
