@@ -51,31 +51,35 @@ def _unused_codes(now: datetime) -> list[ColumnElement[bool]]:
 def sign_out(session: Session, name: str, now: datetime) -> Ended:
     """End every open session and cancel every unused invitation of ``name``."""
     name = name.strip()
-    sessions = session.execute(
+    sessions = session.scalars(
         update(ConsoleSession)
         .where(ConsoleSession.editor == name, *_open_sessions(now))
         .values(ended_at=now)
+        .returning(ConsoleSession.id)
         .execution_options(synchronize_session=False)
-    ).rowcount
-    invitations = session.execute(
+    ).all()
+    invitations = session.scalars(
         update(SignInCode)
         .where(SignInCode.editor == name, *_unused_codes(now))
         .values(used_at=now)
+        .returning(SignInCode.id)
         .execution_options(synchronize_session=False)
-    ).rowcount
-    return Ended(sessions, invitations)
+    ).all()
+    return Ended(len(sessions), len(invitations))
 
 
 def end_token_sessions(session: Session, token_ids: Sequence[int], now: datetime) -> int:
     """End the open sessions these (revoked) tokens opened; how many."""
     if not token_ids:
         return 0
-    return session.execute(
+    ended = session.scalars(
         update(ConsoleSession)
         .where(ConsoleSession.token_id.in_(token_ids), *_open_sessions(now))
         .values(ended_at=now)
+        .returning(ConsoleSession.id)
         .execution_options(synchronize_session=False)
-    ).rowcount
+    ).all()
+    return len(ended)
 
 
 def open_sessions(session: Session, now: datetime) -> list[Access]:
