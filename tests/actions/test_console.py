@@ -19,6 +19,8 @@ from sqlalchemy.orm import Session
 
 from actions.admin.app import AccessLog, create_app
 from actions.admin.console import sessions
+from actions.admin.console.signin import THROTTLE
+from actions.admin.console.throttle import FailedSignIns
 from actions.admin.settings import AdminSettings
 from actions.admin.state import CLOCK
 from actions.airport import ActionAnswerAirportStatus
@@ -162,6 +164,9 @@ async def test_an_expired_code_is_refused(content_db: Engine, browser: Client) -
 async def test_failed_sign_ins_are_limited_even_for_a_right_code_afterwards(
     browser: Client, code: str
 ) -> None:
+    browser.app[THROTTLE] = FailedSignIns(
+        first_delay=0.01
+    )  # the waits: test_console_sign_in_limits
     page = await (await browser.get("/console/signin")).text()
     token = csrf_in(page)
     for attempt in range(5):
