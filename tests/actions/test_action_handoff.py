@@ -25,6 +25,10 @@ PAUSED = [
 ]  # fmt: skip
 
 
+WAITING = {"event": "slot", "timestamp": None, "name": "case_waiting", "value": True}
+NOT_WAITING = {**WAITING, "value": False}
+
+
 async def ask(
     language: str = "prs", offset: timedelta = timedelta(), text: str | None = None
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -70,8 +74,8 @@ def no_hotline(monkeypatch: pytest.MonkeyPatch) -> None:
          "chat, usually within 20 minutes."),
         ("prs", "یک کارمند شبکهٔ کمک‌رسانی کابل (مؤسسهٔ نمونه) در همین چت به شما جواب می‌دهد، "
          "معمولاً در ظرف ۲۰ دقیقه."),
-        ("ps", "له د کابل د مرستې شبکه (بېلګه موسسه) څخه یو کارکوونکی به په همدې چټ کې تاسو ته "
-         "ځواب درکړي، معمولاً په ۲۰ دقیقو کې."),
+        ("ps", "یو کارکوونکی به په همدې چټ کې ځواب درکړي، معمولاً په ۲۰ دقیقو کې. اداره: د کابل د "
+         "مرستې شبکه (بېلګه موسسه)."),
     ],
 )  # fmt: skip
 async def test_in_hours_it_says_who_answers_how_soon_and_pauses(
@@ -108,15 +112,21 @@ async def test_after_hours_it_says_when_they_start_and_gives_the_hotline(
     content_db: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     messages, events = await ask("en", AFTER_HOURS)
-    assert messages[0]["response"] == "utter_caseworker_later"
+    assert [m["response"] for m in messages] == [
+        "utter_caseworker_later",
+        "utter_caseworker_ask_problem_later",
+    ]
     assert "from 08:00 Kabul time" in render(messages[0], "en")
-    assert events == PAUSED  # the case waits for the morning
+    assert "I keep answering your questions" in render(messages[1], "en")
+    # The case waits for the morning; the person keeps the assistant until then.
+    assert events == [WAITING]
 
     monkeypatch.setenv("EMERGENCY_HOTLINE", "+93 799 000 111")
     messages, _ = await ask("ps", AFTER_HOURS)
     assert messages[0]["response"] == "utter_caseworker_later_hotline"
     text = render(messages[0], "ps")
     assert "د سهار ۸ بجې" in text and "\u2068+93 799 000 111\u2069" in text
+    assert "له د" not in text
     assert len(cases()) == 1  # the same conversation asked twice: still one case
 
 
@@ -162,7 +172,7 @@ async def test_deleting_my_data_deletes_my_cases_and_retention_old_ones(
 async def test_when_the_case_is_closed_the_assistant_is_back(language: str) -> None:
     messages, events = await run(ActionCaseClosed(), tracker("ask_human", language))
     assert [m["response"] for m in messages] == ["utter_caseworker_done"]
-    assert events == [{"event": "resume", "timestamp": None}]
+    assert events == [{"event": "resume", "timestamp": None}, NOT_WAITING]
     back = {"en": "I am back", "prs": "من دوباره اینجا هستم", "ps": "زه بیا دلته یم"}
     assert back[language] in render(messages[0], language)
 
