@@ -33,7 +33,7 @@ from actions.cases.models import Case
 from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
-from actions.content.localise import digits, isolate
+from actions.content.localise import digits, isolate, isolate_latin
 from actions.content.models import GuidanceKind, GuidanceTopic, Organisation
 from actions.settings import conversation_retention, emergency_hotline
 from actions.subscriptions import opt_out
@@ -219,6 +219,15 @@ def nobody_works(session: Session, case: Case, now: datetime) -> bool:
     return organisation is None or not staffed(organisation.case_hours, now)
 
 
+def contact_line(contact: GuidanceTopic, language: str) -> str:
+    """ "ICRC — Lost family members and the wounded +93 700 000 121": who, for what, a number."""
+    brief = briefs.contact_brief(contact, language)
+    if contact.organisation is None:
+        return brief
+    who = isolate_latin(fmt.text(contact.organisation, "name", language), language)
+    return f"{who} — {brief}"
+
+
 class ActionAddToCase(DatabaseAction):
     """A message for the waiting case (outside caseworker hours, not paused): it goes into the
     case, the person is told "received" (once in a burst), and an urgent line or a plea for help
@@ -245,7 +254,7 @@ class ActionAddToCase(DatabaseAction):
                 queries.current_guidance(session, now, (GuidanceKind.CONTACTS,))
             )
             if contacts:
-                lines = "\n".join(briefs.contact_brief(c, turn.language) for c in contacts)
+                lines = "\n".join(contact_line(c, turn.language) for c in contacts)
                 turn.dispatcher.utter_message(response="utter_case_urgent_contacts", contacts=lines)
         return []
 

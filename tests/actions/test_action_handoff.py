@@ -1,4 +1,6 @@
-"""action_request_caseworker: who answers and when, one case per conversation, paused after it."""
+"""action_request_caseworker: who answers and when, one case per conversation, paused after it
+within the hours, waiting without a pause outside them; what goes into a waiting case, "cancel",
+STOP and "delete my data" while a case is open."""
 
 from __future__ import annotations
 
@@ -13,7 +15,14 @@ from actions.alerts import retention
 from actions.cases.models import Author, Case, CaseMessage, CaseStatus, Priority
 from actions.content import db
 from actions.content.models import Organisation
-from actions.handoff import ActionCaseClosed, ActionRequestCaseworker
+from actions.handoff import (
+    ActionAddToCase,
+    ActionCaseClosed,
+    ActionRequestCaseworker,
+    ActionWithdrawCase,
+)
+from actions.privacy import ActionDeleteMyData
+from actions.subscriptions import ActionUnsubscribeAlerts
 from tests.actions.content_support import NOW, clock, render, run, tracker
 
 #: NOW is 09:00 in Kabul; the demo's Kabul Aid Network answers 08:00-20:00, within 20 minutes.
@@ -196,3 +205,163 @@ async def test_a_closed_case_can_be_kept_shorter_but_never_longer(
             session, NOW + timedelta(hours=25), timedelta(days=7), settings.closed_case_retention()
         )
     assert purged.cases == 1 and cases() == []
+
+
+def message(text: str, language: str = "prs", intent: str = "nlu_fallback") -> Any:
+    """The same conversation's next message (the fixture's sender), with its own text."""
+    state = tracker("ask_human", language)
+    state.latest_message = {**state.latest_message, "text": text, "intent": {"name": intent}}
+    return state
+
+
+def with_receipt(state: Any, seconds_ago: float, offset: timedelta = AFTER_HOURS) -> Any:
+    """``state`` with a "received" sent ``seconds_ago`` before NOW + ``offset``."""
+    state.events.append(
+        {
+            "event": "bot",
+            "timestamp": (NOW + offset).timestamp() - seconds_ago,
+            "text": "…",
+            "metadata": {"utter_action": "utter_case_received"},
+        }
+    )
+    return state
+
+
+LOST_CHILD = "پسر ۸ ساله‌ام دیروز پیش دروازه ابی گم شد. کمک کنید"
+
+
+async def test_after_hours_a_message_goes_into_the_case_with_the_day_and_night_numbers(
+    content_db: Engine,
+) -> None:
+    await ask("prs", AFTER_HOURS)
+    messages, events = await run(ActionAddToCase(clock=clock(AFTER_HOURS)), message(LOST_CHILD))
+    assert [m["response"] for m in messages] == [
+        "utter_case_received",
+        "utter_case_urgent_contacts",
+    ]
+    assert render(messages[0], "prs") == "پیام شما رسید و برای کارمند نگه داشته شد."
+    numbers = render(messages[1], "prs")
+    assert "شبانه‌روزی جواب می‌دهند" in numbers
+    # The contacts whose hours say day and night and that are still current (the ICRC line;
+    # the US line's check expired at night), each with its organisation; not office hours.
+    assert "کمیتهٔ بین‌المللی صلیب سرخ (\u2068ICRC\u2069) — اعضای گم‌شدهٔ فامیل" in numbers
+    assert "\u2068+93 700 000 121\u2069" in numbers
+    assert "+93 700 000 101" not in numbers  # UNHCR: Saturday to Thursday, 08:00–16:00
+    assert events == []
+    [(case, lines)] = cases()
+    assert case.priority == Priority.URGENT
+    assert (lines[-1].author, lines[-1].text) == (Author.PERSON, LOST_CHILD)
+
+
+async def test_a_burst_of_lines_gets_one_received_and_in_hours_no_numbers(
+    content_db: Engine,
+) -> None:
+    await ask("ps", AFTER_HOURS)
+    later = clock(AFTER_HOURS)
+    recent = with_receipt(message("بل شی هم", "ps"), seconds_ago=20)
+    messages, _ = await run(ActionAddToCase(clock=later), recent)
+    assert messages == []  # a "received" 20 s ago is enough
+    old = with_receipt(message("یو بل شی", "ps"), seconds_ago=90)
+    messages, _ = await run(ActionAddToCase(clock=later), old)
+    assert [m["response"] for m in messages] == ["utter_case_received"]
+    # Within the hours an urgent line gets no night numbers: a caseworker is there.
+    messages, _ = await run(ActionAddToCase(clock=clock()), message("زما ماشوم ټپي دی", "ps"))
+    assert [m["response"] for m in messages] == ["utter_case_received"]
+    [(_, lines)] = cases()
+    assert [line.text for line in lines[-3:]] == ["بل شی هم", "یو بل شی", "زما ماشوم ټپي دی"]
+
+
+async def test_without_an_open_case_the_message_is_not_kept(content_db: Engine) -> None:
+    messages, events = await run(ActionAddToCase(clock=clock()), message("سلام"))
+    assert [m["response"] for m in messages] == ["utter_fallback"]
+    assert events == [NOT_WAITING]
+    assert cases() == []
+
+
+@pytest.mark.parametrize(
+    ("language", "back"),
+    [("en", "Your request for a caseworker is withdrawn."),
+     ("prs", "درخواست شما برای کارمند پس گرفته شد."),
+     ("ps", "د کارکوونکي غوښتنه مو بېرته واخیستل شوه.")],
+)  # fmt: skip
+async def test_cancel_withdraws_the_request_and_the_case_says_so(
+    content_db: Engine, language: str, back: str
+) -> None:
+    await ask(language)
+    messages, events = await run(ActionWithdrawCase(clock=clock()), message("cancel", language))
+    assert [m["response"] for m in messages] == ["utter_case_withdrawn"]
+    assert render(messages[0], language).startswith(back)
+    assert events == [{"event": "resume", "timestamp": None}, NOT_WAITING]
+    [(case, lines)] = cases()
+    assert (case.status, case.closed_at) == (CaseStatus.CLOSED, NOW)
+    assert lines[-1].author == Author.ASSISTANT and lines[-1].text.startswith("(")
+    # Without a case, "cancel" is the carriers' opt-out word, as before.
+    messages, _ = await run(ActionWithdrawCase(clock=clock()), message("cancel", language))
+    assert [m["response"] for m in messages] == ["utter_no_subscriptions"]
+
+
+async def test_a_conversation_opens_at_most_three_cases_an_hour(content_db: Engine) -> None:
+    for minutes in (0, 10, 20):
+        await ask("prs", timedelta(minutes=minutes))
+        await run(ActionWithdrawCase(clock=clock(timedelta(minutes=minutes + 1))), message("لغو"))
+    messages, events = await ask("prs", timedelta(minutes=30))
+    assert [m["response"] for m in messages] == ["utter_caseworker_too_many"]
+    assert "چند بار کارمند خواستید" in render(messages[0], "prs")
+    assert events == [] and len(cases()) == 3
+    messages, _ = await ask("prs", timedelta(minutes=61))  # an hour after the first
+    assert messages[0]["response"] == "utter_caseworker_soon"
+    assert len(cases()) == 4
+
+
+@pytest.mark.parametrize(
+    ("language", "truth"),
+    [("en", "their reply will come to this chat"), ("prs", "جواب او به همین چت می‌آید"),
+     ("ps", "ځواب به یې همدې چټ ته راشي")],
+)  # fmt: skip
+async def test_stop_during_an_open_case_says_the_caseworker_still_answers(
+    content_db: Engine, language: str, truth: str
+) -> None:
+    stop = tracker("ask_human", language)
+    messages, _ = await run(ActionUnsubscribeAlerts(clock=clock()), stop)
+    assert [m["response"] for m in messages] == ["utter_no_subscriptions"]
+    await ask(language)
+    messages, _ = await run(ActionUnsubscribeAlerts(clock=clock()), stop)
+    assert [m["response"] for m in messages] == ["utter_no_subscriptions_case"]
+    assert truth in render(messages[0], language)
+    [(case, _)] = cases()
+    assert case.status == CaseStatus.WAITING  # STOP ends alerts, not the case
+
+
+async def test_delete_my_data_asks_once_before_it_ends_an_open_case(content_db: Engine) -> None:
+    await ask("prs")
+    first = message("۸", intent="delete_my_data")
+    messages, _ = await run(ActionDeleteMyData(clock=clock()), first)
+    assert [m["response"] for m in messages] == ["utter_delete_confirm"]
+    assert "دوباره ۸ بفرستید" in render(messages[0], "prs")
+    assert len(cases()) == 1  # nothing deleted yet
+    again = message("۸", intent="delete_my_data")
+    again.events += [
+        {"event": "user", "timestamp": 1.0, "text": "۸"},
+        {"event": "bot", "timestamp": 2.0, "text": "…",
+         "metadata": {"utter_action": "utter_delete_confirm"}},
+        {"event": "user", "timestamp": 3.0, "text": "۸"},
+    ]  # fmt: skip
+    messages, _ = await run(ActionDeleteMyData(clock=clock()), again)
+    assert [m["response"] for m in messages] == ["utter_data_deleted"]
+    assert cases() == []
+
+
+async def test_delete_my_data_with_nothing_open_deletes_at_once(content_db: Engine) -> None:
+    messages, _ = await run(
+        ActionDeleteMyData(clock=clock()), message("۸", intent="delete_my_data")
+    )
+    assert [m["response"] for m in messages] == ["utter_data_deleted"]
+
+
+def test_the_web_chat_is_not_told_its_number_was_deleted() -> None:
+    for language in ("en", "prs", "ps"):
+        deleted = {"response": "utter_data_deleted"}
+        on_the_phone = render(deleted, language)
+        on_the_web = render(deleted, language, channel="webchat")
+        number = {"en": "number", "prs": "نمبر", "ps": "شمېره"}[language]
+        assert number in on_the_phone and number not in on_the_web
