@@ -81,6 +81,15 @@ def assistant_answers(tracker: Tracker, limit: int = CONTEXT_ANSWERS) -> list[st
     return texts[-limit:]
 
 
+def own_words(tracker: Tracker) -> str:
+    """The person's latest message as they wrote it (the parse result holds the normalised
+    text: Latin digits, no half-spaces; a caseworker reads what the person typed)."""
+    for event in reversed(tracker.events):
+        if event.get("event") == "user":
+            return str(event.get("text") or "")
+    return str((tracker.latest_message or {}).get("text") or "")
+
+
 def request_caseworker(turn: Turn) -> Handoff:
     """Open (or find) the conversation's case with whoever answers now or next."""
     session, tracker, language, now = turn.session, turn.tracker, turn.language, turn.now
@@ -98,7 +107,7 @@ def request_caseworker(turn: Turn) -> Handoff:
         channel=tracker.get_latest_input_channel() or "unknown",
         language=language,
         organisation=answerer.organisation,
-        request=str(tracker.latest_message.get("text") or ""),
+        request=own_words(tracker),
         assistant_answers=assistant_answers(tracker),
         now=now,
     )
@@ -244,8 +253,7 @@ class ActionAddToCase(DatabaseAction):
             turn.dispatcher.utter_message(response="utter_fallback")
             return [SlotSet(CASE_WAITING, False)]
         message = tracker.latest_message or {}
-        text = str(message.get("text") or "")
-        urgent = store.add_line(session, case, text, now)
+        urgent = store.add_line(session, case, own_words(tracker), now)
         if receipt_due(tracker, now.timestamp()):
             turn.dispatcher.utter_message(response=RECEIVED)
         asked_help = (message.get("intent") or {}).get("name") == "ask_help"

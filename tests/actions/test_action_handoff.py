@@ -23,6 +23,7 @@ from actions.handoff import (
 )
 from actions.privacy import ActionDeleteMyData
 from actions.subscriptions import ActionUnsubscribeAlerts
+from bot.lang.normalise import normalise
 from tests.actions.content_support import NOW, clock, render, run, tracker
 
 #: NOW is 09:00 in Kabul; the demo's Kabul Aid Network answers 08:00-20:00, within 20 minutes.
@@ -44,6 +45,8 @@ async def ask(
     state = tracker("ask_human", language)
     if text is not None:
         state.latest_message["text"] = text
+        [*_, request] = [e for e in state.events if e["event"] == "user"]
+        request["text"] = text
     messages, events = await run(ActionRequestCaseworker(clock=clock(offset)), state)
     return [m for m in messages if not remembers(m)], events
 
@@ -207,23 +210,29 @@ async def test_a_closed_case_can_be_kept_shorter_but_never_longer(
     assert purged.cases == 1 and cases() == []
 
 
-def message(text: str, language: str = "prs", intent: str = "nlu_fallback") -> Any:
-    """The same conversation's next message (the fixture's sender), with its own text."""
+def message(
+    text: str, language: str = "prs", intent: str = "nlu_fallback", offset: timedelta = AFTER_HOURS
+) -> Any:
+    """The same conversation's next message (the fixture's sender), written at NOW + ``offset``;
+    the parse result holds the normalised text, the user event what the person typed."""
     state = tracker("ask_human", language)
-    state.latest_message = {**state.latest_message, "text": text, "intent": {"name": intent}}
+    parsed = normalise(text)
+    state.latest_message = {**state.latest_message, "text": parsed, "intent": {"name": intent}}
+    at = (NOW + offset).timestamp()
+    state.events.append({"event": "user", "timestamp": at, "text": text})
     return state
 
 
 def with_receipt(state: Any, seconds_ago: float, offset: timedelta = AFTER_HOURS) -> Any:
-    """``state`` with a "received" sent ``seconds_ago`` before NOW + ``offset``."""
-    state.events.append(
-        {
-            "event": "bot",
-            "timestamp": (NOW + offset).timestamp() - seconds_ago,
-            "text": "…",
-            "metadata": {"utter_action": "utter_case_received"},
-        }
-    )
+    """``state`` with a "received" sent ``seconds_ago`` before NOW + ``offset``, before its
+    latest message."""
+    receipt = {
+        "event": "bot",
+        "timestamp": (NOW + offset).timestamp() - seconds_ago,
+        "text": "…",
+        "metadata": {"utter_action": "utter_case_received"},
+    }
+    state.events.insert(len(state.events) - 1, receipt)
     return state
 
 
@@ -265,7 +274,8 @@ async def test_a_burst_of_lines_gets_one_received_and_in_hours_no_numbers(
     messages, _ = await run(ActionAddToCase(clock=later), old)
     assert [m["response"] for m in messages] == ["utter_case_received"]
     # Within the hours an urgent line gets no night numbers: a caseworker is there.
-    messages, _ = await run(ActionAddToCase(clock=clock()), message("زما ماشوم ټپي دی", "ps"))
+    in_hours = message("زما ماشوم ټپي دی", "ps", offset=timedelta())
+    messages, _ = await run(ActionAddToCase(clock=clock()), in_hours)
     assert [m["response"] for m in messages] == ["utter_case_received"]
     [(_, lines)] = cases()
     assert [line.text for line in lines[-3:]] == ["بل شی هم", "یو بل شی", "زما ماشوم ټپي دی"]

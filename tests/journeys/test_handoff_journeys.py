@@ -79,7 +79,7 @@ def write(page: Page, text: str, expected: str) -> str:
     """Type ``text`` in the web chat and wait for a reply holding ``expected``; all the
     assistant's bubbles after it, as the person reads them."""
     before = page.locator(".msg.bot").count()
-    page.get_by_label("Your question").fill(text)
+    page.locator("#input").fill(text)
     page.keyboard.press("Enter")
     expect(page.locator(".msg.bot", has_text=expected).last).to_be_visible(timeout=REPLY_TIMEOUT_MS)
     page.wait_for_timeout(500)  # the turn's later bubbles
