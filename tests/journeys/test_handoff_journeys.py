@@ -104,6 +104,7 @@ def test_a_dari_mother_at_night_is_heard_and_keeps_the_assistant(
     # The 24-hour numbers from the organisations' records (the ICRC line, "day and night").
     assert "شبانه‌روزی جواب می‌دهند" in answer
     assert ICRC_NUMBER in answer
+    screenshot(page, "handoff-prs-night-received")
     _, status, priority, _ = case_of(running, lost)
     assert (status, priority) == ("waiting", 1)  # urgent: a child
 
@@ -121,7 +122,8 @@ def test_stop_during_an_open_case_says_the_reply_still_comes(running: Running) -
     problem = "زما پاسپورت ورک شوی، څه وکړم؟"
     assert texts_of(running.say(person, problem)) == RECEIVED["ps"]
 
-    stopped = texts_of(running.say(person, "بس"))
+    # «ودروه»: Pashto's own STOP (the shared «بس» reads as Dari to the language identifier).
+    stopped = texts_of(running.say(person, "ودروه"))
     # True: the alerts stop, the caseworker's reply still comes, and how to stop that too.
     assert "ځواب به یې همدې چټ ته راشي" in stopped
     assert "«زما معلومات پاک کړه»" in stopped
