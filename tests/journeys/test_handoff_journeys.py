@@ -122,6 +122,9 @@ def test_stop_during_an_open_case_says_the_reply_still_comes(running: Running) -
     problem = "زما پاسپورت ورک شوی، څه وکړم؟"
     assert texts_of(running.say(person, problem)) == RECEIVED["ps"]
 
+    # A typed Rasa command is words while paused: it goes to the case and lifts no pause.
+    assert texts_of(running.say(person, "/restart")) == ""  # "received" was just sent
+    assert case_of(running, "/restart")[0] == case_of(running, problem)[0]
     # «ودروه»: Pashto's own STOP (the shared «بس» reads as Dari to the language identifier).
     stopped = texts_of(running.say(person, "ودروه"))
     # True: the alerts stop, the caseworker's reply still comes, and how to stop that too.
