@@ -262,6 +262,9 @@ class WebchatInput(InputChannel):
                 conversation,
                 input_channel=self.name(),
                 metadata={LANGUAGE_HINT: hint} if hint else {},
+                # A page's sender is a random secret: one client makes as many as it likes,
+                # so the person is counted by the address the page writes from.
+                person=f"ip:{request.remote_addr or request.ip}",
             )
             outcome = await take_turn(message, on_new_message, request.app.ctx.agent, self.hotline)
             if collector.deleted_data:
