@@ -114,7 +114,7 @@ class PausedConversationProcessor(MessageProcessor):
         tracker: DialogueStateTracker | None = None,
         only_output_properties: bool = True,
     ) -> dict[str, Any]:
-        typed = bool(message.text) and message.text.lstrip().startswith(_TYPED_INTENT)
+        typed = (message.text or "").lstrip().startswith(_TYPED_INTENT)
         if typed and tracker is not None and tracker.is_paused():
             message = as_text(message)
         return await super().parse_message(message, tracker, only_output_properties)
@@ -128,9 +128,9 @@ class PausedConversationProcessor(MessageProcessor):
         if not receipt_due(tracker):
             return
         prediction = PolicyPrediction.for_action_name(self.domain, RECEIVED)
-        await self._run_action(
-            self._get_action(RECEIVED), tracker, output_channel, self.nlg, prediction
-        )
+        received = self._get_action(RECEIVED)
+        assert received is not None  # a response of the domain (bot/domain/handoff.yml)
+        await self._run_action(received, tracker, output_channel, self.nlg, prediction)
         tracker.update(ActionExecuted(ACTION_LISTEN_NAME), self.domain)
 
     async def fetch_tracker_and_update_session(

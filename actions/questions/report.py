@@ -3,7 +3,9 @@ when, and the messages we could not answer that several conversations sent.
 
 A masked message is shown only when at least :data:`MIN_CONVERSATIONS` different conversations
 sent the same one (same masked, normalised text; ``bot/question_mask.py``): what one person
-typed, a name the masks missed included, never reaches the page. Counted by the database
+typed, a name the masks missed included, never reaches the page. A "conversation" here is the
+tag Rasa keeps a message under: the person's address where the channel knows it, so three web
+chat pages of one client count once (``bot/question_log.py``). Counted by the database
 (GROUP BY on the hour table and on the week's messages), so the page stays fast with a week of
 200 000 turns (docs/BENCHMARKS.md).
 """
