@@ -18,7 +18,7 @@ relative URLs, so it works from either address.
 import logging
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from rasa.core.channels.channel import CollectingOutputChannel, InputChannel, OutputChannel
 from sanic import response
@@ -63,9 +63,14 @@ PUBLIC_PREFIX = "/webchat"
 #: The widget makes its sender id with crypto.randomUUID() (or a random hex string).
 _SENDER_RULE = re.compile(r"[A-Za-z0-9_-]{8,64}")
 #: Reply fields the page uses; the rest (recipient_id: our hashed id) stays on the server.
-_REPLY_FIELDS = ("text", "buttons", "image")
+_REPLY_FIELDS = ("text", "buttons", "image", "waiting")
 #: Ids one fetch may acknowledge: every message a full mailbox holds, twice over.
 MAX_ACKNOWLEDGED = 2 * MAILBOX_MESSAGES
+
+
+#: Answers that mean "a caseworker will answer this" (bot/paused.py, actions/handoff.py): the
+#: page then asks its mailbox as often as when a turn was answered with silence.
+WITH_A_CASEWORKER: Final = frozenset({"utter_case_received"})
 
 
 class WebchatCollector(CollectingOutputChannel):
@@ -78,11 +83,13 @@ class WebchatCollector(CollectingOutputChannel):
         if message.get("utter_action") == DELETED_CONFIRMATION:
             self.deleted_data = True
         await super().send_response(recipient_id, message)
+        if message.get("utter_action") in WITH_A_CASEWORKER and self.messages:
+            self.messages[-1]["waiting"] = True
 
 
 def visible_parts(message: dict[str, Any]) -> dict[str, Any]:
     """What the page shows of a Rasa message; the rest (recipient_id: our hashed id, custom
-    payloads) stays on the server."""
+    payloads) stays on the server; ``waiting`` marks a case's "received"."""
     return {key: message[key] for key in _REPLY_FIELDS if message.get(key)}
 
 

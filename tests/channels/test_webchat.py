@@ -59,6 +59,16 @@ async def test_a_message_reaches_the_bot_under_a_hashed_id_and_replies_come_back
     assert without_person(message.metadata) == {"language_hint": "ps"}
 
 
+async def test_a_received_line_of_a_case_tells_the_page_a_caseworker_will_answer(
+    serve: Serve,
+) -> None:
+    received = {"text": "Received: your message is kept for the caseworker."}
+    agent = replying([{**received, "utter_action": "utter_case_received"}])
+    url = await serve(WebchatInput(), agent)
+    _, replies = await post(url, {"sender": SENDER, "message": "my passport is lost"})
+    assert replies == [{**received, "waiting": True}]  # the page asks its mailbox more often
+
+
 @pytest.mark.parametrize(
     "body",
     [
