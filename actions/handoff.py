@@ -38,6 +38,7 @@ from actions.content.models import GuidanceKind, GuidanceTopic, Organisation
 from actions.settings import conversation_retention, emergency_hotline
 from actions.subscriptions import opt_out
 from bot.case_hours import staffed
+from bot.case_urgency import is_urgent
 from bot.contract import REMEMBER_ADDRESS
 from bot.lang import texts
 
@@ -136,7 +137,12 @@ class ActionRequestCaseworker(DatabaseAction):
 
     def step(self, turn: Turn) -> Events:
         handoff = request_caseworker(turn)
-        return self._tell(turn.dispatcher, turn.tracker, turn.language, turn.now, handoff)
+        events = self._tell(turn.dispatcher, turn.tracker, turn.language, turn.now, handoff)
+        if handoff.response.startswith("utter_caseworker_later") and is_urgent(
+            own_words(turn.tracker)
+        ):
+            tell_day_and_night_contacts(turn)  # "my child is bleeding" cannot wait till 08:00
+        return events
 
     def unavailable(
         self, dispatcher: CollectingDispatcher, tracker: Tracker, language: str, now: datetime
@@ -237,6 +243,15 @@ def contact_line(contact: GuidanceTopic, language: str) -> str:
     return f"{who} — {brief}"
 
 
+def tell_day_and_night_contacts(turn: Turn) -> None:
+    """The current contacts that answer at any hour, one line each, when there are any."""
+    current = queries.current_guidance(turn.session, turn.now, (GuidanceKind.CONTACTS,))
+    contacts = day_and_night(current)
+    if contacts:
+        lines = "\n".join(contact_line(c, turn.language) for c in contacts)
+        turn.dispatcher.utter_message(response="utter_case_urgent_contacts", contacts=lines)
+
+
 class ActionAddToCase(DatabaseAction):
     """A message for the waiting case (outside caseworker hours, not paused): it goes into the
     case, the person is told "received" (once in a burst), and an urgent line or a plea for help
@@ -258,12 +273,7 @@ class ActionAddToCase(DatabaseAction):
             turn.dispatcher.utter_message(response=RECEIVED)
         asked_help = (message.get("intent") or {}).get("name") == "ask_help"
         if (urgent or asked_help) and nobody_works(session, case, now):
-            contacts = day_and_night(
-                queries.current_guidance(session, now, (GuidanceKind.CONTACTS,))
-            )
-            if contacts:
-                lines = "\n".join(contact_line(c, turn.language) for c in contacts)
-                turn.dispatcher.utter_message(response="utter_case_urgent_contacts", contacts=lines)
+            tell_day_and_night_contacts(turn)
         return []
 
 

@@ -142,6 +142,21 @@ async def test_after_hours_it_says_when_they_start_and_gives_the_hotline(
     assert len(cases()) == 1  # the same conversation asked twice: still one case
 
 
+async def test_an_urgent_request_at_night_gets_the_day_and_night_numbers_at_once(
+    content_db: Engine,
+) -> None:
+    messages, events = await ask("en", AFTER_HOURS, text="I need a person, my son is bleeding")
+    assert [m["response"] for m in messages] == [
+        "utter_caseworker_later",
+        "utter_caseworker_ask_problem_later",
+        "utter_case_urgent_contacts",
+    ]
+    assert "+93 700 000 121" in render(messages[-1], "en")
+    assert events == [WAITING]
+    messages, _ = await ask("en", AFTER_HOURS)  # the same case; no urgent word: no numbers
+    assert "utter_case_urgent_contacts" not in [m["response"] for m in messages]
+
+
 async def test_without_an_organisation_that_takes_cases_nobody_is_promised(
     content_db: Engine,
 ) -> None:
