@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from rasa_sdk.events import ConversationPaused, SlotSet
 from sqlalchemy.orm import Session
 
 from actions import settings
@@ -90,4 +91,8 @@ class ActionSendCaseReply(DatabaseAction):
             # Named, so that the channel writes what it adds (the SMS MORE hint) in it too.
             metadata = language_metadata(written.language)
             dispatcher.utter_message(text=written.text, json_message=tag, metadata=metadata)
-        return []
+        if tracker.is_paused():
+            return []
+        # A case that waited outside the hours: a caseworker now talks with the person, so the
+        # assistant steps aside from here on (docs/HANDOFF.md, "Never silent").
+        return [SlotSet("case_waiting", False), ConversationPaused()]

@@ -6,6 +6,10 @@ itself (every message in the tracker store) is deleted by the bot runtime's trac
 it saves the confirmation ``utter_data_deleted`` (``bot/stores.py``). The confirmation is only
 sent once the content database committed, so a user is never told "deleted" about something
 that was not.
+
+One wrong digit («۸») must not end a person's open case or their alerts: when there is either,
+the first request is answered with what would be lost (``utter_delete_confirm``), and only the
+same request right after it deletes. With nothing but the conversation it deletes at once.
 """
 
 from __future__ import annotations
@@ -27,6 +31,28 @@ logger = logging.getLogger(__name__)
 
 #: The response whose sending makes the tracker store delete the conversation (bot/stores.py).
 DELETED = "utter_data_deleted"
+CONFIRM = "utter_delete_confirm"
+
+
+def confirmed(tracker: Tracker) -> bool:
+    """Whether the assistant's last message before this one asked to confirm the deletion."""
+    seen_latest = False
+    for event in reversed(tracker.events):
+        if event.get("event") == "user":
+            if seen_latest:
+                return False
+            seen_latest = True
+        elif seen_latest and event.get("event") == "bot":
+            return (event.get("metadata") or {}).get("utter_action") == CONFIRM
+    return False
+
+
+def more_than_the_conversation(session: Session, conversation_id: str, now: datetime) -> bool:
+    """Whether deleting would also end an open case or alert subscriptions."""
+    return (
+        cases.open_case_of(session, conversation_id) is not None
+        or len(subscriptions.current(session, conversation_id, now)) > 0
+    )
 
 
 def forget_conversation(conversation_id: str) -> None:
@@ -45,6 +71,11 @@ class ActionDeleteMyData(DatabaseAction):
         return "action_delete_my_data"
 
     def step(self, turn: Turn) -> Events:
+        if not confirmed(turn.tracker) and more_than_the_conversation(
+            turn.session, turn.conversation, turn.now
+        ):
+            turn.dispatcher.utter_message(response=CONFIRM)
+            return []
         forget(turn.session, turn.conversation)
         # Sent only once this has committed (the base sends a step's replies after it).
         turn.dispatcher.utter_message(response=DELETED)

@@ -14,6 +14,7 @@ from datetime import datetime
 
 from rasa_sdk import Tracker
 from rasa_sdk.executor import CollectingDispatcher
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from actions import settings
@@ -21,6 +22,7 @@ from actions.airport import DEFAULT_AIRPORT
 from actions.alerts import subscriptions
 from actions.alerts.models import EVERYWHERE, Subscription, Topic
 from actions.alerts.subscriptions import ALERT_CHANNELS, Wish
+from actions.cases.models import Case, CaseStatus
 from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.content import format as fmt
 from actions.content import queries
@@ -31,6 +33,8 @@ from bot.lang import texts
 logger = logging.getLogger(__name__)
 
 FAILED = "utter_alerts_failed"
+#: Statuses of a case that still holds the conversation (actions/cases/store.py).
+OPEN_CASE = (CaseStatus.WAITING, CaseStatus.TAKEN)
 #: Told to the bot runtime's channel, which seals the address it holds (bot/channels/addresses.py).
 
 
@@ -144,13 +148,23 @@ class ActionUnsubscribeAlerts(SubscriptionAction):
         return "action_unsubscribe_alerts"
 
     def step(self, turn: Turn) -> Events:
-        removed = subscriptions.unsubscribe(turn.session, turn.conversation, turn.now)
-        if removed:
-            logger.info("%s unsubscribed from %d topic(s)", turn.conversation, removed)
-            turn.dispatcher.utter_message(response="utter_alerts_unsubscribed")
-        else:
-            turn.dispatcher.utter_message(response="utter_no_subscriptions")
+        opt_out(turn)
         return []
+
+
+def opt_out(turn: Turn) -> None:
+    """Ends every subscription now, and says so truthfully: while a case is open the
+    caseworker's reply still comes to this chat (only "delete my data" stops that)."""
+    removed = subscriptions.unsubscribe(turn.session, turn.conversation, turn.now)
+    if removed:
+        logger.info("%s unsubscribed from %d topic(s)", turn.conversation, removed)
+    case_open = turn.session.scalar(
+        select(Case.id)
+        .where(Case.conversation_id == turn.conversation, Case.status.in_(OPEN_CASE))
+        .limit(1)
+    )
+    response = "utter_alerts_unsubscribed" if removed else "utter_no_subscriptions"
+    turn.dispatcher.utter_message(response=f"{response}_case" if case_open else response)
 
 
 class ActionListSubscriptions(SubscriptionAction):

@@ -18,16 +18,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Final
 
-from rasa.shared.core.events import ActionExecuted, BotUttered, UserUttered
+from rasa.shared.core.constants import ACTION_LISTEN_NAME
+from rasa.shared.core.events import ActionExecuted, BotUttered, Event, UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
 from sqlalchemy import Column, Integer, MetaData, String, Table, Text, insert, select, update
 from sqlalchemy.engine import Engine
 
 from bot import case_events
-from bot.case_outbox import cases, queue_message
+from bot.case_hours import staffed
+from bot.case_outbox import cases, organisations, queue_message
 from bot.case_urgency import is_urgent
 from bot.channels.addresses import UTCDateTime, database_url, engine_for
 from bot.contract import is_external
@@ -37,6 +40,9 @@ logger = logging.getLogger(__name__)
 #: Statuses of a case that still holds the conversation (actions/cases/models.py).
 OPEN_STATUSES: Final = ("waiting", "taken")
 URGENT: Final = 1
+#: The one-line "received" a message that went into the case gets (bot/paused.py); it does not
+#: make the message answered.
+RECEIVED: Final = "utter_case_received"
 
 _metadata = MetaData()
 case_messages = Table(
@@ -50,13 +56,26 @@ case_messages = Table(
 )
 
 
+def is_receipt(event: Event) -> bool:
+    """Whether ``event`` is part of the "received" line (its action, its message, the listen
+    after it) rather than an answer."""
+    if isinstance(event, ActionExecuted):
+        return event.action_name in (RECEIVED, ACTION_LISTEN_NAME)
+    if isinstance(event, BotUttered):
+        return (event.metadata or {}).get("utter_action") == RECEIVED
+    return False
+
+
 def message_for_the_case(tracker: DialogueStateTracker) -> str | None:
     """The person's message that ended this turn unanswered because the conversation is
     paused; None for any other turn. (Rasa may still log slot events after it, from the
-    message's entities: only an action or a reply after it means it was answered.)"""
+    message's entities, and the "received" line: only an action or a reply after it means it
+    was answered.)"""
     if not tracker.is_paused():
         return None
     for event in reversed(tracker.events):
+        if is_receipt(event):
+            continue
         if isinstance(event, (ActionExecuted, BotUttered)):
             return None
         if isinstance(event, UserUttered):
@@ -64,6 +83,17 @@ def message_for_the_case(tracker: DialogueStateTracker) -> str | None:
                 return None
             return event.text
     return None
+
+
+@dataclass(frozen=True)
+class OpenCase:
+    """A conversation's open case, as Rasa needs it to give the conversation back its case."""
+
+    case_id: int
+    language: str
+    #: Whether a caseworker holds the conversation: the case is taken, or the organisation
+    #: is staffed now (the pause then waits for them, as when the case was opened).
+    held: bool
 
 
 class CaseInbox:
@@ -122,3 +152,33 @@ class CaseInbox:
             if self.publishing:
                 queue_message(connection, case_id, text, now)
         return True
+
+    def open_case_of(self, conversation_id: str, now: datetime | None = None) -> OpenCase | None:
+        """The conversation's open case, and whether a caseworker holds it now."""
+        now = now or datetime.now(timezone.utc)
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(cases.c.id, cases.c.language, cases.c.status, organisations.c.case_hours)
+                .outerjoin(organisations, cases.c.organisation_id == organisations.c.id)
+                .where(
+                    cases.c.conversation_id == conversation_id,
+                    cases.c.status.in_(OPEN_STATUSES),
+                )
+                .order_by(cases.c.id.desc())
+                .limit(1)
+            ).first()
+        if row is None:
+            return None
+        held = row.status == "taken" or staffed(row.case_hours, now)
+        return OpenCase(int(row.id), str(row.language), held)
+
+    def note(self, case_id: int, text: str, now: datetime | None = None) -> None:
+        """A line of the assistant's in the case, for the caseworker (why the conversation
+        changed without them)."""
+        now = now or datetime.now(timezone.utc)
+        with self.engine.begin() as connection:
+            connection.execute(
+                insert(case_messages).values(
+                    case_id=case_id, author="assistant", text=text, written_at=now
+                )
+            )

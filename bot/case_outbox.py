@@ -28,6 +28,8 @@ organisations = Table(
     _metadata,
     Column("id", Integer, primary_key=True),
     Column("slug", String(64), nullable=False),
+    #: "08:00-20:00", Kabul time; None when it takes no cases (bot/case_hours.py).
+    Column("case_hours", String(32)),
 )
 #: The columns of ``cases`` a payload needs (bot/case_events.py).
 cases = Table(

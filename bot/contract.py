@@ -47,6 +47,11 @@ def is_external(intent: str | None) -> bool:
 #: (Telegram's app language, the web chat page's language), before they wrote anything telling.
 LANGUAGE_HINT: Final = "language_hint"
 
+#: The key of a user message's ``metadata`` with a keyed hash of the person's address
+#: (``identity.person_tag``): one phone number on SMS and WhatsApp, one Telegram chat, one web
+#: chat client address. The editors' questions page counts people by it, not conversations.
+PERSON: Final = "person"
+
 #: The key of a bot message's ``metadata`` naming the language it is written in. Rasa's
 #: responses get it from ``bot/nlg.py``; an action that sends text of its own (an alert, a
 #: caseworker's reply) passes ``metadata=language_metadata(code)`` to ``utter_message``.

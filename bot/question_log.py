@@ -11,8 +11,11 @@ runtime's migration 0014, described here, never created), for the editors' page
 * ``unanswered_questions``: for fallback and out-of-scope turns, the message masked before it is
   stored (``bot/question_mask.py``), its time, and a keyed hash of the conversation id
   (``keyed_tag``, HMAC under ``CONVERSATION_ID_KEY``, which the content database never sees,
-  cut to 64 bits): it lets the page count *different conversations*, and lets "delete my data"
-  remove the person's rows, while a copy of the database cannot link a row to a conversation.
+  cut to 64 bits) of the person's address where the channel knows it (``PERSON``: a phone
+  number on SMS and WhatsApp alike, a Telegram chat, a web chat client's network address),
+  else of the conversation id: it lets the page count *different people*, not conversations
+  one person can open at will, and lets "delete my data" remove the person's rows, while a
+  copy of the database cannot link a row to a conversation.
 
 Recording never fails a turn: an error is logged (with the conversation id, never the text)
 and the turn goes on. Rows are purged after ``CONVERSATION_RETENTION`` by the content
@@ -48,7 +51,7 @@ from sqlalchemy.engine import Engine
 from bot.case_inbox import message_for_the_case
 from bot.channels.addresses import UTCDateTime, database_url, engine_for
 from bot.channels.identity import keyed_tag
-from bot.contract import is_external
+from bot.contract import PERSON, is_external
 from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
 from bot.lang.letters import has_arabic_script
 from bot.question_mask import as_bigint, mask, wording
@@ -90,6 +93,33 @@ _COUNT_KEY: Final = ("hour", "facet", "value")
 
 def conversation_tag(conversation_id: str) -> int:
     return as_bigint(keyed_tag(TAG_PURPOSE, conversation_id))
+
+
+def person_of(message: UserUttered) -> str | None:
+    """The keyed hash of the address the message came from (``PERSON``), if its channel knows
+    one (Rasa's REST channel and the HTTP API do not)."""
+    person = (message.metadata or {}).get(PERSON)
+    return person if isinstance(person, str) and person else None
+
+
+def people_of(tracker: DialogueStateTracker) -> set[str]:
+    """Every person tag the conversation's messages carried."""
+    return {
+        person
+        for event in tracker.events
+        if isinstance(event, UserUttered) and (person := person_of(event)) is not None
+    }
+
+
+def asker_tag(conversation_id: str, person: str | None) -> int:
+    """Whom an unanswered message counts as: the person (the address' keyed hash: three web
+    chat pages of one client, or SMS and WhatsApp from one number, are one), else the
+    conversation."""
+    return (
+        as_bigint(keyed_tag(TAG_PURPOSE, f"person:{person}"))
+        if person
+        else (conversation_tag(conversation_id))
+    )
 
 
 @dataclass(frozen=True)
@@ -200,7 +230,7 @@ class QuestionLog:
             self._pending.update(turn.counted())
             self._flush_soon()
             if turn.text:
-                tag = conversation_tag(tracker.sender_id)
+                tag = asker_tag(tracker.sender_id, person_of(found[0]))
                 await asyncio.to_thread(self.keep, turn, tag)
         except Exception:
             # The engine hides statement parameters: the traceback carries no text.
@@ -263,17 +293,18 @@ class QuestionLog:
                 )
             )
 
-    async def forget(self, sender_id: str) -> None:
-        """Deletes the conversation's messages ("delete my data"); counts have nothing to delete.
-        A failure is logged: the rows then go with the retention period."""
-        tag = conversation_tag(sender_id)
+    async def forget(self, sender_id: str, people: set[str] | None = None) -> None:
+        """Deletes the conversation's messages ("delete my data"), those kept under its
+        ``people`` tags included; counts have nothing to delete. A failure is logged: the rows
+        then go with the retention period."""
+        tags = [conversation_tag(sender_id), *(asker_tag(sender_id, p) for p in people or ())]
         try:
-            await asyncio.to_thread(self._delete, tag)
+            await asyncio.to_thread(self._delete, tags)
         except Exception:
             logger.error("%s: could not delete its unanswered questions", sender_id, exc_info=True)
 
-    def _delete(self, tag: int) -> int:
+    def _delete(self, tags: list[int]) -> int:
         table = unanswered_questions
         with self.engine.begin() as connection:
-            result = connection.execute(delete(table).where(table.c.conversation_tag == tag))
+            result = connection.execute(delete(table).where(table.c.conversation_tag.in_(tags)))
         return int(result.rowcount or 0)

@@ -38,7 +38,7 @@ from rasa.shared.core.events import BotUttered, UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
 
 from bot.case_inbox import CaseInbox
-from bot.question_log import QuestionLog
+from bot.question_log import QuestionLog, people_of
 from bot.settings import conversation_retention, endpoints_file
 
 logger = logging.getLogger(__name__)
@@ -74,7 +74,7 @@ class ForgetfulInMemoryTrackerStore(InMemoryTrackerStore):
     async def save(self, tracker: DialogueStateTracker) -> None:
         await self._questions.after_turn(tracker)
         if asks_to_be_forgotten(tracker):
-            await self.forget(tracker.sender_id)
+            await self.forget(tracker.sender_id, people_of(tracker))
             return
         await super().save(tracker)
         await self._cases.after_turn(tracker)
@@ -82,10 +82,10 @@ class ForgetfulInMemoryTrackerStore(InMemoryTrackerStore):
         if time.monotonic() >= self._next_purge:
             self.purge_older_than(self._retention)
 
-    async def forget(self, sender_id: str) -> None:
+    async def forget(self, sender_id: str, people: set[str] | None = None) -> None:
         self.store.pop(sender_id, None)
         self._last_saved.pop(sender_id, None)
-        await self._questions.forget(sender_id)
+        await self._questions.forget(sender_id, people)
         logger.info("%s: conversation deleted on request", sender_id)
 
     def purge_older_than(self, age: timedelta, now: float | None = None) -> int:
@@ -140,7 +140,7 @@ class ForgetfulSQLTrackerStore(SQLTrackerStore):
     async def save(self, tracker: DialogueStateTracker) -> None:
         await self._questions.after_turn(tracker)
         if asks_to_be_forgotten(tracker):
-            await self.forget(tracker.sender_id)
+            await self.forget(tracker.sender_id, people_of(tracker))
             return
         await super().save(tracker)
         setattr(tracker, _STORED_EVENTS, len(tracker.events))
@@ -149,9 +149,9 @@ class ForgetfulSQLTrackerStore(SQLTrackerStore):
             self._next_purge = time.monotonic() + PURGE_EVERY_SECONDS
             await asyncio.to_thread(self.purge_older_than, self._retention)
 
-    async def forget(self, sender_id: str) -> None:
+    async def forget(self, sender_id: str, people: set[str] | None = None) -> None:
         await asyncio.to_thread(self._delete, [sender_id])
-        await self._questions.forget(sender_id)
+        await self._questions.forget(sender_id, people)
         logger.info("%s: conversation deleted on request", sender_id)
 
     def _delete(self, sender_ids: Iterable[str]) -> int:

@@ -3,44 +3,19 @@
 An organisation takes cases when an editor set its ``case_hours`` ("08:00-20:00", Kabul time,
 every day; "20:00-02:00" runs past midnight, "00:00-00:00" is round the clock) and
 ``case_wait_minutes`` (the usual wait, which the assistant promises no more precisely than that).
+The hours themselves are read by ``bot/case_hours.py``, which Rasa uses too.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, time, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from actions.common.kabul_time import KABUL
 from actions.content.models import Organisation
-
-
-@dataclass(frozen=True)
-class Hours:
-    opens: time
-    closes: time
-
-    @classmethod
-    def parse(cls, text: str) -> Hours:
-        """``"08:00-20:00"`` (validated when an editor saved it: ``validation.CASE_HOURS``)."""
-        start, _, end = text.partition("-")
-        return cls(time.fromisoformat(start), time.fromisoformat(end))
-
-    def is_open(self, now: datetime) -> bool:
-        local = now.astimezone(KABUL).time().replace(tzinfo=None)
-        if self.opens == self.closes:
-            return True  # round the clock
-        if self.opens < self.closes:
-            return self.opens <= local < self.closes
-        return local >= self.opens or local < self.closes  # past midnight
-
-    def next_opening(self, now: datetime) -> datetime:
-        """The next time (Kabul) the caseworkers start, after ``now``."""
-        local = now.astimezone(KABUL)
-        opening = datetime.combine(local.date(), self.opens, tzinfo=KABUL)
-        return opening if opening > local else opening + timedelta(days=1)
+from bot.case_hours import Hours
 
 
 @dataclass(frozen=True)

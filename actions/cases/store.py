@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
-from actions.cases import webhooks
+from actions.cases import replies, webhooks
 from actions.cases.models import Author, Case, CaseMessage, CaseStatus, Priority
 from actions.content.models import Organisation
+from bot import case_events
 from bot.case_urgency import is_urgent
 
 #: Statuses in which a case still holds the conversation.
@@ -66,6 +67,45 @@ def open_case(
         session.add(CaseMessage(case_id=case.id, author=author, text=text, written_at=now))
     webhooks.case_opened(session, case, request, now)
     return case
+
+
+def opened_since(session: Session, conversation_id: str, since: datetime) -> int:
+    """How many cases the conversation opened since ``since`` (any status: withdrawn ones
+    count, so open-cancel-open cannot flood the queue)."""
+    return int(
+        session.scalar(
+            select(func.count(Case.id)).where(
+                Case.conversation_id == conversation_id, Case.opened_at >= since
+            )
+        )
+        or 0
+    )
+
+
+def add_line(session: Session, case: Case, text: str, now: datetime) -> bool:
+    """The person's message as a line of their case (raising it to urgent for an urgent word,
+    ``bot/case_urgency.py``), for a case that waits without pausing the conversation; whether
+    the message was urgent."""
+    urgent = is_urgent(text)
+    session.add(CaseMessage(case_id=case.id, author=Author.PERSON, text=text, written_at=now))
+    case.active_at = now
+    if urgent:
+        case.priority = Priority.URGENT
+    webhooks.message_written(session, case, Author.PERSON, text, now)
+    return urgent
+
+
+def withdraw(session: Session, case: Case, note: str, now: datetime) -> None:
+    """The person withdrew their request: the case closes with ``note`` as its last line (the
+    caseworker sees why), and the address is let go as on any close."""
+    session.add(CaseMessage(case_id=case.id, author=Author.ASSISTANT, text=note, written_at=now))
+    session.execute(
+        update(Case)
+        .where(Case.id == case.id)
+        .values(status=CaseStatus.CLOSED, closed_at=now, active_at=now)
+    )
+    webhooks.case_changed(session, case.id, case_events.CLOSED, now)
+    replies.release_address(session, case.conversation_id, now)
 
 
 def forget(session: Session, conversation_ids: Sequence[str]) -> int:

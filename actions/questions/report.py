@@ -3,11 +3,12 @@ when, and the messages we could not answer that several conversations sent.
 
 A masked message is shown only when at least :data:`MIN_CONVERSATIONS` different conversations
 sent the same one (same masked, normalised text; ``bot/question_mask.py``) *and* those came on
-more than one channel or over at least :data:`MIN_SPREAD`: a conversation is not a person (one
-browser's private windows are as many web chat conversations as it likes), but one person who
-opens five windows within minutes to put a name on the editors' page does not pass. Counted by
-the database (GROUP BY on the hour table and on the week's messages), so the page stays fast
-with a week of 200 000 turns (docs/BENCHMARKS.md).
+more than one channel or over at least :data:`MIN_SPREAD`. A "conversation" here is the tag
+Rasa keeps a message under: the person's address where the channel knows it, so three web chat
+pages of one client count once (``bot/question_log.py``); where it does not, one person who
+opens five windows within minutes to put a name on the editors' page still does not pass.
+Counted by the database (GROUP BY on the hour table and on the week's messages), so the page
+stays fast with a week of 200 000 turns (docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations

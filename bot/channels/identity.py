@@ -9,7 +9,9 @@ import hashlib
 import hmac
 import logging
 import os
+import re
 import secrets
+from typing import Final
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +36,19 @@ def conversation_id(channel: str, address: str) -> str:
     """The sender id Rasa sees for ``address`` (a phone number, chat id...) on ``channel``."""
     digest = hmac.new(_key(), f"{channel}:{address}".encode(), hashlib.sha256).hexdigest()
     return f"{channel}-{digest[:40]}"
+
+
+_PHONE: Final = re.compile(r"^(whatsapp:)?\+?[\d\s().-]{7,}$")
+
+
+def person_tag(address: str) -> str:
+    """A keyed hash of who is writing, the same on every channel that knows them by it: a phone
+    number however it is spelled (SMS, WhatsApp, Twilio's ``whatsapp:+…``), else the address as
+    given (a Telegram chat id, a web chat client's network address)."""
+    value = address.strip()
+    if _PHONE.match(value):
+        value = "phone:" + re.sub(r"\D", "", value)
+    return keyed_tag("person", value)
 
 
 def keyed_tag(purpose: str, value: str) -> str:

@@ -103,6 +103,7 @@ async def answer(
     message_id: str | None,
     metadata: Mapping[str, Any],
     hotline: str | None,
+    person: str | None = None,
 ) -> Outcome:
     """One user message: the channel answers empty messages and MORE, the bot the rest."""
     conversation, channel = output.conversation, output.name()
@@ -120,5 +121,6 @@ async def answer(
         input_channel=channel,
         message_id=message_id,
         metadata=dict(metadata),
+        person=person,
     )
     return await take_turn(message, on_new_message, agent, hotline)

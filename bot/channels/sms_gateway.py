@@ -223,6 +223,7 @@ class SmsGatewayInput(InputChannel):
                 hotline=self.hotline,
                 # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
                 metadata={"transport": "sms"},
+                person=message.sender,
             )
             if outcome is Outcome.UNANSWERED:
                 await self.seen.forget(delivery)

@@ -378,5 +378,6 @@ class TelegramInput(InputChannel):
             conversation,
             input_channel=self.name(),
             metadata={LANGUAGE_HINT: hint} if hint else {},
+            person=f"telegram:{incoming.chat_id}",
         )
         return await take_turn(message, on_new_message, agent, self._hotline)

@@ -25,9 +25,10 @@ from typing import Any, Final
 
 from rasa.core.channels.channel import OutputChannel, UserMessage
 
+from bot.channels.identity import person_tag
 from bot.channels.notices import try_again
 from bot.channels.transport import ProviderFailure, capped_text
-from bot.contract import LANGUAGE_HINT, language_metadata
+from bot.contract import LANGUAGE_HINT, PERSON, language_metadata
 from bot.lang.codes import is_language
 
 logger = logging.getLogger(__name__)
@@ -111,10 +112,15 @@ def user_message(
     input_channel: str,
     message_id: str | None = None,
     metadata: dict[str, Any] | None = None,
+    person: str | None = None,
 ) -> UserMessage:
     """The message as Rasa gets it: text capped for every channel alike (``MAX_TEXT_CHARS``),
-    and no typed external intent."""
+    no typed external intent, and ``person`` (the address it came from) only as its keyed hash
+    (``PERSON``)."""
     text = capped_text(text).strip()
+    metadata = dict(metadata or {})
+    if person:
+        metadata[PERSON] = person_tag(person)
     if text.startswith(_EXTERNAL_INTENT):
         text = text[1:]
     return UserMessage(

@@ -272,4 +272,5 @@ class TwilioSmsInput(InputChannel):
             hotline=self.hotline,
             # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
             metadata={"transport": "whatsapp" if whatsapp else "sms"},
+            person=number,
         )

@@ -22,7 +22,7 @@ relative URLs, so it works from either address.
 import logging
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from rasa.core.channels.channel import CollectingOutputChannel, InputChannel, OutputChannel
 from sanic import response
@@ -70,13 +70,18 @@ PUBLIC_PREFIX = "/webchat"
 #: The widget makes its sender id with crypto.randomUUID() (or a random hex string).
 _SENDER_RULE = re.compile(r"[A-Za-z0-9_-]{8,64}")
 #: Reply fields the page uses; the rest (recipient_id: our hashed id) stays on the server.
-_REPLY_FIELDS = ("text", "buttons", "image")
+_REPLY_FIELDS = ("text", "buttons", "image", "waiting")
 #: Added to a reply: the language it is written in (when it names one), and, on the
 #: confirmation that the person's data was deleted, ``deleted`` (the page forgets the chat).
 REPLY_LANGUAGE_FIELD = "language"
 DELETED_FIELD = "deleted"
 #: Ids one fetch may acknowledge: every message a full mailbox holds, twice over.
 MAX_ACKNOWLEDGED = 2 * MAILBOX_MESSAGES
+
+
+#: Answers that mean "a caseworker will answer this" (bot/paused.py, actions/handoff.py): the
+#: page then asks its mailbox as often as when a turn was answered with silence.
+WITH_A_CASEWORKER: Final = frozenset({"utter_case_received"})
 
 
 class WebchatCollector(CollectingOutputChannel):
@@ -94,12 +99,15 @@ class WebchatCollector(CollectingOutputChannel):
         for collected in self.messages[before:]:
             collected["metadata"] = message.get("metadata")
             collected["utter_action"] = message.get("utter_action")
+        if message.get("utter_action") in WITH_A_CASEWORKER and self.messages:
+            self.messages[-1]["waiting"] = True
 
 
 def visible_parts(message: dict[str, Any]) -> dict[str, Any]:
     """What the page shows of a Rasa message; the rest (recipient_id: our hashed id, custom
     payloads) stays on the server. With the language it is written in, so that the page lays
-    it out by that and not by its letters (the English menu names «زبان / ژبه»)."""
+    it out by that and not by its letters (the English menu names «زبان / ژبه»); ``waiting``
+    marks a case's "received"."""
     shown = {key: message[key] for key in _REPLY_FIELDS if message.get(key)}
     language = named_language(message)
     if shown and language:
@@ -310,6 +318,9 @@ class WebchatInput(InputChannel):
                 conversation,
                 input_channel=self.name(),
                 metadata={LANGUAGE_HINT: hint} if hint else {},
+                # A page's sender is a random secret: one client makes as many as it likes,
+                # so the person is counted by the address the page writes from.
+                person=f"ip:{request.remote_addr or request.ip}",
             )
             outcome = await take_turn(message, on_new_message, request.app.ctx.agent, self.hotline)
             if collector.deleted_data:

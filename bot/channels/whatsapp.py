@@ -351,7 +351,9 @@ class WhatsAppInput(InputChannel):
                 notice = output.send_text_message(conversation, text_only(None))
                 await replies.attempt(conversation, notice)
             return Outcome.ANSWERED
-        incoming = user_message(text, replies, conversation, input_channel=self.name())
+        incoming = user_message(
+            text, replies, conversation, input_channel=self.name(), person=wa_id
+        )
         outcome = await take_turn(incoming, on_new_message, agent, self._hotline)
         if outcome is Outcome.UNANSWERED:
             await self._seen.forget(delivery)

@@ -47,19 +47,50 @@ OPT_OUT_KEYWORDS: Final = frozenset(
     }
 )  # fmt: skip
 
+#: The intent a withdrawal keyword sets: "cancel (my request for a person)".
+WITHDRAW_INTENT: Final = "withdraw_case"
+
+#: Whole-message words that withdraw a request for a caseworker. "cancel", «لغو» and "laghw"
+#: stay opt-out words (carriers honour "cancel"); while a case is open the conversation policy
+#: reads them as a withdrawal too (bot/policies/conversation.py, docs/HANDOFF.md).
+WITHDRAW_ONLY_KEYWORDS: Final = frozenset(
+    {
+        "cancel request", "cancel my request", "withdraw", "withdraw request",
+        # Dari: "cancel it", "stop it".
+        "لغو کن", "لغو کنید", "بس کن", "بس کنید", "لغو درخواست",
+        # Pashto: "cancel it".
+        "لغوه", "لغوه یې کړه", "لغوه یی کړه", "لغوه کړه", "لغوه کړئ",
+        # Romanized Dari and Pashto.
+        "laghw kon", "laghv kon", "bas kon", "laghwa", "laghwa ye kra", "laghwa ye kah",
+        "laghwa kra",
+    }
+)  # fmt: skip
+WITHDRAW_KEYWORDS: Final = WITHDRAW_ONLY_KEYWORDS | {"cancel", "لغو", "laghw", "laghv"}
+
 #: Punctuation and quotes people put around a keyword: "STOP!", «بس»، "توقف؟".
 _PUNCTUATION: Final = r"\s.!?,;:'\"«»()\-\u2026" + ARABIC_PUNCTUATION
 _SURROUNDING: Final = re.compile(f"^[{_PUNCTUATION}]+|[{_PUNCTUATION}]+$")
 
 
+def _keyword(text: str) -> str:
+    return " ".join(_SURROUNDING.sub("", normalise(text)).replace("\u200c", " ").split())
+
+
 def is_opt_out(text: str) -> bool:
     """True when the whole message is an opt-out keyword, whatever its case and punctuation."""
-    return _SURROUNDING.sub("", normalise(text)) in OPT_OUT_KEYWORDS
+    return _keyword(text) in OPT_OUT_KEYWORDS
+
+
+def is_withdrawal(text: str) -> bool:
+    """True when the whole message withdraws a request for a caseworker ("cancel", «لغو»,
+    «بس کن», «لغوه یې کړه» …)."""
+    return _keyword(text) in WITHDRAW_KEYWORDS
 
 
 @DefaultV1Recipe.register([DefaultV1Recipe.ComponentType.INTENT_CLASSIFIER], is_trainable=False)
 class StopKeywordClassifier(GraphComponent, IntentClassifier):
-    """Sets ``unsubscribe_alerts`` with full confidence for an opt-out keyword; else no change."""
+    """Sets ``unsubscribe_alerts`` with full confidence for an opt-out keyword, ``withdraw_case``
+    for a word that only withdraws a request for a caseworker; else no change."""
 
     @classmethod
     def create(
@@ -73,9 +104,14 @@ class StopKeywordClassifier(GraphComponent, IntentClassifier):
 
     def process(self, messages: List[Message]) -> List[Message]:
         for message in messages:
-            if not is_opt_out(message.get(TEXT) or ""):
+            text = message.get(TEXT) or ""
+            if is_opt_out(text):
+                intent = UNSUBSCRIBE_INTENT
+            elif _keyword(text) in WITHDRAW_ONLY_KEYWORDS:
+                intent = WITHDRAW_INTENT
+            else:
                 continue
-            picked = {INTENT_NAME_KEY: UNSUBSCRIBE_INTENT, PREDICTED_CONFIDENCE_KEY: 1.0}
+            picked = {INTENT_NAME_KEY: intent, PREDICTED_CONFIDENCE_KEY: 1.0}
             message.set(INTENT, picked, add_to_output=True)
             message.set(INTENT_RANKING_KEY, [picked], add_to_output=True)
         return messages

@@ -30,6 +30,7 @@ from rasa.shared.core.trackers import DialogueStateTracker
 from bot.contract import LANGUAGE_HINT, is_external
 from bot.lang.choice import LanguageState, choose_language
 from bot.lang.codes import is_language
+from bot.policies.cases import case_action
 from bot.policies.memory import ACTION_TOPIC, TOPIC, remembered
 from bot.settings import conversation_memory, language_follow_confidence
 
@@ -115,7 +116,13 @@ class ConversationPolicy(RulePolicy):
         events = self.turn_events(tracker)
         if events:
             tracker = with_turn_events(tracker, events, domain)
-        if tracker.latest_action_name == SAFETY_OFFER:
+        routed = case_action(tracker)
+        if routed is not None:
+            # A waiting case takes what is not a question for the assistant (bot/policies/cases.py).
+            prediction = self._rule_prediction(
+                self._prediction_result(routed, tracker, domain), routed
+            )
+        elif tracker.latest_action_name == SAFETY_OFFER:
             prediction = self._rule_prediction(
                 self._prediction_result(ACTION_LISTEN_NAME, tracker, domain), SAFETY_OFFER
             )

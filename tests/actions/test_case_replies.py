@@ -101,9 +101,23 @@ def status_of(reply_id: int) -> tuple[DeliveryStatus, str | None]:
 async def send(reply_id: int, **tracker: Any) -> list[dict[str, Any]]:
     tracker.setdefault("entities", {"case_reply": str(reply_id)})
     state = conversation(intent="EXTERNAL_case_reply", **tracker)
+    state._paused = True  # a case opened while caseworkers work pauses the conversation
     messages, events = await run(ActionSendCaseReply(clock()), state)
     assert events == []  # the conversation stays paused
     return messages
+
+
+async def test_the_first_reply_to_a_case_that_waited_overnight_pauses_the_conversation() -> None:
+    reply = reply_in_a_taken_case()
+    being_sent(reply)
+    state = conversation(intent="EXTERNAL_case_reply", entities={"case_reply": str(reply)})
+    assert not state.is_paused()  # outside the hours the person kept the assistant
+    messages, events = await run(ActionSendCaseReply(clock()), state)
+    assert len(messages) == 1
+    assert events == [
+        {"event": "slot", "timestamp": None, "name": "case_waiting", "value": False},
+        {"event": "pause", "timestamp": None},
+    ]
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,8 @@ from rasa.core.actions.action import create_bot_utterance
 from rasa.core.channels.channel import InputChannel, UserMessage, register
 from sanic import Sanic
 
+from bot.contract import PERSON
+
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
@@ -180,3 +182,12 @@ async def serve_app(app: Sanic) -> AsyncIterator[str]:
     finally:
         sock.close()
         Sanic.test_mode = test_mode
+
+
+def without_person(metadata: dict[str, Any]) -> dict[str, Any]:
+    """A message's metadata without its ``person`` tag, which must be there, and only as a keyed
+    hash (32 hexadecimal characters), never the address it was made from."""
+    rest = dict(metadata)
+    person = rest.pop(PERSON)
+    assert isinstance(person, str) and len(person) == 32 and int(person, 16) >= 0
+    return rest

@@ -22,6 +22,8 @@ from rasa.shared.core.trackers import DialogueStateTracker
 from sqlalchemy import create_engine, text
 
 from bot.channels.addresses import database_url, engine_for
+from bot.channels.identity import person_tag
+from bot.contract import PERSON
 from bot.question_log import QuestionLog
 from bot.question_mask import wording
 from bot.stores import ForgetfulInMemoryTrackerStore, ForgetfulSQLTrackerStore
@@ -39,6 +41,7 @@ def turn(
     channel: str = "telegram",
     reply: str = "utter_default",
     detected: str | None = None,
+    person: str | None = None,
 ) -> DialogueStateTracker:
     """A turn answered in ``language``; the message's own language was ``detected``."""
     tracker = DialogueStateTracker(sender, [TextSlot("language", mappings=[{"type": "custom"}])])
@@ -50,6 +53,7 @@ def turn(
                 "language": {"code": detected or language, "script": "Arab", "confidence": 0.9}
             },
             input_channel=channel,
+            metadata={PERSON: person_tag(person)} if person else {},
         )
     )
     tracker.update(SlotSet("language", language))
@@ -160,6 +164,33 @@ async def test_delete_my_data_deletes_the_persons_unanswered_messages_only(
         await rows(store, "SELECT value, turns FROM question_counts WHERE facet = 'intent'")
     )
     assert counts == {"nlu_fallback": 2, "delete_my_data": 1}  # counts name nobody: kept
+
+
+async def test_one_person_is_one_asker_however_many_conversations(
+    store: ForgetfulInMemoryTrackerStore,
+) -> None:
+    """Three web chat pages of one client, and SMS and WhatsApp from one number, are one
+    person: the editors' page counts askers by the address' keyed hash."""
+    for sender in ("webchat-1", "webchat-2", "webchat-3"):
+        await store.save(turn(sender, ASKED, channel="webchat", person="ip:203.0.113.7"))
+    await store.save(turn("sms-1", ASKED, channel="sms_gateway", person="+93 799 123 456"))
+    await store.save(turn("whatsapp-1", ASKED, channel="whatsapp", person="93799123456"))
+    await store.save(turn("rest-1", ASKED, channel="rest"))  # no address known: the conversation
+    asked = "SELECT count(DISTINCT conversation_tag), count(*) FROM unanswered_questions"
+    assert await rows(store, asked) == [(3, 6)]
+    # "Delete my data" on one page deletes what that address asked (the other pages' too).
+    leaving = turn("webchat-1", ASKED, channel="webchat", person="ip:203.0.113.7")
+    leaving.update(UserUttered("delete my data", intent={"name": "delete_my_data"}))
+    leaving.update(ActionExecuted("action_delete_my_data"))
+    leaving.update(BotUttered("Deleted.", metadata={"utter_action": "utter_data_deleted"}))
+    await store.save(leaving)
+    assert await rows(store, "SELECT count(*) FROM unanswered_questions") == [(3,)]
+
+
+def test_a_phone_number_is_one_person_however_it_is_spelled() -> None:
+    assert person_tag("+93 799 123 456") == person_tag("93799123456")
+    assert person_tag("whatsapp:+93799123456") == person_tag("+93 (799) 123-456")
+    assert person_tag("telegram:12345678") != person_tag("ip:12345678")
 
 
 async def test_rasas_sql_tracker_store_records_and_forgets_too(

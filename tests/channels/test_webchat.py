@@ -9,7 +9,7 @@ import pytest
 from bot.channels.identity import conversation_id
 from bot.channels.transport import BODY_LIMITS
 from bot.channels.webchat import WebchatInput
-from tests.channels.channel_support import Serve, replying
+from tests.channels.channel_support import Serve, replying, without_person
 
 SENDER = "0123456789abcdef0123456789abcdef"
 
@@ -60,7 +60,17 @@ async def test_a_message_reaches_the_bot_under_a_hashed_id_and_replies_come_back
     assert message.sender_id == conversation_id("webchat", SENDER)
     assert SENDER not in message.sender_id
     assert (message.text, message.input_channel) == ("سلام", "webchat")
-    assert message.metadata == {"language_hint": "ps"}
+    assert without_person(message.metadata) == {"language_hint": "ps"}
+
+
+async def test_a_received_line_of_a_case_tells_the_page_a_caseworker_will_answer(
+    serve: Serve,
+) -> None:
+    received = {"text": "Received: your message is kept for the caseworker."}
+    agent = replying([{**received, "utter_action": "utter_case_received"}])
+    url = await serve(WebchatInput(), agent)
+    _, replies = await post(url, {"sender": SENDER, "message": "my passport is lost"})
+    assert replies == [{**received, "waiting": True}]  # the page asks its mailbox more often
 
 
 @pytest.mark.parametrize(
@@ -96,4 +106,4 @@ async def test_an_unknown_language_hint_is_dropped(serve: Serve) -> None:
     url = await serve(WebchatInput(), agent)
     body = {"sender": SENDER, "message": "hi", "metadata": {"language_hint": "xx"}}
     assert (await post(url, body))[0] == 200
-    assert agent.messages[0].metadata == {}
+    assert without_person(agent.messages[0].metadata) == {}

@@ -262,6 +262,8 @@ class Words:
     more: tuple[str, str]
     back: str
     question: str
+    #: The one line a message for the caseworker gets (once a minute at most).
+    received: str
 
 
 DARI = Words(
@@ -273,6 +275,7 @@ DARI = Words(
     more=("فامیلم ده دروازه ابی جدا شدن", "پرواز بعدی به دوحه چی وقت است"),
     back="من دوباره اینجا هستم",
     question="پرواز بعدی به دوحه چی وقت است",
+    received="پیام شما رسید و برای کارمند نگه داشته شد.",
 )
 PASHTO = Words(
     greeting="سلام",
@@ -283,6 +286,7 @@ PASHTO = Words(
     more=("زما ویزه رد شوه", "راتلونکې الوتکه کله ځي"),
     back="زه بیا دلته یم",
     question="راتلونکې الوتکه کله ځي",
+    received="ستاسو پیغام راورسېد او کارکوونکي ته وساتل شو.",
 )
 ENGLISH = Words(
     greeting="hello",
@@ -293,6 +297,7 @@ ENGLISH = Words(
     more=("my family got separated at the gate", "when is the next flight to Doha"),
     back="I am back",
     question="when is the next flight to Doha",
+    received="Received: your message is kept for the caseworker.",
 )
 
 
@@ -345,9 +350,10 @@ async def test_a_caseworker_reply_reaches_the_person_once_and_closing_says_i_am_
         assert f"{words.reply}" in page and "رسید" in page  # delivered, in Dari
         await farida.page(f"/console/cases/{case_id}?lang=en")  # back to English
 
-        # The person writes on: the assistant stays silent, the caseworker reads both lines.
-        for text in words.more:
-            assert await person.send(text) == []
+        # The person writes on: one "received" for the two lines, the caseworker reads both.
+        answers = [await person.send(text) for text in words.more]
+        assert len(answers[0]) == 1 and words.received in answers[0][0], answers
+        assert answers[1] == []
         assert lines(cases, case_id)[-3:] == [
             ("caseworker", words.reply),
             ("person", words.more[0]),
@@ -467,7 +473,9 @@ async def test_a_reply_to_a_web_chat_case_waits_in_its_mailbox_once(cases: CaseS
         assert [text for text in waiting if PASHTO.reply in text] == [
             f"{PASHTO.reply_heading}:\n{PASHTO.reply}"
         ]
-        assert await write(person, PASHTO.more[0]) == []  # still with the caseworker
+        # Still with the caseworker: the line goes to the case, "received".
+        written = await write(person, PASHTO.more[0])
+        assert [m.get("text") for m in written] == [PASHTO.received]
 
 
 def test_no_address_or_reply_text_in_the_logs(cases: CaseStack) -> None:

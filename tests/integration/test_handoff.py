@@ -1,6 +1,7 @@
 """Asking for a person, end to end on real processes (Rasa, the action server, SQLite): the
-conversation pauses, what the person writes goes to the case and gets no answer, and STOP,
-"safety" and "delete my data" still work; closing the case gives the conversation back."""
+conversation pauses, what the person writes goes to the case and gets one "received" a minute,
+and STOP, "safety" and "delete my data" (asked once, with a case open) still work; closing the
+case gives the conversation back."""
 
 from __future__ import annotations
 
@@ -71,8 +72,10 @@ def test_a_person_asks_for_a_caseworker_and_the_assistant_steps_aside(
     assert "یک کارمند شبکهٔ کمک‌رسانی کابل" in texts(replies)
     assert "در یک پیام کوتاه بنویسید" in texts(replies)
 
-    assert say(sender, "فامیلم ده دروازه ابی جدا شدن") == []
-    assert say(sender, "پرواز بعدی به دوحه چی وقت است") == []  # a question, yet no answer
+    received = texts(say(sender, "فامیلم ده دروازه ابی جدا شدن"))
+    assert received == "پیام شما رسید و برای کارمند نگه داشته شد."
+    # A question, yet no answer: it is the caseworker's, and "received" came a moment ago.
+    assert say(sender, "پرواز بعدی به دوحه چی وقت است") == []
     [(status, priority)] = db.execute(
         "SELECT status, priority FROM cases WHERE conversation_id = ?", (sender,)
     ).fetchall()
@@ -91,10 +94,14 @@ def test_a_person_asks_for_a_caseworker_and_the_assistant_steps_aside(
     ).fetchone() == (1,)
 
     assert "این چت را از تیلفون‌تان پاک کنید" in texts(say(sender, "امنیت"))  # safety
-    assert "هیچ پیام خبری ثبت نام نکرده‌اید" in texts(say(sender, "توقف"))  # STOP
+    stopped = texts(say(sender, "توقف"))
+    assert "هیچ پیام خبری ثبت نام نکرده‌اید" in stopped  # STOP, and what it does not stop:
+    assert "جواب او به همین چت می‌آید" in stopped
     assert len(case_lines(db, sender)) == len(lines) + 1  # neither went to the case
 
-    assert "از سرور ما پاک شد" in texts(say(sender, "معلوماتم را پاک کن"))
+    assert "دوباره ۸ بفرستید" in texts(say(sender, "معلوماتم را پاک کن"))  # once more, please
+    assert case_lines(db, sender) != []
+    assert "از سرور ما پاک شد" in texts(say(sender, "۸"))
     assert case_lines(db, sender) == []
     assert db.execute(
         "SELECT count(*) FROM cases WHERE conversation_id = ?", (sender,)
@@ -108,7 +115,7 @@ def test_closing_the_case_gives_the_conversation_back_to_the_assistant(
     sender = "handoff-pashto"
     say(sender, "سلام")
     assert "یو کارکوونکی" in texts(say(sender, "زه له یو انسان سره خبرې کول غواړم"))
-    assert say(sender, "زما ویزه رد شوه") == []
+    assert texts(say(sender, "زما ویزه رد شوه")) == "ستاسو پیغام راورسېد او کارکوونکي ته وساتل شو."
     settings = AdminSettings(rasa_url=stack.rasa_url, rasa_token=os.environ.get("RASA_API_TOKEN"))
     assert asyncio.run(handback.hand_back(settings, sender)).problem is None
     events = get_json(f"{stack.rasa_url}/conversations/{sender}/tracker")

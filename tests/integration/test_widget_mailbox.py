@@ -133,8 +133,8 @@ def fetch_mailbox(stack: Stack, sender: str) -> list[dict[str, object]]:
 
 
 def hand_over_to_a_caseworker(page: Page, stack: Stack) -> str:
-    """In Pashto: ask for a person, then write the problem (no answer: a person will). The
-    page's sender secret, as only that page knows it."""
+    """In Pashto: ask for a person, then write the problem (only "received": a person will
+    answer). The page's sender secret, as only that page knows it."""
     page.goto(f"{stack.rasa_url}/webchat/")
     page.get_by_label("Your question").fill(ASK_FOR_A_PERSON)
     page.keyboard.press("Enter")
@@ -144,7 +144,9 @@ def hand_over_to_a_caseworker(page: Page, stack: Stack) -> str:
     page.get_by_role("textbox").fill(PROBLEM)
     page.keyboard.press("Enter")
     expect(page.locator(".msg.user.pending")).to_have_count(0, timeout=REPLY_TIMEOUT_MS)
-    assert page.locator(REPLY).count() == answers  # the assistant stays quiet
+    received = page.locator(REPLY, has_text="ستاسو پیغام راورسېد")
+    expect(received).to_have_count(1, timeout=REPLY_TIMEOUT_MS)
+    assert page.locator(REPLY).count() == answers + 1  # nothing but "received"
     return str(page.evaluate("localStorage.getItem('evacuee-webchat.sender')"))
 
 

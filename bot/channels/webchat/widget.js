@@ -312,8 +312,10 @@
         remember(note);
       } else {
         var replies = Array.isArray(result.replies) ? result.replies : [];
-        // No reply at all: the conversation is with a caseworker, whose answer comes later.
-        if (!replies.length) store("waiting", String(Date.now()));
+        // No reply at all, or only "received": the conversation is with a caseworker, whose
+        // answer comes later.
+        var withCaseworker = replies.some(function (reply) { return reply && reply.waiting; });
+        if (!replies.length || withCaseworker) store("waiting", String(Date.now()));
         remember(sent);
         showReplies(replies, true);
       }

@@ -16,6 +16,25 @@ TEXTS: Final[dict[str, Entry]] = {
         "prs": "پیام کارمند شما:\n{reply}",
         "ps": "ستاسو د کارکوونکي ځواب:\n{reply}",
     },
+    # Lines the assistant writes into a case, in the case's language, for the caseworker.
+    "line_restored_held": {
+        "en": "(The assistant restarted and lost this conversation; it is held for you again.)",
+        "prs": "(دستیار از نو شروع شد و این گفتگو را گم کرد؛ دوباره برای شما نگه داشته شد.)",
+        "ps": "(مرستیال بیا پیل شو او دا خبرې یې ورکې کړې؛ بیا ستاسو لپاره وساتل شوې.)",
+    },
+    "line_restored_waiting": {
+        "en": "(The assistant restarted and lost this conversation; it answers the person "
+        "again until a caseworker replies.)",
+        "prs": "(دستیار از نو شروع شد و این گفتگو را گم کرد؛ تا کارمند جواب ندهد، دستیار دوباره "
+        "به این شخص جواب می‌دهد.)",
+        "ps": "(مرستیال بیا پیل شو او دا خبرې یې ورکې کړې؛ تر هغه چې کارکوونکی ځواب ورنه کړي، "
+        "مرستیال بیا دې کس ته ځواب ورکوي.)",
+    },
+    "line_withdrawn": {
+        "en": "(The person withdrew the request; the case is closed.)",
+        "prs": "(این شخص درخواست خود را پس گرفت؛ قضیه بسته شد.)",
+        "ps": "(دې کس خپله غوښتنه بېرته واخیسته؛ قضیه وتړل شوه.)",
+    },
     "cases": {"en": "Cases", "prs": "قضیه‌ها", "ps": "قضیې"},
     "open_cases": {"en": "Open cases: {n}", "prs": "قضیه‌های باز: {n}", "ps": "خلاصې قضیې: {n}"},
     "no_cases": {
