@@ -2,8 +2,8 @@
 
 Editors' role only. Counts by question (intent), language and script, channel, hour and day,
 and the masked messages the assistant could not answer that at least five conversations sent
-(on two channels or over six hours; ``actions/questions/report.py``), so that editors can add what is missing. Nothing on the page
-names a person or a conversation.
+(on two channels or over six hours; ``actions/questions/report.py``), so that editors can add
+what is missing. Nothing on the page names a person or a conversation.
 """
 
 from __future__ import annotations
