@@ -13,7 +13,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from actions.alerts.models import DeliveryStatus
-from actions.cases import replies, webhooks
+from actions.cases import replies, undelivered, webhooks
 from actions.cases.models import Author, Case, CaseAudit, CaseMessage, CaseStatus
 from actions.cases.store import OPEN_STATUSES
 from bot import case_events
@@ -40,8 +40,21 @@ class Line:
     author: str
     text: str
     written_at: datetime
-    #: A caseworker's reply: "reply_on_its_way", "reply_delivered" or "reply_not_delivered".
+    #: A caseworker's reply: "reply_on_its_way", "reply_retrying", "reply_delivered" or
+    #: "reply_not_delivered".
     delivery: str | None = None
+    #: Why it has not arrived (an ``undelivered_*`` key), when a try failed.
+    reason: str | None = None
+
+
+def delivery_shown(status: DeliveryStatus, last_error: str | None) -> tuple[str, str | None]:
+    """What the caseworker reads of a reply: its state, and why it has not arrived. A reply
+    that a try failed for says so while it is tried again, never just "on its way"."""
+    why = undelivered.reason(status, last_error)
+    shown = DELIVERY_SHOWN[status]
+    if shown == "reply_on_its_way" and why is not None:
+        shown = "reply_retrying"
+    return shown, why
 
 
 @dataclass(frozen=True)
@@ -54,12 +67,15 @@ class CaseView:
     opened_at: datetime
     taken_by: str | None
     lines: tuple[Line, ...]
+    closed_at: datetime | None = None
 
 
 def _view(
-    case: Case, lines: list[CaseMessage], deliveries: dict[int, DeliveryStatus] | None = None
+    case: Case,
+    lines: list[CaseMessage],
+    deliveries: dict[int, tuple[DeliveryStatus, str | None]] | None = None,
 ) -> CaseView:
-    shown = {m: DELIVERY_SHOWN[status] for m, status in (deliveries or {}).items()}
+    shown = {m: delivery_shown(*delivery) for m, delivery in (deliveries or {}).items()}
     return CaseView(
         id=case.id,
         status=case.status.value,
@@ -68,7 +84,11 @@ def _view(
         channel=case.channel,
         opened_at=case.opened_at,
         taken_by=case.taken_by,
-        lines=tuple(Line(m.author.value, m.text, m.written_at, shown.get(m.id)) for m in lines),
+        lines=tuple(
+            Line(m.author.value, m.text, m.written_at, *shown.get(m.id, (None, None)))
+            for m in lines
+        ),
+        closed_at=case.closed_at,
     )
 
 

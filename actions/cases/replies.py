@@ -115,9 +115,14 @@ def release_address(session: Session, conversation_id: str, now: datetime) -> No
     )
 
 
-def delivery_of_lines(session: Session, case_id: int) -> dict[int, DeliveryStatus]:
-    """For each caseworker line of the case, where its reply stands."""
+def delivery_of_lines(
+    session: Session, case_id: int
+) -> dict[int, tuple[DeliveryStatus, str | None]]:
+    """For each caseworker line of the case, where its reply stands and why it has not
+    arrived yet, if it was refused (``last_error``)."""
     rows = session.execute(
-        select(CaseReply.message_id, CaseReply.status).where(CaseReply.case_id == case_id)
+        select(CaseReply.message_id, CaseReply.status, CaseReply.last_error).where(
+            CaseReply.case_id == case_id
+        )
     )
-    return {message_id: DeliveryStatus(status) for message_id, status in rows}
+    return {message_id: (DeliveryStatus(status), error) for message_id, status, error in rows}

@@ -186,3 +186,24 @@ async def test_a_closed_case_can_be_kept_shorter_but_never_longer(
             session, NOW + timedelta(hours=25), timedelta(days=7), settings.closed_case_retention()
         )
     assert purged.cases == 1 and cases() == []
+
+
+async def test_the_case_keeps_the_answer_the_person_had_not_the_safety_notice(
+    content_db: Engine,
+) -> None:
+    state = tracker("ask_human", "en")
+    state.events.extend(
+        [
+            {"event": "bot", "text": "Abbey Gate: closed", "metadata": {"utter_action": None}},
+            {
+                "event": "bot",
+                "text": 'For your safety: write "safety" to learn how to delete this chat.',
+                "metadata": {"utter_action": "utter_safety_offer"},
+            },
+        ]
+    )
+    await run(ActionRequestCaseworker(clock=clock()), state)
+    [(_, lines)] = cases()
+    said = [line.text for line in lines if line.author is Author.ASSISTANT]
+    assert said[-1] == "Abbey Gate: closed"
+    assert not any("For your safety" in text for text in said)

@@ -147,17 +147,19 @@ async def close_case(request: web.Request) -> web.Response:
 
 @routes.post("/console/cases/{case}/reply")
 async def reply_to_case(request: web.Request) -> web.Response:
-    """The holder's reply (typed, or a saved one in the chosen language): a line of the case
-    and its delivery, in one transaction; the notifier's courier sends it."""
+    """The holder's reply (typed in the chosen language, or a saved one in the language its
+    button showed): a line of the case and its delivery, in one transaction; the notifier's
+    courier sends it."""
     try:
         who, case_id, form = await _posted(request)
     except _Refused as refused:
         return refused.response
     location = f"/console/cases/{case_id}"
-    language = field(form, "language")
+    saved, _, shown_in = (field(form, "saved") or "").partition(":")
+    # A saved reply goes in the language its button showed; a typed one in the chosen one.
+    language = (shown_in or field(form, "language")) if saved else field(form, "language")
     if language not in LANGUAGES:
         raise flash.redirect_with(request, location, "reply_language_unknown")
-    saved = field(form, "saved")
     text = saved_reply(saved, language) if saved else field(form, "text")
     if text is None:
         raise flash.redirect_with(request, location, "reply_empty")

@@ -108,6 +108,64 @@ TEXTS: Final[dict[str, Entry]] = {
         "prs": "نرسید",
         "ps": "ونه رسېد",
     },
+    "reply_retrying": {
+        "en": "not delivered yet, trying again",
+        "prs": "هنوز نرسیده، دوباره کوشش می‌شود",
+        "ps": "لا نه دی رسېدلی، بیا هڅه کېږي",
+    },
+    # Why a reply did not arrive (actions/cases/undelivered.py), after "not delivered:".
+    "undelivered_unreachable": {
+        "en": "the person can no longer be reached on their channel (they deleted their data, "
+        "or their address expired)",
+        "prs": "دیگر به این شخص در کانال خودش رسیده نمی‌توانیم (معلومات خود را پاک کرده، یا "
+        "آدرس او ختم شده)",
+        "ps": "دا کس نور په خپل چینل کې نه شو موندلای (خپل معلومات یې پاک کړي، یا یې پته "
+        "پای ته رسېدلې)",
+    },
+    "undelivered_server_key": {
+        "en": "the server lacks its address key (ADDRESS_ENCRYPTION_KEY): tell the operator",
+        "prs": "سرور کلید آدرس‌ها (ADDRESS_ENCRYPTION_KEY) را ندارد: به مسئول سرور خبر دهید",
+        "ps": "سرور د پتو کیلي (ADDRESS_ENCRYPTION_KEY) نه لري: د سرور مسؤل ته خبر ورکړئ",
+    },
+    "undelivered_channel_refused": {
+        "en": "the person's channel refused the message",
+        "prs": "کانال شخص پیام را قبول نکرد",
+        "ps": "د کس چینل پیغام ونه مانه",
+    },
+    "undelivered_not_fetched": {
+        "en": "the person has not opened their chat for a long time",
+        "prs": "شخص از مدتی زیاد چت خود را باز نکرده",
+        "ps": "کس له ډېر وخت راهیسې خپل چټ نه دی خلاص کړی",
+    },
+    "undelivered_assistant_down": {
+        "en": "the assistant's server could not be reached: tell the operator",
+        "prs": "به سرور دستیار رسیده نشد: به مسئول سرور خبر دهید",
+        "ps": "د مرستیال سرور ته ونه رسېدو: د سرور مسؤل ته خبر ورکړئ",
+    },
+    "undelivered_cancelled": {
+        "en": "cancelled: the person deleted their data",
+        "prs": "لغو شد: شخص معلومات خود را پاک کرد",
+        "ps": "لغوه شو: کس خپل معلومات پاک کړل",
+    },
+    "undelivered_other": {
+        "en": "the notifier gave up after its attempts (its log says why)",
+        "prs": "فرستنده پس از چند کوشش دست کشید (علت در لاگ آن است)",
+        "ps": "لېږونکي له څو هڅو وروسته لاس واخیست (لامل یې په لاګ کې دی)",
+    },
+    "closed": {"en": "Closed", "prs": "ختم شده", "ps": "تړل شوې"},
+    "closed_at": {"en": "closed {time}", "prs": "ختم شده {time}", "ps": "تړل شوې {time}"},
+    "read_only": {
+        "en": "This case is closed: you can read it, not change it.",
+        "prs": "این قضیه ختم شده: آن را خوانده می‌توانید، اما تغییر داده نمی‌توانید.",
+        "ps": "دا قضیه تړل شوې: لوستلای یې شئ، خو بدلولای یې نه شئ.",
+    },
+    # Between the facts of a case's line: never «·», which beside Persian digits reads as «۰».
+    "sep": {"en": " · ", "prs": "، ", "ps": "، "},
+    "saved_in": {
+        "en": "Saved replies, in the language they are sent in: {chosen}",
+        "prs": "جواب‌های آماده، به زبانی که فرستاده می‌شوند: {chosen}",
+        "ps": "چمتو ځوابونه، په هغه ژبه چې لېږل کېږي: {chosen}",
+    },
     "hand_back_failed": {
         "en": "The assistant could not take the conversation back; the case is still yours. Retry.",
         "prs": "دستیار نتوانست گفتگو را پس بگیرد؛ قضیه هنوز به شما است. دوباره کوشش کنید.",
