@@ -161,6 +161,59 @@ TEXTS: Final[dict[str, Entry]] = {
     },
     # Between the facts of a case's line: never «·», which beside Persian digits reads as «۰».
     "sep": {"en": " · ", "prs": "، ", "ps": "، "},
+    # The queue's filters, search, pages and bulk close (actions/admin/console/cases.py).
+    "filter_title": {"en": "Show only", "prs": "فقط نشان بده", "ps": "یوازې وښایه"},
+    "filter_any": {"en": "All", "prs": "همه", "ps": "ټول"},
+    "filter_waited": {"en": "Waiting", "prs": "مدت انتظار", "ps": "د انتظار موده"},
+    "age_under_15m": {"en": "under 15 min", "prs": "کمتر از ۱۵ دقیقه", "ps": "له ۱۵ دقیقو کم"},
+    "age_over_15m": {"en": "over 15 min", "prs": "بیشتر از ۱۵ دقیقه", "ps": "له ۱۵ دقیقو ډېر"},
+    "age_over_1h": {"en": "over 1 hour", "prs": "بیشتر از ۱ ساعت", "ps": "له ۱ ساعت ډېر"},
+    "age_over_1d": {"en": "over 1 day", "prs": "بیشتر از ۱ روز", "ps": "له ۱ ورځې ډېر"},
+    "filter_show": {"en": "Show", "prs": "نشان بده", "ps": "وښایه"},
+    "find_case": {"en": "Case number", "prs": "شمارهٔ قضیه", "ps": "د قضیې شمېره"},
+    "find_open": {"en": "Open", "prs": "باز کن", "ps": "پرانیزه"},
+    "no_such_case": {
+        "en": "There is no case {n}.",
+        "prs": "قضیهٔ {n} وجود ندارد.",
+        "ps": "{n} قضیه نشته.",
+    },
+    "matching_cases": {
+        "en": "{n} of them match.",
+        "prs": "{n} قضیه با انتخاب شما مطابقت دارد.",
+        "ps": "{n} قضیې ستاسو له ټاکنې سره سمون لري.",
+    },
+    "page_of": {
+        "en": "Page {page} of {pages}",
+        "prs": "صفحهٔ {page} از {pages}",
+        "ps": "{page} پاڼه له {pages} څخه",
+    },
+    "previous_page": {"en": "Previous page", "prs": "صفحهٔ قبلی", "ps": "مخکنۍ پاڼه"},
+    "next_page": {"en": "Next page", "prs": "صفحهٔ بعدی", "ps": "بله پاڼه"},
+    "select_case": {
+        "en": "Select case {n}",
+        "prs": "انتخاب قضیهٔ {n}",
+        "ps": "د {n} قضیې ټاکل",
+    },
+    "close_as_abuse": {
+        "en": "Close the selected cases as abuse (fake requests; nobody is sent a message)",
+        "prs": "قضیه‌های انتخاب شده را به عنوان سوءاستفاده ختم کنید (درخواست‌های جعلی؛ به هیچ "
+        "کس پیام فرستاده نمی‌شود)",
+        "ps": "ټاکل شوې قضیې د ناوړه ګټې اخیستنې په توګه وتړئ (جعلي غوښتنې؛ هېچا ته پیغام نه "
+        "لېږل کېږي)",
+    },
+    "closed_as_abuse": {
+        "en": "{n} cases closed as abuse; {left} left open (another caseworker holds them, or "
+        "the assistant could not take them back).",
+        "prs": "{n} قضیه به عنوان سوءاستفاده ختم شد؛ {left} قضیه باز ماند (کارمند دیگری آن را "
+        "گرفته، یا دستیار نتوانست آن را پس بگیرد).",
+        "ps": "{n} قضیې د ناوړه ګټې اخیستنې په توګه وتړل شوې؛ {left} قضیې خلاصې پاتې شوې (بل "
+        "کارکوونکي اخیستې، یا مرستیال ونه شو کولای بېرته یې واخلي).",
+    },
+    "closed_as_abuse_none": {
+        "en": "Nothing was closed: select the cases first.",
+        "prs": "هیچ قضیه ختم نشد: اول قضیه‌ها را انتخاب کنید.",
+        "ps": "هېڅ قضیه ونه تړل شوه: لومړی قضیې وټاکئ.",
+    },
     "saved_in": {
         "en": "Saved replies, in the language they are sent in: {chosen}",
         "prs": "جواب‌های آماده، به زبانی که فرستاده می‌شوند: {chosen}",
