@@ -115,7 +115,7 @@ AGES: dict[str, tuple[int, int | None]] = {
     "over_1d": (24 * 60, None),
 }
 #: The channel anyone can open conversations on without a phone number or chat id.
-ANONYMOUS_CHANNEL = "webchat"
+ANONYMOUS_CHANNEL = webhooks.ANONYMOUS_CHANNEL
 
 
 @dataclass(frozen=True)
