@@ -100,6 +100,9 @@ async def test_a_genuine_urgent_case_after_a_flood_is_first_and_the_others_are_n
             else None
         )
     assert sorted(everything) == sorted([older, genuine, *fake])  # every case on some page
+    past_the_end = await (await caseworker.get("/console/cases?page=99999")).text()
+    assert listed(past_the_end) == everything[2 * queue.QUEUE_PAGE :]  # the last page
+    assert "Page 3 of 3" in visible(past_the_end)
 
 
 async def test_filters_and_the_search_by_number_find_a_case(caseworker: Client) -> None:
