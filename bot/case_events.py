@@ -37,8 +37,11 @@ CLOSED: Final = "case.closed"
 SURGE: Final = "case.surge"
 EVENT_TYPES: Final = (OPENED, MESSAGE, TAKEN, CLOSED, SURGE)
 
-#: Web chat cases a minute whose events a helpdesk gets at once (any number can be opened
-#: without a phone number or chat id; the other channels cost an address each).
+#: Channels on which anyone can open any number of conversations without a phone number or
+#: chat id (the REST channel is not served in production, credentials.channels.yml); the
+#: others cost an address each.
+ANONYMOUS_CHANNELS: Final = frozenset({"webchat", "rest"})
+#: Cases a minute on those channels whose events a helpdesk gets at once.
 WEBCHAT_PER_MINUTE_ENV: Final = "CASE_WEBHOOK_WEBCHAT_PER_MINUTE"
 DEFAULT_WEBCHAT_PER_MINUTE: Final = 10
 

@@ -72,14 +72,10 @@ case_events_table = Table(
 )
 
 
-#: The only channel whose surges are coalesced (``actions/cases/webhooks.py``).
-ANONYMOUS_CHANNEL = "webchat"
-
-
 def quiet(connection: Connection, case_id: int, channel: str) -> bool:
     """Whether the case is a quiet one of a web chat surge: the helpdesk has not been told of
     it (no ``case.opened``), and is not until a caseworker takes it."""
-    if channel != ANONYMOUS_CHANNEL:
+    if channel not in case_events.ANONYMOUS_CHANNELS:
         return False
     return not connection.scalar(
         select(

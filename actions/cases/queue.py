@@ -114,8 +114,6 @@ AGES: dict[str, tuple[int, int | None]] = {
     "over_1h": (60, None),
     "over_1d": (24 * 60, None),
 }
-#: The channel anyone can open conversations on without a phone number or chat id.
-ANONYMOUS_CHANNEL = webhooks.ANONYMOUS_CHANNEL
 
 
 @dataclass(frozen=True)
@@ -126,6 +124,8 @@ class QueuePage:
     matching: int
     page: int
     pages: int
+    #: The channels of the open cases, for the channel filter.
+    channels: list[str]
 
 
 def _ranked(where: list[Any]) -> Any:
@@ -137,7 +137,7 @@ def _ranked(where: list[Any]) -> Any:
     the others, however many there are, yet each still comes early.
     """
     urgent = Case.priority > 0
-    anonymous = Case.channel == ANONYMOUS_CHANNEL
+    anonymous = Case.channel.in_(sorted(case_events.ANONYMOUS_CHANNELS))
     tier = sql_case((and_(urgent, ~anonymous), 0), else_=1).label("tier")
     group = sql_case((and_(urgent, anonymous), 0), else_=1).label("grp")
     place = (
@@ -167,7 +167,12 @@ def open_queue(session: Session, now: datetime, wanted: QueueFilter | None = Non
         if most is not None:
             where.append(Case.opened_at > now - timedelta(minutes=most))
     ranked = _ranked(where)
-    matching = int(session.scalar(select(func.count()).select_from(ranked)) or 0)
+    matching = int(
+        session.scalar(
+            select(func.count()).select_from(Case).where(Case.status.in_(OPEN_STATUSES), *where)
+        )
+        or 0
+    )
     total = int(
         session.scalar(select(func.count()).select_from(Case).where(Case.status.in_(OPEN_STATUSES)))
         or 0
@@ -197,7 +202,7 @@ def open_queue(session: Session, now: datetime, wanted: QueueFilter | None = Non
         person = [m for m in own if m.author is Author.PERSON][-PREVIEW_LINES:]
         assistant = [m for m in own if m.author is Author.ASSISTANT][-1:]
         views.append(_view(found, [*assistant, *person]))
-    return QueuePage(views, total, matching, page, pages)
+    return QueuePage(views, total, matching, page, pages, channels_open(session))
 
 
 def channels_open(session: Session) -> list[str]:

@@ -21,8 +21,6 @@ from actions.cases.models import Author, Case, CaseEvent, CaseMessage, EventStat
 from actions.content.models import Organisation
 from bot import case_events
 
-#: The channel anyone can open cases on without an address; its surges are coalesced.
-ANONYMOUS_CHANNEL = "webchat"
 #: The minute over which a web chat surge is counted.
 SURGE_WINDOW = timedelta(minutes=1)
 
@@ -79,7 +77,7 @@ def _queue(
 def quiet(session: Session, case: Case) -> bool:
     """Whether the case is a quiet one of a web chat surge: the helpdesk was not told of it
     (no ``case.opened``), and is not until a caseworker takes it."""
-    if case.channel != ANONYMOUS_CHANNEL:
+    if case.channel not in case_events.ANONYMOUS_CHANNELS:
         return False
     opened = select(CaseEvent.id).where(
         CaseEvent.case_id == case.id, CaseEvent.event_type == case_events.OPENED
@@ -99,7 +97,7 @@ def message_written(
 
 def _surging(session: Session, case: Case, now: datetime) -> bool:
     """Whether this minute's web chat cases are already as many as a helpdesk gets at once."""
-    if case.channel != ANONYMOUS_CHANNEL:
+    if case.channel not in case_events.ANONYMOUS_CHANNELS:
         return False
     since = now - SURGE_WINDOW
     announced_now = session.scalar(
@@ -109,7 +107,7 @@ def _surging(session: Session, case: Case, now: datetime) -> bool:
         .where(
             CaseEvent.event_type == case_events.OPENED,
             CaseEvent.created_at > since,
-            Case.channel == ANONYMOUS_CHANNEL,
+            Case.channel.in_(sorted(case_events.ANONYMOUS_CHANNELS)),
         )
     )
     return int(announced_now or 0) >= case_events.webchat_per_minute()
@@ -121,7 +119,10 @@ def _say_surge(session: Session, case: Case, now: datetime) -> None:
         CaseEvent.event_type == case_events.SURGE, CaseEvent.created_at > now - SURGE_WINDOW
     )
     if session.scalar(said.limit(1)) is None:
-        surge = {"channel": ANONYMOUS_CHANNEL, "per_minute": case_events.webchat_per_minute()}
+        surge = {
+            "channels": sorted(case_events.ANONYMOUS_CHANNELS),
+            "per_minute": case_events.webchat_per_minute(),
+        }
         _queue(session, case, case_events.SURGE, now, surge=surge)
 
 

@@ -385,7 +385,7 @@ async def test_a_web_chat_flood_reaches_the_helpdesk_as_one_surge_a_minute(
     ]
     await deliver(publishing, lambda: len(helpdesk.received) == len(queued_types()))
     surge = next(r.event for r in helpdesk.received if r.event["type"] == "case.surge")
-    assert surge["surge"] == {"channel": "webchat", "per_minute": 3}
+    assert surge["surge"] == {"channels": ["rest", "webchat"], "per_minute": 3}
     assert surge["case"]["id"] == flood[3]
     message = next(
         r.event

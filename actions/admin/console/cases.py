@@ -80,7 +80,7 @@ async def waiting_cases(request: web.Request) -> web.Response:
         "total": shown.total,
         "wanted": wanted,
         "ages": list(queue.AGES),
-        "channels": await in_transaction(request, queue.channels_open),
+        "channels": shown.channels,
         "previous_page": _query(wanted, shown.page - 1) if shown.page > 1 else None,
         "next_page": _query(wanted, shown.page + 1) if shown.page < shown.pages else None,
         "waited": lambda case: duration(moment - case.opened_at, language),
