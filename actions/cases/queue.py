@@ -44,20 +44,20 @@ class Line:
     author: str
     text: str
     written_at: datetime
-    #: A caseworker's reply: "reply_on_its_way", "reply_retrying", "reply_delivered" or
-    #: "reply_not_delivered".
+    #: A caseworker's reply: "reply_on_its_way", "reply_retrying", "reply_not_sent_yet",
+    #: "reply_delivered" or "reply_not_delivered".
     delivery: str | None = None
     #: Why it has not arrived (an ``undelivered_*`` key), when a try failed.
     reason: str | None = None
 
 
-def delivery_shown(status: DeliveryStatus, last_error: str | None) -> tuple[str, str | None]:
+def delivery_shown(delivery: replies.Delivery) -> tuple[str, str | None]:
     """What the caseworker reads of a reply: its state, and why it has not arrived. A reply
-    that a try failed for says so while it is tried again, never just "on its way"."""
-    why = undelivered.reason(status, last_error)
-    shown = DELIVERY_SHOWN[status]
+    that a try failed for, or that nobody is sending, says so, never just "on its way"."""
+    why = undelivered.reason(delivery.status, delivery.last_error, stalled=delivery.stalled)
+    shown = DELIVERY_SHOWN[delivery.status]
     if shown == "reply_on_its_way" and why is not None:
-        shown = "reply_retrying"
+        shown = "reply_not_sent_yet" if delivery.stalled else "reply_retrying"
     return shown, why
 
 
@@ -77,9 +77,9 @@ class CaseView:
 def _view(
     case: Case,
     lines: list[CaseMessage],
-    deliveries: dict[int, tuple[DeliveryStatus, str | None]] | None = None,
+    deliveries: dict[int, replies.Delivery] | None = None,
 ) -> CaseView:
-    shown = {m: delivery_shown(*delivery) for m, delivery in (deliveries or {}).items()}
+    shown = {m: delivery_shown(delivery) for m, delivery in (deliveries or {}).items()}
     return CaseView(
         id=case.id,
         status=case.status.value,
@@ -233,7 +233,7 @@ def case_for(session: Session, case_id: int, caseworker: str, now: datetime) -> 
             select(CaseMessage).where(CaseMessage.case_id == case.id).order_by(CaseMessage.id)
         )
     )
-    return _view(case, lines, replies.delivery_of_lines(session, case.id))
+    return _view(case, lines, replies.delivery_of_lines(session, case.id, now))
 
 
 def closing(session: Session, case_id: int, caseworker: str) -> tuple[str, str] | None:

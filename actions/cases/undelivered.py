@@ -30,11 +30,13 @@ MARKERS: Final = (
 )
 
 
-def reason(status: DeliveryStatus, last_error: str | None) -> str | None:
+def reason(status: DeliveryStatus, last_error: str | None, *, stalled: bool = False) -> str | None:
     """The key of why a reply in ``status`` has not arrived; None when it has, or when it is
-    on its first try."""
+    on its first try. ``stalled``: queued long ago and never tried."""
     if status is DeliveryStatus.SENT:
         return None
+    if stalled:
+        return "undelivered_notifier_idle"
     if status is DeliveryStatus.CANCELLED:
         return "undelivered_cancelled"
     if not last_error:

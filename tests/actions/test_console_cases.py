@@ -519,3 +519,16 @@ async def test_the_dari_queue_separates_its_facts_with_a_comma_not_a_dot(
     queue = text[text.index("قضیه‌های باز") :]
     assert "منتظر، ۵۷ دقیقه انتظار، زبان: دری، کانال: telegram" in queue  # 12 + 45 minutes
     assert "·" not in queue
+
+
+async def test_a_reply_nobody_is_sending_says_so_instead_of_on_its_way(caseworker: Client) -> None:
+    case_id, csrf = await taken_by_farida(caseworker, language="prs")
+    await caseworker.post(
+        f"/console/cases/{case_id}/reply", data={"csrf": csrf, "text": "سلام", "language": "prs"}
+    )
+    page = visible(await (await caseworker.get(f"/console/cases/{case_id}")).text())
+    assert "on its way" in page  # just queued: the notifier polls every second
+    with db.session_scope() as session:  # due three minutes ago, never tried: no notifier
+        session.execute(update(CaseReply).values(next_attempt_at=LATER - timedelta(minutes=3)))
+    page = visible(await (await caseworker.get(f"/console/cases/{case_id}?lang=prs")).text())
+    assert "هنوز فرستاده نشده: هیچ چیز جواب‌ها را نمی‌فرستد" in page and "در راه" not in page

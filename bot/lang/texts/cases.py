@@ -113,6 +113,16 @@ TEXTS: Final[dict[str, Entry]] = {
         "prs": "هنوز نرسیده، دوباره کوشش می‌شود",
         "ps": "لا نه دی رسېدلی، بیا هڅه کېږي",
     },
+    "reply_not_sent_yet": {
+        "en": "not sent yet",
+        "prs": "هنوز فرستاده نشده",
+        "ps": "لا نه دی لېږل شوی",
+    },
+    "undelivered_notifier_idle": {
+        "en": "nothing is sending replies (the notifier is not running): tell the operator",
+        "prs": "هیچ چیز جواب‌ها را نمی‌فرستد (فرستنده روشن نیست): به مسئول سرور خبر دهید",
+        "ps": "هېڅ شی ځوابونه نه لېږي (لېږونکی نه چلېږي): د سرور مسؤل ته خبر ورکړئ",
+    },
     # Why a reply did not arrive (actions/cases/undelivered.py), after "not delivered:".
     "undelivered_unreachable": {
         "en": "the person can no longer be reached on their channel (they deleted their data, "
