@@ -72,12 +72,19 @@ class Handoff:
     channel: str = ""
 
 
+#: Notices said once, after an answer: a caseworker reading the queue needs the answer the
+#: person just had, not "For your safety: write 'safety'…" (bot/domain/privacy.yml).
+NOTICES = frozenset({"utter_safety_offer"})
+
+
 def assistant_answers(tracker: Tracker, limit: int = CONTEXT_ANSWERS) -> list[str]:
-    """The texts of the assistant's last ``limit`` messages, oldest first."""
+    """The texts of the assistant's last ``limit`` answers, oldest first (notices left out)."""
     texts = [
         str(event["text"])
         for event in tracker.events
-        if event.get("event") == "bot" and event.get("text")
+        if event.get("event") == "bot"
+        and event.get("text")
+        and (event.get("metadata") or {}).get("utter_action") not in NOTICES
     ]
     return texts[-limit:]
 

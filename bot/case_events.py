@@ -21,7 +21,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from bot.settings_values import SettingsError
+from bot.settings_values import SettingsError, whole_number
 
 URL_ENV: Final = "CASE_WEBHOOK_URL"
 SECRET_ENV: Final = "CASE_WEBHOOK_SECRET"
@@ -32,7 +32,18 @@ OPENED: Final = "case.opened"
 MESSAGE: Final = "case.message"
 TAKEN: Final = "case.taken"
 CLOSED: Final = "case.closed"
-EVENT_TYPES: Final = (OPENED, MESSAGE, TAKEN, CLOSED)
+#: More web chat cases opened within a minute than ``WEBCHAT_PER_MINUTE_ENV`` allows: the rest
+#: of that minute's are announced only when a caseworker takes one (docs/HANDOFF.md).
+SURGE: Final = "case.surge"
+EVENT_TYPES: Final = (OPENED, MESSAGE, TAKEN, CLOSED, SURGE)
+
+#: Channels on which anyone can open any number of conversations without a phone number or
+#: chat id (the REST channel is not served in production, credentials.channels.yml); the
+#: others cost an address each.
+ANONYMOUS_CHANNELS: Final = frozenset({"webchat", "rest"})
+#: Cases a minute on those channels whose events a helpdesk gets at once.
+WEBCHAT_PER_MINUTE_ENV: Final = "CASE_WEBHOOK_WEBCHAT_PER_MINUTE"
+DEFAULT_WEBCHAT_PER_MINUTE: Final = 10
 
 #: Kabul has kept UTC+04:30 all year since 1945.
 KABUL: Final = timezone(timedelta(hours=4, minutes=30), "Asia/Kabul")
@@ -54,6 +65,11 @@ def webhook_url(environ: Mapping[str, str] = os.environ) -> str | None:
             "https://helpdesk.example.org/hooks/cases"
         )
     return raw
+
+
+def webchat_per_minute(environ: Mapping[str, str] = os.environ) -> int:
+    """``CASE_WEBHOOK_WEBCHAT_PER_MINUTE``: a whole number above zero, default 10."""
+    return whole_number(environ, WEBCHAT_PER_MINUTE_ENV, DEFAULT_WEBCHAT_PER_MINUTE)
 
 
 def publishing(environ: Mapping[str, str] = os.environ) -> bool:
@@ -98,12 +114,14 @@ def payload(
     case: Mapping[str, Any],
     organisation: str | None,
     message: Mapping[str, Any] | None = None,
+    surge: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The event's JSON object (docs/HANDOFF.md documents every field).
 
     ``case`` holds the case row's ``id``, ``status``, ``language``, ``channel``, ``priority``,
     ``opened_at``, ``taken_by``, ``taken_at`` and ``closed_at``; ``message`` (``case.message``
-    only) its ``author``, ``text`` and ``written_at``.
+    only) its ``author``, ``text`` and ``written_at``; ``surge`` (``case.surge`` only) the
+    ``channel`` and its ``per_minute`` limit.
     """
     if event_type not in EVENT_TYPES:
         raise ValueError(f"unknown case event {event_type!r}")
@@ -132,6 +150,8 @@ def payload(
             "closed_at": when("closed_at"),
         },
     }
+    if surge is not None:
+        body["surge"] = dict(surge)
     if message is not None:
         body["message"] = {
             "author": str(_plain(message["author"])),

@@ -16,7 +16,18 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Column, ForeignKey, Integer, MetaData, String, Table, Text, insert, select
+from sqlalchemy import (
+    Column,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    exists,
+    insert,
+    select,
+)
 from sqlalchemy.engine import Connection
 
 from bot import case_events
@@ -63,9 +74,25 @@ case_events_table = Table(
 )
 
 
+def quiet(connection: Connection, case_id: int, channel: str) -> bool:
+    """Whether the case is a quiet one of a web chat surge: the helpdesk has not been told of
+    it (no ``case.opened``), and is not until a caseworker takes it."""
+    if channel not in case_events.ANONYMOUS_CHANNELS:
+        return False
+    return not connection.scalar(
+        select(
+            exists().where(
+                case_events_table.c.case_id == case_id,
+                case_events_table.c.event_type == case_events.OPENED,
+            )
+        )
+    )
+
+
 def queue_message(connection: Connection, case_id: int, text: str, now: datetime) -> None:
     """Queues ``case.message`` for the person's ``text``, with the case as it is now (its
-    priority already raised by an urgent word), in the caller's transaction."""
+    priority already raised by an urgent word), in the caller's transaction; nothing for a
+    quiet case of a web chat surge."""
     row: Mapping[str, Any] = (
         connection.execute(
             select(cases, organisations.c.slug)
@@ -75,6 +102,8 @@ def queue_message(connection: Connection, case_id: int, text: str, now: datetime
         .mappings()
         .one()
     )
+    if quiet(connection, case_id, str(row["channel"])):
+        return
     event_id = case_events.new_event_id()
     body = case_events.payload(
         event_id=event_id,

@@ -16,6 +16,9 @@ On top of Rasa's own behaviour:
   that the notifier and the console read the reason, permanence and retry time by key.
 - **STOP, "delete my data" and "safety" in a paused conversation** (a caseworker holds it):
   ``bot/paused.py``.
+- **No production start without its keys**: with a shared tracker store Rasa refuses to start
+  without ``CONVERSATION_ID_KEY`` or ``ADDRESS_ENCRYPTION_KEY`` and names it
+  (``bot/deployment.py``).
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
+from rasa.core.utils import read_endpoints_from_path
 from rasa.server import ErrorResponse
+from rasa.shared.exceptions import RasaException
 from sanic import Sanic, response
 from sanic.request import Request
 from sanic.response import HTTPResponse
@@ -33,6 +38,7 @@ from sanic.response import HTTPResponse
 from bot.channels.alerts import AlertNotDelivered
 from bot.channels.transport import BODY_LIMITS, secrets_match
 from bot.contract import NOT_DELIVERED_STATUS
+from bot.deployment import missing_keys
 from bot.settings import api_token
 from bot.speed import kept_connections
 
@@ -110,6 +116,7 @@ def _run_hardened(run: Any) -> Any:
     """Rasa's ``rasa run`` entry, given the token from the environment and ``harden``."""
 
     def run_hardened(args: argparse.Namespace) -> None:
+        refuse_without_keys(getattr(args, "endpoints", None))
         args.auth_token = args.auth_token or api_token()
         listeners = list(getattr(args, "server_listeners", None) or [])
         args.server_listeners = [
@@ -120,6 +127,18 @@ def _run_hardened(run: Any) -> Any:
         run(args)
 
     return run_hardened
+
+
+def refuse_without_keys(endpoints: str | None) -> None:
+    """Stop (Rasa prints the sentence, no traceback) when a production deployment, one with a
+    shared tracker store, lacks a key it must be given."""
+    tracker_store = read_endpoints_from_path(endpoints).tracker_store
+    lacking = missing_keys(tracker_store.type if tracker_store else None)
+    if lacking:
+        raise RasaException(
+            "This deployment shares its tracker store (production) and must be given its keys, "
+            "the same on every machine (docs/OPERATIONS.md); missing: " + "; ".join(lacking)
+        )
 
 
 def main() -> None:

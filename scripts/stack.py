@@ -13,6 +13,7 @@ behind a load balancer.
 """
 
 import argparse
+import base64
 import contextlib
 import os
 import re
@@ -25,7 +26,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -168,6 +169,8 @@ class Stack:
     action_port: int = 5055
     host: str = "127.0.0.1"
     extra_env: dict[str, str] = field(default_factory=dict)
+    #: Set for the Rasa servers only: the keys nothing else may hold (docs/DATA_PROTECTION.md).
+    rasa_env: dict[str, str] = field(default_factory=dict)
     #: Rasa's endpoints file: action server, tracker store, lock store.
     endpoints: Path = DEFAULT_ENDPOINTS
     #: Rasa's credentials file (input channels); None: ``$RASA_CREDENTIALS`` or credentials.yml.
@@ -322,13 +325,26 @@ class Stack:
         Rasa would only fail (on an unset ${VARIABLE}) after seconds of loading, or not at all
         (several workers without shared stores).
         """
-        env = self._env()
+        env = self._env(**self.rasa_env)
         missing = sorted(name for name in required_variables(self.endpoints) if name not in env)
         if missing:
             raise StackError(
                 f"{self.endpoints.name} needs these environment variables (empty is allowed): "
                 + ", ".join(missing)
             )
+        if not self.stock_rasa and shared_store_problem(self.endpoints) is None:
+            calls_api = self.with_notifier or self.admin_port is not None
+            lacking = [
+                key
+                for key in KEYS
+                if not env.get(key.variable, "").strip() and (calls_api or not key.for_api_callers)
+            ]
+            if lacking:
+                raise StackError(
+                    f"{self.endpoints.name} is a production deployment, which must be given "
+                    "its keys (the same on every machine; docs/OPERATIONS.md): "
+                    + "; ".join(f"{key.variable}: {key.needed_for}" for key in lacking)
+                )
         if self.rasa_workers < 1 or self.action_workers < 1:
             raise StackError("the numbers of Rasa and action-server workers must be at least 1")
         if self.rasa_workers > 1 or self.more_rasa_ports:
@@ -367,7 +383,9 @@ class Stack:
         for index, port in enumerate((self.rasa_port, *self.more_rasa_ports)):
             name = "rasa" if index == 0 else f"rasa-{index + 1}"
             rasa_logs[name] = self._spawn(
-                name, self._rasa_command(port), env={"SANIC_WORKERS": str(self.rasa_workers)}
+                name,
+                self._rasa_command(port),
+                env={**self.rasa_env, "SANIC_WORKERS": str(self.rasa_workers)},
             )
         try:
             deadline = started + timeout
@@ -465,20 +483,96 @@ def _signal_group(process: "subprocess.Popen[bytes]", sig: int) -> None:
             os.killpg(process.pid, sig)
 
 
-def stored_token(path: Path) -> str:
-    """`make run`'s HTTP API token when RASA_API_TOKEN is unset: made once, then kept in
-    ``path``, which only its owner can read (it is never printed, and never in ``ps``)."""
+def _address_key() -> str:
+    """32 random bytes in URL-safe base64: what ``python -m bot.channels.addresses new-key``
+    prints (bot/channels/sealing.py ``new_key``; this script imports nothing of the bot)."""
+    return base64.urlsafe_b64encode(secrets.token_bytes(32)).decode()
+
+
+@dataclass(frozen=True)
+class Key:
+    """A secret every server of a deployment must share, and how `make run` makes one."""
+
+    variable: str
+    #: Its file in ``var/`` when `make run` keeps it.
+    file: str
+    make: Callable[[], str]
+    #: What fails without it, for the refusal.
+    needed_for: str
+    #: Needed only where something calls Rasa's HTTP API (the notifier, the console).
+    for_api_callers: bool = False
+
+
+#: The keys of a deployment. The embedded default (`make run`) makes each one once and keeps it
+#: in ``var/``; a production deployment (shared stores) must be given them, the same on every
+#: machine, and refuses to start without one (``check_setup``; ``bot/deployment.py`` in Rasa).
+KEYS: tuple[Key, ...] = (
+    Key(
+        "RASA_API_TOKEN",
+        "rasa-api-token",
+        lambda: secrets.token_urlsafe(24),
+        "the notifier and the console reach people through Rasa's HTTP API, which then "
+        "takes this token",
+        for_api_callers=True,
+    ),
+    Key(
+        "CONVERSATION_ID_KEY",
+        "conversation-id-key",
+        lambda: secrets.token_urlsafe(32),
+        "conversation ids (keyed hashes of addresses) must stay the same across restarts and "
+        "workers",
+    ),
+    Key(
+        "ADDRESS_ENCRYPTION_KEY",
+        "address-encryption-key",
+        _address_key,
+        "alerts and caseworkers' replies, the web chat's included, record their deliveries "
+        "in the address book it opens",
+    ),
+)
+
+
+def fresh_keys(
+    *, api_token: bool = False, environ: Mapping[str, str] = os.environ
+) -> dict[str, str]:
+    """New values of the keys Rasa needs that ``environ`` does not set (and of the API token
+    if asked): for a production deployment of its own, a test's or a benchmark's."""
+    return {
+        key.variable: key.make()
+        for key in KEYS
+        if (api_token or not key.for_api_callers) and not environ.get(key.variable, "").strip()
+    }
+
+
+def stored_secret(path: Path, make: Callable[[], str]) -> str:
+    """The secret kept in ``path``, or a new one from ``make()`` written there first: made
+    once, then kept in a file only its owner can read (never printed, never in ``ps``)."""
     with contextlib.suppress(FileNotFoundError):
-        token = path.read_text(encoding="utf-8").strip()
-        if token:
+        secret = path.read_text(encoding="utf-8").strip()
+        if secret:
             path.chmod(0o600)
-            return token
-    token = secrets.token_urlsafe(24)
+            return secret
+    secret = make()
     path.parent.mkdir(parents=True, exist_ok=True)
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-        file.write(token + "\n")
-    return token
+        file.write(secret + "\n")
+    return secret
+
+
+def stored_token(path: Path) -> str:
+    """`make run`'s HTTP API token when RASA_API_TOKEN is unset (``stored_secret``)."""
+    return stored_secret(path, KEYS[0].make)
+
+
+def stored_keys(var_dir: Path, environ: Mapping[str, str] = os.environ) -> dict[str, str]:
+    """Every key the environment does not set, made once and kept in ``var_dir``; a key the
+    environment sets wins (and nothing is written for it)."""
+    return {
+        key.variable: stored_secret(var_dir / key.file, key.make)
+        for key in KEYS
+        if not environ.get(key.variable, "").strip()
+    }
 
 
 def embedded_stack(
@@ -500,11 +594,16 @@ def embedded_stack(
 
     Returns the stack and how to name its API token in a command (never the token itself).
     """
-    token_file = var_dir / "rasa-api-token"
-    # The notifier sends alerts through Rasa's HTTP API, which must then require a token.
-    token = {} if os.environ.get("RASA_API_TOKEN") else {"RASA_API_TOKEN": stored_token(token_file)}
+    token_file = var_dir / KEYS[0].file
+    # Only the embedded default makes its own keys: a production deployment's are shared by
+    # every machine, so they must come from its environment (``check_setup`` names a missing one).
+    production = shared_store_problem(endpoints) is None
+    made = {} if production else stored_keys(var_dir, {**os.environ, **(extra_env or {})})
+    # Only Rasa unseals addresses and hashes them; the API token is for those who call Rasa.
+    token = {name: value for name, value in made.items() if name == KEYS[0].variable}
+    rasa_only = {name: value for name, value in made.items() if name not in token}
     where = token_file.relative_to(ROOT) if token_file.is_relative_to(ROOT) else token_file
-    where_token = "$RASA_API_TOKEN" if not token else f"$(cat {where})"
+    where_token = f"$(cat {where})" if KEYS[0].variable in made else "$RASA_API_TOKEN"
     stack = Stack(
         model,
         content_db_url,
@@ -512,6 +611,7 @@ def embedded_stack(
         rasa_port,
         action_port,
         extra_env={**token, **(extra_env or {})},
+        rasa_env=rasa_only,
         endpoints=endpoints,
         rasa_workers=rasa_workers,
         action_workers=action_workers,

@@ -71,6 +71,11 @@ async def _close_engine(app: web.Application) -> None:
     db.dispose_engine()
 
 
+def _runs_script(path: str) -> bool:
+    """The queue, and one case's page (``/console/cases/<number>``)."""
+    return path == CASES or (path.startswith(CASES + "/") and path[len(CASES) + 1 :].isdigit())
+
+
 async def _private(request: web.Request, response: web.StreamResponse) -> None:
     """Content being edited is nobody's cache's business; JSON is never to be sniffed as HTML.
 
@@ -80,9 +85,10 @@ async def _private(request: web.Request, response: web.StreamResponse) -> None:
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Content-Type-Options"] = "nosniff"
     if request.path.startswith("/console"):
-        # The caseworkers' queue alone runs a script: its own file (static/cases.js), which
-        # fetches the same page again; inline or injected scripts still do not run.
-        scripts = "script-src 'self'; connect-src 'self'; " if request.path == CASES else ""
+        # The caseworkers' queue and case pages alone run a script, their own files
+        # (static/cases.js fetches the queue again, static/case.js shows the saved replies in
+        # the language chosen); inline or injected scripts still do not run.
+        scripts = "script-src 'self'; connect-src 'self'; " if _runs_script(request.path) else ""
         response.headers["Content-Security-Policy"] = (
             "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
             f"{scripts}frame-ancestors 'none'; base-uri 'none'"

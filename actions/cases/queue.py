@@ -7,19 +7,23 @@ caseworker needs the person's words, language and channel, not who they are.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import case as sql_case
 from sqlalchemy.orm import Session
 
 from actions.alerts.models import DeliveryStatus
-from actions.cases import replies, webhooks
+from actions.cases import replies, undelivered, webhooks
 from actions.cases.models import Author, Case, CaseAudit, CaseMessage, CaseStatus
 from actions.cases.store import OPEN_STATUSES
 from bot import case_events
 
-#: Open cases shown on the queue page; a surge beyond that is counted, not listed.
-QUEUE_LIMIT = 100
+#: Open cases on one page of the queue; the others are on the next pages.
+QUEUE_PAGE = 50
+#: The audit's word for a case closed as abuse (a flood of fake requests).
+ABUSE = "closed_abuse"
 #: The person's last lines shown per case in the queue.
 PREVIEW_LINES = 2
 
@@ -40,8 +44,21 @@ class Line:
     author: str
     text: str
     written_at: datetime
-    #: A caseworker's reply: "reply_on_its_way", "reply_delivered" or "reply_not_delivered".
+    #: A caseworker's reply: "reply_on_its_way", "reply_retrying", "reply_not_sent_yet",
+    #: "reply_delivered" or "reply_not_delivered".
     delivery: str | None = None
+    #: Why it has not arrived (an ``undelivered_*`` key), when a try failed.
+    reason: str | None = None
+
+
+def delivery_shown(delivery: replies.Delivery) -> tuple[str, str | None]:
+    """What the caseworker reads of a reply: its state, and why it has not arrived. A reply
+    that a try failed for, or that nobody is sending, says so, never just "on its way"."""
+    why = undelivered.reason(delivery.status, delivery.last_error, stalled=delivery.stalled)
+    shown = DELIVERY_SHOWN[delivery.status]
+    if shown == "reply_on_its_way" and why is not None:
+        shown = "reply_not_sent_yet" if delivery.stalled else "reply_retrying"
+    return shown, why
 
 
 @dataclass(frozen=True)
@@ -54,12 +71,15 @@ class CaseView:
     opened_at: datetime
     taken_by: str | None
     lines: tuple[Line, ...]
+    closed_at: datetime | None = None
 
 
 def _view(
-    case: Case, lines: list[CaseMessage], deliveries: dict[int, DeliveryStatus] | None = None
+    case: Case,
+    lines: list[CaseMessage],
+    deliveries: dict[int, replies.Delivery] | None = None,
 ) -> CaseView:
-    shown = {m: DELIVERY_SHOWN[status] for m, status in (deliveries or {}).items()}
+    shown = {m: delivery_shown(delivery) for m, delivery in (deliveries or {}).items()}
     return CaseView(
         id=case.id,
         status=case.status.value,
@@ -68,23 +88,105 @@ def _view(
         channel=case.channel,
         opened_at=case.opened_at,
         taken_by=case.taken_by,
-        lines=tuple(Line(m.author.value, m.text, m.written_at, shown.get(m.id)) for m in lines),
+        lines=tuple(
+            Line(m.author.value, m.text, m.written_at, *shown.get(m.id, (None, None)))
+            for m in lines
+        ),
+        closed_at=case.closed_at,
     )
 
 
-def open_queue(session: Session) -> tuple[list[CaseView], int]:
-    """Open cases, urgent first, then the longest waiting; each with the person's last lines
-    (and the assistant's answers before them); and how many open cases there are in all."""
+@dataclass(frozen=True)
+class QueueFilter:
+    """What a caseworker narrowed the queue to, and which page of it she reads."""
+
+    channel: str | None = None
+    language: str | None = None
+    #: One of ``AGES``' keys: how long the cases have waited.
+    age: str | None = None
+    page: int = 1
+
+
+#: The age filter: (waited at least, waited less than), in minutes.
+AGES: dict[str, tuple[int, int | None]] = {
+    "under_15m": (0, 15),
+    "over_15m": (15, None),
+    "over_1h": (60, None),
+    "over_1d": (24 * 60, None),
+}
+
+
+@dataclass(frozen=True)
+class QueuePage:
+    cases: list[CaseView]
+    #: Open cases in all, and those the filter lets through.
+    total: int
+    matching: int
+    page: int
+    pages: int
+    #: The channels of the open cases, for the channel filter.
+    channels: list[str]
+
+
+def _ranked(where: list[Any]) -> Any:
+    """Open cases with their place in the queue (``docs/HANDOFF.md``, "Who comes first").
+
+    Urgent cases from a channel with an address (a phone number, a chat id) come first, oldest
+    first. The rest follow, with the urgent web chat cases taking every other place: one web
+    chat client can open any number of urgent-sounding cases at no cost, so they never bury
+    the others, however many there are, yet each still comes early.
+    """
+    urgent = Case.priority > 0
+    anonymous = Case.channel.in_(sorted(case_events.ANONYMOUS_CHANNELS))
+    tier = sql_case((and_(urgent, ~anonymous), 0), else_=1).label("tier")
+    group = sql_case((and_(urgent, anonymous), 0), else_=1).label("grp")
+    place = (
+        func.row_number()
+        .over(partition_by=(tier, group), order_by=(Case.opened_at, Case.id))
+        .label("place")
+    )
+    return (
+        select(Case.id.label("id"), tier, group, place)
+        .where(Case.status.in_(OPEN_STATUSES), *where)
+        .subquery()
+    )
+
+
+def open_queue(session: Session, now: datetime, wanted: QueueFilter | None = None) -> QueuePage:
+    """One page of the open cases, in queue order, each with the person's last lines (and the
+    assistant's answer before them); how many are open, and how many the filter lets through."""
+    wanted = wanted or QueueFilter()
+    where: list[Any] = []
+    if wanted.channel:
+        where.append(Case.channel == wanted.channel)
+    if wanted.language:
+        where.append(Case.language == wanted.language)
+    if wanted.age in AGES:
+        least, most = AGES[wanted.age]
+        where.append(Case.opened_at <= now - timedelta(minutes=least))
+        if most is not None:
+            where.append(Case.opened_at > now - timedelta(minutes=most))
+    ranked = _ranked(where)
+    matching = int(
+        session.scalar(
+            select(func.count()).select_from(Case).where(Case.status.in_(OPEN_STATUSES), *where)
+        )
+        or 0
+    )
+    total = int(
+        session.scalar(select(func.count()).select_from(Case).where(Case.status.in_(OPEN_STATUSES)))
+        or 0
+    )
+    pages = max(1, -(-matching // QUEUE_PAGE))
+    page = min(max(wanted.page, 1), pages)
     cases = list(
         session.scalars(
             select(Case)
-            .where(Case.status.in_(OPEN_STATUSES))
-            .order_by(Case.priority.desc(), Case.opened_at, Case.id)
-            .limit(QUEUE_LIMIT)
+            .join(ranked, ranked.c.id == Case.id)
+            .order_by(ranked.c.tier, ranked.c.place, ranked.c.grp, Case.id)
+            .limit(QUEUE_PAGE)
+            .offset((page - 1) * QUEUE_PAGE)
         )
-    )
-    total = session.scalar(
-        select(func.count()).select_from(Case).where(Case.status.in_(OPEN_STATUSES))
     )
     lines: dict[int, list[CaseMessage]] = {case.id: [] for case in cases}
     if cases:
@@ -95,12 +197,29 @@ def open_queue(session: Session) -> tuple[list[CaseView], int]:
         ):
             lines[message.case_id].append(message)
     views = []
-    for case in cases:
-        own = lines[case.id]
+    for found in cases:
+        own = lines[found.id]
         person = [m for m in own if m.author is Author.PERSON][-PREVIEW_LINES:]
         assistant = [m for m in own if m.author is Author.ASSISTANT][-1:]
-        views.append(_view(case, [*assistant, *person]))
-    return views, int(total or 0)
+        views.append(_view(found, [*assistant, *person]))
+    return QueuePage(views, total, matching, page, pages, channels_open(session))
+
+
+def channels_open(session: Session) -> list[str]:
+    """The channels of the open cases, for the queue's channel filter."""
+    return list(
+        session.scalars(
+            select(Case.channel)
+            .where(Case.status.in_(OPEN_STATUSES))
+            .distinct()
+            .order_by(Case.channel)
+        )
+    )
+
+
+def exists_case(session: Session, case_id: int) -> bool:
+    """Whether a case with this number exists (open or closed): the queue's search."""
+    return session.get(Case, case_id) is not None
 
 
 def case_for(session: Session, case_id: int, caseworker: str, now: datetime) -> CaseView | None:
@@ -114,7 +233,7 @@ def case_for(session: Session, case_id: int, caseworker: str, now: datetime) -> 
             select(CaseMessage).where(CaseMessage.case_id == case.id).order_by(CaseMessage.id)
         )
     )
-    return _view(case, lines, replies.delivery_of_lines(session, case.id))
+    return _view(case, lines, replies.delivery_of_lines(session, case.id, now))
 
 
 def closing(session: Session, case_id: int, caseworker: str) -> tuple[str, str] | None:
@@ -143,6 +262,41 @@ def close(session: Session, case_id: int, caseworker: str, now: datetime) -> boo
     webhooks.case_changed(session, case_id, case_events.CLOSED, now)
     replies.release_address(session, held[0], now)
     return True
+
+
+def _closable_by(caseworker: str) -> Any:
+    """Cases a caseworker may close in bulk: waiting ones, and those she holds."""
+    return or_(
+        Case.status == CaseStatus.WAITING,
+        and_(Case.status == CaseStatus.TAKEN, Case.taken_by == caseworker),
+    )
+
+
+def closable(session: Session, case_ids: list[int], caseworker: str) -> dict[int, str]:
+    """The conversation id of each of ``case_ids`` that ``caseworker`` may close as abuse (to
+    hand it back quietly; never shown)."""
+    rows = session.execute(
+        select(Case.id, Case.conversation_id).where(Case.id.in_(case_ids), _closable_by(caseworker))
+    )
+    return {case_id: conversation for case_id, conversation in rows}
+
+
+def close_as_abuse(session: Session, case_ids: list[int], caseworker: str, now: datetime) -> int:
+    """Closes ``case_ids`` (those still closable by ``caseworker``) as abuse, audited as such;
+    how many were closed."""
+    held = closable(session, case_ids, caseworker)
+    if not held:
+        return 0
+    session.execute(
+        update(Case)
+        .where(Case.id.in_(list(held)), _closable_by(caseworker))
+        .values(status=CaseStatus.CLOSED, closed_at=now, active_at=now)
+    )
+    for case_id, conversation in held.items():
+        session.add(CaseAudit(case_id=case_id, caseworker=caseworker, action=ABUSE, at=now))
+        webhooks.case_changed(session, case_id, case_events.CLOSED, now)
+        replies.release_address(session, conversation, now)
+    return len(held)
 
 
 def take(session: Session, case_id: int, caseworker: str, now: datetime) -> str | None:

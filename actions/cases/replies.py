@@ -24,6 +24,9 @@ MAX_REPLY_CHARS = 1000
 #: How long a closed case's address stays for replies still queued (the courier sends within
 #: seconds; retries of a refused reply end well within this).
 CLOSED_ADDRESS_GRACE = timedelta(minutes=30)
+#: A reply due this long ago and never tried: the notifier, which polls every second, is not
+#: running (the caseworker is told to tell the operator, not "on its way").
+NOTIFIER_IDLE = timedelta(minutes=2)
 
 
 class ReplyRefused(ValueError):
@@ -115,9 +118,30 @@ def release_address(session: Session, conversation_id: str, now: datetime) -> No
     )
 
 
-def delivery_of_lines(session: Session, case_id: int) -> dict[int, DeliveryStatus]:
+@dataclass(frozen=True)
+class Delivery:
+    """Where a caseworker's reply stands, for the case's page."""
+
+    status: DeliveryStatus
+    #: Why the last try failed (the notifier's words), if one did.
+    last_error: str | None = None
+    #: Queued long ago and never tried: no notifier is sending.
+    stalled: bool = False
+
+
+def delivery_of_lines(session: Session, case_id: int, now: datetime) -> dict[int, Delivery]:
     """For each caseworker line of the case, where its reply stands."""
     rows = session.execute(
-        select(CaseReply.message_id, CaseReply.status).where(CaseReply.case_id == case_id)
+        select(
+            CaseReply.message_id,
+            CaseReply.status,
+            CaseReply.last_error,
+            CaseReply.attempts,
+            CaseReply.next_attempt_at,
+        ).where(CaseReply.case_id == case_id)
     )
-    return {message_id: DeliveryStatus(status) for message_id, status in rows}
+    shown = {}
+    for message_id, status, error, attempts, due in rows:
+        stalled = status == DeliveryStatus.QUEUED and not attempts and due < now - NOTIFIER_IDLE
+        shown[message_id] = Delivery(DeliveryStatus(status), error, stalled)
+    return shown

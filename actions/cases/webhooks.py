@@ -1,7 +1,10 @@
 """Case events for a helpdesk, queued in the transaction of the case change they describe.
 
 When ``CASE_WEBHOOK_URL`` is set, opening a case queues ``case.opened`` and a ``case.message``
-for the person's request, taking it ``case.taken``, closing it ``case.closed``; the person's
+for the person's request, taking it ``case.taken``, closing it ``case.closed``. Web chat cases
+beyond ``CASE_WEBHOOK_WEBCHAT_PER_MINUTE`` in a minute are quiet: one ``case.surge`` says so,
+and such a case is announced only when a caseworker takes it (a flood closed as abuse sends
+nothing more); the person's
 later messages are queued by Rasa's tracker store (``bot/case_inbox.py``), a caseworker's reply
 by :func:`message_written` where the reply is recorded. Without the URL nothing is queued. The
 notifier posts them (``actions/cases/webhook_sender.py``); the JSON is ``bot/case_events.py``'s.
@@ -9,13 +12,17 @@ notifier posts them (``actions/cases/webhook_sender.py``); the JSON is ``bot/cas
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from actions.cases.models import Author, Case, CaseEvent, EventStatus
+from actions.cases.models import Author, Case, CaseEvent, CaseMessage, EventStatus
 from actions.content.models import Organisation
 from bot import case_events
+
+#: The minute over which a web chat surge is counted.
+SURGE_WINDOW = timedelta(minutes=1)
 
 
 def _case_fields(case: Case) -> dict[str, object]:
@@ -38,6 +45,7 @@ def _queue(
     event_type: str,
     now: datetime,
     message: dict[str, object] | None = None,
+    surge: dict[str, object] | None = None,
 ) -> CaseEvent:
     organisation = (
         None if case.organisation_id is None else session.get(Organisation, case.organisation_id)
@@ -50,6 +58,7 @@ def _queue(
         case=_case_fields(case),
         organisation=None if organisation is None else organisation.slug,
         message=message,
+        surge=surge,
     )
     event = CaseEvent(
         event_id=event_id,
@@ -65,26 +74,93 @@ def _queue(
     return event
 
 
+def quiet(session: Session, case: Case) -> bool:
+    """Whether the case is a quiet one of a web chat surge: the helpdesk was not told of it
+    (no ``case.opened``), and is not until a caseworker takes it."""
+    if case.channel not in case_events.ANONYMOUS_CHANNELS:
+        return False
+    opened = select(CaseEvent.id).where(
+        CaseEvent.case_id == case.id, CaseEvent.event_type == case_events.OPENED
+    )
+    return session.scalar(opened.limit(1)) is None
+
+
 def message_written(
     session: Session, case: Case, author: Author, text: str, written_at: datetime
 ) -> None:
-    """``case.message`` for a line added to the case (the person's, a caseworker's reply)."""
-    if case_events.publishing():
+    """``case.message`` for a line added to the case (the person's, a caseworker's reply),
+    unless the case is a quiet one of a surge."""
+    if case_events.publishing() and not quiet(session, case):
         message = {"author": author, "text": text, "written_at": written_at}
         _queue(session, case, case_events.MESSAGE, written_at, message)
 
 
+def _surging(session: Session, case: Case, now: datetime) -> bool:
+    """Whether this minute's web chat cases are already as many as a helpdesk gets at once."""
+    if case.channel not in case_events.ANONYMOUS_CHANNELS:
+        return False
+    since = now - SURGE_WINDOW
+    announced_now = session.scalar(
+        select(func.count())
+        .select_from(CaseEvent)
+        .join(Case, Case.id == CaseEvent.case_id)
+        .where(
+            CaseEvent.event_type == case_events.OPENED,
+            CaseEvent.created_at > since,
+            Case.channel.in_(sorted(case_events.ANONYMOUS_CHANNELS)),
+        )
+    )
+    return int(announced_now or 0) >= case_events.webchat_per_minute()
+
+
+def _say_surge(session: Session, case: Case, now: datetime) -> None:
+    """One ``case.surge`` per minute of a surge, on its first quiet case."""
+    said = select(CaseEvent.id).where(
+        CaseEvent.event_type == case_events.SURGE, CaseEvent.created_at > now - SURGE_WINDOW
+    )
+    if session.scalar(said.limit(1)) is None:
+        surge = {
+            "channels": sorted(case_events.ANONYMOUS_CHANNELS),
+            "per_minute": case_events.webchat_per_minute(),
+        }
+        _queue(session, case, case_events.SURGE, now, surge=surge)
+
+
 def case_opened(session: Session, case: Case, request: str, now: datetime) -> None:
-    """``case.opened``, then the person's request as the case's first ``case.message``."""
-    if case_events.publishing():
-        _queue(session, case, case_events.OPENED, now)
-        message_written(session, case, Author.PERSON, request, now)
+    """``case.opened``, then the person's request as the case's first ``case.message``; in a
+    web chat surge, one ``case.surge`` for the minute instead (the case is announced when a
+    caseworker takes it)."""
+    if not case_events.publishing():
+        return
+    if _surging(session, case, now):
+        _say_surge(session, case, now)
+        return
+    _queue(session, case, case_events.OPENED, now)
+    message_written(session, case, Author.PERSON, request, now)
+
+
+def _announce_late(session: Session, case: Case, now: datetime) -> None:
+    """A quiet case of a surge that a caseworker took: ``case.opened`` and its lines so far."""
+    _queue(session, case, case_events.OPENED, now)
+    for line in session.scalars(
+        select(CaseMessage)
+        .where(CaseMessage.case_id == case.id, CaseMessage.author != Author.ASSISTANT)
+        .order_by(CaseMessage.id)
+    ):
+        message = {"author": line.author, "text": line.text, "written_at": line.written_at}
+        _queue(session, case, case_events.MESSAGE, now, message)
 
 
 def case_changed(session: Session, case_id: int, event_type: str, now: datetime) -> None:
-    """``case.taken`` / ``case.closed`` once the row says so (read again after the UPDATE)."""
+    """``case.taken`` / ``case.closed`` once the row says so (read again after the UPDATE); a
+    quiet case of a surge is announced when taken, and its close is never sent."""
     if not case_events.publishing():
         return
     case = session.get(Case, case_id, populate_existing=True)
-    if case is not None:
-        _queue(session, case, event_type, now)
+    if case is None:
+        return
+    if quiet(session, case):
+        if event_type != case_events.TAKEN:
+            return
+        _announce_late(session, case, now)
+    _queue(session, case, event_type, now)

@@ -17,7 +17,15 @@ from pathlib import Path
 
 import psycopg
 
-from scripts.stack import ACTIONS_BIN, BOT_BIN, ROOT, Stack, free_port, production_store_env
+from scripts.stack import (
+    ACTIONS_BIN,
+    BOT_BIN,
+    ROOT,
+    Stack,
+    free_port,
+    fresh_keys,
+    production_store_env,
+)
 
 
 @dataclass
@@ -103,7 +111,7 @@ def production(
         work / "logs-production",
         rasa_port=free_port(),
         action_port=free_port(),
-        extra_env=env,
+        extra_env={**fresh_keys(), **env},
         endpoints=ROOT / "endpoints.production.yml",
         rasa_workers=rasa_workers,
         action_workers=action_workers,

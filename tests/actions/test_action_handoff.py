@@ -390,3 +390,24 @@ def test_the_web_chat_is_not_told_its_number_was_deleted() -> None:
         on_the_web = render(deleted, language, channel="webchat")
         number = {"en": "number", "prs": "نمبر", "ps": "شمېره"}[language]
         assert number in on_the_phone and number not in on_the_web
+
+
+async def test_the_case_keeps_the_answer_the_person_had_not_the_safety_notice(
+    content_db: Engine,
+) -> None:
+    state = tracker("ask_human", "en")
+    state.events.extend(
+        [
+            {"event": "bot", "text": "Abbey Gate: closed", "metadata": {"utter_action": None}},
+            {
+                "event": "bot",
+                "text": 'For your safety: write "safety" to learn how to delete this chat.',
+                "metadata": {"utter_action": "utter_safety_offer"},
+            },
+        ]
+    )
+    await run(ActionRequestCaseworker(clock=clock()), state)
+    [(_, lines)] = cases()
+    said = [line.text for line in lines if line.author is Author.ASSISTANT]
+    assert said[-1] == "Abbey Gate: closed"
+    assert not any("For your safety" in text for text in said)

@@ -331,3 +331,65 @@ def test_a_caseworkers_reply_is_a_case_message_of_its_own_author(
             "text": reply,
             "written_at": {"utc": "2021-08-24T04:39:00Z", "kabul": "2021-08-24T09:09:00+04:30"},
         }
+
+
+def open_webchat_case(number: int, at_seconds: float, request: str = "my child is bleeding") -> int:
+    with db.session_scope() as session:
+        return store.open_case(
+            session,
+            conversation_id=f"webchat-{number:040x}",
+            channel="webchat",
+            language="en",
+            organisation=None,
+            request=request,
+            assistant_answers=[],
+            now=NOW + timedelta(seconds=at_seconds),
+        ).id
+
+
+def queued_types() -> list[tuple[str, int]]:
+    with db.session_scope() as session:
+        rows = session.execute(
+            select(CaseEvent.event_type, CaseEvent.case_id).order_by(CaseEvent.id)
+        )
+        return [(kind, case_id) for kind, case_id in rows]
+
+
+async def test_a_web_chat_flood_reaches_the_helpdesk_as_one_surge_a_minute(
+    publishing: WebhookSettings, helpdesk: Helpdesk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CASE_WEBHOOK_WEBCHAT_PER_MINUTE", "3")
+    flood = [open_webchat_case(n, at_seconds=n * 0.1) for n in range(200)]  # 20 s
+    genuine = open_case("my wife is injured and bleeding at abbey gate")  # WhatsApp: always
+    events = queued_types()
+    assert [kind for kind, _ in events].count("case.opened") == 4  # 3 web chat + WhatsApp
+    assert [kind for kind, _ in events].count("case.surge") == 1
+    assert ("case.surge", flood[3]) in events and ("case.opened", genuine) in events
+    assert len(events) == 3 * 2 + 1 + 2  # not 400: opened + request for each announced case
+    later = open_webchat_case(999, at_seconds=90)  # a minute after the surge began
+    assert ("case.opened", later) in queued_types()
+
+    # A quiet case's later lines and its close as abuse send nothing more.
+    quiet = flood[10]
+    with db.session_scope() as session:
+        queue.close_as_abuse(session, [quiet], "farida", NOW + timedelta(minutes=5))
+    assert not [e for e in queued_types() if e[1] == quiet]
+    # A quiet case a caseworker takes is announced then, with the person's words so far.
+    taken = flood[20]
+    with db.session_scope() as session:
+        assert queue.take(session, taken, "farida", NOW + timedelta(minutes=6)) == "farida"
+    assert [kind for kind, case_id in queued_types() if case_id == taken] == [
+        "case.opened",
+        "case.message",
+        "case.taken",
+    ]
+    await deliver(publishing, lambda: len(helpdesk.received) == len(queued_types()))
+    surge = next(r.event for r in helpdesk.received if r.event["type"] == "case.surge")
+    assert surge["surge"] == {"channels": ["rest", "webchat"], "per_minute": 3}
+    assert surge["case"]["id"] == flood[3]
+    message = next(
+        r.event
+        for r in helpdesk.received
+        if r.event["type"] == "case.message" and r.event["case"]["id"] == taken
+    )
+    assert message["message"]["text"] == "my child is bleeding"

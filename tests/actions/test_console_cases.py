@@ -253,7 +253,9 @@ async def test_the_holder_replies_in_the_persons_language_by_default_or_with_a_s
     case_id, csrf = await taken_by_farida(caseworker)
     page = await (await caseworker.get(f"/console/cases/{case_id}")).text()
     assert '<option value="ps" selected>' in page  # the person writes Pashto
-    assert "Please tell me your full name as it is written in your passport." in visible(page)
+    # The saved replies in the language they go in, not the console's English.
+    assert "مهرباني وکړئ خپل بشپړ نوم" in visible(page)
+    assert "Please tell me your full name" not in visible(page)
 
     typed = await caseworker.post(
         f"/console/cases/{case_id}/reply",
@@ -262,7 +264,7 @@ async def test_the_holder_replies_in_the_persons_language_by_default_or_with_a_s
     assert "Your reply is on its way to the person." in visible(await typed.text())
     saved = await caseworker.post(
         f"/console/cases/{case_id}/reply",
-        data={"csrf": csrf, "text": "", "language": "ps", "saved": "full_name"},
+        data={"csrf": csrf, "text": "", "language": "ps", "saved": "full_name:ps"},
     )
     page = visible(await saved.text())
     assert "on its way" in page
@@ -349,7 +351,8 @@ async def test_the_case_page_shows_whether_each_reply_was_delivered(
         page = visible(
             await (await caseworker.get(f"/console/cases/{case_id}?lang={language}")).text()
         )
-        assert f"· {words} " in page + " ", (language, page)
+        separator = " · " if language == "en" else "، "
+        assert f"{separator}{words}" in page, (language, page)
 
 
 async def test_a_person_who_cannot_be_told_is_still_handed_back(
@@ -391,3 +394,141 @@ def test_only_a_person_who_can_never_be_reached_is_handed_back_untold(
 )
 def test_an_answer_that_is_not_a_channels_refusal_is_never_taken_for_one(answer: str) -> None:
     assert handback.never_deliverable(answer) is False
+
+
+async def test_a_saved_reply_is_shown_and_sent_in_the_language_of_its_button(
+    caseworker: Client,
+) -> None:
+    case_id, csrf = await taken_by_farida(caseworker, language="prs")
+    page = await (await caseworker.get(f"/console/cases/{case_id}?lang=en")).text()
+    shown = visible(page)
+    assert "من همین حالا به قضیهٔ شما رسیدگی می‌کنم." in shown  # Dari, in an English console
+    assert "I am looking at your case now." not in shown
+    assert "in the language they are sent in: دری" in shown
+    assert 'value="looking_now:prs"' in page
+    await caseworker.post(
+        f"/console/cases/{case_id}/reply",
+        data={"csrf": csrf, "language": "prs", "saved": "looking_now:prs"},
+    )
+    # A caseworker who picked English (the page's script relabels the buttons) sends English.
+    await caseworker.post(
+        f"/console/cases/{case_id}/reply",
+        data={"csrf": csrf, "language": "en", "saved": "looking_now:en"},
+    )
+    refused = await caseworker.post(
+        f"/console/cases/{case_id}/reply",
+        data={"csrf": csrf, "language": "prs", "saved": "looking_now:fr"},
+    )
+    assert "choose English, Dari or Pashto" in visible(await refused.text())
+    assert [(text, language) for text, language, _, _ in replies_of(case_id)] == [
+        ("من همین حالا به قضیهٔ شما رسیدگی می‌کنم.", "prs"),
+        ("I am looking at your case now.", "en"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("status", "error", "language", "shown"),
+    [
+        (
+            DeliveryStatus.FAILED,
+            "Rasa HTTP 500: webchat: no database to record the delivery in "
+            "(ADDRESS_ENCRYPTION_KEY unset)",
+            "en",
+            "not delivered: the server lacks its address key (ADDRESS_ENCRYPTION_KEY)",
+        ),
+        (
+            DeliveryStatus.FAILED,
+            "no stored address",
+            "prs",
+            "نرسید: دیگر به این شخص در کانال خودش رسیده نمی‌توانیم",
+        ),
+        (
+            DeliveryStatus.QUEUED,
+            "Rasa HTTP 500: telegram: provider refused the alert",
+            "ps",
+            "لا نه دی رسېدلی، بیا هڅه کېږي: د کس چینل پیغام ونه مانه",
+        ),
+        (
+            DeliveryStatus.QUEUED,
+            "Rasa unreachable (ClientConnectorError)",
+            "en",
+            "not delivered yet, trying again: the assistant's server could not be reached",
+        ),
+        (DeliveryStatus.FAILED, "HTTP 418 teapot", "en", "not delivered: the notifier gave up"),
+    ],
+)
+async def test_a_reply_that_did_not_arrive_says_why_in_the_caseworkers_language(
+    caseworker: Client, status: DeliveryStatus, error: str, language: str, shown: str
+) -> None:
+    case_id, csrf = await taken_by_farida(caseworker)
+    await caseworker.post(
+        f"/console/cases/{case_id}/reply", data={"csrf": csrf, "text": "سلام", "language": "ps"}
+    )
+    with db.session_scope() as session:
+        session.execute(update(CaseReply).values(status=status, last_error=error, attempts=2))
+    page = visible(await (await caseworker.get(f"/console/cases/{case_id}?lang={language}")).text())
+    assert shown in page
+    assert "on its way" not in page and "در راه" not in page
+
+
+async def test_a_closed_case_opens_read_only_with_each_replys_delivery(
+    no_cases: Engine, rasa: tuple[FakeRasa, str]
+) -> None:
+    _, url = rasa
+    async with await browser_for(no_cases, AdminSettings(rasa_url=url)) as client:
+        await sign_in_as(client, invitation(no_cases, "farida", NOW, "caseworker"))
+        case_id, csrf = await taken_by_farida(client, language="prs")
+        for text in ("سلام، من فریده هستم.", "پسر تان پیدا شد."):
+            await client.post(
+                f"/console/cases/{case_id}/reply",
+                data={"csrf": csrf, "text": text, "language": "prs"},
+            )
+        with db.session_scope() as session:
+            first = min(session.scalars(select(CaseReply.id)))
+            session.execute(
+                update(CaseReply).where(CaseReply.id == first).values(status=DeliveryStatus.SENT)
+            )
+            session.execute(
+                update(CaseReply)
+                .where(CaseReply.id != first)
+                .values(status=DeliveryStatus.FAILED, last_error="no stored address")
+            )
+        closed = await client.post(f"/console/cases/{case_id}/close", data={"csrf": csrf})
+        assert closed.status == 200
+        for language, words in (
+            ("prs", ("ختم شده", "رسید", "نرسید: دیگر به این شخص")),
+            ("en", ("Closed", "delivered", "not delivered: the person can no longer be reached")),
+        ):
+            response = await client.get(f"/console/cases/{case_id}?lang={language}")
+            page = await response.text()
+            assert response.status == 200, page[:500]
+            text = visible(page)
+            for word in words:
+                assert word in text, (language, word, text)
+            assert "سلام، من فریده هستم." in text and "پسر تان پیدا شد." in text
+            for action in ("take", "reply", "close"):
+                assert f"/console/cases/{case_id}/{action}" not in page  # read-only
+        assert "you can read it, not change it" in visible(page)
+
+
+async def test_the_dari_queue_separates_its_facts_with_a_comma_not_a_dot(
+    caseworker: Client,
+) -> None:
+    opened(PERSON, "ویزه ام رد شد", minutes_ago=12)
+    text = visible(await (await caseworker.get("/console/cases?lang=prs")).text())
+    queue = text[text.index("قضیه‌های باز") :]
+    assert "منتظر، ۵۷ دقیقه انتظار، زبان: دری، کانال: telegram" in queue  # 12 + 45 minutes
+    assert "·" not in queue
+
+
+async def test_a_reply_nobody_is_sending_says_so_instead_of_on_its_way(caseworker: Client) -> None:
+    case_id, csrf = await taken_by_farida(caseworker, language="prs")
+    await caseworker.post(
+        f"/console/cases/{case_id}/reply", data={"csrf": csrf, "text": "سلام", "language": "prs"}
+    )
+    page = visible(await (await caseworker.get(f"/console/cases/{case_id}")).text())
+    assert "on its way" in page  # just queued: the notifier polls every second
+    with db.session_scope() as session:  # due three minutes ago, never tried: no notifier
+        session.execute(update(CaseReply).values(next_attempt_at=LATER - timedelta(minutes=3)))
+    page = visible(await (await caseworker.get(f"/console/cases/{case_id}?lang=prs")).text())
+    assert "هنوز فرستاده نشده: هیچ چیز جواب‌ها را نمی‌فرستد" in page and "در راه" not in page

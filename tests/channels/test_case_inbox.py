@@ -181,3 +181,27 @@ async def test_without_a_helpdesk_or_with_a_malformed_url_no_event_is_queued(
     assert CaseInbox(inbox.engine).record(PERSON, "پاسپورت")  # the message is kept all the same
     assert lines(inbox, case) == ["ویزه", "پاسپورت"]
     assert events(inbox) == []
+
+
+async def test_a_quiet_web_chat_case_of_a_surge_queues_no_event_until_it_is_announced(
+    inbox: CaseInbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CASE_WEBHOOK_URL", "https://helpdesk.example.org/hooks/cases")
+    conversation = "webchat-" + "7" * 40
+    case = open_case(inbox, conversation=conversation)
+    with inbox.engine.begin() as connection:
+        connection.execute(text("UPDATE cases SET channel = 'webchat' WHERE id = :i"), {"i": case})
+    recorder = CaseInbox(inbox.engine)
+    assert recorder.record(conversation, "my child is bleeding", OPENED)
+    assert lines(inbox, case) == ["my child is bleeding"] and events(inbox) == []
+    with inbox.engine.begin() as connection:  # a caseworker took it: the helpdesk was told
+        connection.execute(
+            text(
+                "INSERT INTO case_events (event_id, case_id, event_type, payload, status,"
+                " attempts, created_at, next_attempt_at) VALUES ('e1', :i, 'case.opened', '{}',"
+                " 'sent', 1, :t, :t)"
+            ),
+            {"i": case, "t": OPENED.replace(tzinfo=None)},
+        )
+    assert recorder.record(conversation, "we are at abbey gate", OPENED)
+    assert [event["type"] for event in events(inbox)[1:]] == ["case.message"]

@@ -485,3 +485,50 @@ def test_a_caseworker_replies_from_a_phone_in_dari(browser: Browser, console: Co
         screenshot(page, "console-case-reply-prs.png")
     finally:
         context.close()
+
+
+def test_a_long_unbroken_message_wraps_and_saved_replies_follow_the_reply_language(
+    browser: Browser, console: Console
+) -> None:
+    """At 360 px a person's 1,500-character "word" (a pasted link) wraps instead of making the
+    case page scroll sideways; in an English console the saved replies of a Pashto case are
+    shown in Pashto, and in English once English is chosen (the page's own script, under the
+    console's content security policy)."""
+    from actions.cases import store
+    from actions.content import db
+
+    engine = db.create_content_engine(console.db_url)
+    try:
+        with Session(engine) as session, session.begin():
+            case_id = store.open_case(
+                session,
+                conversation_id="telegram-long-word",
+                channel="telegram",
+                language="ps",
+                organisation=None,
+                request="https://example.org/" + "x" * 1500,
+                assistant_answers=[],
+                now=datetime.now(timezone.utc),
+            ).id
+    finally:
+        engine.dispose()
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    try:
+        page.goto(invite_caseworker(console, "zarghuna") + "&lang=en")
+        page.get_by_role("button", name="Sign in").click()
+        page.goto(f"{console.url}/console/cases/{case_id}")
+        fits_the_phone(page)
+        page.get_by_role("button", name="Take this case").click()
+        fits_the_phone(page)
+        saved = page.locator("ul.saved button").first
+        expect(saved).to_have_text("زه اوس ستاسو قضیه ګورم.")
+        page.get_by_label("Send in").select_option("en")
+        expect(saved).to_have_text("I am looking at your case now.")
+        expect(page.locator("#saved-in")).to_contain_text("English")
+        saved.click()
+        expect(page.locator("li.line.caseworker").last).to_contain_text(
+            "I am looking at your case now."
+        )
+    finally:
+        context.close()

@@ -29,7 +29,7 @@ import aiohttp
 import psycopg
 import pytest
 
-from scripts.stack import ROOT, Stack, free_port, production_store_env
+from scripts.stack import ROOT, Stack, free_port, fresh_keys, production_store_env
 from tests.integration.conftest import MODEL
 
 pytestmark = [pytest.mark.integration, pytest.mark.postgres]
@@ -122,7 +122,10 @@ def shared(services: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator
             action_port=free_port(),
             endpoints=ROOT / "endpoints.production.yml",
             # Other test runs may share this Redis: locks of their own.
-            extra_env=production_store_env(database, REDIS_URL, f"test{suffix}"),
+            extra_env={
+                **production_store_env(database, REDIS_URL, f"test{suffix}"),
+                **fresh_keys(),
+            },
         )
         stack.start()
         yield SharedStack(stack, database)

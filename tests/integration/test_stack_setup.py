@@ -5,6 +5,7 @@ No servers here: these checks run before any process is spawned, on the real end
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 from typing import Any
 
@@ -15,12 +16,15 @@ from scripts.stack import (
     ROOT,
     Stack,
     StackError,
+    embedded_stack,
+    fresh_keys,
     required_variables,
     shared_store_problem,
     store_types,
 )
 
 PRODUCTION = ROOT / "endpoints.production.yml"
+MODEL = ROOT / "models" / "assistant.tar.gz"
 PRODUCTION_VARIABLES = {
     "ACTION_ENDPOINT_URL",
     "ACTION_SERVER_SECRET",
@@ -81,5 +85,86 @@ def test_unset_variables_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         stack(tmp_path, endpoints=PRODUCTION, rasa_workers=2).check_setup()
     monkeypatch.setenv("REDIS_PASSWORD", "")  # empty is a value
     stack(
-        tmp_path, endpoints=PRODUCTION, rasa_workers=2, extra_env={"TRACKER_DB_NAME": "rasa"}
+        tmp_path,
+        endpoints=PRODUCTION,
+        rasa_workers=2,
+        extra_env={"TRACKER_DB_NAME": "rasa", **fresh_keys()},
     ).check_setup()
+
+
+KEY_NAMES = ("RASA_API_TOKEN", "CONVERSATION_ID_KEY", "ADDRESS_ENCRYPTION_KEY")
+
+
+def without_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in KEY_NAMES:
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_make_run_makes_every_key_once_and_keeps_it_private(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    without_keys(monkeypatch)
+    var = tmp_path / "var"
+    first, shown = embedded_stack(MODEL, "sqlite://", log_dir=tmp_path / "log", var_dir=var)
+    env = first._env(**first.rasa_env)
+    # Only Rasa unseals and hashes addresses: the other servers get the API token alone.
+    assert "ADDRESS_ENCRYPTION_KEY" not in first._env() and "RASA_API_TOKEN" in first._env()
+    for name in KEY_NAMES:
+        assert env[name].strip(), name
+    files = sorted(path.name for path in var.iterdir())
+    assert files == ["address-encryption-key", "conversation-id-key", "rasa-api-token"]
+    for path in var.iterdir():
+        assert (path.stat().st_mode & 0o777) == 0o600
+        assert path.read_text().strip() not in shown  # named, never printed
+    # The format `python -m bot.channels.addresses new-key` prints: 32 bytes, URL-safe base64.
+    address_key = env["ADDRESS_ENCRYPTION_KEY"]
+    assert len(address_key) == 44 and len(base64.urlsafe_b64decode(address_key)) == 32
+    again, _ = embedded_stack(MODEL, "sqlite://", log_dir=tmp_path / "log", var_dir=var)
+    assert {name: again._env(**again.rasa_env)[name] for name in KEY_NAMES} == {
+        name: env[name] for name in KEY_NAMES
+    }
+    first.check_setup()
+
+
+def test_a_key_the_environment_sets_wins_and_is_not_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    without_keys(monkeypatch)
+    monkeypatch.setenv("CONVERSATION_ID_KEY", "operator-chosen")
+    var = tmp_path / "var"
+    running, _ = embedded_stack(
+        MODEL,
+        "sqlite://",
+        log_dir=tmp_path / "log",
+        var_dir=var,
+        extra_env={"ADDRESS_ENCRYPTION_KEY": base64.urlsafe_b64encode(bytes(32)).decode()},
+    )
+    rasa = running._env(**running.rasa_env)
+    assert rasa["CONVERSATION_ID_KEY"] == "operator-chosen"
+    assert rasa["ADDRESS_ENCRYPTION_KEY"] == base64.urlsafe_b64encode(bytes(32)).decode()
+    assert sorted(path.name for path in var.iterdir()) == ["rasa-api-token"]
+
+
+def test_a_production_deployment_without_its_keys_refuses_and_names_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    without_keys(monkeypatch)
+    for name in PRODUCTION_VARIABLES:
+        monkeypatch.setenv(name, "1")
+    var = tmp_path / "var"
+    production, _ = embedded_stack(
+        MODEL, "sqlite://", log_dir=tmp_path / "log", var_dir=var, endpoints=PRODUCTION
+    )
+    with pytest.raises(StackError) as refused:
+        production.check_setup()
+    for name in KEY_NAMES:
+        assert name in str(refused.value)
+    assert not var.exists()  # nothing made for it: its keys are shared by every machine
+    monkeypatch.setenv("CONVERSATION_ID_KEY", "shared")
+    with pytest.raises(StackError) as refused:
+        production.check_setup()
+    assert "CONVERSATION_ID_KEY" not in str(refused.value)
+    assert "ADDRESS_ENCRYPTION_KEY" in str(refused.value)
+    for name, value in fresh_keys(api_token=True).items():
+        monkeypatch.setenv(name, value)
+    production.check_setup()

@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from bot.channels.identity import conversation_id
-from scripts.stack import ROOT, Stack, free_port, production_store_env
+from scripts.stack import ROOT, Stack, free_port, fresh_keys, production_store_env
 from tests.channels.redis_support import RedisServer
 from tests.integration import test_handoff, test_shared_stores, test_widget
 from tests.integration.conftest import MODEL
@@ -261,6 +261,7 @@ def two_servers(services: None, tmp_path_factory: pytest.TempPathFactory) -> Ite
             action_port=free_port(),
             endpoints=ROOT / "endpoints.production.yml",
             extra_env={
+                **fresh_keys(),
                 "CONVERSATION_ID_KEY": CONVERSATION_KEY,
                 **production_store_env(
                     database, f"redis://127.0.0.1:{redis_server.port}/0", "mailboxprod"

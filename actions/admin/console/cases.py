@@ -9,6 +9,7 @@ time a case's page is shown, the audit log records who saw it.
 from __future__ import annotations
 
 from functools import partial
+from urllib.parse import urlencode
 
 from aiohttp import web
 
@@ -33,15 +34,55 @@ from bot.lang.codes import LANGUAGES
 routes = web.RouteTableDef()
 
 
+def _wanted(request: web.Request) -> queue.QueueFilter:
+    """The queue's filter from its query string; anything unknown is no filter at all."""
+    query = request.query
+    page = query.get("page", "1")
+    language = query.get("language") or None
+    channel = query.get("channel") or None
+    return queue.QueueFilter(
+        channel=channel if channel and len(channel) <= 32 else None,
+        language=language if language in LANGUAGES else None,
+        age=query.get("age") if query.get("age") in queue.AGES else None,
+        page=int(page) if page.isdigit() and len(page) < 6 else 1,
+    )
+
+
+def _query(wanted: queue.QueueFilter, page: int) -> str:
+    """The queue's address with the same filter, on ``page``."""
+    kept = {
+        "channel": wanted.channel,
+        "language": wanted.language,
+        "age": wanted.age,
+        "page": str(page) if page > 1 else None,
+    }
+    query = urlencode({name: value for name, value in kept.items() if value})
+    return f"/console/cases?{query}" if query else "/console/cases"
+
+
 @routes.get("/console/cases")
 async def waiting_cases(request: web.Request) -> web.Response:
     who = await caseworker_or_sign_in(request)
     language, _ = interface_language(request)
     moment = now(request)
-    cases, total = await in_transaction(request, queue.open_queue)
+    sought = request.query.get("case", "").strip().lstrip("#")
+    if sought:
+        found = sought.isdigit() and len(sought) < 12
+        if found and await in_transaction(request, partial(queue.exists_case, case_id=int(sought))):
+            raise web.HTTPSeeOther(f"/console/cases/{int(sought)}")
+        shown_number: object = int(sought) if found else sought[:12]
+        raise flash.redirect_with(request, "/console/cases", "no_such_case", n=shown_number)
+    wanted = _wanted(request)
+    shown = await in_transaction(request, partial(queue.open_queue, now=moment, wanted=wanted))
     context = {
-        "cases": cases,
-        "total": total,
+        "queue": shown,
+        "cases": shown.cases,
+        "total": shown.total,
+        "wanted": wanted,
+        "ages": list(queue.AGES),
+        "channels": shown.channels,
+        "previous_page": _query(wanted, shown.page - 1) if shown.page > 1 else None,
+        "next_page": _query(wanted, shown.page + 1) if shown.page < shown.pages else None,
         "waited": lambda case: duration(moment - case.opened_at, language),
         "flashes": flash.take(request, language),
         "poll_seconds": request.app[SETTINGS].cases_poll_seconds,
@@ -49,6 +90,37 @@ async def waiting_cases(request: web.Request) -> web.Response:
     response = render(request, "cases.html", context, who)
     flash.forget(response)
     return response
+
+
+@routes.post("/console/cases/close-as-abuse")
+async def close_as_abuse(request: web.Request) -> web.Response:
+    """Closes the selected cases at once, as abuse (a flood of fake requests): each
+    conversation is handed back to the assistant without a word to the person, so a real
+    person closed by mistake is answered again, not left paused; a case another caseworker
+    holds stays open."""
+    who = await caseworker_or_sign_in(request)
+    try:
+        form = await checked_form(request, who.secret)
+    except FormRefused:
+        return form_refused(request, who)
+    chosen = sorted(
+        {int(raw) for raw in form.getall("case", []) if isinstance(raw, str) and raw.isdigit()}
+    )[: queue.QUEUE_PAGE]
+    if not chosen:
+        raise flash.redirect_with(request, "/console/cases", "closed_as_abuse_none")
+    held = await in_transaction(
+        request, partial(queue.closable, case_ids=chosen, caseworker=who.editor)
+    )
+    settings = request.app[SETTINGS]
+    outcomes = await handback.hand_back_quietly(settings, held)
+    resumed = [case_id for case_id, problem in outcomes.items() if problem is None]
+    closed = await in_transaction(
+        request,
+        partial(queue.close_as_abuse, case_ids=resumed, caseworker=who.editor, now=now(request)),
+    )
+    raise flash.redirect_with(
+        request, "/console/cases", "closed_as_abuse", n=closed, left=len(chosen) - closed
+    )
 
 
 def _case_id(request: web.Request) -> int | None:
@@ -147,17 +219,19 @@ async def close_case(request: web.Request) -> web.Response:
 
 @routes.post("/console/cases/{case}/reply")
 async def reply_to_case(request: web.Request) -> web.Response:
-    """The holder's reply (typed, or a saved one in the chosen language): a line of the case
-    and its delivery, in one transaction; the notifier's courier sends it."""
+    """The holder's reply (typed in the chosen language, or a saved one in the language its
+    button showed): a line of the case and its delivery, in one transaction; the notifier's
+    courier sends it."""
     try:
         who, case_id, form = await _posted(request)
     except _Refused as refused:
         return refused.response
     location = f"/console/cases/{case_id}"
-    language = field(form, "language")
+    saved, _, shown_in = (field(form, "saved") or "").partition(":")
+    # A saved reply goes in the language its button showed; a typed one in the chosen one.
+    language = (shown_in or field(form, "language")) if saved else field(form, "language")
     if language not in LANGUAGES:
         raise flash.redirect_with(request, location, "reply_language_unknown")
-    saved = field(form, "saved")
     text = saved_reply(saved, language) if saved else field(form, "text")
     if text is None:
         raise flash.redirect_with(request, location, "reply_empty")

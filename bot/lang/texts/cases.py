@@ -127,6 +127,127 @@ TEXTS: Final[dict[str, Entry]] = {
         "prs": "نرسید",
         "ps": "ونه رسېد",
     },
+    "reply_retrying": {
+        "en": "not delivered yet, trying again",
+        "prs": "هنوز نرسیده، دوباره کوشش می‌شود",
+        "ps": "لا نه دی رسېدلی، بیا هڅه کېږي",
+    },
+    "reply_not_sent_yet": {
+        "en": "not sent yet",
+        "prs": "هنوز فرستاده نشده",
+        "ps": "لا نه دی لېږل شوی",
+    },
+    "undelivered_notifier_idle": {
+        "en": "nothing is sending replies (the notifier is not running): tell the operator",
+        "prs": "هیچ چیز جواب‌ها را نمی‌فرستد (فرستنده روشن نیست): به مسئول سرور خبر دهید",
+        "ps": "هېڅ شی ځوابونه نه لېږي (لېږونکی نه چلېږي): د سرور مسؤل ته خبر ورکړئ",
+    },
+    # Why a reply did not arrive (actions/cases/undelivered.py), after "not delivered:".
+    "undelivered_unreachable": {
+        "en": "the person can no longer be reached on their channel (they deleted their data, "
+        "or their address expired)",
+        "prs": "دیگر به این شخص در کانال خودش رسیده نمی‌توانیم (معلومات خود را پاک کرده، یا "
+        "آدرس او ختم شده)",
+        "ps": "دا کس نور په خپل چینل کې نه شو موندلای (خپل معلومات یې پاک کړي، یا یې پته "
+        "پای ته رسېدلې)",
+    },
+    "undelivered_server_key": {
+        "en": "the server lacks its address key (ADDRESS_ENCRYPTION_KEY): tell the operator",
+        "prs": "سرور کلید آدرس‌ها (ADDRESS_ENCRYPTION_KEY) را ندارد: به مسئول سرور خبر دهید",
+        "ps": "سرور د پتو کیلي (ADDRESS_ENCRYPTION_KEY) نه لري: د سرور مسؤل ته خبر ورکړئ",
+    },
+    "undelivered_channel_refused": {
+        "en": "the person's channel refused the message",
+        "prs": "کانال شخص پیام را قبول نکرد",
+        "ps": "د کس چینل پیغام ونه مانه",
+    },
+    "undelivered_not_fetched": {
+        "en": "the person has not opened their chat for a long time",
+        "prs": "شخص از مدتی زیاد چت خود را باز نکرده",
+        "ps": "کس له ډېر وخت راهیسې خپل چټ نه دی خلاص کړی",
+    },
+    "undelivered_assistant_down": {
+        "en": "the assistant's server could not be reached: tell the operator",
+        "prs": "به سرور دستیار رسیده نشد: به مسئول سرور خبر دهید",
+        "ps": "د مرستیال سرور ته ونه رسېدو: د سرور مسؤل ته خبر ورکړئ",
+    },
+    "undelivered_cancelled": {
+        "en": "cancelled: the person deleted their data",
+        "prs": "لغو شد: شخص معلومات خود را پاک کرد",
+        "ps": "لغوه شو: کس خپل معلومات پاک کړل",
+    },
+    "undelivered_other": {
+        "en": "the notifier gave up after its attempts (its log says why)",
+        "prs": "فرستنده پس از چند کوشش دست کشید (علت در لاگ آن است)",
+        "ps": "لېږونکي له څو هڅو وروسته لاس واخیست (لامل یې په لاګ کې دی)",
+    },
+    "closed": {"en": "Closed", "prs": "ختم شده", "ps": "تړل شوې"},
+    "closed_at": {"en": "closed {time}", "prs": "ختم شده {time}", "ps": "تړل شوې {time}"},
+    "read_only": {
+        "en": "This case is closed: you can read it, not change it.",
+        "prs": "این قضیه ختم شده: آن را خوانده می‌توانید، اما تغییر داده نمی‌توانید.",
+        "ps": "دا قضیه تړل شوې: لوستلای یې شئ، خو بدلولای یې نه شئ.",
+    },
+    # Between the facts of a case's line: never «·», which beside Persian digits reads as «۰».
+    "sep": {"en": " · ", "prs": "، ", "ps": "، "},
+    # The queue's filters, search, pages and bulk close (actions/admin/console/cases.py).
+    "filter_title": {"en": "Show only", "prs": "فقط نشان بده", "ps": "یوازې وښایه"},
+    "filter_any": {"en": "All", "prs": "همه", "ps": "ټول"},
+    "filter_waited": {"en": "Waiting", "prs": "مدت انتظار", "ps": "د انتظار موده"},
+    "age_under_15m": {"en": "under 15 min", "prs": "کمتر از ۱۵ دقیقه", "ps": "له ۱۵ دقیقو کم"},
+    "age_over_15m": {"en": "over 15 min", "prs": "بیشتر از ۱۵ دقیقه", "ps": "له ۱۵ دقیقو ډېر"},
+    "age_over_1h": {"en": "over 1 hour", "prs": "بیشتر از ۱ ساعت", "ps": "له ۱ ساعت ډېر"},
+    "age_over_1d": {"en": "over 1 day", "prs": "بیشتر از ۱ روز", "ps": "له ۱ ورځې ډېر"},
+    "filter_show": {"en": "Show", "prs": "نشان بده", "ps": "وښایه"},
+    "find_case": {"en": "Case number", "prs": "شمارهٔ قضیه", "ps": "د قضیې شمېره"},
+    "find_open": {"en": "Open", "prs": "باز کن", "ps": "پرانیزه"},
+    "no_such_case": {
+        "en": "There is no case {n}.",
+        "prs": "قضیهٔ {n} وجود ندارد.",
+        "ps": "{n} قضیه نشته.",
+    },
+    "matching_cases": {
+        "en": "{n} of them match.",
+        "prs": "{n} قضیه با انتخاب شما مطابقت دارد.",
+        "ps": "{n} قضیې ستاسو له ټاکنې سره سمون لري.",
+    },
+    "page_of": {
+        "en": "Page {page} of {pages}",
+        "prs": "صفحهٔ {page} از {pages}",
+        "ps": "{page} پاڼه له {pages} څخه",
+    },
+    "previous_page": {"en": "Previous page", "prs": "صفحهٔ قبلی", "ps": "مخکنۍ پاڼه"},
+    "next_page": {"en": "Next page", "prs": "صفحهٔ بعدی", "ps": "بله پاڼه"},
+    "select_case": {
+        "en": "Select case {n}",
+        "prs": "انتخاب قضیهٔ {n}",
+        "ps": "د {n} قضیې ټاکل",
+    },
+    "close_as_abuse": {
+        "en": "Close the selected cases as abuse (fake requests; nobody is sent a message)",
+        "prs": "قضیه‌های انتخاب شده را به عنوان سوءاستفاده ختم کنید (درخواست‌های جعلی؛ به هیچ "
+        "کس پیام فرستاده نمی‌شود)",
+        "ps": "ټاکل شوې قضیې د ناوړه ګټې اخیستنې په توګه وتړئ (جعلي غوښتنې؛ هېچا ته پیغام نه "
+        "لېږل کېږي)",
+    },
+    "closed_as_abuse": {
+        "en": "{n} cases closed as abuse; {left} left open (another caseworker holds them, or "
+        "the assistant could not take them back).",
+        "prs": "{n} قضیه به عنوان سوءاستفاده ختم شد؛ {left} قضیه باز ماند (کارمند دیگری آن را "
+        "گرفته، یا دستیار نتوانست آن را پس بگیرد).",
+        "ps": "{n} قضیې د ناوړه ګټې اخیستنې په توګه وتړل شوې؛ {left} قضیې خلاصې پاتې شوې (بل "
+        "کارکوونکي اخیستې، یا مرستیال ونه شو کولای بېرته یې واخلي).",
+    },
+    "closed_as_abuse_none": {
+        "en": "Nothing was closed: select the cases first.",
+        "prs": "هیچ قضیه ختم نشد: اول قضیه‌ها را انتخاب کنید.",
+        "ps": "هېڅ قضیه ونه تړل شوه: لومړی قضیې وټاکئ.",
+    },
+    "saved_in": {
+        "en": "Saved replies, in the language they are sent in: {chosen}",
+        "prs": "جواب‌های آماده، به زبانی که فرستاده می‌شوند: {chosen}",
+        "ps": "چمتو ځوابونه، په هغه ژبه چې لېږل کېږي: {chosen}",
+    },
     "hand_back_failed": {
         "en": "The assistant could not take the conversation back; the case is still yours. Retry.",
         "prs": "دستیار نتوانست گفتگو را پس بگیرد؛ قضیه هنوز به شما است. دوباره کوشش کنید.",

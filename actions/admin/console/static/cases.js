@@ -15,6 +15,10 @@
   }
 
   function refresh() {
+    if (queue.querySelector("input[type=checkbox]:checked")) {
+      again(); // a caseworker is choosing cases to close: do not clear her choice
+      return;
+    }
     fetch(window.location.pathname + window.location.search, { credentials: "same-origin" })
       .then(function (response) {
         return response.ok ? response.text() : null;
