@@ -28,9 +28,9 @@ import argparse
 import asyncio
 import itertools
 import logging
-import os
 import sys
 import time
+import warnings
 from collections.abc import Iterable, Iterator
 from datetime import timedelta
 from typing import Any
@@ -246,12 +246,19 @@ class ForgetfulSQLTrackerStore(SQLTrackerStore):
 
 
 def _store_from_endpoints(path: str) -> TrackerStore:
-    from rasa.core.utils import AvailableEndpoints
+    """The tracker store of the endpoints file, read as Rasa reads it but from that section
+    alone: the other sections name variables (``ACTION_SERVER_SECRET``) that only the running
+    servers have, and the purge never calls the action server."""
+    import yaml
+    from rasa.shared.utils.io import read_yaml
+    from rasa.utils.endpoints import EndpointConfig
 
-    # Rasa expands every ${VARIABLE} of the file; the purge never calls the action server.
-    os.environ.setdefault("ACTION_ENDPOINT_URL", "http://127.0.0.1:5055/webhook")
-    endpoints = AvailableEndpoints.read_endpoints(path)
-    return TrackerStore.create(endpoints.tracker_store)
+    with open(path, encoding="utf-8") as file:
+        section = (yaml.safe_load(file) or {}).get("tracker_store")  # ${…} stay as written
+    if section is None:
+        return TrackerStore.create(None)
+    expanded = read_yaml(yaml.safe_dump({"tracker_store": section}))["tracker_store"]
+    return TrackerStore.create(EndpointConfig.from_dict(expanded))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -261,7 +268,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--endpoints", default=endpoints_file())
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
-    store = _store_from_endpoints(args.endpoints)
+    with warnings.catch_warnings():  # Rasa's own use of SQLAlchemy, not the operator's to fix
+        warnings.simplefilter("ignore", DeprecationWarning)
+        store = _store_from_endpoints(args.endpoints)
     inner = getattr(store, "_tracker_store", store)  # Rasa may wrap it in a fail-safe store
     if isinstance(inner, ForgetfulSQLTrackerStore):
         deleted = inner.purge_older_than(inner._retention)
@@ -275,4 +284,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as bot.stores, not as __main__: the store Rasa builds from the endpoints file is an
+    # instance of bot.stores' classes, which __main__'s copies would not recognise (the SQL
+    # store was then taken for the in-memory one, and nothing was purged).
+    from bot import stores
+
+    sys.exit(stores.main())

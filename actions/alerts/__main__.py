@@ -59,6 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    # Alembic says which database dialect it found whenever the schema version is checked:
+    # noise above `status` and `purge`, which print their own answer.
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     try:
         if args.command == "serve":
             notifier.serve(more=[CaseReplyOutbox])

@@ -50,7 +50,7 @@ def merged(
     if unknown:
         raise ContentError(
             None,
-            f"a {spec.kind.value} has no field {', '.join(unknown)}; its fields: "
+            f"{spec.a_kind} has no field {', '.join(unknown)}; its fields: "
             f"{', '.join(known)}",
         )
     current = values_of(spec, row)
