@@ -269,9 +269,10 @@ async def test_checked_still_true_renews_the_check_as_a_revision_and_alerts_nobo
     )
     assert response.status == 200 and response.url.path == "/console/"
     shown = visible(await response.text())
-    assert "Marked as checked: gate KBL/north-gate. Nobody was alerted." in shown
+    assert "Marked as checked: North Gate (KBL). Nobody was alerted." in shown
     assert shown.index("Past their freshness limit") < shown.index("Baron Hotel side")
-    assert "North Gate" not in shown[: shown.index("About to pass it")]
+    stale = shown[shown.index("Past their freshness limit") : shown.index("About to pass it")]
+    assert "North Gate" not in stale
     after = stored("gate", "KBL/north-gate")
     assert after["verified_at"] == LATER.isoformat()
     assert {k: v for k, v in after.items() if k not in ("verified_at", "valid_until")} == {
