@@ -16,7 +16,7 @@ constructor stay far from the recursion limit.
 
 from __future__ import annotations
 
-from typing import Any, Final, cast
+from typing import Any, Final, NoReturn, cast
 
 import yaml
 from yaml.events import (
@@ -97,7 +97,7 @@ class _BoundedLoader(_LineLoader):
         super().fetch_flow_collection_start(TokenClass)
 
     @staticmethod
-    def _refuse(event: Event, problem: str) -> None:
+    def _refuse(event: Event, problem: str) -> NoReturn:
         raise ContentFileRefused(problem=problem, problem_mark=event.start_mark)
 
 
