@@ -249,7 +249,7 @@ def _store_from_endpoints(path: str) -> TrackerStore:
     """The tracker store of the endpoints file, read as Rasa reads it but from that section
     alone: the other sections name variables (``ACTION_SERVER_SECRET``) that only the running
     servers have, and the purge never calls the action server."""
-    import yaml
+    import yaml  # type: ignore[import-untyped]  # Rasa's dependency; no stubs in its runtime
     from rasa.shared.utils.io import read_yaml
     from rasa.utils.endpoints import EndpointConfig
 

@@ -18,10 +18,11 @@ from typing import Any
 
 from rasa.core.channels.channel import CollectingOutputChannel, UserMessage
 from rasa.core.channels.rest import RestInput as RasaRestInput
-from sanic import Blueprint, response
+from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
+from bot.channels.blueprints import Blueprint
 from bot.channels.settings import hotline
 from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn
 
@@ -36,7 +37,7 @@ class RestInput(RasaRestInput):
     def __init__(self, hotline: str | None = None) -> None:
         self.hotline = hotline
 
-    def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:  # type: ignore[override]
+    def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
         blueprint = Blueprint("rest_turns", __name__)
 
         @blueprint.route("/", methods=["GET"])

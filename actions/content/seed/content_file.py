@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any, Final, NoReturn, cast
 
 import yaml
+from yaml.error import Mark
 from yaml.events import (
     AliasEvent,
     CollectionEndEvent,
@@ -66,7 +67,7 @@ class _BoundedLoader(_LineLoader):
         self._nodes = 0
 
     def get_event(self) -> Event:
-        event = super().get_event()
+        event: Event = super().get_event()  # type: ignore[no-untyped-call]
         if isinstance(event, AliasEvent) or (
             isinstance(event, NodeEvent) and event.anchor is not None
         ):
@@ -98,7 +99,7 @@ class _BoundedLoader(_LineLoader):
 
     @staticmethod
     def _refuse(event: Event, problem: str) -> NoReturn:
-        raise ContentFileRefused(problem=problem, problem_mark=event.start_mark)
+        raise ContentFileRefused(problem=problem, problem_mark=cast(Mark, event.start_mark))
 
 
 def read_content(text: str) -> object:
