@@ -133,8 +133,9 @@ class ForgetfulInMemoryTrackerStore(InMemoryTrackerStore):
         excess = len(self.store) - self._limit
         if excess <= 0:
             return
-        idle = [sender for sender in self._last_saved if sender not in self._held]
-        for sender in idle[:excess]:
+        # Least recently active first; usually the very first one, so this stops at once.
+        idle = (sender for sender in self._last_saved if sender not in self._held)
+        for sender in list(itertools.islice(idle, excess)):
             self._drop(sender)
         logger.debug("memory: %d least recently active conversation(s) dropped", excess)
 
