@@ -67,9 +67,15 @@ def reply_language(message: Mapping[str, Any]) -> str:
     which one instead of guessing it from the letters. A message that names none is English,
     as every response's unconditioned variation is.
     """
+    return named_language(message) or DEFAULT_LANGUAGE
+
+
+def named_language(message: Mapping[str, Any]) -> str | None:
+    """The language a bot message's metadata names, or None when it names none (a page that
+    lays out each reply by its language leaves such a reply to the browser, ``dir="auto"``)."""
     metadata = message.get("metadata")
     language = metadata.get(REPLY_LANGUAGE) if isinstance(metadata, Mapping) else None
-    return language if is_language(language) else DEFAULT_LANGUAGE
+    return language if is_language(language) else None
 
 
 # -- Rasa's answer to a trigger whose message the channel could not hand to the provider ------

@@ -32,6 +32,8 @@ from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT_BIN = ROOT / ".venv" / "bot" / "bin"
+#: A limit no test or load generator reaches (``Stack.client_limits``).
+UNLIMITED = "1000000000"
 ACTIONS_BIN = ROOT / ".venv" / "actions" / "bin"
 DEFAULT_ENDPOINTS = ROOT / "endpoints.yml"
 #: What Rasa logs once per Sanic worker when that worker has loaded the model (rasa/core/run.py).
@@ -188,6 +190,10 @@ class Stack:
     #: Also run the admin server (``python -m actions.admin serve``: the editors' console at
     #: ``/console/`` and the admin API) on this port, bound to the stack's interface.
     admin_port: int | None = None
+    #: The web chat's limits per client address (bot/channels/webchat_limits.py) as `make run`
+    #: has them. Off for the load generators and tests, which send every simulated person from
+    #: this machine's one address: to the limits they would all be one client.
+    client_limits: bool = False
     _children: list[Child] = field(default_factory=list, init=False)
     #: Used when the environment sets no ACTION_SERVER_SECRET: one per stack, never printed.
     _action_secret: str = field(default_factory=lambda: secrets.token_urlsafe(32), init=False)
@@ -224,6 +230,10 @@ class Stack:
             # Rasa would otherwise report telemetry and crashes to an outside server.
             RASA_TELEMETRY_ENABLED="false",
         )
+        if not self.client_limits:
+            env.update(
+                WEBCHAT_MESSAGES_PER_MINUTE=UNLIMITED, WEBCHAT_CONVERSATIONS_PER_HOUR=UNLIMITED
+            )
         env.update(self.extra_env)
         env.update(overrides)
         # Rasa sends it with every action call (endpoints.yml); the action server checks it.
@@ -507,6 +517,7 @@ def embedded_stack(
         action_workers=action_workers,
         with_notifier=True,
         admin_port=admin_port,
+        client_limits=True,
     )
     return stack, where_token
 

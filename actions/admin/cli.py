@@ -2,8 +2,10 @@
 
 Run by whoever operates the server (tokens give the power to change what evacuees are told):
 ``token add NAME`` shows a new token once, ``token list`` shows who has access and never a
-token, ``token revoke NAME`` ends it at once, ``invite NAME`` prints a one-time sign-in link
-for the web console, ``serve`` starts the API and the console.
+token, ``token revoke NAME`` ends it at once (and the console sessions it opened), ``invite
+NAME`` prints a one-time sign-in link for the web console, ``signout NAME`` ends someone's
+console sessions and unused invitations, ``sessions`` lists those still open, ``serve`` starts
+the API and the console.
 """
 
 from __future__ import annotations
@@ -61,6 +63,14 @@ def parser() -> argparse.ArgumentParser:
         default=EDITOR_ROLE,
         help="editor (changes the content; default) or caseworker (answers people's cases)",
     )
+    signout = commands.add_parser(
+        "signout",
+        help="end every console session and unused invitation of an editor or caseworker",
+    )
+    signout.add_argument("name", help="as `sessions` lists them, e.g. amina")
+    commands.add_parser(
+        "sessions", help="open console sessions and unused invitations: who, role, until when"
+    )
     defaults = AdminSettings.from_env()
     serve = commands.add_parser("serve", help="run the admin HTTP API until Ctrl-C")
     serve.add_argument("--host", default=defaults.host, help=f"default {defaults.host}")
@@ -105,14 +115,66 @@ def list_tokens(engine: Engine) -> str:
 
 
 def revoke_tokens(engine: Engine, name: str, token_id: int | None) -> str:
+    from actions.admin.console import access
+
     with Session(engine) as session, session.begin():
-        revoked = tokens.revoke(session, name, utc_now_to_second(), token_id)
+        moment = utc_now_to_second()
+        revoked = tokens.revoke(session, name, moment, token_id)
+        ended = access.end_token_sessions(session, revoked, moment)
     if not revoked:
         which = f"token {token_id} of {name}" if token_id is not None else name
         raise CommandError(f"{which} has no active token; see `token list`")
     return (
-        f"Revoked token(s) {', '.join(map(str, revoked))} of {name.strip()}: refused from now on."
+        f"Revoked token(s) {', '.join(map(str, revoked))} of {name.strip()}: refused from now on"
+        f"; {ended} console session(s) opened with them ended."
     )
+
+
+def sign_out(engine: Engine, name: str) -> str:
+    from actions.admin.console import access
+
+    with Session(engine) as session, session.begin():
+        ended = access.sign_out(session, name, utc_now_to_second())
+        still = access.active_tokens(session, name)
+    if not (ended.sessions or ended.invitations):
+        raise CommandError(
+            f"{name.strip()} has no open console session and no unused invitation; see `sessions`"
+        )
+    message = (
+        f"Signed out {name.strip()}: {ended.sessions} console session(s) ended, "
+        f"{ended.invitations} unused invitation(s) cancelled."
+    )
+    if still:
+        message += (
+            f" Their token(s) {', '.join(map(str, still))} can still sign in: "
+            f"python -m actions.admin token revoke {shlex.quote(name.strip())}"
+        )
+    return message
+
+
+def list_sessions(engine: Engine) -> str:
+    from actions.admin.console import access
+
+    moment = utc_now_to_second()
+    with Session(engine) as session:
+        open_ = access.open_sessions(session, moment)
+        invited = access.unused_invitations(session, moment)
+    lines = [f"Open console sessions ({len(open_)}):"]
+    lines += [
+        f"  {row.name:<20}  {row.role:<10}  opened {kabul(row.opened)}  "
+        f"expires {kabul(row.expires)}  "
+        + ("with a code" if row.token_id is None else f"with token {row.token_id}")
+        for row in open_
+    ]
+    lines.append(f"Unused invitations ({len(invited)}):")
+    lines += [
+        f"  {row.name:<20}  {row.role:<10}  issued {kabul(row.opened)}  "
+        f"expires {kabul(row.expires)}"
+        for row in invited
+    ]
+    if open_ or invited:
+        lines.append("End someone's access: python -m actions.admin signout NAME")
+    return "\n".join(lines)
 
 
 def serve(host: str, port: int) -> None:
@@ -163,6 +225,10 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "invite":
             message = invite_editor(engine, args.name, args.role)
+        elif args.command == "signout":
+            message = sign_out(engine, args.name)
+        elif args.command == "sessions":
+            message = list_sessions(engine)
         elif args.action == "add":
             message = add_token(engine, args.name)
         elif args.action == "list":

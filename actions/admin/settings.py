@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from actions.admin.clients import Network, networks
 from actions.settings import SettingsError
 from bot.settings_values import whole_number
 
@@ -22,6 +23,9 @@ PUBLIC_URL_ENV = "CONSOLE_PUBLIC_URL"
 #: How often the caseworkers' queue fetches itself again, in seconds (new cases appear).
 CASES_POLL_ENV = "CONSOLE_CASES_POLL_SECONDS"
 DEFAULT_CASES_POLL_SECONDS = 10
+#: The reverse proxies (addresses or networks, comma-separated) whose ``X-Forwarded-For`` names
+#: the client: failed sign-ins are then counted per client, not per proxy (``clients.py``).
+TRUSTED_PROXIES_ENV = "CONSOLE_TRUSTED_PROXIES"
 #: Rasa's HTTP API, through which closing a case hands the conversation back to the assistant
 #: (the notifier's variables: the same server and token).
 RASA_URL_ENV, RASA_TOKEN_ENV = "RASA_URL", "RASA_API_TOKEN"
@@ -44,6 +48,7 @@ class AdminSettings:
     rasa_url: str = DEFAULT_RASA_URL
     rasa_token: str | None = None
     cases_poll_seconds: int = DEFAULT_CASES_POLL_SECONDS
+    trusted_proxies: tuple[Network, ...] = ()
 
     @classmethod
     def from_env(cls) -> AdminSettings:
@@ -62,7 +67,16 @@ class AdminSettings:
             rasa_url=(os.environ.get(RASA_URL_ENV, "").strip() or DEFAULT_RASA_URL).rstrip("/"),
             rasa_token=os.environ.get(RASA_TOKEN_ENV, "").strip() or None,
             cases_poll_seconds=whole_number(os.environ, CASES_POLL_ENV, DEFAULT_CASES_POLL_SECONDS),
+            trusted_proxies=_proxies(),
         )
+
+
+def _proxies() -> tuple[Network, ...]:
+    raw = os.environ.get(TRUSTED_PROXIES_ENV, "")
+    try:
+        return networks(raw)
+    except ValueError as error:
+        raise SettingsError(f"{TRUSTED_PROXIES_ENV}: {error}") from None
 
 
 def _flag(name: str) -> bool:

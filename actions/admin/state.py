@@ -29,10 +29,10 @@ CLOCK: web.AppKey[Callable[[], datetime]] = web.AppKey("clock")
 EDITOR = web.RequestKey("editor", str)
 
 
-def transact(engine: Engine, work: Callable[[Session], T]) -> T:
+def transact(engine: Engine, work: Callable[[Session], T], reads_only: bool = False) -> T:
     """Run ``work`` in one :func:`unit_of_work`: committed if it returns, rolled back if it
     raises."""
-    with unit_of_work(engine) as session:
+    with unit_of_work(engine, reads_only) as session:
         return work(session)
 
 

@@ -80,6 +80,11 @@ def issue(session: Session, editor: str, now: datetime) -> IssuedToken:
 
 def authenticate(session: Session, presented: str | None, now: datetime) -> str:
     """The editor a token belongs to, or :class:`TokenRejected` saying why not."""
+    return token_of(session, presented, now).editor
+
+
+def token_of(session: Session, presented: str | None, now: datetime) -> EditorToken:
+    """The current token ``presented`` is (its id, its editor), or :class:`TokenRejected`."""
     if not presented:
         raise TokenRejected(Rejection.MISSING)
     if not TOKEN_SHAPE.fullmatch(presented):
@@ -92,11 +97,12 @@ def authenticate(session: Session, presented: str | None, now: datetime) -> str:
         raise TokenRejected(Rejection.REVOKED)
     if row.last_used_at is None or now - row.last_used_at >= LAST_USED_RESOLUTION:
         row.last_used_at = now
-    return row.editor
+    return row
 
 
 def revoke(session: Session, editor: str, now: datetime, token_id: int | None = None) -> list[int]:
-    """Revoke the editor's current tokens (or just ``token_id``); their ids, none if none."""
+    """Revoke the editor's current tokens (or just ``token_id``); their ids, none if none.
+    The console sessions they opened end with them (``console/access.py``)."""
     statement = select(EditorToken).where(
         EditorToken.editor == editor.strip(), EditorToken.revoked_at.is_(None)
     )

@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from rasa_sdk import Action, Tracker
 from rasa_sdk.executor import CollectingDispatcher
@@ -55,6 +55,9 @@ class DatabaseAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships no ty
     """Runs :meth:`step` in a worker thread, so a slow database does not stall other
     conversations; an unusable database is logged and answered by :meth:`unavailable`."""
 
+    #: The step writes nothing: on SQLite it then need not take turns with the writers.
+    reads_only: ClassVar[bool] = False
+
     def __init__(self, clock: Callable[[], datetime] = utc_now) -> None:
         self._clock = clock
 
@@ -72,7 +75,7 @@ class DatabaseAction(Action, ABC):  # type: ignore[misc]  # rasa_sdk ships no ty
         self, dispatcher: CollectingDispatcher, tracker: Tracker, language: str, now: datetime
     ) -> Events:
         """:meth:`step` in one unit of work (what the worker thread runs)."""
-        with session_scope() as session:
+        with session_scope(self.reads_only) as session:
             return self.step(Turn(dispatcher, session, tracker, language, now))
 
     async def run(

@@ -87,6 +87,8 @@ def own_messages(tracker: Tracker) -> list[dict[str, Any]]:
 class ContentAction(DatabaseAction):
     """Base of the actions that answer from the content database."""
 
+    reads_only = True
+
     def __init__(
         self,
         clock: Callable[[], datetime] = utc_now,

@@ -15,11 +15,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy import Connection, Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session
 
 from actions import settings
-from actions.common.transactions import unit_of_work
+from actions.common.transactions import READS_ONLY, unit_of_work
 
 logger = logging.getLogger(__name__)
 
@@ -57,15 +57,33 @@ def create_content_engine(url: str) -> Engine:
         parsed, pool_pre_ping=True, hide_parameters=True, connect_args=connect_args
     )
     if parsed.get_backend_name() == "sqlite":
-        event.listen(engine, "connect", _enable_sqlite_foreign_keys)
+        event.listen(engine, "connect", _sqlite_connection)
+        event.listen(engine, "begin", _sqlite_begin)
     return engine
 
 
-def _enable_sqlite_foreign_keys(dbapi_connection: Any, _record: Any) -> None:
-    """SQLite ignores foreign keys unless asked, per connection."""
+def _sqlite_connection(dbapi_connection: Any, _record: Any) -> None:
+    """Foreign keys on (SQLite ignores them unless asked, per connection), and transactions
+    begun by us, not by Python's sqlite3 driver.
+
+    The driver would send its ``BEGIN`` only before the first ``INSERT``/``UPDATE``, so the
+    ``SELECT`` that checks a one-time code or a record's version ran outside any transaction:
+    two requests read the same state and each wrote after the other (one code opened six
+    sessions, six of ten writers passed one ``If-Match``). SQLAlchemy's documented recipe for
+    pysqlite: switch the driver's own ``BEGIN`` off, send ours on the ``begin`` event.
+    """
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    """``BEGIN IMMEDIATE`` takes the write lock up front: writers take turns from their first
+    read (waiting up to ``CONNECT_TIMEOUT_SECONDS``), and none fails half-way for a lock it
+    could not upgrade to. Units of work that only read begin a shared ``BEGIN``."""
+    reads_only = connection.get_execution_options().get(READS_ONLY, False)
+    connection.exec_driver_sql("BEGIN" if reads_only else "BEGIN IMMEDIATE")
 
 
 def get_engine() -> Engine:
@@ -83,9 +101,9 @@ def get_engine() -> Engine:
 
 
 @contextmanager
-def session_scope() -> Iterator[Session]:
+def session_scope(reads_only: bool = False) -> Iterator[Session]:
     """One unit of work on the process's engine: committed on success, rolled back on error."""
-    with unit_of_work(get_engine()) as session:
+    with unit_of_work(get_engine(), reads_only) as session:
         yield session
 
 

@@ -290,7 +290,8 @@ def _refuse_if_stale(
 
 
 def _locked(session: Session, row: Any) -> Any:
-    """The row re-read and locked until commit (PostgreSQL; SQLite serialises writers anyway).
+    """The row re-read and locked until commit (PostgreSQL; on SQLite the unit of work holds
+    the write lock from its ``BEGIN IMMEDIATE``, ``db.py``).
 
     Two editors changing one fact at once then take turns, and each revision's ``before`` is
     what the other one left, not a stale copy.

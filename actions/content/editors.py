@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Integer, String
+from sqlalchemy import ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from actions.content import validation as check
@@ -53,7 +53,10 @@ class SignInCode(Base):
 
 
 class ConsoleSession(Base):
-    """A signed-in browser: the cookie holds a secret, the database only its hash."""
+    """A signed-in browser: the cookie holds a secret, the database only its hash.
+
+    ``token_id``: the editor token it was opened with (revoking the token ends it), if any.
+    """
 
     __tablename__ = "console_sessions"
 
@@ -64,3 +67,6 @@ class ConsoleSession(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    token_id: Mapped[int | None] = mapped_column(
+        ForeignKey("editor_tokens.id", ondelete="CASCADE"), index=True
+    )

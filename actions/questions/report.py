@@ -2,10 +2,12 @@
 when, and the messages we could not answer that several conversations sent.
 
 A masked message is shown only when at least :data:`MIN_CONVERSATIONS` different conversations
-sent the same one (same masked, normalised text; ``bot/question_mask.py``): what one person
-typed, a name the masks missed included, never reaches the page. Counted by the database
-(GROUP BY on the hour table and on the week's messages), so the page stays fast with a week of
-200 000 turns (docs/BENCHMARKS.md).
+sent the same one (same masked, normalised text; ``bot/question_mask.py``) *and* those came on
+more than one channel or over at least :data:`MIN_SPREAD`: a conversation is not a person (one
+browser's private windows are as many web chat conversations as it likes), but one person who
+opens five windows within minutes to put a name on the editors' page does not pass. Counted by
+the database (GROUP BY on the hour table and on the week's messages), so the page stays fast
+with a week of 200 000 turns (docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from actions.common.kabul_time import KABUL
 from actions.questions.models import FACETS, QuestionCount, UnansweredQuestion
 
 WINDOW: Final = timedelta(days=7)
-MIN_CONVERSATIONS: Final = 3
+MIN_CONVERSATIONS: Final = 5
+#: ... unless they came on two channels or more.
+MIN_SPREAD: Final = timedelta(hours=6)
 SHOWN_MESSAGES: Final = 30
 UNANSWERED: Final = ("nlu_fallback", "out_of_scope")
 
@@ -79,24 +83,37 @@ def _by_hour(session: Session, since: datetime) -> list[tuple[datetime, int]]:
 
 
 def frequent_messages(session: Session, since: datetime) -> list[FrequentMessage]:
-    """The unanswered messages sent by at least :data:`MIN_CONVERSATIONS` conversations.
+    """The unanswered messages sent by at least :data:`MIN_CONVERSATIONS` conversations, on
+    two channels or more or over :data:`MIN_SPREAD` at least.
 
     Grouped by ``wording`` (a hash of the text) and counted on integers along the index
     (wording, conversation_tag, asked_at); the texts of the few shown are read afterwards, one
     row each (reading them with the counts took longer than counting: a frequent message has
-    thousands of rows)."""
+    thousands of rows). The spread is judged here, not in SQL: date arithmetic differs between
+    SQLite and PostgreSQL, and only the few wordings past the threshold reach this point."""
     asked = UnansweredQuestion
     conversations = func.count(distinct(asked.conversation_tag)).label("conversations")
     times = func.count().label("times")
+    channels = func.count(distinct(asked.channel))
     query = (
-        select(asked.wording, conversations, times)
+        select(
+            asked.wording,
+            conversations,
+            times,
+            channels,
+            func.min(asked.asked_at),
+            func.max(asked.asked_at),
+        )
         .where(asked.asked_at >= since)
         .group_by(asked.wording)
         .having(conversations >= MIN_CONVERSATIONS)
         .order_by(desc("conversations"), desc("times"), asked.wording)
-        .limit(SHOWN_MESSAGES)
     )
-    counted = [(wording, int(c), int(n)) for wording, c, n in session.execute(query)]
+    counted = [
+        (wording, int(c), int(n))
+        for wording, c, n, on_channels, first, last in session.execute(query)
+        if on_channels > 1 or last - first >= MIN_SPREAD
+    ][:SHOWN_MESSAGES]
     if not counted:
         return []
     # Every row of a wording holds the same text: one row each, along the index, in one query.

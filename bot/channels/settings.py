@@ -11,6 +11,7 @@ values from ``credentials.yml``, which then win over the environment.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -20,7 +21,7 @@ from typing import Any, Final, TypeVar
 from rasa.shared.exceptions import RasaException
 
 from bot.channels.sealing import KEY_ENV
-from bot.settings_values import SettingsError
+from bot.settings_values import SettingsError, whole_number
 
 T = TypeVar("T")
 
@@ -40,6 +41,19 @@ WHATSAPP_ACCESS_TOKEN_ENV: Final = "WHATSAPP_ACCESS_TOKEN"
 WHATSAPP_PHONE_NUMBER_ID_ENV: Final = "WHATSAPP_PHONE_NUMBER_ID"
 WHATSAPP_BASE_URL_ENV: Final = "WHATSAPP_API_BASE_URL"
 WHATSAPP_DEFAULT_BASE_URL: Final = "https://graph.facebook.com/v19.0"
+
+#: Where the web chat page sends a person whose browser runs no JavaScript (shown only if set).
+WEBCHAT_SMS_NUMBER_ENV: Final = "WEBCHAT_SMS_NUMBER"
+WEBCHAT_TELEGRAM_ENV: Final = "WEBCHAT_TELEGRAM"
+#: The web chat's limits per client address (bot/channels/webchat_limits.py).
+WEBCHAT_MESSAGES_PER_MINUTE_ENV: Final = "WEBCHAT_MESSAGES_PER_MINUTE"
+WEBCHAT_CONVERSATIONS_PER_HOUR_ENV: Final = "WEBCHAT_CONVERSATIONS_PER_HOUR"
+#: Peers whose client-address header is believed: addresses or networks, comma-separated.
+WEBCHAT_TRUSTED_PROXIES_ENV: Final = "WEBCHAT_TRUSTED_PROXIES"
+WEBCHAT_CLIENT_HEADER_ENV: Final = "WEBCHAT_CLIENT_HEADER"
+DEFAULT_WEBCHAT_MESSAGES_PER_MINUTE: Final = 60
+DEFAULT_WEBCHAT_CONVERSATIONS_PER_HOUR: Final = 30
+DEFAULT_WEBCHAT_CLIENT_HEADER: Final = "X-Forwarded-For"
 
 TWILIO_CHANNEL: Final = "twilio_sms"
 TWILIO_DEFAULT_BASE_URL: Final = "https://api.twilio.com"
@@ -198,3 +212,64 @@ class GatewaySettings:
                 "variables, or secret / send_url in credentials.yml)."
             )
         return cls(secret=secret.strip(), send_url=send_url.strip())
+
+
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def _networks(environ: Mapping[str, str], name: str) -> tuple[IPNetwork, ...]:
+    found = []
+    for part in environ.get(name, "").replace(" ", ",").split(","):
+        if not part:
+            continue
+        try:
+            found.append(ipaddress.ip_network(part, strict=False))
+        except ValueError:
+            raise SettingsError(
+                f"{name} has {part!r}; give IP addresses or networks, comma-separated, "
+                "such as 127.0.0.1,10.0.0.0/8"
+            ) from None
+    return tuple(found)
+
+
+@dataclass(frozen=True)
+class WebchatSettings:
+    """The other ways in, shown without JavaScript, and the limits per client address.
+
+    A person behind a proxy is known by the proxy's header only when the peer is one of
+    ``trusted_proxies``: anyone else could write any address there and escape the limits.
+    """
+
+    sms_number: str | None = None
+    telegram: str | None = None
+    messages_per_minute: int = DEFAULT_WEBCHAT_MESSAGES_PER_MINUTE
+    conversations_per_hour: int = DEFAULT_WEBCHAT_CONVERSATIONS_PER_HOUR
+    trusted_proxies: tuple[IPNetwork, ...] = ()
+    client_header: str = DEFAULT_WEBCHAT_CLIENT_HEADER
+
+    @classmethod
+    def load(cls, environ: Mapping[str, str] = os.environ) -> WebchatSettings:
+        """``WEBCHAT_SMS_NUMBER`` (else the Twilio channel's own number), ``WEBCHAT_TELEGRAM``,
+        the two limits and the trusted proxies with their header."""
+        sms = " ".join(
+            (environ.get(WEBCHAT_SMS_NUMBER_ENV) or environ.get("TWILIO_FROM_NUMBER", "")).split()
+        )
+        telegram = " ".join(environ.get(WEBCHAT_TELEGRAM_ENV, "").split())
+        header = environ.get(WEBCHAT_CLIENT_HEADER_ENV, "").strip() or DEFAULT_WEBCHAT_CLIENT_HEADER
+        if not re.fullmatch(r"[A-Za-z0-9-]{1,64}", header):
+            raise SettingsError(
+                f"{WEBCHAT_CLIENT_HEADER_ENV} is {header!r}; give a header name like "
+                f"{DEFAULT_WEBCHAT_CLIENT_HEADER}"
+            )
+        return cls(
+            sms_number=sms or None,
+            telegram=telegram or None,
+            messages_per_minute=whole_number(
+                environ, WEBCHAT_MESSAGES_PER_MINUTE_ENV, DEFAULT_WEBCHAT_MESSAGES_PER_MINUTE
+            ),
+            conversations_per_hour=whole_number(
+                environ, WEBCHAT_CONVERSATIONS_PER_HOUR_ENV, DEFAULT_WEBCHAT_CONVERSATIONS_PER_HOUR
+            ),
+            trusted_proxies=_networks(environ, WEBCHAT_TRUSTED_PROXIES_ENV),
+            client_header=header,
+        )

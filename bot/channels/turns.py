@@ -27,7 +27,8 @@ from rasa.core.channels.channel import OutputChannel, UserMessage
 
 from bot.channels.notices import try_again
 from bot.channels.transport import ProviderFailure, capped_text
-from bot.contract import LANGUAGE_HINT
+from bot.contract import LANGUAGE_HINT, language_metadata
+from bot.lang.codes import is_language
 
 logger = logging.getLogger(__name__)
 
@@ -163,7 +164,11 @@ async def take_turn(
             message.sender_id,
         )
     hint = (message.metadata or {}).get(LANGUAGE_HINT)
-    apology = {"text": try_again(language or hint, hotline)}
+    said_in = language or hint
+    apology: dict[str, Any] = {"text": try_again(said_in, hotline)}
+    if is_language(said_in):
+        # Named like every reply, so a page lays it out in its language (bot/contract.py).
+        apology["metadata"] = language_metadata(said_in)
     try:
         await output.send_response(message.sender_id, apology)
     except Exception:

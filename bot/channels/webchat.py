@@ -9,6 +9,10 @@ What comes out of turn (``trigger_intent?output_channel=webchat``: a caseworker'
 ``get_output_channel``; the page fetches it from ``/mailbox`` with the same sender secret it
 posts messages with, so only the person's own page can read it (docs/HANDOFF.md, "The web chat").
 
+Each reply goes to the page with the language it was written in (``bot/nlg.py`` tags it), so the
+page lays it out by that, never by its letters; the page itself (``webchat_page.py``) and the
+limits per client (``webchat_limits.py``, answered with 429) live beside this module.
+
 Rasa mounts every channel under ``/webhooks/<name>/``; the widget is wanted at ``/webchat/``
 too. ``blueprint()`` therefore returns a group of two blueprints with the same routes: one
 that takes Rasa's prefix, and one that keeps its own (``_OwnPrefixBlueprint``). The page uses
@@ -34,7 +38,7 @@ from bot.channels.identity import conversation_id
 from bot.channels.mailbox import MAILBOX_MESSAGES, MESSAGE_ID, Mailbox, MailboxFull
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory, channel_memory
 from bot.channels.sealing import KEY_ENV
-from bot.channels.settings import hotline, seals_addresses
+from bot.channels.settings import WebchatSettings, for_rasa, hotline, seals_addresses
 from bot.channels.transport import (
     BODY_LIMITS,
     MAX_TEXT_CHARS,
@@ -45,8 +49,10 @@ from bot.channels.transport import (
     read_body,
 )
 from bot.channels.turns import OnNewMessage, Outcome, take_turn, user_message
-from bot.contract import LANGUAGE_HINT
-from bot.lang.codes import LANGUAGES
+from bot.channels.webchat_limits import ClientLimits
+from bot.channels.webchat_page import Welcome, render_page
+from bot.contract import LANGUAGE_HINT, named_language
+from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
 from bot.stores import DELETED_CONFIRMATION
 
 logger = logging.getLogger(__name__)
@@ -57,6 +63,7 @@ FILES = {
     "index.html": "text/html; charset=utf-8",
     "widget.js": "text/javascript; charset=utf-8",
     "widget.css": "text/css; charset=utf-8",
+    "sw.js": "text/javascript; charset=utf-8",
 }
 #: Where the page is served besides Rasa's ``/webhooks/webchat/``.
 PUBLIC_PREFIX = "/webchat"
@@ -64,6 +71,10 @@ PUBLIC_PREFIX = "/webchat"
 _SENDER_RULE = re.compile(r"[A-Za-z0-9_-]{8,64}")
 #: Reply fields the page uses; the rest (recipient_id: our hashed id) stays on the server.
 _REPLY_FIELDS = ("text", "buttons", "image")
+#: Added to a reply: the language it is written in (when it names one), and, on the
+#: confirmation that the person's data was deleted, ``deleted`` (the page forgets the chat).
+REPLY_LANGUAGE_FIELD = "language"
+DELETED_FIELD = "deleted"
 #: Ids one fetch may acknowledge: every message a full mailbox holds, twice over.
 MAX_ACKNOWLEDGED = 2 * MAILBOX_MESSAGES
 
@@ -77,13 +88,25 @@ class WebchatCollector(CollectingOutputChannel):
     async def send_response(self, recipient_id: str, message: dict[str, Any]) -> None:
         if message.get("utter_action") == DELETED_CONFIRMATION:
             self.deleted_data = True
-        await super().send_response(recipient_id, message)
+        before = len(self.messages)
+        await super().send_response(recipient_id, dict(message))
+        # Rasa's collector keeps only what it shows; the page also needs these two.
+        for collected in self.messages[before:]:
+            collected["metadata"] = message.get("metadata")
+            collected["utter_action"] = message.get("utter_action")
 
 
 def visible_parts(message: dict[str, Any]) -> dict[str, Any]:
     """What the page shows of a Rasa message; the rest (recipient_id: our hashed id, custom
-    payloads) stays on the server."""
-    return {key: message[key] for key in _REPLY_FIELDS if message.get(key)}
+    payloads) stays on the server. With the language it is written in, so that the page lays
+    it out by that and not by its letters (the English menu names «زبان / ژبه»)."""
+    shown = {key: message[key] for key in _REPLY_FIELDS if message.get(key)}
+    language = named_language(message)
+    if shown and language:
+        shown[REPLY_LANGUAGE_FIELD] = language
+    if shown and message.get("utter_action") == DELETED_CONFIRMATION:
+        shown[DELETED_FIELD] = True
+    return shown
 
 
 class MailboxWriter(OutputChannel):
@@ -180,8 +203,10 @@ def parse_fetch(body: bytes) -> tuple[str, frozenset[str]]:
     return sender, frozenset(acknowledged)
 
 
-def _load_assets() -> dict[str, bytes]:
-    return {name: (ASSETS / name).read_bytes() for name in FILES}
+def _load_assets(settings: WebchatSettings, hotline: str | None) -> dict[str, bytes]:
+    assets = {name: (ASSETS / name).read_bytes() for name in FILES}
+    assets["index.html"] = render_page(assets["index.html"].decode(), settings, hotline)
+    return assets
 
 
 class _OwnPrefixBlueprint(Blueprint):
@@ -205,18 +230,27 @@ class WebchatInput(InputChannel):
         book only for its database, where delivered caseworker replies are recorded, when the
         deployment has its key (the web chat itself stores no address)."""
         addresses = address_book_for(cls.name()) if seals_addresses() else None
-        return cls(channel_memory(), addresses, hotline())
+        settings = for_rasa(WebchatSettings.load)
+        return cls(channel_memory(), addresses, hotline(), settings)
 
     def __init__(
         self,
         memory: ChannelMemory | None = None,
         addresses: AddressBook | None = None,
         hotline: str | None = None,
+        settings: WebchatSettings | None = None,
     ) -> None:
         self.hotline = hotline
-        self.assets = _load_assets()
-        self.mailbox = Mailbox(memory if memory is not None else ProcessMemory())
+        self.settings = settings or WebchatSettings()
+        self.assets = _load_assets(self.settings, hotline)
+        memory = memory if memory is not None else ProcessMemory()
+        self.mailbox = Mailbox(memory)
+        # In one process the counts get a memory of their own: counting a flood from many
+        # addresses must not push waiting messages out of a bounded memory they share.
+        counts = ProcessMemory() if isinstance(memory, ProcessMemory) else memory
+        self.limits = ClientLimits(counts, self.settings)
         self.addresses = addresses
+        self._welcome: tuple[object, Welcome] | None = None
 
     def get_output_channel(self) -> OutputChannel:
         """Where Rasa's ``trigger_intent`` sends (raises ``AlertNotDelivered`` when the
@@ -245,6 +279,11 @@ class WebchatInput(InputChannel):
         async def style(_: Request) -> HTTPResponse:
             return self._file("widget.css")
 
+        @blueprint.route("/sw.js", methods=["GET"])
+        async def service_worker(_: Request) -> HTTPResponse:
+            # Keeps the three files above for opening the page offline (widget.js registers it).
+            return self._file("sw.js")
+
         @blueprint.route("/webhook", methods=["POST"], stream=True)
         async def webhook(request: Request) -> HTTPResponse:
             try:
@@ -254,8 +293,17 @@ class WebchatInput(InputChannel):
                 return response.json({"error": "message too large"}, status=413)
             except MalformedRequest as error:
                 return response.json({"error": str(error)}, status=400)
-            collector = WebchatCollector()
             conversation = conversation_id(self.name(), sender)
+            client = self.limits.client_address(request.ip, request.headers)
+            refusal = await self.limits.admit(client, conversation)
+            if refusal is not None:
+                logger.debug("webchat: a client is over its limit of %s", refusal.reason)
+                return response.json(
+                    {"error": f"too many {refusal.reason}", "retry_after": refusal.retry_after},
+                    status=429,
+                    headers={"Retry-After": str(refusal.retry_after)},
+                )
+            collector = WebchatCollector()
             message = user_message(
                 text,
                 collector,
@@ -270,6 +318,16 @@ class WebchatInput(InputChannel):
                 # Say so: the widget then keeps the message and tries again.
                 return response.json({"error": "the assistant failed"}, status=503)
             return response.json([visible_parts(reply) for reply in collector.messages])
+
+        @blueprint.route("/welcome", methods=["GET"])
+        async def welcome(request: Request) -> HTTPResponse:
+            asked = request.args.get("language")
+            language = asked if asked in LANGUAGES else DEFAULT_LANGUAGE
+            greeting = self._welcome_for(request.app.ctx.agent)
+            if greeting is None:
+                return response.json({"error": "the assistant is not ready"}, status=503)
+            shown = [visible_parts(message) for message in greeting.messages(language)]
+            return response.json(shown, headers={"Cache-Control": "no-cache"})
 
         @blueprint.route("/mailbox", methods=["POST"], stream=True)
         async def mailbox(request: Request) -> HTTPResponse:
@@ -290,6 +348,15 @@ class WebchatInput(InputChannel):
             return response.json({"messages": messages}, headers={"Cache-Control": "no-store"})
 
         return blueprint
+
+    def _welcome_for(self, agent: Any) -> Welcome | None:
+        """The first screen's messages from the loaded model's domain (None before one is)."""
+        domain = getattr(agent, "domain", None)
+        if domain is None:
+            return None
+        if self._welcome is None or self._welcome[0] is not domain:
+            self._welcome = (domain, Welcome(domain.responses, self.name()))
+        return self._welcome[1]
 
     async def _forget_mailbox(self, conversation: str) -> None:
         try:

@@ -199,7 +199,7 @@ def test_retention_deletes_expired_and_old_and_keeps_the_rest() -> None:
     with db.session_scope() as session:
         assert session.get(StoredAddress, old) is None
         assert session.get(StoredAddress, fresh) is not None
-        assert len(broadcasts()) == 1  # who changed what stays; who was told does not
+    assert len(broadcasts()) == 1  # who changed what stays; who was told does not
 
 
 def test_editors_see_progress_by_status() -> None:

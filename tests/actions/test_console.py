@@ -20,6 +20,8 @@ from sqlalchemy.orm import Session
 
 from actions.admin.app import AccessLog, create_app
 from actions.admin.console import sessions
+from actions.admin.console.signin import THROTTLE
+from actions.admin.console.throttle import FailedSignIns
 from actions.admin.settings import AdminSettings
 from actions.admin.state import CLOCK
 from actions.airport import ActionAnswerAirportStatus
@@ -163,6 +165,9 @@ async def test_an_expired_code_is_refused(content_db: Engine, browser: Client) -
 async def test_failed_sign_ins_are_limited_even_for_a_right_code_afterwards(
     browser: Client, code: str
 ) -> None:
+    browser.app[THROTTLE] = FailedSignIns(
+        first_delay=0.01
+    )  # the waits: test_console_sign_in_limits
     page = await (await browser.get("/console/signin")).text()
     token = csrf_in(page)
     for attempt in range(5):
@@ -477,6 +482,18 @@ async def test_a_pashto_interface_is_right_to_left(browser: Client, signed_in: s
     form = await (await browser.get(GATE)).text()
     assert 'name="note.ps" lang="ps-AF" dir="rtl"' in form
     assert 'name="note.en" lang="en" dir="ltr"' in form
+
+
+async def test_a_records_history_marks_each_languages_text_with_its_tag_and_direction(
+    browser: Client, signed_in: str
+) -> None:
+    form = form_of(await (await browser.get(GATE)).text())
+    notes = {"note.en": "Open at 9.", "note.prs": "ساعت ۹ باز است.", "note.ps": "په ۹ بجو خلاص دی."}
+    await browser.post(GATE, data={**form, **notes, "do": "publish"})
+    history = await (await browser.get("/console/history/gate/KBL/abbey-gate")).text()
+    assert '<td lang="fa-AF" dir="rtl"><ins>ساعت ۹ باز است.</ins></td>' in history
+    assert '<td lang="ps-AF" dir="rtl"><ins>په ۹ بجو خلاص دی.</ins></td>' in history
+    assert '<td lang="en" dir="ltr"><ins>Open at 9.</ins></td>' in history
 
 
 # -- The CLI ------------------------------------------------------------------------------

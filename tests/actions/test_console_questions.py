@@ -1,5 +1,6 @@
 """The questions page: what people asked in the last week, and the messages we could not answer
-that at least three conversations sent — never one that fewer sent, never who sent it."""
+that at least five conversations sent on two channels or over six hours — never one that fewer
+sent, nor one that one person could have sent from five browser windows, never who sent it."""
 
 from __future__ import annotations
 
@@ -53,33 +54,64 @@ def counted(hour: datetime, intent: str, turns: int, language: str = "ps", **mor
                 session.add(QuestionCount(hour=hour, facet=facet, value=value, turns=turns))
 
 
-def unanswered(text: str, *conversations: str, asked_at: datetime = NOW) -> None:
+def unanswered(
+    text: str,
+    *conversations: str,
+    asked_at: datetime = NOW,
+    channels: tuple[str, ...] = ("telegram", "whatsapp"),
+    apart: timedelta = timedelta(0),
+) -> None:
+    """``text`` sent once by each conversation, ``apart`` after the one before, on ``channels``
+    in turn."""
     with db.session_scope() as session:
-        for conversation in conversations:
+        for index, conversation in enumerate(conversations):
             session.add(
                 UnansweredQuestion(
-                    asked_at=asked_at,
+                    asked_at=asked_at + index * apart,
                     conversation_tag=wording(conversation),
                     wording=wording(text),
                     intent="nlu_fallback",
                     language="ps",
                     script="Arab",
-                    channel="telegram",
+                    channel=channels[index % len(channels)],
                     text=text,
                 )
             )
 
 
-async def test_a_message_is_shown_from_three_conversations_on_not_from_two(
+async def test_a_message_is_shown_from_five_conversations_on_not_from_four(
     editor: Client,
 ) -> None:
-    unanswered("زه خپل پیشو له ځانه سره راوړلی شم", "a", "b", "c", "a")
-    unanswered("زما ورور [name] ورک دی", "a", "b", "b")
-    unanswered("can i bring my cat", "d", "e", "f", asked_at=NOW - timedelta(days=8))
+    unanswered("زه خپل پیشو له ځانه سره راوړلی شم", "a", "b", "c", "d", "e", "a")
+    unanswered("زما ورور [name] ورک دی", "a", "b", "c", "d", "d")
+    unanswered("can i bring my cat", "d", "e", "f", "g", "h", asked_at=NOW - timedelta(days=8))
     page = visible(await (await editor.get("/console/questions")).text())
-    assert "زه خپل پیشو له ځانه سره راوړلی شم 3 conversations, 4 times" in page
+    assert "زه خپل پیشو له ځانه سره راوړلی شم 5 conversations, 6 times" in page
     assert "زما ورور" not in page
     assert "can i bring my cat" not in page  # older than the week
+
+
+async def test_five_web_chat_windows_within_minutes_do_not_reach_the_page(
+    editor: Client,
+) -> None:
+    """One person's private windows are five conversations on one channel, minutes apart."""
+    one_person = ("w1", "w2", "w3", "w4", "w5")
+    unanswered(
+        "tell me a joke about my son tamim from khair khana",
+        *one_person,
+        channels=("webchat",),
+        apart=timedelta(minutes=2),
+    )
+    unanswered(
+        "can i bring my cat",
+        *one_person,
+        asked_at=NOW - timedelta(hours=7),
+        channels=("webchat",),
+        apart=timedelta(hours=1, minutes=30),
+    )
+    page = visible(await (await editor.get("/console/questions")).text())
+    assert "tamim" not in page
+    assert "can i bring my cat 5 conversations, 5 times" in page  # over six hours
 
 
 async def test_counts_by_intent_language_channel_hour_and_day_in_pashto(editor: Client) -> None:
@@ -99,7 +131,7 @@ async def test_counts_by_intent_language_channel_hour_and_day_in_pashto(editor: 
     # A row of a whole UTC hour (as counted before Kabul hours): the Kabul hour it starts in.
     kabul_hour = (hour + timedelta(hours=4, minutes=30)).replace(minute=0).strftime("%H:%M")
     assert f"{kabul_hour} ۵۰".translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) in text
-    assert "هېڅ بې ځوابه پیغام له ۳ یا ډېرو خبرو اترو نه دی راغلی." in text
+    assert "هېڅ بې ځوابه پیغام له ۵ یا ډېرو خبرو اترو نه دی راغلی." in text
 
 
 async def test_hours_and_days_are_kabul_hours_and_kabul_days(editor: Client) -> None:
@@ -118,7 +150,7 @@ async def test_hours_and_days_are_kabul_hours_and_kabul_days(editor: Client) -> 
 
 
 async def test_masks_are_named_in_the_editors_language(editor: Client) -> None:
-    unanswered("my number is [phone] and my name [name]", "a", "b", "c")
+    unanswered("my number is [phone] and my name [name]", "a", "b", "c", "d", "e")
     dari = visible(await (await editor.get("/console/questions?lang=prs")).text())
     assert "my number is [شماره تلفون] and my name [نام]" in dari
     english = visible(await (await editor.get("/console/questions?lang=en")).text())

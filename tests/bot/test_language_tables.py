@@ -9,17 +9,19 @@ from types import ModuleType
 
 import pytest
 
-from bot.lang import calendar, codes, letters, names
+from bot.lang import calendar, codes, letters, names, tags
 from bot.lang.calendar import DAY_PARTS, MONTHS, WEEKDAYS, day_part, month, weekday
 from bot.lang.codes import LANGUAGES, IncompleteLanguageTable, refuse_gaps
 from bot.lang.letters import WRITTEN_DIGITS
 from bot.lang.names import LANGUAGE_NAMES, READING_ORDER, own_name
+from bot.lang.tags import PAGE_LANGUAGES, PageLanguage
 
-TABLE_MODULES: tuple[ModuleType, ...] = (calendar, letters, names)
+TABLE_MODULES: tuple[ModuleType, ...] = (calendar, letters, names, tags)
 
 
 @pytest.mark.parametrize(
-    "table", [WEEKDAYS, MONTHS, DAY_PARTS, LANGUAGE_NAMES, READING_ORDER, WRITTEN_DIGITS]
+    "table",
+    [WEEKDAYS, MONTHS, DAY_PARTS, LANGUAGE_NAMES, READING_ORDER, WRITTEN_DIGITS, PAGE_LANGUAGES],
 )
 def test_every_table_has_every_language(table: dict[str, object]) -> None:
     assert set(table) == set(LANGUAGES)
@@ -63,6 +65,7 @@ def test_a_new_language_is_refused_until_every_table_has_it(urdu: None) -> None:
         assert f"{table} has no 'ur'" in "\n".join(found), table
     assert "bot/lang/letters.py WRITTEN_DIGITS has no 'ur'" in found
     assert "bot/lang/names.py LANGUAGE_NAMES['prs'] has no 'ur'" in found
+    assert "bot/lang/tags.py PAGE_LANGUAGES has no 'ur'" in found
     assert any(gap.startswith("bot/lang/names.py READING_ORDER['ps'] must") for gap in found)
     with pytest.raises(IncompleteLanguageTable, match=r"MONTHS has no 'ur'"):
         importlib.reload(calendar)
@@ -79,3 +82,16 @@ def test_a_table_with_an_unknown_language_or_a_missing_month_is_refused(
     with pytest.raises(IncompleteLanguageTable, match="WEEKDAYS"):
         refuse_gaps(found)
     refuse_gaps([])  # nothing missing: nothing raised
+
+
+def test_pages_tag_dari_as_afghan_persian_and_lay_out_by_rtl_languages(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert [(tags.tag(c), tags.direction(c)) for c in LANGUAGES] == [
+        ("en", "ltr"), ("fa-AF", "rtl"), ("ps-AF", "rtl")
+    ]  # fmt: skip
+    assert (tags.tag("xx"), tags.direction(None)) == ("en", "ltr")
+    monkeypatch.setitem(tags.PAGE_LANGUAGES, "ps", PageLanguage("ps-AF", "ltr"))
+    assert tags.table_gaps() == [
+        "bot/lang/tags.py PAGE_LANGUAGES['ps'] is ltr, RTL_LANGUAGES says rtl"
+    ]

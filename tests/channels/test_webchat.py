@@ -36,7 +36,11 @@ async def test_the_page_is_served_under_rasas_prefix_and_at_webchat(serve: Serve
         status, content_type, body = await get(f"{base}/")
         assert status == 200 and content_type.startswith("text/html")
         assert b'role="log"' in body
-        for name, kind in (("widget.js", "text/javascript"), ("widget.css", "text/css")):
+        for name, kind in (
+            ("widget.js", "text/javascript"),
+            ("widget.css", "text/css"),
+            ("sw.js", "text/javascript"),
+        ):
             status, content_type, _ = await get(f"{base}/{name}")
             assert (status, content_type.split(";")[0]) == (200, kind)
     assert (await get(f"{root}/webchat/../credentials.yml"))[0] == 404

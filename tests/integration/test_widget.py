@@ -30,6 +30,8 @@ CHROMIUM_ARGS = [
 PASHTO_ONLY = PASHTO_LETTERS
 ARABIC = set(chr(code) for code in range(0x0600, 0x0700))
 REPLY_TIMEOUT_MS = 30_000
+#: A bubble answering the person (the first screen's greeting and menu are ``.welcome``).
+REPLY = ".msg.bot:not(.welcome)"
 MAX_WIDGET_BYTES = 100 * 1024
 WIDGET_FILES = {"", "widget.js", "widget.css"}  # "" is the page itself, /webchat/
 DOCS_SCREENSHOT = ROOT / "docs" / "webchat.png"
@@ -90,10 +92,10 @@ def page(browser: Browser, stack: Stack) -> Iterator[Page]:
 
 def ask(page: Page, text: str) -> str:
     """Type ``text``, send it, and return the text of the first reply."""
-    before = page.locator(".msg.bot").count()
+    before = page.locator(REPLY).count()
     page.get_by_label("Your question").fill(text)
     page.keyboard.press("Enter")
-    reply = page.locator(".msg.bot").nth(before)
+    reply = page.locator(REPLY).nth(before)
     expect(reply).to_be_visible(timeout=REPLY_TIMEOUT_MS)
     return reply.inner_text()
 
@@ -105,16 +107,16 @@ def test_a_pashto_question_gets_a_pashto_answer_laid_out_right_to_left(
     expect(page.get_by_role("log")).to_have_attribute("aria-live", "polite")
     answer = ask(page, "د کابل هوايي ډګر خلاص دی؟")
     assert set(answer) & PASHTO_ONLY, f"not Pashto: {answer!r}"
-    reply = page.locator(".msg.bot").first
+    reply = page.locator(REPLY).first
     assert reply.evaluate("el => getComputedStyle(el).direction") == "rtl"
     assert page.evaluate("document.documentElement.dir") == "rtl"
-    assert page.evaluate("document.documentElement.lang") == "ps"
+    assert page.evaluate("document.documentElement.lang") == "ps-AF"
     # The page stays within a phone's width: nothing scrolls sideways.
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     transferred = page.evaluate(
         """() => [...performance.getEntriesByType("navigation"),
                  ...performance.getEntriesByType("resource")]
-              .filter(e => !e.name.endsWith("/webhook") && !e.name.endsWith("/mailbox"))
+              .filter(e => !/[/](webhook|mailbox|welcome)([?]|$)/.test(e.name))
               .map(e => [e.name, e.transferSize])"""
     )
     assert {name.rsplit("/", 1)[-1] for name, _ in transferred} == WIDGET_FILES, transferred
@@ -129,7 +131,7 @@ def test_a_pashto_question_gets_a_pashto_answer_laid_out_right_to_left(
 def test_the_language_switcher_changes_the_layout_and_the_answers(page: Page, stack: Stack) -> None:
     page.goto(f"{stack.rasa_url}/webchat/")
     page.get_by_role("button", name="پښتو").click()
-    reply = page.locator(".msg.bot").first
+    reply = page.locator(REPLY).first
     expect(reply).to_be_visible(timeout=REPLY_TIMEOUT_MS)
     assert set(reply.inner_text()) & PASHTO_ONLY
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
@@ -137,10 +139,10 @@ def test_the_language_switcher_changes_the_layout_and_the_answers(page: Page, st
     expect(page.get_by_role("textbox")).to_be_focused()
 
     # The first turn also brings the safety offer: the answer to the click is the next message.
-    expect(page.locator(".msg.bot")).to_have_count(2, timeout=REPLY_TIMEOUT_MS)
-    before = page.locator(".msg.bot").count()
+    expect(page.locator(REPLY)).to_have_count(2, timeout=REPLY_TIMEOUT_MS)
+    before = page.locator(REPLY).count()
     page.get_by_role("button", name="English").click()
-    reply = page.locator(".msg.bot").nth(before)
+    reply = page.locator(REPLY).nth(before)
     expect(reply).to_be_visible(timeout=REPLY_TIMEOUT_MS)
     assert not set(reply.inner_text()) & ARABIC
     expect(page.locator("html")).to_have_attribute("dir", "ltr")
@@ -164,7 +166,7 @@ def test_a_dropped_connection_shows_reconnecting_and_the_message_is_not_lost(
     page.get_by_label("Your question").fill("is abbey gate open?")
     page.keyboard.press("Enter")
     expect(page.get_by_role("status")).to_contain_text("Reconnecting")
-    reply = page.locator(".msg.bot").first
+    reply = page.locator(REPLY).first
     expect(reply).to_be_visible(timeout=REPLY_TIMEOUT_MS)
     assert dropped and reply.inner_text().startswith("• Abbey Gate:")  # the gate asked about
     expect(page.get_by_role("status")).to_be_hidden()
@@ -175,9 +177,9 @@ def missing_glyphs(page: Page, stack: Stack) -> list[str]:
     """The Dari and Pashto characters that a Pashto reply's font stack cannot draw."""
     page.goto(f"{stack.rasa_url}/webchat/")
     page.get_by_role("button", name="پښتو").click()
-    reply = page.locator(".msg.bot").first
+    reply = page.locator(REPLY).first
     expect(reply).to_be_visible(timeout=REPLY_TIMEOUT_MS)
-    assert reply.get_attribute("lang") == "ps"
+    assert reply.get_attribute("lang") == "ps-AF"
     return reply.evaluate(
         "(element, args) => (" + MISSING_GLYPHS_JS + ")([element, ...args])",
         [DARI_AND_PASHTO, NO_GLYPH],
@@ -213,7 +215,7 @@ def test_a_missing_letter_is_noticed(browser: Browser, stack: Stack, tmp_path: P
 
 
 #: What the mailbox answers when a caseworker's reply waits (in Pashto: right to left).
-WAITING = {"id": "0123456789abcdef", "text": "زه ستاسو قضیه ګورم، لږ صبر وکړئ."}
+WAITING = {"id": "0123456789abcdef", "text": "زه ستاسو قضیه ګورم، لږ صبر وکړئ.", "language": "ps"}
 
 
 def mailbox_answer(route: Route, messages: list[dict[str, str]]) -> None:
@@ -234,9 +236,9 @@ def test_a_waiting_message_is_shown_once_and_acknowledged_until_the_server_forge
 
     page.route("**/mailbox", mailbox)
     page.goto(f"{stack.rasa_url}/webchat/")
-    shown = page.locator(".msg.bot", has_text=WAITING["text"])
+    shown = page.locator(REPLY, has_text=WAITING["text"])
     expect(shown).to_have_count(1, timeout=REPLY_TIMEOUT_MS)
-    assert (shown.get_attribute("lang"), shown.get_attribute("dir")) == ("ps", "rtl")
+    assert (shown.get_attribute("lang"), shown.get_attribute("dir")) == ("ps-AF", "rtl")
     page.wait_for_function(
         "() => localStorage.getItem('evacuee-webchat.acks') === '[]'", timeout=REPLY_TIMEOUT_MS
     )
@@ -278,3 +280,82 @@ def test_a_hidden_page_does_not_ask_and_asks_at_once_when_it_is_shown(
     while len(asked) == before and time.monotonic() < shown_at + 5:
         page.wait_for_timeout(100)
     assert len(asked) == before + 1 and asked[-1] - shown_at < 2
+
+
+def dari_page(browser: Browser, stack: Stack) -> Page:
+    """A phone whose browser speaks Dari: the page opens in Dari."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="fa-AF")
+    opened = context.new_page()
+    opened.goto(f"{stack.rasa_url}/webchat/")
+    expect(opened.locator("html")).to_have_attribute("lang", "fa-AF")
+    return opened
+
+
+def test_a_dari_status_line_counts_the_seconds_in_persian_digits(
+    browser: Browser, stack: Stack
+) -> None:
+    page = dari_page(browser, stack)
+    page.route("**/webhook", lambda route: route.abort("connectionreset"))
+    page.get_by_label("سوال شما").fill("میدان هوایی باز است؟")
+    page.keyboard.press("Enter")
+    status = page.get_by_role("status")
+    expect(status).to_contain_text("کوشش بعدی پس از ۱ ثانیه")
+    expect(status).to_contain_text("پس از ۲ ثانیه", timeout=REPLY_TIMEOUT_MS)
+    assert not any(digit in status.inner_text() for digit in "0123456789")
+    page.context.close()
+
+
+def test_too_many_messages_the_page_waits_as_told_says_so_and_then_sends(
+    browser: Browser, stack: Stack
+) -> None:
+    page = dari_page(browser, stack)
+    crowded: list[float] = []
+
+    def crowded_once(route: Route) -> None:
+        if crowded:
+            route.continue_()
+            return
+        crowded.append(time.monotonic())
+        route.fulfill(
+            status=429,
+            headers={"Retry-After": "3"},
+            content_type="application/json",
+            body=json.dumps({"error": "too many messages per minute", "retry_after": 3}),
+        )
+
+    page.route("**/webhook", crowded_once)
+    page.get_by_label("سوال شما").fill("میدان هوایی باز است؟")
+    page.keyboard.press("Enter")
+    status = page.get_by_role("status")
+    expect(status).to_contain_text("از این شبکه پیام‌های زیادی می‌آید")
+    expect(status).to_contain_text("پس از ۳ ثانیه")
+    reply = page.locator(REPLY).first
+    expect(reply).to_be_visible(timeout=REPLY_TIMEOUT_MS)
+    assert reply.get_attribute("lang") == "fa-AF"
+    assert page.locator(".msg.failed").count() == 0 and page.locator(".msg.user").count() == 1
+    expect(status).to_be_hidden()
+    page.context.close()
+
+
+def test_reopened_offline_the_page_shows_the_chat_kept_on_the_phone(
+    page: Page, stack: Stack
+) -> None:
+    page.goto(f"{stack.rasa_url}/webchat/")
+    answer = ask(page, "is abbey gate open?")
+    assert answer.startswith("• Abbey Gate:")
+    # The service worker has kept the page's files (it controls the page once installed).
+    page.wait_for_function("() => Boolean(navigator.serviceWorker.controller)", timeout=10_000)
+    page.context.set_offline(True)
+    try:
+        page.reload()
+        expect(page.locator(REPLY, has_text="Abbey Gate").first).to_be_visible()
+        expect(page.locator(".msg.user")).to_have_text(["is abbey gate open?"])
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        # Written offline: kept and shown as waiting, sent when the connection is back.
+        page.get_by_label("Your question").fill("when is the next flight to doha?")
+        page.keyboard.press("Enter")
+        expect(page.locator(".msg.user.pending")).to_have_count(1)
+    finally:
+        page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator(".msg.user.pending")).to_have_count(0, timeout=REPLY_TIMEOUT_MS)

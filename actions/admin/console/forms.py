@@ -17,7 +17,7 @@ from actions.admin.console.guard import Form
 from actions.common.kabul_time import KABUL
 from actions.content.fields import Field, FieldType
 from actions.content.records import KindSpec
-from bot.lang.codes import LANGUAGES, RTL_LANGUAGES
+from bot.lang.codes import LANGUAGES
 
 LOCAL_MINUTE = "%Y-%m-%dT%H:%M"
 
@@ -35,10 +35,6 @@ class FieldView:
     choices: list[str] = field(default_factory=list)
     long: bool = True
     errors: dict[str, str] = field(default_factory=dict)  # "" for the whole field, or a language
-
-    @property
-    def rtl(self) -> frozenset[str]:
-        return RTL_LANGUAGES
 
 
 def local_time(iso: str | None) -> str:

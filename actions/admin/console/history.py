@@ -24,6 +24,7 @@ from actions.content import format as fmt
 from actions.content.records import KindSpec, spec_for
 from actions.content.revision import Revision
 from actions.content.validation import ContentError
+from bot.lang.codes import LANGUAGES
 
 routes = web.RouteTableDef()
 LIMIT = 50
@@ -40,10 +41,12 @@ def differences(spec: KindSpec, change: Revision) -> list[dict[str, str]]:
             continue
         item = spec.field(name) if spec.has(name) else None
         if isinstance(old, dict) or isinstance(new, dict):
-            for lang in ("en", "prs", "ps"):
+            for lang in LANGUAGES:
                 a, b = (old or {}).get(lang, ""), (new or {}).get(lang, "")
                 if a != b:
-                    lines.append({"field": f"{name} · {lang}", "before": a, "after": b})
+                    lines.append(
+                        {"field": f"{name} · {lang}", "before": a, "after": b, "language": lang}
+                    )
         elif item is not None:
             lines.append({"field": name, "before": shown(item, old), "after": shown(item, new)})
     return lines

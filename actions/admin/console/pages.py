@@ -21,7 +21,7 @@ from actions.admin.state import now
 from actions.common import kabul_time
 from actions.content import format as fmt
 from actions.content.records import SPECS
-from bot.lang import texts
+from bot.lang import tags, texts
 from bot.lang.codes import LANGUAGES
 
 YEAR = 365 * 24 * 3600
@@ -73,6 +73,9 @@ def render(
     page = {
         "lang": language,
         "dir": words.direction(language),
+        # ``lang`` and ``dir`` of text in a language (bot/lang/tags.py): "fa-AF" for Dari.
+        "lang_tag": tags.tag,
+        "lang_dir": tags.direction,
         "t": partial(words.say, language=language),
         "kind_name": lambda kind: words.label(words.KIND, kind, language),
         "field_name": lambda name: words.label(words.FIELD, name, language),

@@ -1,7 +1,7 @@
 """``/console/questions``: what people asked in the last 7 days, and what we could not answer.
 
 Editors' role only. Counts by question (intent), language and script, channel, hour and day,
-and the masked messages the assistant could not answer that at least three conversations sent
+and the masked messages the assistant could not answer that at least five conversations sent (on two channels or over six hours)
 (``actions/questions/report.py``), so that editors can add what is missing. Nothing on the page
 names a person or a conversation.
 """

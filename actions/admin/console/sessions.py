@@ -15,7 +15,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from actions.admin import tokens
@@ -57,6 +57,8 @@ class Identity:
 
     name: str
     role: str = EDITOR_ROLE
+    #: The editor token signed in with, if one was (revoking it ends the session).
+    token_id: int | None = None
 
 
 def invite(session: Session, editor: str, now: datetime, role: str = EDITOR_ROLE) -> Invitation:
@@ -80,19 +82,29 @@ def redeem(session: Session, presented: str, now: datetime) -> Identity:
     presented = presented.strip()
     if presented.startswith(tokens.PREFIX):
         try:
-            return Identity(tokens.authenticate(session, presented, now))
+            token = tokens.token_of(session, presented, now)
         except tokens.TokenRejected:
             raise SignInRefused from None
+        return Identity(token.editor, token_id=token.id)
     code = plain_code(presented)
     if code is None:
         raise SignInRefused
-    row = session.scalars(
-        select(SignInCode).where(SignInCode.code_hash == _hash(code)).with_for_update()
+    # One conditional statement, so that two browsers presenting the same code at the same
+    # moment cannot both see it unused (SQLite takes no row lock for SELECT … FOR UPDATE).
+    claimed = session.execute(
+        update(SignInCode)
+        .where(
+            SignInCode.code_hash == _hash(code),
+            SignInCode.used_at.is_(None),
+            SignInCode.expires_at > now,
+        )
+        .values(used_at=now)
+        .returning(SignInCode.editor, SignInCode.role)
+        .execution_options(synchronize_session=False)
     ).first()
-    if row is None or row.used_at is not None or row.expires_at <= now:
+    if claimed is None:
         raise SignInRefused
-    row.used_at = now
-    return Identity(row.editor, row.role)
+    return Identity(claimed.editor, claimed.role)
 
 
 def open_session(session: Session, who: Identity, now: datetime, lifetime: timedelta) -> str:
@@ -105,6 +117,7 @@ def open_session(session: Session, who: Identity, now: datetime, lifetime: timed
             secret_hash=_hash(secret),
             created_at=now,
             expires_at=now + lifetime,
+            token_id=who.token_id,
         )
     )
     session.flush()

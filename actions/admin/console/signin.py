@@ -6,6 +6,7 @@ messaging app that fetches the link to show a preview cannot use the one-time co
 
 from __future__ import annotations
 
+import asyncio
 import math
 from datetime import datetime
 from functools import partial
@@ -14,6 +15,7 @@ from typing import Any
 from aiohttp import web
 from sqlalchemy.orm import Session
 
+from actions.admin.clients import client_of
 from actions.admin.console import sessions
 from actions.admin.console.guard import (
     BROWSER_COOKIE,
@@ -31,7 +33,7 @@ from actions.admin.console.guard import (
 from actions.admin.console.pages import render
 from actions.admin.console.refusals import form_refused
 from actions.admin.console.throttle import FailedSignIns
-from actions.admin.state import in_transaction, now
+from actions.admin.state import SETTINGS, in_transaction, now
 
 routes = web.RouteTableDef()
 THROTTLE: web.AppKey[FailedSignIns] = web.AppKey("failed_sign_ins")
@@ -81,25 +83,33 @@ async def sign_in(request: web.Request) -> web.Response:
         form = await checked_form(request, request.cookies.get(BROWSER_COOKIE, ""))
     except FormRefused as refusal:
         return form_refused(request, None, refusal)
-    address, moment = request.remote or "-", now(request)
+    presented, moment = field(form, "code"), now(request)
     throttle = request.app[THROTTLE]
-    wait = throttle.wait(address, moment)
-    if wait is not None:
-        minutes = max(1, math.ceil(wait.total_seconds() / 60))
-        response = sign_in_page(request, "too_many_tries", 429, minutes=minutes)
-        response.headers["Retry-After"] = str(math.ceil(wait.total_seconds()))
+    attempt = throttle.attempt(
+        client_of(request, request.app[SETTINGS].trusted_proxies), presented, moment
+    )
+    if attempt.refused_for is not None:
+        wait = attempt.refused_for.total_seconds()
+        response = sign_in_page(
+            request, "too_many_tries", 429, minutes=max(1, math.ceil(wait / 60))
+        )
+        response.headers["Retry-After"] = str(math.ceil(wait))
         return response
-    presented = field(form, "code")
+    if attempt.delay:
+        await asyncio.sleep(attempt.delay)
 
     def enter(session: Session) -> tuple[str, str]:
+        if attempt.spent_code:
+            raise sessions.SignInRefused
         who = sessions.redeem(session, presented, moment)
         return sessions.open_session(session, who, moment, lifetime(request)), who.role
 
     try:
         secret, role = await in_transaction(request, enter)
     except sessions.SignInRefused:
-        throttle.failed(address, moment)
+        throttle.failed(attempt)
         return sign_in_page(request, "sign_in_refused", 401)
+    throttle.succeeded(attempt)
     home = SignedIn("", "", role).home
     wanted = safe_next(field(form, "next"))
     response = web.HTTPSeeOther(home if wanted == HOME else wanted)

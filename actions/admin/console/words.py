@@ -12,8 +12,8 @@ from datetime import timedelta
 from typing import Final
 
 from actions.content.localise import digits
-from bot.lang import texts
-from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES, RTL_LANGUAGES
+from bot.lang import tags, texts
+from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
 from bot.lang.names import own_name
 
 #: How each language names itself, for the language switch.
@@ -39,7 +39,7 @@ def language_of(value: object) -> str:
 
 
 def direction(language: str) -> str:
-    return "rtl" if language in RTL_LANGUAGES else "ltr"
+    return tags.direction(language)
 
 
 def say(key: str, language: str, **values: object) -> str:

@@ -2,45 +2,60 @@
  * Messages wait in an outbox (kept in localStorage) until the server answered them, so a
  * dropped connection costs a retry, never a message. What comes later (a caseworker's reply,
  * "I am back") waits in the server's mailbox: the page asks for it every few seconds while it
- * is in view, and acknowledges each message by id once shown (docs/HANDOFF.md, "The web chat"). */
+ * is in view, and acknowledges each message by id once shown (docs/HANDOFF.md, "The web chat").
+ *
+ * Languages: the server names the language of every reply; each bubble is laid out by that
+ * (never by its letters: the English menu names «زبان / ژبه»), and the page follows the
+ * conversation's language, which only the replies to the person's own messages tell. Tags,
+ * directions, words and digits come from the page (bot/channels/webchat_page.py).
+ *
+ * The chat is kept on this device, bounded (HISTORY_LIMIT, HISTORY_DAYS), and shown again when
+ * the page is reopened; "clear this chat" and "delete my data" remove it
+ * (docs/DATA_PROTECTION.md, "The web chat on a shared phone"). */
 (function () {
   "use strict";
 
+  var CONFIG = JSON.parse(document.getElementById("webchat-config").textContent);
+  var LANGS = CONFIG.languages;
   var WEBHOOK = "webhook"; // relative: the page works at /webchat/ and /webhooks/webchat/
+  var WELCOME = "welcome";
   var STORE = "evacuee-webchat.";
   var MAX_DELAY = 30000;
+  var MAX_CROWDED_DELAY = 60000; // a 429 says when to come back; ask again at most this late
   var MAILBOX = "mailbox";
   var POLL_FIRST = 5000;        // right after the person wrote, or a message came
   var POLL_WAITING = 15000;     // at most, while a caseworker has the conversation
   var POLL_IDLE = 60000;        // at most, otherwise
   var ACK_SOON = 1000;          // messages just shown are acknowledged this soon
   var WAITING_FOR = 30 * 60000; // a silent answer means "a person will answer" this long
-  var PASHTO_ONLY = /[ټډړږښګڼېۍځڅ]/;
-  var ARABIC = /[\u0600-\u06FF]/;
-  var UI = {
-    en: { title: "Evacuation information", label: "Your question", placeholder: "Type your question",
-      send: "Send", reconnecting: "Reconnecting… your message will be sent when the connection is back.",
-      retryIn: "Reconnecting… next try in {s} s.", refused: "This message could not be sent." },
-    prs: { title: "معلومات تخلیه", label: "سوال شما", placeholder: "سوال خود را بنویسید",
-      send: "ارسال", reconnecting: "دوباره وصل می‌شود… پیام شما بعد از وصل شدن فرستاده می‌شود.",
-      retryIn: "دوباره وصل می‌شود… کوشش بعدی پس از {s} ثانیه.", refused: "این پیام فرستاده نشد." },
-    ps: { title: "د وتلو معلومات", label: "ستاسو پوښتنه", placeholder: "خپله پوښتنه ولیکئ",
-      send: "ولېږئ", reconnecting: "بیا وصلېږي… ستاسو پیغام به له وصلېدو وروسته ولېږل شي.",
-      retryIn: "بیا وصلېږي… بله هڅه په {s} ثانیو کې.", refused: "دا پیغام ونه لېږل شو." }
-  };
+  // Bubbles kept on this device: a long visit's worth (a question and its two or three
+  // answers, some twenty times over), little enough that a phone shared or taken shows only
+  // the latest part; and none older than the server keeps a conversation.
+  var HISTORY_LIMIT = 60;
+  var HISTORY_DAYS = 7;
+  var ARABIC_RUN = /([\u0600-\u06FF\u0750-\u077F\uFB50-\uFDFF\uFE70-\uFEFF]+(?:\u200C[\u0600-\u06FF\u0750-\u077F\uFB50-\uFDFF\uFE70-\uFEFF]+)*)/;
 
   var log = document.getElementById("log");
   var statusLine = document.getElementById("status");
   var form = document.getElementById("composer");
   var input = document.getElementById("input");
+  var clearButton = document.getElementById("clear");
   var langButtons = document.querySelectorAll(".langs button");
 
   function store(key, value) {
     try {
       if (value === undefined) return window.localStorage.getItem(STORE + key);
-      window.localStorage.setItem(STORE + key, value);
+      if (value === null) window.localStorage.removeItem(STORE + key);
+      else window.localStorage.setItem(STORE + key, value);
     } catch (e) { /* private mode: keep going without storage */ }
     return null;
+  }
+
+  function stored(key, fallback) {
+    try {
+      var value = JSON.parse(store(key) || "null");
+      return value === null ? fallback : value;
+    } catch (e) { return fallback; }
   }
 
   function randomId() {
@@ -52,31 +67,71 @@
   var sender = store("sender") || randomId();
   store("sender", sender);
 
-  function languageOf(text) {
-    if (PASHTO_ONLY.test(text)) return "ps";
-    if (ARABIC.test(text)) return "prs";
-    return "en";
-  }
+  function known(code) { return Object.prototype.hasOwnProperty.call(LANGS, code); }
 
   function browserLanguage() {
-    var code = (navigator.language || "en").toLowerCase().split("-")[0];
-    return code === "fa" || code === "prs" ? "prs" : code === "ps" ? "ps" : "en";
+    var code = (navigator.language || "").toLowerCase().split("-")[0];
+    if (code === "fa") code = "prs";
+    return known(code) ? code : CONFIG["default"];
   }
 
-  var language = store("language") || browserLanguage();
+  var language = store("language");
+  if (!known(language)) language = browserLanguage();
 
-  /* The whole page follows the conversation's language: right to left for Dari and Pashto. */
+  /* Numbers in the language's own digits: «پس از ۴ ثانیه». */
+  function inDigits(text, code) {
+    var digits = LANGS[code].digits;
+    return String(text).replace(/[0-9]/g, function (d) { return digits.charAt(Number(d)); });
+  }
+
+  function say(key, seconds) {
+    var text = LANGS[language].words[key];
+    return seconds === undefined ? text : text.replace("{seconds}", inDigits(seconds, language));
+  }
+
+  /* Text into an element laid out in ``code``: in a left-to-right bubble every Arabic-script
+   * word is isolated (<bdi>), so "6 Language / زبان / ژبه" and "Dari (دری) or Pashto (پښتو)"
+   * keep their order; a right-to-left bubble needs nothing (the server isolates codes). */
+  function fill(element, text, code) {
+    if (code && LANGS[code].dir === "ltr" && ARABIC_RUN.test(text)) {
+      text.split(ARABIC_RUN).forEach(function (part, i) {
+        if (!part) return;
+        if (i % 2) {
+          var word = document.createElement("bdi");
+          word.textContent = part;
+          element.appendChild(word);
+        } else {
+          element.appendChild(document.createTextNode(part));
+        }
+      });
+    } else {
+      element.textContent = text;
+    }
+  }
+
+  function markLanguage(element, code) {
+    if (known(code)) {
+      element.lang = LANGS[code].tag;
+      element.dir = LANGS[code].dir;
+    } else {
+      element.dir = "auto"; // not named: the browser decides, the page does not change
+    }
+  }
+
+  /* The page in the conversation's language: title, composer, buttons, direction. */
   function setLanguage(code) {
-    if (!UI[code]) return;
+    if (!known(code)) return;
     language = code;
     store("language", code);
-    var words = UI[code];
+    var words = LANGS[code].words;
     var root = document.documentElement;
-    root.lang = code;
-    root.dir = code === "en" ? "ltr" : "rtl";
+    root.lang = LANGS[code].tag;
+    root.dir = LANGS[code].dir;
+    document.title = words.title;
     document.getElementById("title").textContent = words.title;
     document.getElementById("input-label").textContent = words.label;
     document.getElementById("send").textContent = words.send;
+    clearButton.textContent = words.clear;
     input.placeholder = words.placeholder;
     Array.prototype.forEach.call(langButtons, function (button) {
       button.setAttribute("aria-pressed", String(button.getAttribute("data-lang") === code));
@@ -85,13 +140,11 @@
 
   function scrollDown() { log.scrollTop = log.scrollHeight; }
 
-  function addMessage(text, who) {
+  function addMessage(text, who, code) {
     var item = document.createElement("p");
-    var code = languageOf(text);
     item.className = "msg " + who;
-    item.lang = code;
-    item.dir = code === "en" ? "ltr" : "rtl";
-    item.textContent = text;
+    markLanguage(item, who === "user" ? null : code);
+    fill(item, text, code);
     log.appendChild(item);
     scrollDown();
     return item;
@@ -101,15 +154,16 @@
     Array.prototype.forEach.call(log.querySelectorAll(".choices button"), function (b) { b.disabled = true; });
   }
 
-  function addChoices(buttons) {
+  function addChoices(buttons, code, active) {
     var group = document.createElement("div");
     group.className = "choices";
     group.setAttribute("role", "group");
     buttons.forEach(function (choice) {
       var button = document.createElement("button");
       button.type = "button";
-      button.textContent = choice.title;
-      button.dir = "auto";
+      markLanguage(button, code);
+      fill(button, choice.title, code);
+      button.disabled = !active;
       button.addEventListener("click", function () {
         send(choice.payload || choice.title, choice.title);
         input.focus(); // the clicked button is now disabled: keep focus somewhere useful
@@ -120,14 +174,70 @@
     scrollDown();
   }
 
-  function showReplies(replies) {
+  /* History: what was shown, kept on this device. */
+  var history = stored("history", []);
+  if (!Array.isArray(history)) history = [];
+
+  function saveHistory() {
+    var oldest = Date.now() - HISTORY_DAYS * 24 * 3600 * 1000;
+    history = history.filter(function (entry) { return entry && entry.at >= oldest; }).slice(-HISTORY_LIMIT);
+    store("history", JSON.stringify(history));
+  }
+
+  function remember(entry) {
+    entry.at = Date.now();
+    history.push(entry);
+    saveHistory();
+  }
+
+  function showEntry(entry, active) {
+    if (entry.text) {
+      var item = addMessage(entry.text, entry.who, entry.language);
+      if (entry.failed) item.classList.add("failed");
+      if (entry.welcome) item.classList.add("welcome");
+    }
+    if (entry.buttons && entry.buttons.length) addChoices(entry.buttons, entry.language, active);
+  }
+
+  var welcomeShown = false;
+
+  /* Replies from the server. ``ownTurn``: answers to the person's own message, whose language
+   * is the conversation's (a caseworker may write in another; the page stays). */
+  function showReplies(replies, ownTurn) {
+    welcomeShown = false;
+    var deleted = replies.some(function (reply) { return reply && reply.deleted; });
+    if (deleted) forgetChat();
     replies.forEach(function (reply) {
-      if (reply.text) {
-        addMessage(reply.text, "bot");
-        setLanguage(languageOf(reply.text));
-      }
-      if (reply.buttons && reply.buttons.length) addChoices(reply.buttons);
+      if (!reply || !(reply.text || (reply.buttons && reply.buttons.length))) return;
+      var code = known(reply.language) ? reply.language : null;
+      var entry = { who: "bot", text: reply.text || "", language: code, buttons: reply.buttons || [] };
+      showEntry(entry, true);
+      if (!deleted) remember(entry);
+      if (ownTurn && code && code !== language) setLanguage(code);
     });
+  }
+
+  /* The first screen: the greeting and the menu in the page's language, as the server would
+   * answer "hello"; kept for opening offline. Not part of the conversation (never stored in it). */
+  function showWelcome() {
+    function show(replies) {
+      if (history.length || outbox.length || !Array.isArray(replies)) return;
+      log.textContent = "";
+      replies.forEach(function (reply) {
+        showEntry({ who: "bot", text: reply.text || "", language: known(reply.language) ? reply.language : null,
+          buttons: reply.buttons || [], welcome: true }, true);
+      });
+      welcomeShown = true;
+    }
+    var code = language;
+    show(stored("welcome." + code, null));
+    fetch(WELCOME + "?language=" + encodeURIComponent(code)).then(function (response) {
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      return response.json();
+    }).then(function (replies) {
+      store("welcome." + code, JSON.stringify(replies));
+      if (code === language && (welcomeShown || !log.children.length)) show(replies);
+    }).catch(function () { /* offline on a first visit: the composer still works */ });
   }
 
   function showStatus(text) {
@@ -137,8 +247,8 @@
   }
 
   /* Outbox: one request at a time, in order; retried with backoff until the server answers. */
-  var outbox = [];
-  try { outbox = JSON.parse(store("outbox") || "[]"); } catch (e) { outbox = []; }
+  var outbox = stored("outbox", []);
+  if (!Array.isArray(outbox)) outbox = [];
   var busy = false;
   var delay = 1000;
   var timer = null;
@@ -149,6 +259,7 @@
 
   function send(text, shown) {
     disableOldChoices();
+    welcomeShown = false; // the greeting stays above the first question
     var entry = { text: text, shown: shown || text };
     entry.element = addMessage(entry.shown, "user");
     entry.element.classList.add("pending");
@@ -157,11 +268,9 @@
     flush();
   }
 
-  function retryLater() {
-    var seconds = Math.round(delay / 1000);
-    showStatus(UI[language].retryIn.replace("{s}", seconds));
-    timer = window.setTimeout(function () { timer = null; flush(); }, delay);
-    delay = Math.min(delay * 2, MAX_DELAY);
+  function retryLater(wait, message) {
+    showStatus(say(message, Math.round(wait / 1000))); // «پس از ۴ ثانیه»: the reader's digits
+    timer = window.setTimeout(function () { timer = null; flush(); }, wait);
   }
 
   function flush() {
@@ -173,30 +282,45 @@
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ sender: sender, message: entry.text, metadata: { language_hint: language } })
     }).then(function (response) {
+      if (response.status === 429) {
+        // Many messages from this network: wait as long as the server asks, then send again.
+        var asked = Number(response.headers.get("Retry-After")) * 1000;
+        return { crowded: Math.min(Math.max(asked || delay, 1000), MAX_CROWDED_DELAY) };
+      }
       if (response.status >= 400 && response.status < 500) {
         return { refused: true }; // the server will never take it: don't retry forever
       }
       if (!response.ok) throw new Error("HTTP " + response.status);
       return response.json().then(function (replies) { return { replies: replies }; });
     }).then(function (result) {
+      if (result.crowded) {
+        retryLater(result.crowded, "too_many");
+        return;
+      }
       outbox.shift();
       saveOutbox();
       if (entry.element) entry.element.classList.remove("pending");
       delay = 1000;
       showStatus("");
+      var sent = { who: "user", text: entry.shown, language: null };
       if (result.refused) {
         if (entry.element) entry.element.classList.add("failed");
-        addMessage(UI[language].refused, "bot");
+        sent.failed = true;
+        remember(sent);
+        var note = { who: "bot", text: say("refused"), language: language };
+        addMessage(note.text, "bot", language);
+        remember(note);
       } else {
         var replies = Array.isArray(result.replies) ? result.replies : [];
         // No reply at all: the conversation is with a caseworker, whose answer comes later.
         if (!replies.length) store("waiting", String(Date.now()));
-        showReplies(replies);
+        remember(sent);
+        showReplies(replies, true);
       }
       pollSoon();
     }, function () {
-      showStatus(UI[language].reconnecting);
-      retryLater();
+      retryLater(delay, navigator.onLine === false ? "reconnecting" : "retry_in");
+      delay = Math.min(delay * 2, MAX_DELAY);
     }).catch(function () { /* a reply we could not show must not stop the outbox */ })
       .then(function () {
       busy = false;
@@ -204,12 +328,23 @@
     });
   }
 
+  /* Forget the chat on this device: the screen, the history, what the mailbox had shown. */
+  function forgetChat() {
+    history = [];
+    store("history", null);
+    store("waiting", null);
+    log.textContent = "";
+    welcomeShown = false;
+    outbox.forEach(function (entry) { // still to be sent: still shown, as waiting
+      if (entry.element) log.appendChild(entry.element);
+    });
+  }
+
   /* Mailbox: one fetch at a time; faster right after activity, slower the longer nothing
    * comes, none while the page is hidden (it asks at once when seen again). */
   var MESSAGE_ID = /^[0-9a-f]{16}$/;
   var MAX_ACKS = 60; // what the server takes in one fetch
-  var acks = [];
-  try { acks = JSON.parse(store("acks") || "[]"); } catch (e) { acks = []; }
+  var acks = stored("acks", []);
   if (!Array.isArray(acks)) acks = [];
   acks = acks.filter(function (id) { return MESSAGE_ID.test(id); }).slice(-MAX_ACKS);
   var shownIds = {};
@@ -252,7 +387,7 @@
     store("acks", JSON.stringify(acks));
     if (fresh.length) {
       if (waitingForPerson()) store("waiting", String(Date.now()));
-      showReplies(fresh);
+      showReplies(fresh, false);
       pollDelay = POLL_FIRST;
     } else {
       slowDown();
@@ -323,12 +458,24 @@
     });
   });
 
+  clearButton.addEventListener("click", function () {
+    forgetChat();
+    showStatus("");
+    addMessage(say("cleared"), "bot", language).classList.add("note");
+    input.focus();
+  });
+
   setLanguage(language);
+  saveHistory(); // drops what is older than HISTORY_DAYS
+  history.forEach(function (entry, i) { showEntry(entry, i === history.length - 1); });
   // Messages left from a previous visit that never reached the server: show and send them.
   outbox.forEach(function (entry) {
     entry.element = addMessage(entry.shown, "user");
     entry.element.classList.add("pending");
   });
+  if (!history.length && !outbox.length) showWelcome();
+  // Opening the page offline (https, or this machine): sw.js keeps the page's files.
+  if (navigator.serviceWorker) navigator.serviceWorker.register("sw.js").catch(function () {});
   flush();
   pollNow(); // what came while the page was closed
 }());

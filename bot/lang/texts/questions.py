@@ -26,13 +26,16 @@ TEXTS: Final[dict[str, Entry]] = {
         "ps": "هغه پیغامونه چې ځواب مو نه درلود",
     },
     "unanswered_help": {
-        "en": "Shown only when at least {n} different conversations sent the same message. "
+        "en": "Shown only when at least {n} different conversations sent the same message, "
+        "on two channels or more, or over six hours at least. "
         "Numbers, phone numbers, e-mails, web addresses and names are replaced before storing. "
         "Add the missing content, so that the assistant can answer them.",
-        "prs": "تنها وقتی نشان داده می‌شود که دست کم {n} گفتگوی مختلف همین پیام را فرستاده باشند. "
+        "prs": "تنها وقتی نشان داده می‌شود که دست کم {n} گفتگوی مختلف همین پیام را فرستاده باشند، "
+        "از دو راه (کانال) یا بیشتر، یا در طول دست کم شش ساعت. "
         "عددها، شماره‌های تلفون، ایمیل‌ها، آدرس‌های ویب و نام‌ها پیش از ذخیره پاک می‌شوند. "
         "معلومات کم را اضافه کنید تا دستیار بتواند جواب بدهد.",
-        "ps": "یوازې هغه وخت ښودل کېږي چې لږ تر لږه {n} بېلابېلو خبرو اترو همدا پیغام لېږلی وي. "
+        "ps": "یوازې هغه وخت ښودل کېږي چې لږ تر لږه {n} بېلابېلو خبرو اترو همدا پیغام لېږلی وي، "
+        "له دوو یا ډېرو لارو (چینلونو)، یا لږ تر لږه د شپږو ساعتونو په اوږدو کې. "
         "شمېرې، د ټیلیفون شمېرې، برېښنالیکونه، د وېب پتې او نومونه له ساتلو مخکې لرې کېږي. "
         "نشته معلومات ور زیات کړئ، چې مرستیال یې ځواب ورکړای شي.",
     },

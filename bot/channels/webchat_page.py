@@ -1,0 +1,141 @@
+"""The web chat page as the server sends it, and the greeting it opens with.
+
+``index.html`` is a template filled once, when the channel is built: the language buttons and
+the page's words come from ``bot/lang`` (the tag and direction of each language from
+``tags.PAGE_LANGUAGES``, the words from the catalogue's ``webchat`` entries, the digits from
+``letters.WRITTEN_DIGITS``), handed to ``widget.js`` as one JSON block, so a language added to
+``LANGUAGES`` reaches the page without touching the script. The notice shown without
+JavaScript names the other ways in the deployment has (``WebchatSettings``), in every language.
+
+The first screen: the page asks ``/welcome?language=…`` for the greeting and the menu a
+"hello" would get, rendered by Rasa's own response generator from the domain for that language
+alone. No turn is taken: the conversation starts when the person writes, as on every channel.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import string
+from typing import Any, Final
+
+from rasa.core.nlg.response import TemplatedNaturalLanguageGenerator
+
+from bot.channels.settings import WebchatSettings
+from bot.contract import language_metadata
+from bot.lang import codes, texts
+from bot.lang.letters import WRITTEN_DIGITS
+from bot.lang.names import own_name
+from bot.lang.tags import PAGE_LANGUAGES, direction, tag
+from bot.nlg import LANGUAGE_SLOT, variation_language
+
+#: The catalogue's entries the page's script shows (``bot/lang/texts/webchat.py``), as written:
+#: the script fills in ``{seconds}``, in the language's digits.
+PAGE_WORDS: Final = (
+    "title",
+    "label",
+    "placeholder",
+    "send",
+    "reconnecting",
+    "retry_in",
+    "too_many",
+    "refused",
+    "clear",
+    "cleared",
+)
+#: What the first screen shows, in this order: what a "hello" is answered with.
+WELCOME: Final = ("utter_greet", "utter_menu")
+
+
+def _isolated(text: str, value: str) -> str:
+    """``text`` escaped, with ``value`` (a number, a user name) kept left to right inside it."""
+    marker = "\x00"
+    escaped = html.escape(text.replace(value, marker))
+    return escaped.replace(marker, f'<bdi dir="ltr">{html.escape(value)}</bdi>')
+
+
+def _notice(code: str, settings: WebchatSettings, hotline: str | None) -> str:
+    """One language's paragraph of the notice shown without JavaScript."""
+    lines = [html.escape(texts.render("webchat.no_script", code))]
+    if settings.sms_number:
+        sentence = texts.render("webchat.no_script_sms", code, number=settings.sms_number)
+        lines.append(_isolated(sentence, settings.sms_number))
+    if settings.telegram:
+        sentence = texts.render("webchat.no_script_telegram", code, name=settings.telegram)
+        lines.append(_isolated(sentence, settings.telegram))
+    if hotline:
+        sentence = texts.render("channels.call_hotline", code, hotline=hotline)
+        lines.append(_isolated(sentence, hotline))
+    return f'<p lang="{tag(code)}" dir="{direction(code)}">' + "<br>".join(lines) + "</p>"
+
+
+def _language_buttons() -> str:
+    return "\n      ".join(
+        f'<button type="button" data-lang="{code}" lang="{tag(code)}" dir="{direction(code)}" '
+        f'aria-pressed="false">{html.escape(own_name(code))}</button>'
+        for code in codes.LANGUAGES
+    )
+
+
+def page_config() -> dict[str, Any]:
+    """What ``widget.js`` reads from the page: every language's tag, direction, words and
+    digits, and the language of a browser that says nothing the page knows."""
+    return {
+        "default": codes.DEFAULT_LANGUAGE,
+        "languages": {
+            code: {
+                "tag": PAGE_LANGUAGES[code].tag,
+                "dir": PAGE_LANGUAGES[code].direction,
+                "digits": WRITTEN_DIGITS[code],
+                "words": {word: texts.text(f"webchat.{word}", code) for word in PAGE_WORDS},
+            }
+            for code in codes.LANGUAGES
+        },
+    }
+
+
+def render_page(template: str, settings: WebchatSettings, hotline: str | None) -> bytes:
+    """``index.html`` filled in: English until the script knows the person's language, the
+    title and the notice in every language."""
+    default = codes.DEFAULT_LANGUAGE
+    config = json.dumps(page_config(), ensure_ascii=False, separators=(",", ":"))
+    filled = string.Template(template).substitute(
+        tag=tag(default),
+        dir=direction(default),
+        title=html.escape(" · ".join(texts.render("webchat.title", c) for c in codes.LANGUAGES)),
+        heading=html.escape(texts.render("webchat.title", default)),
+        no_script="\n  ".join(_notice(code, settings, hotline) for code in codes.LANGUAGES),
+        languages=html.escape(
+            " · ".join(texts.render("webchat.languages", c) for c in codes.LANGUAGES)
+        ),
+        language_buttons=_language_buttons(),
+        clear=html.escape(texts.render("webchat.clear", default)),
+        label=html.escape(texts.render("webchat.label", default)),
+        placeholder=html.escape(texts.render("webchat.placeholder", default)),
+        send=html.escape(texts.render("webchat.send", default)),
+        config=config.replace("</", "<\\/"),  # a JSON text never ends the script element
+    )
+    return filled.encode()
+
+
+class Welcome:
+    """The greeting and the menu in one language, as Rasa's response generator renders them
+    for a conversation in that language on this channel; the same list for every caller."""
+
+    def __init__(self, responses: dict[str, list[dict[str, Any]]], channel: str) -> None:
+        self._generator = TemplatedNaturalLanguageGenerator(responses)
+        self._channel = channel
+
+    def messages(self, language: str) -> list[dict[str, Any]]:
+        """Each message with the language of the variation picked (the page lays it out)."""
+        shown = []
+        for response in WELCOME:
+            message = self._generator.generate_from_slots(
+                response, {LANGUAGE_SLOT: language}, self._channel
+            )
+            if message is None:
+                continue
+            part = {key: message[key] for key in ("text", "buttons") if message.get(key)}
+            part["metadata"] = language_metadata(variation_language(message))
+            shown.append(part)
+        return shown

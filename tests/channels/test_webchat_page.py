@@ -1,0 +1,188 @@
+"""The web chat page as served: each reply with its language, the first screen from the domain,
+the notice for browsers without JavaScript, and the table of page languages it is built from."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+import pytest
+from rasa.shared.core.domain import Domain
+
+from bot.channels.identity import conversation_id
+from bot.channels.settings import WebchatSettings
+from bot.channels.webchat import WebchatInput
+from bot.contract import language_metadata
+from bot.lang.codes import LANGUAGES
+from bot.lang.tags import PAGE_LANGUAGES
+from bot.stores import DELETED_CONFIRMATION
+from scripts.stack import ROOT
+from tests.channels.channel_support import FakeBot, Serve
+from tests.channels.test_webchat import SENDER, get, post
+
+ENGLISH_MENU = "What do you need? Reply with a number:\n1 Next flights"
+#: The English menu names the languages in their own letters; it is still English.
+MENU_EN = {"text": "1 Next flights\n6 Language / زبان / ژبه", "metadata": language_metadata("en")}
+
+
+@dataclass
+class BotWithDomain(FakeBot):
+    """The stand-in for Rasa's agent, with the loaded model's domain (the real one)."""
+
+    domain: Domain | None = field(default=None)
+
+
+@pytest.fixture(scope="module")
+def domain() -> Domain:
+    return Domain.load(str(ROOT / "bot" / "domain"))
+
+
+async def test_each_reply_names_its_language_whatever_its_letters(serve: Serve) -> None:
+    dari = {"text": "پروازها", "metadata": language_metadata("prs")}
+    untagged = {"text": "Sorry"}
+    bot = FakeBot(respond=lambda message: [MENU_EN, dari, untagged])
+    url = await serve(WebchatInput(), bot)
+    status, replies = await post(url, {"sender": SENDER, "message": "menu"})
+    assert status == 200
+    assert [reply.get("language") for reply in replies] == ["en", "prs", None]
+    assert replies[0]["text"] == MENU_EN["text"]
+    assert all("metadata" not in reply and "utter_action" not in reply for reply in replies)
+
+
+async def test_the_deletion_confirmation_tells_the_page_to_forget_the_chat(serve: Serve) -> None:
+    confirmation = {"text": "Deleted.", "utter_action": DELETED_CONFIRMATION}
+    bot = FakeBot(respond=lambda message: [confirmation, {"text": "Hello again"}])
+    url = await serve(WebchatInput(), bot)
+    _, replies = await post(url, {"sender": SENDER, "message": "delete my data"})
+    assert [reply.get("deleted") for reply in replies] == [True, None]
+
+
+async def welcome(url: str, query: str = "") -> tuple[int, Any]:
+    """What the page asks for its first screen: status and JSON."""
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"{url}/welcome{query}") as answer,
+    ):
+        return answer.status, await answer.json()
+
+
+@pytest.mark.parametrize(
+    ("language", "greeting", "first_button"),
+    [
+        ("en", "Hello!", "1 Flights"),
+        ("prs", "سلام! من به سوالات شما", "۱ پروازها"),
+        ("ps", "سلام! زه ستاسو", "۱ الوتنې"),
+    ],
+)
+async def test_the_first_screen_is_the_greeting_and_the_menu_in_the_pages_language(
+    serve: Serve, domain: Domain, language: str, greeting: str, first_button: str
+) -> None:
+    bot = BotWithDomain(domain=domain)
+    url = await serve(WebchatInput(), bot)
+    status, shown = await welcome(url, f"?language={language}")
+    assert status == 200
+    [hello, menu] = shown
+    assert hello["text"].startswith(greeting) and hello["language"] == language
+    assert menu["language"] == language and menu["buttons"][0]["title"] == first_button
+    assert bot.messages == []  # no turn: the conversation starts when the person writes
+
+
+async def test_the_first_screen_of_an_unknown_language_is_english_and_waits_for_a_model(
+    serve: Serve, domain: Domain
+) -> None:
+    url = await serve(WebchatInput(), BotWithDomain(domain=domain))
+    _, shown = await welcome(url, "?language=xx")
+    assert [message["language"] for message in shown] == ["en", "en"]
+    url = await serve(WebchatInput(), BotWithDomain(domain=None))
+    assert (await welcome(url))[0] == 503
+
+
+def page_config(body: bytes) -> dict[str, Any]:
+    found = re.search(rb'<script id="webchat-config" type="application/json">(.*?)</script>', body)
+    assert found is not None
+    config: dict[str, Any] = json.loads(found.group(1))
+    return config
+
+
+async def test_the_page_carries_every_languages_tag_direction_words_and_digits(
+    serve: Serve,
+) -> None:
+    url = await serve(WebchatInput(), FakeBot())
+    _, _, body = await get(f"{url}/")
+    config = page_config(body)
+    assert list(config["languages"]) == list(LANGUAGES)
+    assert config["languages"]["prs"]["tag"] == "fa-AF"
+    assert config["languages"]["ps"]["dir"] == "rtl"
+    assert config["languages"]["ps"]["words"]["title"] == "د وېستلو معلومات"
+    assert config["languages"]["prs"]["words"]["retry_in"].endswith("پس از {seconds} ثانیه.")
+    assert config["languages"]["prs"]["digits"] == "۰۱۲۳۴۵۶۷۸۹"
+    for code, page in PAGE_LANGUAGES.items():
+        assert f'data-lang="{code}" lang="{page.tag}" dir="{page.direction}"'.encode() in body
+
+
+def no_script(body: bytes) -> str:
+    found = re.search(rb"<noscript>(.*?)</noscript>", body, re.S)
+    assert found is not None
+    return found.group(1).decode()
+
+
+async def test_without_javascript_the_notice_names_the_other_ways_in_every_language(
+    serve: Serve,
+) -> None:
+    settings = WebchatSettings(sms_number="+93 700 000 000", telegram="@evacuee_info_bot")
+    url = await serve(WebchatInput(settings=settings), FakeBot())
+    _, _, body = await get(f"{url}/")
+    notice = no_script(body)
+    assert body.index(b"<noscript>") < body.index(b'<main class="chat">')  # at the top
+    for tag in ("en", "fa-AF", "ps-AF"):
+        assert f'<p lang="{tag}"' in notice
+    assert notice.count('<bdi dir="ltr">+93 700 000 000</bdi>') == 3
+    assert notice.count('<bdi dir="ltr">@evacuee_info_bot</bdi>') == 3
+    assert "by SMS" in notice and "پیام کوتاه" in notice and "لنډ پیغام" in notice
+
+
+async def test_without_settings_the_notice_names_no_way_it_does_not_have(serve: Serve) -> None:
+    url = await serve(WebchatInput(settings=WebchatSettings()), FakeBot())
+    notice = no_script((await get(f"{url}/"))[2])
+    assert "needs JavaScript" in notice
+    assert "SMS" not in notice and "Telegram" not in notice and "<bdi" not in notice
+
+
+def test_the_settings_take_the_twilio_number_and_refuse_a_bad_proxy() -> None:
+    loaded = WebchatSettings.load({"TWILIO_FROM_NUMBER": "+1 555 0100"})
+    assert (loaded.sms_number, loaded.telegram, loaded.trusted_proxies) == ("+1 555 0100", None, ())
+    assert (
+        WebchatSettings.load({"WEBCHAT_SMS_NUMBER": "+93 1", "TWILIO_FROM_NUMBER": "x"}).sms_number
+        == "+93 1"
+    )
+    with pytest.raises(ValueError, match="WEBCHAT_TRUSTED_PROXIES has 'proxy'"):
+        WebchatSettings.load({"WEBCHAT_TRUSTED_PROXIES": "10.0.0.1,proxy"})
+    with pytest.raises(ValueError, match="WEBCHAT_MESSAGES_PER_MINUTE"):
+        WebchatSettings.load({"WEBCHAT_MESSAGES_PER_MINUTE": "0"})
+
+
+async def test_a_message_out_of_turn_keeps_its_language_in_the_mailbox() -> None:
+    channel = WebchatInput()
+    conversation = conversation_id("webchat", SENDER)
+    reply = {"text": "ستاسو کارکوونکی: سبا راشئ", "metadata": language_metadata("ps")}
+    await channel.get_output_channel().send_response(conversation, reply)
+    [message] = await channel.mailbox.collect(conversation)
+    assert (message["text"], message["language"]) == (reply["text"], "ps")
+
+
+@pytest.mark.parametrize(("hint", "language"), [("prs", "prs"), (None, None)])
+async def test_the_apology_names_its_language_when_it_is_in_one(
+    serve: Serve, hint: str | None, language: str | None
+) -> None:
+    url = await serve(WebchatInput(), FakeBot(fail=True))
+    body: dict[str, Any] = {"sender": SENDER, "message": "سلام"}
+    if hint:
+        body["metadata"] = {"language_hint": hint}
+    status, replies = await post(url, body)
+    assert status == 200
+    assert [reply.get("language") for reply in replies] == [language] * len(replies)
+    # Unknown language: the apology in all three, one bubble each, the browser lays them out.
+    assert len(replies) == (1 if language else 3)
