@@ -72,7 +72,7 @@ db: .venv/actions/.installed
 # tracker store of RASA_ENDPOINTS, then expired subscriptions and addresses and old deliveries.
 # Running servers also do this hourly by themselves.
 purge: setup db
-	$(BOT)/python -m bot.stores purge --endpoints $${RASA_ENDPOINTS:-endpoints.yml}
+	SQLALCHEMY_SILENCE_UBER_WARNING=1 $(BOT)/python -m bot.stores purge --endpoints $${RASA_ENDPOINTS:-endpoints.yml}
 	$(ACT)/python -m actions.alerts purge
 
 ## Model ----------------------------------------------------------------------------------

@@ -6,8 +6,10 @@ records every turn here, as it saves it, in the content database (tables of the 
 runtime's migration 0014, described here, never created), for the editors' page
 ``/console/questions``:
 
-* ``question_counts``: turns by UTC hour and intent, by hour and language-script (``ps-Arab``),
-  by hour and channel — counts only, one facet at a time, no conversation id, no text;
+* ``question_counts``: turns by Kabul hour (stored as the UTC instant it starts: Kabul is
+  UTC+04:30, so a Kabul hour starts at half past a UTC hour) and intent, by hour and
+  language-script (``ps-Arab``), by hour and channel — counts only, one facet at a time, no
+  conversation id, no text;
 * ``unanswered_questions``: for fallback and out-of-scope turns, the message masked before it is
   stored (``bot/question_mask.py``), its time, and a keyed hash of the conversation id
   (``keyed_tag``, HMAC under ``CONVERSATION_ID_KEY``, which the content database never sees,
@@ -29,7 +31,7 @@ import logging
 import time
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any, Final
 
 from rasa.shared.core.events import UserUttered
@@ -88,6 +90,8 @@ unanswered_questions = Table(
     Column("channel", String(32), nullable=False),
     Column("text", String(240), nullable=False),
 )
+#: Kabul's zone; it has kept UTC+04:30 since 1945, so a fixed offset is exact.
+KABUL: Final = timezone(timedelta(hours=4, minutes=30), "Asia/Kabul")
 _COUNT_KEY: Final = ("hour", "facet", "value")
 
 
@@ -136,7 +140,10 @@ class Turn:
 
     @property
     def hour(self) -> datetime:
-        return self.asked_at.replace(minute=0, second=0, microsecond=0)
+        """The Kabul hour the turn falls in, as its UTC start: editors read the page by Kabul
+        hour and day, and a UTC hour straddles two Kabul ones (00:10 Kabul is 19:40 UTC)."""
+        local = self.asked_at.astimezone(KABUL)
+        return local.replace(minute=0, second=0, microsecond=0).astimezone(timezone.utc)
 
     def counted(self) -> list[tuple[datetime, str, str]]:
         """The (hour, facet, value) counts this turn adds one to."""

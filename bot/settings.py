@@ -20,6 +20,13 @@ from bot.settings_values import duration_setting, fraction, whole_number
 #: How long a conversation is kept after its last message (``7d``, ``36h``, ``1d12h``).
 CONVERSATION_RETENTION: Final = "CONVERSATION_RETENTION"
 DEFAULT_RETENTION: Final = timedelta(days=7)
+#: The embedded profile's in-memory tracker store: how many conversations it holds at most
+#: (the least recently active go first, never one a caseworker holds), and how long one that
+#: never got past its first message is kept.
+MEMORY_CONVERSATIONS: Final = "MEMORY_CONVERSATIONS"
+DEFAULT_MEMORY_CONVERSATIONS: Final = 10_000
+ONE_MESSAGE_RETENTION: Final = "ONE_MESSAGE_RETENTION"
+DEFAULT_ONE_MESSAGE_RETENTION: Final = timedelta(hours=1)
 #: Whole minutes a follow-up still inherits the topic and details of the questions before it.
 CONVERSATION_MEMORY_MINUTES: Final = "CONVERSATION_MEMORY_MINUTES"
 DEFAULT_MEMORY: Final = timedelta(minutes=30)
@@ -36,6 +43,16 @@ RASA_ENDPOINTS: Final = "RASA_ENDPOINTS"
 def conversation_retention(environ: Mapping[str, str] = os.environ) -> timedelta:
     """``CONVERSATION_RETENTION``, default 7 days."""
     return duration_setting(environ, CONVERSATION_RETENTION, DEFAULT_RETENTION)
+
+
+def memory_conversations(environ: Mapping[str, str] = os.environ) -> int:
+    """``MEMORY_CONVERSATIONS``, default 10,000 (about 180 MB of Rasa's memory)."""
+    return whole_number(environ, MEMORY_CONVERSATIONS, DEFAULT_MEMORY_CONVERSATIONS)
+
+
+def one_message_retention(environ: Mapping[str, str] = os.environ) -> timedelta:
+    """``ONE_MESSAGE_RETENTION``, default 1 hour."""
+    return duration_setting(environ, ONE_MESSAGE_RETENTION, DEFAULT_ONE_MESSAGE_RETENTION)
 
 
 def conversation_memory(environ: Mapping[str, str] = os.environ) -> timedelta:

@@ -16,6 +16,9 @@ of Rasa's stores (configured in ``endpoints.yml`` / ``endpoints.production.yml``
 * **Every turn is counted for the editors' questions page**, and a message that was not
   answered is kept masked (``bot/question_log.py``); deleting a conversation deletes those too.
 
+* **Memory is bounded** in the embedded profile: a cap on the conversations held, the least
+  recently active dropped first, never one a caseworker holds (``ForgetfulInMemoryTrackerStore``).
+
 Nothing else changes: they are Rasa's ``InMemoryTrackerStore`` and ``SQLTrackerStore``.
 """
 
@@ -25,9 +28,9 @@ import argparse
 import asyncio
 import itertools
 import logging
-import os
 import sys
 import time
+import warnings
 from collections.abc import Iterable, Iterator
 from datetime import timedelta
 from typing import Any
@@ -39,13 +42,20 @@ from rasa.shared.core.trackers import DialogueStateTracker
 
 from bot.case_inbox import CaseInbox
 from bot.question_log import QuestionLog, people_of
-from bot.settings import conversation_retention, endpoints_file
+from bot.settings import (
+    conversation_retention,
+    endpoints_file,
+    memory_conversations,
+    one_message_retention,
+)
 
 logger = logging.getLogger(__name__)
 
 #: The confirmation that ends a deletion turn (actions/privacy.py).
 DELETED_CONFIRMATION = "utter_data_deleted"
 PURGE_EVERY_SECONDS = 3600.0
+#: In memory a purge is a look at a dict, so often enough for the one-message retention.
+MEMORY_PURGE_EVERY_SECONDS = 300.0
 
 
 def asks_to_be_forgotten(tracker: DialogueStateTracker) -> bool:
@@ -61,13 +71,32 @@ def asks_to_be_forgotten(tracker: DialogueStateTracker) -> bool:
 
 
 class ForgetfulInMemoryTrackerStore(InMemoryTrackerStore):
-    """The embedded default (``make run``): conversations live in this process's memory."""
+    """The embedded default (``make run``): conversations live in this process's memory, bounded.
+
+    Rasa's store holds every conversation until the process ends, and the web chat makes one
+    for any new sender: 4,000 conversations of three messages raised Rasa's memory by 69 MB
+    (about 18 KB each) and nothing gave it back for 7 days. So this store holds at most
+    ``MEMORY_CONVERSATIONS`` (default 10,000). A save beyond that drops the least recently
+    active conversation first, but never a paused one: a caseworker holds it, and the pause is
+    what sends the person's messages to their open case. A conversation that never got past its
+    first message (a probe, a mistyped number, a flood) goes ``ONE_MESSAGE_RETENTION`` (default
+    1 hour) after it. Losing an idle conversation costs its language choice and its context;
+    the person's next message starts a new one, as after a restart. Measured in
+    docs/BENCHMARKS.md ("Rasa's memory in the embedded profile").
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._retention = conversation_retention()
+        self._limit = memory_conversations()
+        self._one_message_retention = one_message_retention()
+        #: Last save of each conversation, least recently active first (a save moves it last).
         self._last_saved: dict[str, float] = {}
-        self._next_purge = time.monotonic() + PURGE_EVERY_SECONDS
+        #: Conversations a caseworker holds (paused at their last save): never dropped for room.
+        self._held: set[str] = set()
+        #: Conversations with one message of the person's so far.
+        self._one_message: set[str] = set()
+        self._next_purge = time.monotonic() + MEMORY_PURGE_EVERY_SECONDS
         self._cases = CaseInbox.from_env()
         self._questions = QuestionLog.from_env()
 
@@ -78,26 +107,61 @@ class ForgetfulInMemoryTrackerStore(InMemoryTrackerStore):
             return
         await super().save(tracker)
         await self._cases.after_turn(tracker)
-        self._last_saved[tracker.sender_id] = time.time()
+        self._note(tracker)
         if time.monotonic() >= self._next_purge:
             self.purge_older_than(self._retention)
+        self._keep_within_limit()
+
+    def _note(self, tracker: DialogueStateTracker) -> None:
+        sender = tracker.sender_id
+        self._last_saved.pop(sender, None)
+        self._last_saved[sender] = time.time()
+        (self._held.add if tracker.is_paused() else self._held.discard)(sender)
+        messages = (event for event in tracker.events if isinstance(event, UserUttered))
+        if len(list(itertools.islice(messages, 2))) < 2:
+            self._one_message.add(sender)
+        else:
+            self._one_message.discard(sender)
+
+    def _drop(self, sender: str) -> None:
+        self.store.pop(sender, None)
+        self._last_saved.pop(sender, None)
+        self._held.discard(sender)
+        self._one_message.discard(sender)
+
+    def _keep_within_limit(self) -> None:
+        excess = len(self.store) - self._limit
+        if excess <= 0:
+            return
+        # Least recently active first; usually the very first one, so this stops at once.
+        idle = (sender for sender in self._last_saved if sender not in self._held)
+        for sender in list(itertools.islice(idle, excess)):
+            self._drop(sender)
+        logger.debug("memory: %d least recently active conversation(s) dropped", excess)
 
     async def forget(self, sender_id: str, people: set[str] | None = None) -> None:
-        self.store.pop(sender_id, None)
-        self._last_saved.pop(sender_id, None)
+        self._drop(sender_id)
         await self._questions.forget(sender_id, people)
         logger.info("%s: conversation deleted on request", sender_id)
 
     def purge_older_than(self, age: timedelta, now: float | None = None) -> int:
-        """Drops conversations whose last message is older than ``age``; returns how many."""
-        cutoff = (time.time() if now is None else now) - age.total_seconds()
-        old = [sender for sender, saved in self._last_saved.items() if saved < cutoff]
+        """Drops conversations whose last message is older than ``age``, and one-message
+        conversations older than ``ONE_MESSAGE_RETENTION``; returns how many."""
+        now = time.time() if now is None else now
+        cutoff, first_cutoff = (
+            now - age.total_seconds(),
+            now - self._one_message_retention.total_seconds(),
+        )
+        old = [
+            sender
+            for sender, saved in self._last_saved.items()
+            if saved < cutoff or (saved < first_cutoff and sender in self._one_message)
+        ]
         for sender in old:
-            self.store.pop(sender, None)
-            del self._last_saved[sender]
-        self._next_purge = time.monotonic() + PURGE_EVERY_SECONDS
+            self._drop(sender)
+        self._next_purge = time.monotonic() + MEMORY_PURGE_EVERY_SECONDS
         if old:
-            logger.info("retention: %d conversation(s) older than %s deleted", len(old), age)
+            logger.info("retention: %d conversation(s) past their retention deleted", len(old))
         return len(old)
 
 
@@ -183,12 +247,19 @@ class ForgetfulSQLTrackerStore(SQLTrackerStore):
 
 
 def _store_from_endpoints(path: str) -> TrackerStore:
-    from rasa.core.utils import AvailableEndpoints
+    """The tracker store of the endpoints file, read as Rasa reads it but from that section
+    alone: the other sections name variables (``ACTION_SERVER_SECRET``) that only the running
+    servers have, and the purge never calls the action server."""
+    import yaml  # type: ignore[import-untyped]  # Rasa's dependency; no stubs in its runtime
+    from rasa.shared.utils.io import read_yaml
+    from rasa.utils.endpoints import EndpointConfig
 
-    # Rasa expands every ${VARIABLE} of the file; the purge never calls the action server.
-    os.environ.setdefault("ACTION_ENDPOINT_URL", "http://127.0.0.1:5055/webhook")
-    endpoints = AvailableEndpoints.read_endpoints(path)
-    return TrackerStore.create(endpoints.tracker_store)
+    with open(path, encoding="utf-8") as file:
+        section = (yaml.safe_load(file) or {}).get("tracker_store")  # ${…} stay as written
+    if section is None:
+        return TrackerStore.create(None)
+    expanded = read_yaml(yaml.safe_dump({"tracker_store": section}))["tracker_store"]
+    return TrackerStore.create(EndpointConfig.from_dict(expanded))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -198,7 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--endpoints", default=endpoints_file())
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
-    store = _store_from_endpoints(args.endpoints)
+    with warnings.catch_warnings():  # Rasa's own use of SQLAlchemy, not the operator's to fix
+        warnings.simplefilter("ignore", DeprecationWarning)
+        store = _store_from_endpoints(args.endpoints)
     inner = getattr(store, "_tracker_store", store)  # Rasa may wrap it in a fail-safe store
     if isinstance(inner, ForgetfulSQLTrackerStore):
         deleted = inner.purge_older_than(inner._retention)
@@ -212,4 +285,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as bot.stores, not as __main__: the store Rasa builds from the endpoints file is an
+    # instance of bot.stores' classes, which __main__'s copies would not recognise (the SQL
+    # store was then taken for the in-memory one, and nothing was purged).
+    from bot import stores
+
+    sys.exit(stores.main())

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import logging
 import shlex
+import socket
 import sys
 
 from sqlalchemy import Engine
@@ -181,11 +183,32 @@ def serve(host: str, port: int) -> None:
     from actions.admin.app import AccessLog, create_app
 
     settings = dataclasses.replace(AdminSettings.from_env(), host=host, port=port)
+    listening = _listening_socket(host, port)
     logger.info("admin API on http://%s:%s (OpenAPI: /openapi.json)", host, port)
     logger.info("editors' console on http://%s:%s/console/", host, port)
     web.run_app(
-        create_app(settings=settings), host=host, port=port, access_log_class=AccessLog, print=None
+        create_app(settings=settings), sock=listening, access_log_class=AccessLog, print=None
     )
+
+
+def _listening_socket(host: str, port: int) -> socket.socket:
+    """The server's socket, bound here so that a taken port is one sentence, not a traceback
+    (`make run` already serves the API and the console on 5056)."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        listening = socket.socket(family, socket.SOCK_STREAM)
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            raise CommandError(
+                f"{host}:{port} is already in use; if `make run` is running, it serves the "
+                "admin API and the console there already (or choose another --port)"
+            ) from None
+        raise CommandError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    listening.listen(128)
+    listening.set_inheritable(False)
+    return listening
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -194,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
         # The server logs each request (AccessLog); a token command prints one message only.
         level = logging.INFO if args.command == "serve" else logging.WARNING
         logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        logging.getLogger("alembic").setLevel(logging.WARNING)  # its dialect, at every check
         engine = get_engine()
         require_migrated(engine)
         if args.command == "serve":

@@ -8,6 +8,7 @@ naming the line and the field.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -21,7 +22,8 @@ from actions.admin.records_api import note_of
 from actions.admin.schema import NUL, NUL_PROBLEM
 from actions.admin.state import editor, in_transaction, now
 from actions.common.kabul_time import KABUL
-from actions.content.seed.entries import SeedError, _LineLoader, _Mapping
+from actions.content.seed.content_file import _Mapping, read_content
+from actions.content.seed.entries import SeedError
 from actions.content.seed.exporter import dump, export_document
 from actions.publishing import load
 
@@ -65,7 +67,7 @@ async def import_file(request: web.Request) -> web.Response:
     replace = query_flag(request, "replace")
     allow_missing = query_flag(request, "allow_missing_translation")
     note = note_of(request.query.get("note", "")) or "import over the admin API"
-    document = parse(await read_text(request))
+    document = await parse_off_the_loop(await read_text(request))
     who, when = editor(request), now(request)
 
     def publish_all(session: Session) -> dict[str, Any]:
@@ -94,10 +96,20 @@ async def import_file(request: web.Request) -> web.Response:
         raise invalid_file(str(error)) from None
 
 
+async def parse_off_the_loop(text: str) -> _Mapping:
+    """:func:`parse` in a thread: a megabyte of YAML takes seconds, and the console, the
+    caseworkers' inbox and ``/health`` are served by this same loop meanwhile."""
+    return await asyncio.to_thread(parse, text)
+
+
 def parse(text: str) -> _Mapping:
-    """The body as a content file, every mapping knowing its line (for the loader's errors)."""
+    """The body as a content file, every mapping knowing its line (for the loader's errors).
+
+    No anchors or aliases, bounded depth and size (``content_file``): a refusal is a 422
+    naming the line, as any YAML error is.
+    """
     try:
-        document = yaml.load(text, Loader=_LineLoader)  # a SafeLoader: no arbitrary objects
+        document = read_content(text)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = None if mark is None else mark.line + 1
@@ -118,17 +130,31 @@ def parse(text: str) -> _Mapping:
     return document
 
 
-def _refuse_nul(node: object, line: int) -> None:
-    """YAML's "\\0" escape makes a NUL that PostgreSQL cannot store; name its mapping's line."""
-    if isinstance(node, str) and NUL in node:
-        raise ApiError(422, "invalid_content_file", f"line {line}: a text {NUL_PROBLEM}", line=line)
-    children: list[object] = []
-    if isinstance(node, dict):
-        children = [*node, *node.values()]
-    elif isinstance(node, list):
-        children = node
-    for child in children:
-        _refuse_nul(child, getattr(child, "line", line))
+def _refuse_nul(document: object, line: int) -> None:
+    """YAML's "\\0" escape makes a NUL that PostgreSQL cannot store; name its mapping's line.
+
+    A loop over a stack, each container once: no recursion limit, whatever the file.
+    """
+    pending: list[tuple[object, int]] = [(document, line)]
+    seen: set[int] = set()
+    while pending:
+        node, line = pending.pop()
+        if isinstance(node, str):
+            if NUL in node:
+                raise ApiError(
+                    422, "invalid_content_file", f"line {line}: a text {NUL_PROBLEM}", line=line
+                )
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        children: list[object] = []
+        if isinstance(node, dict):
+            children = [*node, *node.values()]
+        elif isinstance(node, list):
+            children = node
+        line = getattr(node, "line", line)
+        pending.extend((child, getattr(child, "line", line)) for child in children)
 
 
 def invalid_file(message: str) -> ApiError:

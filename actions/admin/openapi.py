@@ -132,7 +132,7 @@ def record_paths(spec: KindSpec) -> dict[str, Any]:
             "parameters": [key],
             "get": operation(f"one {kind}", one, "NotFound Invalid"),
             "put": operation(
-                f"create or change a {kind} (fields left out keep their value)",
+                f"create or change {spec.a_kind} (fields left out keep their value)",
                 changed,
                 "BadRequest Stale TooLarge Invalid",
                 parameters=[IF_MATCH],
@@ -142,7 +142,7 @@ def record_paths(spec: KindSpec) -> dict[str, Any]:
                 },
             ),
             "delete": operation(
-                f"withdraw a {kind}: answers stop showing it (undo: rollback)",
+                f"withdraw {spec.a_kind}: answers stop showing it (undo: rollback)",
                 changed,
                 "BadRequest NotFound Stale Conflict TooLarge Invalid",
                 parameters=[note_query(required=True), IF_MATCH],

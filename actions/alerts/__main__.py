@@ -56,9 +56,13 @@ def main(argv: list[str] | None = None) -> int:
     shown.add_argument("--last", type=int, default=20)
     commands.add_parser("purge", help="delete what is past its retention period")
     args = parser.parse_args(argv)
+    # The notifier logs what it sends; `status` and `purge` print their own answer, once.
     logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        level=logging.INFO if args.command == "serve" else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # Alembic says which database dialect it found whenever the schema version is checked.
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     try:
         if args.command == "serve":
             notifier.serve(more=[CaseReplyOutbox])

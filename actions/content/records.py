@@ -68,6 +68,12 @@ class KindSpec:
     def has(self, name: str) -> bool:
         return any(field.name == name for field in self.fields)
 
+    @property
+    def a_kind(self) -> str:
+        """ "an airport", "a gate": the kind with its article, for help and error texts."""
+        article = "an" if self.kind.value[0] in "aeiou" else "a"
+        return f"{article} {self.kind.value}"
+
 
 SPECS: dict[RecordKind, KindSpec] = {
     spec.kind: spec

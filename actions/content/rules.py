@@ -50,8 +50,7 @@ def merged(
     if unknown:
         raise ContentError(
             None,
-            f"a {spec.kind.value} has no field {', '.join(unknown)}; its fields: "
-            f"{', '.join(known)}",
+            f"{spec.a_kind} has no field {', '.join(unknown)}; its fields: {', '.join(known)}",
         )
     current = values_of(spec, row)
     values, only_translations = dict(current), True

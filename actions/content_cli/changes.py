@@ -74,7 +74,7 @@ def _publish_parser(kinds: argparse._SubParsersAction, spec: KindSpec) -> None: 
         spec.kind.value,
         help=f"key: {spec.key_example}",
         description=(
-            f"Create or change a {spec.kind.value} (key like {spec.key_example}). Options left "
+            f"Create or change {spec.a_kind} (key like {spec.key_example}). Options left "
             "out keep their value; a text you change needs all of its -en, -prs and -ps "
             "options. An empty value ('') clears an optional field. Publishing vouches for the "
             "fact now: verified_at defaults to now. --note says why you make the change."

@@ -21,8 +21,9 @@ FACETS = ("intent", "language", "channel")
 
 
 class QuestionCount(Base):
-    """How many turns of one UTC hour had this intent, or this language, or came on this
-    channel: counts by one facet at a time, with no conversation id and no text. (Not every
+    """How many turns of one Kabul hour (``hour``: the UTC instant it starts) had this intent,
+    or this language, or came on this channel: counts by one facet at a time, with no
+    conversation id and no text. (Not every
     combination: a lone Pashto SMS at 03:00 about help would single a person out, and the page
     reads a few thousand rows for a week instead of tens of thousands.)"""
 

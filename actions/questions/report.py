@@ -51,7 +51,7 @@ class Week:
     by_intent: list[tuple[str, int]]
     by_language: list[tuple[str, str, int]]
     by_channel: list[tuple[str, int]]
-    #: Turns by the Kabul time of day their UTC hour starts at ("04:30"), over the week.
+    #: Turns by Kabul hour of the day ("00:00"), over the week.
     by_hour: list[tuple[str, int]]
     #: Turns by Kabul day.
     by_day: list[tuple[date, int]]
@@ -132,7 +132,9 @@ def week(session: Session, now: datetime) -> Week:
     of_day: Counter[str] = Counter()
     of_date: Counter[date] = Counter()
     for hour, turns in _by_hour(session, since):
-        local = hour.astimezone(KABUL)
+        # Counted by Kabul hour (bot/question_log.py); a row of a whole UTC hour, counted
+        # before that, goes to the Kabul hour it starts in.
+        local = hour.astimezone(KABUL).replace(minute=0)
         of_day[local.strftime("%H:%M")] += turns
         of_date[local.date()] += turns
     by_intent = facets["intent"]

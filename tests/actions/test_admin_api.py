@@ -57,6 +57,7 @@ from tests.actions.admin_support import (
 )
 from tests.actions.alerts_support import add_subscribers
 from tests.actions.content_support import clock, only_message, run, tracker
+from tests.actions.test_content_file import alias_bomb
 
 LIMIT = 64 * 1024
 TOKEN = re.compile(r"eia_[A-Za-z0-9_-]{43}")
@@ -473,6 +474,37 @@ async def test_a_broken_import_names_line_and_field_and_changes_nothing(
 
     error = await error_of(await api.post("/import", data="flights: [\n", headers=amina), 422)
     assert error["line"] == 2 and "not valid YAML" in error["message"]
+
+
+@pytest.mark.parametrize(
+    ("payload", "line", "words"),
+    [
+        (alias_bomb(), 1, "anchors and aliases"),
+        ("[" * 5_000, 1, "levels deep"),
+        ("[" * 50_000, 1, "levels deep"),
+    ],
+    ids=["alias-bomb", "5000-brackets", "50000-brackets"],
+)
+async def test_a_hostile_content_file_is_a_422_with_one_log_line_and_changes_nothing(
+    api: Client,
+    amina: dict[str, str],
+    caplog: pytest.LogCaptureFixture,
+    payload: str,
+    line: int,
+    words: str,
+) -> None:
+    count = revision_count()
+    caplog.set_level(logging.INFO)
+    caplog.clear()
+    started = time.perf_counter()
+    error = await error_of(await api.post("/import", data=payload, headers=amina), 422)
+    elapsed = time.perf_counter() - started
+    assert error["code"] == "invalid_content_file" and error["line"] == line
+    assert words in error["message"] and error["message"].startswith(f"line {line}: ")
+    assert elapsed < 1.0, f"{elapsed * 1000:.0f} ms"
+    (logged,) = caplog.records  # the access line, no traceback
+    assert logged.getMessage().startswith("POST /import 422 ") and not logged.exc_info
+    assert revision_count() == count
 
 
 # -- The description -----------------------------------------------------------------------

@@ -8,6 +8,7 @@ same pages in Chromium.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -273,9 +274,10 @@ async def test_checked_still_true_renews_the_check_as_a_revision_and_alerts_nobo
     )
     assert response.status == 200 and response.url.path == "/console/"
     shown = visible(await response.text())
-    assert "Marked as checked: gate KBL/north-gate. Nobody was alerted." in shown
+    assert "Marked as checked: North Gate (KBL). Nobody was alerted." in shown
     assert shown.index("Past their freshness limit") < shown.index("Baron Hotel side")
-    assert "North Gate" not in shown[: shown.index("About to pass it")]
+    stale = shown[shown.index("Past their freshness limit") : shown.index("About to pass it")]
+    assert "North Gate" not in stale
     after = stored("gate", "KBL/north-gate")
     assert after["verified_at"] == LATER.isoformat()
     assert {k: v for k, v in after.items() if k not in ("verified_at", "valid_until")} == {
@@ -584,6 +586,57 @@ async def test_export_then_import_a_change_as_the_signed_in_editor(
     latest = revisions()[-1]
     assert (latest.editor, latest.note) == ("amina", "names from the field team")
     assert stored("gate", "KBL/abbey-gate")["name"]["en"] == "Abbey Gate (moved)"
+
+
+async def test_a_hostile_content_file_is_refused_as_a_page_naming_the_line(
+    browser: Client, signed_in: str
+) -> None:
+    from aiohttp import FormData
+
+    from tests.actions.test_content_file import alias_bomb
+
+    count = len(revisions())
+    for payload, words in ((alias_bomb(), "anchors and aliases"), ("[" * 50_000, "levels deep")):
+        form = FormData()
+        form.add_field("csrf", signed_in)
+        form.add_field("file", payload.encode(), filename="partner.yml")
+        response = await browser.post("/console/import", data=form)
+        page = visible(await response.text())
+        assert response.status == 422 and "line 1: not valid YAML" in page and words in page
+    assert len(revisions()) == count
+
+
+@pytest.mark.parametrize(
+    "disposition",
+    ['name="file"; filename="a\r\nb.yml"', 'filename="a.yml"'],
+    ids=["line-break-in-file-name", "part-without-a-name"],
+)
+async def test_a_form_that_cannot_be_read_is_a_400_page_not_a_500(
+    browser: Client, signed_in: str, caplog: pytest.LogCaptureFixture, disposition: str
+) -> None:
+    boundary = "partnerfile"
+    body = (
+        f"--{boundary}\r\n"
+        'Content-Disposition: form-data; name="csrf"\r\n\r\n'
+        f"{signed_in}\r\n"
+        f"--{boundary}\r\n"
+        f"Content-Disposition: form-data; {disposition}\r\n"
+        "Content-Type: application/yaml\r\n\r\n"
+        "organisations: {}\r\n"
+        f"--{boundary}--\r\n"
+    ).encode()
+    count = len(revisions())
+    caplog.set_level(logging.INFO)
+    caplog.clear()
+    response = await browser.post(
+        "/console/import",
+        data=body,
+        headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
+    )
+    assert response.status == 400
+    assert "This form could not be read" in visible(await response.text())
+    assert not any(record.exc_info for record in caplog.records)
+    assert len(revisions()) == count
 
 
 async def test_an_address_that_is_no_page_says_so_as_a_page(

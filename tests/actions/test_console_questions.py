@@ -128,9 +128,25 @@ async def test_counts_by_intent_language_channel_hour_and_day_in_pashto(editor: 
     assert "الوتنې ۴۳" in text and "ونه پوهېدل شو ۷" in text and "مرسته" not in text
     assert "پښتو · عربي لیک ۴۳" in text and "دری · لاتیني توري ۷" in text
     assert "telegram ۴۳" in text and "whatsapp ۷" in text
-    kabul_hour = (hour + timedelta(hours=4, minutes=30)).strftime("%H:%M")
+    # A row of a whole UTC hour (as counted before Kabul hours): the Kabul hour it starts in.
+    kabul_hour = (hour + timedelta(hours=4, minutes=30)).replace(minute=0).strftime("%H:%M")
     assert f"{kabul_hour} ۵۰".translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) in text
     assert "هېڅ بې ځوابه پیغام له ۵ یا ډېرو خبرو اترو نه دی راغلی." in text
+
+
+async def test_hours_and_days_are_kabul_hours_and_kabul_days(editor: Client) -> None:
+    """00:10 on 24 August in Kabul is 19:40 UTC on 23 August: counted in the Kabul hour that
+    starts at 19:30 UTC, and shown at 00:00 on 24 August."""
+    after_midnight = (NOW - timedelta(days=1)).replace(hour=19, minute=30, second=0)
+    counted(after_midnight, "ask_flights", 12)
+    counted(after_midnight - timedelta(hours=1), "ask_flights", 5)  # 23:00 Kabul, the day before
+    text = visible(await (await editor.get("/console/questions?lang=en")).text())
+    day = after_midnight + timedelta(hours=4, minutes=30)
+    hours = text[text.index("By hour of the day") : text.index("By day")]
+    assert "00:00 12" in hours and "23:00 5" in hours and ":30" not in hours
+    days = text[text.index("By day") :]
+    assert f"{day.date().isoformat()} 12" in days
+    assert f"{(day - timedelta(days=1)).date().isoformat()} 5" in days
 
 
 async def test_masks_are_named_in_the_editors_language(editor: Client) -> None:

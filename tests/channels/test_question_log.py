@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ from sqlalchemy import create_engine, text
 from bot.channels.addresses import database_url, engine_for
 from bot.channels.identity import person_tag
 from bot.contract import PERSON
-from bot.question_log import QuestionLog
+from bot.question_log import QuestionLog, Turn
 from bot.question_mask import wording
 from bot.stores import ForgetfulInMemoryTrackerStore, ForgetfulSQLTrackerStore
 
@@ -264,3 +265,17 @@ async def test_counts_survive_a_database_that_is_down_for_a_while(
     await store.save(turn("telegram-bbb", "flights", "ask_flights"))
     intents = "SELECT value, turns FROM question_counts WHERE facet = 'intent'"
     assert await rows(store, intents) == [("ask_flights", 2)]
+
+
+@pytest.mark.parametrize(
+    ("asked_at", "kabul_hour"),
+    [
+        ("2026-12-01T19:40:00+00:00", "2026-12-02T00:00:00+04:30"),  # 00:10 Kabul, 2 Dec
+        ("2026-12-01T19:29:59+00:00", "2026-12-01T23:00:00+04:30"),
+        ("2026-12-01T19:30:00+00:00", "2026-12-02T00:00:00+04:30"),
+    ],
+)
+def test_a_turn_counts_in_its_kabul_hour_not_its_utc_hour(asked_at: str, kabul_hour: str) -> None:
+    turn = Turn(datetime.fromisoformat(asked_at), "ask_flights", "prs", "Arab", "webchat", None)
+    assert turn.hour == datetime.fromisoformat(kabul_hour)
+    assert turn.hour.tzinfo is not None and turn.hour.utcoffset() == timedelta(0)

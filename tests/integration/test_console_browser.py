@@ -203,7 +203,9 @@ def test_an_editor_keeps_the_gates_current_from_a_phone_in_dari(
     # One tap, by keyboard: "checked, still true".
     first.get_by_role("button", name="Checked, still true").focus()
     page.keyboard.press("Enter")
-    expect(page.get_by_role("status")).to_contain_text("Marked as checked: gate KBL/baron-hotel")
+    expect(page.get_by_role("status")).to_contain_text(
+        "Marked as checked: Baron Hotel side (UK processing centre) (KBL)"
+    )
     expect(stale.locator("li").first).not_to_contain_text("Baron Hotel side")
 
     # The gate's state in Dari, with the preview, then publish.

@@ -166,8 +166,8 @@ async def _posted(request: web.Request) -> tuple[SignedIn, int, Form]:
     who = await caseworker_or_sign_in(request)
     try:
         form = await checked_form(request, who.secret)
-    except FormRefused:
-        raise _Refused(form_refused(request, who)) from None
+    except FormRefused as refusal:
+        raise _Refused(form_refused(request, who, refusal)) from None
     case_id = _case_id(request)
     if case_id is None:
         raise _Refused(not_found(request, who, "no_page"))

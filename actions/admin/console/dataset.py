@@ -42,14 +42,14 @@ async def import_file(request: web.Request) -> web.Response:
     who = await editor_or_sign_in(request)
     try:
         form = await checked_form(request, who.secret)
-    except FormRefused:
-        return form_refused(request, who)
+    except FormRefused as refusal:
+        return form_refused(request, who, refusal)
     upload = form.get("file")
     limit = request.app[SETTINGS].max_body_bytes
     raw = upload.file.read(limit + 1) if isinstance(upload, FileField) else b""
     moment, note = now(request), field(form, "note") or "import in the console"
     try:
-        document = dataset_api.parse(raw.decode("utf-8"))
+        document = await dataset_api.parse_off_the_loop(raw.decode("utf-8"))
     except (UnicodeDecodeError, ApiError) as error:
         message = error.message if isinstance(error, ApiError) else "the file is not UTF-8 text"
         return render(request, "data.html", {"result": None, "error": message}, who, 422)

@@ -257,8 +257,8 @@ async def save(request: web.Request) -> web.Response:
     try:
         form = await checked_form(request, who.secret)
         spec = spec_for(request.match_info["kind"])
-    except FormRefused:
-        return form_refused(request, who)
+    except FormRefused as refusal:
+        return form_refused(request, who, refusal)
     except ContentError:
         return not_found(request, who)
     try:

@@ -18,6 +18,7 @@ from datetime import timedelta
 from functools import partial
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.web_request import FileField
 from multidict import MultiDictProxy
 
@@ -61,7 +62,15 @@ class SignedIn:
 
 
 class FormRefused(Exception):
-    """A POST without this browser's CSRF token."""
+    """A POST without this browser's CSRF token; ``reason`` names the page's sentence."""
+
+    reason, status = "form_expired", 403
+
+
+class FormUnreadable(FormRefused):
+    """A POST aiohttp cannot read as a form: a file name with a line break in it, say."""
+
+    reason, status = "form_unreadable", 400
 
 
 def csrf_for(cookie: str) -> str:
@@ -132,7 +141,10 @@ async def caseworker_or_sign_in(request: web.Request) -> SignedIn:
 
 async def checked_form(request: web.Request, cookie: str) -> Form:
     """The posted form if it carries the CSRF token for ``cookie``; else :class:`FormRefused`."""
-    form = await request.post()
+    try:
+        form = await request.post()
+    except (ValueError, HttpProcessingError):  # a line break in a file name, a part without
+        raise FormUnreadable from None  # a name: aiohttp's own words, too technical to show
     sent = form.get(CSRF_FIELD)
     if not (isinstance(sent, str) and cookie and hmac.compare_digest(sent, csrf_for(cookie))):
         raise FormRefused

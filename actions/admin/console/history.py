@@ -94,8 +94,8 @@ async def rollback(request: web.Request) -> web.Response:
     who = await editor_or_sign_in(request)
     try:
         form = await checked_form(request, who.secret)
-    except FormRefused:
-        return form_refused(request, who)
+    except FormRefused as refusal:
+        return form_refused(request, who, refusal)
     revision_id, moment = int(request.match_info["revision"]), now(request)
 
     def undo(session: Session) -> tuple[str, str]:

@@ -86,8 +86,10 @@ async def checked(request: web.Request) -> web.Response:
     who, spec, key = posted.who, posted.spec, posted.key
     version = field(posted.form, "version")
     moment = now(request)
+    language, _ = interface_language(request)
 
-    def renew(session: Session) -> None:
+    def renew(session: Session) -> str:
+        """The record's name as the list showed it ("North Gate (KBL)"), not its key."""
         publishing.reverify(
             session,
             who.editor,
@@ -97,13 +99,13 @@ async def checked(request: web.Request) -> web.Response:
             now=moment,
             expected_version=int(version) if version.isdigit() else None,
         )
+        row = spec.find(session, spec.normalise(key))
+        return title(row, language) if row is not None else key
 
     try:
-        await in_transaction(request, renew)
+        name = await in_transaction(request, renew)
     except StaleVersion as error:
         return await stale_page(request, who, spec, key, error, None)
     except ContentError:
         return not_found(request, who)
-    raise flash.redirect_with(
-        request, "/console/", "checked_done", record=f"{spec.kind.value} {key}"
-    )
+    raise flash.redirect_with(request, "/console/", "checked_done", record=name)

@@ -30,8 +30,8 @@ async def record_form(request: web.Request) -> RecordForm | web.Response:
         form = await checked_form(request, who.secret)
         spec = spec_for(request.match_info["kind"])
         key = spec.normalise(request.match_info["key"])
-    except FormRefused:
-        return form_refused(request, who)
+    except FormRefused as refusal:
+        return form_refused(request, who, refusal)
     except ContentError:
         return not_found(request, who)
     return RecordForm(who, form, spec, key)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from actions.admin.console.guard import SignedIn
+from actions.admin.console.guard import FormRefused, SignedIn
 from actions.admin.console.pages import render
 
 
-def form_refused(request: web.Request, who: SignedIn | None) -> web.Response:
-    """403: a form without this browser's CSRF token changes nothing."""
-    return render(request, "refused.html", {"reason": "form_expired"}, who, 403)
+def form_refused(request: web.Request, who: SignedIn | None, refusal: FormRefused) -> web.Response:
+    """403: a form without this browser's CSRF token changes nothing; 400: one that cannot
+    be read as a form."""
+    return render(request, "refused.html", {"reason": refusal.reason}, who, refusal.status)
 
 
 def wrong_role(request: web.Request, who: SignedIn) -> web.Response:

@@ -81,8 +81,8 @@ async def sign_in_form(request: web.Request) -> web.Response:
 async def sign_in(request: web.Request) -> web.Response:
     try:
         form = await checked_form(request, request.cookies.get(BROWSER_COOKIE, ""))
-    except FormRefused:
-        return form_refused(request, None)
+    except FormRefused as refusal:
+        return form_refused(request, None, refusal)
     presented, moment = field(form, "code"), now(request)
     throttle = request.app[THROTTLE]
     attempt = throttle.attempt(
@@ -125,8 +125,8 @@ async def sign_out(request: web.Request) -> web.Response:
         raise web.HTTPSeeOther("/console/signin")
     try:
         await checked_form(request, who.secret)
-    except FormRefused:
-        return form_refused(request, who)
+    except FormRefused as refusal:
+        return form_refused(request, who, refusal)
     await in_transaction(request, partial(_end, secret=who.secret, moment=now(request)))
     response = sign_in_page(request, notice="signed_out")
     response.del_cookie(SESSION_COOKIE, path="/console")

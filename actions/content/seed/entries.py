@@ -10,10 +10,11 @@ import enum
 from collections.abc import Collection, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import yaml
 
+from actions.content.seed.content_file import _Mapping, read_content
 from bot.lang.codes import LANGUAGES
 from bot.settings_values import duration
 
@@ -24,27 +25,10 @@ class SeedError(ValueError):
     """A content file that cannot be loaded; the message says where and what to fix."""
 
 
-class _Mapping(dict[str, Any]):
-    line: int = 0
-
-
-class _LineLoader(yaml.SafeLoader):
-    """Remembers the line of every mapping, for error messages that point into the file."""
-
-
-def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _Mapping:
-    mapping = _Mapping(cast(dict[str, Any], loader.construct_mapping(node, deep=True)))
-    mapping.line = node.start_mark.line + 1
-    return mapping
-
-
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-
 def read_file(path: Path) -> _Mapping:
     """Parse a content file; YAML syntax errors become SeedErrors with the line."""
     try:
-        document = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)
+        document = read_content(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as error:
         raise SeedError(f"{path.name}: not valid YAML: {error}") from error
     except UnicodeDecodeError as error:

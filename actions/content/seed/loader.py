@@ -37,7 +37,8 @@ from actions.content.models import (
 )
 from actions.content.records import SPECS
 from actions.content.seed import entries as reading
-from actions.content.seed.entries import SeedError, _Mapping
+from actions.content.seed.content_file import _Mapping
+from actions.content.seed.entries import SeedError
 from actions.content.seed.records import Record, parse
 from actions.content.validation import ContentError
 

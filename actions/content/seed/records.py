@@ -24,7 +24,8 @@ from actions.content.models import (
     RecordKind,
     Verification,
 )
-from actions.content.seed.entries import Entry, SeedError, _Mapping, entries
+from actions.content.seed.content_file import _Mapping
+from actions.content.seed.entries import Entry, SeedError, entries
 
 SECTIONS = ("organisations", "airports", "airport_statuses", "flights", "announcements")
 #: The guidance sections of a content file, in the order they are answered.

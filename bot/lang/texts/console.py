@@ -53,6 +53,14 @@ TEXTS: Final[dict[str, Entry]] = {
         "ps": "دا فورم نور اعتبار نه لري (امنیتي کوډ نه لري یا د پخواني ننوتو دی). هېڅ شی "
         "بدل نه شو: پاڼه بیا پرانیزئ او بیا هڅه وکړئ.",
     },
+    "form_unreadable": {
+        "en": "This form could not be read: a file name with a line break in it, perhaps. "
+        "Nothing was changed: rename the file and send it again.",
+        "prs": "این فورم خوانده نشد؛ شاید در نام فایل یک سطر نو باشد. هیچ چیزی تغییر نکرد: "
+        "نام فایل را عوض کنید و دوباره بفرستید.",
+        "ps": "دا فورم ونه لوستل شو؛ ښايي د فایل په نوم کې نوې کرښه وي. هېڅ شی بدل نه شو: "
+        "د فایل نوم بدل کړئ او بیا یې ولېږئ.",
+    },
     "stale": {
         "en": "Past their freshness limit",
         "prs": "وقت بررسی‌شان گذشته",
