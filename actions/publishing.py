@@ -6,25 +6,41 @@ alerts, so this module, above both, puts the two together: every entry point tha
 content — the admin API, the console, the CLI's changes and imports, seeding — calls the
 functions here, and each queues its alerts in the caller's session, before the caller commits.
 An edit and its alerts are committed together or not at all, whichever door it came through.
+
+Publishing and rolling back also keep the rules of :mod:`actions.consistency` (a closed airport
+has no open gate; a changed state keeps no note that may say the opposite), so no door can
+publish facts that contradict each other.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from datetime import datetime
 from functools import partial, wraps
-from typing import Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from actions import consistency
 from actions.alerts.models import Broadcast, Delivery
 from actions.alerts.outbox import queue_alerts
+from actions.common.clock import utc_now_to_second
 from actions.content import editing
-from actions.content.models import Revision
+from actions.content.models import AirportStatus, Gate, RecordKind, Revision
 from actions.content.records import spec_for
 from actions.content.seed import loader
 
-__all__ = ["announce", "clear", "load", "publish", "reverify", "rollback", "withdraw"]
+__all__ = [
+    "announce",
+    "clear",
+    "closed_with",
+    "load",
+    "publish",
+    "reverify",
+    "rollback",
+    "withdraw",
+]
 
 P = ParamSpec("P")
 R = TypeVar("R", bound=Revision | None)
@@ -51,10 +67,105 @@ def _announced(change: Change[P, R]) -> Change[P, R]:
     return announced
 
 
-publish = _announced(editing.publish)
+def publish(
+    session: Session,
+    editor: str,
+    kind: RecordKind | str,
+    key: str,
+    changes: Mapping[str, Any],
+    note: str = "",
+    *,
+    now: datetime | None = None,
+    allow_missing_translation: bool = False,
+    expected_version: int | None = None,
+    close_gates: bool = False,
+    confirm_unchanged: bool = False,
+) -> Revision | None:
+    """:func:`editing.publish`, then the consistency rules, then the alerts.
+
+    ``close_gates``: closing an airport closes its open gates too (else it is refused while
+    any says open). ``confirm_unchanged``: the editor confirmed that a text left unchanged in
+    some language still holds after its record changed state.
+
+    The gates closed with an airport are revisions of their own but queue no alert: the
+    airport's alert shows the whole airport, gates included, so people get one alert, not five.
+    """
+    now = now or utc_now_to_second()
+    revision = editing.publish(
+        session,
+        editor,
+        kind,
+        key,
+        changes,
+        note,
+        now=now,
+        allow_missing_translation=allow_missing_translation,
+        expected_version=expected_version,
+    )
+    if revision is not None:
+        gates = consistency.check_change(
+            session, revision, close_gates=close_gates, confirm_unchanged=confirm_unchanged
+        )
+        _close_with_airport(session, revision, gates)
+        announce(session, revision)
+    return revision
+
+
+def _close_with_airport(session: Session, airport: Revision, gates: list[Gate]) -> None:
+    """Each gate closed as a revision of its own, by the same editor, why and moment."""
+    if not gates:
+        return
+    row = session.get(AirportStatus, airport.record_id)
+    assert row is not None
+    for gate in gates:
+        editing.publish(
+            session,
+            airport.editor,
+            RecordKind.GATE,
+            f"{row.airport.iata}/{gate.slug}",
+            consistency.closing(row),
+            airport.note,
+            now=airport.created_at,
+        )
+
+
+def closed_with(session: Session, airport: Revision) -> list[Revision]:
+    """The gate revisions that closed gates together with the airport's ``airport`` revision
+    (written right after it, in its transaction, by its editor at its moment)."""
+    if airport.kind is not RecordKind.AIRPORT:
+        return []
+    return list(
+        session.scalars(
+            select(Revision)
+            .where(
+                Revision.kind == RecordKind.GATE,
+                Revision.id > airport.id,
+                Revision.editor == airport.editor,
+                Revision.created_at == airport.created_at,
+                Revision.record_key.startswith(f"{airport.record_key}/"),
+            )
+            .order_by(Revision.id)
+        )
+    )
+
+
+def rollback(
+    session: Session, editor: str, revision_id: int, note: str = "", *, now: datetime | None = None
+) -> Revision:
+    """:func:`editing.rollback`, refused when the record it restores would contradict the
+    facts around it now (an airport closed again while its gates say open), then the alerts."""
+    revision = editing.rollback(session, editor, revision_id, note, now=now)
+    consistency.check_change(
+        session,
+        revision,
+        how_close="publish gate KEY --state closed",
+    )
+    announce(session, revision)
+    return revision
+
+
 reverify = _announced(editing.reverify)
 withdraw = _announced(editing.withdraw)
-rollback = _announced(editing.rollback)
 
 
 #: A content file's records published (:func:`loader.load`), each followed by its alerts.

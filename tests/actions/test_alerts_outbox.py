@@ -40,7 +40,10 @@ pytestmark = pytest.mark.usefixtures("no_alert_subscribers")
 
 def publish(kind: str, key: str, changes: dict[str, Any], when: Any = LATER) -> Revision | None:
     with db.session_scope() as session:
-        return publishing.publish(session, "amina", kind, key, changes, "note", now=when)
+        return publishing.publish(
+            session, "amina", kind, key, changes, "note", now=when,
+            close_gates=True, confirm_unchanged=True,
+        )  # fmt: skip
 
 
 def broadcasts() -> list[Broadcast]:

@@ -405,6 +405,7 @@ async def test_a_stale_save_is_refused_naming_who_changed_it_and_showing_both_ve
             "reopened",
             now=LATER - timedelta(minutes=2),
             allow_missing_translation=False,
+            confirm_unchanged=True,
         )
     theirs = stored("gate", "KBL/abbey-gate")
     mine = {
@@ -509,6 +510,7 @@ async def test_checked_on_a_fact_changed_meanwhile_is_refused_naming_who(
             {"state": "closed"},
             "crowd crush",
             now=LATER - timedelta(minutes=3),
+            confirm_unchanged=True,
         )
     response = await browser.post(
         "/console/checked/gate/KBL/north-gate",
