@@ -171,19 +171,28 @@ def unchanged_languages(revision: Revision, change: StateChange) -> list[str]:
     return [lang for lang in LANGUAGES if new.get(lang) and new.get(lang) == old.get(lang)]
 
 
-def open_gates(session: Session, airport_id: int) -> list[Gate]:
-    """The airport's gates that say open (current or not: a re-check would show them)."""
+def gates_saying(session: Session, airport_id: int, state: GateState) -> list[Gate]:
+    """The airport's current gates in ``state``, in the order answers list them (checked
+    recently or not: a re-check would show an outdated one again)."""
     return list(
         session.scalars(
             select(Gate)
             .where(
                 Gate.airport_id == airport_id,
                 Gate.withdrawn_at.is_(None),
-                Gate.state == GateState.OPEN,
+                Gate.state == state,
             )
             .order_by(Gate.position, Gate.id)
         )
     )
+
+
+def open_gates(session: Session, airport_id: int) -> list[Gate]:
+    return gates_saying(session, airport_id, GateState.OPEN)
+
+
+def closed_gates(session: Session, airport_id: int) -> list[Gate]:
+    return gates_saying(session, airport_id, GateState.CLOSED)
 
 
 def closing(status: AirportStatus) -> dict[str, Any]:

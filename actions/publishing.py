@@ -27,7 +27,7 @@ from actions.alerts.models import Broadcast, Delivery
 from actions.alerts.outbox import queue_alerts
 from actions.common.clock import utc_now_to_second
 from actions.content import editing
-from actions.content.models import AirportStatus, Gate, RecordKind, Revision
+from actions.content.models import AirportState, AirportStatus, Gate, RecordKind, Revision
 from actions.content.records import spec_for
 from actions.content.seed import loader
 
@@ -106,27 +106,42 @@ def publish(
         gates = consistency.check_change(
             session, revision, close_gates=close_gates, confirm_unchanged=confirm_unchanged
         )
-        _close_with_airport(session, revision, gates)
+        if close_gates:
+            _close_with_airport(session, revision, gates)
         announce(session, revision)
     return revision
 
 
 def _close_with_airport(session: Session, airport: Revision, gates: list[Gate]) -> None:
-    """Each gate closed as a revision of its own, by the same editor, why and moment."""
-    if not gates:
-        return
+    """Each open gate closed as a revision of its own, by the same editor, why and moment.
+
+    When this change closed the airport, the gates that already said closed are re-checked
+    too: the editor closing the whole airport vouches for every gate of it now, so no answer
+    says "checked 40 min ago" of a gate the airport's closure just confirmed.
+    """
     row = session.get(AirportStatus, airport.record_id)
-    assert row is not None
+    change = consistency.state_change(airport)
+    if row is None or row.state is not AirportState.CLOSED:
+        return
+    iata = row.airport.iata
+    if change is not None and change.after == AirportState.CLOSED.value:
+        checked = [
+            gate
+            for gate in consistency.closed_gates(session, row.airport_id)
+            if gate.verified_at < airport.created_at  # else it was checked in this very second
+        ]
+        for gate in checked:
+            key = f"{iata}/{gate.slug}"
+            editing.reverify(
+                session, airport.editor, RecordKind.GATE, key, airport.note, now=airport.created_at
+            )
     for gate in gates:
+        key = f"{iata}/{gate.slug}"
+        closing = consistency.closing(row)
         editing.publish(
-            session,
-            airport.editor,
-            RecordKind.GATE,
-            f"{row.airport.iata}/{gate.slug}",
-            consistency.closing(row),
-            airport.note,
+            session, airport.editor, RecordKind.GATE, key, closing, airport.note,
             now=airport.created_at,
-        )
+        )  # fmt: skip
 
 
 def closed_with(session: Session, airport: Revision) -> list[Revision]:

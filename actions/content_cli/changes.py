@@ -207,9 +207,11 @@ def publish(args: argparse.Namespace, engine: Engine) -> str:
     ]
     if lacking:
         receipt += f" Missing translation: {'; '.join(lacking)} (see `translations`)."
-    if gates:
-        closed = ", ".join(f"{gate.record_key} (revision {gate.id})" for gate in gates)
-        receipt += f" Closed with it: gate {closed}."
+    for said, done in (("Closed with it", True), ("Re-checked with it", False)):
+        listed = [g for g in gates if ("state" in g.changed_fields()) is done]
+        if listed:
+            named = ", ".join(f"{gate.record_key} (revision {gate.id})" for gate in listed)
+            receipt += f" {said}: gate {named}."
     if alerts:
         receipt += (
             f" {alerts} subscriber(s) will be alerted (progress: python -m actions.alerts status)."

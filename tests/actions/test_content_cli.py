@@ -105,7 +105,9 @@ def test_publish_an_airport_status_in_one_command(database: Path) -> None:
     assert re.fullmatch(
         r"Revision 64: amina updated airport KBL \(state, advice, verified_at, valid_until\)\. "
         rf"Verified {KABUL_TIME}, valid until {KABUL_TIME}\. Closed with it: gate KBL/east-gate "
-        r"\(revision 65\), KBL/north-gate \(revision 66\), KBL/baron-hotel \(revision 67\)\.\n",
+        r"\(revision 67\), KBL/north-gate \(revision 68\), KBL/baron-hotel \(revision 69\)\. "
+        r"Re-checked with it: gate KBL/abbey-gate \(revision 65\), KBL/civilian-terminal "
+        r"\(revision 66\)\.\n",
         published.stdout,
     )
     history = content(database, "history", "airport", "KBL").stdout.splitlines()
