@@ -29,7 +29,8 @@ Errors = dict[str, dict[str, str]]
 
 
 def label(name: str, language: str) -> str:
-    return words.label(words.FIELD, name, language)
+    """A field as a sentence names it: "note", «یادداشت»."""
+    return consistency.field_label(name, language)
 
 
 def confirm_label(spec: KindSpec, language: str) -> str | None:
