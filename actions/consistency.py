@@ -88,8 +88,10 @@ class GatesStillOpen(Inconsistent):
     """Closing an airport whose gates still say open; ``gates`` are their keys."""
 
     def __init__(self, airport: Airport, gates: Sequence[Gate], how: str = CLOSE_GATES_FLAG):
-        self.airport = {lang: fmt.text(airport, "name", lang) for lang in LANGUAGES}
-        self.names = {lang: [fmt.text(gate, "name", lang) for gate in gates] for lang in LANGUAGES}
+        self.airport: dict[str, str] = {lang: fmt.text(airport, "name", lang) for lang in LANGUAGES}
+        self.names: dict[str, list[str]] = {
+            lang: [fmt.text(gate, "name", lang) for gate in gates] for lang in LANGUAGES
+        }
         self.gates = [f"{airport.iata}/{gate.slug}" for gate in gates]
         super().__init__("state", self.say(ENGLISH, how))
 
@@ -105,8 +107,10 @@ class GateAtClosedAirport(Inconsistent):
     """A gate opened while its airport is closed."""
 
     def __init__(self, gate: Gate) -> None:
-        self.airport = {lang: fmt.text(gate.airport, "name", lang) for lang in LANGUAGES}
-        self.gate = {lang: fmt.text(gate, "name", lang) for lang in LANGUAGES}
+        self.airport: dict[str, str] = {
+            lang: fmt.text(gate.airport, "name", lang) for lang in LANGUAGES
+        }
+        self.gate: dict[str, str] = {lang: fmt.text(gate, "name", lang) for lang in LANGUAGES}
         super().__init__("state", self.say(ENGLISH, ""))
 
     def say(self, language: str, how: str = "") -> str:

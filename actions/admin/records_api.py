@@ -166,12 +166,13 @@ async def publish_record(request: web.Request) -> web.Response:
 
 def inconsistent(error: Inconsistent) -> ApiError:
     """A change that contradicts other facts, with the body member that says "do it anyway"."""
+    extra: dict[str, Any] = {}
     if isinstance(error, GatesStillOpen):
         how, extra = '"close_gates": true', {"gates": error.gates}
     elif isinstance(error, UnchangedText):
         how, extra = '"confirm_unchanged": true', {"unchanged": error.languages}
     else:
-        how, extra = "", {}
+        how = ""
     return ApiError(422, "inconsistent", error.say(ENGLISH, how), f"changes.{error.field}", **extra)
 
 

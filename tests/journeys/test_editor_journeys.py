@@ -75,7 +75,7 @@ def test_an_editor_closes_the_airport_and_its_gates_from_her_phone(
     page.get_by_role("button", name="Preview").click()
 
     preview = page.locator("#preview")
-    expect(preview).to_contain_text("Close the gates too: east-gate, north-gate, baron-hotel")
+    expect(preview).to_contain_text("Close the gates too: East Gate, North Gate, Baron Hotel side")
     english = preview.locator('[data-language="en"] [data-channel="chat"]')
     expect(english).to_contain_text("Hamid Karzai International Airport: closed")
     assert ": open" not in english.inner_text()

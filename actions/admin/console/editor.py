@@ -37,8 +37,9 @@ from actions.admin.console.stale import stale_context, stale_page
 from actions.admin.console.titles import title
 from actions.admin.state import ENGINE, in_transaction, now
 from actions.alerts import outbox
+from actions.content import format as fmt
 from actions.content.editing import StaleVersion, version_of
-from actions.content.models import Airport, Organisation
+from actions.content.models import Airport, Gate, Organisation
 from actions.content.records import KindSpec, snapshot, spec_for
 from actions.content.validation import ContentError
 
@@ -201,11 +202,11 @@ def _attempt(
         outcome.key = revision.record_key
         outcome.flags = flags.unchanged_flags(revision, language)
         closed = [
-            gate.record_key.split("/", 1)[1]
+            fmt.text(row, "name", language)
             for gate in publishing.closed_with(session, revision)
-            if "state" in gate.changed_fields()
+            if "state" in gate.changed_fields() and (row := session.get(Gate, gate.record_id))
         ]
-        outcome.closed_gates = ", ".join(closed)
+        outcome.closed_gates = consistency.listed(closed, language)
         row = session.get(spec.model, revision.record_id)
     if answers is not None:
         outcome.answers = answers.render(session, spec.kind, outcome.key, row, moment, before)
