@@ -133,12 +133,7 @@ class Answers:
 
     def chat(self, session: Session, question: Question, language: str, now: datetime) -> list[str]:
         """The chat messages, as the web chat, Telegram and WhatsApp show them."""
-        words = wording()
-        texts = [
-            words.text(reply.response, language, **reply.variables)
-            for reply in self.replies(session, question, language, now)
-        ]
-        return [text for text in texts if text.strip()]
+        return _chat(self.replies(session, question, language, now), language)
 
     def before(
         self, session: Session, kind: RecordKind, key: str, row: Any, now: datetime
@@ -165,16 +160,17 @@ class Answers:
         shown = []
         for language in LANGUAGES:
             earlier = _lines_of((before or {}).get(language, []))
+            replies = self.replies(session, first, language, now)
             messages = [
                 _marked(message, earlier, before is not None)
-                for message in self.chat(session, first, language, now)
+                for message in _chat(replies, language)
             ]
             full = [
                 _marked(message, set(), False)
                 for question in rest
                 for message in self.chat(session, question, language, now)
             ]
-            sms = _as_sent(self.replies(session, first, language, now), language)
+            sms = _as_sent(replies, language)
             shown.append(Answer(language, messages, sms, full, _question(row, language)))
         return shown
 
@@ -184,6 +180,12 @@ def _question(row: Any, language: str) -> str:
     if not isinstance(row, Gate):
         return ""
     return texts.render("console.question_gate", language, gate=fmt.text(row, "name", language))
+
+
+def _chat(replies: list[Reply], language: str) -> list[str]:
+    words = wording()
+    texts = [words.text(reply.response, language, **reply.variables) for reply in replies]
+    return [text for text in texts if text.strip()]
 
 
 def _lines_of(messages: list[str]) -> set[str]:
