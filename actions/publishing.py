@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from functools import partial, wraps
+from functools import wraps
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import delete, select
@@ -30,6 +30,7 @@ from actions.content import editing
 from actions.content.models import AirportState, AirportStatus, Gate, RecordKind, Revision
 from actions.content.records import spec_for
 from actions.content.seed import loader
+from actions.content.seed.entries import SeedError
 
 __all__ = [
     "announce",
@@ -183,8 +184,22 @@ reverify = _announced(editing.reverify)
 withdraw = _announced(editing.withdraw)
 
 
-#: A content file's records published (:func:`loader.load`), each followed by its alerts.
-load = partial(loader.load, announce=announce)
+def load(session: Session, document: Any, now: datetime, **options: Any) -> loader.LoadSummary:
+    """A content file's records published (:func:`loader.load`), each followed by its alerts;
+    refused when, the whole file applied, a closed airport still has a gate saying open.
+
+    Checked once the file is applied, not record by record: a file may close an airport before
+    the gates it lists further down.
+    """
+    summary = loader.load(session, document, now, announce=announce, **options)
+    for status in session.scalars(
+        select(AirportStatus).where(AirportStatus.withdrawn_at.is_(None))
+    ):
+        try:
+            consistency.check_airport(session, status, False, "state: closed in the file")
+        except consistency.GatesStillOpen as error:
+            raise SeedError(f"airport {status.airport.iata}: {error}") from error
+    return summary
 
 
 def clear(session: Session) -> None:

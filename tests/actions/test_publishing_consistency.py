@@ -3,6 +3,7 @@ keeps no note that may say the opposite — through the service, the command lin
 
 from __future__ import annotations
 
+import copy
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,6 +20,7 @@ from actions.admin.settings import AdminSettings
 from actions.airport import ActionAnswerAirportStatus
 from actions.content import db, editing
 from actions.content.models import Revision
+from actions.content.seed.entries import SeedError
 from tests.actions.admin_support import (
     ADVICE,
     LATER,
@@ -289,3 +291,29 @@ async def test_the_api_refuses_to_open_a_gate_at_a_closed_airport(
     assert refused.status == 422
     error = (await refused.json())["error"]
     assert error["code"] == "inconsistent" and "reopen the airport first" in error["message"]
+
+
+# -- content files -----------------------------------------------------------------------------
+
+
+def test_an_import_closing_an_airport_whose_gates_say_open_changes_nothing(
+    content_db: Engine, demo_document: Any
+) -> None:
+    document = copy.deepcopy(demo_document)
+    (kabul,) = [entry for entry in document["airport_statuses"] if entry["airport"] == "KBL"]
+    kabul["state"] = "closed"
+    before = revision_count()
+    with pytest.raises(SeedError) as refused, db.session_scope() as session:
+        publishing.load(session, document, LATER, editor="amina")
+    assert str(refused.value).startswith(
+        "airport KBL: Closing Hamid Karzai International Airport would leave gates that still "
+        "say open: East Gate, North Gate, Baron Hotel side"
+    )
+    assert "(state: closed in the file)" in str(refused.value)
+    assert revision_count() == before and stored("airport", "KBL")["state"] == "restricted"
+
+    for gate in kabul["gates"]:
+        gate["state"] = "closed"
+    with db.session_scope() as session:
+        publishing.load(session, document, LATER, editor="amina")
+    assert stored("airport", "KBL")["state"] == "closed"
