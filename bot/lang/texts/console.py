@@ -141,12 +141,12 @@ TEXTS: Final[dict[str, Entry]] = {
     },
     "close_gates": {
         "en": "Close the gates too: {gates}",
-        "prs": "دروازه‌ها را هم ببند: {gates}",
+        "prs": "دروازه‌ها را هم ببندید: {gates}",
         "ps": "دروازې هم وتړئ: {gates}",
     },
     "confirm_unchanged": {
         "en": "I checked: the {text} I did not change still holds for the new {state}",
-        "prs": "بررسی کردم: {text} که تغییر ندادم برای {state} جدید هنوز درست است",
+        "prs": "بررسی کردم: {text} تغییرنکرده برای {state} جدید هنوز درست است",
         "ps": "ما وکتل: هغه {text} چې ما بدل نه کړ د نوي {state} لپاره لا سم دی",
     },
     "unchanged_flag": {
