@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlparse
 from playwright.sync_api import expect
 
 from scripts.stack import ROOT
-from tests.journeys.conftest import Phone, Running, screenshot
+from tests.journeys.conftest import SCREENSHOTS, Phone, Running, screenshot
 
 ADVICE = {
     "en": "All gates are closed after the explosion. Do not come to the airport.",
@@ -83,6 +83,8 @@ def test_an_editor_closes_the_airport_and_its_gates_from_her_phone(
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     english.scroll_into_view_if_needed()
     screenshot(page, "editor-close-airport-preview")
+    preview.scroll_into_view_if_needed()  # what the phone shows first: the English answer
+    page.screenshot(path=str(SCREENSHOTS / "editor-close-airport-preview-top.png"))
 
     page.get_by_role("button", name="Publish", exact=True).click()
     expect(page.get_by_role("status")).to_contain_text("Published: airport KBL")
