@@ -6,25 +6,42 @@ alerts, so this module, above both, puts the two together: every entry point tha
 content — the admin API, the console, the CLI's changes and imports, seeding — calls the
 functions here, and each queues its alerts in the caller's session, before the caller commits.
 An edit and its alerts are committed together or not at all, whichever door it came through.
+
+Publishing and rolling back also keep the rules of :mod:`actions.consistency` (a closed airport
+has no open gate; a changed state keeps no note that may say the opposite), so no door can
+publish facts that contradict each other.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial, wraps
-from typing import Concatenate, ParamSpec, TypeVar
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from functools import wraps
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from actions import consistency
 from actions.alerts.models import Broadcast, Delivery
 from actions.alerts.outbox import queue_alerts
+from actions.common.clock import utc_now_to_second
 from actions.content import editing
-from actions.content.models import Revision
+from actions.content.models import AirportState, AirportStatus, Gate, RecordKind, Revision
 from actions.content.records import spec_for
 from actions.content.seed import loader
+from actions.content.seed.entries import SeedError
 
-__all__ = ["announce", "clear", "load", "publish", "reverify", "rollback", "withdraw"]
+__all__ = [
+    "announce",
+    "clear",
+    "closed_with",
+    "load",
+    "publish",
+    "reverify",
+    "rollback",
+    "withdraw",
+]
 
 P = ParamSpec("P")
 R = TypeVar("R", bound=Revision | None)
@@ -51,14 +68,138 @@ def _announced(change: Change[P, R]) -> Change[P, R]:
     return announced
 
 
-publish = _announced(editing.publish)
+def publish(
+    session: Session,
+    editor: str,
+    kind: RecordKind | str,
+    key: str,
+    changes: Mapping[str, Any],
+    note: str = "",
+    *,
+    now: datetime | None = None,
+    allow_missing_translation: bool = False,
+    expected_version: int | None = None,
+    close_gates: bool = False,
+    confirm_unchanged: bool = False,
+) -> Revision | None:
+    """:func:`editing.publish`, then the consistency rules, then the alerts.
+
+    ``close_gates``: closing an airport closes its open gates too (else it is refused while
+    any says open). ``confirm_unchanged``: the editor confirmed that a text left unchanged in
+    some language still holds after its record changed state.
+
+    The gates closed with an airport are revisions of their own but queue no alert: the
+    airport's alert shows the whole airport, gates included, so people get one alert, not five.
+    """
+    now = now or utc_now_to_second()
+    revision = editing.publish(
+        session,
+        editor,
+        kind,
+        key,
+        changes,
+        note,
+        now=now,
+        allow_missing_translation=allow_missing_translation,
+        expected_version=expected_version,
+    )
+    if revision is not None:
+        gates = consistency.check_change(
+            session, revision, close_gates=close_gates, confirm_unchanged=confirm_unchanged
+        )
+        if close_gates:
+            _close_with_airport(session, revision, gates)
+        announce(session, revision)
+    return revision
+
+
+def _close_with_airport(session: Session, airport: Revision, gates: list[Gate]) -> None:
+    """Each open gate closed as a revision of its own, by the same editor, why and moment.
+
+    When this change closed the airport, the gates that already said closed are re-checked
+    too: the editor closing the whole airport vouches for every gate of it now, so no answer
+    says "checked 40 min ago" of a gate the airport's closure just confirmed.
+    """
+    row = session.get(AirportStatus, airport.record_id)
+    change = consistency.state_change(airport)
+    if row is None or row.state is not AirportState.CLOSED:
+        return
+    iata = row.airport.iata
+    if change is not None and change.after == AirportState.CLOSED.value:
+        checked = [
+            gate
+            for gate in consistency.closed_gates(session, row.airport_id)
+            if gate.verified_at < airport.created_at  # else it was checked in this very second
+        ]
+        for gate in checked:
+            key = f"{iata}/{gate.slug}"
+            editing.reverify(
+                session, airport.editor, RecordKind.GATE, key, airport.note, now=airport.created_at
+            )
+    for gate in gates:
+        key = f"{iata}/{gate.slug}"
+        closing = consistency.closing(row)
+        editing.publish(
+            session, airport.editor, RecordKind.GATE, key, closing, airport.note,
+            now=airport.created_at,
+        )  # fmt: skip
+
+
+def closed_with(session: Session, airport: Revision) -> list[Revision]:
+    """The gate revisions that closed gates together with the airport's ``airport`` revision
+    (written right after it, in its transaction, by its editor at its moment)."""
+    if airport.kind is not RecordKind.AIRPORT:
+        return []
+    return list(
+        session.scalars(
+            select(Revision)
+            .where(
+                Revision.kind == RecordKind.GATE,
+                Revision.id > airport.id,
+                Revision.editor == airport.editor,
+                Revision.created_at == airport.created_at,
+                Revision.record_key.startswith(f"{airport.record_key}/"),
+            )
+            .order_by(Revision.id)
+        )
+    )
+
+
+def rollback(
+    session: Session, editor: str, revision_id: int, note: str = "", *, now: datetime | None = None
+) -> Revision:
+    """:func:`editing.rollback`, refused when the record it restores would contradict the
+    facts around it now (an airport closed again while its gates say open), then the alerts."""
+    revision = editing.rollback(session, editor, revision_id, note, now=now)
+    consistency.check_change(
+        session,
+        revision,
+        how_close="publish gate KEY --state closed",
+    )
+    announce(session, revision)
+    return revision
+
+
 reverify = _announced(editing.reverify)
 withdraw = _announced(editing.withdraw)
-rollback = _announced(editing.rollback)
 
 
-#: A content file's records published (:func:`loader.load`), each followed by its alerts.
-load = partial(loader.load, announce=announce)
+def load(session: Session, document: Any, now: datetime, **options: Any) -> loader.LoadSummary:
+    """A content file's records published (:func:`loader.load`), each followed by its alerts;
+    refused when, the whole file applied, a closed airport still has a gate saying open.
+
+    Checked once the file is applied, not record by record: a file may close an airport before
+    the gates it lists further down.
+    """
+    summary = loader.load(session, document, now, announce=announce, **options)
+    for status in session.scalars(
+        select(AirportStatus).where(AirportStatus.withdrawn_at.is_(None))
+    ):
+        try:
+            consistency.check_airport(session, status, False, "state: closed in the file")
+        except consistency.GatesStillOpen as error:
+            raise SeedError(f"airport {status.airport.iata}: {error}") from error
+    return summary
 
 
 def clear(session: Session) -> None:

@@ -222,7 +222,8 @@ async def bench(count: int, timeout: float) -> str:
             [str(ACTIONS_PYTHON), "-m", "actions.content", "publish", "airport", "KBL",
              "--state", "closed", "--advice-en", "Do not come to the airport.",
              "--advice-prs", "به میدان هوایی نیایید.", "--advice-ps", "هوايي ډګر ته مه راځئ.",
-             "--source", "us-embassy-kabul", "--editor", "bench", "--note", "bench"],
+             "--source", "us-embassy-kabul", "--close-gates", "--editor", "bench",
+             "--note", "bench"],
             env,
         )  # fmt: skip
         queued_in = time.monotonic() - published

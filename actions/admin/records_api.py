@@ -19,11 +19,13 @@ from actions.admin.inputs import query_flag, read_json
 from actions.admin.schema import NOTE_SCHEMA, NUL, NUL_PROBLEM, PUBLISH_SCHEMAS
 from actions.admin.state import editor, in_transaction, now
 from actions.admin.versions import etag, exists_or_stale, expected_version, stale
+from actions.consistency import GatesStillOpen, Inconsistent, UnchangedText
 from actions.content import review
 from actions.content import validation as check
 from actions.content.editing import MissingTranslation, StaleVersion, version_of
 from actions.content.records import KindSpec, spec_for
 from actions.content.validation import ContentError
+from bot.lang.codes import ENGLISH
 
 routes = web.RouteTableDef()
 #: Gate keys hold a slash (``KBL/abbey-gate``): the key is the rest of the path.
@@ -130,6 +132,8 @@ async def publish_record(request: web.Request) -> web.Response:
             now=when,
             allow_missing_translation=body.get("allow_missing_translation", False),
             expected_version=expecting,
+            close_gates=body.get("close_gates", False),
+            confirm_unchanged=body.get("confirm_unchanged", False),
         )
         row = (
             spec.find(session, key)
@@ -148,6 +152,8 @@ async def publish_record(request: web.Request) -> web.Response:
         raise await stale(request, spec, key, error) from None
     except MissingTranslation as error:
         raise missing_translation(error) from None
+    except Inconsistent as error:
+        raise inconsistent(error) from None
     except ContentError as error:
         root = (error.field or "").split(".")[0]
         # A field that is not the kind's comes from the key: a gate's airport, KBL/…
@@ -156,6 +162,18 @@ async def publish_record(request: web.Request) -> web.Response:
         if error.field is not None and not spec.has(root):
             refused.field = "key"
         raise refused from None
+
+
+def inconsistent(error: Inconsistent) -> ApiError:
+    """A change that contradicts other facts, with the body member that says "do it anyway"."""
+    extra: dict[str, Any] = {}
+    if isinstance(error, GatesStillOpen):
+        how, extra = '"close_gates": true', {"gates": error.gates}
+    elif isinstance(error, UnchangedText):
+        how, extra = '"confirm_unchanged": true', {"unchanged": error.languages}
+    else:
+        how = ""
+    return ApiError(422, "inconsistent", error.say(ENGLISH, how), f"changes.{error.field}", **extra)
 
 
 def missing_translation(error: MissingTranslation) -> ApiError:

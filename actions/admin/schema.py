@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from actions.consistency import STATE_TEXTS
 from actions.content import validation as check
 from actions.content.fields import Field, FieldType
 from actions.content.records import SPECS, KindSpec
@@ -105,16 +106,29 @@ def values_schema(spec: KindSpec) -> dict[str, Any]:
 
 
 def publish_schema(spec: KindSpec) -> dict[str, Any]:
+    properties: dict[str, Any] = {
+        "changes": values_schema(spec),
+        "note": {"type": "string", "maxLength": check.NOTE_MAX, "description": "why"},
+        "allow_missing_translation": {
+            "type": "boolean",
+            "description": "publish a text without every language now, translate later",
+        },
+    }
+    if spec.kind is RecordKind.AIRPORT:
+        properties["close_gates"] = {
+            "type": "boolean",
+            "description": "closing the airport closes its open gates too (else it is refused "
+            "while a gate says open)",
+        }
+    if spec.kind in STATE_TEXTS:
+        properties["confirm_unchanged"] = {
+            "type": "boolean",
+            "description": f"after a change of {STATE_TEXTS[spec.kind][0]}, the "
+            f"{STATE_TEXTS[spec.kind][1]} left unchanged in some language still holds",
+        }
     return {
         "type": "object",
-        "properties": {
-            "changes": values_schema(spec),
-            "note": {"type": "string", "maxLength": check.NOTE_MAX, "description": "why"},
-            "allow_missing_translation": {
-                "type": "boolean",
-                "description": "publish a text without every language now, translate later",
-            },
-        },
+        "properties": properties,
         "required": ["changes"],
         "additionalProperties": False,
     }

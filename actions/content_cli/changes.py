@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import Engine, select
 
-from actions import publishing
+from actions import consistency, publishing
 from actions.alerts import outbox
 from actions.common.clock import utc_now_to_second
 from actions.common.kabul_time import kabul
@@ -103,6 +103,21 @@ def _publish_parser(kinds: argparse._SubParsersAction, spec: KindSpec) -> None: 
             "--valid-for", metavar="DURATION", help="valid this long after verified_at: 3h, 1d"
         )
     add_editor(parser)
+    if spec.kind is RecordKind.AIRPORT:
+        parser.add_argument(
+            consistency.CLOSE_GATES_FLAG,
+            action="store_true",
+            help="closing the airport closes its open gates too (each gets the note 'The "
+            "airport is closed.'); without it, closing is refused while a gate says open",
+        )
+    if spec.kind in consistency.STATE_TEXTS:
+        state, text = consistency.STATE_TEXTS[spec.kind]
+        parser.add_argument(
+            consistency.CONFIRM_UNCHANGED_FLAG,
+            action="store_true",
+            help=f"the {text} you leave unchanged in some language still holds after the "
+            f"{state} changes (else that is refused: it may say the opposite)",
+        )
     parser.add_argument(
         "--allow-missing-translation",
         action="store_true",
@@ -165,8 +180,11 @@ def publish(args: argparse.Namespace, engine: Engine) -> str:
                 changes_from(args, spec),
                 args.note,
                 allow_missing_translation=args.allow_missing_translation,
+                close_gates=getattr(args, "close_gates", False),
+                confirm_unchanged=getattr(args, "confirm_unchanged", False),
             )
             alerts = outbox.queued_for(session, revision.id) if revision is not None else 0
+            gates = [] if revision is None else publishing.closed_with(session, revision)
     except MissingTranslation as error:
         options = [
             f"--{spec.field(name).flag}-{lang}"
@@ -189,6 +207,11 @@ def publish(args: argparse.Namespace, engine: Engine) -> str:
     ]
     if lacking:
         receipt += f" Missing translation: {'; '.join(lacking)} (see `translations`)."
+    for said, done in (("Closed with it", True), ("Re-checked with it", False)):
+        listed = [g for g in gates if ("state" in g.changed_fields()) is done]
+        if listed:
+            named = ", ".join(f"{gate.record_key} (revision {gate.id})" for gate in listed)
+            receipt += f" {said}: gate {named}."
     if alerts:
         receipt += (
             f" {alerts} subscriber(s) will be alerted (progress: python -m actions.alerts status)."

@@ -6,6 +6,7 @@ Dari or Pashto, which travel as UCS-2; 459 GSM-7 characters of English), cut at 
 the rest waits for "MORE". ``sms_segments`` counts, the pure functions below number and cut,
 and ``ReplyRenderer`` adds the small per-conversation memory that numbers and MORE need
 (``ReplyMemory``: in Redis in production, so any Rasa process can answer the next message).
+Importing it pulls in no web framework: the editors' console previews SMS through it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from typing import Any, Final
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 from bot.channels.notices import in_every_language
 from bot.channels.sms_segments import MAX_SEGMENTS, encoding, fits
-from bot.channels.transport import split_message
 from bot.lang import texts
 from bot.lang.codes import ENGLISH, LANGUAGES
 from bot.lang.letters import ARABIC_PUNCTUATION, to_ascii_digits, written_digits
@@ -204,6 +204,10 @@ def _longest(upper: int, fits_at: Callable[[int], bool]) -> int:
 
 def split_messages(text: str, max_chars: int = WHATSAPP_MAX_CHARS) -> list[str]:
     """Chat-sized pieces (WhatsApp via Twilio: no paging), cut as the other chat channels cut."""
+    # Imported here: the transport needs Sanic, and the editors' console renders SMS (paged,
+    # never split) with this module in the action server's environment.
+    from bot.channels.transport import split_message
+
     return split_message(text, max_chars)
 
 

@@ -90,7 +90,11 @@ async def error_of(response: Any, status: int) -> dict[str, Any]:
     return dict(body["error"])
 
 
-CLOSE_KBL = {"changes": {"state": "closed", "advice": ADVICE}, "note": "blast at Abbey Gate"}
+CLOSE_KBL = {
+    "changes": {"state": "closed", "advice": ADVICE},
+    "note": "blast at Abbey Gate",
+    "close_gates": True,
+}
 
 
 # -- Authentication ----------------------------------------------------------------------
@@ -445,7 +449,9 @@ async def test_export_then_import_round_trips(api: Client, amina: dict[str, str]
     response = await api.post("/import?replace=true&note=restore", data=exported, headers=amina)
     assert response.status == 200, await response.text()
     summary = await response.json()
-    assert (summary["created"], summary["changed"], summary["withdrawn"]) == (0, 2, 0)
+    # The airport and its five gates: North Gate brought back, the others closed or re-checked
+    # with the airport.
+    assert (summary["created"], summary["changed"], summary["withdrawn"]) == (0, 6, 0)
     assert revision(summary["revisions"][-1]).editor == "amina"
     assert (stored("airport", "KBL"), stored("gate", "KBL/north-gate")) == before
     assert await (await api.get("/export", headers=amina)).text() == exported

@@ -20,8 +20,8 @@ from tests.actions.admin_support import LATER, Tokens, bearer, fresh_tokens, rev
 
 Client = TestClient[web.Request, web.Application]
 GATE = "/records/gate/KBL/abbey-gate"
-OPEN = {"changes": {"state": "open"}, "note": "reopened"}
-CLOSED = {"changes": {"state": "closed"}, "note": "closed again"}
+OPEN = {"changes": {"state": "open"}, "note": "reopened", "confirm_unchanged": True}
+CLOSED = {"changes": {"state": "closed"}, "note": "closed again", "confirm_unchanged": True}
 
 
 @pytest.fixture

@@ -159,8 +159,9 @@ async def test_delete_my_data_leaves_nothing_of_the_person_in_the_content_databa
     (person, other) = add_subscribers(2, [Wish(Topic.AIRPORT, "KBL")])
     with db.session_scope() as session:
         publishing.publish(
-            session, "amina", "airport", "KBL", {"state": "closed", "advice": ADVICE}, "n", now=NOW
-        )
+            session, "amina", "airport", "KBL", {"state": "closed", "advice": ADVICE}, "n", now=NOW,
+            close_gates=True,
+        )  # fmt: skip
 
     messages = await run(ActionDeleteMyData(), conversation(person, intent="delete_my_data"))
 
@@ -176,8 +177,9 @@ def queue_airport_alert(channel: str = "telegram", language: str = "ps") -> Deli
     add_subscribers(1, [Wish(Topic.AIRPORT, "KBL")], channel=channel, language=language)
     with db.session_scope() as session:
         publishing.publish(
-            session, "amina", "airport", "KBL", {"state": "closed", "advice": ADVICE}, "n", now=NOW
-        )
+            session, "amina", "airport", "KBL", {"state": "closed", "advice": ADVICE}, "n", now=NOW,
+            close_gates=True,
+        )  # fmt: skip
         session.execute(update(Delivery).values(status=DeliveryStatus.SENDING))
     (delivery,) = deliveries()
     return delivery

@@ -145,8 +145,9 @@ def moving(offset: timedelta) -> Callable[[], Any]:
 def close_airport(when: Any = LATER) -> None:
     with db.session_scope() as session:
         publishing.publish(
-            session, "amina", "airport", "KBL", {"state": "closed", "advice": ADVICE}, "n", now=when
-        )
+            session, "amina", "airport", "KBL", {"state": "closed", "advice": ADVICE}, "n",
+            now=when, close_gates=True,
+        )  # fmt: skip
 
 
 async def run_until_settled(notifier: Notifier, timeout: float = 20.0) -> None:

@@ -316,7 +316,7 @@ async def test_preview_shows_the_answer_in_each_language_and_who_it_alerts_and_c
     assert "Abbey Gate: open — Open again for people called by their embassy." in page
     assert "دروازهٔ ابی (\u2068Abbey Gate\u2069): باز — برای کسانی که سفارت‌شان" in page
     assert "د ابي دروازه (\u2068Abbey Gate\u2069): خلاصه — د هغو کسانو لپاره بیا" in page
-    assert "پیامک:" in page and "بخش" in page  # the SMS segment count, in Dari
+    assert "پیامک، همان‌طور که فرستاده می‌شود: ۱ بخش" in page  # the SMS as sent, in Dari
     assert stored("gate", "KBL/abbey-gate") == before and len(revisions()) == count
     with db.session_scope() as session:
         assert session.scalars(select(Delivery)).all() == []
@@ -412,6 +412,7 @@ async def test_a_stale_save_is_refused_naming_who_changed_it_and_showing_both_ve
             "reopened",
             now=LATER - timedelta(minutes=2),
             allow_missing_translation=False,
+            confirm_unchanged=True,
         )
     theirs = stored("gate", "KBL/abbey-gate")
     mine = {
@@ -528,6 +529,7 @@ async def test_checked_on_a_fact_changed_meanwhile_is_refused_naming_who(
             {"state": "closed"},
             "crowd crush",
             now=LATER - timedelta(minutes=3),
+            confirm_unchanged=True,
         )
     response = await browser.post(
         "/console/checked/gate/KBL/north-gate",

@@ -96,7 +96,7 @@ def test_help_for_every_command(capsys: pytest.CaptureFixture[str], tmp_path: Pa
 def test_publish_an_airport_status_in_one_command(database: Path) -> None:
     published = content(
         database,
-        *("publish", "airport", "KBL", "--status", "closed"),
+        *("publish", "airport", "KBL", "--status", "closed", "--close-gates"),
         *(f"--advice-{lang}={text}" for lang, text in ADVICE.items()),
         *("--source", "us-embassy-kabul", "--editor", "amina"),
         *("--note", "gates shut after blast"),
@@ -104,7 +104,10 @@ def test_publish_an_airport_status_in_one_command(database: Path) -> None:
     assert published.returncode == 0 and published.stderr == ""
     assert re.fullmatch(
         r"Revision 64: amina updated airport KBL \(state, advice, verified_at, valid_until\)\. "
-        rf"Verified {KABUL_TIME}, valid until {KABUL_TIME}\.\n",
+        rf"Verified {KABUL_TIME}, valid until {KABUL_TIME}\. Closed with it: gate KBL/east-gate "
+        r"\(revision 67\), KBL/north-gate \(revision 68\), KBL/baron-hotel \(revision 69\)\. "
+        r"Re-checked with it: gate KBL/abbey-gate \(revision 65\), KBL/civilian-terminal "
+        r"\(revision 66\)\.\n",
         published.stdout,
     )
     history = content(database, "history", "airport", "KBL").stdout.splitlines()
@@ -290,7 +293,7 @@ def test_the_editor_is_told_how_many_subscribers_a_change_alerts(database: Path)
     subscribe(database, "airport", "KBL", 3)
     published = content(
         database,
-        *("publish", "airport", "KBL", "--status", "closed"),
+        *("publish", "airport", "KBL", "--status", "closed", "--close-gates"),
         *(f"--advice-{lang}={text}" for lang, text in ADVICE.items()),
         *("--source", "us-embassy-kabul", "--editor", "amina"),
     )

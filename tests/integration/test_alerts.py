@@ -98,7 +98,7 @@ class AlertStack:
             "publish", "airport", "KBL", "--state", state,
             "--advice-en", advice, "--advice-prs", dari or f"{advice} (دری)",
             "--advice-ps", pashto or f"{advice} (پښتو)", "--source", "us-embassy-kabul",
-            "--editor", "amina", "--note", "integration test",
+            "--close-gates", "--editor", "amina", "--note", "integration test",
         )  # fmt: skip
 
     def rows(self, query: str, *params: Any) -> list[tuple[Any, ...]]:

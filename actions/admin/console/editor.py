@@ -17,8 +17,8 @@ from aiohttp import web
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from actions import publishing
-from actions.admin.console import flash, forms
+from actions import consistency, publishing
+from actions.admin.console import flags, flash, forms
 from actions.admin.console.guard import (
     Form,
     FormRefused,
@@ -37,8 +37,9 @@ from actions.admin.console.stale import stale_context, stale_page
 from actions.admin.console.titles import title
 from actions.admin.state import ENGINE, in_transaction, now
 from actions.alerts import outbox
-from actions.content.editing import MissingTranslation, StaleVersion, version_of
-from actions.content.models import Airport, Organisation
+from actions.content import format as fmt
+from actions.content.editing import StaleVersion, version_of
+from actions.content.models import Airport, Gate, Organisation
 from actions.content.records import KindSpec, snapshot, spec_for
 from actions.content.validation import ContentError
 
@@ -54,6 +55,10 @@ class Outcome:
     changed: bool = False
     alerted: int = 0
     answers: list[Answer] = field(default_factory=list)
+    #: Per content language: "The state changed, the Pashto note did not." (confirmed).
+    flags: dict[str, str] = field(default_factory=dict)
+    #: The gates closed with the airport, as "Abbey Gate, East Gate".
+    closed_gates: str = ""
 
 
 class DryRun(Exception):
@@ -98,6 +103,11 @@ BLANK: dict[str, Any] = {
     "typed_key": "",
     "note": "",
     "allow_missing": False,
+    "close_gates": None,
+    "close_gates_ticked": False,
+    "confirm_label": None,
+    "confirm_for": None,
+    "confirm_ticked": False,
     "outcome": None,
     "stale": None,
     "form_error": None,
@@ -118,6 +128,7 @@ def _record(session: Session, spec: KindSpec, key: str, language: str) -> dict[s
         "version": version_of(session, spec.kind, row),
         "withdrawn": values["withdrawn_at"] is not None,
         "creating": False,
+        "close_gates": flags.close_gates_label(session, spec, row, language),
     }
 
 
@@ -164,10 +175,12 @@ def _attempt(
     form: Form,
     moment: datetime,
     answers: Answers | None,
+    language: str,
 ) -> Outcome:
     """Publish the form's changes; with ``answers``, render the preview and roll back."""
     row = spec.find(session, key)
     stored = None if row is None else snapshot(spec, row)
+    before = None if answers is None else answers.before(session, spec.kind, key, row, moment)
     version = form_field(form, "version")
     revision = publishing.publish(
         session,
@@ -179,15 +192,24 @@ def _attempt(
         now=moment,
         allow_missing_translation=form_field(form, "allow_missing") == "yes",
         expected_version=int(version) if version.isdigit() else 0,
+        close_gates=form_field(form, "close_gates") == "yes",
+        confirm_unchanged=form_field(form, "confirm_unchanged") == "yes",
     )
     outcome = Outcome(key)
     if revision is not None:
         outcome.changed = True
         outcome.alerted = outbox.queued_for(session, revision.id)
         outcome.key = revision.record_key
+        outcome.flags = flags.unchanged_flags(revision, language)
+        closed = [
+            fmt.text(row, "name", language)
+            for gate in publishing.closed_with(session, revision)
+            if "state" in gate.changed_fields() and (row := session.get(Gate, gate.record_id))
+        ]
+        outcome.closed_gates = consistency.listed(closed, language)
         row = session.get(spec.model, revision.record_id)
     if answers is not None:
-        outcome.answers = answers.render(session, spec.kind, outcome.key, row, moment)
+        outcome.answers = answers.render(session, spec.kind, outcome.key, row, moment, before)
         raise DryRun(outcome)
     return outcome
 
@@ -200,16 +222,6 @@ def _dry_run(request: web.Request, work: Any) -> Outcome:
             session.rollback()
             return done.outcome
     raise AssertionError("a preview always rolls back")
-
-
-def field_errors(error: ContentError) -> dict[str, dict[str, str]]:
-    """The service's refusal placed next to its field (and language), or on the whole form."""
-    if isinstance(error, MissingTranslation):
-        return {name: {lang: str(error) for lang in langs} for name, langs in error.missing.items()}
-    if error.field is None:
-        return {"": {"": str(error)}}
-    name, _, lang = error.field.partition(".")
-    return {name: {lang: str(error)}}
 
 
 async def _again(
@@ -226,10 +238,21 @@ async def _again(
 ) -> web.Response:
     """The form again with what the editor typed: after a preview, a refusal or a conflict."""
     errors = errors or {}
-    opts = await in_transaction(request, options)
+    language, _ = interface_language(request)
+
+    def read(session: Session) -> tuple[dict[str, list[str]], str | None]:
+        return options(session), flags.close_gates_label(
+            session, spec, spec.find(session, key) if key else None, language
+        )
+
+    opts, close_gates = await in_transaction(request, read)
     views = forms.views(spec, forms.posted(spec, form), opts, as_posted=True)
     for view in views:
         view.errors = errors.get(view.name, {})
+        view.same = form_field(form, f"same.{view.name}") == "yes"
+    pair = consistency.STATE_TEXTS.get(spec.kind)
+    confirm_ticked = form_field(form, "confirm_unchanged") == "yes"
+    flagged = pair is not None and (bool(errors.get(pair[1])) or confirm_ticked)
     version = form_field(form, "version")
     record = {
         "title": key,
@@ -240,6 +263,11 @@ async def _again(
         "typed_key": form_field(form, "key"),
         "note": form_field(form, "note"),
         "allow_missing": form_field(form, "allow_missing") == "yes",
+        "close_gates": close_gates,
+        "close_gates_ticked": form_field(form, "close_gates") == "yes",
+        "confirm_label": flags.confirm_label(spec, language) if flagged else None,
+        "confirm_for": pair[1] if pair is not None and flagged else None,
+        "confirm_ticked": confirm_ticked,
         "outcome": outcome,
         "stale": stale,
         "form_error": errors.get("", {}).get("") or errors.get("key", {}).get(""),
@@ -267,9 +295,10 @@ async def save(request: web.Request) -> web.Response:
         return await _again(request, who, spec, "", form, {"key": {"": str(error)}}, status=422)
     moment, publishing = now(request), form_field(form, "do") == "publish"
     answers = None if publishing else request.app[ANSWERS]
+    language, _ = interface_language(request)
 
     def work(session: Session) -> Outcome:
-        return _attempt(session, who.editor, spec, key, form, moment, answers)
+        return _attempt(session, who.editor, spec, key, form, moment, answers, language)
 
     try:
         if publishing:
@@ -280,7 +309,8 @@ async def save(request: web.Request) -> web.Response:
         stale = await stale_context(request, spec, key, error)
         return await _again(request, who, spec, key, form, stale=stale, status=409)
     except ContentError as error:
-        return await _again(request, who, spec, key, form, field_errors(error), status=422)
+        errors = flags.field_errors(error, spec, form, language)
+        return await _again(request, who, spec, key, form, errors, status=422)
     if publishing and not outcome.changed:
         return await _again(request, who, spec, key, form, notice="nothing_changed")
     if publishing:

@@ -35,6 +35,8 @@ class FieldView:
     choices: list[str] = field(default_factory=list)
     long: bool = True
     errors: dict[str, str] = field(default_factory=dict)  # "" for the whole field, or a language
+    #: "The languages I did not change still say the same" is ticked (kept across a preview).
+    same: bool = False
 
 
 def local_time(iso: str | None) -> str:

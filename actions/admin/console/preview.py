@@ -2,14 +2,24 @@
 
 Rendered by the action server's own code: the content action that answers the question this
 record is about (``replies``: its data blocks, the freshness warning) and the domain's wording
-(``responses.py``, the same files Rasa loads), so the preview cannot drift from
-the answer. SMS segments are counted by ``bot/channels/sms_segments.py``, the standard-library
-module the SMS channels use (docs/ARCHITECTURE.md lists it as shared).
+(``responses.py``, the same files Rasa loads), so the preview cannot drift from the answer.
+
+* **The question the change answers first.** A gate's change is previewed as the answer to
+  "is Abbey Gate open?", the airport's whole answer (every gate) folded below it; other kinds
+  as the answer to their own question.
+* **SMS as sent.** The SMS variation of each response, through the SMS channels' own renderer
+  (``bot/channels/sms_render.py``: numbered options, characters for basic phones, three
+  segments and "MORE"), with its segments counted by ``sms_segments.py`` — the text a person
+  on a cheap phone gets, not a count of the chat answer's segments.
+* **What changed.** Each line of the answer that reads differently from the answer before the
+  change is marked, per language, so an editor who cannot read Pashto still sees whether the
+  Pashto answer changed where she expects it to.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -21,26 +31,67 @@ from actions.admin.console.responses import wording
 from actions.airport import ActionAnswerAirportStatus
 from actions.announcements import ActionAnswerAnnouncements
 from actions.common.database_action import Turn
-from actions.content.answering import ContentAction
-from actions.content.models import GuidanceKind, GuidanceTopic
+from actions.content import format as fmt
+from actions.content.answering import ContentAction, Reply
+from actions.content.models import Gate, GuidanceKind, GuidanceTopic
 from actions.content.revision import RecordKind
 from actions.documents import ActionAnswerDocuments
 from actions.flights import ActionAnswerFlights
 from actions.help import ActionAnswerHelp
 from actions.settings import FreshnessLimits
+from bot.channels.sms_render import ReplyRenderer
 from bot.channels.sms_segments import MAX_SEGMENTS, segment_count
+from bot.lang import texts
 from bot.lang.codes import LANGUAGES
 
 
 @dataclass(frozen=True)
+class Line:
+    """One line of an answer, and whether it reads differently from before the change."""
+
+    text: str
+    changed: bool = False
+
+
+@dataclass(frozen=True)
+class Sms:
+    """One text message as the SMS channel sends it."""
+
+    text: str
+    segments: int
+
+
+@dataclass
 class Answer:
     language: str
-    messages: list[str]
-    segments: int
+    #: The chat messages answering the question the change is about, line by line.
+    messages: list[list[Line]]
+    #: The same answer as the SMS channels send it.
+    sms: list[Sms] = field(default_factory=list)
+    #: The whole page the record is part of (a gate's airport), shown folded; often empty.
+    full: list[list[Line]] = field(default_factory=list)
+    #: The question answered, as a person asks it in this language ("is Abbey Gate open?").
+    question: str = ""
+
+    @property
+    def segments(self) -> int:
+        return sum(message.segments for message in self.sms)
 
     @property
     def cut_on_sms(self) -> bool:
-        return self.segments > MAX_SEGMENTS
+        return any(message.segments > MAX_SEGMENTS for message in self.sms)
+
+    @property
+    def changed(self) -> bool:
+        return any(line.changed for message in self.messages for line in message)
+
+
+@dataclass(frozen=True)
+class Question:
+    """What a person asks that this record answers: the action and the question's entities."""
+
+    action: ContentAction
+    entities: dict[str, str]
 
 
 class Answers:
@@ -53,41 +104,115 @@ class Answers:
         self.documents = ActionAnswerDocuments(freshness=limits)
         self.help = ActionAnswerHelp(freshness=limits)
 
-    def question(
-        self, kind: RecordKind, key: str, row: Any
-    ) -> tuple[ContentAction, dict[str, str]] | None:
-        """Which action answers about this record, and the entities of the question."""
+    def questions(self, kind: RecordKind, key: str, row: Any) -> list[Question]:
+        """The question this record answers first, then the page it is part of (if any)."""
         if kind in (RecordKind.AIRPORT, RecordKind.AIRPORT_NAME):
-            return self.airport, {"airport": key}
+            return [Question(self.airport, {"airport": key})]
         if kind is RecordKind.GATE:
-            return self.airport, {"airport": key.split("/", 1)[0]}
+            airport = {"airport": key.split("/", 1)[0]}
+            return [
+                Question(self.airport, {**airport, "gate": key}),
+                Question(self.airport, airport),
+            ]
         if kind is RecordKind.FLIGHT:
-            return self.flights, {"flight_number": key.split("@", 1)[0]}
+            return [Question(self.flights, {"flight_number": key.split("@", 1)[0]})]
         if kind is RecordKind.ANNOUNCEMENT:
-            return self.announcements, {}
+            return [Question(self.announcements, {})]
         if kind is RecordKind.GUIDANCE and isinstance(row, GuidanceTopic):
-            return (self.help if row.kind is GuidanceKind.CONTACTS else self.documents), {}
-        return None  # organisations appear inside other answers
+            return [
+                Question(self.help if row.kind is GuidanceKind.CONTACTS else self.documents, {})
+            ]
+        return []  # organisations appear inside other answers
+
+    def replies(
+        self, session: Session, question: Question, language: str, now: datetime
+    ) -> list[Reply]:
+        tracker = _tracker(language, question.entities)
+        turn = Turn(CollectingDispatcher(), session, tracker, language, now)
+        return question.action.replies(turn)
+
+    def chat(self, session: Session, question: Question, language: str, now: datetime) -> list[str]:
+        """The chat messages, as the web chat, Telegram and WhatsApp show them."""
+        return _chat(self.replies(session, question, language, now), language)
+
+    def before(
+        self, session: Session, kind: RecordKind, key: str, row: Any, now: datetime
+    ) -> dict[str, list[str]]:
+        """The chat answer before the change, per language, to mark what the change alters."""
+        asked = self.questions(kind, key, row)
+        if not asked or row is None:
+            return {}
+        return {language: self.chat(session, asked[0], language, now) for language in LANGUAGES}
 
     def render(
-        self, session: Session, kind: RecordKind, key: str, row: Any, now: datetime
+        self,
+        session: Session,
+        kind: RecordKind,
+        key: str,
+        row: Any,
+        now: datetime,
+        before: dict[str, list[str]] | None = None,
     ) -> list[Answer]:
-        asked = self.question(kind, key, row)
-        if asked is None:
+        asked = self.questions(kind, key, row)
+        if not asked:
             return []
-        action, entities = asked
+        first, *rest = asked
         shown = []
         for language in LANGUAGES:
-            tracker = _tracker(language, entities)
+            earlier = _lines_of((before or {}).get(language, []))
+            replies = self.replies(session, first, language, now)
             messages = [
-                wording().text(reply.response, language, **reply.variables)
-                for reply in action.replies(
-                    Turn(CollectingDispatcher(), session, tracker, language, now)
-                )
+                _marked(message, earlier, before is not None)
+                for message in _chat(replies, language)
             ]
-            segments = sum(segment_count(message) for message in messages)
-            shown.append(Answer(language, messages, segments))
+            full = [
+                _marked(message, set(), False)
+                for question in rest
+                for message in self.chat(session, question, language, now)
+            ]
+            sms = _as_sent(replies, language)
+            shown.append(Answer(language, messages, sms, full, _question(row, language)))
         return shown
+
+
+def _question(row: Any, language: str) -> str:
+    """ "is Abbey Gate open?" for a gate; other records answer their kind's usual question."""
+    if not isinstance(row, Gate):
+        return ""
+    return texts.render("console.question_gate", language, gate=fmt.text(row, "name", language))
+
+
+def _chat(replies: list[Reply], language: str) -> list[str]:
+    words = wording()
+    texts = [words.text(reply.response, language, **reply.variables) for reply in replies]
+    return [text for text in texts if text.strip()]
+
+
+def _lines_of(messages: list[str]) -> set[str]:
+    return {line.strip() for message in messages for line in message.splitlines()}
+
+
+def _marked(message: str, earlier: set[str], compare: bool) -> list[Line]:
+    return [
+        Line(line, compare and bool(line.strip()) and line.strip() not in earlier)
+        for line in message.splitlines()
+    ]
+
+
+def _as_sent(replies: list[Reply], language: str) -> list[Sms]:
+    """The replies' SMS variations through the SMS channels' renderer, as they go out."""
+    words = wording()
+    renderer = ReplyRenderer()
+
+    async def send() -> list[str]:
+        sent: list[str] = []
+        for reply in replies:
+            text, buttons = words.sms(reply.response, language, **reply.variables)
+            if text.strip():  # Rasa's output channels send no empty text
+                sent += await renderer.outgoing("console-preview", text, buttons, language)
+        return sent
+
+    return [Sms(text, segment_count(text)) for text in asyncio.run(send())]
 
 
 def _tracker(language: str, entities: dict[str, str]) -> Tracker:

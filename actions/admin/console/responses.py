@@ -19,6 +19,8 @@ import yaml
 
 DOMAIN_DIR = Path(__file__).resolve().parents[3] / "bot" / "domain"
 _VARIABLE = re.compile(r"\{(\w+)\}")
+#: The SMS channel whose variations the preview shows (``twilio_sms`` has the same ones).
+SMS_CHANNEL = "sms_gateway"
 
 
 class Wording:
@@ -40,16 +42,36 @@ class Wording:
 
         A variable that is not given stays as it is written, like Rasa leaves it.
         """
+        return _filled(self._variation(response, language, None), variables)
+
+    def sms(
+        self, response: str, language: str, **variables: object
+    ) -> tuple[str, list[dict[str, Any]]]:
+        """The SMS variation's text, filled in, and its buttons (the SMS renderer numbers them)."""
+        chosen = self._variation(response, language, SMS_CHANNEL)
+        buttons = [dict(button) for button in chosen.get("buttons") or []]
+        return _filled(chosen, variables), buttons
+
+    def _variation(self, response: str, language: str, channel: str | None) -> dict[str, Any]:
+        """The variation Rasa picks: for ``channel`` one made for it (with the language's
+        condition before one without), else the chat variation for the language, else the
+        one without condition."""
         variations = self._responses.get(response)
         if not variations:
             raise KeyError(f"no response {response} in {DOMAIN_DIR}")
-        chosen = next((v for v in variations if _condition_language(v) == language), None)
-        if chosen is None:
-            chosen = next(v for v in variations if not v.get("condition"))
-        template = str(chosen.get("text", ""))
-        return _VARIABLE.sub(
-            lambda match: str(variables.get(match.group(1), match.group(0))), template
-        )
+        for wanted_channel in ([channel] if channel else []) + [None]:
+            on_channel = [v for v in variations if v.get("channel") == wanted_channel]
+            chosen = next((v for v in on_channel if _condition_language(v) == language), None)
+            if chosen is None:
+                chosen = next((v for v in on_channel if not v.get("condition")), None)
+            if chosen is not None:
+                return chosen
+        raise KeyError(f"no variation of {response} for {language} in {DOMAIN_DIR}")
+
+
+def _filled(variation: Mapping[str, Any], variables: Mapping[str, object]) -> str:
+    template = str(variation.get("text", ""))
+    return _VARIABLE.sub(lambda match: str(variables.get(match.group(1), match.group(0))), template)
 
 
 def _condition_language(variation: Mapping[str, Any]) -> str | None:

@@ -3,7 +3,8 @@
 Rasa's domain (``bot/domain/*.yml``) holds what the bot answers; this catalogue holds the rest:
 what connectors say by themselves (``channels``, ``sms``), alerts and topic names (``alerts``),
 a caseworker's reply and the caseworkers' pages (``cases``), the editors' console
-(``console``, ``questions``), the words around database content (``content``) and the web
+(``console``, ``questions``), the words around database content (``content``), what
+publishing says of a change that would contradict other facts (``publishing``) and the web
 chat page's own words (``webchat``). One
 ``render(id, language, **variables)`` for all of them; the fallback rule is in
 ``catalogue.py``. Standard library only: both runtimes import it.
@@ -14,7 +15,17 @@ from __future__ import annotations
 from typing import Final
 
 from bot.lang.codes import refuse_gaps
-from bot.lang.texts import alerts, cases, channels, console, content, questions, sms, webchat
+from bot.lang.texts import (
+    alerts,
+    cases,
+    channels,
+    console,
+    content,
+    publishing,
+    questions,
+    sms,
+    webchat,
+)
 from bot.lang.texts.catalogue import Catalogue, MissingVariable, UnknownText
 
 CATALOGUE: Final = Catalogue(
@@ -27,6 +38,7 @@ CATALOGUE: Final = Catalogue(
         "questions": questions.TEXTS,
         "content": content.TEXTS,
         "webchat": webchat.TEXTS,
+        "publishing": publishing.TEXTS,
     }
 )
 

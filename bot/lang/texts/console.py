@@ -147,6 +147,61 @@ TEXTS: Final[dict[str, Entry]] = {
         "prs": "زبان‌هایی که تغییر ندادم هنوز همان را می‌گویند",
         "ps": "هغه ژبې چې ما بدلې نه کړې لا هماغه وايي",
     },
+    "close_gates": {
+        "en": "Close the gates too: {gates}",
+        "prs": "دروازه‌ها را هم ببندید: {gates}",
+        "ps": "دروازې هم وتړئ: {gates}",
+    },
+    "confirm_unchanged": {
+        "en": "I checked: the {text} I did not change still holds for the new {state}",
+        "prs": "بررسی کردم: {text} تغییرنکرده برای {state} جدید هنوز درست است",
+        "ps": "ما وکتل: هغه {text} چې ما بدل نه کړ د نوي {state} لپاره لا سم دی",
+    },
+    "unchanged_flag": {
+        "en": "The {state} changed, the {text} in {language_name} did not.",
+        "prs": "{state} تغییر کرد، {text} به {language_name} تغییر نکرد.",
+        "ps": "{state} بدل شو، {text} په {language_name} بدل نه شو.",
+    },
+    "not_changed_text": {
+        "en": "{language_name}: not changed. Change it too, or tick “{same}”.",
+        "prs": "{language_name}: تغییر نکرده. آن را هم تغییر دهید، یا «{same}» را نشانی کنید.",
+        "ps": "{language_name}: نه دی بدل شوی. هغه هم بدل کړئ، یا «{same}» په نښه کړئ.",
+    },
+    "missing_text": {
+        "en": "{language_name}: missing. Write it, or tick “{allow}”.",
+        "prs": "{language_name}: خالی است. آن را بنویسید، یا «{allow}» را نشانی کنید.",
+        "ps": "{language_name}: تش دی. ویې لیکئ، یا «{allow}» په نښه کړئ.",
+    },
+    "answer_to": {
+        "en": "The answer to the question:",
+        "prs": "جواب این سوال:",
+        "ps": "د دې پوښتنې ځواب:",
+    },
+    "question_gate": {
+        "en": "is {gate} open?",
+        "prs": "آیا {gate} باز است؟",
+        "ps": "{gate} خلاصه ده؟",
+    },
+    "whole_page": {
+        "en": "The whole answer about the airport, every gate",
+        "prs": "جواب کامل دربارهٔ میدان هوایی، همه دروازه‌ها",
+        "ps": "د هوايي ډګر په اړه بشپړ ځواب، ټولې دروازې",
+    },
+    "sms_as_sent": {
+        "en": "SMS, as sent: {n} segments",
+        "prs": "پیامک، همان‌طور که فرستاده می‌شود: {n} بخش",
+        "ps": "اس‌ام‌اس، لکه څنګه چې لېږل کېږي: {n} برخې",
+    },
+    "marked_changed": {
+        "en": "Highlighted: what reads differently after this change.",
+        "prs": "نشانی‌شده: آنچه بعد از این تغییر طور دیگری خوانده می‌شود.",
+        "ps": "نښه شوي: هغه څه چې له دې بدلون وروسته بل ډول لوستل کېږي.",
+    },
+    "reads_the_same": {
+        "en": "This answer reads as before: nothing changed in this language.",
+        "prs": "این جواب مثل قبل است: در این زبان چیزی تغییر نکرد.",
+        "ps": "دا ځواب لکه پخوا دی: په دې ژبه کې هېڅ بدل نه شو.",
+    },
     "not_listed": {
         "en": "{n} more, not listed: the oldest checks come first.",
         "prs": "{n} مورد دیگر فهرست نشده: قدیمی‌ترین بررسی‌ها اول آمده‌اند.",
