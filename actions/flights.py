@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date, datetime
+from typing import Final
 
 from rasa_sdk import Tracker
 
@@ -68,15 +69,39 @@ def is_filtered(query: FlightQuery) -> bool:
     return bool(query.destination or query.day or query.flight_number)
 
 
-#: Flights an SMS answer lists, one line each: three fit in three segments of Dari or Pashto.
+#: Flights an SMS answer lists at most, one line each, then one check line per source.
 SMS_FLIGHTS = 3
+#: Characters those lines may take, so that the SMS form around them (heading, "go only when
+#: told", the numbers of the later flights, option 1) stays within three segments: 459 GSM-7
+#: characters of English, 201 UCS-2 ones of Dari or Pashto (docs/SMS.md, "Budget").
+SMS_LINES_BUDGET: Final[dict[str, int]] = {"en": 300, "prs": 100, "ps": 100}
+#: Later flights named by number after those listed (each is one question away).
+SMS_LATER = 2
+
+
+def sms_listed(flights: Sequence[Flight], now: datetime, language: str) -> Sequence[Flight]:
+    """The soonest flights whose lines and check lines fit the budget; at least one.
+
+    Flights checked by several sources need a check line each, so fewer of them fit.
+    """
+    budget = SMS_LINES_BUDGET.get(language, SMS_LINES_BUDGET["prs"])
+    for count in range(min(SMS_FLIGHTS, len(flights)), 1, -1):
+        listed = flights[:count]
+        lines = briefs.flights_brief(listed, now, language) + "\n"
+        if len(lines + briefs.checked(listed, now, language)) <= budget:
+            return listed
+    return flights[:1]
 
 
 def short_forms(flights: Sequence[Flight], now: datetime, language: str) -> dict[str, str]:
-    """What the SMS variations show: one line per flight, and the flight whose details the
-    numbered option "1" offers (the soonest)."""
+    """What the SMS variations show: one line per flight listed, the numbers of the next ones
+    (empty when there are none), and the flight whose details the numbered option "1" offers
+    (the soonest)."""
+    listed = sms_listed(flights, now, language)
+    later = flights[len(listed) : len(listed) + SMS_LATER]
     return {
-        "brief": briefs.flights_brief(flights[:SMS_FLIGHTS], now, language),
+        "brief": briefs.flights_brief(listed, now, language),
+        "later": briefs.later_flights(later, language) if later else "",
         "first_flight": flights[0].flight_number,
     }
 
@@ -89,7 +114,7 @@ def flight_details(flight: Flight, now: datetime, language: str) -> tuple[Reply,
         line = f"{flight.flight_number}{comma}{word('label', field, language)}: "
         line += fmt.text(flight, field, language)
         variables = {"detail": isolate_latin(line, language)}
-        variables["checked"] = briefs.checked([flight], now, language, stale=False)
+        variables["checked"] = briefs.checked([flight], now, language)
         replies.append(Reply(DETAIL, variables))
     return tuple(replies)
 
@@ -122,8 +147,7 @@ class ActionAnswerFlights(ContentAction):
             return replace(last, current=flights[:1], preface=tuple(before))
         if flights:
             variables = {
-                "flights": fmt.flight_lines(flights, language),
-                "provenance": fmt.provenance(flights, now, language),
+                "flights": fmt.flight_lines(flights, now, language),
                 **short_forms(flights, now, language),
             }
             if is_filtered(query):
@@ -132,6 +156,7 @@ class ActionAnswerFlights(ContentAction):
                 "utter_flights_for" if is_filtered(query) else "utter_flights_list",
                 variables,
                 current=flights,
+                listed=sms_listed(flights, now, language),
                 preface=matched_numbers(query, flights, language),
             )
         if query.day is not None:
@@ -141,11 +166,11 @@ class ActionAnswerFlights(ContentAction):
                     "utter_flights_none_then_next",
                     {
                         "query": asked_for(query, airports, language),
-                        "flights": fmt.flight_lines(later, language),
-                        "provenance": fmt.provenance(later, now, language),
+                        "flights": fmt.flight_lines(later, now, language),
                         **short_forms(later, now, language),
                     },
                     current=later,
+                    listed=sms_listed(later, now, language),
                     preface=matched_numbers(query, later, language),
                 )
 
@@ -158,8 +183,7 @@ class ActionAnswerFlights(ContentAction):
                 return Reply(
                     "utter_flight_not_upcoming",
                     {
-                        "flights": fmt.flight_lines(finished, language),
-                        "provenance": fmt.provenance(finished, now, language),
+                        "flights": fmt.flight_lines(finished, now, language),
                         "destinations": destinations,
                     },
                     current=finished,

@@ -167,12 +167,35 @@ TEXTS: Final[dict[str, Entry]] = {
     **group(
         "brief",
         {
+            # A flight's time on SMS: pattern.time without the 24-hour time in brackets,
+            # «۱:۵۸ شب», «د شپې ۱:۵۸ بجې»; English keeps the 24-hour clock.
+            "time": {"en": "{hh_mm}", "prs": "{hour} {part}", "ps": "{part} {hour} {o_clock}"},
             "today": {"en": "today", "prs": "امروز", "ps": "نن"},
             "tomorrow": {"en": "tomorrow", "prs": "فردا", "ps": "سبا"},
             "checked": {
                 "en": "checked {ago}, {source}",
                 "prs": "تایید {ago}، {source}",
                 "ps": "تایید {ago}، {source}",
+            },
+            # One source's check line when an SMS lists items from several: {items} are
+            # flight numbers or gate names, {checked} the line above.
+            "items": {
+                "en": "{items}: {checked}",
+                "prs": "{items}: {checked}",
+                "ps": "{items}: {checked}",
+            },
+            # Items and their check on one line, for what another source checked.
+            "with_check": {
+                "en": "{items}; {checked}",
+                "prs": "{items}؛ {checked}",
+                "ps": "{items}؛ {checked}",
+            },
+            "airport": {"en": "airport", "prs": "میدان هوایی", "ps": "هوايي ډګر"},
+            # The flights after those an SMS lists; {numbers}: "RCH618, GAF614".
+            "later": {
+                "en": "Later: {numbers}",
+                "prs": "بعداً: {numbers}",
+                "ps": "وروسته: {numbers}",
             },
             "may_be_old": {
                 "en": "May be out of date: {checked}",
