@@ -326,6 +326,13 @@ class ReplyRenderer:
         payload = options.get(number) if number is not None else None
         return Incoming(text=payload or text)
 
+    def fits_one_message(
+        self, text: str, buttons: Sequence[Mapping[str, Any]], language: str
+    ) -> bool:
+        """Whether ``text`` with its buttons goes out as one message, uncut."""
+        rendered, _ = numbered_options(text, buttons, language)
+        return fits(for_basic_phones(rendered).strip(), self.max_segments)
+
     async def outgoing(
         self,
         conversation: str,
