@@ -106,7 +106,7 @@ TEXTS: Final[dict[str, Entry]] = {
                     "⚠ تایید نشده: فقط گفتهٔ کسی است که آن را اعلام کرده؛ "
                     "هیچ منبع مستقل آن را تایید نکرده است"
                 ),
-                "ps": "⚠ تایید نه شوی: د خپرونکي ادعا ده او په خپلواکه توګه نه ده تایید شوې",
+                "ps": "⚠ تایید نه شوی: یوازې د اعلان کوونکي خبره ده؛ هېڅ خپلواکې سرچینې نه ده تایید کړې",
             },
             "disputed": {
                 "en": "⚠ DISPUTED: other sources contradict it",
@@ -120,7 +120,7 @@ TEXTS: Final[dict[str, Entry]] = {
         {
             "amnesty": {"en": "amnesty", "prs": "عفو عمومی", "ps": "عمومي بښنه"},
             "government": {"en": "government", "prs": "حکومتی", "ps": "حکومتي"},
-            "evacuation": {"en": "evacuation", "prs": "تخلیه", "ps": "وېستل"},
+            "evacuation": {"en": "evacuation", "prs": "تخلیه", "ps": "وېستنه"},
             "safety": {"en": "safety warning", "prs": "هشدار امنیتی", "ps": "امنیتي خبرداری"},
         },
     ),
@@ -140,7 +140,7 @@ TEXTS: Final[dict[str, Entry]] = {
             },
             "any_destination": {"en": "any destination", "prs": "همه مقصدها", "ps": "ټولو ځایونو"},
             "just_now": {"en": "just now", "prs": "همین حالا", "ps": "همدا اوس"},
-            "none": {"en": "none", "prs": "هیچ", "ps": "هېڅ"},
+            "none": {"en": "none", "prs": "هیچ کدام", "ps": "هېڅ یو"},
             "no_current_guidance": {
                 "en": "No current guidance; ask your embassy or the organisation evacuating you.",
                 "prs": "رهنمایی تازه نیست؛ از سفارت یا مؤسسه‌ای که شما را انتقال می‌دهد بپرسید.",
