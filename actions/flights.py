@@ -120,6 +120,26 @@ def flight_details(flight: Flight, now: datetime, language: str) -> tuple[Reply,
 
 
 DETAIL = "utter_detail"
+GATES_ONLY_NOW = "utter_gates_only_now"
+
+
+def left_the_airport(tracker: Tracker) -> bool:
+    """Whether this is a follow-up ("and tomorrow?") right after an answer about the airport or
+    a gate: a day belongs to the flights (docs/CONVERSATIONS.md), and the person must hear
+    that the answer changed topic, not take tomorrow's flights for tomorrow's gates."""
+    if (tracker.latest_message.get("intent") or {}).get("name") != "follow_up":
+        return False
+    seen_latest = False
+    for event in reversed(tracker.events):
+        if event.get("event") == "user":
+            if seen_latest:
+                return False
+            seen_latest = True
+        elif seen_latest and event.get("event") == "action":
+            name = event.get("name") or ""
+            if name.startswith("action_answer_"):
+                return name == "action_answer_airport_status"
+    return False
 
 
 class ActionAnswerFlights(ContentAction):
@@ -134,13 +154,21 @@ class ActionAnswerFlights(ContentAction):
         return "action_answer_flights"
 
     def answer(self, turn: Turn) -> Reply:
-        session, tracker, language, now = turn.session, turn.tracker, turn.language, turn.now
+        session, tracker, language = turn.session, turn.tracker, turn.language
         query = flight_query(tracker)
         airports: Sequence[Airport] = ()
         if query.destination:
             # Looked up first: a place with no airport needs no search through the flights.
             airports = queries.airports_at(session, query.destination)
             query = replace(query, destination_ids=tuple(airport.id for airport in airports))
+        reply = self._flights(turn, query, airports)
+        if query.day is not None and left_the_airport(tracker):
+            day = {"day": fmt.kabul_day(query.day, language)}
+            reply = replace(reply, preface=(Reply(GATES_ONLY_NOW, day), *reply.preface))
+        return reply
+
+    def _flights(self, turn: Turn, query: FlightQuery, airports: Sequence[Airport]) -> Reply:
+        session, tracker, language, now = turn.session, turn.tracker, turn.language, turn.now
         flights = queries.upcoming_flights(session, now, query)
         if flights and asked_detail(tracker) == "flight" and query.flight_number:
             *before, last = flight_details(flights[0], now, language)

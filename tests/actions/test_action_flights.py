@@ -7,6 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from rasa_sdk import Tracker
 from sqlalchemy import Engine, select, update
 
 from actions.content import db
@@ -523,3 +524,39 @@ async def test_a_flights_details_asked_for_by_number_come_as_two_whole_messages(
         assert "RCH871" in text
     assert f"{word('label', 'eligibility', language)}: " in eligibility
     assert f"{word('label', 'assembly_point', language)}: " in assembly
+
+
+def after_a_gate_question(language: str, entities: dict[str, str], answered: str) -> Tracker:
+    """ "and tomorrow?" as a follow-up, after the answer of ``answered``."""
+    state = tracker("ask_flights", language, entities)
+    events = [
+        {"event": "user", "text": "is abbey gate open", "parse_data": {"intent": {}}},
+        {"event": "action", "name": answered},
+        {"event": "user", "text": "and tomorrow?", "parse_data": {"intent": {}}},
+    ]
+    latest = {**state.latest_message, "intent": {"name": "follow_up", "confidence": 0.9}}
+    return Tracker.from_dict({**state.current_state(), "events": events, "latest_message": latest})
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "I only know the gates as they are now, not for Wed 25 Aug."),
+        ("prs", "وضعیت دروازه‌ها را فقط برای همین حالا می‌دانم، نه برای چهارشنبه ۲۵ اگست."),
+        ("ps", "د دروازو حال یوازې د اوس لپاره پېژنم، نه د چهارشنبه ۲۵ اګست لپاره."),
+    ],
+)
+async def test_a_day_asked_after_a_gate_says_the_topic_changed_to_flights(
+    content_db: Engine, language: str, said: str
+) -> None:
+    action = ActionAnswerFlights(clock=clock())
+    asked = after_a_gate_question(language, {"date": "2021-08-25"}, "action_answer_airport_status")
+    messages, _ = await run(action, asked)
+    first, *rest = messages
+    assert first["response"] == "utter_gates_only_now"
+    assert render(first, language).startswith(said)
+    assert rest[-1]["response"] in ("utter_flights_for", "utter_flights_none_then_next")
+    # After flights, a day is just the next question about flights: nothing to say.
+    asked = after_a_gate_question(language, {"date": "2021-08-25"}, "action_answer_flights")
+    messages, _ = await run(action, asked)
+    assert "utter_gates_only_now" not in [m["response"] for m in messages]

@@ -24,6 +24,7 @@ SENT: dict[str, dict[str, set[str]]] = {
     "action_answer_flights": {
         **MAY_BE_OUTDATED,
         "utter_flight_number_matches": {"digits", "numbers"},
+        "utter_gates_only_now": {"day"},
         "utter_flights_list": {"flights"},
         "utter_flights_none": {"query", "destinations"},
         "utter_flights_outdated": {"query", "provenance"},
