@@ -115,3 +115,18 @@ def test_a_new_language_is_refused_until_every_entry_has_it(urdu: None) -> None:
     }
     del written["sms"]["nothing_more"]["ur"]
     assert Catalogue(written).gaps() == ["bot/lang/texts/sms.py['nothing_more'] has no 'ur'"]
+
+
+#: What a lock screen must not show of an alert (its first line is all a locked phone shows).
+REVEALING = re.compile(
+    r"airport|flight|gate|evacuat|announce|alert|میدان|پرواز|دروازه|تخلیه|اعلام|هوايي|الوت|دروازې|وېست|اعلان|خبرتیا",
+    re.IGNORECASE,
+)
+
+
+@pytest.mark.parametrize("message", ["alerts.airport", "alerts.flights", "alerts.announcement"])
+def test_an_alerts_first_line_does_not_say_what_it_is_about(message: str) -> None:
+    for language, text in CATALOGUE.entry(message).items():
+        first_line = text.split("\n", 1)[0]
+        assert not REVEALING.search(first_line), (language, first_line)
+        assert "{" not in first_line, (language, first_line)
