@@ -25,11 +25,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from bot.channels.sms_segments import encoding, segment_count
 from bot.lang.letters import TO_ASCII_DIGITS
 from scripts.fake_providers import SMS_SECRET, FakeProviders, ProvidersInThread
 from scripts.stack import ROOT, Stack, embedded_stack, free_port
+from tests.journeys.conftest import Phone, screenshot
 
 pytestmark = pytest.mark.integration
 
@@ -240,6 +242,27 @@ def test_a_new_english_user_saying_hello_gets_greeting_menu_and_notice_in_one_sm
     [greeting] = received
     assert segment_count(greeting) <= 3 and encoding(greeting) == "GSM-7"
     assert "Hello" in greeting and "9 This menu" in greeting and '"safety"' in greeting
+
+
+def test_on_the_web_chat_each_flight_bubble_carries_its_own_check(
+    sms: SmsStack, phone: Phone
+) -> None:
+    page = phone(locale="fa-AF")
+    page.goto(f"{sms.stack.rasa_url}/webchat/")
+    page.locator("#input").fill("پرواز بعدی به دوحه کی است")
+    page.locator("#send").click()
+    bubbles = page.locator(".msg.bot")
+    expect(bubbles.nth(3)).to_be_visible(timeout=30_000)  # heading, three flights, advice …
+    shown = [plain(text) for text in bubbles.all_inner_texts()]
+    expected = sources(sms.db_url, "prs")
+    flights = [text for text in shown if text.lstrip("• ").split(" ")[0] in expected.doha]
+    assert [text.lstrip("• ").split(" ")[0] for text in flights] == list(expected.doha)
+    for text, number in zip(flights, expected.doha, strict=True):
+        last = text.strip().split("\n")[-1]
+        assert "تایید شده" in last and last.endswith(expected.doha[number]), text
+    # No bubble of check lines apart from the flights they belong to.
+    assert not [t for t in shown if t not in flights and "تایید شده · منبع" in t], shown
+    screenshot(page, "sms-journeys-webchat-flights-prs")
 
 
 ROOT_RESULTS = ROOT / "results" / "journeys"
