@@ -13,6 +13,10 @@ answered or apologised → 200, so a retry never reaches the person twice; only 
 whose apology did not reach the provider's API either is ``UNANSWERED``, and the connector then
 answers 503 and forgets the message id so that the provider's retry is answered when things are
 back.
+
+On SMS, where every message costs, the replies of one turn that fit in one SMS together go as
+one (``FoldsReplies``: a greeting and the menu, a first answer and the safety notice):
+``TurnReplies`` holds the last text reply until the next one comes or the turn ends.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import asyncio
 import enum
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, runtime_checkable
 
 from rasa.core.channels.channel import OutputChannel, UserMessage
 
@@ -42,6 +46,7 @@ _EXTERNAL_INTENT: Final = "/EXTERNAL_"
 _VISIBLE_PARTS: Final = ("text", "image", "buttons", "attachment", "elements", "quick_replies")
 
 
+@runtime_checkable
 class FoldsReplies(Protocol):
     """An output whose replies cost per message (SMS): it may send two replies of one turn
     as one message, such as a greeting and the menu, or an answer and the safety notice."""
@@ -87,14 +92,13 @@ class TurnReplies(OutputChannel):
         return self.output.name()
 
     async def send_response(self, recipient_id: str, message: dict[str, Any]) -> None:
-        fold = getattr(self.output, "fold", None)
-        if fold is None:
+        if not isinstance(self.output, FoldsReplies):
             await self._send(recipient_id, message)
             return
         held, self._held = self._held, None
         foldable = bool(message.get("text")) and not message.get("custom")
         if held is not None and foldable:
-            folded = fold(held, message)
+            folded = self.output.fold(held, message)
             if folded is not None:
                 # Held again: a third reply (the safety notice) may still fit.
                 self._held = folded
