@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date, datetime
 from typing import Final
@@ -16,7 +16,7 @@ from actions.content import briefs, queries
 from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply, asked_detail, detail
 from actions.content.localise import digits, isolate_latin, word
-from actions.content.models import Airport, Flight
+from actions.content.models import Airport, Flight, Provenance
 from actions.content.queries import FlightQuery
 from bot.lang.letters import to_ascii_digits
 
@@ -69,6 +69,7 @@ def is_filtered(query: FlightQuery) -> bool:
     return bool(query.destination or query.day or query.flight_number)
 
 
+Stale = Callable[[Provenance], bool]
 #: Flights an SMS answer lists at most, one line each, then one check line per source.
 SMS_FLIGHTS = 3
 #: Characters those lines may take, so that the SMS form around them (heading, "go only when
@@ -79,25 +80,30 @@ SMS_LINES_BUDGET: Final[dict[str, int]] = {"en": 300, "prs": 100, "ps": 100}
 SMS_LATER = 2
 
 
-def sms_listed(flights: Sequence[Flight], now: datetime, language: str) -> Sequence[Flight]:
+def sms_listed(
+    flights: Sequence[Flight], now: datetime, language: str, stale: Stale = lambda fact: False
+) -> Sequence[Flight]:
     """The soonest flights whose lines and check lines fit the budget; at least one.
 
-    Flights checked by several sources need a check line each, so fewer of them fit.
+    Flights checked by several sources need a check line each, and a stale check says so, so
+    fewer of them fit.
     """
     budget = SMS_LINES_BUDGET.get(language, SMS_LINES_BUDGET["prs"])
     for count in range(min(SMS_FLIGHTS, len(flights)), 1, -1):
         listed = flights[:count]
         lines = briefs.flights_brief(listed, now, language) + "\n"
-        if len(lines + briefs.checked(listed, now, language)) <= budget:
+        if len(lines + briefs.checked(listed, now, language, stale)) <= budget:
             return listed
     return flights[:1]
 
 
-def short_forms(flights: Sequence[Flight], now: datetime, language: str) -> dict[str, str]:
+def short_forms(
+    flights: Sequence[Flight], now: datetime, language: str, stale: Stale = lambda fact: False
+) -> dict[str, str]:
     """What the SMS variations show: one line per flight listed, the numbers of the next ones
     (empty when there are none), and the flight whose details the numbered option "1" offers
     (the soonest)."""
-    listed = sms_listed(flights, now, language)
+    listed = sms_listed(flights, now, language, stale)
     later = flights[len(listed) : len(listed) + SMS_LATER]
     return {
         "brief": briefs.flights_brief(listed, now, language),
@@ -170,13 +176,14 @@ class ActionAnswerFlights(ContentAction):
     def _flights(self, turn: Turn, query: FlightQuery, airports: Sequence[Airport]) -> Reply:
         session, tracker, language, now = turn.session, turn.tracker, turn.language, turn.now
         flights = queries.upcoming_flights(session, now, query)
+        stale = self.is_stale(now)
         if flights and asked_detail(tracker) == "flight" and query.flight_number:
             *before, last = flight_details(flights[0], now, language)
             return replace(last, current=flights[:1], preface=tuple(before))
         if flights:
             variables = {
                 "flights": fmt.flight_lines(flights, now, language),
-                **short_forms(flights, now, language),
+                **short_forms(flights, now, language, stale),
             }
             if is_filtered(query):
                 variables["query"] = asked_for(query, airports, language)
@@ -184,7 +191,7 @@ class ActionAnswerFlights(ContentAction):
                 "utter_flights_for" if is_filtered(query) else "utter_flights_list",
                 variables,
                 current=flights,
-                listed=sms_listed(flights, now, language),
+                listed=sms_listed(flights, now, language, stale),
                 preface=matched_numbers(query, flights, language),
             )
         if query.day is not None:
@@ -195,10 +202,10 @@ class ActionAnswerFlights(ContentAction):
                     {
                         "query": asked_for(query, airports, language),
                         "flights": fmt.flight_lines(later, now, language),
-                        **short_forms(later, now, language),
+                        **short_forms(later, now, language, stale),
                     },
                     current=later,
-                    listed=sms_listed(later, now, language),
+                    listed=sms_listed(later, now, language, stale),
                     preface=matched_numbers(query, later, language),
                 )
 

@@ -560,3 +560,28 @@ async def test_a_day_asked_after_a_gate_says_the_topic_changed_to_flights(
     asked = after_a_gate_question(language, {"date": "2021-08-25"}, "action_answer_flights")
     messages, _ = await run(action, asked)
     assert "utter_gates_only_now" not in [m["response"] for m in messages]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_on_sms_stale_flights_say_so_beside_the_flight(
+    content_db: Engine, language: str
+) -> None:
+    from actions.settings import FreshnessLimits
+    from bot.channels.sms_render import condense, for_basic_phones
+
+    limits = FreshnessLimits.from_env({"CONTENT_FRESHNESS_FLIGHTS": "10m"})  # every check stale
+    messages, _ = await run(
+        ActionAnswerFlights(clock=clock(), freshness=limits), tracker("ask_flights", language, {})
+    )
+    message = messages[-1]
+    old = {"en": "May be out of date", "prs": "ممکن کهنه باشد", "ps": "کېدای شي زاړه وي"}
+    assert all(old[language] in line for line in message["checked"].split("\n"))
+    # What the first SMS shows (a longer answer is cut at a line): every flight it lists
+    # with the check that says it may be old, and the option to answer.
+    option = f"1 {message['first_flight']}"
+    first, _ = condense(
+        for_basic_phones(render(message, language, "sms_gateway")), language, keep_last=option
+    )
+    assert for_basic_phones(message["brief"]) in first
+    assert for_basic_phones(message["checked"]) in first
+    assert option in first
