@@ -43,7 +43,9 @@ class ActionAnswerDocuments(ContentAction):
             {
                 "documents": fmt.guidance_lines(documents, language),
                 "eligibility": fmt.guidance_lines(eligibility, language),
-                "provenance": fmt.provenance(topics, now, language),
+                # Each part with its own sources' checks: on chat a part is a message.
+                "documents_checked": fmt.provenance(documents, now, language),
+                "eligibility_checked": fmt.provenance(eligibility, now, language),
                 "document_titles": briefs.titles(documents, language, titles),
                 "eligibility_titles": briefs.titles(eligibility, language, titles),
             },
