@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from sqlalchemy.orm import Session
@@ -32,7 +33,7 @@ class ActionAnswerAirportStatus(ContentAction):
         gate = detail(tracker, "gate")
         if gate:
             return gate_reply(session, iata, gate, language, now)
-        return airport_reply(session, iata, language, now)
+        return airport_reply(session, iata, language, now, self.is_stale(now))
 
 
 def gate_reply(session: Session, iata: str, gate_key: str, language: str, now: datetime) -> Reply:
@@ -52,15 +53,29 @@ def gate_reply(session: Session, iata: str, gate_key: str, language: str, now: d
             "gate": fmt.gate_line(gate, now, language),
             "airport": isolate_latin(fmt.text(airport, "name", language), language),
             "status": word("status", status.state.value, language),
-            "provenance": fmt.provenance(facts, now, language),
+            # The gate line carries the gate's own check; this one is the airport's.
+            "provenance": fmt.verified(status, now, language),
             "gate_brief": briefs.gate_brief(gate, now, language),
         },
         current=facts,
+        # The SMS form shows the gate alone: its check, not the airport's.
+        listed=[gate],
     )
 
 
-def airport_reply(session: Session, iata: str, language: str, now: datetime) -> Reply:
-    """The airport's state, gates, advice and their checks; also the body of an airport alert."""
+def airport_reply(
+    session: Session,
+    iata: str,
+    language: str,
+    now: datetime,
+    stale: Callable[[Provenance], bool] = lambda fact: False,
+) -> Reply:
+    """The airport's state, gates, advice and their checks; also the body of an airport alert.
+
+    The SMS form lists the gates the airport's own source checked under its check line, and
+    those another source checked each on a line with that source's check (``stale`` says
+    which checks are past their freshness limit).
+    """
     airport = queries.airport_with_status(session, iata)
     if airport is None:
         return Reply("utter_airport_status_unknown", {"airport": isolate_latin(iata, language)})
@@ -76,6 +91,7 @@ def airport_reply(session: Session, iata: str, language: str, now: datetime) -> 
         )
 
     current_gates = [gate for gate in airport.gates if gate.is_current(now)]
+    same_source = [gate for gate in current_gates if gate.source_id == status.source_id]
     gates = "\n".join(fmt.gate_line(gate, now, language) for gate in airport.gates)
     return Reply(
         "utter_airport_status",
@@ -84,11 +100,16 @@ def airport_reply(session: Session, iata: str, language: str, now: datetime) -> 
             "status": word("status", status.state.value, language),
             "gates": gates or word("label", "none", language),
             "advice": isolate_latin(fmt.text(status, "advice", language), language),
-            "provenance": fmt.provenance([status, *current_gates], now, language),
-            "gates_brief": briefs.gates_brief(airport.gates, now, language),
+            # Each gate line carries its own check; this one is the airport's and its advice's.
+            "provenance": fmt.verified(status, now, language),
+            "gates_brief": briefs.gates_brief(airport.gates, now, language, status.source_id),
+            "gates_elsewhere": briefs.gates_elsewhere(
+                airport.gates, now, language, status.source_id, stale
+            ),
             "city": isolate_latin(fmt.text(airport, "city", language), language),
         },
         current=[status, *current_gates],
+        listed=[status, *same_source],
     )
 
 

@@ -50,6 +50,8 @@ class ActionAnswerAnnouncements(ContentAction):
                 **short_forms(latest[0], announcements[1:], language),
             },
             current=latest,
+            # The SMS form shows the newest alone, with its own check and source.
+            listed=latest[:1],
         )
 
 
@@ -64,10 +66,13 @@ def short_forms(
     lead: Announcement, others: Sequence[Announcement], language: str
 ) -> dict[str, str]:
     """The SMS variations' parts: the announcement first (title, trust, issuer), the topics
-    of the others in one line, and the key of the full text offered by number."""
+    of the others in one line (not the lead's own: writing it would bring the lead back), and
+    the key of the full text offered by number."""
     return {
         "lead": briefs.announcement_brief(lead, language),
-        "others": briefs.other_topics(others, language),
+        "others": briefs.other_topics(
+            [item for item in others if item.kind != lead.kind], language
+        ),
         "lead_key": lead.slug,
     }
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from actions.common.database_action import Turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
@@ -10,7 +12,8 @@ from actions.content.models import GuidanceKind
 
 KINDS = (GuidanceKind.DOCUMENTS, GuidanceKind.ELIGIBILITY)
 #: Titles an SMS answer names of each part; the advice itself is a detail offered by number.
-SMS_TITLES = 2
+#: One in Dari and Pashto, whose SMS form also says "go only when your embassy tells you".
+SMS_TITLES: Final[dict[str, int]] = {"en": 2, "prs": 1, "ps": 1}
 #: Details an SMS answer offers by number: the advice of each part in full.
 DETAILS = {"documents": GuidanceKind.DOCUMENTS, "eligibility": GuidanceKind.ELIGIBILITY}
 
@@ -34,14 +37,19 @@ class ActionAnswerDocuments(ContentAction):
             part = documents if wanted is GuidanceKind.DOCUMENTS else eligibility
             detail = fmt.guidance_lines(part, language)
             return Reply("utter_detail", {"detail": detail}, current=part)
+        titles = SMS_TITLES.get(language, 1)
         return Reply(
             "utter_documents",
             {
                 "documents": fmt.guidance_lines(documents, language),
                 "eligibility": fmt.guidance_lines(eligibility, language),
-                "provenance": fmt.provenance(topics, now, language),
-                "document_titles": briefs.titles(documents, language, SMS_TITLES),
-                "eligibility_titles": briefs.titles(eligibility, language, SMS_TITLES),
+                # Each part with its own sources' checks: on chat a part is a message.
+                "documents_checked": fmt.provenance(documents, now, language),
+                "eligibility_checked": fmt.provenance(eligibility, now, language),
+                "document_titles": briefs.titles(documents, language, titles),
+                "eligibility_titles": briefs.titles(eligibility, language, titles),
             },
             current=topics,
+            # The SMS form names only the first titles of each part: it vouches for those.
+            listed=[*documents[:titles], *eligibility[:titles]],
         )

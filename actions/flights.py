@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date, datetime
+from typing import Final
 
 from rasa_sdk import Tracker
 
@@ -15,7 +16,7 @@ from actions.content import briefs, queries
 from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply, asked_detail, detail
 from actions.content.localise import digits, isolate_latin, word
-from actions.content.models import Airport, Flight
+from actions.content.models import Airport, Flight, Provenance
 from actions.content.queries import FlightQuery
 from bot.lang.letters import to_ascii_digits
 
@@ -68,15 +69,45 @@ def is_filtered(query: FlightQuery) -> bool:
     return bool(query.destination or query.day or query.flight_number)
 
 
-#: Flights an SMS answer lists, one line each: three fit in three segments of Dari or Pashto.
+Stale = Callable[[Provenance], bool]
+#: Flights an SMS answer lists at most, one line each, then one check line per source.
 SMS_FLIGHTS = 3
+#: Characters those lines may take, so that the SMS form around them (heading, "go only when
+#: told", the numbers of the later flights, option 1) stays within three segments: 459 GSM-7
+#: characters of English, 201 UCS-2 ones of Dari or Pashto (docs/SMS.md, "Budget").
+SMS_LINES_BUDGET: Final[dict[str, int]] = {"en": 300, "prs": 100, "ps": 100}
+#: Later flights named by number after those listed (each is one question away).
+SMS_LATER = 2
 
 
-def short_forms(flights: Sequence[Flight], now: datetime, language: str) -> dict[str, str]:
-    """What the SMS variations show: one line per flight, and the flight whose details the
-    numbered option "1" offers (the soonest)."""
+def sms_listed(
+    flights: Sequence[Flight], now: datetime, language: str, stale: Stale = lambda fact: False
+) -> Sequence[Flight]:
+    """The soonest flights whose lines and check lines fit the budget; at least one.
+
+    Flights checked by several sources need a check line each, and a stale check says so, so
+    fewer of them fit.
+    """
+    budget = SMS_LINES_BUDGET.get(language, SMS_LINES_BUDGET["prs"])
+    for count in range(min(SMS_FLIGHTS, len(flights)), 1, -1):
+        listed = flights[:count]
+        lines = briefs.flights_brief(listed, now, language) + "\n"
+        if len(lines + briefs.checked(listed, now, language, stale)) <= budget:
+            return listed
+    return flights[:1]
+
+
+def short_forms(
+    flights: Sequence[Flight], now: datetime, language: str, stale: Stale = lambda fact: False
+) -> dict[str, str]:
+    """What the SMS variations show: one line per flight listed, the numbers of the next ones
+    (empty when there are none), and the flight whose details the numbered option "1" offers
+    (the soonest)."""
+    listed = sms_listed(flights, now, language, stale)
+    later = flights[len(listed) : len(listed) + SMS_LATER]
     return {
-        "brief": briefs.flights_brief(flights[:SMS_FLIGHTS], now, language),
+        "brief": briefs.flights_brief(listed, now, language),
+        "later": briefs.later_flights(later, language) if later else "",
         "first_flight": flights[0].flight_number,
     }
 
@@ -89,12 +120,32 @@ def flight_details(flight: Flight, now: datetime, language: str) -> tuple[Reply,
         line = f"{flight.flight_number}{comma}{word('label', field, language)}: "
         line += fmt.text(flight, field, language)
         variables = {"detail": isolate_latin(line, language)}
-        variables["checked"] = briefs.checked([flight], now, language, stale=False)
+        variables["checked"] = briefs.checked([flight], now, language)
         replies.append(Reply(DETAIL, variables))
     return tuple(replies)
 
 
 DETAIL = "utter_detail"
+GATES_ONLY_NOW = "utter_gates_only_now"
+
+
+def left_the_airport(tracker: Tracker) -> bool:
+    """Whether this is a follow-up ("and tomorrow?") right after an answer about the airport or
+    a gate: a day belongs to the flights (docs/CONVERSATIONS.md), and the person must hear
+    that the answer changed topic, not take tomorrow's flights for tomorrow's gates."""
+    if (tracker.latest_message.get("intent") or {}).get("name") != "follow_up":
+        return False
+    seen_latest = False
+    for event in reversed(tracker.events):
+        if event.get("event") == "user":
+            if seen_latest:
+                return False
+            seen_latest = True
+        elif seen_latest and event.get("event") == "action":
+            name = event.get("name") or ""
+            if name.startswith("action_answer_"):
+                return name == "action_answer_airport_status"
+    return False
 
 
 class ActionAnswerFlights(ContentAction):
@@ -109,22 +160,30 @@ class ActionAnswerFlights(ContentAction):
         return "action_answer_flights"
 
     def answer(self, turn: Turn) -> Reply:
-        session, tracker, language, now = turn.session, turn.tracker, turn.language, turn.now
+        session, tracker, language = turn.session, turn.tracker, turn.language
         query = flight_query(tracker)
         airports: Sequence[Airport] = ()
         if query.destination:
             # Looked up first: a place with no airport needs no search through the flights.
             airports = queries.airports_at(session, query.destination)
             query = replace(query, destination_ids=tuple(airport.id for airport in airports))
+        reply = self._flights(turn, query, airports)
+        if query.day is not None and left_the_airport(tracker):
+            day = {"day": fmt.kabul_day(query.day, language)}
+            reply = replace(reply, preface=(Reply(GATES_ONLY_NOW, day), *reply.preface))
+        return reply
+
+    def _flights(self, turn: Turn, query: FlightQuery, airports: Sequence[Airport]) -> Reply:
+        session, tracker, language, now = turn.session, turn.tracker, turn.language, turn.now
         flights = queries.upcoming_flights(session, now, query)
+        stale = self.is_stale(now)
         if flights and asked_detail(tracker) == "flight" and query.flight_number:
             *before, last = flight_details(flights[0], now, language)
             return replace(last, current=flights[:1], preface=tuple(before))
         if flights:
             variables = {
-                "flights": fmt.flight_lines(flights, language),
-                "provenance": fmt.provenance(flights, now, language),
-                **short_forms(flights, now, language),
+                "flights": fmt.flight_lines(flights, now, language),
+                **short_forms(flights, now, language, stale),
             }
             if is_filtered(query):
                 variables["query"] = asked_for(query, airports, language)
@@ -132,6 +191,7 @@ class ActionAnswerFlights(ContentAction):
                 "utter_flights_for" if is_filtered(query) else "utter_flights_list",
                 variables,
                 current=flights,
+                listed=sms_listed(flights, now, language, stale),
                 preface=matched_numbers(query, flights, language),
             )
         if query.day is not None:
@@ -141,11 +201,11 @@ class ActionAnswerFlights(ContentAction):
                     "utter_flights_none_then_next",
                     {
                         "query": asked_for(query, airports, language),
-                        "flights": fmt.flight_lines(later, language),
-                        "provenance": fmt.provenance(later, now, language),
-                        **short_forms(later, now, language),
+                        "flights": fmt.flight_lines(later, now, language),
+                        **short_forms(later, now, language, stale),
                     },
                     current=later,
+                    listed=sms_listed(later, now, language, stale),
                     preface=matched_numbers(query, later, language),
                 )
 
@@ -158,8 +218,7 @@ class ActionAnswerFlights(ContentAction):
                 return Reply(
                     "utter_flight_not_upcoming",
                     {
-                        "flights": fmt.flight_lines(finished, language),
-                        "provenance": fmt.provenance(finished, now, language),
+                        "flights": fmt.flight_lines(finished, now, language),
                         "destinations": destinations,
                     },
                     current=finished,

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from actions.common.database_action import Turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply, asked_detail
-from actions.content.freshness import stalest_check
 from actions.content.models import GuidanceKind
 
-#: Contacts an SMS answer lists, one line each; the rest, with hours, on request by number.
-SMS_CONTACTS = 2
+#: Contacts an SMS answer lists, one line each, with a check line per source (each contact is
+#: usually checked by its own organisation, whose name is long): two fit in three segments of
+#: English, one of Dari or Pashto. The rest, with hours, on request by number.
+SMS_CONTACTS: Final[dict[str, int]] = {"en": 2, "prs": 1, "ps": 1}
 
 
 class ActionAnswerHelp(ContentAction):
@@ -32,16 +35,12 @@ class ActionAnswerHelp(ContentAction):
         blocks = "\n\n".join(fmt.contact_block(contact, now, language) for contact in contacts)
         if asked_detail(tracker) == "contacts":
             return Reply("utter_detail", {"detail": blocks}, current=contacts)
-        shown = contacts[:SMS_CONTACTS]
+        shown = contacts[: SMS_CONTACTS.get(language, 1)]
         brief = "\n".join(briefs.contact_brief(contact, language) for contact in shown)
         # The SMS form vouches for the numbers it shows: their check, not the others'.
-        stale = stalest_check(shown, now, self._freshness) is not None
         return Reply(
             "utter_help",
-            {
-                "contacts": blocks,
-                "contacts_brief": brief,
-                "checked": briefs.checked(shown, now, language, stale),
-            },
+            {"contacts": blocks, "contacts_brief": brief},
             current=contacts,
+            listed=shown,
         )

@@ -12,7 +12,8 @@ the first contact's number, each with a "verified … ago" line; the menu with a
 
     .venv/actions/bin/python scripts/bench_sms.py      (make bench-sms; about 2 minutes)
 
-Prints a Markdown table: sends and segments per question and slice.
+Prints a Markdown table: sends and segments per question and slice; then what a new person's
+first message costs (the greeting, or the first question straight away), notice included.
 """
 
 from __future__ import annotations
@@ -131,6 +132,8 @@ SLICES: tuple[Slice, ...] = (
 )
 
 Check = Callable[[str], bool]
+#: A new person's first turn: (first message, slice, SMS received, segments of each).
+first_contact: list[list[str]] = []
 
 
 def plain(text: str) -> str:
@@ -264,6 +267,7 @@ async def run(
     checks = expectations(db_url)
     rows = []
     said: list[str] = []
+    first_contact.clear()
     async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=120)) as session:
         for index, slice_ in enumerate(SLICES):
             for position, question in enumerate(slice_.questions):
@@ -280,6 +284,15 @@ async def run(
                 sends = str(cost.sends) if cost.answered else f"> {cost.sends} (not answered)"
                 rows.append([question, slice_.name, sends, str(cost.segments)])
                 said += [f"## {question} · {slice_.name}", *cost.received, ""]
+        for index, slice_ in enumerate(SLICES):
+            # A new person's first message: the greeting, or straight away the first question.
+            for position, text in enumerate((slice_.hello, slice_.questions["flights to Doha"])):
+                number = f"+9371{index}{position:02d}{time.time_ns() % 10000:04d}"
+                received = await ask(session, webhook, providers, number, text)
+                first = "hello" if position == 0 else "flights to Doha"
+                segments = [str(segment_count(sms)) for sms in received]
+                first_contact.append([first, slice_.name, str(len(received)), " + ".join(segments)])
+                said += [f"## first contact: {first} · {slice_.name}", *received, ""]
     if transcript is not None:
         transcript.write_text("\n---\n".join(said), encoding="utf-8")
     return rows
@@ -338,6 +351,9 @@ def main() -> int:
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     print(f"bench-sms, {stamp}, {os.cpu_count()} cores; at most {MAX_SENDS} sends per question\n")
     print(table(rows))
+    print("\nFirst contact (a new person's first message; the safety notice included):\n")
+    print("| first message | slice | SMS received | segments |\n|---|---|---:|---:|")
+    print("\n".join(f"| {' | '.join(row)} |" for row in first_contact))
     return 0
 
 

@@ -45,6 +45,9 @@ class Reply:
     variables: dict[str, str] = field(default_factory=dict)
     #: Shown as current: their checks decide whether a freshness warning goes first.
     current: Sequence[Provenance] = ()
+    #: What the SMS form lists, when that is fewer than ``current`` (three flights of five, the
+    #: gate without its airport): its ``{checked}`` lines vouch for these and no others.
+    listed: Sequence[Provenance] | None = None
     #: Sent before everything else, e.g. which flights a number without letters matched.
     preface: tuple[Reply, ...] = ()
 
@@ -107,9 +110,10 @@ class ContentAction(DatabaseAction):
         """Everything the answer sends, in order; also what the editors' console previews."""
         reply = self.answer(turn)
         warning = self._freshness_warning(reply, turn.language, turn.now)
-        if reply.current and "checked" not in reply.variables:
+        listed = reply.current if reply.listed is None else reply.listed
+        if listed and "checked" not in reply.variables:
             # The SMS forms carry the shortest provenance, and the warning in a few words.
-            checked = briefs.checked(reply.current, turn.now, turn.language, stale=bool(warning))
+            checked = briefs.checked(listed, turn.now, turn.language, self.is_stale(turn.now))
             reply = replace(reply, variables={**reply.variables, "checked": checked})
         return [*reply.preface, *warning, reply]
 
@@ -127,6 +131,10 @@ class ContentAction(DatabaseAction):
             hotline = isolate(self._hotline, language)
             send(dispatcher, [Reply(UNAVAILABLE_HOTLINE, {"hotline": hotline})])
         return []
+
+    def is_stale(self, now: datetime) -> Callable[[Provenance], bool]:
+        """Whether a fact was last checked longer ago than its kind's freshness limit."""
+        return lambda fact: stalest_check([fact], now, self._freshness) is not None
 
     def _freshness_warning(self, reply: Reply, language: str, now: datetime) -> list[Reply]:
         """Chat shows it as a message of its own; SMS variations of it are empty (docs/SMS.md)."""

@@ -11,25 +11,37 @@ turn a 459-character budget into 201.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 
 from actions.common.kabul_time import KABUL
 from actions.content.format import ago, organisation, text
+from actions.content.format import clock as format_clock
 from actions.content.localise import (
     digits,
     isolate,
     isolate_latin,
     word,
 )
-from actions.content.models import Announcement, Flight, Gate, GuidanceTopic, Provenance
+from actions.content.models import (
+    AirportStatus,
+    Announcement,
+    Flight,
+    Gate,
+    GuidanceTopic,
+    Provenance,
+)
 from bot.lang.calendar import weekday
 
 
 def day_and_time(moment: datetime, now: datetime, language: str) -> str:
-    """ "today 15:50", "tomorrow 09:20", "Thu 3 Dec"-less "Thu 3 15:50": Kabul time, short."""
+    """ "today 15:50", «فردا ۳:۵۰ بعد از چاشت», «پنجشنبه ۲۶ د شپې ۱:۵۸ بجې»: Kabul time, short.
+
+    Dari and Pashto say the hour with the part of the day, as the chat does (format.clock):
+    «۰۳:۰۰» alone is easily taken for three in the afternoon.
+    """
     local, today = moment.astimezone(KABUL), now.astimezone(KABUL).date()
-    clock = digits(local.strftime("%H:%M"), language)
+    clock = format_clock(moment, language, "brief.time")
     if local.date() == today:
         day = word("brief", "today", language)
     elif local.date() == today + timedelta(days=1):
@@ -49,6 +61,14 @@ def flight_brief(flight: Flight, now: datetime, language: str) -> str:
 
 def flights_brief(flights: Iterable[Flight], now: datetime, language: str) -> str:
     return "\n".join(flight_brief(flight, now, language) for flight in flights)
+
+
+def later_flights(flights: Sequence[Flight], language: str) -> str:
+    """The numbers of the flights after those an SMS lists: "Later: RCH618, GAF614" (each is
+    one question away: its number)."""
+    separator = word("label", "list_separator", language)
+    numbers = separator.join(dict.fromkeys(flight.flight_number for flight in flights))
+    return isolate_latin(word("brief", "later", language, numbers=numbers), language)
 
 
 def gate_brief(gate: Gate, now: datetime, language: str) -> str:
@@ -73,38 +93,119 @@ def announcement_brief(announcement: Announcement, language: str) -> str:
     return isolate_latin(f"{title} ({trust(announcement, language)}{comma}{issuer})", language)
 
 
-def checked(facts: Sequence[Provenance], now: datetime, language: str, stale: bool) -> str:
-    """The shortest provenance: the oldest check among ``facts`` and who was checked then.
+#: Up to this many items listed, every check line names its items when there are several.
+NAMED_ITEMS = 3
 
-    The oldest, as in format.provenance: an answer is only as fresh as its stalest part. A
-    check older than its freshness limit says so in a few words, inside the answer.
+
+def checked(
+    facts: Sequence[Provenance],
+    now: datetime,
+    language: str,
+    stale: Callable[[Provenance], bool] = lambda fact: False,
+) -> str:
+    """The shortest provenance of what an SMS lists: one line per source, with its oldest check.
+
+    "checked 40 min ago, US Embassy Kabul" when one source stands behind everything listed;
+    from several, each line names its own items first: "RCH871, RCH618: checked 3 h ago, US
+    Embassy Kabul" / "QR8010: checked 15 min ago, Qatar Airways". A list of more than
+    ``NAMED_ITEMS`` (an airport and its gates) names only the exceptions: the line of the
+    largest group comes first, without names, and stands for the rest. The oldest, as in
+    format.provenance: a group is only as fresh as its stalest item. A group with a check
+    older than its kind's freshness limit (``stale``) says so in a few words.
     """
-    if not facts:
-        return ""
-    oldest = min(facts, key=lambda fact: fact.verified_at)
-    line = word(
-        "brief",
-        "checked",
-        language,
-        ago=ago(oldest.verified_at, now, language),
-        source=organisation(oldest.source, language),
-    )
-    if stale:
-        line = word("brief", "may_be_old", language, checked=line)
-    return line
+    by_source: dict[int, list[Provenance]] = {}
+    for fact in facts:
+        by_source.setdefault(fact.source_id, []).append(fact)
+    groups = list(by_source.values())
+    unnamed: list[Provenance] | None = None
+    if len(facts) > NAMED_ITEMS:
+        unnamed = max(groups, key=len)  # the first of the largest
+        groups.remove(unnamed)
+        groups.insert(0, unnamed)
+    lines = []
+    for group in groups:
+        oldest = min(group, key=lambda fact: fact.verified_at)
+        line = word(
+            "brief",
+            "checked",
+            language,
+            ago=ago(oldest.verified_at, now, language),
+            source=organisation(oldest.source, language),
+        )
+        if any(stale(fact) for fact in group):
+            line = word("brief", "may_be_old", language, checked=line)
+        if len(groups) > 1 and group is not unnamed:
+            names = dict.fromkeys(label(fact, language) for fact in group)
+            separator = word("label", "list_separator", language)
+            line = word("brief", "items", language, items=separator.join(names), checked=line)
+        lines.append(line)
+    return isolate_latin("\n".join(lines), language)
 
 
-def gates_brief(gates: Iterable[Gate], now: datetime, language: str) -> str:
+def label(fact: Provenance, language: str) -> str:
+    """What an SMS calls an item in its check line: "RCH871", "Abbey Gate", "airport"."""
+    if isinstance(fact, Flight):
+        return fact.flight_number
+    if isinstance(fact, Gate):
+        return short_name(text(fact, "name", language))
+    if isinstance(fact, AirportStatus):
+        return word("brief", "airport", language)
+    if isinstance(fact, Announcement):
+        return word("kind", fact.kind.value, language)
+    if isinstance(fact, GuidanceTopic):
+        return text(fact, "title", language)
+    raise TypeError(f"no label for {type(fact).__name__}")
+
+
+def gates_brief(
+    gates: Iterable[Gate], now: datetime, language: str, source_id: int | None = None
+) -> str:
     """One short line per gate with current information: its name and state, no note
     ("Abbey Gate: closed"), named without the gloss in brackets the full answer gives. A gate
     known only from old information is left out: the SMS answer vouches for what it lists,
-    and the full answer says which are out of date."""
+    and the full answer says which are out of date. With ``source_id``, only the gates that
+    source checked (the others go on lines of their own, ``gates_elsewhere``)."""
     lines = [
-        f"{short_name(text(gate, 'name', language))}: " + word("gate", gate.state.value, language)
+        gate_state(gate, language)
         for gate in gates
-        if gate.is_current(now)
+        if gate.is_current(now) and source_id in (None, gate.source_id)
     ]
     return isolate_latin("\n".join(lines), language)
+
+
+def gates_elsewhere(
+    gates: Iterable[Gate],
+    now: datetime,
+    language: str,
+    source_id: int,
+    stale: Callable[[Provenance], bool] = lambda fact: False,
+) -> str:
+    """The current gates another source than ``source_id`` checked, one line per source with
+    its check: "Baron Hotel side: open; checked 1 h ago, UK Foreign Office (FCDO)". Each line
+    stands alone, so an SMS cut at a line never shows a gate without its source."""
+    by_source: dict[int, list[Gate]] = {}
+    for gate in gates:
+        if gate.is_current(now) and gate.source_id != source_id:
+            by_source.setdefault(gate.source_id, []).append(gate)
+    separator = word("label", "list_separator", language)
+    lines = [
+        word(
+            "brief",
+            "with_check",
+            language,
+            items=separator.join(gate_state(gate, language) for gate in group),
+            checked=checked(group, now, language, stale),
+        )
+        for group in by_source.values()
+    ]
+    return isolate_latin("\n".join(lines), language)
+
+
+def gate_state(gate: Gate, language: str) -> str:
+    """ "Abbey Gate: closed"."""
+    return f"{short_name(text(gate, 'name', language))}: " + word(
+        "gate", gate.state.value, language
+    )
 
 
 def short_name(name: str) -> str:

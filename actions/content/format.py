@@ -63,17 +63,19 @@ def _date_parts(moment: datetime, language: str) -> dict[str, str]:
     }
 
 
-def clock(moment: datetime, language: str) -> str:
+def clock(moment: datetime, language: str, pattern: str = "pattern.time") -> str:
     """A Kabul time as people there say it: "ساعت ۳ بعد از چاشت (۱۵:۰۰)", "د ماښام ۷ بجې (۱۹:۰۰)".
 
     Dari and Pashto readers count on the 12-hour clock with the part of the day; "۰۳:۰۰" alone
     is easily read as the afternoon. English keeps the 24-hour clock of tickets and call-ups.
+    ``pattern`` "brief.time" is the SMS form, without the 24-hour time in brackets: «۱:۵۸ شب».
     """
     local = moment.astimezone(KABUL)
     hour = local.hour % 12 or 12
+    group, key = pattern.split(".")
     return word(
-        "pattern",
-        "time",
+        group,
+        key,
         language,
         hh_mm=digits(local.strftime("%H:%M"), language),
         hour=digits(f"{hour}:{local.minute:02d}" if local.minute else str(hour), language),
@@ -118,10 +120,27 @@ def organisation(org: Organisation, language: str) -> str:
     return isolate_latin(text(org, "name", language), language)
 
 
+def verified(fact: Provenance, now: datetime, language: str) -> str:
+    """One fact's check, "verified 40 min ago · source: US Embassy Kabul", said beside it."""
+    return _verified(fact.source, fact.verified_at, now, language)
+
+
+def _verified(source: Organisation, moment: datetime, now: datetime, language: str) -> str:
+    return word(
+        "pattern",
+        "verified",
+        language,
+        ago=ago(moment, now, language),
+        source=organisation(source, language),
+    )
+
+
 def provenance(facts: Iterable[Provenance], now: datetime, language: str) -> str:
     """One "verified … ago · source: …" line per source, with that source's oldest check.
 
-    The oldest, not the newest: an answer is only as fresh as its stalest part.
+    For a block that stands for several facts at once (an airport and its advice, documents
+    and who may board); a list of items gives each its own line (``verified``). The oldest,
+    not the newest: a block is only as fresh as its stalest part.
     """
     oldest: dict[int, tuple[Organisation, datetime]] = {}
     for fact in facts:
@@ -129,14 +148,7 @@ def provenance(facts: Iterable[Provenance], now: datetime, language: str) -> str
         if seen is None or fact.verified_at < seen[1]:
             oldest[fact.source_id] = (fact.source, fact.verified_at)
     return "\n".join(
-        word(
-            "pattern",
-            "verified",
-            language,
-            ago=ago(verified_at, now, language),
-            source=organisation(org, language),
-        )
-        for org, verified_at in oldest.values()
+        _verified(org, verified_at, now, language) for org, verified_at in oldest.values()
     )
 
 
@@ -172,17 +184,25 @@ def flight_line(flight: Flight, language: str) -> str:
     return isolate_latin("\n".join(lines), language)
 
 
-def flight_lines(flights: Iterable[Flight], language: str) -> str:
-    return "\n\n".join(flight_line(flight, language) for flight in flights)
+def flight_lines(flights: Iterable[Flight], now: datetime, language: str) -> str:
+    """One block per flight, each ending with its own check: chat shows each block as a
+    message of its own, so a check in a block apart would belong to no flight."""
+    return "\n\n".join(
+        f"{flight_line(flight, language)}\n  {verified(flight, now, language)}"
+        for flight in flights
+    )
 
 
 def gate_line(gate: Gate, now: datetime, language: str) -> str:
-    """A gate's state and note, or that what we know about it is out of date."""
+    """A gate's state and note, or that what we know about it is out of date; then its own
+    check, which is often not the airport's (a gate closes while the airport's status stays)."""
     name = text(gate, "name", language)
-    if not gate.is_current(now):
-        return isolate_latin(f"{BULLET} {name}: {word('gate', 'outdated', language)}", language)
-    state = word("gate", gate.state.value, language)
-    return isolate_latin(f"{BULLET} {name}: {state} — {text(gate, 'note', language)}", language)
+    if gate.is_current(now):
+        state = word("gate", gate.state.value, language)
+        line = f"{BULLET} {name}: {state} — {text(gate, 'note', language)}"
+    else:
+        line = f"{BULLET} {name}: {word('gate', 'outdated', language)}"
+    return isolate_latin(f"{line}\n  {verified(gate, now, language)}", language)
 
 
 def announcement_block(announcement: Announcement, now: datetime, language: str) -> str:

@@ -82,6 +82,22 @@ class TextMessageOutput(OutputChannel):
             await self.renderer.outgoing(self.conversation, text, buttons, language)
         )
 
+    def fold(self, first: dict[str, Any], then: dict[str, Any]) -> dict[str, Any] | None:
+        """Two replies of one turn as one SMS when they fit in its segments together: a
+        greeting and the menu, a new person's first answer and the one-time safety notice
+        (paged SMS only: each message costs, and two may arrive out of order); None
+        otherwise. Not two replies with options, whose numbers would clash."""
+        if not self.renderer.paged or (first.get("buttons") and then.get("buttons")):
+            return None
+        language = reply_language(first)
+        if reply_language(then) != language:
+            return None
+        text = f"{str(first.get('text') or '').rstrip()}\n{str(then.get('text') or '').strip()}"
+        buttons = first.get("buttons") or then.get("buttons") or []
+        if not self.renderer.fits_one_message(text, buttons, language):
+            return None
+        return {**first, "text": text, "buttons": buttons}
+
     async def send_custom_json(
         self, recipient_id: str, json_message: dict[str, Any], **kwargs: Any
     ) -> None:

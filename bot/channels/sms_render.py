@@ -152,28 +152,32 @@ def for_basic_phones(text: str) -> str:
 
 
 def condense(
-    text: str, language: str = ENGLISH, max_segments: int = MAX_SEGMENTS
+    text: str, language: str = ENGLISH, max_segments: int = MAX_SEGMENTS, keep_last: str = ""
 ) -> tuple[str, str]:
     """(what to send now, what waits for MORE); the part sent fits in ``max_segments``.
 
     Whole lines are kept from the start; a single line too long on its own is cut at a word.
-    The part sent ends with the MORE hint in the reply's language, ``language``.
+    The part sent ends with ``keep_last`` (a reply's numbered options: what the person can
+    answer must be on the SMS they read) and the MORE hint in the reply's language,
+    ``language``.
     """
     text = text.strip()
-    if fits(text, max_segments):
-        return text, ""
+    whole = "\n".join(part for part in (text, keep_last.strip()) if part)
+    if fits(whole, max_segments):
+        return whole, ""
     hint = texts.render("sms.more_hint", language)
+    end = "\n".join(part for part in (keep_last.strip(), hint) if part)
     lines = text.splitlines()
     kept: list[str] = []
     for line in lines:
-        if not fits("\n".join([*kept, line, hint]), max_segments):
+        if not fits("\n".join([*kept, line, end]), max_segments):
             break
         kept.append(line)
     rest = lines[len(kept) :]
     if not kept:
-        head, tail = _cut_line(rest[0], hint, max_segments)
+        head, tail = _cut_line(rest[0], end, max_segments)
         kept, rest = [head], [tail, *rest[1:]]
-    return "\n".join([*kept, hint]), "\n".join(rest).strip()
+    return "\n".join([*kept, end]), "\n".join(rest).strip()
 
 
 def _cut_line(line: str, hint: str, max_segments: int) -> tuple[str, str]:
@@ -330,6 +334,13 @@ class ReplyRenderer:
         payload = options.get(number) if number is not None else None
         return Incoming(text=payload or text)
 
+    def fits_one_message(
+        self, text: str, buttons: Sequence[Mapping[str, Any]], language: str
+    ) -> bool:
+        """Whether ``text`` with its buttons goes out as one message, uncut."""
+        rendered, _ = numbered_options(text, buttons, language)
+        return fits(for_basic_phones(rendered).strip(), self.max_segments)
+
     async def outgoing(
         self,
         conversation: str,
@@ -345,7 +356,14 @@ class ReplyRenderer:
         if not self.paged:
             await self.memory.remember(conversation, language, options, ())
             return split_messages(rendered, self.max_chars)
-        page, rest = condense(for_basic_phones(rendered), language, self.max_segments)
+        body = text.rstrip()
+        options_added = rendered[len(body) :] if rendered != text else ""
+        page, rest = condense(
+            for_basic_phones(body if options_added else rendered),
+            language,
+            self.max_segments,
+            keep_last=for_basic_phones(options_added),
+        )
         later: list[str] = []
         while rest:  # cut now: then MORE is one atomic pop, whichever process receives it
             next_page, rest = condense(rest, language, self.max_segments)

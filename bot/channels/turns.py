@@ -13,6 +13,10 @@ answered or apologised → 200, so a retry never reaches the person twice; only 
 whose apology did not reach the provider's API either is ``UNANSWERED``, and the connector then
 answers 503 and forgets the message id so that the provider's retry is answered when things are
 back.
+
+On SMS, where every message costs, the replies of one turn that fit in one SMS together go as
+one (``FoldsReplies``: a greeting and the menu, a first answer and the safety notice):
+``TurnReplies`` holds the last text reply until the next one comes or the turn ends.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import asyncio
 import enum
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Final
+from typing import Any, Final, Protocol, runtime_checkable
 
 from rasa.core.channels.channel import OutputChannel, UserMessage
 
@@ -42,6 +46,15 @@ _TRACKER_TIMEOUT_SECONDS: Final = 2.0
 _EXTERNAL_INTENT: Final = "/EXTERNAL_"
 #: Parts of a Rasa reply that a person sees; a message of only a custom payload is not a reply.
 _VISIBLE_PARTS: Final = ("text", "image", "buttons", "attachment", "elements", "quick_replies")
+
+
+@runtime_checkable
+class FoldsReplies(Protocol):
+    """An output whose replies cost per message (SMS): it may send two replies of one turn
+    as one message, such as a greeting and the menu, or an answer and the safety notice."""
+
+    def fold(self, first: dict[str, Any], then: dict[str, Any]) -> dict[str, Any] | None:
+        """Both replies as one message, when they fit in one; else None."""
 
 
 class Outcome(enum.Enum):
@@ -68,6 +81,9 @@ class TurnReplies(OutputChannel):
     def __init__(self, output: OutputChannel, channel: str) -> None:
         self.output = output
         self.channel = channel
+        #: For an output that folds replies: the last text reply, sent when the next one
+        #: comes and does not fit with it, or when the turn ends (``finish``).
+        self._held: dict[str, Any] | None = None
         #: Visible replies Rasa gave, delivered or not.
         self.replies_sent = 0
         #: Messages the provider took, and messages it refused or never got.
@@ -78,6 +94,31 @@ class TurnReplies(OutputChannel):
         return self.output.name()
 
     async def send_response(self, recipient_id: str, message: dict[str, Any]) -> None:
+        if not isinstance(self.output, FoldsReplies):
+            await self._send(recipient_id, message)
+            return
+        held, self._held = self._held, None
+        foldable = bool(message.get("text")) and not message.get("custom")
+        if held is not None and foldable:
+            folded = self.output.fold(held, message)
+            if folded is not None:
+                # Held again: a third reply (the safety notice) may still fit.
+                self._held = folded
+                return
+        if held is not None:
+            await self._send(recipient_id, held)
+        if foldable:
+            self._held = dict(message)  # Rasa's send_response pops what it sends
+        else:
+            await self._send(recipient_id, message)
+
+    async def finish(self, recipient_id: str) -> None:
+        """The end of the turn: the reply still held goes out."""
+        held, self._held = self._held, None
+        if held is not None:
+            await self._send(recipient_id, held)
+
+    async def _send(self, recipient_id: str, message: dict[str, Any]) -> None:
         visible = any(message.get(part) for part in _VISIBLE_PARTS)  # Rasa pops what it sends
         if visible:
             self.replies_sent += 1
@@ -156,6 +197,7 @@ async def take_turn(
             exc_info=True,
         )
         failed = True
+    await output.finish(message.sender_id)
     if output.replies_sent and not failed:
         # Even if the provider refused the replies: running the turn again would not help a
         # person who blocked the bot, and would repeat the turn in the conversation.
@@ -177,6 +219,7 @@ async def take_turn(
         apology["metadata"] = language_metadata(said_in)
     try:
         await output.send_response(message.sender_id, apology)
+        await output.finish(message.sender_id)
     except Exception:
         logger.error("%s: the apology to %s failed", message.input_channel, message.sender_id)
         output.undelivered += 1

@@ -10,9 +10,10 @@ from sqlalchemy import Engine, select
 
 from actions.airport import ActionAnswerAirportStatus
 from actions.content import db
-from actions.content.models import Gate
+from actions.content.models import Gate, Organisation
 from tests.actions.content_support import (
     LANGUAGES,
+    NOW,
     clock,
     only_message,
     outside_isolates,
@@ -47,8 +48,14 @@ EXPECTED = {
             "• Civilian terminal (main entrance): no current information (out of date)",
         ],
         "advice": "Do not go to the airport unless your embassy",
-        "provenance": "verified 1 h ago · source: US Embassy Kabul\n"
-        "verified 1 h ago · source: UK Foreign Office (FCDO)",
+        "provenance": "verified 25 min ago · source: US Embassy Kabul",
+        "checks": [
+            "verified 40 min ago · source: US Embassy Kabul",
+            "verified 40 min ago · source: US Embassy Kabul",
+            "verified 1 h ago · source: US Embassy Kabul",
+            "verified 1 h ago · source: UK Foreign Office (FCDO)",
+            "verified 6 h ago · source: US Embassy Kabul",
+        ],
     },
     "prs": {
         "airport": "میدان هوایی بین‌المللی حامد کرزی",
@@ -61,8 +68,14 @@ EXPECTED = {
             "• ترمینل ملکی (دروازهٔ عمومی): معلومات تازه نیست (کهنه شده)",
         ],
         "advice": "تا وقتی که سفارت یا مؤسسه‌ای که شما را انتقال می‌دهد",
-        "provenance": "۱ ساعت پیش تایید شده · منبع: سفارت امریکا در کابل\n"
-        "۱ ساعت پیش تایید شده · منبع: وزارت خارجهٔ بریتانیا",
+        "provenance": "۲۵ دقیقه پیش تایید شده · منبع: سفارت امریکا در کابل",
+        "checks": [
+            "۴۰ دقیقه پیش تایید شده · منبع: سفارت امریکا در کابل",
+            "۴۰ دقیقه پیش تایید شده · منبع: سفارت امریکا در کابل",
+            "۱ ساعت پیش تایید شده · منبع: سفارت امریکا در کابل",
+            "۱ ساعت پیش تایید شده · منبع: وزارت خارجهٔ بریتانیا",
+            "۶ ساعت پیش تایید شده · منبع: سفارت امریکا در کابل",
+        ],
     },
     "ps": {
         "airport": "حامد کرزي نړیوال هوايي ډګر",
@@ -75,8 +88,14 @@ EXPECTED = {
             "• ملکي ترمینل (عمومي دروازه): تازه معلومات نشته (زاړه شوي)",
         ],
         "advice": "تر هغه چې ستاسو سفارت یا هغې موسسې چې تاسو باسي",
-        "provenance": "۱ ساعت مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت\n"
-        "۱ ساعت مخکې تایید شوي · سرچینه: د بریتانیا د بهرنیو چارو وزارت",
+        "provenance": "۲۵ دقیقې مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت",
+        "checks": [
+            "۴۰ دقیقې مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت",
+            "۴۰ دقیقې مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت",
+            "۱ ساعت مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت",
+            "۱ ساعت مخکې تایید شوي · سرچینه: د بریتانیا د بهرنیو چارو وزارت",
+            "۶ ساعته مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت",
+        ],
     },
 }
 
@@ -92,9 +111,12 @@ async def test_kabul_airport_status(
     assert message["airport"] == expected["airport"]
     assert message["status"] == expected["status"]
     gate_lines = message["gates"].split("\n")
-    for line, start in zip(gate_lines, expected["gates"], strict=True):
+    # Each gate, then its own check (the Baron Hotel side is the UK's, not the embassy's).
+    for line, start in zip(gate_lines[::2], expected["gates"], strict=True):
         assert line.startswith(start)
+    assert [line.strip() for line in gate_lines[1::2]] == expected["checks"]
     assert message["advice"].startswith(expected["advice"])
+    # The airport's own check: its status and advice, 25 min ago (not its stalest gate's).
     assert message["provenance"] == expected["provenance"]
 
 
@@ -109,7 +131,7 @@ async def test_right_to_left_answer_has_no_bare_latin_or_ascii_digits(
 
 async def test_an_expired_gate_is_not_shown_as_closed(content_db: Engine) -> None:
     message = await ask("en", {})
-    terminal = message["gates"].split("\n")[-1]
+    terminal = message["gates"].split("\n")[-2]
     assert "closed" not in terminal and "Closed to the public" not in terminal
 
 
@@ -211,5 +233,93 @@ async def test_on_sms_the_gate_asked_about_comes_whole_in_the_first_three_segmen
     assert sent.startswith(message["gate_brief"])  # the gate's state and its whole note
     assert message["checked"] in sent
     whole = await ask(language, {})
-    assert fits(render(whole, language, channel="sms_gateway"), MAX_SEGMENTS)
     assert len(sent) < len(render(whole, language)) / 2
+
+
+GATE_CHECKS = {  # Abbey Gate, verified 40 min ago; Kabul airport's status, 25 min ago
+    "en": (
+        "verified 40 min ago · source: US Embassy Kabul",
+        "checked 40 min ago, US Embassy Kabul",
+    ),
+    "prs": (
+        "۴۰ دقیقه پیش تایید شده · منبع: سفارت امریکا در کابل",
+        "تایید ۴۰ دقیقه پیش، سفارت امریکا در کابل",
+    ),
+    "ps": (
+        "۴۰ دقیقې مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت",
+        "تایید ۴۰ دقیقې مخکې، په کابل کې د امریکا سفارت",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_an_answer_about_one_gate_shows_that_gates_check(
+    content_db: Engine, language: str
+) -> None:
+    with db.session_scope() as session:  # an editor just closed it, on the UK's word
+        gate = session.scalars(select(Gate).where(Gate.slug == "abbey-gate")).one()
+        uk = session.scalars(select(Organisation).where(Organisation.slug == "uk-fcdo")).one()
+        gate.verified_at, gate.source_id = NOW, uk.id
+    message = await ask(language, {"gate": "KBL/abbey-gate"})
+    uk_name = {"en": "UK Foreign Office (FCDO)", "prs": "وزارت خارجهٔ بریتانیا"}.get(
+        language, "د بریتانیا د بهرنیو چارو وزارت"
+    )
+    just_now = {"en": "verified just now", "prs": "همین حالا تایید شده", "ps": "همدا اوس تایید شوي"}
+    gate_check = message["gate"].split("\n")[-1].strip()
+    assert gate_check.startswith(just_now[language]) and gate_check.endswith(uk_name)
+    # The airport's status keeps its own check: 25 min ago, by the US Embassy.
+    airport = {"en": "25 min ago", "prs": "۲۵ دقیقه پیش", "ps": "۲۵ دقیقې مخکې"}[language]
+    assert airport in message["provenance"] and airport not in message["gate"]
+    brief_now = {"en": "checked just now", "prs": "تایید همین حالا", "ps": "تایید همدا اوس"}
+    assert message["checked"].startswith(brief_now[language])
+    assert message["checked"].endswith(uk_name)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_on_sms_a_gate_answer_names_the_gates_own_check(
+    content_db: Engine, language: str
+) -> None:
+    message = await ask(language, {"gate": "KBL/abbey-gate"})
+    chat, sms = GATE_CHECKS[language]
+    assert message["gate"].split("\n")[-1].strip() == chat
+    assert message["checked"] == sms
+
+
+SMS_AIRPORT = {  # the gates the embassy checked under its line; the UK's with its own
+    "en": (
+        "Abbey Gate: closed\nEast Gate: open\nNorth Gate: open",
+        "checked 1 h ago, US Embassy Kabul",
+        "Baron Hotel side: open; checked 1 h ago, UK Foreign Office (FCDO)",
+    ),
+    "prs": (
+        "دروازهٔ ابی: بسته\nدروازهٔ شرقی: باز\nدروازهٔ شمالی: باز",
+        "تایید ۱ ساعت پیش، سفارت امریکا در کابل",
+        "طرف هوتل بارون: باز؛ تایید ۱ ساعت پیش، وزارت خارجهٔ بریتانیا",
+    ),
+    "ps": (
+        "د ابي دروازه: بنده\nختیځه دروازه: خلاصه\nشمالي دروازه: خلاصه",
+        "تایید ۱ ساعت مخکې، په کابل کې د امریکا سفارت",
+        "د بارون هوټل لوری: خلاصه؛ تایید ۱ ساعت مخکې، د بریتانیا د بهرنیو چارو وزارت",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_on_sms_the_airport_names_the_source_of_each_gate(
+    content_db: Engine, language: str
+) -> None:
+    from bot.channels.sms_render import condense, for_basic_phones
+
+    message = await ask(language, {})
+    gates, checked, elsewhere = SMS_AIRPORT[language]
+    assert (message["gates_brief"], message["checked"], message["gates_elsewhere"]) == (
+        gates,
+        checked,
+        elsewhere,
+    )
+    # Cut at three segments, a gate never arrives without the check of its source.
+    first, rest = condense(for_basic_phones(render(message, language, "sms_gateway")), language)
+    for page in (first, rest):
+        for name in ("Baron", "بارون"):
+            if name in page:
+                assert "FCDO" in page or "بریتانیا" in page

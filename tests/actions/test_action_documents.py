@@ -48,8 +48,9 @@ EXPECTED = {
             "Keep your documents hidden",
         ],
         "eligibility": ["Foreign nationals", "SIV applicants with approval", "Family members"],
-        "provenance": "verified 1 h ago · source: US Embassy Kabul\n"
+        "documents_checked": "verified 1 h ago · source: US Embassy Kabul\n"
         "verified 3 h ago · source: Kabul Aid Network (example NGO)",
+        "eligibility_checked": "verified 1 h ago · source: US Embassy Kabul",
         "hidden": "Do not hold them up or wave them at the gate",
     },
     "prs": {
@@ -61,8 +62,9 @@ EXPECTED = {
             "اسناد خود را پنهان نگه دارید",
         ],
         "eligibility": ["اتباع خارجی", f"متقاضیان {FSI}SIV{PDI} که منظوری دارند", "اعضای فامیل"],
-        "provenance": "۱ ساعت پیش تایید شده · منبع: سفارت امریکا در کابل\n"
+        "documents_checked": "۱ ساعت پیش تایید شده · منبع: سفارت امریکا در کابل\n"
         "۳ ساعت پیش تایید شده · منبع: شبکهٔ کمک‌رسانی کابل (مؤسسهٔ نمونه)",
+        "eligibility_checked": "۱ ساعت پیش تایید شده · منبع: سفارت امریکا در کابل",
         "hidden": "پیش دروازه اسناد را بالا نگیرید و تکان ندهید",
     },
     "ps": {
@@ -78,8 +80,9 @@ EXPECTED = {
             f"د {FSI}SIV{PDI} هغه غوښتونکي چې منظوري لري",
             "د کورنۍ غړي",
         ],
-        "provenance": "۱ ساعت مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت\n"
+        "documents_checked": "۱ ساعت مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت\n"
         "۳ ساعته مخکې تایید شوي · سرچینه: د کابل د مرستې شبکه (بېلګه موسسه)",
+        "eligibility_checked": "۱ ساعت مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت",
         "hidden": "پر دروازه اسناد مه پورته کوئ او مه یې ښوروئ",
     },
 }
@@ -92,11 +95,13 @@ async def test_documents_and_who_may_board(content_db: Engine, language: str) ->
     assert message["response"] == "utter_documents"
     assert titles(message["documents"]) == expected["documents"]
     assert titles(message["eligibility"]) == expected["eligibility"]  # not the lapsed UK ARAP
-    assert message["provenance"] == expected["provenance"]
     hidden = message["documents"].split("\n")[-1]
     assert expected["hidden"] in hidden, "carry documents hidden, do not display them"
     shown = render(message, language)
-    assert message["documents"] in shown and message["eligibility"] in shown
+    # Each part shows as a message of its own on chat, with the checks of its own sources.
+    documents, eligibility = shown.split("\n\n")[:2]
+    assert documents.endswith(f"{message['documents']}\n{expected['documents_checked']}")
+    assert eligibility.endswith(f"{message['eligibility']}\n{expected['eligibility_checked']}")
 
 
 @pytest.mark.parametrize("language", ["prs", "ps"])
@@ -120,10 +125,11 @@ async def test_lapsed_eligibility_is_not_shown_but_documents_are(
 
 async def test_provenance_counts_only_what_is_shown(content_db: Engine) -> None:
     message = await ask("en", offset=timedelta(hours=12, minutes=1))
-    assert message["provenance"] == (
+    assert message["documents_checked"] == (
         "verified 13 h ago · source: US Embassy Kabul\n"
         "verified 15 h ago · source: Kabul Aid Network (example NGO)"
     )
+    assert message["eligibility_checked"] == ""  # lapsed: nothing shown, nothing vouched for
 
 
 def remove_guidance(how: str) -> None:
@@ -149,7 +155,7 @@ async def test_no_current_guidance(content_db: Engine, how: str, language: str) 
     remove_guidance(how)
     message = await ask(language)
     assert message == {**message, "response": "utter_documents_none"}
-    assert not {"documents", "eligibility", "provenance"} & set(message)
+    assert not {"documents", "eligibility", "documents_checked"} & set(message)
     assert render(message, language).startswith(NONE[language])
 
 

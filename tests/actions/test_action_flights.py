@@ -7,6 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from rasa_sdk import Tracker
 from sqlalchemy import Engine, select, update
 
 from actions.content import db
@@ -66,7 +67,7 @@ async def test_lists_upcoming_flights(
 
 
 @pytest.mark.parametrize(
-    ("language", "first_flight", "provenance"),
+    ("language", "first_flight", "checks"),
     [
         (
             "en",
@@ -75,9 +76,13 @@ async def test_lists_upcoming_flights(
             "  Who may board: US citizens, green-card holders and Afghans with SIV approval, "
             "with their immediate families.\n"
             "  Assembly point: North Gate. Come only if you received the call-up e-mail, "
-            "and have it ready on your phone.",
-            "verified 3 h ago · source: US Embassy Kabul\n"
-            "verified 15 min ago · source: Qatar Airways",
+            "and have it ready on your phone.\n"
+            "  verified 20 min ago · source: US Embassy Kabul",
+            [
+                "verified 20 min ago · source: US Embassy Kabul",
+                "verified 15 min ago · source: Qatar Airways",
+                "verified 3 h ago · source: US Embassy Kabul",
+            ],
         ),
         (
             "prs",
@@ -86,9 +91,13 @@ async def test_lists_upcoming_flights(
             f"  کسانی که سوار شده می‌توانند: شهروندان امریکا، دارندگان گرین کارت و افغان‌هایی که "
             f"منظوری {FSI}SIV{PDI} دارند، همراه با اعضای نزدیک فامیل‌شان.\n"
             "  جای جمع شدن: دروازهٔ شمالی. فقط در صورتی بیایید که ایمیل دعوت را گرفته باشید و آن را "
-            "در تیلفون خود آماده داشته باشید.",
-            "۳ ساعت پیش تایید شده · منبع: سفارت امریکا در کابل\n"
-            f"۱۵ دقیقه پیش تایید شده · منبع: شرکت هوایی قطر ({FSI}Qatar Airways{PDI})",
+            "در تیلفون خود آماده داشته باشید.\n"
+            "  ۲۰ دقیقه پیش تایید شده · منبع: سفارت امریکا در کابل",
+            [
+                "۲۰ دقیقه پیش تایید شده · منبع: سفارت امریکا در کابل",
+                f"۱۵ دقیقه پیش تایید شده · منبع: شرکت هوایی قطر ({FSI}Qatar Airways{PDI})",
+                "۳ ساعت پیش تایید شده · منبع: سفارت امریکا در کابل",
+            ],
         ),
         (
             "ps",
@@ -97,19 +106,26 @@ async def test_lists_upcoming_flights(
             f"  څوک سپرېدای شي: د امریکا اتباع، ګرین کارډ لرونکي او هغه افغانان چې د {FSI}SIV{PDI} "
             "منظوري لري، د خپلې کورنۍ له نږدې غړو سره.\n"
             "  د راټولېدو ځای: شمالي دروازه. یوازې هغه وخت راشئ چې د بلنې ایمیل مو ترلاسه "
-            "کړی وي، او په ټیلیفون کې یې چمتو ولرئ.",
-            "۳ ساعته مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت\n"
-            f"۱۵ دقیقې مخکې تایید شوي · سرچینه: د قطر هوايي شرکت ({FSI}Qatar Airways{PDI})",
+            "کړی وي، او په ټیلیفون کې یې چمتو ولرئ.\n"
+            "  ۲۰ دقیقې مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت",
+            [
+                "۲۰ دقیقې مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت",
+                f"۱۵ دقیقې مخکې تایید شوي · سرچینه: د قطر هوايي شرکت ({FSI}Qatar Airways{PDI})",
+                "۳ ساعته مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت",
+            ],
         ),
     ],
 )
 async def test_flight_lines_are_localised(
-    content_db: Engine, language: str, first_flight: str, provenance: str
+    content_db: Engine, language: str, first_flight: str, checks: list[str]
 ) -> None:
     message = await ask(language, {"destination": "Doha"})
-    assert message["flights"].split("\n\n")[0] == first_flight
-    # The oldest check per source: RCH618 was verified 3 h ago by the US Embassy.
-    assert message["provenance"] == provenance
+    blocks = message["flights"].split("\n\n")
+    assert blocks[0] == first_flight
+    # Each flight ends with its own check and source (RCH871 20 min ago, RCH618 3 h ago, both
+    # by the US Embassy), never the oldest of its source's flights, and no block apart.
+    assert [block.split("\n")[-1].strip() for block in blocks] == checks
+    assert "provenance" not in message
 
 
 @pytest.mark.parametrize("language", ["prs", "ps"])
@@ -117,7 +133,7 @@ async def test_right_to_left_answers_use_persian_digits_and_isolate_latin(
     content_db: Engine, language: str
 ) -> None:
     message = await ask(language, {})
-    text = message["flights"] + message["provenance"]
+    text = message["flights"]
     assert not re.search(r"[0-9A-Za-z]", outside_isolates(text))
     assert re.search("[۰-۹]{2}:[۰-۹]{2}", text)
     assert f"{FSI}QR8010{PDI}" in text
@@ -294,7 +310,8 @@ async def test_the_user_sees_the_domain_wording_with_the_data(
         "prs": "پروازهای بعدی تخلیه (به وقت کابل):",
         "ps": "د وېستلو راتلونکې الوتنې (د کابل په وخت):",
     }[language]
-    assert shown.startswith(f"{heading}\n\n{message['flights']}\n\n{message['provenance']}\n")
+    # Each flight block carries its own check; none stands apart (it would be a message alone).
+    assert shown.startswith(f"{heading}\n\n{message['flights']}\n\n")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -308,7 +325,8 @@ async def test_a_focused_answer_says_what_it_answered_and_how_to_see_the_rest(
         "prs": f"پروازها برای {message['query']} (به وقت کابل):",
         "ps": f"د {message['query']} الوتنې (د کابل په وخت):",
     }[language]
-    assert shown.startswith(f"{heading}\n\n{message['flights']}\n\n{message['provenance']}\n")
+    # Each flight block carries its own check; none stands apart (it would be a message alone).
+    assert shown.startswith(f"{heading}\n\n{message['flights']}\n\n")
     rest = {
         "en": "Other flights: reply 1.",
         "prs": "پروازهای دیگر: ۱ بفرستید.",
@@ -422,13 +440,72 @@ async def test_on_sms_the_flights_asked_for_come_one_line_each_within_three_segm
     message = await ask(language, asked)
     sent = render(message, language, channel="sms_gateway")
     assert fits(sent, MAX_SEGMENTS)
-    numbers = flight_numbers(message["flights"])[:3]
+    numbers = flight_numbers(message["flights"])
+    listed = message["brief"].split("\n")
     lines = sent.split("\n")[1:]  # after the heading, which names what was asked
-    for number in numbers:  # number, day and time, status: one line each
-        (line,) = [line for line in lines if number in line]
-        assert ":" in line
-    assert message["checked"] in sent  # the shortest provenance
+    for number in numbers[: len(listed)]:  # number, day and time, status: one line each
+        (line,) = [line for line in listed if number in line]
+        assert line in lines
+    for number in numbers[len(listed) : len(listed) + 2]:  # the next ones, by number
+        assert number in message["later"]
+    assert message["checked"] in sent
     assert message["first_flight"] == numbers[0]
+
+
+@pytest.mark.parametrize(
+    ("language", "asked", "brief", "checked", "later"),
+    [
+        # Three sources behind the three flights listed: a check line each, named.
+        (
+            "en",
+            {},
+            "RCH871 today 11:00, Boarding\n"
+            "GAF612 today 13:00, Scheduled\n"
+            "QR8010 today 14:30, Delayed",
+            "RCH871: checked 20 min ago, US Embassy Kabul\n"
+            "GAF612: checked 35 min ago, German Federal Foreign Office\n"
+            "QR8010: checked 15 min ago, Qatar Airways",
+            "Later: RCH233, UAF102",
+        ),
+        # Two flights of one source share its line, with the older check (RCH618, 3 h).
+        (
+            "en",
+            {"destination": "Doha"},
+            "RCH871 today 11:00, Boarding\n"
+            "QR8010 today 14:30, Delayed\n"
+            "RCH618 Thu 26 11:00, Scheduled",
+            "RCH871, RCH618: checked 3 h ago, US Embassy Kabul\n"
+            "QR8010: checked 15 min ago, Qatar Airways",
+            "",
+        ),
+        # Dari and Pashto have room for fewer: the first flight with its own check, the
+        # next ones by number; the time with the part of the day.
+        (
+            "prs",
+            {"destination": "Doha"},
+            f"{FSI}RCH871{PDI} امروز ۱۱ صبح، مسافرها سوار می‌شوند",
+            "تایید ۲۰ دقیقه پیش، سفارت امریکا در کابل",
+            f"بعداً: {FSI}QR8010{PDI}، {FSI}RCH618{PDI}",
+        ),
+        (
+            "ps",
+            {"destination": "Doha"},
+            f"{FSI}RCH871{PDI} نن د سهار ۱۱ بجې، مسافر سپرېږي",
+            "تایید ۲۰ دقیقې مخکې، په کابل کې د امریکا سفارت",
+            f"وروسته: {FSI}QR8010{PDI}، {FSI}RCH618{PDI}",
+        ),
+    ],
+)
+async def test_on_sms_each_source_vouches_for_the_flights_it_checked(
+    content_db: Engine,
+    language: str,
+    asked: dict[str, str],
+    brief: str,
+    checked: str,
+    later: str,
+) -> None:
+    message = await ask(language, asked)
+    assert (message["brief"], message["checked"], message["later"]) == (brief, checked, later)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -447,3 +524,64 @@ async def test_a_flights_details_asked_for_by_number_come_as_two_whole_messages(
         assert "RCH871" in text
     assert f"{word('label', 'eligibility', language)}: " in eligibility
     assert f"{word('label', 'assembly_point', language)}: " in assembly
+
+
+def after_a_gate_question(language: str, entities: dict[str, str], answered: str) -> Tracker:
+    """ "and tomorrow?" as a follow-up, after the answer of ``answered``."""
+    state = tracker("ask_flights", language, entities)
+    events = [
+        {"event": "user", "text": "is abbey gate open", "parse_data": {"intent": {}}},
+        {"event": "action", "name": answered},
+        {"event": "user", "text": "and tomorrow?", "parse_data": {"intent": {}}},
+    ]
+    latest = {**state.latest_message, "intent": {"name": "follow_up", "confidence": 0.9}}
+    return Tracker.from_dict({**state.current_state(), "events": events, "latest_message": latest})
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "I only know the gates as they are now, not for Wed 25 Aug."),
+        ("prs", "وضعیت دروازه‌ها را فقط برای همین حالا می‌دانم، نه برای چهارشنبه ۲۵ اگست."),
+        ("ps", "د دروازو حال یوازې د اوس لپاره پېژنم، نه د چهارشنبه ۲۵ اګست لپاره."),
+    ],
+)
+async def test_a_day_asked_after_a_gate_says_the_topic_changed_to_flights(
+    content_db: Engine, language: str, said: str
+) -> None:
+    action = ActionAnswerFlights(clock=clock())
+    asked = after_a_gate_question(language, {"date": "2021-08-25"}, "action_answer_airport_status")
+    messages, _ = await run(action, asked)
+    first, *rest = messages
+    assert first["response"] == "utter_gates_only_now"
+    assert render(first, language).startswith(said)
+    assert rest[-1]["response"] in ("utter_flights_for", "utter_flights_none_then_next")
+    # After flights, a day is just the next question about flights: nothing to say.
+    asked = after_a_gate_question(language, {"date": "2021-08-25"}, "action_answer_flights")
+    messages, _ = await run(action, asked)
+    assert "utter_gates_only_now" not in [m["response"] for m in messages]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_on_sms_stale_flights_say_so_beside_the_flight(
+    content_db: Engine, language: str
+) -> None:
+    from actions.settings import FreshnessLimits
+    from bot.channels.sms_render import condense, for_basic_phones
+
+    limits = FreshnessLimits.from_env({"CONTENT_FRESHNESS_FLIGHTS": "10m"})  # every check stale
+    messages, _ = await run(
+        ActionAnswerFlights(clock=clock(), freshness=limits), tracker("ask_flights", language, {})
+    )
+    message = messages[-1]
+    old = {"en": "May be out of date", "prs": "ممکن کهنه باشد", "ps": "کېدای شي زاړه وي"}
+    assert all(old[language] in line for line in message["checked"].split("\n"))
+    # What the first SMS shows (a longer answer is cut at a line): every flight it lists
+    # with the check that says it may be old, and the option to answer.
+    option = f"1 {message['first_flight']}"
+    first, _ = condense(
+        for_basic_phones(render(message, language, "sms_gateway")), language, keep_last=option
+    )
+    assert for_basic_phones(message["brief"]) in first
+    assert for_basic_phones(message["checked"]) in first
+    assert option in first

@@ -24,10 +24,11 @@ SENT: dict[str, dict[str, set[str]]] = {
     "action_answer_flights": {
         **MAY_BE_OUTDATED,
         "utter_flight_number_matches": {"digits", "numbers"},
-        "utter_flights_list": {"flights", "provenance"},
+        "utter_gates_only_now": {"day"},
+        "utter_flights_list": {"flights"},
         "utter_flights_none": {"query", "destinations"},
         "utter_flights_outdated": {"query", "provenance"},
-        "utter_flight_not_upcoming": {"flights", "provenance", "destinations"},
+        "utter_flight_not_upcoming": {"flights", "destinations"},
         **UNAVAILABLE,
     },
     "action_answer_airport_status": {
@@ -45,7 +46,12 @@ SENT: dict[str, dict[str, set[str]]] = {
     },
     "action_answer_documents": {
         **MAY_BE_OUTDATED,
-        "utter_documents": {"documents", "eligibility", "provenance"},
+        "utter_documents": {
+            "documents",
+            "eligibility",
+            "documents_checked",
+            "eligibility_checked",
+        },
         "utter_documents_none": set(),
         **UNAVAILABLE,
     },
@@ -60,8 +66,8 @@ SENT: dict[str, dict[str, set[str]]] = {
 DETAIL = {"utter_detail": {"detail", "checked"}}
 SMS_SENT: dict[str, set[str]] = {
     "utter_content_may_be_outdated": set(),  # said inside the answer, in {checked}
-    "utter_flights_list": {"brief", "checked"},
-    "utter_airport_status": {"city", "status", "gates_brief", "checked"},
+    "utter_flights_list": {"brief", "checked", "later"},
+    "utter_airport_status": {"city", "status", "gates_brief", "checked", "gates_elsewhere"},
     "utter_announcements": {"lead", "checked", "others"},
     "utter_announcement_on_topic": {"lead", "checked", "others"},
     "utter_documents": {"document_titles", "eligibility_titles", "checked"},

@@ -24,7 +24,10 @@ IDS = sorted(CATALOGUE.entries)
 OWN_VARIABLES = {
     "content.pattern.time": "English keeps the 24-hour clock; Dari and Pashto add the hour "
     "as said aloud and the part of the day, Pashto its word for o'clock",
+    "content.brief.time": "the same on SMS, without the 24-hour time in brackets",
 }
+#: What format.clock fills in for the clock patterns.
+CLOCK_VARIABLES = {"hh_mm", "hour", "part", "o_clock"}
 #: Iranian Persian where Afghans write میدان هوایی and طیاره.
 IRANIAN = re.compile("فرودگاه|هواپیما")
 #: A Pashto text this long is a sentence: it has at least one letter only Pashto writes.
@@ -51,7 +54,8 @@ def test_the_catalogue_as_shipped_has_no_gaps() -> None:
 def test_every_language_names_the_same_variables(message: str) -> None:
     named = {language: placeholders(text) for language, text in CATALOGUE.entry(message).items()}
     if message in OWN_VARIABLES:
-        assert named[ENGLISH] <= named[DARI] <= named[PASHTO]
+        assert set().union(*named.values()) <= CLOCK_VARIABLES, message
+        assert named[DARI] <= named[PASHTO] and named[ENGLISH], message
         return
     assert named[DARI] == named[ENGLISH] == named[PASHTO], f"{message}: {named}"
 
@@ -111,3 +115,18 @@ def test_a_new_language_is_refused_until_every_entry_has_it(urdu: None) -> None:
     }
     del written["sms"]["nothing_more"]["ur"]
     assert Catalogue(written).gaps() == ["bot/lang/texts/sms.py['nothing_more'] has no 'ur'"]
+
+
+#: What a lock screen must not show of an alert (its first line is all a locked phone shows).
+REVEALING = re.compile(
+    r"airport|flight|gate|evacuat|announce|alert|میدان|پرواز|دروازه|تخلیه|اعلام|هوايي|الوت|دروازې|وېست|اعلان|خبرتیا",
+    re.IGNORECASE,
+)
+
+
+@pytest.mark.parametrize("message", ["alerts.airport", "alerts.flights", "alerts.announcement"])
+def test_an_alerts_first_line_does_not_say_what_it_is_about(message: str) -> None:
+    for language, text in CATALOGUE.entry(message).items():
+        first_line = text.split("\n", 1)[0]
+        assert not REVEALING.search(first_line), (language, first_line)
+        assert "{" not in first_line, (language, first_line)

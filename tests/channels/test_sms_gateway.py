@@ -184,12 +184,15 @@ async def test_empty_text_gets_a_polite_request_to_write(gateway: Setup) -> None
     assert gateway.sent_texts() == ["\n".join(TEXT_ONLY.values())]
 
 
-async def test_each_bot_reply_is_one_request(gateway: Setup) -> None:
-    gateway.bot.respond = lambda message: [{"text": "First."}, {"text": "Second."}]
+async def test_replies_of_one_turn_share_an_sms_only_when_they_fit_in_it(
+    gateway: Setup,
+) -> None:
+    long = "x" * 450  # with "First." 457 of the 459 GSM-7 characters of three segments
+    gateway.bot.respond = lambda message: [{"text": "First."}, {"text": long}, {"text": "Last."}]
 
     await gateway.say("salam", "r-1")
 
-    assert gateway.sent_texts() == ["First.", "Second."]
+    assert gateway.sent_texts() == ["First.\n" + long, "Last."]
 
 
 async def test_long_pashto_reply_is_cut_and_nor_sends_the_rest(gateway: Setup) -> None:
@@ -273,3 +276,68 @@ async def test_the_send_url_is_posted_to_exactly_as_configured() -> None:
         [sent] = provider.requests
         assert sent.path == "/api/send/" and sent.headers["X-Gateway-Secret"] == SECRET
         assert sent.json() == {"to": "+93700000003", "text": "Abbey Gate is closed."}
+
+
+SHORT_ANSWER = {
+    "text": "Abbey Gate: closed.\nchecked 40 min ago, US Embassy Kabul",
+    "buttons": [{"title": "2 All gates", "payload": "/ask_airport_status"}],
+    "utter_action": "utter_gate_status",
+    "metadata": language_metadata("en"),
+}
+NOTICE = {
+    "text": 'For your safety: write "safety" to learn how to delete these messages.',
+    "utter_action": "utter_safety_offer",
+    "metadata": language_metadata("en"),
+}
+
+
+async def test_a_new_persons_notice_is_folded_into_an_answer_that_leaves_room(
+    gateway: Setup,
+) -> None:
+    gateway.bot.respond = lambda message: [SHORT_ANSWER, NOTICE]
+
+    await gateway.say("is abbey gate open", "fold-1")
+
+    [sms] = gateway.sent_texts()
+    assert sms == (
+        "Abbey Gate: closed.\nchecked 40 min ago, US Embassy Kabul\n"
+        'For your safety: write "safety" to learn how to delete these messages.\n'
+        "2 All gates"
+    )
+    assert segment_count(sms) == 1
+    # The option still answers a bare number.
+    await gateway.say("2", "fold-2")
+    assert gateway.bot.messages[-1].text == "/ask_airport_status"
+
+
+async def test_the_notice_comes_on_its_own_when_the_answer_is_full(gateway: Setup) -> None:
+    full = "دروازهٔ ابی: بسته. " * 10  # 190 UCS-2 characters: three segments with nothing spare
+    answer = {"text": full.strip(), "metadata": language_metadata("prs")}
+    notice = {
+        "text": "برای امنیت: «امنیت» بنویسید تا بدانید این پیام‌ها را چطور پاک کنید.",
+        "utter_action": "utter_safety_offer",
+        "metadata": language_metadata("prs"),
+    }
+    gateway.bot.respond = lambda message: [answer, notice]
+
+    await gateway.say("دروازه ابی", "fold-3")
+
+    sent = gateway.sent_texts()
+    assert sent == [full.strip(), notice["text"]]
+    assert [segment_count(text) for text in sent] == [3, 1]
+
+
+async def test_a_greeting_and_the_menu_fold_but_two_replies_with_options_do_not(
+    gateway: Setup,
+) -> None:
+    greeting = {"text": "Hello!", "metadata": language_metadata("en")}
+    menu = {"text": "Reply with a number:", "buttons": MENU_BUTTONS}
+    menu["metadata"] = language_metadata("en")
+    gateway.bot.respond = lambda message: [greeting, menu, SHORT_ANSWER]
+
+    await gateway.say("hi", "fold-4")
+
+    assert gateway.sent_texts() == [
+        "Hello!\nReply with a number:\n1 Flights\n2 Airport",
+        "Abbey Gate: closed.\nchecked 40 min ago, US Embassy Kabul\n2 All gates",
+    ]

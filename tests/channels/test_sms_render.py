@@ -322,3 +322,17 @@ def test_the_channels_own_sentences_name_a_language_they_still_lack(
     monkeypatch.setattr(codes, "LANGUAGES", (*codes.LANGUAGES, "ur"))
     found = [gap for name, table in tables.items() for gap in gaps(table, name)]
     assert found == [f"{name} has no 'ur'" for name in tables]
+
+
+async def test_a_cut_reply_keeps_its_numbered_options_on_the_sms_the_person_reads(
+    renderer: ReplyRenderer,
+) -> None:
+    lines = [f"د {n} الوتنه: کابل نه دوحې ته، د ختیځې دروازې له لارې." for n in range(1, 6)]
+    buttons = [{"title": "۱ مشوره", "payload": "/ask_airport_status"}]
+    [first] = await renderer.outgoing("c9", "\n".join(lines), buttons, "ps")
+    assert segment_count(first) <= 3
+    assert first.endswith("۱ مشوره\n" + CATALOGUE.entry("sms.more_hint")["ps"])
+    rest = await renderer.memory.next_page("c9")
+    assert rest is not None and "مشوره" not in rest and lines[-1] in rest
+    # The option answers from the first page, as it always did.
+    assert (await renderer.incoming("c9", "۱")).text == "/ask_airport_status"

@@ -25,6 +25,7 @@ import aiohttp
 import pytest
 
 from bot.channels.identity import conversation_id
+from bot.lang.texts import CATALOGUE
 from scripts.fake_providers import (
     CHANNEL_SECRETS,
     CREDENTIALS,
@@ -184,13 +185,19 @@ async def wait_for(condition: Any, timeout: float = 30.0) -> None:
     raise AssertionError("timed out waiting")
 
 
+#: The line every alert opens with, in each language (it says nothing of the topic).
+ALERT_FIRST_LINES = tuple(
+    {text.split("\n", 1)[0] for text in CATALOGUE.entry("alerts.airport").values()}
+)
+
+
 def alerts_to(alerts: AlertStack, number: str) -> list[str]:
-    """The alerts (not the replies) that reached ``number``: they open with their header
+    """The alerts (not the replies) that reached ``number``: they open with their first line
     (en, ps, prs)."""
     return [
         received.text
         for received in alerts.providers.to("sms_gateway", number)
-        if received.text.startswith(("ALERT", "خبرتیا", "خبر تازه"))
+        if received.text.startswith(ALERT_FIRST_LINES)
     ]
 
 

@@ -2,7 +2,9 @@
 
 The action server writes an alert's finished text (action_send_alert) because it must also
 travel as one WhatsApp template parameter; Rasa delivers it as written. What matters most
-comes first: an SMS shows about 200 Dari or Pashto characters before "MORE". The opt-out words
+comes first: an SMS shows about 200 Dari or Pashto characters before "MORE". But the very first
+line says nothing of what it is about: a locked phone shows it to whoever holds the phone
+(docs/DATA_PROTECTION.md, "Lock screens"). The opt-out words
 named here («توقف», «بس», STOP) must stay those bot/nlu/stop_keywords.py understands.
 Variables as in the domain's airport, flights and announcements responses.
 """
@@ -37,27 +39,33 @@ TEXTS: Final[dict[str, Entry]] = {
         "ps": "ټول نوي رسمي اعلانونه",
     },
     "airport": {
-        "en": "ALERT: airport update\n{airport}: {status}\nAdvice: {advice}\nGates:\n{gates}\n"
+        "en": "The update you asked for:\n{airport}: {status}\nAdvice: {advice}\nGates:\n{gates}\n"
         "{provenance}\nReply STOP to end alerts.",
-        "prs": "خبر تازه: در بارهٔ میدان هوایی\n{airport}: {status}\nمشوره: {advice}\n"
+        "prs": "خبری که خواسته بودید:\n{airport}: {status}\nمشوره: {advice}\n"
         "دروازه‌ها:\n{gates}\n{provenance}\nبرای قطع این پیام‌ها «توقف» بنویسید.",
-        "ps": "خبرتیا: د هوايي ډګر په اړه تازه معلومات\n{airport}: {status}\nمشوره: {advice}\n"
+        "ps": "هغه خبر چې غوښتی مو و:\n{airport}: {status}\nمشوره: {advice}\n"
         "دروازې:\n{gates}\n{provenance}\nکه خبرتیاوې نه غواړئ، «بس» ولیکئ.",
     },
     "flights": {
-        "en": "ALERT: new or changed flights (Kabul time)\n{flights}\n{provenance}\n"
+        "en": "The update you asked for:\n"
+        "New or changed flights (Kabul time):\n{flights}\n{provenance}\n"
         "Go to the airport only when your embassy or organisation tells you to.\n"
         "Reply STOP to end alerts.",
-        "prs": "خبر تازه: پروازهای جدید یا تغییر یافته (به وقت کابل)\n{flights}\n{provenance}\n"
+        "prs": "خبری که خواسته بودید:\n"
+        "پروازهای جدید یا تغییر یافته (به وقت کابل):\n{flights}\n{provenance}\n"
         "فقط وقتی به میدان هوایی بروید که سفارت یا مؤسسه‌تان خبر داده باشد.\n"
         "برای قطع این پیام‌ها «توقف» بنویسید.",
-        "ps": "خبرتیا: نوې یا بدلې شوې الوتنې (د کابل په وخت)\n{flights}\n{provenance}\n"
+        "ps": "هغه خبر چې غوښتی مو و:\n"
+        "نوې یا بدلې شوې الوتنې (د کابل په وخت):\n{flights}\n{provenance}\n"
         "هوايي ډګر ته یوازې هغه وخت ورشئ چې سفارت یا موسسې مو درته ویلي وي.\n"
         "که خبرتیاوې نه غواړئ، «بس» ولیکئ.",
     },
     "announcement": {
-        "en": "ALERT: new official announcement\n{announcements}\nReply STOP to end alerts.",
-        "prs": "خبر تازه: اعلامیهٔ رسمی جدید\n{announcements}\nبرای قطع این پیام‌ها «توقف» بنویسید.",
-        "ps": "خبرتیا: نوی رسمي اعلان\n{announcements}\nکه خبرتیاوې نه غواړئ، «بس» ولیکئ.",
+        "en": "The update you asked for:\n"
+        "A new official announcement:\n{announcements}\nReply STOP to end alerts.",
+        "prs": "خبری که خواسته بودید:\n"
+        "اعلامیهٔ رسمی جدید:\n{announcements}\nبرای قطع این پیام‌ها «توقف» بنویسید.",
+        "ps": "هغه خبر چې غوښتی مو و:\n"
+        "نوی رسمي اعلان:\n{announcements}\nکه خبرتیاوې نه غواړئ، «بس» ولیکئ.",
     },
 }

@@ -14,7 +14,7 @@ from typing import Final
 from bot.lang.texts.catalogue import Entry, group
 
 TEXTS: Final[dict[str, Entry]] = {
-    "title": {"en": "Editors' console", "prs": "میز ویرایشگران", "ps": "د اېډیټرانو مېز"},
+    "title": {"en": "Editors' console", "prs": "صفحهٔ ایدیتوران", "ps": "د اېډیټرانو مېز"},
     "home": {"en": "What needs me now", "prs": "کارهای فوری", "ps": "بیړني کارونه"},
     "records": {"en": "All records", "prs": "همه معلومات", "ps": "ټول معلومات"},
     "sign_in": {"en": "Sign in", "prs": "ورود", "ps": "ننوتل"},
@@ -22,7 +22,7 @@ TEXTS: Final[dict[str, Entry]] = {
     "signed_in_as": {"en": "Signed in as", "prs": "وارد شده:", "ps": "ننوتی:"},
     "code_or_token": {
         "en": "Sign-in code or editor token",
-        "prs": "کد ورود یا توکن ویرایشگر",
+        "prs": "کد ورود یا توکن ایدیتور",
         "ps": "د ننوتو کوډ یا د اېډیټر ټوکن",
     },
     "sign_in_help": {
@@ -42,7 +42,7 @@ TEXTS: Final[dict[str, Entry]] = {
     },
     "signed_out": {
         "en": "You are signed out.",
-        "prs": "شما خارج شدید.",
+        "prs": "از سیستم خارج شدید.",
         "ps": "تاسو ووتلئ.",
     },
     "form_expired": {
@@ -83,12 +83,12 @@ TEXTS: Final[dict[str, Entry]] = {
     },
     "failed_alerts": {
         "en": "Alerts that failed",
-        "prs": "هشدارهایی که نرسید",
+        "prs": "پیام‌های خبری که نرسید",
         "ps": "خبرتیاوې چې ونه رسېدې",
     },
     "nothing_needed": {
         "en": "Nothing needs you now.",
-        "prs": "فعلاً کاری به شما نیاز ندارد.",
+        "prs": "فعلاً کار فوری نیست.",
         "ps": "اوس کوم کار تاسو ته اړتیا نه لري.",
     },
     "checked_ago": {
@@ -119,7 +119,7 @@ TEXTS: Final[dict[str, Entry]] = {
     },
     "checked_done": {
         "en": "Marked as checked: {record}. Nobody was alerted.",
-        "prs": "بررسی‌شده ثبت شد: {record}. به کسی هشدار فرستاده نشد.",
+        "prs": "بررسی‌شده ثبت شد: {record}. به کسی پیام خبری فرستاده نشد.",
         "ps": "کتل شوی ثبت شو: {record}. هېچا ته خبرتیا ونه لېږل شوه.",
     },
     "edit": {"en": "Edit", "prs": "ویرایش", "ps": "سمول"},
@@ -236,7 +236,7 @@ TEXTS: Final[dict[str, Entry]] = {
     },
     "alert_topic": {
         "en": "Alert about {topic} {key}, {ago}",
-        "prs": "هشدار دربارهٔ {topic} {key}، {ago}",
+        "prs": "پیام خبری دربارهٔ {topic} {key}، {ago}",
         "ps": "د {topic} {key} په اړه خبرتیا، {ago}",
     },
     "preview": {"en": "Preview", "prs": "پیش‌نمایش", "ps": "مخکتنه"},
@@ -350,7 +350,7 @@ TEXTS: Final[dict[str, Entry]] = {
                 "prs": "رهنمود و تماس‌ها",
                 "ps": "لارښوونې او اړیکې",
             },
-            "organisation": {"en": "Organisations", "prs": "موسسه‌ها", "ps": "ادارې"},
+            "organisation": {"en": "Organisations", "prs": "مؤسسه‌ها", "ps": "ادارې"},
             "airport-name": {
                 "en": "Airport names",
                 "prs": "نام میدان‌های هوایی",
@@ -371,31 +371,31 @@ TEXTS: Final[dict[str, Entry]] = {
             "source": {"en": "Source", "prs": "منبع", "ps": "سرچینه"},
             "verified_at": {"en": "Checked at", "prs": "زمان بررسی", "ps": "د کتنې وخت"},
             "valid_until": {"en": "Valid until", "prs": "معتبر تا", "ps": "تر دې وخته معتبر"},
-            "operator": {"en": "Operator", "prs": "اجراکننده", "ps": "چلوونکی"},
+            "operator": {"en": "Operator", "prs": "پرواز از طرف", "ps": "چلوونکی"},
             "origin": {"en": "From", "prs": "از", "ps": "له"},
             "destination": {"en": "To", "prs": "به", "ps": "ته"},
             "departs_at": {"en": "Departs", "prs": "زمان پرواز", "ps": "د الوتنې وخت"},
             "eligibility": {
                 "en": "Who may board",
-                "prs": "چه کسی سوار شده می‌تواند",
+                "prs": "کسانی که سوار شده می‌توانند",
                 "ps": "څوک سپرېدای شي",
             },
             "assembly_point": {
                 "en": "Where to gather",
-                "prs": "محل جمع شدن",
+                "prs": "جای جمع شدن",
                 "ps": "د راټولېدو ځای",
             },
-            "issuer": {"en": "Issued by", "prs": "صادرکننده", "ps": "خپروونکی"},
+            "issuer": {"en": "Issued by", "prs": "اعلام‌کننده", "ps": "خپروونکی"},
             "kind": {"en": "Kind", "prs": "نوع", "ps": "ډول"},
             "published_at": {"en": "Announced at", "prs": "زمان اعلام", "ps": "د اعلان وخت"},
-            "verification": {"en": "Confirmed?", "prs": "تأیید شده؟", "ps": "تایید شوی؟"},
+            "verification": {"en": "Confirmed?", "prs": "تایید شده؟", "ps": "تایید شوی؟"},
             "title": {"en": "Title", "prs": "عنوان", "ps": "سرلیک"},
             "text": {"en": "Text", "prs": "متن", "ps": "متن"},
             "body": {"en": "Text", "prs": "متن", "ps": "متن"},
-            "organisation": {"en": "Organisation", "prs": "موسسه", "ps": "اداره"},
-            "phone": {"en": "Phone", "prs": "تلفون", "ps": "ټیلیفون"},
-            "whatsapp": {"en": "WhatsApp", "prs": "واتس‌اپ", "ps": "واټس‌اپ"},
-            "email": {"en": "E-mail", "prs": "ایمیل", "ps": "برېښنالیک"},
+            "organisation": {"en": "Organisation", "prs": "مؤسسه", "ps": "اداره"},
+            "phone": {"en": "Phone", "prs": "تیلفون", "ps": "ټیلیفون"},
+            "whatsapp": {"en": "WhatsApp", "prs": "واتساپ", "ps": "واټس‌اپ"},
+            "email": {"en": "E-mail", "prs": "ایمیل", "ps": "ایمیل"},
             "hours": {"en": "Opening hours", "prs": "ساعات کار", "ps": "د کار ساعتونه"},
             "place": {"en": "Place (English)", "prs": "جای (انگلیسی)", "ps": "ځای (انګلیسي)"},
             "city": {"en": "City", "prs": "شهر", "ps": "ښار"},

@@ -106,7 +106,10 @@ TEXTS: Final[dict[str, Entry]] = {
                     "⚠ تایید نشده: فقط گفتهٔ کسی است که آن را اعلام کرده؛ "
                     "هیچ منبع مستقل آن را تایید نکرده است"
                 ),
-                "ps": "⚠ تایید نه شوی: د خپرونکي ادعا ده او په خپلواکه توګه نه ده تایید شوې",
+                "ps": (
+                    "⚠ تایید نه شوی: یوازې د اعلان کوونکي خبره ده؛ "
+                    "هېڅ خپلواکې سرچینې نه ده تایید کړې"
+                ),
             },
             "disputed": {
                 "en": "⚠ DISPUTED: other sources contradict it",
@@ -120,7 +123,7 @@ TEXTS: Final[dict[str, Entry]] = {
         {
             "amnesty": {"en": "amnesty", "prs": "عفو عمومی", "ps": "عمومي بښنه"},
             "government": {"en": "government", "prs": "حکومتی", "ps": "حکومتي"},
-            "evacuation": {"en": "evacuation", "prs": "تخلیه", "ps": "وېستل"},
+            "evacuation": {"en": "evacuation", "prs": "تخلیه", "ps": "وېستنه"},
             "safety": {"en": "safety warning", "prs": "هشدار امنیتی", "ps": "امنیتي خبرداری"},
         },
     ),
@@ -140,7 +143,7 @@ TEXTS: Final[dict[str, Entry]] = {
             },
             "any_destination": {"en": "any destination", "prs": "همه مقصدها", "ps": "ټولو ځایونو"},
             "just_now": {"en": "just now", "prs": "همین حالا", "ps": "همدا اوس"},
-            "none": {"en": "none", "prs": "هیچ", "ps": "هېڅ"},
+            "none": {"en": "none", "prs": "هیچ کدام", "ps": "هېڅ یو"},
             "no_current_guidance": {
                 "en": "No current guidance; ask your embassy or the organisation evacuating you.",
                 "prs": "رهنمایی تازه نیست؛ از سفارت یا مؤسسه‌ای که شما را انتقال می‌دهد بپرسید.",
@@ -167,12 +170,35 @@ TEXTS: Final[dict[str, Entry]] = {
     **group(
         "brief",
         {
+            # A flight's time on SMS: pattern.time without the 24-hour time in brackets,
+            # «۱:۵۸ شب», «د شپې ۱:۵۸ بجې»; English keeps the 24-hour clock.
+            "time": {"en": "{hh_mm}", "prs": "{hour} {part}", "ps": "{part} {hour} {o_clock}"},
             "today": {"en": "today", "prs": "امروز", "ps": "نن"},
             "tomorrow": {"en": "tomorrow", "prs": "فردا", "ps": "سبا"},
             "checked": {
                 "en": "checked {ago}, {source}",
                 "prs": "تایید {ago}، {source}",
                 "ps": "تایید {ago}، {source}",
+            },
+            # One source's check line when an SMS lists items from several: {items} are
+            # flight numbers or gate names, {checked} the line above.
+            "items": {
+                "en": "{items}: {checked}",
+                "prs": "{items}: {checked}",
+                "ps": "{items}: {checked}",
+            },
+            # Items and their check on one line, for what another source checked.
+            "with_check": {
+                "en": "{items}; {checked}",
+                "prs": "{items}؛ {checked}",
+                "ps": "{items}؛ {checked}",
+            },
+            "airport": {"en": "airport", "prs": "میدان هوایی", "ps": "هوايي ډګر"},
+            # The flights after those an SMS lists; {numbers}: "RCH618, GAF614".
+            "later": {
+                "en": "Later: {numbers}",
+                "prs": "بعداً: {numbers}",
+                "ps": "وروسته: {numbers}",
             },
             "may_be_old": {
                 "en": "May be out of date: {checked}",

@@ -32,11 +32,11 @@ TEXTS: Final[dict[str, Entry]] = {
         "Add the missing content, so that the assistant can answer them.",
         "prs": "تنها وقتی نشان داده می‌شود که دست کم {n} گفتگوی مختلف همین پیام را فرستاده باشند، "
         "از دو راه (کانال) یا بیشتر، یا در طول دست کم شش ساعت. "
-        "عددها، شماره‌های تلفون، ایمیل‌ها، آدرس‌های ویب و نام‌ها پیش از ذخیره پاک می‌شوند. "
-        "معلومات کم را اضافه کنید تا دستیار بتواند جواب بدهد.",
+        "عددها، نمبرهای تیلفون، ایمیل‌ها، آدرس‌های ویب و نام‌ها پیش از ذخیره پاک می‌شوند. "
+        "معلوماتی را که نیست اضافه کنید تا دستیار بتواند جواب بدهد.",
         "ps": "یوازې هغه وخت ښودل کېږي چې لږ تر لږه {n} بېلابېلو خبرو اترو همدا پیغام لېږلی وي، "
         "له دوو یا ډېرو لارو (چینلونو)، یا لږ تر لږه د شپږو ساعتونو په اوږدو کې. "
-        "شمېرې، د ټیلیفون شمېرې، برېښنالیکونه، د وېب پتې او نومونه له ساتلو مخکې لرې کېږي. "
+        "شمېرې، د ټیلیفون شمېرې، ایمیلونه، د وېب پتې او نومونه له ساتلو مخکې لرې کېږي. "
         "نشته معلومات ور زیات کړئ، چې مرستیال یې ځواب ورکړای شي.",
     },
     "no_unanswered": {
@@ -65,9 +65,9 @@ TEXTS: Final[dict[str, Entry]] = {
         "ps": "په تېرو ۷ ورځو کې چا پیغام نه دی لېږلی.",
     },
     # What replaced a part of a message before it was stored (bot/question_mask.py).
-    "mask_phone": {"en": "[phone]", "prs": "[شماره تلفون]", "ps": "[ټیلیفون شمېره]"},
+    "mask_phone": {"en": "[phone]", "prs": "[نمبر تیلفون]", "ps": "[ټیلیفون شمېره]"},
     "mask_number": {"en": "[number]", "prs": "[عدد]", "ps": "[شمېره]"},
-    "mask_email": {"en": "[e-mail]", "prs": "[ایمیل]", "ps": "[برېښنالیک]"},
+    "mask_email": {"en": "[e-mail]", "prs": "[ایمیل]", "ps": "[ایمیل]"},
     "mask_url": {"en": "[web address]", "prs": "[آدرس ویب]", "ps": "[وېب پته]"},
     "mask_name": {"en": "[name]", "prs": "[نام]", "ps": "[نوم]"},
     "script_Arab": {"en": "Arabic script", "prs": "خط عربی", "ps": "عربي لیک"},
@@ -76,7 +76,7 @@ TEXTS: Final[dict[str, Entry]] = {
     **group(
         "intent",
         {
-            "nlu_fallback": {"en": "Not understood", "prs": "فهمیده نشد", "ps": "ونه پوهېدل شو"},
+            "nlu_fallback": {"en": "Not understood", "prs": "فهمیده نشد", "ps": "پوه نه شو"},
             "out_of_scope": {
                 "en": "Outside what we answer",
                 "prs": "بیرون از موضوعات ما",
@@ -93,27 +93,39 @@ TEXTS: Final[dict[str, Entry]] = {
             },
             "ask_announcements": {"en": "Announcements", "prs": "اعلامیه‌ها", "ps": "اعلانونه"},
             "ask_documents": {"en": "Documents to bring", "prs": "اسناد لازم", "ps": "اړین اسناد"},
-            "ask_help": {"en": "Who can help", "prs": "چه کسی کمک می‌کند", "ps": "څوک مرسته کوي"},
+            "ask_help": {
+                "en": "Who can help",
+                "prs": "کسانی که کمک کرده می‌توانند",
+                "ps": "څوک مرسته کوي",
+            },
             "ask_human": {
                 "en": "A person to talk to",
                 "prs": "صحبت با یک انسان",
                 "ps": "له انسان سره خبرې",
             },
             "ask_safety": {"en": "Safety", "prs": "امنیت", "ps": "خوندیتوب"},
-            "follow_up": {"en": "Follow-up question", "prs": "سوال دنباله", "ps": "پسې پوښتنه"},
+            "follow_up": {
+                "en": "Follow-up question",
+                "prs": "سوال بعدی (ادامهٔ گفتگو)",
+                "ps": "پسې پوښتنه",
+            },
             "set_language": {"en": "Change language", "prs": "تغییر زبان", "ps": "د ژبې بدلول"},
             "subscribe_alerts": {
                 "en": "Alerts: subscribe",
-                "prs": "اشتراک هشدار",
+                "prs": "ثبت نام پیام خبری",
                 "ps": "د خبرتیا ګډون",
             },
             "unsubscribe_alerts": {
                 "en": "Alerts: stop",
-                "prs": "توقف هشدار",
+                "prs": "قطع پیام خبری",
                 "ps": "د خبرتیا بندول",
             },
-            "list_subscriptions": {"en": "My alerts", "prs": "هشدارهای من", "ps": "زما خبرتیاوې"},
-            "show_menu": {"en": "Menu", "prs": "فهرست", "ps": "لړلیک"},
+            "list_subscriptions": {
+                "en": "My alerts",
+                "prs": "پیام‌های خبری من",
+                "ps": "زما خبرتیاوې",
+            },
+            "show_menu": {"en": "Menu", "prs": "مینو", "ps": "مینو"},
             "delete_my_data": {
                 "en": "Delete my data",
                 "prs": "پاک کردن معلومات من",
