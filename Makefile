@@ -21,7 +21,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 
 .PHONY: help setup run db purge train lint mypy test test-unit validate test-nlu test-stories test-followups \
 	test-integration journeys deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
-	bench-action-secret bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load \
+	bench-action-secret bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-language \
 	chaos clean
 
 help:
@@ -94,7 +94,7 @@ run: setup db train
 # code with .venv/actions, the bot runtime's (bot/ with the channels, Rasa's annotations) with
 # .venv/bot's interpreter. Each script is checked with the venv that runs it. `make mypy` is also
 # the pre-commit hook (.pre-commit-config.yaml), so it needs the venvs but never builds them.
-BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_channel_memory.py scripts/dated_stories.py
+BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_language_hold.py scripts/bench_channel_memory.py scripts/dated_stories.py
 MYPY_ACTIONS := actions bot/lang bot/alert_rates.py bot/pacing.py bot/settings_values.py bot/case_urgency.py \
 	bot/channels/sms_segments.py \
 	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest
@@ -192,6 +192,11 @@ bench-nlu: .venv/bot/.installed
 		--config rasa-default=scripts/configs/rasa_default.yml | tee results/bench-nlu.md
 
 # Content actions on 10 000 flights: SQLite, and PostgreSQL too when BENCH_PG_URL is set.
+# Does a conversation keep its language on words Dari and Pashto share (docs/BENCHMARKS.md)?
+bench-language: .venv/bot/.installed
+	@mkdir -p results
+	$(BOT)/python scripts/bench_language_hold.py | tee results/bench-language.md
+
 bench-content: .venv/actions/.installed
 	@mkdir -p results
 	$(ACT)/python scripts/bench_content.py $(if $(BENCH_PG_URL),--postgres $(BENCH_PG_URL)) \
