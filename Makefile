@@ -21,7 +21,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 
 .PHONY: help setup run db purge train lint mypy test test-unit validate test-nlu test-stories test-followups \
 	test-integration journeys deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
-	bench-action-secret bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-language \
+	bench-action-secret bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-language bench-urgency \
 	chaos clean
 
 help:
@@ -192,6 +192,11 @@ bench-nlu: .venv/bot/.installed
 		--config rasa-default=scripts/configs/rasa_default.yml | tee results/bench-nlu.md
 
 # Content actions on 10 000 flights: SQLite, and PostgreSQL too when BENCH_PG_URL is set.
+# Urgent cases: whole-word lexicons beside the old prefix matcher, held-out precision and recall.
+bench-urgency: .venv/actions/.installed
+	@mkdir -p results
+	$(ACT)/python scripts/bench_urgency.py | tee results/bench-urgency.md
+
 # Does a conversation keep its language on words Dari and Pashto share (docs/BENCHMARKS.md)?
 bench-language: .venv/bot/.installed
 	@mkdir -p results
