@@ -19,22 +19,17 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
+from bot.lang.letters import as_on_persian_keyboard
 from bot.lang.normalise import normalise
 from bot.lang.urgent_words import URGENT_WORDS
 
-#: What a Persian keyboard types for each Pashto-only letter (ځ also as ج, څ as چ: the first
-#: is the commoner, and the lexicon's words are folded the same way), and ی for the ئ of «راشئ».
-_PERSIAN_KEYBOARD: Final = str.maketrans(
-    {"ټ": "ت", "ډ": "د", "ړ": "ر", "ږ": "ز", "ښ": "ش", "ګ": "گ", "ڼ": "ن", "ې": "ی", "ۍ": "ی",
-     "ځ": "ز", "څ": "س", "ئ": "ی"}
-)  # fmt: skip
 #: Romanized spellings of one sound: "mashoom" and "mashum", "rogtoon" and "roghtun".
 _LATIN_SPELLINGS: Final = (("oo", "u"), ("ee", "i"))
 _WORD: Final = re.compile(r"\w+")
 
 
 def _words(text: str) -> list[str]:
-    folded = normalise(text).translate(_PERSIAN_KEYBOARD)
+    folded = as_on_persian_keyboard(normalise(text))
     for spelling, sound in _LATIN_SPELLINGS:
         folded = folded.replace(spelling, sound)
     return _WORD.findall(folded)

@@ -90,6 +90,20 @@ ARABIC_LETTER: Final = re.compile(_letter_class(_ARABIC_BLOCKS))
 LATIN_LETTER: Final = re.compile("[A-Za-z\u00c0-\u024f]")
 
 
+#: What a Persian keyboard types for each Pashto-only letter (ځ also as ج, څ as چ, ښ as خ: the
+#: first is the commoner), and ی for the ئ of «کړئ»: «ورور مې ټپي دی» typed as «ورور می تپی دی».
+PERSIAN_KEYBOARD: Final = str.maketrans(
+    {"ټ": "ت", "ډ": "د", "ړ": "ر", "ږ": "ز", "ښ": "ش", "ګ": "گ", "ڼ": "ن", "ې": "ی", "ۍ": "ی",
+     "ځ": "ز", "څ": "س", "ئ": "ی"}
+)  # fmt: skip
+
+
+def as_on_persian_keyboard(text: str) -> str:
+    """``text`` as someone with only a Persian keyboard types it: one form for both typings
+    of a Pashto word, where the language does not matter (intents, urgent words)."""
+    return text.translate(PERSIAN_KEYBOARD)
+
+
 def to_ascii_digits(text: str) -> str:
     """Persian and Arabic-Indic digits → ASCII ("RCH۸۷۱" → "RCH871"); the rest unchanged."""
     return text.translate(TO_ASCII_DIGITS)
