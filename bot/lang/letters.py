@@ -6,8 +6,8 @@ asks here, so that the language identifier, the renderers and the tests cannot d
 
 * **Pashto letters** are the eleven Pashto writes and Dari does not: ټ ډ ړ ږ ښ ګ ڼ ې ۍ ځ څ.
   ګ (U+06AB, gaf with a ring) is Pashto's gaf; Dari writes گ (U+06AF). A Dari text with ګ was
-  typed on a Pashto keyboard: the letter still points to Pashto, and the identifier weighs it
-  with the rest of the message (bot/nlu/langid.py).
+  typed on a Pashto keyboard: alone, the letter is no proof, and the identifier weighs the rest
+  of the message (bot/nlu/langid.py).
 * **Persian letters** are the four Persian adds to the Arabic alphabet, پ چ ژ گ. Dari writes
   all four; Pashto writes پ چ ژ, and ګ where Dari has گ.
 * **Digits.** Dari and Pashto readers write Extended Arabic-Indic digits (۰–۹, U+06F0); Arabic

@@ -5,8 +5,9 @@ We therefore decide in three steps:
 1. the script (Arabic or Latin letters) restricts the candidates;
 2. a character n-gram profile learned from our own training data (naive Bayes) ranks
    en-Latn, prs-Arab, prs-Latn, ps-Arab and ps-Latn;
-3. hard evidence overrides it: letters only Pashto has (ټ ډ ړ ږ ښ ګ ..., bot/lang/letters.py),
-   and langdetect's English probability for longer Latin-letter messages.
+3. hard evidence overrides it: letters only Pashto has (ټ ډ ړ ږ ښ ..., bot/lang/letters.py;
+   not ګ alone, which Dari typed on a Pashto keyboard has too), and langdetect's English
+   probability for longer Latin-letter messages.
 Everything is deterministic (langdetect is seeded) and needs no network or model download.
 """
 
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.lang.codes import ARABIC, DARI, DEFAULT_LANGUAGE, ENGLISH, LATIN, PASHTO
-from bot.lang.letters import pashto_letter_count, script_of
+from bot.lang.letters import PASHTO_GAF, pashto_letter_count, script_of
 from bot.lang.normalise import normalise
 
 logger = logging.getLogger(__name__)
@@ -202,12 +203,15 @@ class ProfileIdentifier:
 
     def _identify_arabic_script(self, text: str) -> LanguageGuess:
         pashto_letters = pashto_letter_count(text)
+        # ګ alone is also Dari typed on a Pashto keyboard («ګیت شمالی باز است»): there the
+        # profile, which knows «است» and «باز», decides.
+        proof = pashto_letters - text.count(PASHTO_GAF)
         labels = [label(DARI, ARABIC), label(PASHTO, ARABIC)]
         post = self.profile.posteriors(text, labels)
         p_pashto = post.get(label(PASHTO, ARABIC), 0.5)
-        if pashto_letters:
+        if proof:
             # One Pashto-only letter is near proof; two or more settle it.
-            p_pashto = max(p_pashto, 0.9 if pashto_letters == 1 else 0.98)
+            p_pashto = max(p_pashto, 0.9 if proof == 1 else 0.98)
         shared = not pashto_letters and self.profile.only_shared_words(text, labels)
         if p_pashto >= 0.5:
             return LanguageGuess(PASHTO, ARABIC, p_pashto, shared)

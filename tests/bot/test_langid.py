@@ -110,6 +110,18 @@ def test_a_word_of_one_language_is_not_shared(identifier: ProfileIdentifier, tex
     assert not identifier.identify(text).shared, text
 
 
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("ګیت شمالی باز است؟", "prs"), ("با کارمند ګپ بزنم", "prs"), ("پاسپورتم ګم شده", "prs"),
+     ("بیا سره ګورو", "ps"), ("سبا به هوا ګرمه وي", "ps")],
+)  # fmt: skip
+def test_gaf_alone_is_weighed_with_the_rest_of_the_message(
+    identifier: ProfileIdentifier, text: str, code: str
+) -> None:
+    """Dari typed on a Pashto keyboard writes ګ for گ; the rest of the message decides."""
+    assert identifier.identify(text).code == code
+
+
 def test_a_pashto_letter_is_never_shared(identifier: ProfileIdentifier) -> None:
     assert not identifier.identify("ډېر ښه").shared
 
