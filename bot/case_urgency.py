@@ -37,7 +37,7 @@ def _words(text: str) -> list[str]:
 
 def _forms(phrases: Iterable[str], endings: Iterable[str]) -> set[tuple[str, ...]]:
     """Every accepted form of ``phrases``: the last word with each ending."""
-    forms = set()
+    forms: set[tuple[str, ...]] = set()
     for phrase in phrases:
         *head, last = _words(phrase)
         forms.update((*head, last + ending) for ending in endings)

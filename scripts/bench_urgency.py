@@ -101,7 +101,7 @@ def score(matcher: Callable[[str], bool], urgent: list[str], calm: list[str]) ->
 
 def scores(matcher: Callable[[str], bool]) -> dict[str, Score]:
     """Per language, and per language and script ("prs Arab", "prs Latn")."""
-    result = {}
+    result: dict[str, Score] = {}
     for language in LANGUAGES:
         messages = held_out(language)
         result[language] = score(matcher, messages["urgent"], messages["calm"])
