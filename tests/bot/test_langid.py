@@ -93,7 +93,7 @@ def test_held_out_accuracy_does_not_regress(identifier: ProfileIdentifier) -> No
 @pytest.mark.parametrize(
     "text",
     ["سلام", "سلام علیکم", "بس", "ok", "salam", "hello", "RCH871", "QR8010?", "دوحه", "قطر؟",
-     "Doha", "کابل", "مینو", "menu"],
+     "Doha", "کابل", "مینو", "menu", "امنیت", "amniat"],
 )  # fmt: skip
 def test_words_both_languages_write_are_marked_shared(
     identifier: ProfileIdentifier, text: str

@@ -68,7 +68,7 @@ def test_a_pashto_conversation_without_a_hint_stays_pashto_on_shared_words(
     running: Running,
 ) -> None:
     sender = "journey-pashto-rest"
-    texts = ["د دوحې الوتنې کله دي؟", "سلام", "۲", "دوحه", "سلام"]
+    texts = ["د دوحې الوتنې کله دي؟", "سلام", "۲", "دوحه", "امنیت", "سلام"]
     for text in texts:
         replies = texts_of(running.say(sender, text))
         assert replies, f"no answer to {text!r}"
