@@ -39,6 +39,8 @@ help:
 	@echo "            subscribers; the channels' memory in Redis); see docs/BENCHMARKS.md"
 	@echo "make bench-cases 'talk to a person' to the caseworkers' queue and a helpdesk; 1 000 cases"
 	@echo "make bench-sms   what an SMS user pays (sends, segments) per question, five language slices"
+	@echo "make bench-language  do shared words («سلام», numbers, names) move a conversation's language?"
+	@echo "make bench-urgency   urgent-case words: precision and recall per language beside the old matcher"
 	@echo "make bench-load  full stack under load: make run's setup, production (PostgreSQL, Redis,"
 	@echo "            several workers) and stock Rasa side by side (BENCH_DURATION=60 BENCH_CONCURRENCY=50)"
 	@echo "make chaos  kill the action server, a Rasa process and Redis under a web-chat load (about"
@@ -183,7 +185,7 @@ test: deps-check setup lint test-unit validate train test-nlu test-stories test-
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
 bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory bench-mailbox \
-	bench-console bench-cases bench-sms
+	bench-console bench-cases bench-sms bench-language bench-urgency
 
 # Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
 bench-nlu: .venv/bot/.installed
