@@ -1,4 +1,4 @@
-"""Rasa component: adds ``"language": {"code", "script", "confidence"}`` to every parse result.
+"""Rasa component: adds ``"language": {"code", "script", "confidence", "shared"}`` to every parse.
 
 The profile is learned at training time from ``data/nlu/<language code>/`` (the folder says
 which language an example is in; the letters say which script), so adding training data for a
