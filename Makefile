@@ -21,7 +21,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 
 .PHONY: help setup run db purge train lint mypy test test-unit validate test-nlu test-stories test-followups \
 	test-integration journeys deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
-	bench-action-secret bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load \
+	bench-action-secret bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-language bench-urgency \
 	chaos clean
 
 help:
@@ -39,6 +39,8 @@ help:
 	@echo "            subscribers; the channels' memory in Redis); see docs/BENCHMARKS.md"
 	@echo "make bench-cases 'talk to a person' to the caseworkers' queue and a helpdesk; 1 000 cases"
 	@echo "make bench-sms   what an SMS user pays (sends, segments) per question, five language slices"
+	@echo "make bench-language  do shared words («سلام», numbers, names) move a conversation's language?"
+	@echo "make bench-urgency   urgent-case words: precision and recall per language beside the old matcher"
 	@echo "make bench-load  full stack under load: make run's setup, production (PostgreSQL, Redis,"
 	@echo "            several workers) and stock Rasa side by side (BENCH_DURATION=60 BENCH_CONCURRENCY=50)"
 	@echo "make chaos  kill the action server, a Rasa process and Redis under a web-chat load (about"
@@ -94,7 +96,7 @@ run: setup db train
 # code with .venv/actions, the bot runtime's (bot/ with the channels, Rasa's annotations) with
 # .venv/bot's interpreter. Each script is checked with the venv that runs it. `make mypy` is also
 # the pre-commit hook (.pre-commit-config.yaml), so it needs the venvs but never builds them.
-BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_channel_memory.py scripts/dated_stories.py
+BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_language_hold.py scripts/bench_channel_memory.py scripts/dated_stories.py
 MYPY_ACTIONS := actions bot/lang bot/alert_rates.py bot/pacing.py bot/settings_values.py bot/case_urgency.py bot/case_hours.py \
 	bot/channels/sms_segments.py \
 	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest
@@ -183,7 +185,7 @@ test: deps-check setup lint test-unit validate train test-nlu test-stories test-
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
 bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory bench-mailbox \
-	bench-console bench-cases bench-sms
+	bench-console bench-cases bench-sms bench-language bench-urgency
 
 # Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
 bench-nlu: .venv/bot/.installed
@@ -192,6 +194,16 @@ bench-nlu: .venv/bot/.installed
 		--config rasa-default=scripts/configs/rasa_default.yml | tee results/bench-nlu.md
 
 # Content actions on 10 000 flights: SQLite, and PostgreSQL too when BENCH_PG_URL is set.
+# Urgent cases: whole-word lexicons beside the old prefix matcher, held-out precision and recall.
+bench-urgency: .venv/actions/.installed
+	@mkdir -p results
+	$(ACT)/python scripts/bench_urgency.py | tee results/bench-urgency.md
+
+# Does a conversation keep its language on words Dari and Pashto share (docs/BENCHMARKS.md)?
+bench-language: .venv/bot/.installed
+	@mkdir -p results
+	$(BOT)/python scripts/bench_language_hold.py | tee results/bench-language.md
+
 bench-content: .venv/actions/.installed
 	@mkdir -p results
 	$(ACT)/python scripts/bench_content.py $(if $(BENCH_PG_URL),--postgres $(BENCH_PG_URL)) \

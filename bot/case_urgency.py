@@ -1,68 +1,80 @@
-"""Words that make a case urgent: a medical emergency, a child, violence, in the three languages.
+"""Is a case urgent? Whole words of the per-language lexicons (bot/lang/urgent_words.py).
 
-A caseworker's queue puts urgent cases first. Deciding that from a few words is crude on
-purpose: a missed "urgent" costs a person minutes in the queue, a wrong one costs a caseworker a
-glance, and the caseworker reads every message anyway. Standard library only (the action server
-reads it when a case opens, Rasa's tracker store when a paused conversation's message arrives;
-docs/ARCHITECTURE.md). A word counts when a word of the message starts with it, so Dari and Pashto
-suffixes ("طفلم", "ماشومان") and English plurals still count; Latin words of three letters and
-any of two only as whole words ("son", not "sonia").
+A caseworker's queue puts urgent cases first. A missed "urgent" costs a person minutes in the
+queue, a wrong one costs a caseworker a glance, and the caseworker reads every message anyway.
+This once matched any word that *started* with an urgent word, which made «خوندي» ("safe") urgent
+for «خون» ("blood") and «لوری» ("side") for «لور» ("daughter"), and still missed «بیړنۍ» typed
+with the feminine ۍ. Now a word counts as written or with one of its language's endings, after
+the project's normaliser and after folding Pashto letters to what a Persian keyboard types
+instead, so «ورور می تپی دی» counts as «ورور مې ټپي دی» does. Measured against the old matcher
+on held-out messages by `make bench-urgency` (docs/BENCHMARKS.md).
+
+Standard library only (the action server reads it when a case opens, Rasa's tracker store when a
+paused conversation's message arrives; docs/ARCHITECTURE.md).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Final
 
-from bot.lang.letters import has_arabic_script
+from bot.lang.letters import as_on_persian_keyboard
 from bot.lang.normalise import normalise
+from bot.lang.urgent_words import URGENT_WORDS
 
-URGENT_WORDS: Final = frozenset(
-    {
-        # English: medical, child, violence.
-        "ambulance", "bleeding", "blood", "doctor", "hospital", "injured", "injury", "wounded",
-        "sick", "pregnant", "unconscious", "heart attack", "emergency", "dying",
-        "child", "children", "baby", "kid", "kids", "son", "daughter", "minor",
-        "beaten", "beat me", "attack", "shot", "violence", "threat", "kidnap", "rape", "gun",
-        # Dari (Arabic script): زخمی، خون، داکتر، شفاخانه، امبولانس، مریض، حامله؛ طفل، اولاد،
-        # بچه، کودک، دختر، پسر؛ لت و کوب، تهدید، حمله، خشونت، فیر، اختطاف، تجاوز.
-        "زخمی", "خون", "خونریزی", "داکتر", "شفاخانه", "امبولانس", "مریض", "حامله", "بیهوش", "عاجل",
-        "طفل", "اطفال", "اولاد", "بچه", "کودک", "دختر", "پسر",
-        "لت و کوب", "تهدید", "حمله", "خشونت", "فیر", "اختطاف", "تجاوز", "لت",
-        # Pashto: ټپي، وینه، ډاکټر، روغتون، ناروغ، امیندواره؛ ماشوم، کوچنی، زوی، لور؛
-        # وهل، ګواښ، برید، تاوتریخوالی، ډزې، تښتول.
-        "ټپی", "وینه", "ډاکټر", "روغتون", "ناروغ", "امیندواره", "بېهوښ", "بیړنی",
-        "ماشوم", "کوچنی", "زوی", "لور",
-        "وهل", "ګواښ", "برید", "تاوتریخوالی", "ډزې", "تښتول", "زورزیاتی",
-        # Romanized Dari and Pashto.
-        "zakhmi", "khun", "daktar", "doktar", "shifakhana", "ambulans", "mariz", "hamila",
-        "tifl", "atfal", "awlad", "bacha", "kudak", "dokhtar", "pesar",
-        "tahdid", "hamla", "khushunat", "lat o kob",
-        "tapi", "wina", "roghtun", "naroogh", "narogh", "mashum", "mashoom", "kuchnai", "zoy",
-        "wahal", "gwash", "barid", "dze",
-    }
-)  # fmt: skip
-
+#: Romanized spellings of one sound: "mashoom" and "mashum", "rogtoon" and "roghtun".
+_LATIN_SPELLINGS: Final = (("oo", "u"), ("ee", "i"))
 _WORD: Final = re.compile(r"\w+")
 
 
 def _words(text: str) -> list[str]:
-    return _WORD.findall(normalise(text).replace("\u200c", ""))
+    folded = as_on_persian_keyboard(normalise(text))
+    for spelling, sound in _LATIN_SPELLINGS:
+        folded = folded.replace(spelling, sound)
+    return _WORD.findall(folded)
 
 
-_PHRASES: Final = tuple(tuple(_words(term)) for term in sorted(URGENT_WORDS))
+def _forms(phrases: Iterable[str], endings: Iterable[str]) -> set[tuple[str, ...]]:
+    """Every accepted form of ``phrases``: the last word with each ending."""
+    forms: set[tuple[str, ...]] = set()
+    for phrase in phrases:
+        *head, last = _words(phrase)
+        forms.update((*head, last + ending) for ending in endings)
+    return forms
+
+
+_FORMS: Final = frozenset(
+    form
+    for lexicon in URGENT_WORDS.values()
+    for form in _forms(lexicon.words, lexicon.endings) | _forms(lexicon.exact, ("",))
+)
+_LENGTHS: Final = sorted({len(form) for form in _FORMS})
+_CALLS: Final = frozenset(
+    w for lexicon in URGENT_WORDS.values() for c in lexicon.calls for w in _words(c)
+)
+_RINGS: Final = tuple(
+    w for lexicon in URGENT_WORDS.values() for r in lexicon.rings for w in _words(r)
+)
+
+
+def _rung(words: list[str]) -> set[int]:
+    """Positions of words that ring a phone («زنګ وهلی»): not a blow."""
+    return {
+        i
+        for call, word in enumerate(words)
+        if word in _CALLS
+        for i in range(call + 1, min(call + 3, len(words)))
+        if words[i].startswith(_RINGS)
+    }
 
 
 def is_urgent(text: str) -> bool:
-    """True when a word (or run of words) of ``text`` starts with an urgent word."""
+    """True when a word (or run of words) of ``text`` is an urgent word in any language."""
     words = _words(text)
-    for phrase in _PHRASES:
-        size = len(phrase)
+    rung = _rung(words)
+    for size in _LENGTHS:
         for i in range(len(words) - size + 1):
-            window = words[i : i + size]
-            last, wanted = window[-1], phrase[-1]
-            prefix = len(wanted) >= (3 if has_arabic_script(wanted) else 4)
-            matches = last.startswith(wanted) if prefix else last == wanted
-            if window[:-1] == list(phrase[:-1]) and matches:
+            if tuple(words[i : i + size]) in _FORMS and not rung.intersection(range(i, i + size)):
                 return True
     return False

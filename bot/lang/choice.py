@@ -1,5 +1,10 @@
 """The conversation's language: explicit choice (sticky) > confident detection > channel hint.
 
+A message made only of words Dari and Pashto share («سلام», «بس», "ok", names, numbers, flight
+codes; the identifier marks it ``shared``) is no detection at all for a conversation that has a
+language: a Pashto speaker who greets with «سلام» stays in Pashto. It still decides the first
+message of a conversation when no channel hint does, since a guess beats English for «سلام».
+
 Standard library only. Rasa's conversation policy (bot/policies/conversation.py) decides with it
 on every turn, inside the Rasa process, so no turn costs an action-server call for it.
 """
@@ -36,6 +41,8 @@ def choose_language(
     if current and current.chosen:
         return current
     detected = message.get("language") or {}
+    if detected.get("shared") and (current or is_language(hint)):
+        return current or LanguageState(str(hint), chosen=False)
     if is_language(detected.get("code")) and detected.get("confidence", 0.0) >= follow_confidence:
         return LanguageState(detected["code"], chosen=False)
     if current:

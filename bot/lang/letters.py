@@ -6,8 +6,8 @@ asks here, so that the language identifier, the renderers and the tests cannot d
 
 * **Pashto letters** are the eleven Pashto writes and Dari does not: ټ ډ ړ ږ ښ ګ ڼ ې ۍ ځ څ.
   ګ (U+06AB, gaf with a ring) is Pashto's gaf; Dari writes گ (U+06AF). A Dari text with ګ was
-  typed on a Pashto keyboard: the letter still points to Pashto, and the identifier weighs it
-  with the rest of the message (bot/nlu/langid.py).
+  typed on a Pashto keyboard: alone, the letter is no proof, and the identifier weighs the rest
+  of the message (bot/nlu/langid.py).
 * **Persian letters** are the four Persian adds to the Arabic alphabet, پ چ ژ گ. Dari writes
   all four; Pashto writes پ چ ژ, and ګ where Dari has گ.
 * **Digits.** Dari and Pashto readers write Extended Arabic-Indic digits (۰–۹, U+06F0); Arabic
@@ -88,6 +88,20 @@ def _range(first: int, last: int) -> str:
 ARABIC_LETTER: Final = re.compile(_letter_class(_ARABIC_BLOCKS))
 #: One Latin letter, accented ones included ("café", "Kārēz").
 LATIN_LETTER: Final = re.compile("[A-Za-z\u00c0-\u024f]")
+
+
+#: What a Persian keyboard types for each Pashto-only letter (ځ also as ج, څ as چ, ښ as خ: the
+#: first is the commoner), and ی for the ئ of «کړئ»: «ورور مې ټپي دی» typed as «ورور می تپی دی».
+PERSIAN_KEYBOARD: Final = str.maketrans(
+    {"ټ": "ت", "ډ": "د", "ړ": "ر", "ږ": "ز", "ښ": "ش", "ګ": "گ", "ڼ": "ن", "ې": "ی", "ۍ": "ی",
+     "ځ": "ز", "څ": "س", "ئ": "ی"}
+)  # fmt: skip
+
+
+def as_on_persian_keyboard(text: str) -> str:
+    """``text`` as someone with only a Persian keyboard types it: one form for both typings
+    of a Pashto word, where the language does not matter (intents, urgent words)."""
+    return text.translate(PERSIAN_KEYBOARD)
 
 
 def to_ascii_digits(text: str) -> str:

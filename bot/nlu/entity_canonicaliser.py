@@ -30,7 +30,7 @@ from rasa.shared.nlu.constants import (
 from rasa.shared.nlu.training_data.message import Message
 from rasa.shared.nlu.training_data.training_data import TrainingData
 
-from bot.lang.letters import to_ascii_digits
+from bot.lang.letters import as_on_persian_keyboard, to_ascii_digits
 from bot.lang.normalise import normalise
 from bot.nlu.dates import resolve_date, today_in_kabul
 from bot.nlu.storage import load_json, save_json
@@ -134,12 +134,18 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
         return messages
 
     def named_in(self, text: str, found: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-        """The lexicon's names in ``text`` (already normalised), where no entity is yet."""
+        """The lexicon's names in ``text`` (already normalised), where no entity is yet.
+
+        Names and text are compared as a Persian keyboard types them, letter for letter (so the
+        spans stay the text's): «ګیت شمالی», Dari typed on a Pashto keyboard, is «گیت شمالی».
+        """
         taken = [(e.get(ENTITY_ATTRIBUTE_START, 0), e.get(ENTITY_ATTRIBUTE_END, 0)) for e in found]
         named: List[Dict[str, Any]] = []
+        typed = as_on_persian_keyboard(text)
         for kind, names in self.lexicon.items():
             for name in names:
-                for match in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text):
+                wanted = re.escape(as_on_persian_keyboard(name))
+                for match in re.finditer(rf"(?<!\w){wanted}(?!\w)", typed):
                     start, end = match.span()
                     if any(
                         start < other_end and other_start < end for other_start, other_end in taken

@@ -34,6 +34,8 @@ from rasa.shared.nlu.training_data.training_data import TrainingData
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 
+from bot.lang.letters import as_on_persian_keyboard
+
 logger = logging.getLogger(__name__)
 
 _MODEL_FILE = "intent_model.npz"
@@ -53,6 +55,10 @@ class CharNgramIntentClassifier(GraphComponent, IntentClassifier):
             "word_ngram_range": [1, 2],
             "C": 20.0,
             "ranking_length": 5,
+            # See the Pashto-only letters as a Persian keyboard types them (ې → ی, ړ → ر …):
+            # «خبرتیاوې بندې کړئ» and «خبرتیاوی بندی کری» are one request. The language
+            # identifier still reads the letters as typed (docs/NLU.md, "Training data").
+            "persian_keyboard": True,
         }
 
     def __init__(
@@ -101,9 +107,15 @@ class CharNgramIntentClassifier(GraphComponent, IntentClassifier):
             [self._char.transform(texts), self._word.transform(texts)], format="csr"
         )
 
+    def _texts(self, messages: List[Message]) -> List[str]:
+        texts = [m.get(TEXT) or "" for m in messages]
+        if self._config.get("persian_keyboard"):
+            return [as_on_persian_keyboard(text) for text in texts]
+        return texts
+
     def train(self, training_data: TrainingData) -> Resource:
         examples = [m for m in training_data.intent_examples if m.get(TEXT) and m.get(INTENT)]
-        texts = [m.get(TEXT) for m in examples]
+        texts = self._texts(examples)
         self._char.fit(texts)
         self._word.fit(texts)
         classifier = LogisticRegression(
@@ -128,8 +140,7 @@ class CharNgramIntentClassifier(GraphComponent, IntentClassifier):
     def process(self, messages: List[Message]) -> List[Message]:
         if self._classifier is None:
             return messages
-        texts = [m.get(TEXT) or "" for m in messages]
-        probabilities = self._probabilities(texts)
+        probabilities = self._probabilities(self._texts(messages))
         labels = self._classifier.classes_
         for message, row in zip(messages, probabilities, strict=True):
             order = np.argsort(row)[::-1][: self._config["ranking_length"]]

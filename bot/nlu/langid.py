@@ -5,8 +5,9 @@ We therefore decide in three steps:
 1. the script (Arabic or Latin letters) restricts the candidates;
 2. a character n-gram profile learned from our own training data (naive Bayes) ranks
    en-Latn, prs-Arab, prs-Latn, ps-Arab and ps-Latn;
-3. hard evidence overrides it: letters only Pashto has (ټ ډ ړ ږ ښ ګ ..., bot/lang/letters.py),
-   and langdetect's English probability for longer Latin-letter messages.
+3. hard evidence overrides it: letters only Pashto has (ټ ډ ړ ږ ښ ..., bot/lang/letters.py;
+   not ګ alone, which Dari typed on a Pashto keyboard has too), and langdetect's English
+   probability for longer Latin-letter messages.
 Everything is deterministic (langdetect is seeded) and needs no network or model download.
 """
 
@@ -19,12 +20,17 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.lang.codes import ARABIC, DARI, DEFAULT_LANGUAGE, ENGLISH, LATIN, PASHTO
-from bot.lang.letters import pashto_letter_count, script_of
+from bot.lang.letters import PASHTO_GAF, pashto_letter_count, script_of
 from bot.lang.normalise import normalise
 
 logger = logging.getLogger(__name__)
 
 _WORDS: Final = re.compile(r"[^\W\d_]+")
+_TOKENS: Final = re.compile(r"[^\W_]+")
+#: A word is shared when the language that uses it second most often uses it at least this
+#: often relative to the first («سلام», «بس», "salam", "ok"; not «پرواز», which Pashto data
+#: has once for fifty times in Dari). Measured in docs/BENCHMARKS.md, "Shared words".
+SHARED_RATIO: Final = 0.2
 _MAX_CHARS: Final = 400  # language is clear long before this; bounds the cost of huge messages
 _NGRAM_SIZES: Final = (1, 2, 3, 4)
 
@@ -36,9 +42,18 @@ class LanguageGuess:
     code: str
     script: str
     confidence: float
+    #: Every word is one Dari and Pashto (or English) share, a name, a number or a flight code:
+    #: the guess says which language such a first message more likely is, but it is no reason
+    #: to move a conversation that already has a language (bot/lang/choice.py).
+    shared: bool = False
 
     def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "script": self.script, "confidence": round(self.confidence, 4)}
+        return {
+            "code": self.code,
+            "script": self.script,
+            "confidence": round(self.confidence, 4),
+            "shared": self.shared,
+        }
 
 
 NO_EVIDENCE: Final = LanguageGuess(DEFAULT_LANGUAGE, LATIN, 0.0)
@@ -64,19 +79,55 @@ def features(text: str) -> Counter[str]:
 class LanguageProfile:
     """Multinomial naive Bayes over :func:`features`, one class per language-script label."""
 
-    def __init__(self, counts: dict[str, dict[str, int]], smoothing: float = 0.5) -> None:
+    def __init__(
+        self,
+        counts: dict[str, dict[str, int]],
+        smoothing: float = 0.5,
+        names: Iterable[str] = (),
+    ) -> None:
         self.counts = counts
         self.smoothing = smoothing
         self.totals = {lab: sum(c.values()) for lab, c in counts.items()}
         self.vocabulary = len({f for c in counts.values() for f in c})
+        #: Words of places, gates and flights named in the training data: every language
+        #: writes "دوحه" or "Doha" alike, so a name says nothing about the language.
+        self.names = frozenset(names)
+        self._word_totals = {
+            lab: sum(k for f, k in c.items() if f.startswith("w:")) or 1
+            for lab, c in counts.items()
+        }
 
     @classmethod
-    def train(cls, examples: Iterable[tuple[str, str]]) -> "LanguageProfile":
+    def train(
+        cls, examples: Iterable[tuple[str, str]], names: Iterable[str] = ()
+    ) -> "LanguageProfile":
         """Learn from (text, label) pairs; texts are normalised as at prediction time."""
         counts: dict[str, Counter[str]] = {}
         for text, lab in examples:
             counts.setdefault(lab, Counter()).update(features(normalise(text)))
-        return cls({lab: dict(c) for lab, c in counts.items()})
+        words = {w for name in names for w in _WORDS.findall(normalise(name))}
+        return cls({lab: dict(c) for lab, c in counts.items()}, names=sorted(words))
+
+    def is_shared(self, word: str, labels: Iterable[str]) -> bool:
+        """True when ``word`` (normalised) is no evidence for one of ``labels`` over another:
+        a number or flight code, a name, or a word two of them use about as often."""
+        if any(char.isdigit() for char in word) or word in self.names:
+            return True
+        rates = sorted(
+            (
+                self.counts[lab].get("w:" + word, 0) / self._word_totals[lab]
+                for lab in labels
+                if lab in self.counts
+            ),
+            reverse=True,
+        )
+        return len(rates) >= 2 and rates[1] > 0 and rates[1] >= SHARED_RATIO * rates[0]
+
+    def only_shared_words(self, text: str, labels: Iterable[str]) -> bool:
+        """True when ``text`` (normalised) has words and every one of them is shared."""
+        labels = list(labels)
+        tokens = _TOKENS.findall(text[:_MAX_CHARS])
+        return bool(tokens) and all(self.is_shared(token, labels) for token in tokens)
 
     def posteriors(self, text: str, labels: Iterable[str]) -> dict[str, float]:
         """Probabilities over ``labels`` (those the profile knows), tempered for short text.
@@ -106,11 +157,11 @@ class LanguageProfile:
         return {lab: v / total for lab, v in exp.items()}
 
     def to_dict(self) -> dict[str, Any]:
-        return {"counts": self.counts, "smoothing": self.smoothing}
+        return {"counts": self.counts, "smoothing": self.smoothing, "names": sorted(self.names)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "LanguageProfile":
-        return cls(data["counts"], data["smoothing"])
+        return cls(data["counts"], data["smoothing"], data.get("names", ()))
 
 
 def _langdetect_english(text: str) -> float | None:
@@ -152,14 +203,19 @@ class ProfileIdentifier:
 
     def _identify_arabic_script(self, text: str) -> LanguageGuess:
         pashto_letters = pashto_letter_count(text)
-        post = self.profile.posteriors(text, [label(DARI, ARABIC), label(PASHTO, ARABIC)])
+        # ګ alone is also Dari typed on a Pashto keyboard («ګیت شمالی باز است»): there the
+        # profile, which knows «است» and «باز», decides.
+        proof = pashto_letters - text.count(PASHTO_GAF)
+        labels = [label(DARI, ARABIC), label(PASHTO, ARABIC)]
+        post = self.profile.posteriors(text, labels)
         p_pashto = post.get(label(PASHTO, ARABIC), 0.5)
-        if pashto_letters:
+        if proof:
             # One Pashto-only letter is near proof; two or more settle it.
-            p_pashto = max(p_pashto, 0.9 if pashto_letters == 1 else 0.98)
+            p_pashto = max(p_pashto, 0.9 if proof == 1 else 0.98)
+        shared = not pashto_letters and self.profile.only_shared_words(text, labels)
         if p_pashto >= 0.5:
-            return LanguageGuess(PASHTO, ARABIC, p_pashto)
-        return LanguageGuess(DARI, ARABIC, 1.0 - p_pashto)
+            return LanguageGuess(PASHTO, ARABIC, p_pashto, shared)
+        return LanguageGuess(DARI, ARABIC, 1.0 - p_pashto, shared)
 
     def _identify_latin(self, text: str) -> LanguageGuess:
         labels = [label(ENGLISH, LATIN), label(DARI, LATIN), label(PASHTO, LATIN)]
@@ -174,7 +230,7 @@ class ProfileIdentifier:
                 post = _reweigh_english(post, p_en, label(ENGLISH, LATIN))
                 best = max(post, key=post.__getitem__)
         code = best.split("-")[0]
-        return LanguageGuess(code, LATIN, post[best])
+        return LanguageGuess(code, LATIN, post[best], self.profile.only_shared_words(text, labels))
 
 
 def _reweigh_english(post: dict[str, float], p_en: float, en_label: str) -> dict[str, float]:

@@ -1,4 +1,4 @@
-"""Rasa component: adds ``"language": {"code", "script", "confidence"}`` to every parse result.
+"""Rasa component: adds ``"language": {"code", "script", "confidence", "shared"}`` to every parse.
 
 The profile is learned at training time from ``data/nlu/<language code>/`` (the folder says
 which language an example is in; the letters say which script), so adding training data for a
@@ -52,6 +52,30 @@ def labelled_examples(data_dir: Path) -> List[Tuple[str, str]]:
     return [(text, next(iter(found))) for text, found in labels.items() if len(found) == 1]
 
 
+#: Entities that name a place, a gate or a flight: the same in every language.
+NAME_ENTITIES = frozenset({"destination", "airport", "gate", "flight_number"})
+
+
+def entity_names(data_dir: Path) -> List[str]:
+    """Words annotated as a place, gate or flight in the data of at least two languages.
+
+    Two, so that the grammar around a name in one language («د» in «د کابل هوايي ډګر») is not
+    taken for part of the name.
+    """
+    seen: Dict[str, set[str]] = {}
+    for code in LANGUAGES:
+        folder = data_dir / code
+        if not folder.is_dir():
+            continue
+        for message in load_data(str(folder)).training_examples:
+            text = message.get(TEXT) or ""
+            for entity in message.get("entities") or []:
+                if entity.get("entity") in NAME_ENTITIES:
+                    for word in normalise(text[entity["start"] : entity["end"]]).split():
+                        seen.setdefault(word, set()).add(code)
+    return sorted(word for word, codes in seen.items() if len(codes) >= 2)
+
+
 @DefaultV1Recipe.register([DefaultV1Recipe.ComponentType.MESSAGE_FEATURIZER], is_trainable=True)
 class LanguageIdentifier(GraphComponent):
     """Identifies English, Dari and Pashto in Arabic or Latin script (see bot/nlu/langid.py)."""
@@ -84,7 +108,7 @@ class LanguageIdentifier(GraphComponent):
 
     def train(self, training_data: TrainingData) -> Resource:
         data_dir = Path(self._config["data_dir"])
-        profile = LanguageProfile.train(labelled_examples(data_dir))
+        profile = LanguageProfile.train(labelled_examples(data_dir), entity_names(data_dir))
         if not profile.counts:
             raise ValueError(
                 f"No training examples under {data_dir}/<{'|'.join(LANGUAGES)}>/: "

@@ -36,3 +36,15 @@ def test_canonical_values(entity: str, value: str, expected: Any) -> None:
 
 def test_flight_number_without_characters_is_empty() -> None:
     assert canonical_flight_number(" - ") == ""
+
+
+def test_a_gate_typed_on_another_keyboard_is_found() -> None:
+    """Dari typed on a Pashto keyboard writes ګ for گ: «ګیت شمالی» is the north gate."""
+    component = EntityCanonicaliser.__new__(EntityCanonicaliser)
+    component.synonyms = {"گیت شمالی": "north-gate"}
+    component.lexicon = {"gate": ["گیت شمالی"]}
+    component._lexical = ["gate"]
+    found = component.named_in("ګیت شمالی باز است", [])
+    assert [(e["entity"], e["start"], e["end"], e["value"]) for e in found] == [
+        ("gate", 0, 9, "north-gate")
+    ]

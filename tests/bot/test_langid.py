@@ -11,7 +11,7 @@ from rasa.shared.nlu.training_data.loading import load_data
 
 from bot.nlu import langid
 from bot.nlu.langid import NO_EVIDENCE, LanguageProfile, ProfileIdentifier
-from bot.nlu.language_identifier import labelled_examples
+from bot.nlu.language_identifier import entity_names, labelled_examples
 
 ROOT = Path(__file__).resolve().parents[2]
 HELD_OUT = ROOT / "tests" / "nlu" / "heldout"
@@ -19,7 +19,8 @@ HELD_OUT = ROOT / "tests" / "nlu" / "heldout"
 
 @pytest.fixture(scope="module")
 def identifier() -> ProfileIdentifier:
-    return ProfileIdentifier(LanguageProfile.train(labelled_examples(ROOT / "data" / "nlu")))
+    data = ROOT / "data" / "nlu"
+    return ProfileIdentifier(LanguageProfile.train(labelled_examples(data), entity_names(data)))
 
 
 @pytest.mark.parametrize(
@@ -87,6 +88,47 @@ def test_held_out_accuracy_does_not_regress(identifier: ProfileIdentifier) -> No
         correct += (guess.code, guess.script) == (code, script)
     assert len(cases) > 300
     assert correct / len(cases) >= 0.93
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["سلام", "سلام علیکم", "بس", "ok", "salam", "hello", "RCH871", "QR8010?", "دوحه", "قطر؟",
+     "Doha", "کابل", "مینو", "menu", "امنیت", "amniat"],
+)  # fmt: skip
+def test_words_both_languages_write_are_marked_shared(
+    identifier: ProfileIdentifier, text: str
+) -> None:
+    assert identifier.identify(text).shared, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["مننه", "پرواز", "تشکر", "الوتنه", "او سبا؟", "پرواز به دوحه", "سلام، الوتکه کله ده",
+     "khuda hafiz", "سلام ورور", "help"],
+)  # fmt: skip
+def test_a_word_of_one_language_is_not_shared(identifier: ProfileIdentifier, text: str) -> None:
+    assert not identifier.identify(text).shared, text
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("ګیت شمالی باز است؟", "prs"), ("با کارمند ګپ بزنم", "prs"), ("پاسپورتم ګم شده", "prs"),
+     ("بیا سره ګورو", "ps"), ("سبا به هوا ګرمه وي", "ps")],
+)  # fmt: skip
+def test_gaf_alone_is_weighed_with_the_rest_of_the_message(
+    identifier: ProfileIdentifier, text: str, code: str
+) -> None:
+    """Dari typed on a Pashto keyboard writes ګ for گ; the rest of the message decides."""
+    assert identifier.identify(text).code == code
+
+
+def test_a_pashto_letter_is_never_shared(identifier: ProfileIdentifier) -> None:
+    assert not identifier.identify("ډېر ښه").shared
+
+
+def test_the_shared_mark_survives_saving_the_profile(identifier: ProfileIdentifier) -> None:
+    saved = LanguageProfile.from_dict(identifier.profile.to_dict())
+    assert ProfileIdentifier(saved).identify("دوحه").shared
 
 
 class AlwaysAsksLangdetect(ProfileIdentifier):

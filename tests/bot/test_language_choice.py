@@ -67,3 +67,28 @@ def test_follow_confidence_default_and_override() -> None:
 def test_follow_confidence_refuses_what_is_not_a_share(raw: str) -> None:
     with pytest.raises(ValueError, match=r"LANGUAGE_FOLLOW_CONFIDENCE is .* from 0 to 1"):
         language_follow_confidence({"LANGUAGE_FOLLOW_CONFIDENCE": raw})
+
+
+def shared(code: str, confidence: float = 0.83) -> dict[str, Any]:
+    message = parse("greet", code, confidence)
+    message["language"]["shared"] = True
+    return message
+
+
+def test_shared_words_keep_an_established_language() -> None:
+    """«سلام» is identified as Dari with 0.83; a Pashto conversation stays Pashto."""
+    current = LanguageState("ps", False)
+    assert choose_language(current, shared("prs")) == current
+
+
+def test_shared_words_defer_to_the_channel_hint_on_a_first_message() -> None:
+    assert choose_language(None, shared("prs"), hint="ps") == LanguageState("ps", False)
+
+
+def test_shared_words_still_decide_a_first_message_without_a_hint() -> None:
+    assert choose_language(None, shared("prs")) == LanguageState("prs", False)
+
+
+def test_a_word_of_one_language_still_moves_the_conversation() -> None:
+    current = LanguageState("ps", False)
+    assert choose_language(current, parse(code="prs", confidence=0.99)).language == "prs"
