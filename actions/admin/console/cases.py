@@ -101,8 +101,8 @@ async def close_as_abuse(request: web.Request) -> web.Response:
     who = await caseworker_or_sign_in(request)
     try:
         form = await checked_form(request, who.secret)
-    except FormRefused:
-        return form_refused(request, who)
+    except FormRefused as refusal:
+        return form_refused(request, who, refusal)
     chosen = sorted(
         {int(raw) for raw in form.getall("case", []) if isinstance(raw, str) and raw.isdigit()}
     )[: queue.QUEUE_PAGE]
