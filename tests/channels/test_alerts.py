@@ -331,7 +331,10 @@ async def test_the_reply_path_still_logs_and_goes_on(
     quick: Running, caplog: pytest.LogCaptureFixture
 ) -> None:
     quick.provider.status = 500
-    await quick.say("hello", [{"text": "First."}, {"text": "Second."}])
+    # Each with options: two replies with options never share one SMS (sms_base.fold).
+    first = {"text": "First.", "buttons": [{"title": "Flights", "payload": "/ask_flights"}]}
+    second = {"text": "Second.", "buttons": [{"title": "Menu", "payload": "/show_menu"}]}
+    await quick.say("hello", [first, second])
     assert len(quick.provider.requests) == 2  # both tried: a reply never raises
     assert "500" in caplog.text
 
