@@ -92,3 +92,25 @@ def test_shared_words_still_decide_a_first_message_without_a_hint() -> None:
 def test_a_word_of_one_language_still_moves_the_conversation() -> None:
     current = LanguageState("ps", False)
     assert choose_language(current, parse(code="prs", confidence=0.99)).language == "prs"
+
+
+def in_script(message: dict[str, Any], script: str) -> dict[str, Any]:
+    message["language"]["script"] = script
+    return message
+
+
+def test_arabic_script_shared_words_still_move_an_english_conversation() -> None:
+    """Every conversation is English until its person writes: after a button press, «سلام» is
+    the first sign of who writes, and Dari and Pashto share it, English does not."""
+    english = LanguageState("en", False)
+    assert choose_language(english, in_script(shared("prs"), "Arab")).language == "prs"
+    assert choose_language(None, in_script(shared("prs"), "Arab"), hint="en").language == "prs"
+    pashto = LanguageState("ps", False)
+    assert choose_language(pashto, in_script(shared("prs"), "Arab")) == pashto
+
+
+def test_latin_shared_words_keep_any_language() -> None:
+    """"ok", "salam" or a flight code in Latin letters: English and romanized Dari alike."""
+    for established in ("en", "prs", "ps"):
+        current = LanguageState(established, False)
+        assert choose_language(current, in_script(shared("prs"), "Latn")) == current

@@ -255,6 +255,10 @@ async def test_delete_my_data_leaves_nothing_behind(alerts: AlertStack) -> None:
     assert len(tracker_events(alerts, conversation)) > 5
 
     replies = await sms(alerts, number, "delete my data")
+    # Subscriptions would go too: one confirmation first, then the same request again.
+    assert any("send 8 again" in reply for reply in replies), replies
+    assert alerts.rows("SELECT * FROM alert_subscriptions WHERE conversation_id = ?", conversation)
+    replies = await sms(alerts, number, "8")
 
     assert any("deleted" in reply.lower() for reply in replies), replies
     for table in ("alert_subscriptions", "alert_addresses", "alert_deliveries"):

@@ -522,9 +522,9 @@ def test_a_long_unbroken_message_wraps_and_saved_replies_follow_the_reply_langua
         page.goto(f"{console.url}/console/cases/{case_id}")
         fits_the_phone(page)
         page.get_by_role("button", name="Take this case").click()
-        fits_the_phone(page)
         saved = page.locator("ul.saved button").first
-        expect(saved).to_have_text("زه اوس ستاسو قضیه ګورم.")
+        expect(saved).to_have_text("زه اوس ستاسو قضیه ګورم.")  # the taken case's page is there
+        fits_the_phone(page)
         page.get_by_label("Send in").select_option("en")
         expect(saved).to_have_text("I am looking at your case now.")
         expect(page.locator("#saved-in")).to_contain_text("English")

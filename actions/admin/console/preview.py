@@ -19,6 +19,7 @@ record is about (``replies``: its data blocks, the freshness warning) and the do
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -33,6 +34,7 @@ from actions.announcements import ActionAnswerAnnouncements
 from actions.common.database_action import Turn
 from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply
+from actions.content.localise import word
 from actions.content.models import Gate, GuidanceKind, GuidanceTopic
 from actions.content.revision import RecordKind
 from actions.documents import ActionAnswerDocuments
@@ -83,7 +85,14 @@ class Answer:
 
     @property
     def changed(self) -> bool:
-        return any(line.changed for message in self.messages for line in message)
+        """Whether the answer reads differently, its "verified … ago" lines aside: every
+        change renews the record's check, so those lines always read "just now" after it."""
+        checked = _check_line(self.language)
+        return any(
+            line.changed and not checked.fullmatch(line.text.strip())
+            for message in self.messages
+            for line in message
+        )
 
 
 @dataclass(frozen=True)
@@ -186,6 +195,13 @@ def _chat(replies: list[Reply], language: str) -> list[str]:
     words = wording()
     texts = [words.text(reply.response, language, **reply.variables) for reply in replies]
     return [text for text in texts if text.strip()]
+
+
+def _check_line(language: str) -> re.Pattern[str]:
+    """A "verified … ago · source: …" line of ``language``, as ``format.provenance`` writes it."""
+    marks = {"ago": "\x00", "source": "\x01"}
+    line = re.escape(word("pattern", "verified", language, **marks))
+    return re.compile(line.replace("\x00", ".+").replace("\x01", ".+"))
 
 
 def _lines_of(messages: list[str]) -> set[str]:
