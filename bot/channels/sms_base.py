@@ -16,6 +16,7 @@ from rasa.core.channels.channel import OutputChannel
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import custom_payload_in_reply
 from bot.channels.sms_render import ReplyRenderer
+from bot.channels.sms_segments import fits
 from bot.channels.transport import ProviderApi
 from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn, user_message
 from bot.contract import reply_language
@@ -24,6 +25,11 @@ from bot.lang.letters import to_ascii_digits
 logger = logging.getLogger(__name__)
 
 _NUMBER_PUNCTUATION: Final = re.compile(r"[\s\-().]")
+#: A folded reply's short reply that ends its first page (``TextMessageOutput.fold``).
+LAST_LINE: Final = "sms_last_line"
+#: Replies a person must read on the SMS they get, even where the answer before them is full:
+#: a new person's one-time safety notice (one segment, bot/domain/privacy.yml).
+READ_FIRST: Final = frozenset({"utter_safety_offer"})
 
 
 def phone_key(number: str) -> str:
@@ -78,25 +84,37 @@ class TextMessageOutput(OutputChannel):
     ) -> None:
         """One bot reply, rendered in the language Rasa says it is written in."""
         language = reply_language(message)
+        last_line = str(message.get(LAST_LINE) or "")
         await self.deliver_all(
-            await self.renderer.outgoing(self.conversation, text, buttons, language)
+            await self.renderer.outgoing(self.conversation, text, buttons, language, last_line)
         )
 
     def fold(self, first: dict[str, Any], then: dict[str, Any]) -> dict[str, Any] | None:
         """Two replies of one turn as one SMS when they fit in its segments together: a
         greeting and the menu, a new person's first answer and the one-time safety notice
         (paged SMS only: each message costs, and two may arrive out of order); None
-        otherwise. Not two replies with options, whose numbers would clash."""
-        if not self.renderer.paged or (first.get("buttons") and then.get("buttons")):
+        otherwise. Not two replies with options, whose numbers would clash.
+
+        The safety notice (``READ_FIRST``) that does not fit after a full answer becomes the
+        last line of the answer's first page instead, where the MORE hint would go
+        (docs/SMS.md, "First contact"): the answer's own lines are read first and its rest
+        still waits for MORE. Any other reply waits for its own SMS: it is not worth a line
+        of the answer.
+        """
+        if not self.renderer.paged or first.get(LAST_LINE):
+            return None
+        if first.get("buttons") and then.get("buttons"):
             return None
         language = reply_language(first)
         if reply_language(then) != language:
             return None
-        text = f"{str(first.get('text') or '').rstrip()}\n{str(then.get('text') or '').strip()}"
+        said, after = str(first.get("text") or "").rstrip(), str(then.get("text") or "").strip()
         buttons = first.get("buttons") or then.get("buttons") or []
-        if not self.renderer.fits_one_message(text, buttons, language):
+        if self.renderer.fits_one_message(f"{said}\n{after}", buttons, language):
+            return {**first, "text": f"{said}\n{after}", "buttons": buttons}
+        if then.get("utter_action") not in READ_FIRST or then.get("buttons") or not fits(after, 1):
             return None
-        return {**first, "text": text, "buttons": buttons}
+        return {**first, LAST_LINE: after}
 
     async def send_custom_json(
         self, recipient_id: str, json_message: dict[str, Any], **kwargs: Any
