@@ -226,7 +226,7 @@ def test_an_editor_keeps_the_gates_current_from_a_phone_in_dari(
     expect(preview).to_contain_text("جواب، همان‌طور که مردم می‌بینند")
     dari = preview.locator('[data-language="prs"]')
     expect(dari).to_contain_text("باز — برای کسانی که سفارت‌شان تماس گرفته دوباره باز است.")
-    expect(dari).to_contain_text("پیامک، همان‌طور که فرستاده می‌شود")
+    expect(dari).to_contain_text("SMS، همان‌طور که فرستاده می‌شود")
     assert "بسته — به دلیل تهدید" in airport_answer(console)  # not published yet
     fits_the_phone(page)
     dari.scroll_into_view_if_needed()
