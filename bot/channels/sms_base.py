@@ -20,6 +20,7 @@ from bot.channels.sms_segments import fits
 from bot.channels.transport import ProviderApi
 from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn, user_message
 from bot.contract import reply_language
+from bot.lang import texts
 from bot.lang.letters import to_ascii_digits
 
 logger = logging.getLogger(__name__)
@@ -35,6 +36,17 @@ READ_FIRST: Final = frozenset({"utter_safety_offer"})
 def phone_key(number: str) -> str:
     """One spelling per number ("+93 70-123", "+9370123", "+۹۳۷۰۱۲۳"), for the conversation id."""
     return _NUMBER_PUNCTUATION.sub("", to_ascii_digits(number.strip()))
+
+
+def gives_way(line: str, language: str) -> bool:
+    """Whether ``line`` of a full SMS answer may wait for MORE to make room for the safety
+    notice: only the numbers of later flights (``content.brief.later``), which the person
+    can also ask for again; never a check line, an advice line or an option."""
+    pattern = texts.CATALOGUE.entry("content.brief.later").get(language)
+    if pattern is None:
+        return False
+    start = pattern.split("{", 1)[0].strip()
+    return bool(start) and line.strip().startswith(start)
 
 
 class TextMessageOutput(OutputChannel):
@@ -95,11 +107,12 @@ class TextMessageOutput(OutputChannel):
         (paged SMS only: each message costs, and two may arrive out of order); None
         otherwise. Not two replies with options, whose numbers would clash.
 
-        The safety notice (``READ_FIRST``) that does not fit after a full answer becomes the
-        last line of the answer's first page instead, where the MORE hint would go
-        (docs/SMS.md, "First contact"): the answer's own lines are read first and its rest
-        still waits for MORE. Any other reply waits for its own SMS: it is not worth a line
-        of the answer.
+        The safety notice (``READ_FIRST``) that does not fit after a full answer takes the
+        place of the answer's last line when that line only names later flights ("Later:
+        RCH618, GAF614", ``gives_way``): the notice then ends the first page, after the
+        options, and that line waits for MORE (docs/SMS.md, "First contact"). Otherwise,
+        and for any other reply, it comes on its own SMS: no check line, no "go only when
+        you are told to" and no option ever gives way to it.
         """
         if not self.renderer.paged or first.get(LAST_LINE):
             return None
@@ -113,6 +126,11 @@ class TextMessageOutput(OutputChannel):
         if self.renderer.fits_one_message(f"{said}\n{after}", buttons, language):
             return {**first, "text": f"{said}\n{after}", "buttons": buttons}
         if then.get("utter_action") not in READ_FIRST or then.get("buttons") or not fits(after, 1):
+            return None
+        kept, _, last = said.rpartition("\n")
+        if not kept or not gives_way(last, language):
+            return None
+        if not self.renderer.fits_one_message(f"{kept}\n{after}", buttons, language):
             return None
         return {**first, LAST_LINE: after}
 

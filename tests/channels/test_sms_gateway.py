@@ -329,7 +329,7 @@ FULL_ANSWERS = {
 }
 SMS_NOTICES = {
     "prs": "پاک کردن پیام‌ها: «امنیت» بنویسید.",
-    "ps": "د پیغامونو پاکول: «خوندیتوب» ولیکئ.",
+    "ps": "د دې پیغامونو پاکول: «خوندیتوب» ولیکئ.",
 }
 DETAILS = {"prs": "۱ جزئیات RCH871", "ps": "۱ د RCH871 جزئیات"}
 
@@ -363,6 +363,24 @@ async def test_after_a_full_answer_the_notice_ends_its_first_page_in_three_segme
     assert gateway.sent_texts()[-1] == lines[4]
     await gateway.say("1", f"one-{language}")
     assert gateway.bot.messages[-1].text == "/ask_flights"
+
+
+async def test_a_full_answer_ending_with_its_check_line_keeps_it_and_the_notice_comes_alone(
+    gateway: Setup,
+) -> None:
+    lines = FULL_ANSWERS["prs"].splitlines()
+    ends_with_check = "\n".join([lines[0], lines[1], lines[3], lines[3], lines[2]])
+    answer = {"text": ends_with_check, "metadata": language_metadata("prs")}
+    notice = {
+        "text": SMS_NOTICES["prs"],
+        "utter_action": "utter_safety_offer",
+        "metadata": language_metadata("prs"),
+    }
+    gateway.bot.respond = lambda message: [answer, notice]
+
+    await gateway.say("doha", "check-last")
+
+    assert gateway.sent_texts() == [ends_with_check, SMS_NOTICES["prs"]]
 
 
 async def test_a_notice_too_long_for_one_segment_is_not_squeezed_into_the_answer(
