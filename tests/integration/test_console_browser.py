@@ -473,7 +473,7 @@ def test_a_caseworker_replies_from_a_phone_in_dari(browser: Browser, console: Co
         assert page.evaluate("document.documentElement.dir") == "rtl"
         language = page.get_by_label("به زبان")
         expect(language).to_have_value("prs")  # the person writes Dari
-        page.get_by_role("button", name="من همین حالا به قضیهٔ شما رسیدگی می‌کنم.").click()
+        page.get_by_role("button", name="همین حالا کار شما را می‌بینم.").click()
         expect(page.get_by_role("status")).to_have_text("جواب شما به طرف شخص در راه است.")
         page.get_by_label("جواب شما").fill("تذکره تان را همراه داشته باشید.")
         page.get_by_role("button", name="بفرستید", exact=True).click()
@@ -524,7 +524,7 @@ def test_a_long_unbroken_message_wraps_and_saved_replies_follow_the_reply_langua
         page.get_by_role("button", name="Take this case").click()
         fits_the_phone(page)
         saved = page.locator("ul.saved button").first
-        expect(saved).to_have_text("زه اوس ستاسو قضیه ګورم.")
+        expect(saved).to_have_text("زه همدا اوس ستاسو کار ګورم.")
         page.get_by_label("Send in").select_option("en")
         expect(saved).to_have_text("I am looking at your case now.")
         expect(page.locator("#saved-in")).to_contain_text("English")
