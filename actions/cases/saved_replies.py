@@ -12,12 +12,12 @@ from typing import Final
 SAVED_REPLIES: Final[dict[str, dict[str, str]]] = {
     "looking_now": {
         "en": "I am looking at your case now.",
-        "prs": "من همین حالا به قضیهٔ شما رسیدگی می‌کنم.",
-        "ps": "زه اوس ستاسو قضیه ګورم.",
+        "prs": "همین حالا کار شما را می‌بینم.",
+        "ps": "زه همدا اوس ستاسو کار ګورم.",
     },
     "full_name": {
         "en": "Please tell me your full name as it is written in your passport.",
-        "prs": "لطفاً نام مکمل تان را همان طور که در پاسپورت تان نوشته شده، برایم بنویسید.",
+        "prs": "لطفاً نام مکمل‌تان را همان طور که در پاسپورت‌تان نوشته شده، برایم بنویسید.",
         "ps": "مهرباني وکړئ خپل بشپړ نوم هغسې راته ولیکئ "
         "لکه څنګه چې ستاسو په پاسپورټ کې لیکل شوی دی.",
     },
@@ -30,16 +30,16 @@ SAVED_REPLIES: Final[dict[str, dict[str, str]]] = {
         "en": "Which documents do you have with you? (passport, tazkira, visa, a letter from "
         "your employer)",
         "prs": "کدام اسناد با شما است؟ (پاسپورت، تذکره، ویزه، مکتوب کارفرما)",
-        "ps": "کوم اسناد درسره دي؟ (پاسپورټ، تذکره، ویزه، د کارګمارونکي لیک)",
+        "ps": "کوم اسناد درسره دي؟ (پاسپورټ، تذکره، ویزه، د هغې ادارې لیک چې کار مو پکې کاوه)",
     },
     "people_with_you": {
         "en": "How many people are with you, and are there children among them?",
-        "prs": "چند نفر با شما هستند و آیا در میان شان طفل هم است؟",
+        "prs": "چند نفر با شما هستند و آیا در میان‌شان طفل هم است؟",
         "ps": "څو کسان درسره دي، او په هغوی کې ماشومان شته؟",
     },
     "asking_colleague": {
         "en": "I am asking a colleague and will write to you again within the hour.",
-        "prs": "از یک همکارم می‌پرسم و در ظرف یک ساعت دوباره برای تان پیام می‌دهم.",
+        "prs": "از یک همکارم می‌پرسم و در ظرف یک ساعت دوباره برایتان پیام می‌دهم.",
         "ps": "له خپل یوه همکار نه پوښتنه کوم او تر یوه ساعت پورې به بیا درته ولیکم.",
     },
 }

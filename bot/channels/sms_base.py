@@ -16,19 +16,37 @@ from rasa.core.channels.channel import OutputChannel
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import custom_payload_in_reply
 from bot.channels.sms_render import ReplyRenderer
+from bot.channels.sms_segments import fits
 from bot.channels.transport import ProviderApi
 from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn, user_message
 from bot.contract import reply_language
+from bot.lang import texts
 from bot.lang.letters import to_ascii_digits
 
 logger = logging.getLogger(__name__)
 
 _NUMBER_PUNCTUATION: Final = re.compile(r"[\s\-().]")
+#: A folded reply's short reply that ends its first page (``TextMessageOutput.fold``).
+LAST_LINE: Final = "sms_last_line"
+#: Replies a person must read on the SMS they get, even where the answer before them is full:
+#: a new person's one-time safety notice (one segment, bot/domain/privacy.yml).
+READ_FIRST: Final = frozenset({"utter_safety_offer"})
 
 
 def phone_key(number: str) -> str:
     """One spelling per number ("+93 70-123", "+9370123", "+۹۳۷۰۱۲۳"), for the conversation id."""
     return _NUMBER_PUNCTUATION.sub("", to_ascii_digits(number.strip()))
+
+
+def gives_way(line: str, language: str) -> bool:
+    """Whether ``line`` of a full SMS answer may wait for MORE to make room for the safety
+    notice: only the numbers of later flights (``content.brief.later``), which the person
+    can also ask for again; never a check line, an advice line or an option."""
+    pattern = texts.CATALOGUE.entry("content.brief.later").get(language)
+    if pattern is None:
+        return False
+    start = pattern.split("{", 1)[0].strip()
+    return bool(start) and line.strip().startswith(start)
 
 
 class TextMessageOutput(OutputChannel):
@@ -78,25 +96,43 @@ class TextMessageOutput(OutputChannel):
     ) -> None:
         """One bot reply, rendered in the language Rasa says it is written in."""
         language = reply_language(message)
+        last_line = str(message.get(LAST_LINE) or "")
         await self.deliver_all(
-            await self.renderer.outgoing(self.conversation, text, buttons, language)
+            await self.renderer.outgoing(self.conversation, text, buttons, language, last_line)
         )
 
     def fold(self, first: dict[str, Any], then: dict[str, Any]) -> dict[str, Any] | None:
         """Two replies of one turn as one SMS when they fit in its segments together: a
         greeting and the menu, a new person's first answer and the one-time safety notice
         (paged SMS only: each message costs, and two may arrive out of order); None
-        otherwise. Not two replies with options, whose numbers would clash."""
-        if not self.renderer.paged or (first.get("buttons") and then.get("buttons")):
+        otherwise. Not two replies with options, whose numbers would clash.
+
+        The safety notice (``READ_FIRST``) that does not fit after a full answer takes the
+        place of the answer's last line when that line only names later flights ("Later:
+        RCH618, GAF614", ``gives_way``): the notice then ends the first page, after the
+        options, and that line waits for MORE (docs/SMS.md, "First contact"). Otherwise,
+        and for any other reply, it comes on its own SMS: no check line, no "go only when
+        you are told to" and no option ever gives way to it.
+        """
+        if not self.renderer.paged or first.get(LAST_LINE):
+            return None
+        if first.get("buttons") and then.get("buttons"):
             return None
         language = reply_language(first)
         if reply_language(then) != language:
             return None
-        text = f"{str(first.get('text') or '').rstrip()}\n{str(then.get('text') or '').strip()}"
+        said, after = str(first.get("text") or "").rstrip(), str(then.get("text") or "").strip()
         buttons = first.get("buttons") or then.get("buttons") or []
-        if not self.renderer.fits_one_message(text, buttons, language):
+        if self.renderer.fits_one_message(f"{said}\n{after}", buttons, language):
+            return {**first, "text": f"{said}\n{after}", "buttons": buttons}
+        if then.get("utter_action") not in READ_FIRST or then.get("buttons") or not fits(after, 1):
             return None
-        return {**first, "text": text, "buttons": buttons}
+        kept, _, last = said.rpartition("\n")
+        if not kept or not gives_way(last, language):
+            return None
+        if not self.renderer.fits_one_message(f"{kept}\n{after}", buttons, language):
+            return None
+        return {**first, LAST_LINE: after}
 
     async def send_custom_json(
         self, recipient_id: str, json_message: dict[str, Any], **kwargs: Any

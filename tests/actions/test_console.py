@@ -312,11 +312,11 @@ async def test_preview_shows_the_answer_in_each_language_and_who_it_alerts_and_c
         }
     )
     page = visible(await (await browser.post(GATE, data=form)).text())
-    assert "نشر این تغییر به ۴ مشترک هشدار می‌فرستد." in page  # Dari interface
+    assert "نشر این تغییر به ۴ مشترک پیام خبری می‌فرستد." in page  # Dari interface
     assert "Abbey Gate: open — Open again for people called by their embassy." in page
     assert "دروازهٔ ابی (\u2068Abbey Gate\u2069): باز — برای کسانی که سفارت‌شان" in page
     assert "د ابي دروازه (\u2068Abbey Gate\u2069): خلاصه — د هغو کسانو لپاره بیا" in page
-    assert "پیامک، همان‌طور که فرستاده می‌شود: ۱ بخش" in page  # the SMS as sent, in Dari
+    assert "SMS، همان‌طور که فرستاده می‌شود: ۱ بخش" in page  # the SMS as sent, in Dari
     assert stored("gate", "KBL/abbey-gate") == before and len(revisions()) == count
     with db.session_scope() as session:
         assert session.scalars(select(Delivery)).all() == []

@@ -402,7 +402,7 @@ async def test_a_saved_reply_is_shown_and_sent_in_the_language_of_its_button(
     case_id, csrf = await taken_by_farida(caseworker, language="prs")
     page = await (await caseworker.get(f"/console/cases/{case_id}?lang=en")).text()
     shown = visible(page)
-    assert "من همین حالا به قضیهٔ شما رسیدگی می‌کنم." in shown  # Dari, in an English console
+    assert "همین حالا کار شما را می‌بینم." in shown  # Dari, in an English console
     assert "I am looking at your case now." not in shown
     assert "in the language they are sent in: دری" in shown
     assert 'value="looking_now:prs"' in page
@@ -421,7 +421,7 @@ async def test_a_saved_reply_is_shown_and_sent_in_the_language_of_its_button(
     )
     assert "choose English, Dari or Pashto" in visible(await refused.text())
     assert [(text, language) for text, language, _, _ in replies_of(case_id)] == [
-        ("من همین حالا به قضیهٔ شما رسیدگی می‌کنم.", "prs"),
+        ("همین حالا کار شما را می‌بینم.", "prs"),
         ("I am looking at your case now.", "en"),
     ]
 

@@ -87,3 +87,13 @@ def test_short_replies_fit_in_three_sms(name: str) -> None:
 def test_safety_advice_stays_short_enough_to_page() -> None:
     for variation in variations("utter_safety"):
         assert len(variation["text"]) <= 400, language(variation)
+
+
+@pytest.mark.parametrize("variation", variations("utter_safety"), ids=language)
+def test_safety_advice_says_how_to_keep_the_chat_from_coming_back(variation: dict) -> None:
+    """A deleted chat comes back with the next alert or caseworker reply: the advice names
+    the word that ends alerts and the number that deletes everything."""
+    text = variation["text"]
+    words = re.findall("«([^»]+)»", text) + re.findall(r"\bSTOP\b", text)
+    assert any(is_opt_out(word) for word in words), text
+    assert re.search(r"(^|\s)[8۸]:?\s", text), text

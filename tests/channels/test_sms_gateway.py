@@ -310,21 +310,96 @@ async def test_a_new_persons_notice_is_folded_into_an_answer_that_leaves_room(
     assert gateway.bot.messages[-1].text == "/ask_airport_status"
 
 
-async def test_the_notice_comes_on_its_own_when_the_answer_is_full(gateway: Setup) -> None:
-    full = "دروازهٔ ابی: بسته. " * 10  # 190 UCS-2 characters: three segments with nothing spare
-    answer = {"text": full.strip(), "metadata": language_metadata("prs")}
+FULL_ANSWERS = {
+    # Three UCS-2 segments already (189 and 194 characters): no room for the notice after them.
+    "prs": (
+        "پروازها برای دوحه (وقت کابل):\n"
+        "RCH871 امروز ۳:۵۸ شب، مسافرها سوار می‌شوند\n"
+        "تایید ۳ ساعت پیش، سفارت امریکا در کابل\n"
+        "فقط وقتی بروید که خبرتان کنند.\n"
+        "بعداً: QR8010، RCH618"
+    ),
+    "ps": (
+        "د دوحه الوتنې (د کابل وخت):\n"
+        "RCH871 نن د شپې ۳:۵۸ بجې، مسافر سپرېږي\n"
+        "تایید ۳ ساعته مخکې، په کابل کې د امریکا سفارت\n"
+        "یوازې چې ووايي، ولاړ شئ.\n"
+        "وروسته: QR8010، RCH618"
+    ),
+}
+SMS_NOTICES = {
+    "prs": "پاک کردن پیام‌ها: «امنیت» بنویسید.",
+    "ps": "د پیغامونو پاکول: «خوندیتوب» ولېږئ.",
+}
+DETAILS = {"prs": "۱ جزئیات RCH871", "ps": "۱ د RCH871 جزئیات"}
+
+
+@pytest.mark.parametrize("language", ["prs", "ps"])
+async def test_after_a_full_answer_the_notice_ends_its_first_page_in_three_segments(
+    gateway: Setup, language: str
+) -> None:
+    answer = {
+        "text": FULL_ANSWERS[language],
+        "buttons": [{"title": DETAILS[language], "payload": "/ask_flights"}],
+        "metadata": language_metadata(language),
+    }
     notice = {
-        "text": "برای امنیت: «امنیت» بنویسید تا بدانید این پیام‌ها را چطور پاک کنید.",
+        "text": SMS_NOTICES[language],
+        "utter_action": "utter_safety_offer",
+        "metadata": language_metadata(language),
+    }
+    assert segment_count(f"{answer['text']}\n{DETAILS[language]}\n{notice['text']}") == 4
+    gateway.bot.respond = lambda message: [answer, notice]
+
+    await gateway.say("doha", f"full-{language}")
+
+    [sms] = gateway.sent_texts()
+    assert segment_count(sms) <= 3
+    lines = FULL_ANSWERS[language].splitlines()
+    # Source, check and "go only when told" are read first; the option and the notice end it.
+    assert sms.splitlines() == [*lines[:4], DETAILS[language], SMS_NOTICES[language]]
+    # The cut line still waits for MORE, and "1" still asks for the flight's details.
+    await gateway.say(CATALOGUE.entry("sms.more_hint")[language].split("«")[1].split("»")[0], "m")
+    assert gateway.sent_texts()[-1] == lines[4]
+    await gateway.say("1", f"one-{language}")
+    assert gateway.bot.messages[-1].text == "/ask_flights"
+
+
+async def test_a_full_answer_ending_with_its_check_line_keeps_it_and_the_notice_comes_alone(
+    gateway: Setup,
+) -> None:
+    lines = FULL_ANSWERS["prs"].splitlines()
+    ends_with_check = "\n".join([lines[0], lines[1], lines[3], lines[3], lines[2]])
+    answer = {"text": ends_with_check, "metadata": language_metadata("prs")}
+    notice = {
+        "text": SMS_NOTICES["prs"],
         "utter_action": "utter_safety_offer",
         "metadata": language_metadata("prs"),
     }
     gateway.bot.respond = lambda message: [answer, notice]
 
+    await gateway.say("doha", "check-last")
+
+    assert gateway.sent_texts() == [ends_with_check, SMS_NOTICES["prs"]]
+
+
+async def test_a_notice_too_long_for_one_segment_is_not_squeezed_into_the_answer(
+    gateway: Setup,
+) -> None:
+    full = "دروازهٔ ابی: بسته. " * 10  # 190 UCS-2 characters: three segments with nothing spare
+    answer = {"text": full.strip(), "metadata": language_metadata("prs")}
+    long_reply = {
+        "text": "برای امنیت شما: " * 5,
+        "utter_action": "utter_safety_offer",
+        "metadata": language_metadata("prs"),
+    }
+    gateway.bot.respond = lambda message: [answer, long_reply]
+
     await gateway.say("دروازه ابی", "fold-3")
 
     sent = gateway.sent_texts()
-    assert sent == [full.strip(), notice["text"]]
-    assert [segment_count(text) for text in sent] == [3, 1]
+    assert sent == [full.strip(), long_reply["text"].strip()]
+    assert [segment_count(text) for text in sent] == [3, 2]
 
 
 async def test_a_greeting_and_the_menu_fold_but_two_replies_with_options_do_not(

@@ -398,7 +398,7 @@ async def test_a_reply_that_cannot_reach_the_person_shows_as_not_delivered(
             )
         )
         page = visible(await wahid.page(f"/console/cases/{case_id}"))
-        assert "نام مکمل تان" in page and "not delivered" in page
+        assert "نام مکمل‌تان" in page and "not delivered" in page
         assert "the person can no longer be reached on their channel" in page  # and why
         assert "نرسید" in visible(await wahid.page(f"/console/cases/{case_id}?lang=prs"))
         await wahid.page(f"/console/cases/{case_id}?lang=en")

@@ -226,7 +226,7 @@ def test_an_editor_keeps_the_gates_current_from_a_phone_in_dari(
     expect(preview).to_contain_text("جواب، همان‌طور که مردم می‌بینند")
     dari = preview.locator('[data-language="prs"]')
     expect(dari).to_contain_text("باز — برای کسانی که سفارت‌شان تماس گرفته دوباره باز است.")
-    expect(dari).to_contain_text("پیامک، همان‌طور که فرستاده می‌شود")
+    expect(dari).to_contain_text("SMS، همان‌طور که فرستاده می‌شود")
     assert "بسته — به دلیل تهدید" in airport_answer(console)  # not published yet
     fits_the_phone(page)
     dari.scroll_into_view_if_needed()
@@ -473,7 +473,7 @@ def test_a_caseworker_replies_from_a_phone_in_dari(browser: Browser, console: Co
         assert page.evaluate("document.documentElement.dir") == "rtl"
         language = page.get_by_label("به زبان")
         expect(language).to_have_value("prs")  # the person writes Dari
-        page.get_by_role("button", name="من همین حالا به قضیهٔ شما رسیدگی می‌کنم.").click()
+        page.get_by_role("button", name="همین حالا کار شما را می‌بینم.").click()
         expect(page.get_by_role("status")).to_have_text("جواب شما به طرف شخص در راه است.")
         page.get_by_label("جواب شما").fill("تذکره تان را همراه داشته باشید.")
         page.get_by_role("button", name="بفرستید", exact=True).click()
@@ -523,7 +523,7 @@ def test_a_long_unbroken_message_wraps_and_saved_replies_follow_the_reply_langua
         fits_the_phone(page)
         page.get_by_role("button", name="Take this case").click()
         saved = page.locator("ul.saved button").first
-        expect(saved).to_have_text("زه اوس ستاسو قضیه ګورم.")  # the taken case's page is there
+        expect(saved).to_have_text("زه همدا اوس ستاسو کار ګورم.")  # the taken case's page is there
         fits_the_phone(page)
         page.get_by_label("Send in").select_option("en")
         expect(saved).to_have_text("I am looking at your case now.")

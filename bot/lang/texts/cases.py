@@ -42,21 +42,21 @@ TEXTS: Final[dict[str, Entry]] = {
         "prs": "هیچ کس منتظر کارمند نیست.",
         "ps": "هېڅوک د کارکوونکي په تمه نه دی.",
     },
-    "case_title": {"en": "Case {n}", "prs": "قضیهٔ {n}", "ps": "{n} قضیه"},
+    "case_title": {"en": "Case {n}", "prs": "قضیهٔ {n}", "ps": "قضیه {n}"},
     "urgent": {"en": "Urgent", "prs": "عاجل", "ps": "بیړنی"},
     "waiting": {"en": "Waiting", "prs": "منتظر", "ps": "په تمه"},
     "taken": {"en": "Taken", "prs": "گرفته شده", "ps": "اخیستل شوې"},
     "waiting_for": {"en": "waiting {time}", "prs": "{time} انتظار", "ps": "{time} انتظار"},
     "writes_in": {"en": "Writes in", "prs": "زبان", "ps": "ژبه"},
     "on_channel": {"en": "Channel", "prs": "کانال", "ps": "چینل"},
-    "held_by": {"en": "Taken by", "prs": "گرفته شده توسط", "ps": "اخیستونکی"},
+    "held_by": {"en": "Taken by", "prs": "گرفته شده توسط", "ps": "اخیستې ده:"},
     "person_wrote": {"en": "The person", "prs": "شخص", "ps": "کس"},
     "assistant_said": {"en": "The assistant", "prs": "دستیار", "ps": "مرستیال"},
     "caseworker_said": {"en": "Caseworker", "prs": "کارمند", "ps": "کارکوونکی"},
     "take_case": {"en": "Take this case", "prs": "این قضیه را بگیرید", "ps": "دا قضیه واخلئ"},
     "you_took_it": {
         "en": "You hold this case now.",
-        "prs": "این قضیه حالا به شما است.",
+        "prs": "این قضیه حالا نزد شما است.",
         "ps": "دا قضیه اوس ستاسو سره ده.",
     },
     "taken_already": {
@@ -72,15 +72,15 @@ TEXTS: Final[dict[str, Entry]] = {
     "case_closed": {
         "en": "Case {n} closed; the assistant answers this person again.",
         "prs": "قضیهٔ {n} ختم شد؛ دستیار دوباره به این شخص جواب می‌دهد.",
-        "ps": "{n} قضیه پای ته ورسېده؛ مرستیال بیا دې کس ته ځواب ورکوي.",
+        "ps": "قضیه {n} پای ته ورسېده؛ مرستیال بیا دې کس ته ځواب ورکوي.",
     },
     "case_closed_not_told": {
         "en": "Case {n} closed; the assistant answers this person again. They could not be "
         "told now: they will see it when they next write.",
         "prs": "قضیهٔ {n} ختم شد؛ دستیار دوباره به این شخص جواب می‌دهد. همین حالا به او خبر داده "
         "نشد: وقتی دوباره پیام بفرستد، می‌بیند.",
-        "ps": "{n} قضیه پای ته ورسېده؛ مرستیال بیا دې کس ته ځواب ورکوي. اوس ورته خبر ور نه "
-        "کړای شو: کله چې بیا پیغام ولېږي، ویې به ویني.",
+        "ps": "قضیه {n} پای ته ورسېده؛ مرستیال بیا دې کس ته ځواب ورکوي. اوس ورته خبر ور نه "
+        "کړای شو: کله چې بیا پیغام ولېږي، بیا به یې وویني.",
     },
     "reply_title": {"en": "Reply", "prs": "جواب", "ps": "ځواب"},
     "reply_text": {
@@ -107,7 +107,8 @@ TEXTS: Final[dict[str, Entry]] = {
     },
     "reply_too_long": {
         "en": "Nothing was sent: a reply can have at most {n} characters. Split it in two.",
-        "prs": "چیزی فرستاده نشد: یک جواب حد اکثر {n} حرف شده می‌تواند. آن را به دو بخش تقسیم کنید.",
+        "prs": "چیزی فرستاده نشد: یک جواب حد اکثر {n} حرف داشته می‌تواند. آن را به دو بخش "
+        "تقسیم کنید.",
         "ps": "هېڅ ونه لېږل شو: یو ځواب تر {n} تورو زیات نه شي کېدای. په دوو برخو یې ووېشئ.",
     },
     "reply_language_unknown": {
@@ -204,7 +205,7 @@ TEXTS: Final[dict[str, Entry]] = {
     "no_such_case": {
         "en": "There is no case {n}.",
         "prs": "قضیهٔ {n} وجود ندارد.",
-        "ps": "{n} قضیه نشته.",
+        "ps": "قضیه {n} نشته.",
     },
     "matching_cases": {
         "en": "{n} of them match.",
@@ -250,17 +251,17 @@ TEXTS: Final[dict[str, Entry]] = {
     },
     "hand_back_failed": {
         "en": "The assistant could not take the conversation back; the case is still yours. Retry.",
-        "prs": "دستیار نتوانست گفتگو را پس بگیرد؛ قضیه هنوز به شما است. دوباره کوشش کنید.",
+        "prs": "دستیار نتوانست گفتگو را پس بگیرد؛ قضیه هنوز نزد شما است. دوباره کوشش کنید.",
         "ps": "مرستیال ونه شو کولای خبرې بېرته واخلي؛ قضیه لا هم ستاسو سره ده. بیا هڅه وکړئ.",
     },
     "not_for_editor": {
         "en": "This page is for caseworkers. Editors do not see people's cases.",
-        "prs": "این صفحه برای کارمندان قضیه‌ها است. ویرایشگران قضیه‌های مردم را نمی‌بینند.",
+        "prs": "این صفحه برای کارمندان قضیه‌ها است. ایدیتوران قضیه‌های مردم را نمی‌بینند.",
         "ps": "دا پاڼه د قضیو کارکوونکو لپاره ده. اېډیټران د خلکو قضیې نه ویني.",
     },
     "not_for_caseworker": {
         "en": "This page is for editors. Caseworkers do not change the content.",
-        "prs": "این صفحه برای ویرایشگران است. کارمندان قضیه‌ها معلومات را تغییر نمی‌دهند.",
+        "prs": "این صفحه برای ایدیتوران است. کارمندان قضیه‌ها معلومات را تغییر نمی‌دهند.",
         "ps": "دا پاڼه د اېډیټرانو لپاره ده. د قضیو کارکوونکي معلومات نه بدلوي.",
     },
 }

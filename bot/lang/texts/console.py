@@ -189,7 +189,7 @@ TEXTS: Final[dict[str, Entry]] = {
     },
     "sms_as_sent": {
         "en": "SMS, as sent: {n} segments",
-        "prs": "پیامک، همان‌طور که فرستاده می‌شود: {n} بخش",
+        "prs": "SMS، همان‌طور که فرستاده می‌شود: {n} بخش",
         "ps": "اس‌ام‌اس، لکه څنګه چې لېږل کېږي: {n} برخې",
     },
     "marked_changed": {
@@ -249,17 +249,17 @@ TEXTS: Final[dict[str, Entry]] = {
     "chat": {"en": "Chat", "prs": "چت", "ps": "چټ"},
     "sms_segments": {
         "en": "SMS: {n} segments",
-        "prs": "پیامک: {n} بخش",
+        "prs": "SMS: {n} بخش",
         "ps": "اس‌ام‌اس: {n} برخې",
     },
     "sms_cut": {
         "en": "SMS replies over 3 segments are cut; the rest comes on MORE.",
-        "prs": "جواب‌های پیامکی بیش از ۳ بخش کوتاه می‌شوند؛ بقیه با MORE می‌آید.",
+        "prs": "جواب‌های SMS بیش از ۳ بخش کوتاه می‌شوند؛ بقیه با MORE می‌آید.",
         "ps": "له ۳ برخو اوږده اس‌ام‌اس ځوابونه لنډېږي؛ پاتې یې په MORE راځي.",
     },
     "will_alert": {
         "en": "Publishing alerts {n} subscribers.",
-        "prs": "نشر این تغییر به {n} مشترک هشدار می‌فرستد.",
+        "prs": "نشر این تغییر به {n} مشترک پیام خبری می‌فرستد.",
         "ps": "خپرول به {n} ګډونوالو ته خبرتیا ولېږي.",
     },
     "no_preview": {
@@ -274,7 +274,7 @@ TEXTS: Final[dict[str, Entry]] = {
     },
     "published": {
         "en": "Published: {record}. {n} subscribers will be alerted.",
-        "prs": "نشر شد: {record}. به {n} مشترک هشدار فرستاده می‌شود.",
+        "prs": "نشر شد: {record}. به {n} مشترک پیام خبری فرستاده می‌شود.",
         "ps": "خپور شو: {record}. {n} ګډونوالو ته به خبرتیا ولېږل شي.",
     },
     "changed_by": {
