@@ -110,7 +110,7 @@ def test_arabic_script_shared_words_still_move_an_english_conversation() -> None
 
 
 def test_latin_shared_words_keep_any_language() -> None:
-    """"ok", "salam" or a flight code in Latin letters: English and romanized Dari alike."""
+    """ "ok", "salam" or a flight code in Latin letters: English and romanized Dari alike."""
     for established in ("en", "prs", "ps"):
         current = LanguageState(established, False)
         assert choose_language(current, in_script(shared("prs"), "Latn")) == current
