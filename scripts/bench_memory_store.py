@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import platform
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.stack import Stack, embedded_stack, free_port  # noqa: E402
+from scripts.stack import Stack, seeded_embedded_stack  # noqa: E402
 
 MODEL = ROOT / "models" / "assistant.tar.gz"
 #: The probe's three messages of every conversation.
@@ -60,28 +59,7 @@ def conversation(url: str) -> None:
 
 
 def start(base: Path, cap: int) -> Stack:
-    var_dir = base / "var"
-    var_dir.mkdir(parents=True)
-    db_url = f"sqlite:///{var_dir / 'content.db'}"
-    env = {**os.environ, "CONTENT_DB_URL": db_url, "PYTHONPATH": str(ROOT)}
-    for command in ("migrate", "seed"):
-        subprocess.run(
-            [sys.executable, "-m", "actions.content", command],
-            env=env,
-            cwd=ROOT,
-            check=True,
-            capture_output=True,
-        )
-    stack, _ = embedded_stack(
-        MODEL,
-        db_url,
-        log_dir=var_dir / "log",
-        var_dir=var_dir,
-        rasa_port=free_port(),
-        action_port=free_port(),
-        admin_port=free_port(),
-        extra_env={"MEMORY_CONVERSATIONS": str(cap)},
-    )
+    stack = seeded_embedded_stack(base, MODEL, {"MEMORY_CONVERSATIONS": str(cap)})
     stack.start()
     return stack
 

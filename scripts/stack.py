@@ -622,6 +622,42 @@ def embedded_stack(
     return stack, where_token
 
 
+def seeded_embedded_stack(
+    base: Path,
+    model: Path,
+    extra_env: Mapping[str, str] | None = None,
+    credentials: Path | None = None,
+) -> "Stack":
+    """`make run`'s stack on free ports over a freshly migrated and seeded SQLite database in
+    ``base/var`` (its keys kept there too), not started: what the journeys and the memory
+    benchmark walk, each in a folder of its own."""
+    var_dir = base / "var"
+    var_dir.mkdir(parents=True, exist_ok=True)
+    db_url = f"sqlite:///{var_dir / 'content.db'}"
+    env = {**os.environ, "CONTENT_DB_URL": db_url, "PYTHONPATH": str(ROOT)}
+    for command in ("migrate", "seed"):
+        subprocess.run(
+            [str(ACTIONS_BIN / "python"), "-m", "actions.content", command],
+            env=env,
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+    stack, _ = embedded_stack(
+        model,
+        db_url,
+        log_dir=var_dir / "log",
+        var_dir=var_dir,
+        rasa_port=free_port(),
+        action_port=free_port(),
+        admin_port=free_port(),
+        extra_env=extra_env,
+    )
+    stack.credentials = credentials
+    return stack
+
+
 def _env_int(name: str, default: int) -> int:
     value = os.environ.get(name, "").strip()
     return int(value) if value else default

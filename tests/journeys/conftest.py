@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
-from scripts.stack import ROOT, Stack, embedded_stack, free_port
+from scripts.stack import ROOT, Stack, seeded_embedded_stack
 
 pytestmark = pytest.mark.integration
 
@@ -87,32 +87,15 @@ class Running:
             return list(json.loads(response.read()))
 
 
-def start_running(base: Path) -> Running:
-    """Migrate and seed a content database in ``base/var`` and start `make run`'s stack on it."""
-    var_dir = base / "var"
-    var_dir.mkdir(parents=True, exist_ok=True)
-    db_url = f"sqlite:///{var_dir / 'content.db'}"
-    env = {**os.environ, "CONTENT_DB_URL": db_url, "PYTHONPATH": str(ROOT)}
-    for command in ("migrate", "seed"):
-        subprocess.run(
-            [sys.executable, "-m", "actions.content", command],
-            env=env,
-            cwd=ROOT,
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-    stack, _ = embedded_stack(
-        MODEL,
-        db_url,
-        log_dir=var_dir / "log",
-        var_dir=var_dir,
-        rasa_port=free_port(),
-        action_port=free_port(),
-        admin_port=free_port(),
-    )
+def start_running(
+    base: Path, extra_env: dict[str, str] | None = None, credentials: Path | None = None
+) -> Running:
+    """`make run`'s stack on a freshly seeded database in ``base/var``, started; ``extra_env``
+    and ``credentials`` for a journey on a channel `make run` does not open (a fake provider's
+    address, the SMS gateway's credentials)."""
+    stack = seeded_embedded_stack(base, MODEL, extra_env, credentials)
     stack.start()
-    return Running(stack, var_dir, db_url)
+    return Running(stack, base / "var", stack.content_db_url)
 
 
 @pytest.fixture(scope="module")

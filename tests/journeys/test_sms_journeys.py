@@ -15,8 +15,6 @@ import json
 import os
 import re
 import secrets
-import subprocess
-import sys
 import unicodedata
 import urllib.request
 from collections.abc import Iterator
@@ -30,8 +28,8 @@ from playwright.sync_api import expect
 from bot.channels.sms_segments import encoding, segment_count
 from bot.lang.letters import TO_ASCII_DIGITS
 from scripts.fake_providers import SMS_SECRET, FakeProviders, ProvidersInThread
-from scripts.stack import ROOT, Stack, embedded_stack, free_port
-from tests.journeys.conftest import Phone, screenshot
+from scripts.stack import ROOT, Stack, free_port
+from tests.journeys.conftest import Phone, screenshot, start_running
 
 pytestmark = pytest.mark.integration
 
@@ -66,19 +64,6 @@ def sms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SmsStack]:
     if not MODEL.exists():
         pytest.fail(f"{MODEL} is missing: run `make train` (make test does it first)")
     base = tmp_path_factory.mktemp("make-run-sms")
-    var_dir = base / "var"
-    var_dir.mkdir()
-    db_url = f"sqlite:///{var_dir / 'content.db'}"
-    env = {**os.environ, "CONTENT_DB_URL": db_url, "PYTHONPATH": str(ROOT)}
-    for command in ("migrate", "seed"):
-        subprocess.run(
-            [sys.executable, "-m", "actions.content", command],
-            env=env,
-            cwd=ROOT,
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
     credentials = base / "credentials.yml"
     credentials.write_text(
         (ROOT / "credentials.yml").read_text() + "bot.channels.sms_gateway.SmsGatewayInput:\n"
@@ -86,22 +71,8 @@ def sms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SmsStack]:
     providers = FakeProviders(sms_rate=None)
     serving = ProvidersInThread(providers)
     provider_url = serving.start(free_port())
-    stack, _ = embedded_stack(
-        MODEL,
-        db_url,
-        log_dir=var_dir / "log",
-        var_dir=var_dir,
-        rasa_port=free_port(),
-        action_port=free_port(),
-        admin_port=free_port(),
-        extra_env={
-            **FakeProviders.environment(provider_url),
-            "CONVERSATION_ID_KEY": secrets.token_urlsafe(32),
-            "ADDRESS_ENCRYPTION_KEY": secrets.token_urlsafe(32),
-        },
-    )
-    stack.credentials = credentials
-    stack.start()
+    started = start_running(base, FakeProviders.environment(provider_url), credentials)
+    stack, db_url = started.stack, started.db_url
     try:
         yield SmsStack(stack, providers, db_url)
     finally:
