@@ -12,6 +12,7 @@ from typing import Final
 from rasa_sdk import Tracker
 
 from actions.common.database_action import Turn
+from actions.common.previous_turn import previous_turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply, asked_detail, detail
@@ -135,16 +136,10 @@ def left_the_airport(tracker: Tracker) -> bool:
     that the answer changed topic, not take tomorrow's flights for tomorrow's gates."""
     if (tracker.latest_message.get("intent") or {}).get("name") != "follow_up":
         return False
-    seen_latest = False
-    for event in reversed(tracker.events):
-        if event.get("event") == "user":
-            if seen_latest:
-                return False
-            seen_latest = True
-        elif seen_latest and event.get("event") == "action":
-            name = event.get("name") or ""
-            if name.startswith("action_answer_"):
-                return name == "action_answer_airport_status"
+    for event in previous_turn(tracker):
+        name = event.get("name") or ""
+        if event.get("event") == "action" and name.startswith("action_answer_"):
+            return name == "action_answer_airport_status"
     return False
 
 

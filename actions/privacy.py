@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 from actions.alerts import subscriptions
 from actions.cases import store as cases
 from actions.common.database_action import DatabaseAction, Events, Turn
+from actions.common.previous_turn import previous_turn
 from actions.content.db import session_scope
 
 logger = logging.getLogger(__name__)
@@ -36,13 +37,8 @@ CONFIRM = "utter_delete_confirm"
 
 def confirmed(tracker: Tracker) -> bool:
     """Whether the assistant's last message before this one asked to confirm the deletion."""
-    seen_latest = False
-    for event in reversed(tracker.events):
-        if event.get("event") == "user":
-            if seen_latest:
-                return False
-            seen_latest = True
-        elif seen_latest and event.get("event") == "bot":
+    for event in previous_turn(tracker):
+        if event.get("event") == "bot":
             return (event.get("metadata") or {}).get("utter_action") == CONFIRM
     return False
 
