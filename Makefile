@@ -21,7 +21,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 
 .PHONY: help setup run db purge train lint mypy test test-unit validate test-nlu test-stories test-followups \
 	test-integration journeys deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
-	bench-action-secret bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-language bench-urgency \
+	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-language bench-urgency \
 	chaos clean
 
 help:
@@ -184,7 +184,7 @@ test: deps-check setup lint test-unit validate train test-nlu test-stories test-
 	journeys chaos
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
-bench: bench-nlu bench-content bench-alerts bench-action-secret bench-memory bench-mailbox \
+bench: bench-nlu bench-content bench-alerts bench-action-secret bench-action-server bench-memory bench-mailbox \
 	bench-console bench-cases bench-sms bench-language bench-urgency
 
 # Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
@@ -234,6 +234,11 @@ bench-alerts: setup $(MODEL)
 bench-action-secret: .venv/actions/.installed
 	@mkdir -p results
 	$(ACT)/python scripts/bench_action_secret.py | tee results/bench-action-secret.md
+# What the action server loads on the whole actions package beside actions.chat (its own):
+# modules, start time, memory.
+bench-action-server: .venv/actions/.installed
+	@mkdir -p results
+	$(ACT)/python scripts/bench_action_server.py | tee results/bench-action-server.md
 # The channels' memory per turn: this process's against Redis (a redis-server of its own).
 bench-memory: .venv/bot/.installed
 	@mkdir -p results

@@ -7,7 +7,7 @@ subclass also lets through, without resuming the conversation:
 
 * STOP and the other opt-out words (``unsubscribe_alerts``, bot/nlu/stop_keywords.py),
 * "cancel" / «لغو» / «لغوه یې کړه», which withdraw the request (``withdraw_case``),
-* "delete my data" (``delete_my_data``: deletes the cases too, actions/privacy.py),
+* "delete my data" (``delete_my_data``: deletes the cases too, actions/chat/privacy.py),
 * "safety" (``ask_safety``: how to delete this chat from the phone),
 * the caseworker closing the case, which arrives through Rasa's HTTP API (``trigger_intent``),
 * a caseworker's reply (``EXTERNAL_case_reply``, triggered by the notifier's courier): its

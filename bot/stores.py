@@ -51,7 +51,7 @@ from bot.settings import (
 
 logger = logging.getLogger(__name__)
 
-#: The confirmation that ends a deletion turn (actions/privacy.py).
+#: The confirmation that ends a deletion turn (actions/chat/privacy.py).
 DELETED_CONFIRMATION = "utter_data_deleted"
 PURGE_EVERY_SECONDS = 3600.0
 #: In memory a purge is a look at a dict, so often enough for the one-message retention.

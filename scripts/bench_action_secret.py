@@ -29,7 +29,7 @@ def start(port: int, secret: str | None, log: Path) -> subprocess.Popen[bytes]:
     env.pop("ACTION_SERVER_SECRET", None)
     if secret:
         env["ACTION_SERVER_SECRET"] = secret
-    command = [str(ACTIONS_BIN / "python"), "-m", "actions.server", "--actions", "actions"]
+    command = [str(ACTIONS_BIN / "python"), "-m", "actions.server", "--actions", "actions.chat"]
     with log.open("ab") as out:
         process = subprocess.Popen(
             [*command, "--port", str(port)], cwd=ROOT, env=env, stdout=out, stderr=out

@@ -45,8 +45,11 @@ from sqlalchemy import Engine, insert, select, text  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
-from actions.airport import ActionAnswerAirportStatus  # noqa: E402
-from actions.announcements import ActionAnswerAnnouncements  # noqa: E402
+from actions.chat.airport import ActionAnswerAirportStatus  # noqa: E402
+from actions.chat.announcements import ActionAnswerAnnouncements  # noqa: E402
+from actions.chat.documents import ActionAnswerDocuments  # noqa: E402
+from actions.chat.flights import ActionAnswerFlights  # noqa: E402
+from actions.chat.help import ActionAnswerHelp  # noqa: E402
 from actions.common.kabul_time import KABUL  # noqa: E402
 from actions.content import db  # noqa: E402
 from actions.content.answering import ContentAction  # noqa: E402
@@ -61,9 +64,6 @@ from actions.content.models import (  # noqa: E402
     Verification,
 )
 from actions.content.seed.loader import read_file  # noqa: E402
-from actions.documents import ActionAnswerDocuments  # noqa: E402
-from actions.flights import ActionAnswerFlights  # noqa: E402
-from actions.help import ActionAnswerHelp  # noqa: E402
 from actions.publishing import load  # noqa: E402
 
 LANGUAGES = ("en", "prs", "ps")

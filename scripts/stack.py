@@ -369,7 +369,7 @@ class Stack:
                     "-m",
                     "actions.server",
                     "--actions",
-                    "actions",
+                    "actions.chat",
                     "--port",
                     str(self.action_port),
                 ],

@@ -3,7 +3,7 @@
 ``models.py`` (tables), ``outbox.py`` (what change alerts whom, queued in the editor's
 transaction), ``subscriptions.py`` (subscribe, opt out, forget), ``notifier.py`` (sends
 through Rasa's HTTP API at each channel's rate), ``retention.py`` (forgets what is older than
-the retention period). The Rasa actions are ``actions/subscriptions.py``,
-``actions/alert_delivery.py``, ``actions/privacy.py``; what alerts say is in
+the retention period). The Rasa actions are ``actions/chat/subscriptions.py``,
+``actions/chat/alert_delivery.py``, ``actions/chat/privacy.py``; what alerts say is in
 ``bot/lang/texts/alerts.py``. Operators: docs/DATA_PROTECTION.md.
 """

@@ -1,7 +1,7 @@
 """A caseworker's reply: a line of the case and its outbox row, written in one transaction.
 
 The person's address stays sealed in ``alert_addresses`` while the case is open (the Rasa side
-stores it when the case opens, ``actions/handoff.py``); the content runtime can only extend or
+stores it when the case opens, ``actions/chat/handoff.py``); the content runtime can only extend or
 shorten its expiry, never read it. Each reply keeps it for ``CONVERSATION_RETENTION`` more, and
 closing the case cuts it back to what the person's alert subscriptions need, or to a short grace
 for the replies still on their way (``release_address``).

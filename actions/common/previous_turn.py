@@ -1,7 +1,7 @@
 """What the assistant did in the turn before the person's latest message.
 
 Actions that depend on their last answer read it here: a follow-up after a gate answer
-(actions/flights.py), the confirmation a deletion waits for (actions/privacy.py).
+(actions/chat/flights.py), the confirmation a deletion waits for (actions/chat/privacy.py).
 """
 
 from __future__ import annotations

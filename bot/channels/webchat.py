@@ -79,7 +79,7 @@ DELETED_FIELD = "deleted"
 MAX_ACKNOWLEDGED = 2 * MAILBOX_MESSAGES
 
 
-#: Answers that mean "a caseworker will answer this" (bot/paused.py, actions/handoff.py): the
+#: Answers that mean "a caseworker will answer this" (bot/paused.py, actions/chat/handoff.py): the
 #: page then asks its mailbox as often as when a turn was answered with silence.
 WITH_A_CASEWORKER: Final = frozenset({"utter_case_received"})
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, select
 
-from actions.airport import ActionAnswerAirportStatus
+from actions.chat.airport import ActionAnswerAirportStatus
 from actions.content import db
 from actions.content.models import Gate, Organisation
 from tests.actions.content_support import (

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, delete, select
 
-from actions.announcements import ActionAnswerAnnouncements
+from actions.chat.announcements import ActionAnswerAnnouncements
 from actions.content import db
 from actions.content.models import (
     Announcement,

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, delete, select, update
 
+from actions.chat.documents import ActionAnswerDocuments
 from actions.content import db
 from actions.content.localise import word
 from actions.content.models import GuidanceKind, GuidanceTopic
-from actions.documents import ActionAnswerDocuments
 from tests.actions.content_support import (
     LANGUAGES,
     NOW,

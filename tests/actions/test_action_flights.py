@@ -10,10 +10,10 @@ import pytest
 from rasa_sdk import Tracker
 from sqlalchemy import Engine, select, update
 
+from actions.chat.flights import ActionAnswerFlights
 from actions.content import db
 from actions.content.localise import word
 from actions.content.models import Flight, FlightStatus
-from actions.flights import ActionAnswerFlights
 from tests.actions.content_support import (
     LANGUAGES,
     NOW,

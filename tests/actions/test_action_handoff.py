@@ -10,19 +10,20 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, select, update
 
-from actions import privacy, settings
+from actions import settings
 from actions.alerts import retention
 from actions.cases.models import Author, Case, CaseMessage, CaseStatus, Priority
-from actions.content import db
-from actions.content.models import Organisation
-from actions.handoff import (
+from actions.chat import privacy
+from actions.chat.handoff import (
     ActionAddToCase,
     ActionCaseClosed,
     ActionRequestCaseworker,
     ActionWithdrawCase,
 )
-from actions.privacy import ActionDeleteMyData
-from actions.subscriptions import ActionUnsubscribeAlerts
+from actions.chat.privacy import ActionDeleteMyData
+from actions.chat.subscriptions import ActionUnsubscribeAlerts
+from actions.content import db
+from actions.content.models import Organisation
 from bot.lang.normalise import normalise
 from tests.actions.content_support import NOW, clock, render, run, tracker
 

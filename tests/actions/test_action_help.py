@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, delete, update
 
+from actions.chat.help import ActionAnswerHelp
 from actions.content import db
 from actions.content.models import GuidanceKind, GuidanceTopic
-from actions.help import ActionAnswerHelp
 from tests.actions.content_support import (
     LANGUAGES,
     NOW,

@@ -36,13 +36,13 @@ from actions.admin import tokens
 from actions.admin.app import AccessLog, create_app
 from actions.admin.settings import AdminSettings
 from actions.admin.tokens import EditorToken
-from actions.airport import ActionAnswerAirportStatus
 from actions.alerts.models import Topic
 from actions.alerts.subscriptions import Wish
+from actions.chat.airport import ActionAnswerAirportStatus
+from actions.chat.flights import ActionAnswerFlights
 from actions.content import db
 from actions.content.migrate import alembic_config
 from actions.content.models import RevisionAction
-from actions.flights import ActionAnswerFlights
 from tests.actions.admin_support import (
     ADVICE,
     LATER,

@@ -10,7 +10,6 @@ from rasa_sdk.executor import CollectingDispatcher
 from sqlalchemy import func, select, update
 
 from actions import publishing
-from actions.alert_delivery import ActionSendAlert
 from actions.alerts.models import (
     EVERYWHERE,
     Delivery,
@@ -20,13 +19,14 @@ from actions.alerts.models import (
     Topic,
 )
 from actions.alerts.subscriptions import Wish
-from actions.content import db
-from actions.privacy import ActionDeleteMyData
-from actions.subscriptions import (
+from actions.chat.alert_delivery import ActionSendAlert
+from actions.chat.privacy import ActionDeleteMyData
+from actions.chat.subscriptions import (
     ActionListSubscriptions,
     ActionSubscribeAlerts,
     ActionUnsubscribeAlerts,
 )
+from actions.content import db
 from tests.actions.alerts_support import add_subscribers, conversation, deliveries
 from tests.actions.content_support import NOW, clock, render
 

@@ -21,7 +21,6 @@ from rasa_sdk.executor import CollectingDispatcher
 from sqlalchemy import update
 
 from actions import publishing
-from actions.alert_delivery import ActionSendAlert
 from actions.alerts import subscriptions
 from actions.alerts.models import Delivery, DeliveryStatus, Topic
 from actions.alerts.notifier import Notifier
@@ -29,6 +28,7 @@ from actions.alerts.notifier_settings import NotifierSettings
 from actions.alerts.outbox_steps import Outbox, Outcome
 from actions.alerts.rasa_client import refusal
 from actions.alerts.subscriptions import Wish
+from actions.chat.alert_delivery import ActionSendAlert
 from actions.content import db
 from actions.settings import SettingsError
 from bot.contract import NotDelivered

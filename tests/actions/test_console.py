@@ -24,9 +24,9 @@ from actions.admin.console.signin import THROTTLE
 from actions.admin.console.throttle import FailedSignIns
 from actions.admin.settings import AdminSettings
 from actions.admin.state import CLOCK
-from actions.airport import ActionAnswerAirportStatus
 from actions.alerts.models import Broadcast, Delivery, Topic
 from actions.alerts.subscriptions import Wish
+from actions.chat.airport import ActionAnswerAirportStatus
 from actions.content import db
 from actions.content.models import ConsoleSession, Revision, SignInCode
 from actions.publishing import publish

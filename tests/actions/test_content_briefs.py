@@ -8,9 +8,9 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import Engine, select
 
+from actions.chat.help import ActionAnswerHelp
 from actions.content import briefs, db
 from actions.content.models import Airport, Flight, Organisation
-from actions.help import ActionAnswerHelp
 from actions.settings import FreshnessLimits
 from bot.channels.sms_segments import encoding
 from tests.actions.content_support import LANGUAGES, NOW, clock, only_message, run, tracker

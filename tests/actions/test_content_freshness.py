@@ -13,8 +13,11 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, update
 
-from actions.airport import ActionAnswerAirportStatus
-from actions.announcements import ActionAnswerAnnouncements
+from actions.chat.airport import ActionAnswerAirportStatus
+from actions.chat.announcements import ActionAnswerAnnouncements
+from actions.chat.documents import ActionAnswerDocuments
+from actions.chat.flights import ActionAnswerFlights
+from actions.chat.help import ActionAnswerHelp
 from actions.content import db
 from actions.content.answering import ContentAction
 from actions.content.freshness import stalest_check
@@ -27,9 +30,6 @@ from actions.content.models import (
     GuidanceKind,
     GuidanceTopic,
 )
-from actions.documents import ActionAnswerDocuments
-from actions.flights import ActionAnswerFlights
-from actions.help import ActionAnswerHelp
 from actions.settings import FreshnessLimits, SettingsError, parse_duration
 from tests.actions.content_support import LANGUAGES, NOW, clock, render, run, tracker
 

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from actions.airport import ActionAnswerAirportStatus
-from actions.announcements import ActionAnswerAnnouncements
+from actions.chat.airport import ActionAnswerAirportStatus
+from actions.chat.announcements import ActionAnswerAnnouncements
+from actions.chat.documents import ActionAnswerDocuments
+from actions.chat.flights import ActionAnswerFlights
+from actions.chat.help import ActionAnswerHelp
 from actions.content import db
 from actions.content.answering import ContentAction
-from actions.documents import ActionAnswerDocuments
-from actions.flights import ActionAnswerFlights
-from actions.help import ActionAnswerHelp
 from actions.settings import EMERGENCY_HOTLINE, SettingsError
 from tests.actions.content_support import (
     LANGUAGES,

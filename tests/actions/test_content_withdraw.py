@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine
 
-from actions.airport import ActionAnswerAirportStatus
-from actions.announcements import ActionAnswerAnnouncements
+from actions.chat.airport import ActionAnswerAirportStatus
+from actions.chat.announcements import ActionAnswerAnnouncements
+from actions.chat.documents import ActionAnswerDocuments
+from actions.chat.flights import ActionAnswerFlights
+from actions.chat.help import ActionAnswerHelp
 from actions.content import db, editing
 from actions.content.answering import ContentAction
 from actions.content.review import MissingText, missing_translations
-from actions.documents import ActionAnswerDocuments
-from actions.flights import ActionAnswerFlights
-from actions.help import ActionAnswerHelp
 from tests.actions.content_support import NOW, clock, only_message, render, run, tracker
 
 LATER = NOW + timedelta(minutes=5)

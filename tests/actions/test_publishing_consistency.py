@@ -17,7 +17,7 @@ from sqlalchemy import Engine
 from actions import consistency, publishing
 from actions.admin.app import create_app
 from actions.admin.settings import AdminSettings
-from actions.airport import ActionAnswerAirportStatus
+from actions.chat.airport import ActionAnswerAirportStatus
 from actions.content import db, editing
 from actions.content.models import Revision
 from actions.content.seed.entries import SeedError

@@ -170,7 +170,7 @@ def airport_answer(console: Console) -> str:
     server's own code, on the console's database."""
     from rasa_sdk.executor import CollectingDispatcher
 
-    from actions.airport import ActionAnswerAirportStatus
+    from actions.chat.airport import ActionAnswerAirportStatus
     from actions.common.clock import utc_now
     from actions.common.database_action import Turn
     from actions.content import db

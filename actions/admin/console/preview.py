@@ -29,17 +29,17 @@ from rasa_sdk.executor import CollectingDispatcher
 from sqlalchemy.orm import Session
 
 from actions.admin.console.responses import wording
-from actions.airport import ActionAnswerAirportStatus
-from actions.announcements import ActionAnswerAnnouncements
+from actions.chat.airport import ActionAnswerAirportStatus
+from actions.chat.announcements import ActionAnswerAnnouncements
+from actions.chat.documents import ActionAnswerDocuments
+from actions.chat.flights import ActionAnswerFlights
+from actions.chat.help import ActionAnswerHelp
 from actions.common.database_action import Turn
 from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply
 from actions.content.localise import word
 from actions.content.models import Gate, GuidanceKind, GuidanceTopic
 from actions.content.revision import RecordKind
-from actions.documents import ActionAnswerDocuments
-from actions.flights import ActionAnswerFlights
-from actions.help import ActionAnswerHelp
 from actions.settings import FreshnessLimits
 from bot.channels.sms_render import ReplyRenderer
 from bot.channels.sms_segments import MAX_SEGMENTS, segment_count

@@ -26,9 +26,9 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from actions import settings
-from actions.airport import airport_reply
 from actions.alerts import subscriptions
 from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, Subscription, Topic
+from actions.chat.airport import airport_reply
 from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.content import format as fmt
 from actions.content.answering import Reply, latest_entity, own_messages

@@ -30,13 +30,13 @@ from sqlalchemy.orm import Session
 from actions.alerts.subscriptions import ALERT_CHANNELS
 from actions.cases import hours, store
 from actions.cases.models import Case
+from actions.chat.subscriptions import opt_out
 from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
 from actions.content.localise import digits, isolate, isolate_latin
 from actions.content.models import GuidanceKind, GuidanceTopic, Organisation
 from actions.settings import conversation_retention, emergency_hotline
-from actions.subscriptions import opt_out
 from bot.case_hours import staffed
 from bot.case_urgency import is_urgent
 from bot.contract import REMEMBER_ADDRESS

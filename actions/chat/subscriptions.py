@@ -18,11 +18,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from actions import settings
-from actions.airport import DEFAULT_AIRPORT
 from actions.alerts import subscriptions
 from actions.alerts.models import EVERYWHERE, Subscription, Topic
 from actions.alerts.subscriptions import ALERT_CHANNELS, Wish
 from actions.cases.models import Case, CaseStatus
+from actions.chat.airport import DEFAULT_AIRPORT
 from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.content import format as fmt
 from actions.content import queries

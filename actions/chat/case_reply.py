@@ -22,9 +22,9 @@ from rasa_sdk.events import ConversationPaused, SlotSet
 from sqlalchemy.orm import Session
 
 from actions import settings
-from actions.alert_delivery import WHATSAPP_LANGUAGE, outside_whatsapp_window
 from actions.alerts.models import DeliveryStatus
 from actions.cases.models import Case, CaseMessage, CaseReply
+from actions.chat.alert_delivery import WHATSAPP_LANGUAGE, outside_whatsapp_window
 from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.content.answering import latest_entity
 from actions.content.localise import language_or_default
