@@ -106,6 +106,7 @@ lint: setup
 	$(ACT)/ruff check bot actions tests scripts
 	$(ACT)/ruff format --check bot actions tests scripts
 	$(ACT)/python scripts/locks.py agree
+	PYTHONPATH=. $(ACT)/lint-imports --no-cache
 	@$(MAKE) --no-print-directory mypy
 
 mypy:

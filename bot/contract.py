@@ -25,6 +25,11 @@ CASE_REPLY: Final = "case_reply"
 #: A WhatsApp template message instead of text (outside the 24-hour window).
 WHATSAPP_TEMPLATE: Final = "whatsapp_template"
 
+# -- channels ---------------------------------------------------------------------------------
+
+#: The channels that can carry an alert: they push to a phone. REST and the web chat cannot.
+ALERT_CHANNELS: Final = frozenset({"telegram", "whatsapp", "twilio_sms", "sms_gateway"})
+
 # -- intents the other processes trigger through Rasa's HTTP API (never predicted from text) --
 
 EXTERNAL_PREFIX: Final = "EXTERNAL_"

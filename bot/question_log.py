@@ -21,7 +21,7 @@ runtime's migration 0014, described here, never created), for the editors' page
 
 Recording never fails a turn: an error is logged (with the conversation id, never the text)
 and the turn goes on. Rows are purged after ``CONVERSATION_RETENTION`` by the content
-runtime's retention job (``actions/alerts/retention.py``).
+runtime's retention job (``actions/notifier/retention.py``).
 """
 
 from __future__ import annotations

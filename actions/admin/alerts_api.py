@@ -12,8 +12,8 @@ from sqlalchemy.orm import Session
 
 from actions.admin.inputs import query_int
 from actions.admin.state import in_transaction
-from actions.alerts.models import DeliveryStatus
 from actions.alerts.outbox import latest
+from actions.common.outbox import DeliveryStatus
 
 routes = web.RouteTableDef()
 DEFAULT_LIMIT, MAX_LIMIT = 20, 500

@@ -8,11 +8,11 @@ Kept to the minimum an alert needs, because a seized server must not become a li
   bot runtime (``bot/channels/addresses.py``), with a key that is never in this database. The
   content runtime can see that an address exists, extend its expiry and delete it, not read it.
 * Everything expires: subscriptions and addresses after ``ALERT_SUBSCRIPTION_TTL`` (renewed on
-  subscribing again), deliveries are purged with conversations (``actions/alerts/retention.py``).
+  subscribing again), deliveries are purged with conversations (``actions/notifier/retention.py``).
 
 :class:`Broadcast` + :class:`Delivery` are the outbox: written in the editor's transaction, so a
 published change and its alerts are committed together, and sent by the notifier, which can
-crash and restart without sending anything twice (``actions/alerts/notifier.py``).
+crash and restart without sending anything twice (``actions/notifier/loop.py``).
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
+from actions.common.outbox import FINAL_STATUSES as FINAL_STATUSES
+from actions.common.outbox import DeliveryStatus as DeliveryStatus
 from actions.content.columns import Base, UTCDateTime, choice
 from actions.content.outgoing import CHANNEL as CHANNEL
 from actions.content.outgoing import CONVERSATION_ID as CONVERSATION_ID
-from actions.content.outgoing import FINAL_STATUSES as FINAL_STATUSES
-from actions.content.outgoing import DeliveryStatus as DeliveryStatus
 from actions.content.outgoing import Sending as Sending
 
 #: An airport code, or "*" for "every destination".

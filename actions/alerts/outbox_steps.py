@@ -1,175 +1,45 @@
-"""The notifier's database steps for alerts and caseworkers' replies: claim, re-check, settle.
+"""The alerts' outbox for the notifier: ``alert_deliveries``, re-checked against the person's
+subscriptions and stored address right before each goes out.
 
-Exactly once, across crashes:
-
-1. a row is *claimed* (``queued`` → ``sending``, in a transaction with ``SKIP LOCKED`` on
-   PostgreSQL, so several notifiers never take the same one);
-2. Rasa's channel claims it again right before handing it to the provider (``rendered_at``,
-   set once: a second trigger sends nothing) and records ``delivered_at`` when the provider
-   took it — shielded, so it completes even if this notifier dies meanwhile
-   (``bot/channels/deliveries.py``);
-3. after Rasa answered 200 the notifier marks it ``sent`` if it was delivered, or queues it
-   again if it was not (the action could not read the database);
-4. when the channel could not hand it to the provider (429, 5xx, no stored address) it is
-   retried with exponential backoff (or the provider's retry time), up to
-   ``ALERT_MAX_ATTEMPTS``, then ``failed``;
-5. a notifier that died leaves rows in ``sending``; after ``ALERT_CLAIM_LEASE`` any notifier
-   takes them back (``actions/alerts/leases.py``): delivered ones count as sent, the others
-   are queued again. Only a Rasa process dying between the provider's acceptance and
-   recording it can repeat an alert.
-
-At most one message per conversation a second (Telegram's per-chat limit), counted from when
-the last one *finished*, whatever the number queued.
+The steps and their exactly-once guarantees are the kernel's (``actions/common/outbox.py``);
+what is the alerts' own is the table, the intent that delivers a row and why a row must not go
+out after all.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from contextlib import AbstractContextManager
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, exists, or_, select, update
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
-from actions import settings
-from actions.alerts import leases, retention
-from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, StoredAddress
-from actions.alerts.notifier_settings import NotifierSettings
-from actions.alerts.subscriptions import ALERT_CHANNELS, still_wanted
-from actions.common.clock import utc_now
+from actions.alerts.models import Broadcast, Delivery, StoredAddress
+from actions.alerts.subscriptions import still_wanted
+from actions.common.outbox import DeliveryStatus, Outbox
 from actions.content.db import session_scope
-from bot.contract import ALERT_DELIVERY, ALERT_INTENT
-
-logger = logging.getLogger(__name__)
+from bot.contract import ALERT_CHANNELS, ALERT_DELIVERY, ALERT_INTENT
 
 NO_ADDRESS = "no stored address"
 
 
-@dataclass(frozen=True)
-class Claimed:
-    id: int
-    conversation_id: str
-    channel: str
-    attempts: int
+class AlertOutbox(Outbox):
+    """Alerts (``alert_deliveries``): one per subscriber of a published change."""
 
+    model = Delivery
+    intent = ALERT_INTENT
+    entity = ALERT_DELIVERY
+    kind = "alert"
+    channels = ALERT_CHANNELS
 
-@dataclass(frozen=True)
-class Outcome:
-    """What Rasa said about one trigger."""
-
-    delivered: bool  # Rasa answered 200
-    error: str | None = None  # short reason, never an address
-    retry_after: float | None = None
-    permanent: bool = False  # retrying cannot help (no stored address)
-    reached_rasa: bool = True  # False: connection failed or timed out, the outcome is unknown
-
-
-class Outbox:
-    """The steps, each one short transaction (run in a worker thread).
-
-    For alerts (``alert_deliveries``); a subclass names another table with the same columns,
-    the intent that delivers its rows and the entity that carries their id
-    (``actions/cases/courier.py``: caseworkers' replies).
-    """
-
-    #: The outbox table: ``Delivery``, or another model with its ``Sending`` columns.
-    model: Any = Delivery
-    intent: str = ALERT_INTENT
-    entity: str = ALERT_DELIVERY
-    #: What one row is, for the log.
-    kind: str = "alert"
-    #: The channels whose rows it sends.
-    channels: frozenset[str] = ALERT_CHANNELS
-
-    def __init__(self, settings_: NotifierSettings, clock: Callable[[], datetime] = utc_now):
-        self.settings = settings_
-        self.retries = leases.Retries.of(settings_)
-        self.clock = clock
-
-    def recover(self) -> int:
-        """Takes back deliveries a dead notifier left in ``sending`` past the lease."""
-        now, table = self.clock(), self.model
-        stale = self.retries.lease_ended(table, DeliveryStatus.SENDING, now)
-        with session_scope() as session:
-            sent = session.execute(
-                update(table)
-                .where(stale, table.delivered_at.is_not(None))
-                .values(status=DeliveryStatus.SENT, finished_at=now)
-            )
-            queued = session.execute(
-                update(table)
-                .where(stale, table.delivered_at.is_(None))
-                .values(status=DeliveryStatus.QUEUED, next_attempt_at=now, rendered_at=None)
-            )
-        count = int(getattr(sent, "rowcount", 0) or 0) + int(getattr(queued, "rowcount", 0) or 0)
-        if count:
-            logger.info("recovered %d %s(s) a stopped notifier had claimed", count, self.kind)
-        return count
-
-    def claim(self, channel: str, limit: int) -> list[Claimed]:
-        """Up to ``limit`` due deliveries of ``channel``, one per conversation, oldest first,
-        skipping conversations with a delivery in flight or one finished less than a second ago.
-
-        The second counts from when the last one *finished*, not when it was claimed: a slow
-        send would otherwise leave the next one arriving at the provider well within the second.
-        """
-        now, table = self.clock(), self.model
-        recent = aliased(table)
-        just_alerted = exists().where(
-            recent.conversation_id == table.conversation_id,
-            or_(
-                recent.status == DeliveryStatus.SENDING,
-                and_(
-                    recent.status == DeliveryStatus.SENT,
-                    recent.finished_at
-                    > now - timedelta(seconds=self.settings.per_conversation_interval),
-                ),
-            ),
-        )
-        due = leases.due(
-            table,
-            DeliveryStatus.QUEUED,
-            now,
-            table.channel == channel,
-            ~just_alerted,
-            limit=limit * 2,
-        )
-        with session_scope() as session:
-            picked: dict[str, Any] = {}
-            for delivery in session.scalars(due):
-                if delivery.conversation_id not in picked and len(picked) < limit:
-                    picked[delivery.conversation_id] = delivery
-            leases.claim(picked.values(), DeliveryStatus.SENDING, now)
-            return [
-                Claimed(d.id, d.conversation_id, d.channel, d.attempts) for d in picked.values()
-            ]
-
-    def still_to_send(self, claimed: Claimed) -> bool:
-        """Re-checked just before sending: opted out, or no address left, means not at all.
-
-        Renews the claim and counts the attempt: a row is only ever older than the lease when
-        the notifier holding it has stopped.
-        """
-        now = self.clock()
-        with session_scope() as session:
-            row = session.get(self.model, claimed.id, with_for_update=True)
-            if row is None or row.status is not DeliveryStatus.SENDING:
-                return False
-            row.claimed_at = now
-            row.attempts += 1
-            unsendable = self.unsendable(session, row, now)
-            if unsendable is not None:
-                status, error = unsendable
-                _finish(row, status, now, error)
-                return False
-            return True
+    def unit_of_work(self) -> AbstractContextManager[Session]:
+        return session_scope()
 
     def unsendable(
         self, session: Session, row: Any, now: datetime
     ) -> tuple[DeliveryStatus, str | None] | None:
-        """Why ``row`` must not go out after all (its final status and error), or None."""
+        """Opted out since: cancelled; no address left: failed."""
         broadcast = session.get(Broadcast, row.broadcast_id)
         assert broadcast is not None
         if not still_wanted(
@@ -180,45 +50,6 @@ class Outbox:
             return DeliveryStatus.FAILED, NO_ADDRESS
         return None
 
-    def settle(self, claimed: Claimed, outcome: Outcome) -> DeliveryStatus:
-        """Record what became of one delivery after Rasa answered (or did not)."""
-        now = self.clock()
-        with session_scope() as session:
-            delivery = session.get(self.model, claimed.id)
-            if delivery is None:
-                return DeliveryStatus.FAILED  # forgotten on request meanwhile
-            if delivery.status is not DeliveryStatus.SENDING:
-                return DeliveryStatus(delivery.status)  # cancelled or superseded meanwhile
-            if delivery.delivered_at is not None:
-                # Delivered, whatever the answer said (an answer lost on the way counts too).
-                _finish(delivery, DeliveryStatus.SENT, now)
-                return DeliveryStatus.SENT
-            if outcome.delivered:
-                error = "not sent (the action could not read the database)"
-            else:
-                error = outcome.error or "failed"
-            if delivery.rendered_at is not None and not outcome.reached_rasa:
-                # Rasa still holds it, in the middle of sending: it will record the outcome.
-                # Taken back after the lease like a dead notifier's, never sent twice.
-                return DeliveryStatus.SENDING
-            later = self.retries.next_attempt(delivery.attempts, now, outcome.retry_after)
-            if outcome.permanent or later is None:
-                _finish(delivery, DeliveryStatus.FAILED, now, error)
-                return DeliveryStatus.FAILED
-            delivery.status = DeliveryStatus.QUEUED
-            delivery.next_attempt_at = later
-            leases.note_error(delivery, error)
-            return DeliveryStatus.QUEUED
-
-    def purge(self) -> retention.Purged:
-        with session_scope() as session:
-            return retention.purge(
-                session,
-                self.clock(),
-                settings.conversation_retention(),
-                settings.closed_case_retention(),
-            )
-
 
 def has_address(session: Session, conversation_id: str, now: datetime) -> bool:
     """Whether a sealed address for the conversation is stored and not expired."""
@@ -226,10 +57,3 @@ def has_address(session: Session, conversation_id: str, now: datetime) -> bool:
         select(StoredAddress.expires_at).where(StoredAddress.conversation_id == conversation_id)
     )
     return expires_at is not None and expires_at > now
-
-
-def _finish(delivery: Any, status: DeliveryStatus, now: datetime, error: str | None = None) -> None:
-    delivery.status = status
-    delivery.finished_at = now
-    if error is not None:
-        leases.note_error(delivery, error)

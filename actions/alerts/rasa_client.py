@@ -15,7 +15,7 @@ from urllib.parse import quote
 import aiohttp
 
 from actions.alerts.notifier_settings import NotifierSettings
-from actions.alerts.outbox_steps import Claimed, Outcome
+from actions.common.outbox import Claimed, Outcome
 from bot.contract import ALERT_DELIVERY, ALERT_INTENT, NotDelivered
 
 #: How much of an answer that is not ours (an older Rasa, a proxy's page) is kept as the error.

@@ -20,10 +20,6 @@ from actions.alerts.models import (
     Topic,
 )
 from actions.alerts.outbox import cancel_queued
-from actions.cases import store
-
-#: The channels that can carry an alert: they push to a phone. REST and the web chat cannot.
-ALERT_CHANNELS = frozenset({"telegram", "whatsapp", "twilio_sms", "sms_gateway"})
 
 
 @dataclass(frozen=True, order=True)
@@ -92,18 +88,22 @@ def current(session: Session, conversation_id: str, now: datetime) -> Sequence[S
     ).all()
 
 
-def unsubscribe(session: Session, conversation_id: str, now: datetime) -> int:
+def unsubscribe(
+    session: Session, conversation_id: str, now: datetime, keep_address: bool = False
+) -> int:
     """Stop every alert at once: subscriptions, queued alerts and the stored address go.
 
     Returns how many subscriptions there were. The address is deleted too: without a
-    subscription there is no reason to keep a way to reach the person — unless a caseworker
-    holds their case, whose replies need it until it closes (actions/cases/replies.py).
+    subscription there is no reason to keep a way to reach the person — unless the caller
+    says it is still needed (``keep_address``: a caseworker holds their case, whose replies
+    need it until it closes, actions/cases/replies.py; the opt-out action knows, the alert
+    system does not).
     """
     removed = session.execute(
         delete(Subscription).where(Subscription.conversation_id == conversation_id)
     )
     cancel_queued(session, conversation_id, now)
-    if store.open_case_of(session, conversation_id) is None:
+    if not keep_address:
         session.execute(
             delete(StoredAddress).where(StoredAddress.conversation_id == conversation_id)
         )

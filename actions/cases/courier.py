@@ -1,7 +1,7 @@
 """The courier: caseworkers' replies sent by the notifier, the way alerts are.
 
 The notifier process (``python -m actions.alerts serve``) runs this outbox beside the alerts'
-one, with the same steps and guarantees (``actions/alerts/outbox_steps.py``): claimed with
+one, with the same steps and guarantees (``actions/common/outbox.py``): claimed with
 ``SKIP LOCKED``, triggered through Rasa's HTTP API as ``EXTERNAL_case_reply`` with the reply's
 id in the entity ``case_reply`` and the person's channel as ``output_channel``, claimed again by
 Rasa's channel right before the provider (``bot/channels/deliveries.py``), retried with backoff
@@ -11,16 +11,17 @@ the caseworker sees on the case's page. The channels' rates are shared with the 
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from actions.alerts.models import DeliveryStatus
-from actions.alerts.outbox_steps import NO_ADDRESS, Outbox, has_address
-from actions.alerts.subscriptions import ALERT_CHANNELS
+from actions.alerts.outbox_steps import NO_ADDRESS, has_address
 from actions.cases.models import CaseReply
-from bot.contract import CASE_REPLY, CASE_REPLY_INTENT
+from actions.common.outbox import DeliveryStatus, Outbox
+from actions.content.db import session_scope
+from bot.contract import ALERT_CHANNELS, CASE_REPLY, CASE_REPLY_INTENT
 
 #: The web chat keeps no address: its own connector holds the messages it did not ask for.
 WEBCHAT = "webchat"
@@ -34,6 +35,9 @@ class CaseReplyOutbox(Outbox):
     entity = CASE_REPLY
     kind = "case reply"
     channels = ALERT_CHANNELS | {WEBCHAT}
+
+    def unit_of_work(self) -> AbstractContextManager[Session]:
+        return session_scope()
 
     def unsendable(
         self, session: Session, row: Any, now: datetime

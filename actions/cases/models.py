@@ -3,7 +3,7 @@
 A case never holds a phone number or a chat id: the conversation id is the same HMAC the
 channels use (bot/channels/identity.py), and a caseworker's reply reaches the person through
 Rasa, which alone can unseal an address. Texts are kept no longer than the conversation itself
-(``actions/alerts/retention.py`` purges them with it), and so are the events sent to a
+(``actions/notifier/retention.py`` purges them with it), and so are the events sent to a
 helpdesk about the case (:class:`CaseEvent`, deleted with it).
 """
 
@@ -15,8 +15,9 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from actions.common.outbox import DeliveryStatus
 from actions.content.columns import Base, UTCDateTime, choice
-from actions.content.outgoing import CHANNEL, CONVERSATION_ID, DeliveryStatus, Sending
+from actions.content.outgoing import CHANNEL, CONVERSATION_ID, Sending
 
 #: A caseworker's sign-in name (the console's editor names are as long).
 CASEWORKER = String(64)

@@ -14,10 +14,10 @@ from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy import case as sql_case
 from sqlalchemy.orm import Session
 
-from actions.alerts.models import DeliveryStatus
 from actions.cases import replies, undelivered, webhooks
 from actions.cases.models import Author, Case, CaseAudit, CaseMessage, CaseStatus
 from actions.cases.store import OPEN_STATUSES
+from actions.common.outbox import DeliveryStatus
 from bot import case_events
 
 #: Open cases on one page of the queue; the others are on the next pages.

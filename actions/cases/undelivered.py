@@ -5,7 +5,7 @@ written by this project's own code ("telegram: no stored address", "Rasa HTTP 50
 database to record the delivery in (ADDRESS_ENCRYPTION_KEY unset)", "Rasa unreachable
 (ClientConnectorError)"). A caseworker needs to know what it means for the person and whom to
 tell, so each is read as one of a few reasons, the catalogue's ``undelivered_*`` sentences.
-The markers are the fixed parts of those lines (``actions/alerts/outbox_steps.py``,
+The markers are the fixed parts of those lines (``actions/common/outbox.py``,
 ``rasa_client.py``, ``bot/channels/alerts.py``, ``webchat.py``), never a provider's prose.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from actions.alerts.models import DeliveryStatus
+from actions.common.outbox import DeliveryStatus
 
 #: (what the reason line contains, the reason's key), the first match wins.
 MARKERS: Final = (

@@ -15,7 +15,7 @@ Run by the notifier (``python -m actions.alerts serve``) when ``CASE_WEBHOOK_URL
   posting leaves ``sending`` rows, taken back after a minute: the helpdesk may then get an event
   twice, and de-duplicates on its ``event_id``.
 
-The lease, its recovery and the backoff are the alerts' own rules (``actions/alerts/leases.py``).
+The lease, its recovery and the backoff are the alerts' rules too (``actions/common/leases.py``).
 The rest differs from the alerts' outbox because the receiver does: events go in order per case
 (alerts: one a second per conversation, in any order), a helpdesk is one HTTP endpoint with no
 channel claiming a row again before sending (so at least once, de-duplicated by the receiver,
@@ -40,8 +40,8 @@ import aiohttp
 from sqlalchemy import exists, func, select, update
 from sqlalchemy.orm import Session, aliased
 
-from actions.alerts import leases
 from actions.cases.models import CaseEvent, EventStatus
+from actions.common import leases
 from actions.common.clock import utc_now
 from actions.content.db import session_scope
 from bot import case_events

@@ -7,10 +7,10 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from actions.common.database_action import Turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply, asked_detail, detail
+from actions.content.database_action import Turn
 from actions.content.localise import isolate_latin, word
 from actions.content.models import Provenance
 

@@ -29,9 +29,9 @@ from actions import settings
 from actions.alerts import subscriptions
 from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, Subscription, Topic
 from actions.chat.airport import airport_reply
-from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.content import format as fmt
 from actions.content.answering import Reply, latest_entity, own_messages
+from actions.content.database_action import DatabaseAction, Events, Turn
 from actions.content.localise import language_or_default
 from actions.content.models import Announcement, Flight, Revision
 from bot.contract import ALERT_DELIVERY, WHATSAPP_TEMPLATE, language_metadata

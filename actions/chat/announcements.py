@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from actions.common.database_action import Turn
 from actions.content import briefs, queries, topics
 from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply, asked_detail
+from actions.content.database_action import Turn
 from actions.content.localise import isolate_latin
 from actions.content.models import Announcement
 

@@ -22,11 +22,11 @@ from rasa_sdk.events import ConversationPaused, SlotSet
 from sqlalchemy.orm import Session
 
 from actions import settings
-from actions.alerts.models import DeliveryStatus
 from actions.cases.models import Case, CaseMessage, CaseReply
 from actions.chat.alert_delivery import WHATSAPP_LANGUAGE, outside_whatsapp_window
-from actions.common.database_action import DatabaseAction, Events, Turn
+from actions.common.outbox import DeliveryStatus
 from actions.content.answering import latest_entity
+from actions.content.database_action import DatabaseAction, Events, Turn
 from actions.content.localise import language_or_default
 from bot.contract import CASE_REPLY, WHATSAPP_TEMPLATE, language_metadata
 from bot.lang import texts

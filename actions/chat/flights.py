@@ -11,11 +11,11 @@ from typing import Final
 
 from rasa_sdk import Tracker
 
-from actions.common.database_action import Turn
 from actions.common.previous_turn import previous_turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply, asked_detail, detail
+from actions.content.database_action import Turn
 from actions.content.localise import digits, isolate_latin, word
 from actions.content.models import Airport, Flight, Provenance
 from actions.content.queries import FlightQuery

@@ -27,19 +27,18 @@ from rasa_sdk.executor import CollectingDispatcher
 from rasa_sdk.types import DomainDict
 from sqlalchemy.orm import Session
 
-from actions.alerts.subscriptions import ALERT_CHANNELS
 from actions.cases import hours, store
 from actions.cases.models import Case
 from actions.chat.subscriptions import opt_out
-from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
+from actions.content.database_action import DatabaseAction, Events, Turn
 from actions.content.localise import digits, isolate, isolate_latin
 from actions.content.models import GuidanceKind, GuidanceTopic, Organisation
 from actions.settings import conversation_retention, emergency_hotline
 from bot.case_hours import staffed
 from bot.case_urgency import is_urgent
-from bot.contract import REMEMBER_ADDRESS
+from bot.contract import ALERT_CHANNELS, REMEMBER_ADDRESS
 from bot.lang import texts
 
 logger = logging.getLogger(__name__)

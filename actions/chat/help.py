@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from actions.common.database_action import Turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply, asked_detail
+from actions.content.database_action import Turn
 from actions.content.models import GuidanceKind
 
 #: Contacts an SMS answer lists, one line each, with a check line per source (each contact is

@@ -24,8 +24,8 @@ from sqlalchemy.orm import Session
 
 from actions.alerts import subscriptions
 from actions.cases import store as cases
-from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.common.previous_turn import previous_turn
+from actions.content.database_action import DatabaseAction, Events, Turn
 from actions.content.db import session_scope
 
 logger = logging.getLogger(__name__)

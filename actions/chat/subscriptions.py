@@ -20,14 +20,14 @@ from sqlalchemy.orm import Session
 from actions import settings
 from actions.alerts import subscriptions
 from actions.alerts.models import EVERYWHERE, Subscription, Topic
-from actions.alerts.subscriptions import ALERT_CHANNELS, Wish
+from actions.alerts.subscriptions import Wish
 from actions.cases.models import Case, CaseStatus
 from actions.chat.airport import DEFAULT_AIRPORT
-from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.content import format as fmt
 from actions.content import queries
+from actions.content.database_action import DatabaseAction, Events, Turn
 from actions.content.localise import isolate_latin, word
-from bot.contract import REMEMBER_ADDRESS
+from bot.contract import ALERT_CHANNELS, REMEMBER_ADDRESS
 from bot.lang import texts
 
 logger = logging.getLogger(__name__)
@@ -155,14 +155,17 @@ class ActionUnsubscribeAlerts(SubscriptionAction):
 def opt_out(turn: Turn) -> None:
     """Ends every subscription now, and says so truthfully: while a case is open the
     caseworker's reply still comes to this chat (only "delete my data" stops that)."""
-    removed = subscriptions.unsubscribe(turn.session, turn.conversation, turn.now)
-    if removed:
-        logger.info("%s unsubscribed from %d topic(s)", turn.conversation, removed)
     case_open = turn.session.scalar(
         select(Case.id)
         .where(Case.conversation_id == turn.conversation, Case.status.in_(OPEN_CASE))
         .limit(1)
     )
+    # A caseworker's replies still need the address while the case is open.
+    removed = subscriptions.unsubscribe(
+        turn.session, turn.conversation, turn.now, keep_address=case_open is not None
+    )
+    if removed:
+        logger.info("%s unsubscribed from %d topic(s)", turn.conversation, removed)
     response = "utter_alerts_unsubscribed" if removed else "utter_no_subscriptions"
     turn.dispatcher.utter_message(response=f"{response}_case" if case_open else response)
 

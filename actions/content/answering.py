@@ -21,9 +21,9 @@ from rasa_sdk import Tracker
 from rasa_sdk.executor import CollectingDispatcher
 
 from actions.common.clock import utc_now
-from actions.common.database_action import DatabaseAction, Events, Turn
 from actions.content import briefs
 from actions.content import format as fmt
+from actions.content.database_action import DatabaseAction, Events, Turn
 from actions.content.freshness import stalest_check
 from actions.content.localise import isolate
 from actions.content.models import Provenance

@@ -1,11 +1,11 @@
 """Where a message on its way to a person stands: the columns an alert's ``Delivery``
 (``actions/alerts/models.py``) and a caseworker's ``CaseReply`` (``actions/cases/models.py``)
-share, and the states both go through. Here, at the bottom, so that cases and the question log
-(which content's models gather) need nothing from the alert system."""
+share. Here, at the bottom, so that cases and the question log (which content's models gather)
+need nothing from the alert system; the states both go through are the outbox kernel's
+(``actions/common/outbox.py``)."""
 
 from __future__ import annotations
 
-import enum
 from datetime import datetime
 
 from sqlalchemy import Integer, String
@@ -18,28 +18,8 @@ CONVERSATION_ID = String(64)
 CHANNEL = String(32)
 
 
-class DeliveryStatus(str, enum.Enum):
-    QUEUED = "queued"  # waiting for its turn (or for a retry after ``next_attempt_at``)
-    SENDING = "sending"  # claimed by a notifier, handed to Rasa
-    SENT = "sent"  # Rasa's channel handed it to the provider
-    FAILED = "failed"  # given up: no address any more, or every retry failed
-    CANCELLED = "cancelled"  # the subscriber opted out before it went out
-    SUPERSEDED = "superseded"  # a newer change to the same thing went out instead
-
-
-#: Statuses a delivery never leaves.
-FINAL_STATUSES = frozenset(
-    {
-        DeliveryStatus.SENT,
-        DeliveryStatus.FAILED,
-        DeliveryStatus.CANCELLED,
-        DeliveryStatus.SUPERSEDED,
-    }
-)
-
-
 class Sending:
-    """Where one message on its way through the notifier stands (``actions/alerts/notifier.py``
+    """Where one message on its way through the notifier stands (``actions/common/outbox.py``
     reads and writes these columns; an alert's ``Delivery`` and a caseworker's ``CaseReply``
     share them, each with its own ``status``)."""
 

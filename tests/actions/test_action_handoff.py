@@ -11,7 +11,6 @@ import pytest
 from sqlalchemy import Engine, select, update
 
 from actions import settings
-from actions.alerts import retention
 from actions.cases.models import Author, Case, CaseMessage, CaseStatus, Priority
 from actions.chat import privacy
 from actions.chat.handoff import (
@@ -24,6 +23,7 @@ from actions.chat.privacy import ActionDeleteMyData
 from actions.chat.subscriptions import ActionUnsubscribeAlerts
 from actions.content import db
 from actions.content.models import Organisation
+from actions.notifier import retention
 from bot.lang.normalise import normalise
 from tests.actions.content_support import NOW, clock, render, run, tracker
 

@@ -26,7 +26,7 @@ print(json.dumps({"actions": sorted(executor.actions),
 NOT_FOR_THE_ACTION_SERVER = (
     "actions.admin",
     "actions.content_cli",
-    "actions.alerts.notifier",
+    "actions.notifier",
     "actions.alerts.__main__",
     "actions.content.__main__",
     "actions.content.seed",

@@ -23,13 +23,14 @@ from sqlalchemy import update
 from actions import publishing
 from actions.alerts import subscriptions
 from actions.alerts.models import Delivery, DeliveryStatus, Topic
-from actions.alerts.notifier import Notifier
 from actions.alerts.notifier_settings import NotifierSettings
-from actions.alerts.outbox_steps import Outbox, Outcome
+from actions.alerts.outbox_steps import AlertOutbox
 from actions.alerts.rasa_client import refusal
 from actions.alerts.subscriptions import Wish
 from actions.chat.alert_delivery import ActionSendAlert
+from actions.common.outbox import Outcome
 from actions.content import db
+from actions.notifier.loop import Notifier
 from actions.settings import SettingsError
 from bot.contract import NotDelivered
 from tests.actions.alerts_support import (
@@ -172,7 +173,7 @@ async def run_until_settled(notifier: Notifier, timeout: float = 20.0) -> None:
 
 def notifier_for(url: str, settings: NotifierSettings = FAST) -> Notifier:
     settings = replace(settings, rasa_url=url)
-    return Notifier(settings, Outbox(settings, moving(timedelta(minutes=6))))
+    return Notifier(settings, AlertOutbox(settings, moving(timedelta(minutes=6))))
 
 
 async def test_every_subscriber_gets_the_alert_once_in_their_language(
@@ -380,7 +381,7 @@ async def test_after_a_crash_nothing_is_sent_twice_and_nothing_is_lost(
     settings = replace(FAST, rasa_url=url)
     # A notifier claims 6 and dies: 3 of them had been delivered by Rasa (which goes on when
     # the notifier is gone), 2 were written but not yet claimed by the channel, 1 not touched.
-    dead = Outbox(settings, moving(timedelta(minutes=6)))
+    dead = AlertOutbox(settings, moving(timedelta(minutes=6)))
     claimed = dead.claim("telegram", 6)
     for delivery in claimed[:5]:
         (text,) = await fake.run_alert(delivery.conversation_id, "telegram", delivery.id)
@@ -390,7 +391,7 @@ async def test_after_a_crash_nothing_is_sent_twice_and_nothing_is_lost(
             channel_settles(delivery.id, delivered=True)
 
     # A new notifier starts after the lease.
-    restarted = Notifier(settings, Outbox(settings, moving(timedelta(minutes=7))))
+    restarted = Notifier(settings, AlertOutbox(settings, moving(timedelta(minutes=7))))
     await run_until_settled(restarted)
 
     people = [c for c, _, _ in fake.sent]

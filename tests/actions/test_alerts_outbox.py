@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import func, insert, select
 
 from actions import publishing
-from actions.alerts import retention, subscriptions
+from actions.alerts import subscriptions
 from actions.alerts.models import (
     EVERYWHERE,
     Broadcast,
@@ -24,6 +24,7 @@ from actions.alerts.outbox import latest
 from actions.alerts.subscriptions import Wish
 from actions.content import db, editing
 from actions.content.models import Revision
+from actions.notifier import retention
 from tests.actions.alerts_support import add_subscribers, deliveries
 from tests.actions.content_support import NOW
 

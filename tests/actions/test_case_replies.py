@@ -10,17 +10,19 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, delete, select, update
 
-from actions.alerts import retention, subscriptions
+from actions.alerts import subscriptions
 from actions.alerts.models import DeliveryStatus, StoredAddress, Topic
 from actions.alerts.notifier_settings import NotifierSettings
-from actions.alerts.outbox_steps import Outcome
 from actions.alerts.subscriptions import Wish
 from actions.cases import queue, replies, store
 from actions.cases.courier import CaseReplyOutbox
 from actions.cases.models import Case, CaseMessage, CaseReply
 from actions.chat import privacy
 from actions.chat.case_reply import ActionSendCaseReply
+from actions.chat.subscriptions import ActionUnsubscribeAlerts
+from actions.common.outbox import Outcome
 from actions.content import db
+from actions.notifier import retention
 from tests.actions.alerts_support import conversation
 from tests.actions.content_support import NOW, clock, run
 
@@ -258,20 +260,24 @@ def test_closing_keeps_the_address_only_for_replies_on_their_way_or_the_subscrip
     assert address_expiry(other) == NOW + timedelta(days=3)  # what the alerts still need
 
 
-def test_stop_during_a_case_keeps_the_address_for_the_caseworker() -> None:
+async def test_stop_during_a_case_keeps_the_address_for_the_caseworker() -> None:
     seal_address()
     reply_in_a_taken_case()
     with db.session_scope() as session:
         subscriptions.subscribe(
             session, PERSON, "telegram", [Wish(Topic.AIRPORT, "KBL")], "prs", NOW, timedelta(1)
         )
-        assert subscriptions.unsubscribe(session, PERSON, NOW) == 1
+    stop = conversation(sender=PERSON, intent="unsubscribe_alerts", text="stop")
+    messages, _ = await run(ActionUnsubscribeAlerts(clock()), stop)
+    assert [m["response"] for m in messages] == ["utter_alerts_unsubscribed_case"]
+    with db.session_scope() as session:
+        assert subscriptions.current(session, PERSON, NOW) == []
     assert address_expiry() is not None
     with db.session_scope() as session:  # without a case, STOP takes it away as before
         session.execute(delete(CaseReply))
         session.execute(delete(CaseMessage))
         session.execute(delete(Case))
-        subscriptions.unsubscribe(session, PERSON, NOW)
+    await run(ActionUnsubscribeAlerts(clock()), stop)
     assert address_expiry() is None
 
 

@@ -11,8 +11,8 @@ import pytest
 from sqlalchemy import Engine, delete, func, select
 from sqlalchemy.orm import Session
 
-from actions.alerts import retention
 from actions.content import db
+from actions.notifier import retention
 from actions.questions import report
 from actions.questions.models import QuestionCount, UnansweredQuestion
 from bot.question_mask import wording

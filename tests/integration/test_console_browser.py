@@ -172,8 +172,8 @@ def airport_answer(console: Console) -> str:
 
     from actions.chat.airport import ActionAnswerAirportStatus
     from actions.common.clock import utc_now
-    from actions.common.database_action import Turn
     from actions.content import db
+    from actions.content.database_action import Turn
     from tests.actions.content_support import tracker
 
     engine = db.create_content_engine(console.db_url)

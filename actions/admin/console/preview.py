@@ -34,9 +34,9 @@ from actions.chat.announcements import ActionAnswerAnnouncements
 from actions.chat.documents import ActionAnswerDocuments
 from actions.chat.flights import ActionAnswerFlights
 from actions.chat.help import ActionAnswerHelp
-from actions.common.database_action import Turn
 from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply
+from actions.content.database_action import Turn
 from actions.content.localise import word
 from actions.content.models import Gate, GuidanceKind, GuidanceTopic
 from actions.content.revision import RecordKind

@@ -1,12 +1,13 @@
 """The notifier: sends queued alerts and caseworkers' replies through Rasa's HTTP API, at each
 channel's pace, exactly once; and, with ``CASE_WEBHOOK_URL``, the helpdesk's case events.
 
-``python -m actions.alerts serve`` (``actions/alerts/__main__.py``, started by ``make run``).
-Its parts: the settings (``notifier_settings.py``), the database steps and their guarantees
-(``outbox_steps.py``, with ``leases.py``), the calls of Rasa's HTTP API (``rasa_client.py``)
-and this loop. Caseworkers' replies are an outbox of the same shape
-(``actions/cases/courier.py``); the helpdesk's events have their own sender
-(``actions/cases/webhook_sender.py``).
+``python -m actions.alerts serve`` (``actions/notifier/commands.py``, started by ``make run``).
+Its parts: the settings (``actions/alerts/notifier_settings.py``), the database steps and their
+guarantees (``actions/common/outbox.py``, with ``leases.py``; the alerts' own in
+``actions/alerts/outbox_steps.py``), the calls of Rasa's HTTP API
+(``actions/alerts/rasa_client.py``), the retention job (``retention.py``) and this loop.
+Caseworkers' replies are an outbox of the same shape (``actions/cases/courier.py``); the
+helpdesk's events have their own sender (``actions/cases/webhook_sender.py``).
 
 Rates: per channel a pacer (``ALERT_RATE_<CHANNEL>`` messages per second: Telegram 25,
 WhatsApp 70 — headroom below the providers' 30 and 80 — SMS 10 by default;
@@ -22,11 +23,14 @@ import signal
 import time
 from collections.abc import Sequence
 
-from actions.alerts.models import DeliveryStatus
+from actions import settings
 from actions.alerts.notifier_settings import NotifierSettings
-from actions.alerts.outbox_steps import Claimed, Outbox
+from actions.alerts.outbox_steps import AlertOutbox
 from actions.alerts.rasa_client import RasaApi
 from actions.cases import webhook_sender
+from actions.common.outbox import Claimed, DeliveryStatus, Outbox
+from actions.content.db import session_scope
+from actions.notifier import retention
 from actions.settings import SettingsError
 from bot.alert_rates import alert_rate
 from bot.pacing import Pacer
@@ -47,7 +51,7 @@ class Notifier:
         """``more``: further outboxes sent beside the alerts, at the same channels' rates
         (caseworkers' replies: ``actions/cases/courier.py``)."""
         self.settings = settings_ or NotifierSettings.from_env()
-        self.outbox = outbox or Outbox(self.settings)
+        self.outbox = outbox or AlertOutbox(self.settings)
         self.outboxes = [self.outbox, *(kind(self.settings, self.outbox.clock) for kind in more)]
         self.rasa = rasa or RasaApi(self.settings)
         self._stopping = asyncio.Event()
@@ -92,11 +96,21 @@ class Notifier:
                 for outbox in self.outboxes:
                     await asyncio.to_thread(outbox.recover)
                 if time.monotonic() >= next_purge:
-                    await asyncio.to_thread(self.outbox.purge)
+                    await asyncio.to_thread(self.purge)
                     next_purge = time.monotonic() + self.settings.purge_every_seconds
             except Exception:  # the database may be down: try again later, never stop
                 logger.error("notifier housekeeping failed", exc_info=True)
             await asyncio.sleep(max(1.0, self.settings.claim_lease_seconds / 2))
+
+    def purge(self) -> retention.Purged:
+        """What is past its retention period goes (``retention.py``), on the alerts' clock."""
+        with session_scope() as session:
+            return retention.purge(
+                session,
+                self.outbox.clock(),
+                settings.conversation_retention(),
+                settings.closed_case_retention(),
+            )
 
     async def _channel(self, outbox: Outbox, channel: str, pacer: Pacer) -> None:
         failures = 0  # in a row: the database is down; wait longer, log the traceback once

@@ -10,7 +10,9 @@
 * the question log (turn counts and the masked messages not answered, ``bot/question_log.py``):
   ``CONVERSATION_RETENTION`` after the hour or the message.
 
-Broadcasts stay: they say which change alerted how many people, not who.
+Broadcasts stay: they say which change alerted how many people, not who. It sits in the
+notifier, above the alert system, the cases and the question log, because it forgets from all
+three and none of them need know of the others.
 Run by the notifier every hour and by ``make purge`` (``python -m actions.alerts purge``).
 """
 

@@ -1,7 +1,7 @@
 """What both outboxes of the notifier process share: a row is claimed with a lease, taken back
 when the lease ends (its sender stopped), and retried with backoff until it is given up.
 
-The alerts' and caseworkers' replies' outbox (``actions/alerts/outbox_steps.py``) and the
+The alerts' and caseworkers' replies' outbox (``actions/common/outbox.py``) and the
 helpdesk's case events (``actions/cases/webhook_sender.py``) use these rules; what differs
 between them is said there.
 """

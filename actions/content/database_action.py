@@ -7,6 +7,12 @@ committed: a person must never be told "subscribed" or "deleted" about a change 
 not keep. When the database cannot be used, the operator gets the traceback in the log and the
 person what :meth:`DatabaseAction.unavailable` says (each action's own apology; nothing for the
 messages the notifier sends, which it tries again later).
+
+It lives in content, not in ``actions/common``: what it needs is content's (the content
+database's unit of work, ``db.session_scope``, and the reader's language,
+``localise.language_or_default``), and everything that uses it sits on content (the answering
+actions here, the chat's actions, the console's preview), so the shared bottom layer stays free
+of the database.
 """
 
 from __future__ import annotations
