@@ -301,13 +301,13 @@ def test_a_malformed_url_queues_nothing_and_the_case_opens_all_the_same(
 def test_a_malformed_url_leaves_the_helpdesk_out_of_the_notifier_not_the_alerts(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from actions.alerts import notifier
+    from actions.notifier import loop
 
     monkeypatch.setenv("CASE_WEBHOOK_URL", "https//helpdesk.example.org")
-    assert notifier.helpdesk_job() is None
+    assert loop.helpdesk_job() is None
     assert "CASE_WEBHOOK_URL is 'https//helpdesk.example.org'" in caplog.text
     monkeypatch.setenv("CASE_WEBHOOK_URL", "https://helpdesk.example.org/hooks")
-    job = notifier.helpdesk_job()
+    job = loop.helpdesk_job()
     assert job is not None and job.settings.url == "https://helpdesk.example.org/hooks"
 
 
