@@ -52,6 +52,11 @@ def text(row: Base, field: str, language: str) -> str:
     return f"{isolate_foreign(value, shown_in, language)} {not_translated(language, shown_in)}"
 
 
+def short_name(name: str) -> str:
+    """ "Baron Hotel side" of "Baron Hotel side (UK processing centre)": what an SMS calls it."""
+    return name.split(" (")[0]
+
+
 def _date_parts(moment: datetime, language: str) -> dict[str, str]:
     local = moment.astimezone(KABUL)
     return {
