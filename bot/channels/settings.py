@@ -214,6 +214,71 @@ class GatewaySettings:
         return cls(secret=secret.strip(), send_url=send_url.strip())
 
 
+KANNEL_CHANNEL: Final = "kannel"
+#: Where Kannel's smsbox reaches the bot when none is given: Kannel runs beside it.
+KANNEL_DEFAULT_WEBHOOK_BASE_URL: Final = "http://127.0.0.1:5005"
+#: The secret travels in URLs Kannel fills in (``%`` starts its placeholders there): letters,
+#: digits, ``-`` and ``_`` only, and long enough not to be guessed.
+_KANNEL_SECRET_RULE: Final = re.compile(r"[A-Za-z0-9_-]{16,256}")
+
+
+@dataclass(frozen=True)
+class KannelSettings:
+    """Kannel's sendsms account, its URL, the secret in our URLs, and where Kannel reaches us;
+    ``credentials.yml`` values win over environment variables."""
+
+    secret: str
+    username: str
+    password: str
+    send_url: str
+    sender: str | None = None
+    webhook_base_url: str = KANNEL_DEFAULT_WEBHOOK_BASE_URL
+
+    @classmethod
+    def load(
+        cls, credentials: Mapping[str, Any] | None, environ: Mapping[str, str] = os.environ
+    ) -> KannelSettings:
+        def value(key: str, variable: str) -> str:
+            return str((credentials or {}).get(key) or environ.get(variable) or "").strip()
+
+        required = {
+            "secret": "KANNEL_SECRET",
+            "username": "KANNEL_USERNAME",
+            "password": "KANNEL_PASSWORD",
+            "send_url": "KANNEL_SEND_URL",
+        }
+        missing = [variable for key, variable in required.items() if not value(key, variable)]
+        if missing:
+            raise SettingsError(
+                f"The {KANNEL_CHANNEL} channel needs {', '.join(missing)} (environment "
+                f"variables, or {', '.join(k for k, v in required.items() if v in missing)} "
+                "in credentials.yml)."
+            )
+        secret = value("secret", "KANNEL_SECRET")
+        if not _KANNEL_SECRET_RULE.fullmatch(secret):
+            raise SettingsError(
+                "KANNEL_SECRET must be 16-256 characters of A-Z, a-z, 0-9, _ and - (it goes "
+                "into Kannel's URLs), e.g. from: python -c 'import secrets; "
+                "print(secrets.token_urlsafe(32))'"
+            )
+        send_url = value("send_url", "KANNEL_SEND_URL")
+        base_url = value("webhook_base_url", "KANNEL_WEBHOOK_BASE_URL")
+        for name, url in (("KANNEL_SEND_URL", send_url), ("KANNEL_WEBHOOK_BASE_URL", base_url)):
+            if url and not url.startswith(("http://", "https://")):
+                raise SettingsError(
+                    f"{name} must be an http:// or https:// URL, e.g. "
+                    "http://127.0.0.1:13013/cgi-bin/sendsms (smsbox) or http://127.0.0.1:5005"
+                )
+        return cls(
+            secret=secret,
+            username=value("username", "KANNEL_USERNAME"),
+            password=value("password", "KANNEL_PASSWORD"),
+            send_url=send_url,
+            sender=value("from_number", "KANNEL_FROM") or None,
+            webhook_base_url=(base_url or KANNEL_DEFAULT_WEBHOOK_BASE_URL).rstrip("/"),
+        )
+
+
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 

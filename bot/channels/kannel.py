@@ -1,0 +1,373 @@
+"""Kannel, the open-source SMS gateway of operators and RapidPro deployments
+(``/webhooks/kannel/receive`` and ``/webhooks/kannel/delivered``).
+
+Kannel's smsbox calls ``receive`` with a GET for every incoming SMS (the ``sms-service`` group
+that ``python -m bot.channels.kannel conf`` prints) and cannot add a header, so the shared
+secret is the URL's ``secret`` field, compared in constant time: a request without it gets 403
+before anything else is read. The text arrives as its raw bytes (``%b``): UCS-2, which every
+Dari and Pashto SMS is, comes as UTF-16BE, which Kannel's word-splitting ``%a`` would break.
+Replies go out through smsbox's ``sendsms`` (a GET, the account's username and password),
+each within three segments (``sms_render``), as UCS-2 (``coding=2``, UTF-16BE) when a letter
+needs it; Kannel sends a reply longer than one segment as concatenated SMS
+(``max-messages = 3`` in the account's group). Each reply asks for a delivery report, which
+Kannel brings to ``delivered`` and the channel logs, with the conversation's keyed hash and
+never the number.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+from urllib.parse import quote, quote_from_bytes, unquote, unquote_to_bytes, urlsplit
+
+import aiohttp
+import yarl
+from rasa.core.channels.channel import InputChannel, OutputChannel
+from sanic import response
+from sanic.request import Request
+from sanic.response import HTTPResponse
+
+from bot.channels.addresses import AddressBook
+from bot.channels.alerts import AlertOutput, address_book_for
+from bot.channels.blueprints import Blueprint
+from bot.channels.dedup import SeenMessages
+from bot.channels.identity import conversation_id
+from bot.channels.kannel_conf import conf_groups
+from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
+from bot.channels.settings import KANNEL_CHANNEL, KannelSettings, for_rasa, hotline
+from bot.channels.sms_base import TextMessageOutput, answer, phone_key
+from bot.channels.sms_gateway import REPEAT_WINDOW_SECONDS, GatewayMessage, delivery_id
+from bot.channels.sms_render import ReplyMemory, ReplyRenderer
+from bot.channels.sms_segments import encoding
+from bot.channels.transport import (
+    API_TIMEOUT,
+    MalformedRequest,
+    ProviderApi,
+    ProviderFailure,
+    webhook_blueprint,
+)
+from bot.channels.turns import OnNewMessage, Outcome
+from bot.settings_values import SettingsError
+
+logger = logging.getLogger(__name__)
+
+CHANNEL: Final = KANNEL_CHANNEL
+_MAX_SENDER_LENGTH: Final = 64
+#: Kannel's data codings (``%c``): GSM-7, 8-bit binary, UCS-2.
+CODING_UCS2: Final = "2"
+#: How each coding's bytes are read when Kannel names no charset (``%C``).
+_DEFAULT_CHARSETS: Final = {"0": "utf-8", "1": "utf-8", CODING_UCS2: "utf-16-be"}
+#: The charsets Kannel names for incoming messages (``mo-recode`` gives the last two).
+_CHARSETS: Final = {
+    "utf-16be": "utf-16-be",
+    "ucs-2": "utf-16-be",
+    "utf-8": "utf-8",
+    "windows-1252": "cp1252",
+    "iso-8859-1": "latin-1",
+}
+#: Which delivery reports a reply asks for: delivered (1), not delivered (2), refused by the
+#: operator's SMSC (16). Kannel's "buffered" and "sent to the SMSC" (4, 8) would only double
+#: the callbacks.
+DLR_MASK: Final = 1 | 2 | 16
+DLR_STATUSES: Final = {
+    1: "delivered",
+    2: "not delivered",
+    4: "buffered",
+    8: "accepted by the SMSC",
+    16: "refused by the SMSC",
+}
+_CONVERSATION_RULE: Final = re.compile(r"[A-Za-z0-9_:.-]{1,128}")
+_REFERENCE_RULE: Final = re.compile(r"[0-9]{1,6}")
+
+
+def query_fields(query: str) -> dict[str, bytes]:
+    """The query's fields as raw bytes (the last of a repeated name wins): Kannel encodes a
+    space as ``+`` and a ``+`` as ``%2B``, and UCS-2 text is UTF-16BE bytes, not UTF-8."""
+    fields: dict[str, bytes] = {}
+    for pair in query.split("&"):
+        if not pair:
+            continue
+        name, _, value = pair.partition("=")
+        fields[unquote(name.replace("+", " "))] = unquote_to_bytes(value.replace("+", " "))
+    return fields
+
+
+def decode_text(raw: bytes, coding: str, charset: str) -> str:
+    """The message's text from its bytes, by the charset Kannel names, else by its coding."""
+    codec = _CHARSETS.get(charset.strip().lower()) or _DEFAULT_CHARSETS.get(coding.strip())
+    if codec is None:
+        raise MalformedRequest(f"unknown coding {coding!r} and charset {charset!r}")
+    if codec == "utf-16-be" and len(raw) % 2:
+        raise MalformedRequest("UCS-2 text must have an even number of bytes")
+    return raw.decode(codec, errors="replace")
+
+
+def parse_incoming(query: str) -> GatewayMessage:
+    """One SMS from smsbox's get-url fields (``kannel_conf.INCOMING_FIELDS``);
+    ``MalformedRequest`` says which field is wrong."""
+    fields = query_fields(query)
+    try:
+        sender = fields.get("from", b"").decode("utf-8").strip()
+        coding = fields.get("coding", b"0").decode("ascii") or "0"
+        charset = fields.get("charset", b"").decode("ascii")
+        message_id = fields.get("id", b"").decode("ascii").strip()
+    except UnicodeDecodeError as error:
+        raise MalformedRequest("from, coding, charset and id must be plain text") from error
+    if not sender or len(sender) > _MAX_SENDER_LENGTH:
+        raise MalformedRequest("from (%p) must be the sender's phone number")
+    if "text" not in fields:
+        raise MalformedRequest("text (%b) is missing: the message's bytes")
+    text = decode_text(fields["text"], coding, charset)
+    return GatewayMessage(sender, text, message_id or None)
+
+
+def sendsms_query(settings: KannelSettings, to: str, text: str, dlr_url: str | None = None) -> str:
+    """smsbox's sendsms fields for one SMS, percent-encoded: UCS-2 as UTF-16BE bytes
+    (``coding=2``) when a letter is not in the GSM alphabet, else UTF-8 that Kannel turns
+    into GSM-7; ``dlr_url`` asks for delivery reports."""
+    fields = [
+        ("username", quote(settings.username, safe="")),
+        ("password", quote(settings.password, safe="")),
+        ("to", quote(to, safe="")),
+    ]
+    if settings.sender:
+        fields.append(("from", quote(settings.sender, safe="")))
+    if encoding(text) == "UCS-2":
+        fields += [
+            ("coding", CODING_UCS2),
+            ("charset", "UTF-16BE"),
+            ("text", quote_from_bytes(text.encode("utf-16-be"), safe="")),
+        ]
+    else:
+        fields += [("charset", "UTF-8"), ("text", quote(text, safe=""))]
+    if dlr_url:
+        fields += [("dlr-mask", str(DLR_MASK)), ("dlr-url", quote(dlr_url, safe=""))]
+    return "&".join(f"{name}={value}" for name, value in fields)
+
+
+def delivery_report_url(settings: KannelSettings, conversation: str, reference: int) -> str:
+    """Where Kannel reports on one reply: the secret, the conversation's keyed hash, the reply's
+    number in the conversation's turn, and Kannel's ``%d`` (the report's type)."""
+    return (
+        f"{settings.webhook_base_url}/webhooks/{CHANNEL}/delivered?secret={settings.secret}"
+        f"&conversation={quote(conversation, safe='')}&ref={reference}&status=%d"
+    )
+
+
+def kannel_reason(answer: object) -> str:
+    """Kannel answers sendsms with a short fixed sentence ("Authorization failed for sendsms")
+    that names no number."""
+    return f"Kannel refused: {str(answer)[:80]}" if answer else "Kannel refused"
+
+
+class SendSms(ProviderApi):
+    """smsbox's sendsms interface: one GET per SMS, every field already percent-encoded (UCS-2
+    bytes would not survive another encoding), answered with a line of text."""
+
+    def __init__(self, settings: KannelSettings) -> None:
+        parts = urlsplit(settings.send_url)
+        super().__init__(f"{parts.scheme}://{parts.netloc}", answers_json=False)
+        self.path = parts.path or "/cgi-bin/sendsms"
+
+    async def get(self, query: str, *, call: str) -> str:
+        """GET ``path?query``; Kannel's answer, or ``ProviderFailure`` when it refused (HTTP
+        300 and above) or could not be reached. The URL holds the password: never logged."""
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(timeout=API_TIMEOUT)
+        url = yarl.URL(f"{self.base_url}{self.path}?{query}", encoded=True)
+        try:
+            async with self._session.get(url) as reply:
+                body = (await reply.text(errors="replace")).strip()
+                if reply.status >= 300:
+                    raise ProviderFailure(reply.status, kannel_reason(body), call=call)
+                return body
+        except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+            failure = ProviderFailure.unreachable(error)
+            failure.call = call
+            raise failure from error
+
+
+class KannelOutput(TextMessageOutput):
+    """Sends each rendered SMS through sendsms to the one number being answered, each asking
+    for its delivery report."""
+
+    @classmethod
+    def name(cls) -> str:
+        return CHANNEL
+
+    def __init__(
+        self,
+        api: SendSms,
+        settings: KannelSettings,
+        renderer: ReplyRenderer,
+        conversation: str,
+        to: str,
+        addresses: AddressBook | None = None,
+    ) -> None:
+        super().__init__(api, renderer, conversation, to, addresses)
+        self.sendsms = api
+        self.settings = settings
+        self.sent = 0
+
+    async def deliver(self, text: str) -> None:
+        self.sent += 1
+        report = delivery_report_url(self.settings, self.conversation, self.sent)
+        await self.sendsms.get(sendsms_query(self.settings, self.to, text, report), call="sendsms")
+
+
+class KannelAlertOutput(AlertOutput):
+    """Alerts to a stored number, rendered like replies (three segments, MORE for the rest)."""
+
+    @classmethod
+    def name(cls) -> str:
+        return CHANNEL
+
+    def __init__(self, channel: KannelInput) -> None:
+        super().__init__(channel.addresses)
+        self._channel = channel
+
+    async def open(self, conversation: str, address: str) -> OutputChannel:
+        channel = self._channel
+        # Sent out of turn: MORE then fetches this message's rest, not an earlier reply's.
+        await channel.renderer.memory.new_question(conversation)
+        return KannelOutput(channel.api, channel.settings, channel.renderer, conversation, address)
+
+
+def delivery_report(fields: Mapping[str, bytes]) -> tuple[str, str, str] | None:
+    """(conversation, reply number, status) of a report, or None when it is not one of ours."""
+    conversation = fields.get("conversation", b"").decode("ascii", "replace")
+    reference = fields.get("ref", b"").decode("ascii", "replace")
+    status = fields.get("status", b"").decode("ascii", "replace")
+    if not _CONVERSATION_RULE.fullmatch(conversation) or not _REFERENCE_RULE.fullmatch(reference):
+        return None
+    if not status.isdigit() or int(status) not in DLR_STATUSES:
+        return None
+    return conversation, reference, DLR_STATUSES[int(status)]
+
+
+class KannelInput(InputChannel):
+    """Receives SMS from Kannel's smsbox and its delivery reports."""
+
+    @classmethod
+    def name(cls) -> str:
+        return CHANNEL
+
+    @classmethod
+    def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
+        settings = for_rasa(lambda: KannelSettings.load(credentials))
+        addresses = address_book_for(CHANNEL)
+        return cls(settings, addresses, channel_memory(), hotline())
+
+    def __init__(
+        self,
+        settings: KannelSettings,
+        addresses: AddressBook | None = None,
+        memory: ChannelMemory | None = None,
+        hotline: str | None = None,
+    ) -> None:
+        self.settings = settings
+        self.hotline = hotline
+        # Retries and MORE pages: Redis in production (bot/channels/memory.py).
+        self.memory = memory if memory is not None else ProcessMemory()
+        self.seen = SeenMessages(self.memory)
+        self.addresses = addresses
+        self.api = SendSms(settings)
+        self.renderer = ReplyRenderer(ReplyMemory(self.memory), paged=True)
+
+    def get_output_channel(self) -> OutputChannel:
+        """Where Rasa's ``trigger_intent`` sends alerts: conversation ids are one-way hashes,
+        so the number comes from the address book (raises ``AlertNotDelivered``)."""
+        return KannelAlertOutput(self)
+
+    def _authorised(self, request: Request) -> bool:
+        given = query_fields(request.query_string).get("secret", b"")
+        return secrets_match_bytes(given, self.settings.secret)
+
+    def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
+        webhook = webhook_blueprint(f"{CHANNEL}_webhook", self.api, self.memory)
+
+        # stream=True: Sanic leaves a body unread; Kannel's GET has none, and nothing reads one.
+        @webhook.route("/receive", methods=["GET"], stream=True)
+        async def receive(request: Request) -> HTTPResponse:
+            if not self._authorised(request):
+                logger.warning("%s: rejected a request without the shared secret", CHANNEL)
+                return response.text("missing or wrong secret", status=403)
+            try:
+                message = parse_incoming(request.query_string)
+            except MalformedRequest as error:
+                return response.text(str(error), status=400)
+            return await self._answer(message, on_new_message, request.app.ctx.agent)
+
+        @webhook.route("/delivered", methods=["GET"], stream=True)
+        async def delivered(request: Request) -> HTTPResponse:
+            if not self._authorised(request):
+                logger.warning("%s: rejected a delivery report without the secret", CHANNEL)
+                return response.text("missing or wrong secret", status=403)
+            report = delivery_report(query_fields(request.query_string))
+            if report is None:
+                return response.text("conversation, ref and status (%d) are required", 400)
+            conversation, reference, status = report
+            logger.info("%s: reply %s to %s: %s", CHANNEL, reference, conversation, status)
+            return response.text("")
+
+        return webhook
+
+    async def _answer(
+        self, message: GatewayMessage, on_new_message: OnNewMessage, agent: Any
+    ) -> HTTPResponse:
+        """One SMS answered through sendsms; the empty answer tells smsbox there is nothing
+        to send back itself (``max-messages = 0``)."""
+        conversation = conversation_id(CHANNEL, phone_key(message.sender))
+        delivery = delivery_id(conversation, message)
+        window = None if message.message_id else REPEAT_WINDOW_SECONDS
+        if not await self.seen.first_time(delivery, window):
+            logger.info("%s: repeated delivery for %s ignored", CHANNEL, conversation)
+            return response.text("")
+        output = KannelOutput(
+            self.api, self.settings, self.renderer, conversation, message.sender, self.addresses
+        )
+        outcome = await answer(
+            output,
+            message.text,
+            on_new_message,
+            agent,
+            message_id=message.message_id,
+            hotline=self.hotline,
+            # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
+            metadata={"transport": "sms"},
+            person=message.sender,
+        )
+        if outcome is Outcome.UNANSWERED:
+            # smsbox's http-request-retry then brings the same message (same %I) again.
+            await self.seen.forget(delivery)
+            return response.text("the assistant could not answer", status=503)
+        return response.text("")
+
+
+def secrets_match_bytes(given: bytes, expected: str) -> bool:
+    """Constant-time comparison of the URL's secret with the configured one."""
+    return bool(given) and hmac.compare_digest(given, expected.encode())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``conf``: print the kannel.conf groups for this deployment's settings."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args != ["conf"]:
+        print("usage: python -m bot.channels.kannel conf", file=sys.stderr)
+        return 2
+    try:
+        settings = KannelSettings.load(None)
+    except SettingsError as error:
+        print(error, file=sys.stderr)
+        return 2
+    sys.stdout.write(conf_groups(settings))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
