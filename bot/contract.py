@@ -13,6 +13,25 @@ from typing import Any, Final
 
 from bot.lang.codes import DEFAULT_LANGUAGE, is_language
 
+# -- the parts of a bot message (what Rasa hands an output channel) ---------------------------
+
+#: Every part of a bot message an output channel sends, in the order Rasa's
+#: ``OutputChannel.send_response`` sends them (quick replies, else buttons, carry the text).
+MESSAGE_PARTS: Final = (
+    "quick_replies",
+    "buttons",
+    "text",
+    "custom",
+    "image",
+    "attachment",
+    "elements",
+)
+#: The part meant for the channel, not the person (a payload of the keys below).
+CUSTOM_PART: Final = "custom"
+#: What a person is shown of a message: every part but the custom payload. A message of
+#: only a custom payload is not a reply.
+SHOWN_PARTS: Final = tuple(part for part in MESSAGE_PARTS if part != CUSTOM_PART)
+
 # -- custom payloads of a bot message (an action's ``json_message``, read by the channels) -----
 
 #: "Seal the address you hold for this conversation until ``expires_at``": sent by the actions

@@ -33,14 +33,10 @@ from bot.channels.addresses import AddressBook
 from bot.channels.deliveries import OUTBOXES, DeliveryLog
 from bot.channels.sealing import KEY_ENV, AddressBookError
 from bot.channels.transport import ProviderFailure
-from bot.contract import REMEMBER_ADDRESS, WHATSAPP_TEMPLATE, NotDelivered
+from bot.contract import MESSAGE_PARTS, REMEMBER_ADDRESS, WHATSAPP_TEMPLATE, NotDelivered
 from bot.pacing import Pacer
 
 logger = logging.getLogger(__name__)
-
-#: Custom payload keys of the contract with the content runtime.
-#: What Rasa's ``OutputChannel.send_response`` sends of a bot message.
-_DELIVERABLE = ("text", "buttons", "quick_replies", "custom", "image", "attachment", "elements")
 
 
 class AlertNotDelivered(Exception):
@@ -200,7 +196,7 @@ class AlertOutput(OutputChannel):
             message["custom"] = custom
         if custom is not None and REMEMBER_ADDRESS in custom:
             del message["custom"]  # an alert never stores an address
-            if not any(message.get(part) for part in _DELIVERABLE):
+            if not any(message.get(part) for part in MESSAGE_PARTS):
                 return
         elif custom is not None and not custom:
             del message["custom"]  # it only carried the delivery id

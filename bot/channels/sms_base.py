@@ -146,7 +146,7 @@ class TextMessageOutput(OutputChannel):
         )
 
 
-async def answer(
+async def take_text_turn(
     output: TextMessageOutput,
     text: str,
     on_new_message: OnNewMessage,

@@ -13,45 +13,28 @@ import json
 import logging
 import re
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
-from rasa.core.channels.channel import InputChannel, OutputChannel
+from rasa.core.channels.channel import OutputChannel
 from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
 from bot.channels.addresses import AddressBook
-from bot.channels.alerts import AlertOutput, address_book_for, custom_payload_in_reply
-from bot.channels.blueprints import Blueprint
-from bot.channels.dedup import SeenMessages, message_max_age, sent_too_long_ago
+from bot.channels.alerts import AlertOutput, custom_payload_in_reply
 from bot.channels.identity import conversation_id
-from bot.channels.memory import (
-    ChannelMemory,
-    MemoryUnavailable,
-    ProcessMemory,
-    channel_memory,
-)
+from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 from bot.channels.notices import text_only
-from bot.channels.settings import (
-    TELEGRAM_DEFAULT_BASE_URL,
-    TelegramSettings,
-    for_rasa,
-    hotline,
-)
+from bot.channels.settings import TelegramSettings
 from bot.channels.transport import (
-    BODY_LIMITS,
-    BodyTooLarge,
     MalformedRequest,
     ProviderApi,
     parse_json,
-    parse_off_loop,
-    read_body,
     secrets_match,
     split_message,
-    webhook_blueprint,
 )
 from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn, user_message
+from bot.channels.webhook import Inbound, Received, WebhookInput
 from bot.contract import LANGUAGE_HINT
 
 logger = logging.getLogger(__name__)
@@ -265,99 +248,59 @@ class TelegramAlertOutput(AlertOutput):
         return TelegramOutput(self._api, self._token, chat_id, conversation, self._keyboards)
 
 
-class TelegramInput(InputChannel):
+class TelegramInput(WebhookInput[TelegramSettings, Incoming]):
     """Webhook for Telegram updates at ``/webhooks/telegram/webhook``; alerts through
     ``get_output_channel`` (a conversation id is a one-way hash: alerts need the address book).
     """
+
+    credential = SECRET_HEADER
 
     @classmethod
     def name(cls) -> str:
         return "telegram"
 
     @classmethod
-    def from_credentials(cls, credentials: dict[str, Any] | None) -> "TelegramInput":
+    def load_settings(cls, credentials: dict[str, Any] | None) -> TelegramSettings:
         """Secrets come from the environment only, never from credentials.yml."""
-        settings = for_rasa(TelegramSettings.load)
-        addresses = address_book_for(cls.name())
-        return cls(
-            settings.token,
-            settings.secret,
-            settings.api_base_url,
-            addresses,
-            channel_memory(),
-            message_max_age(),
-            hotline(),
-        )
+        return TelegramSettings.load()
 
-    def __init__(
-        self,
-        token: str,
-        secret: str,
-        api_base_url: str = TELEGRAM_DEFAULT_BASE_URL,
-        addresses: AddressBook | None = None,
-        memory: ChannelMemory | None = None,
-        max_age: timedelta | None = None,
-        hotline: str | None = None,
-    ) -> None:
-        self._token = token
-        self._secret = secret
-        self.api = ProviderApi(api_base_url)
-        self.addresses = addresses
-        # Retries and keyboards: Redis in production (bot/channels/memory.py).
-        self.memory = memory if memory is not None else ProcessMemory()
-        self._seen = SeenMessages(self.memory)
+    def set_up(self) -> None:
+        self.api = ProviderApi(self.settings.api_base_url)
         self._keyboards = ReplyKeyboards(self.memory)
-        self._max_age = max_age or message_max_age()
-        self._hotline = hotline
 
     def get_output_channel(self) -> OutputChannel:
         """Where Rasa's ``trigger_intent`` sends alerts (raises ``AlertNotDelivered``)."""
-        return TelegramAlertOutput(self.api, self._token, self._keyboards, self.addresses)
+        return TelegramAlertOutput(self.api, self.settings.token, self._keyboards, self.addresses)
 
-    def _authentic(self, request: Request) -> bool:
-        return secrets_match(request.headers.get(SECRET_HEADER), self._secret)
+    def authenticate(self, request: Request) -> bool:
+        return secrets_match(request.headers.get(SECRET_HEADER), self.settings.secret)
 
-    def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
-        telegram = webhook_blueprint("telegram_webhook", self.api, self.memory)
+    def parse(self, body: bytes, request: Request) -> list[Inbound[Incoming]]:
+        """The one message of an update; none for updates the assistant has no business
+        with. Telegram retries an update with the same ``update_id``."""
+        update = parse_json(body)
+        if not isinstance(update, dict) or type(update.get("update_id")) is not int:
+            raise MalformedRequest("update_id missing")
+        incoming = read_update(update)
+        if incoming is None:
+            return []
+        delivery = f"telegram:{update['update_id']}"
+        return [Inbound(incoming, delivery, sent_at=incoming.sent_at)]
 
-        @telegram.route("/webhook", methods=["POST"], stream=True)
-        async def receive(request: Request) -> HTTPResponse:
-            if not self._authentic(request):
-                logger.warning("telegram: refused a request without the right secret token")
-                return response.text("forbidden", status=403)
-            try:
-                body = await read_body(request, BODY_LIMITS[self.name()])
-                update = await parse_off_loop(parse_json, body)
-                if not isinstance(update, dict) or type(update.get("update_id")) is not int:
-                    raise MalformedRequest("update_id missing")
-                incoming = read_update(update)
-            except BodyTooLarge:
-                return response.text("payload too large", status=413)
-            except (ValueError, KeyError) as error:  # MalformedRequest is a ValueError
-                logger.warning("telegram: malformed update refused (%s)", type(error).__name__)
-                return response.text("bad request", status=400)
-            update_key = f"telegram:{update['update_id']}"
-            if not await self._seen.first_time(update_key):
-                logger.info("telegram: update retried by Telegram, already handled")
-            elif incoming is not None:
-                outcome = await self._handle(incoming, on_new_message, request.app.ctx.agent)
-                if outcome is Outcome.UNANSWERED:
-                    await self._seen.forget(update_key)
-                    return response.text("the assistant could not answer", status=503)
-            return response.text("ok")
+    def answer(self, received: Received[Incoming]) -> HTTPResponse:
+        return response.text("ok")
 
-        return telegram
-
-    async def _handle(
-        self, incoming: Incoming, on_new_message: OnNewMessage, agent: Any
+    async def handle(
+        self, incoming: Incoming, on_new_message: OnNewMessage, request: Request
     ) -> Outcome:
-        if sent_too_long_ago(incoming.sent_at, self._max_age):
-            # Telegram keeps an update it could not deliver for a day; see docs/OPERATIONS.md.
-            logger.info("telegram: message older than %s acknowledged, not answered", self._max_age)
-            return Outcome.ANSWERED
         conversation = conversation_id("telegram", str(incoming.chat_id))
         output = TelegramOutput(
-            self.api, self._token, incoming.chat_id, conversation, self._keyboards, self.addresses
+            self.api,
+            self.settings.token,
+            incoming.chat_id,
+            conversation,
+            self._keyboards,
+            self.addresses,
         )
         replies = TurnReplies(output, self.name())
         if incoming.callback_query_id:
@@ -380,4 +323,4 @@ class TelegramInput(InputChannel):
             metadata={LANGUAGE_HINT: hint} if hint else {},
             person=f"telegram:{incoming.chat_id}",
         )
-        return await take_turn(message, on_new_message, agent, self._hotline)
+        return await take_turn(message, on_new_message, request.app.ctx.agent, self.hotline)

@@ -14,35 +14,25 @@ import hashlib
 import hmac
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
-from rasa.core.channels.channel import InputChannel, OutputChannel
+from rasa.core.channels.channel import OutputChannel
 from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
 from bot.channels.addresses import AddressBook
-from bot.channels.alerts import AlertNotDelivered, AlertOutput, address_book_for
-from bot.channels.blueprints import Blueprint
-from bot.channels.dedup import SeenMessages
+from bot.channels.alerts import AlertNotDelivered, AlertOutput
 from bot.channels.identity import conversation_id
-from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
-from bot.channels.settings import TwilioSettings, for_rasa, hotline
-from bot.channels.sms_base import TextMessageOutput, answer, phone_key
+from bot.channels.settings import TwilioSettings
+from bot.channels.sms_base import TextMessageOutput, phone_key, take_text_turn
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer
-from bot.channels.transport import (
-    BODY_LIMITS,
-    BodyTooLarge,
-    MalformedRequest,
-    ProviderApi,
-    parse_form,
-    parse_off_loop,
-    read_body,
-    webhook_blueprint,
-)
+from bot.channels.transport import MalformedRequest, ProviderApi, parse_form
 from bot.channels.turns import OnNewMessage, Outcome
+from bot.channels.webhook import Forged, Inbound, Received, WebhookInput
 
 logger = logging.getLogger(__name__)
 
@@ -159,33 +149,31 @@ def _whatsapp(number: str) -> str:
     return number if number.startswith(WHATSAPP_PREFIX) else WHATSAPP_PREFIX + number
 
 
-class TwilioSmsInput(InputChannel):
+@dataclass(frozen=True)
+class TwilioMessage:
+    """One incoming SMS or WhatsApp message as Twilio posted it (the last value of each field)."""
+
+    fields: Mapping[str, str]
+    sender: str
+    message_sid: str
+
+
+class TwilioSmsInput(WebhookInput[TwilioSettings, TwilioMessage]):
     """Receives Twilio's incoming-message webhook for SMS and WhatsApp numbers."""
+
+    credential = SIGNATURE_HEADER
 
     @classmethod
     def name(cls) -> str:
         return CHANNEL
 
     @classmethod
-    def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
-        settings = for_rasa(lambda: TwilioSettings.load(credentials))
-        addresses = address_book_for(CHANNEL)
-        return cls(settings, addresses, channel_memory(), hotline())
+    def load_settings(cls, credentials: dict[str, Any] | None) -> TwilioSettings:
+        return TwilioSettings.load(credentials)
 
-    def __init__(
-        self,
-        settings: TwilioSettings,
-        addresses: AddressBook | None = None,
-        memory: ChannelMemory | None = None,
-        hotline: str | None = None,
-    ) -> None:
-        self.settings = settings
-        self.hotline = hotline
+    def set_up(self) -> None:
         # One memory for retries and both renderers: Redis in production (bot/channels/memory.py).
-        self.memory = memory if memory is not None else ProcessMemory()
-        self.seen = SeenMessages(self.memory)
-        self.addresses = addresses
-        self.api = messages_api(settings)
+        self.api = messages_api(self.settings)
         self.sms = ReplyRenderer(ReplyMemory(self.memory), paged=True)
         self.whatsapp = ReplyRenderer(ReplyMemory(self.memory), paged=False)
 
@@ -199,61 +187,37 @@ class TwilioSmsInput(InputChannel):
         query = f"?{request.query_string}" if request.query_string else ""
         return f"{self.settings.webhook_base_url}{request.path}{query}"
 
-    def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
-        webhook = webhook_blueprint(f"{CHANNEL}_webhook", self.api, self.memory)
+    def authenticate(self, request: Request) -> bool:
+        """The signature covers the parsed fields, so it is checked in ``parse``; a request
+        without one is refused before a byte of its body is read."""
+        return bool(request.headers.get(SIGNATURE_HEADER))
 
-        @webhook.route("/webhook", methods=["POST"], stream=True)
-        async def receive(request: Request) -> HTTPResponse:
-            # The signature covers the parsed fields, so it can only be checked after reading
-            # them; a request without one is refused before a byte of its body is read.
-            signature = request.headers.get(SIGNATURE_HEADER)
-            if not signature:
-                logger.warning("%s: rejected a request without a signature", CHANNEL)
-                return response.text(f"missing {SIGNATURE_HEADER}", status=403)
-            try:
-                body = await read_body(request, BODY_LIMITS[CHANNEL])
-                form = await parse_off_loop(parse_form, body)
-            except BodyTooLarge:
-                return response.text("payload too large", status=413)
-            except MalformedRequest as error:
-                return response.text(str(error), status=400)
-            if not signature_valid(
-                self.settings.auth_token, self.public_url(request), form, signature
-            ):
-                logger.warning("%s: rejected a request without a valid signature", CHANNEL)
-                return response.text(f"missing or invalid {SIGNATURE_HEADER}", status=403)
-            fields = {name: values[-1] for name, values in form.items()}
-            if "MessageStatus" in fields or fields.get("SmsStatus", "received") != "received":
-                # A delivery-status callback pointed at this URL: not a message from a person.
-                return response.text(EMPTY_TWIML, content_type="text/xml")
-            sender = fields.get("From", "").strip()
-            message_sid = fields.get("MessageSid") or fields.get("SmsMessageSid") or ""
-            if not sender or not message_sid:
-                return response.text("From and MessageSid are required", status=400)
-            outcome = await self._handle(
-                fields, sender, message_sid, on_new_message, request.app.ctx.agent
-            )
-            if outcome is Outcome.UNANSWERED:
-                await self.seen.forget(message_sid)
-                return response.text("the assistant could not answer; retry later", status=503)
-            return response.text(EMPTY_TWIML, content_type="text/xml")
+    def parse(self, body: bytes, request: Request) -> list[Inbound[TwilioMessage]]:
+        """The message of a signed form; none for a delivery-status callback."""
+        form = parse_form(body)
+        signature = request.headers.get(SIGNATURE_HEADER)
+        if not signature_valid(self.settings.auth_token, self.public_url(request), form, signature):
+            raise Forged
+        fields = {name: values[-1] for name, values in form.items()}
+        if "MessageStatus" in fields or fields.get("SmsStatus", "received") != "received":
+            # A delivery-status callback pointed at this URL: not a message from a person.
+            return []
+        sender = fields.get("From", "").strip()
+        message_sid = fields.get("MessageSid") or fields.get("SmsMessageSid") or ""
+        if not sender or not message_sid:
+            raise MalformedRequest("From and MessageSid are required")
+        return [Inbound(TwilioMessage(fields, sender, message_sid), delivery=message_sid)]
 
-        return webhook
+    def answer(self, received: Received[TwilioMessage]) -> HTTPResponse:
+        return response.text(EMPTY_TWIML, content_type="text/xml")
 
-    async def _handle(
-        self,
-        fields: Mapping[str, str],
-        sender: str,
-        message_sid: str,
-        on_new_message: OnNewMessage,
-        agent: Any,
+    async def handle(
+        self, message: TwilioMessage, on_new_message: OnNewMessage, request: Request
     ) -> Outcome:
+        fields, sender = message.fields, message.sender
         whatsapp = sender.startswith(WHATSAPP_PREFIX)
         number = sender.removeprefix(WHATSAPP_PREFIX)
         conversation = conversation_id(WHATSAPP_CHANNEL if whatsapp else CHANNEL, phone_key(number))
-        if not await self.seen.first_time(message_sid):
-            logger.info("%s: repeated delivery for %s ignored", CHANNEL, conversation)
-            return Outcome.ANSWERED
         text = fields.get("Body", "")
         if whatsapp:
             renderer = self.whatsapp
@@ -263,12 +227,12 @@ class TwilioSmsInput(InputChannel):
             reply_from = self.settings.sms_from
             text = text.replace("¡", "@")  # some carriers turn "@" into "¡" (as Rasa's connector)
         output = TwilioOutput(self.api, renderer, conversation, sender, reply_from, self.addresses)
-        return await answer(
+        return await take_text_turn(
             output,
             text,
             on_new_message,
-            agent,
-            message_id=message_sid,
+            request.app.ctx.agent,
+            message_id=message.message_sid,
             hotline=self.hotline,
             # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
             metadata={"transport": "whatsapp" if whatsapp else "sms"},

@@ -15,40 +15,29 @@ import hashlib
 import hmac
 import logging
 from collections.abc import Iterator
-from datetime import timedelta
 from typing import Any
 
-from rasa.core.channels.channel import InputChannel, OutputChannel
+from rasa.core.channels.channel import OutputChannel
 from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
 from bot.channels.addresses import AddressBook
-from bot.channels.alerts import AlertOutput, address_book_for, custom_payload_in_reply
+from bot.channels.alerts import AlertOutput, custom_payload_in_reply
 from bot.channels.blueprints import Blueprint
-from bot.channels.dedup import SeenMessages, message_max_age, sent_too_long_ago
 from bot.channels.identity import conversation_id
-from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
 from bot.channels.notices import choose, text_only
-from bot.channels.settings import (
-    WHATSAPP_DEFAULT_BASE_URL,
-    WhatsAppSettings,
-    for_rasa,
-    hotline,
-)
+from bot.channels.settings import WhatsAppSettings
 from bot.channels.transport import (
-    BODY_LIMITS,
-    BodyTooLarge,
+    MalformedRequest,
     ProviderApi,
     ProviderFailure,
     parse_json,
-    parse_off_loop,
-    read_body,
     secrets_match,
     split_message,
-    webhook_blueprint,
 )
 from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn, user_message
+from bot.channels.webhook import Forged, Inbound, Received, Refused, WebhookInput
 from bot.channels.whatsapp_templates import template_message
 from bot.contract import WHATSAPP_TEMPLATE, reply_language
 
@@ -204,144 +193,89 @@ class WhatsAppAlertOutput(AlertOutput):
 def _notified_messages(payload: object) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
     """(value, message) for every user message in a notification; statuses are skipped."""
     if not isinstance(payload, dict) or not isinstance(payload.get("entry"), list):
-        raise ValueError("entry missing")
+        raise MalformedRequest("entry missing")
     for entry in payload["entry"]:
         for change in entry.get("changes", []) if isinstance(entry, dict) else []:
             if not isinstance(change, dict) or change.get("field") != "messages":
                 continue
             value = change.get("value")
             if not isinstance(value, dict) or not isinstance(value.get("messages", []), list):
-                raise ValueError("value.messages malformed")
+                raise MalformedRequest("value.messages malformed")
             for message in value.get("messages", []):
                 if not isinstance(message, dict) or not all(
                     isinstance(message.get(key), str) for key in ("id", "from", "type")
                 ):
-                    raise ValueError("message without id, from or type")
+                    raise MalformedRequest("message without id, from or type")
                 yield value, message
 
 
-class WhatsAppInput(InputChannel):
+class WhatsAppInput(WebhookInput[WhatsAppSettings, dict[str, Any]]):
     """Webhook for the WhatsApp Cloud API at ``/webhooks/whatsapp/webhook``; alerts through
     ``get_output_channel`` (a one-way conversation id needs the address book to find a number).
     """
+
+    credential = SIGNATURE_HEADER
 
     @classmethod
     def name(cls) -> str:
         return "whatsapp"
 
     @classmethod
-    def from_credentials(cls, credentials: dict[str, Any] | None) -> "WhatsAppInput":
+    def load_settings(cls, credentials: dict[str, Any] | None) -> WhatsAppSettings:
         """Secrets come from the environment only, never from credentials.yml."""
-        settings = for_rasa(WhatsAppSettings.load)
-        addresses = address_book_for(cls.name())
-        return cls(
-            settings.app_secret,
-            settings.verify_token,
-            settings.access_token,
-            settings.phone_number_id,
-            settings.api_base_url,
-            addresses,
-            channel_memory(),
-            message_max_age(),
-            hotline(),
-        )
+        return WhatsAppSettings.load()
 
-    def __init__(
-        self,
-        app_secret: str,
-        verify_token: str,
-        access_token: str,
-        phone_number_id: str,
-        api_base_url: str = WHATSAPP_DEFAULT_BASE_URL,
-        addresses: AddressBook | None = None,
-        memory: ChannelMemory | None = None,
-        max_age: timedelta | None = None,
-        hotline: str | None = None,
-    ) -> None:
-        self._app_secret = app_secret.encode()
-        self._verify_token = verify_token
-        self._phone_number_id = phone_number_id
-        self.api = ProviderApi(api_base_url, {"Authorization": f"Bearer {access_token}"})
-        self.addresses = addresses
-        # Retries: Redis in production (bot/channels/memory.py).
-        self.memory = memory if memory is not None else ProcessMemory()
-        self._seen = SeenMessages(self.memory)
-        self._max_age = max_age or message_max_age()
-        self._hotline = hotline
+    def set_up(self) -> None:
+        self._app_secret = self.settings.app_secret.encode()
+        authorization = {"Authorization": f"Bearer {self.settings.access_token}"}
+        self.api = ProviderApi(self.settings.api_base_url, authorization)
 
     def get_output_channel(self) -> OutputChannel:
         """Where Rasa's ``trigger_intent`` sends alerts (raises ``AlertNotDelivered``)."""
-        return WhatsAppAlertOutput(self.api, self._phone_number_id, self.addresses)
+        return WhatsAppAlertOutput(self.api, self.settings.phone_number_id, self.addresses)
 
-    def _signed(self, body: bytes, signature: str) -> bool:
+    def authenticate(self, request: Request) -> bool:
+        """A signature must be there before the body is read; it is checked in ``parse``."""
+        return bool(request.headers.get(SIGNATURE_HEADER))
+
+    def parse(self, body: bytes, request: Request) -> list[Inbound[dict[str, Any]]]:
+        """The people's messages of a signed notification, for our number and not a group;
+        Meta's delivery statuses carry none."""
+        signature = request.headers.get(SIGNATURE_HEADER, "")
         expected = "sha256=" + hmac.new(self._app_secret, body, hashlib.sha256).hexdigest()
-        return secrets_match(signature, expected)
+        if not secrets_match(signature, expected):
+            raise Forged
+        inbound = []
+        for value, message in _notified_messages(parse_json(body)):
+            number = _part(value, "metadata").get("phone_number_id")
+            if number != self.settings.phone_number_id or "group_id" in message:
+                logger.warning("whatsapp: ignored a message for another number or a group")
+                continue
+            delivery = f"whatsapp:{message['id']}"
+            inbound.append(Inbound(message, delivery, sent_at=message.get("timestamp")))
+        return inbound
 
-    def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
-        whatsapp = webhook_blueprint("whatsapp_webhook", self.api, self.memory)
-
-        @whatsapp.route("/webhook", methods=["GET"])
+    def routes(self, blueprint: Blueprint, on_new_message: OnNewMessage) -> None:
+        @blueprint.route("/webhook", methods=["GET"])
         async def verify(request: Request) -> HTTPResponse:
             token = request.args.get("hub.verify_token")
             if request.args.get("hub.mode") == "subscribe" and secrets_match(
-                token, self._verify_token
+                token, self.settings.verify_token
             ):
                 return response.text(request.args.get("hub.challenge", ""))
             logger.warning("whatsapp: webhook verification with a wrong token refused")
-            return response.text("forbidden", status=403)
+            return Refused(403, "missing or wrong hub.verify_token").answer()
 
-        @whatsapp.route("/webhook", methods=["POST"], stream=True)
-        async def receive(request: Request) -> HTTPResponse:
-            signature = request.headers.get(SIGNATURE_HEADER, "")
-            if not signature:
-                logger.warning("whatsapp: refused a request without a signature")
-                return response.text("forbidden", status=403)
-            try:
-                body = await read_body(request, BODY_LIMITS[self.name()])
-            except BodyTooLarge:
-                return response.text("payload too large", status=413)
-            if not self._signed(body, signature):
-                logger.warning("whatsapp: refused a request with a wrong signature")
-                return response.text("forbidden", status=403)
-            try:
-                messages = list(_notified_messages(await parse_off_loop(parse_json, body)))
-            except ValueError as error:  # MalformedRequest is a ValueError too
-                logger.warning("whatsapp: malformed notification refused (%s)", error)
-                return response.text("bad request", status=400)
-            outcomes = [
-                await self._handle(value, message, on_new_message, request.app.ctx.agent)
-                for value, message in messages
-            ]
-            if Outcome.UNANSWERED in outcomes:
-                # Meta retries the whole notification: the answered messages are known by then.
-                return response.text("the assistant could not answer", status=503)
-            return response.text("ok")
+    def answer(self, received: Received[dict[str, Any]]) -> HTTPResponse:
+        return response.text("ok")
 
-        return whatsapp
-
-    async def _handle(
-        self,
-        value: dict[str, Any],
-        message: dict[str, Any],
-        on_new_message: OnNewMessage,
-        agent: Any,
+    async def handle(
+        self, message: dict[str, Any], on_new_message: OnNewMessage, request: Request
     ) -> Outcome:
-        number = _part(value, "metadata").get("phone_number_id")
-        if number != self._phone_number_id or "group_id" in message:
-            logger.warning("whatsapp: ignored a message for another number or a group")
-            return Outcome.ANSWERED
-        delivery = f"whatsapp:{message['id']}"
-        if not await self._seen.first_time(delivery):
-            logger.info("whatsapp: message retried by Meta, already handled")
-            return Outcome.ANSWERED
-        if sent_too_long_ago(message.get("timestamp"), self._max_age):
-            # Meta signs no time: an old signed request may be a replay (docs/OPERATIONS.md).
-            logger.info("whatsapp: message older than %s acknowledged, not answered", self._max_age)
-            return Outcome.ANSWERED
         wa_id = message["from"]  # the sender's WhatsApp id: where replies go
         conversation = conversation_id("whatsapp", wa_id)
         output = WhatsAppOutput(
-            self.api, self._phone_number_id, wa_id, conversation, self.addresses
+            self.api, self.settings.phone_number_id, wa_id, conversation, self.addresses
         )
         replies = TurnReplies(output, self.name())
         text = _text_of(message)
@@ -354,7 +288,4 @@ class WhatsAppInput(InputChannel):
         incoming = user_message(
             text, replies, conversation, input_channel=self.name(), person=wa_id
         )
-        outcome = await take_turn(incoming, on_new_message, agent, self._hotline)
-        if outcome is Outcome.UNANSWERED:
-            await self._seen.forget(delivery)
-        return outcome
+        return await take_turn(incoming, on_new_message, request.app.ctx.agent, self.hotline)

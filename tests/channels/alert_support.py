@@ -24,6 +24,7 @@ from rasa.shared.core.trackers import DialogueStateTracker
 
 from bot.channels.addresses import AddressBook
 from bot.channels.identity import conversation_id
+from bot.channels.settings import TelegramSettings, WhatsAppSettings
 from bot.channels.sms_gateway import GatewaySettings, SmsGatewayInput
 from bot.channels.telegram import SECRET_HEADER, TelegramInput
 from bot.channels.twilio_sms import TwilioSettings, TwilioSmsInput, twilio_signature
@@ -121,7 +122,9 @@ TELEGRAM = ChannelCase(
     channel="telegram",
     address="700000101",
     hashed=("telegram", "700000101"),
-    build=lambda url, book: TelegramInput(TELEGRAM_TOKEN, TELEGRAM_SECRET, url, book),
+    build=lambda url, book: TelegramInput(
+        TelegramSettings(TELEGRAM_TOKEN, TELEGRAM_SECRET, url), addresses=book
+    ),
     send_inbound=_telegram_inbound,
     recipient=lambda request: str(request.json()["chat_id"]),
     text=lambda request: request.json()["text"],
@@ -158,7 +161,8 @@ WHATSAPP = ChannelCase(
     address="93700000201",
     hashed=("whatsapp", "93700000201"),
     build=lambda url, book: WhatsAppInput(
-        WA_APP_SECRET, "verify", WA_ACCESS_TOKEN, WA_PHONE_NUMBER_ID, url, book
+        WhatsAppSettings(WA_APP_SECRET, "verify", WA_ACCESS_TOKEN, WA_PHONE_NUMBER_ID, url),
+        addresses=book,
     ),
     send_inbound=_whatsapp_inbound,
     recipient=lambda request: request.json()["to"],

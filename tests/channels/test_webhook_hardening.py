@@ -23,7 +23,7 @@ import pytest
 from rasa.core.channels.channel import InputChannel, UserMessage, register
 from sanic import Sanic
 
-from bot.channels.settings import hotline
+from bot.channels.settings import TelegramSettings, WhatsAppSettings, hotline
 from bot.channels.sms_gateway import GatewaySettings, SmsGatewayInput
 from bot.channels.telegram import TelegramInput
 from bot.channels.transport import BODY_LIMITS, MAX_TEXT_CHARS
@@ -135,8 +135,10 @@ async def running_stack(hotline: str | None) -> AsyncIterator[Stack]:
                     api_base_url=provider.url,
                 )
             ),
-            TelegramInput("123:TOKEN", TELEGRAM_SECRET, provider.url),
-            WhatsAppInput(WHATSAPP_APP_SECRET, "verify", "access", "1065", provider.url),
+            TelegramInput(TelegramSettings("123:TOKEN", TELEGRAM_SECRET, provider.url)),
+            WhatsAppInput(
+                WhatsAppSettings(WHATSAPP_APP_SECRET, "verify", "access", "1065", provider.url)
+            ),
             WebchatInput(),
         ]
         bot = Bot(respond=lambda message: [{"text": "Answer."}])

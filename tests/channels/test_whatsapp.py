@@ -13,6 +13,7 @@ from rasa.shared.exceptions import RasaException
 
 from bot.channels.identity import conversation_id
 from bot.channels.notices import text_only
+from bot.channels.settings import WhatsAppSettings
 from bot.channels.whatsapp import SIGNATURE_HEADER, WhatsAppInput
 from bot.contract import language_metadata
 from bot.lang.texts import CATALOGUE
@@ -48,7 +49,9 @@ def user() -> str:
 @pytest.fixture
 async def channel(provider: FakeProvider) -> WhatsAppInput:
     provider.reply = {"messaging_product": "whatsapp", "messages": [{"id": "wamid.sent"}]}
-    return WhatsAppInput(APP_SECRET, VERIFY_TOKEN, ACCESS_TOKEN, PHONE_NUMBER_ID, provider.url)
+    return WhatsAppInput(
+        WhatsAppSettings(APP_SECRET, VERIFY_TOKEN, ACCESS_TOKEN, PHONE_NUMBER_ID, provider.url)
+    )
 
 
 @pytest.mark.parametrize(
