@@ -104,6 +104,17 @@ def _text_of(message: dict[str, Any]) -> str | None:
     return found if isinstance(found, str) and found.strip() else None
 
 
+#: Graph API error codes about the recipient, that no later try changes: 131026 "Message
+#: undeliverable" (the number is not on WhatsApp, or has not accepted its terms).
+NOT_A_USER_CODES = frozenset({131026})
+
+
+def refused_for_good(status: int, answer: object) -> bool:
+    """Whether Meta refused the recipient itself (not a WhatsApp user), not the moment."""
+    error = answer.get("error") if isinstance(answer, dict) else None
+    return isinstance(error, dict) and error.get("code") in NOT_A_USER_CODES
+
+
 class WhatsAppOutput(OutputChannel):
     """Replies to the one user a message came from (made per message, like TelegramOutput);
     raises ``ProviderFailure`` when Meta refuses a message or a template cannot be sent."""
@@ -261,7 +272,11 @@ class WhatsAppInput(InputChannel):
         self._app_secret = app_secret.encode()
         self._verify_token = verify_token
         self._phone_number_id = phone_number_id
-        self.api = ProviderApi(api_base_url, {"Authorization": f"Bearer {access_token}"})
+        self.api = ProviderApi(
+            api_base_url,
+            {"Authorization": f"Bearer {access_token}"},
+            refused_for_good=refused_for_good,
+        )
         self.addresses = addresses
         # Retries: Redis in production (bot/channels/memory.py).
         self.memory = memory if memory is not None else ProcessMemory()
