@@ -41,6 +41,11 @@ one of ``bot/settings_values.py``, which reads numbers and durations for both ru
     A helpdesk's address that receives the case lifecycle; read by ``bot/case_events.py``,
     which both runtimes share (Rasa queues the person's messages too), with the notifier's
     ``CASE_WEBHOOK_SECRET`` … in ``actions/cases/webhook_sender.py`` (docs/HANDOFF.md).
+``RASA_URL`` (default ``http://127.0.0.1:5005``), ``RASA_API_TOKEN`` (default: unset)
+    Rasa's HTTP API (the Rasa servers' load balancer) and the token Rasa runs with: the
+    notifier sends alerts and caseworkers' replies through it, the console hands a closed
+    case's conversation back through it (``actions/common/rasa_api.py``). Read once, here, for
+    both.
 ``EMERGENCY_HOTLINE`` (default: unset)
     A number people can call when the content database cannot be read, with who answers, e.g.
     ``+93 700 000 100 (Kabul Aid Network)``. The hotlines users are normally given live in that
@@ -58,7 +63,7 @@ from datetime import timedelta
 
 from bot.settings_values import SettingsError, duration_setting, parse_duration
 
-__all__ = ["FreshnessLimits", "SettingsError", "parse_duration"]
+__all__ = ["FreshnessLimits", "RasaSettings", "SettingsError", "parse_duration"]
 
 CONTENT_DB_URL = "CONTENT_DB_URL"
 FRESHNESS_PREFIX = "CONTENT_FRESHNESS_"
@@ -68,6 +73,25 @@ CONVERSATION_RETENTION = "CONVERSATION_RETENTION"
 CLOSED_CASE_RETENTION = "CLOSED_CASE_RETENTION"
 WHATSAPP_ALERT_TEMPLATE = "WHATSAPP_ALERT_TEMPLATE"
 WHATSAPP_CASE_REPLY_TEMPLATE = "WHATSAPP_CASE_REPLY_TEMPLATE"
+RASA_URL, RASA_API_TOKEN = "RASA_URL", "RASA_API_TOKEN"
+DEFAULT_RASA_URL = "http://127.0.0.1:5005"
+
+
+@dataclass(frozen=True)
+class RasaSettings:
+    """Where Rasa's HTTP API is and the token it wants, for everything that triggers an intent
+    there (the notifier, the console's hand-back)."""
+
+    url: str = DEFAULT_RASA_URL
+    token: str | None = None
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> RasaSettings:
+        """``RASA_URL`` without a trailing slash, ``RASA_API_TOKEN`` or None."""
+        return cls(
+            url=(environ.get(RASA_URL, "").strip() or DEFAULT_RASA_URL).rstrip("/"),
+            token=environ.get(RASA_API_TOKEN, "").strip() or None,
+        )
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,12 @@ docs/BENCHMARKS.md).
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-
 from bot.settings_values import positive_number
 
 #: ``positive_number`` lives in bot/settings_values.py; it stays importable from here for the
-#: modules that read their rates with it.
-__all__ = ["DEFAULT_RATES", "alert_rate", "positive_number"]
+#: modules that read their rates with it. The rates are read by ``bot/settings.py``'s
+#: ``alert_rate``.
+__all__ = ["DEFAULT_RATES", "positive_number"]
 
 DEFAULT_RATES: dict[str, float] = {
     "telegram": 25.0,
@@ -26,10 +24,5 @@ DEFAULT_RATES: dict[str, float] = {
     "twilio_sms": 10.0,
     "sms_gateway": 10.0,
 }
-
-
-def alert_rate(channel: str, environ: Mapping[str, str] = os.environ) -> float:
-    """Alerts a second for ``channel`` (``ALERT_RATE_<CHANNEL>``, else the default)."""
-    return positive_number(
-        environ, f"ALERT_RATE_{channel.upper()}", DEFAULT_RATES.get(channel, 10.0)
-    )
+#: A channel without a default of its own.
+OTHER_RATE = 10.0

@@ -108,7 +108,7 @@ def named_language(message: Mapping[str, Any]) -> str | None:
 NOT_DELIVERED_STATUS: Final = 500
 #: Its JSON body's keys: a short reason (never an address, a token or message text), ...
 NOT_DELIVERED_REASON: Final = "reason"
-#: ... whether trying again cannot help (no stored address), ...
+#: ... whether trying again cannot help (no stored address, the person blocked the bot), ...
 NOT_DELIVERED_PERMANENT: Final = "permanent"
 #: ... the seconds the provider asked to wait, or null, ...
 NOT_DELIVERED_RETRY_AFTER: Final = "retry_after"
@@ -125,6 +125,14 @@ class NotDelivered:
     permanent: bool = False
     retry_after: float | None = None
     provider_status: int | None = None
+
+    def gives_up(self) -> bool:
+        """The one reading of a refusal, for the notifier and the console alike: only the
+        channel knows whether its provider refused the person for good (no stored address,
+        Telegram's "bot was blocked by the user"), and it says so in ``permanent``. Anything
+        else (429, a provider's 5xx, a timeout, a mailbox down) may pass: the notifier tries
+        again, the console asks the caseworker to."""
+        return self.permanent
 
     def body(self) -> dict[str, Any]:
         """The JSON body of Rasa's answer."""

@@ -11,11 +11,12 @@ Standard library only, like ``bot/settings_values.py``.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import timedelta
 from typing import Final
 
-from bot.settings_values import duration_setting, fraction, whole_number
+from bot.alert_rates import DEFAULT_RATES, OTHER_RATE
+from bot.settings_values import duration_setting, fraction, positive_number, whole_number
 
 #: How long a conversation is kept after its last message (``7d``, ``36h``, ``1d12h``).
 CONVERSATION_RETENTION: Final = "CONVERSATION_RETENTION"
@@ -38,6 +39,11 @@ DEFAULT_FOLLOW_CONFIDENCE: Final = 0.7
 RASA_API_TOKEN: Final = "RASA_API_TOKEN"
 #: The endpoints file Rasa was started with, for the retention run outside it.
 RASA_ENDPOINTS: Final = "RASA_ENDPOINTS"
+#: The key of the keyed hashes that stand for addresses (``bot/channels/identity.py``): the
+#: same in every worker and on every machine, or one person becomes several conversations.
+CONVERSATION_ID_KEY: Final = "CONVERSATION_ID_KEY"
+#: Rasa's Sanic worker processes; each sends its share of a channel's alert rate.
+SANIC_WORKERS: Final = "SANIC_WORKERS"
 
 
 def conversation_retention(environ: Mapping[str, str] = os.environ) -> timedelta:
@@ -69,6 +75,29 @@ def language_follow_confidence(environ: Mapping[str, str] = os.environ) -> float
 def api_token(environ: Mapping[str, str] = os.environ) -> str | None:
     """``RASA_API_TOKEN``, or None when unset (then the HTTP API takes no token at all)."""
     return environ.get(RASA_API_TOKEN) or None
+
+
+def conversation_id_key(environ: Mapping[str, str] = os.environ) -> bytes | None:
+    """``CONVERSATION_ID_KEY`` as bytes, or None when unset or blank."""
+    configured = environ.get(CONVERSATION_ID_KEY, "")
+    return configured.encode() if configured.strip() else None
+
+
+def sanic_workers(environ: Mapping[str, str] = os.environ) -> int:
+    """``SANIC_WORKERS``, a whole number above zero, default 1."""
+    return whole_number(environ, SANIC_WORKERS, 1)
+
+
+def unset_variables(names: Iterable[str], environ: Mapping[str, str] = os.environ) -> set[str]:
+    """Those of ``names`` whose variable is unset or blank."""
+    return {name for name in names if not environ.get(name, "").strip()}
+
+
+def alert_rate(channel: str, environ: Mapping[str, str] = os.environ) -> float:
+    """Alerts a second for ``channel`` (``ALERT_RATE_<CHANNEL>``, else ``bot/alert_rates.py``'s
+    default): read by the notifier and by Rasa's alert channels alike."""
+    default = DEFAULT_RATES.get(channel, OTHER_RATE)
+    return positive_number(environ, f"ALERT_RATE_{channel.upper()}", default)
 
 
 def endpoints_file(environ: Mapping[str, str] = os.environ) -> str:

@@ -3,8 +3,8 @@ channel's pace, exactly once; and, with ``CASE_WEBHOOK_URL``, the helpdesk's cas
 
 ``python -m actions.alerts serve`` (``actions/alerts/__main__.py``, started by ``make run``).
 Its parts: the settings (``notifier_settings.py``), the database steps and their guarantees
-(``outbox_steps.py``, with ``leases.py``), the calls of Rasa's HTTP API (``rasa_client.py``)
-and this loop. Caseworkers' replies are an outbox of the same shape
+(``outbox_steps.py``, with ``leases.py``), the calls of Rasa's HTTP API
+(``actions/common/rasa_api.py``) and this loop. Caseworkers' replies are an outbox of the same shape
 (``actions/cases/courier.py``); the helpdesk's events have their own sender
 (``actions/cases/webhook_sender.py``).
 
@@ -25,11 +25,11 @@ from collections.abc import Sequence
 from actions.alerts.models import DeliveryStatus
 from actions.alerts.notifier_settings import NotifierSettings
 from actions.alerts.outbox_steps import Claimed, Outbox
-from actions.alerts.rasa_client import RasaApi
 from actions.cases import webhook_sender
+from actions.common.rasa_api import RasaApi
 from actions.settings import SettingsError
-from bot.alert_rates import alert_rate
 from bot.pacing import Pacer
+from bot.settings import alert_rate
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ class Notifier:
         self.settings = settings_ or NotifierSettings.from_env()
         self.outbox = outbox or Outbox(self.settings)
         self.outboxes = [self.outbox, *(kind(self.settings, self.outbox.clock) for kind in more)]
-        self.rasa = rasa or RasaApi(self.settings)
+        self.rasa = rasa or RasaApi(self.settings.rasa, self.settings.request_timeout_seconds)
         self._stopping = asyncio.Event()
         self._slots = asyncio.Semaphore(self.settings.concurrency)
         self._in_flight: set[asyncio.Task[None]] = set()
@@ -62,7 +62,7 @@ class Notifier:
         """Until :meth:`stop`: send, recover what a dead notifier left, purge hourly."""
         logger.info(
             "notifier sending through %s at %s",
-            self.settings.rasa_url,
+            self.settings.rasa.url,
             ", ".join(f"{c} {r:g}/s" for c, r in self.settings.rates.items()),
         )
         # One pacer per channel for every outbox: the provider's rate counts all our messages.
@@ -138,7 +138,12 @@ class Notifier:
             await pacer.wait()  # just before the request: the pace is what Rasa sees
             if not await asyncio.to_thread(outbox.still_to_send, claimed):
                 return
-            outcome = await self.rasa.trigger(claimed, outbox.intent, outbox.entity)
+            outcome = await self.rasa.trigger(
+                claimed.conversation_id,
+                outbox.intent,
+                {outbox.entity: str(claimed.id)},
+                channel=claimed.channel,
+            )
             status = await asyncio.to_thread(outbox.settle, claimed, outcome)
             if status is DeliveryStatus.SENT:
                 self.sent += 1

@@ -8,7 +8,9 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from bot.alert_rates import DEFAULT_RATES, alert_rate
+from actions.settings import RasaSettings
+from bot.alert_rates import DEFAULT_RATES
+from bot.settings import alert_rate
 from bot.settings_values import positive_number, whole_number
 
 
@@ -16,8 +18,7 @@ from bot.settings_values import positive_number, whole_number
 class NotifierSettings:
     """How fast, how often and where the notifier sends alerts and caseworkers' replies."""
 
-    rasa_url: str = "http://127.0.0.1:5005"
-    rasa_token: str | None = None
+    rasa: RasaSettings = field(default_factory=RasaSettings)
     rates: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_RATES))
     per_conversation_interval: float = 1.0
     concurrency: int = 16
@@ -33,8 +34,7 @@ class NotifierSettings:
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> NotifierSettings:
         rates = {channel: alert_rate(channel, environ) for channel in DEFAULT_RATES}
         return cls(
-            rasa_url=(environ.get("RASA_URL", "").strip() or cls.rasa_url).rstrip("/"),
-            rasa_token=environ.get("RASA_API_TOKEN", "").strip() or None,
+            rasa=RasaSettings.from_env(environ),
             rates=rates,
             concurrency=whole_number(environ, "ALERT_CONCURRENCY", cls.concurrency),
             max_attempts=whole_number(environ, "ALERT_MAX_ATTEMPTS", cls.max_attempts),

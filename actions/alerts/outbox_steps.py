@@ -10,9 +10,10 @@ Exactly once, across crashes:
    (``bot/channels/deliveries.py``);
 3. after Rasa answered 200 the notifier marks it ``sent`` if it was delivered, or queues it
    again if it was not (the action could not read the database);
-4. when the channel could not hand it to the provider (429, 5xx, no stored address) it is
-   retried with exponential backoff (or the provider's retry time), up to
-   ``ALERT_MAX_ATTEMPTS``, then ``failed``;
+4. when the channel could not hand it to the provider (429, 5xx) it is retried with
+   exponential backoff (or the provider's retry time), up to ``ALERT_MAX_ATTEMPTS``, then
+   ``failed``; at once ``failed`` when the channel gave up on the person (no stored address,
+   the person blocked the bot: ``NotDelivered.gives_up``);
 5. a notifier that died leaves rows in ``sending``; after ``ALERT_CLAIM_LEASE`` any notifier
    takes them back (``actions/alerts/leases.py``): delivered ones count as sent, the others
    are queued again. Only a Rasa process dying between the provider's acceptance and
@@ -39,6 +40,7 @@ from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, StoredAdd
 from actions.alerts.notifier_settings import NotifierSettings
 from actions.alerts.subscriptions import ALERT_CHANNELS, still_wanted
 from actions.common.clock import utc_now
+from actions.common.rasa_api import Outcome
 from actions.content.db import session_scope
 from bot.contract import ALERT_DELIVERY, ALERT_INTENT
 
@@ -53,17 +55,6 @@ class Claimed:
     conversation_id: str
     channel: str
     attempts: int
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What Rasa said about one trigger."""
-
-    delivered: bool  # Rasa answered 200
-    error: str | None = None  # short reason, never an address
-    retry_after: float | None = None
-    permanent: bool = False  # retrying cannot help (no stored address)
-    reached_rasa: bool = True  # False: connection failed or timed out, the outcome is unknown
 
 
 class Outbox:

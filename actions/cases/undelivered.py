@@ -6,7 +6,8 @@ database to record the delivery in (ADDRESS_ENCRYPTION_KEY unset)", "Rasa unreac
 (ClientConnectorError)"). A caseworker needs to know what it means for the person and whom to
 tell, so each is read as one of a few reasons, the catalogue's ``undelivered_*`` sentences.
 The markers are the fixed parts of those lines (``actions/alerts/outbox_steps.py``,
-``rasa_client.py``, ``bot/channels/alerts.py``, ``webchat.py``), never a provider's prose.
+``actions/common/rasa_api.py``, ``bot/channels/alerts.py``, ``webchat.py``), never a provider's
+prose.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ from bot.channels.identity import conversation_id
 from bot.channels.kannel_conf import conf_groups
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
 from bot.channels.settings import KANNEL_CHANNEL, KannelSettings, for_rasa, hotline
-from bot.channels.sms_base import TextMessageOutput, answer, phone_key
+from bot.channels.sms_base import TextMessageOutput, phone_key, take_text_turn
 from bot.channels.sms_gateway import REPEAT_WINDOW_SECONDS, GatewayMessage, delivery_id
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer
 from bot.channels.sms_segments import encoding
@@ -331,7 +331,7 @@ class KannelInput(InputChannel):
         output = KannelOutput(
             self.api, self.settings, self.renderer, conversation, message.sender, self.addresses
         )
-        outcome = await answer(
+        outcome = await take_text_turn(
             output,
             message.text,
             on_new_message,

@@ -147,6 +147,16 @@ class ReplyKeyboards:
         return payload if isinstance(payload, str) else None
 
 
+def refused_for_good(status: int, answer: object) -> bool:
+    """Whether the Bot API refused the chat itself, so that no later try can pass: a 403
+    ("Forbidden: bot was blocked by the user", "user is deactivated", "bot can't initiate
+    conversation with a user") or a chat that is gone ("Bad Request: chat not found"). A
+    wrong token is 401 and a flood 429: those are ours or pass."""
+    description = answer.get("description") if isinstance(answer, dict) else None
+    gone = isinstance(description, str) and "chat not found" in description.lower()
+    return status == 403 or (status == 400 and gone)
+
+
 class TelegramOutput(OutputChannel):
     """Replies to the one chat a message came from; raises ``ProviderFailure`` when Telegram
     refuses a message (in a turn, ``TurnReplies`` logs it and goes on).
@@ -265,7 +275,7 @@ class TelegramInput(WebhookInput[TelegramSettings, Incoming]):
         return TelegramSettings.load()
 
     def set_up(self) -> None:
-        self.api = ProviderApi(self.settings.api_base_url)
+        self.api = ProviderApi(self.settings.api_base_url, refused_for_good=refused_for_good)
         self._keyboards = ReplyKeyboards(self.memory)
 
     def get_output_channel(self) -> OutputChannel:

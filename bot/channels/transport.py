@@ -112,18 +112,26 @@ class ProviderFailure(Exception):
 
     Carries nothing from the request: in a person's turn it is logged and the turn goes on
     (``turns.TurnReplies``), alerts turn it into ``AlertNotDelivered`` so that the notifier
-    retries (``retry_after`` seconds when given). ``call`` names the API call for the log
-    (``sendMessage``), never its URL: that may hold a token.
+    retries (``retry_after`` seconds when given) unless it is ``permanent``. ``call`` names
+    the API call for the log (``sendMessage``), never its URL: that may hold a token.
     """
 
     def __init__(
-        self, status: int | None, reason: str, retry_after: int | None = None, call: str = ""
+        self,
+        status: int | None,
+        reason: str,
+        retry_after: int | None = None,
+        call: str = "",
+        *,
+        permanent: bool = False,
     ) -> None:
         super().__init__(f"HTTP {status} {reason}".strip() if status else reason)
         self.status = status
         self.reason = reason
         self.retry_after = retry_after
         self.call = call
+        #: The provider refused this recipient for good (they blocked the bot): never retried.
+        self.permanent = permanent
 
     @classmethod
     def unreachable(cls, error: BaseException) -> "ProviderFailure":
@@ -218,8 +226,9 @@ class ProviderApi:
 
     Every connector talks to its provider through one of these; what differs between providers
     is given here: JSON or form fields, basic authentication, how an error names its reason
-    (``reason``: never the recipient's number), and whether a successful answer is JSON at all
-    (an SMS gateway may answer ``OK``).
+    (``reason``: never the recipient's number), which refusals are about the recipient for
+    good (``refused_for_good``: the person blocked the bot), and whether a successful answer
+    is JSON at all (an SMS gateway may answer ``OK``).
     """
 
     def __init__(
@@ -230,12 +239,14 @@ class ProviderApi:
         auth: aiohttp.BasicAuth | None = None,
         reason: Callable[[object], str] = provider_reason,
         answers_json: bool = True,
+        refused_for_good: Callable[[int, object], bool] = lambda status, answer: False,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self._headers = headers or {}
         self._auth = auth
         self._reason = reason
         self._answers_json = answers_json
+        self._refused_for_good = refused_for_good
         self._session: aiohttp.ClientSession | None = None
 
     async def send(
@@ -259,7 +270,10 @@ class ProviderApi:
                 if response.status >= 300:
                     retry_after = _retry_after(body, response.headers)
                     reason = self._reason(body)
-                    raise ProviderFailure(response.status, reason, retry_after, call)
+                    permanent = self._refused_for_good(response.status, body)
+                    raise ProviderFailure(
+                        response.status, reason, retry_after, call, permanent=permanent
+                    )
                 if body is None and self._answers_json:
                     unreadable = "provider answer unreadable (not JSON)"
                     raise ProviderFailure(None, unreadable, call=call)

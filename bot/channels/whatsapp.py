@@ -93,6 +93,17 @@ def _text_of(message: dict[str, Any]) -> str | None:
     return found if isinstance(found, str) and found.strip() else None
 
 
+#: Graph API error codes about the recipient, that no later try changes: 131026 "Message
+#: undeliverable" (the number is not on WhatsApp, or has not accepted its terms).
+NOT_A_USER_CODES = frozenset({131026})
+
+
+def refused_for_good(status: int, answer: object) -> bool:
+    """Whether Meta refused the recipient itself (not a WhatsApp user), not the moment."""
+    error = answer.get("error") if isinstance(answer, dict) else None
+    return isinstance(error, dict) and error.get("code") in NOT_A_USER_CODES
+
+
 class WhatsAppOutput(OutputChannel):
     """Replies to the one user a message came from (made per message, like TelegramOutput);
     raises ``ProviderFailure`` when Meta refuses a message or a template cannot be sent."""
@@ -228,7 +239,9 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, dict[str, Any]]):
     def set_up(self) -> None:
         self._app_secret = self.settings.app_secret.encode()
         authorization = {"Authorization": f"Bearer {self.settings.access_token}"}
-        self.api = ProviderApi(self.settings.api_base_url, authorization)
+        self.api = ProviderApi(
+            self.settings.api_base_url, authorization, refused_for_good=refused_for_good
+        )
 
     def get_output_channel(self) -> OutputChannel:
         """Where Rasa's ``trigger_intent`` sends alerts (raises ``AlertNotDelivered``)."""

@@ -13,13 +13,13 @@ from sqlalchemy import Engine, delete, select, update
 from actions.alerts import retention, subscriptions
 from actions.alerts.models import DeliveryStatus, StoredAddress, Topic
 from actions.alerts.notifier_settings import NotifierSettings
-from actions.alerts.outbox_steps import Outcome
 from actions.alerts.subscriptions import Wish
 from actions.cases import queue, replies, store
 from actions.cases.courier import CaseReplyOutbox
 from actions.cases.models import Case, CaseMessage, CaseReply
 from actions.chat import privacy
 from actions.chat.case_reply import ActionSendCaseReply
+from actions.common.rasa_api import Outcome
 from actions.content import db
 from tests.actions.alerts_support import conversation
 from tests.actions.content_support import NOW, clock, run

@@ -11,6 +11,7 @@ import pytest
 from rasa.core.channels.channel import InputChannel
 from sanic import Sanic
 
+from bot.channels import identity
 from bot.channels.addresses import KEY_ENV, OLD_KEYS_ENV, AddressBook, dispose_engines
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
 from bot.channels.redis_memory import RedisMemory
@@ -37,11 +38,14 @@ Sanic.test_mode = True
 
 
 @pytest.fixture(autouse=True)
-def conversation_key(monkeypatch: pytest.MonkeyPatch) -> None:
+def conversation_key(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv("CONVERSATION_ID_KEY", "tests-channels-key")
+    identity.forget_key()  # read once per process: taken again from the line above
     # Channels that send alerts need the address key (from_credentials refuses to start).
     monkeypatch.setenv(KEY_ENV, TEST_KEY)
     monkeypatch.delenv(OLD_KEYS_ENV, raising=False)
+    yield
+    identity.forget_key()
 
 
 @pytest.fixture(scope="session")

@@ -259,6 +259,67 @@ async def test_a_refused_alert_is_http_500_for_the_notifier_with_the_retry_time_
         assert secret not in body
 
 
+#: Refusals of the person themself, as each provider words them, and then a flood refusal.
+REFUSED_FOR_GOOD = [
+    (
+        "telegram",
+        403,
+        {"ok": False, "error_code": 403, "description": "Forbidden: bot was blocked by the user"},
+    ),
+    (
+        "telegram",
+        403,
+        {"ok": False, "error_code": 403, "description": "Forbidden: user is deactivated"},
+    ),
+    (
+        "telegram",
+        400,
+        {"ok": False, "error_code": 400, "description": "Bad Request: chat not found"},
+    ),
+    ("whatsapp", 400, {"error": {"code": 131026, "message": "Message undeliverable"}}),
+]
+
+
+@pytest.mark.parametrize(("channel", "status", "reply"), REFUSED_FOR_GOOD)
+async def test_a_person_who_blocked_the_bot_is_given_up_on_at_once(
+    sqlite_address_book: AddressBook, channel: str, status: int, reply: dict[str, Any]
+) -> None:
+    case = next(case for case in CASES if case.id == channel)
+    async with start(case, sqlite_address_book, rasa_api=True) as served:
+        await served.subscribe()
+        served.provider.status, served.provider.reply = status, reply
+        answer_status, body = await served.trigger()
+    assert answer_status == 500
+    assert NotDelivered.from_answer(body) == NotDelivered(
+        f"{channel}: provider refused the alert: HTTP {status}", True, None, status
+    )
+    assert "blocked" not in body and case.address not in body
+
+
+@pytest.mark.parametrize(
+    ("channel", "status", "reply"),
+    [
+        (
+            "telegram",
+            400,
+            {"ok": False, "error_code": 400, "description": "Bad Request: message is too long"},
+        ),
+        ("telegram", 500, {"ok": False, "error_code": 500, "description": "Internal Server Error"}),
+        ("whatsapp", 400, {"error": {"code": 131047, "message": "Re-engagement message"}}),
+    ],
+)
+async def test_a_refusal_of_the_moment_is_left_to_retry(
+    sqlite_address_book: AddressBook, channel: str, status: int, reply: dict[str, Any]
+) -> None:
+    case = next(case for case in CASES if case.id == channel)
+    async with start(case, sqlite_address_book, rasa_api=True) as served:
+        await served.subscribe()
+        served.provider.status, served.provider.reply = status, reply
+        _, body = await served.trigger()
+    refusal = NotDelivered.from_answer(body)
+    assert refusal is not None and not refusal.gives_up()
+
+
 async def test_without_a_stored_address_the_alert_is_not_delivered(quick_with_api: Running) -> None:
     expected = f"^{quick_with_api.case.channel}: no stored address$"
     with pytest.raises(AlertNotDelivered, match=expected):

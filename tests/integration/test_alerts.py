@@ -24,6 +24,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.channels import identity
 from bot.channels.identity import conversation_id
 from bot.lang.texts import CATALOGUE
 from scripts.fake_providers import (
@@ -115,6 +116,7 @@ def alerts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AlertStack]:
     with pytest.MonkeyPatch.context() as patch:
         # This process computes the same conversation ids as Rasa, to look rows up.
         patch.setenv("CONVERSATION_ID_KEY", KEYS["CONVERSATION_ID_KEY"])
+        identity.forget_key()  # read once per process: take this one
         yield from _alert_stack(tmp_path_factory)
 
 

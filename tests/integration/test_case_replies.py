@@ -29,6 +29,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.channels import identity
 from bot.channels.identity import conversation_id
 from scripts.fake_providers import (
     CHANNEL_SECRETS,
@@ -113,6 +114,7 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CaseStack]:
     with pytest.MonkeyPatch.context() as patch:
         # This process computes the same conversation ids as Rasa, to look rows up.
         patch.setenv("CONVERSATION_ID_KEY", KEYS["CONVERSATION_ID_KEY"])
+        identity.forget_key()  # read once per process: take this one
         stack.start()
         try:
             yield CaseStack(stack, providers, db_path, env)
