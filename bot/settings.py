@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from datetime import timedelta
 from typing import Final
 
-from bot.settings_values import duration_setting, fraction, whole_number
+from bot.settings_values import duration_setting, fraction, positive_number, whole_number
 
 #: How long a conversation is kept after its last message (``7d``, ``36h``, ``1d12h``).
 CONVERSATION_RETENTION: Final = "CONVERSATION_RETENTION"
@@ -27,7 +27,8 @@ MEMORY_CONVERSATIONS: Final = "MEMORY_CONVERSATIONS"
 DEFAULT_MEMORY_CONVERSATIONS: Final = 10_000
 ONE_MESSAGE_RETENTION: Final = "ONE_MESSAGE_RETENTION"
 DEFAULT_ONE_MESSAGE_RETENTION: Final = timedelta(hours=1)
-#: Whole minutes a follow-up still inherits the topic and details of the questions before it.
+#: Minutes a follow-up still inherits the topic and details of the questions before it (a
+#: fraction too: ``0.2`` is twelve seconds, which lets a test watch the memory lapse).
 CONVERSATION_MEMORY_MINUTES: Final = "CONVERSATION_MEMORY_MINUTES"
 DEFAULT_MEMORY: Final = timedelta(minutes=30)
 #: Below this identifier confidence a message does not switch the conversation's language:
@@ -57,8 +58,8 @@ def one_message_retention(environ: Mapping[str, str] = os.environ) -> timedelta:
 
 def conversation_memory(environ: Mapping[str, str] = os.environ) -> timedelta:
     """``CONVERSATION_MEMORY_MINUTES``, default 30."""
-    default = int(DEFAULT_MEMORY.total_seconds() // 60)
-    return timedelta(minutes=whole_number(environ, CONVERSATION_MEMORY_MINUTES, default))
+    default = DEFAULT_MEMORY.total_seconds() / 60
+    return timedelta(minutes=positive_number(environ, CONVERSATION_MEMORY_MINUTES, default))
 
 
 def language_follow_confidence(environ: Mapping[str, str] = os.environ) -> float:
