@@ -19,7 +19,7 @@ export RASA_TELEMETRY_ENABLED := false
 MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name '*.yml') \
 	$(wildcard bot/nlu/*.py bot/lang/*.py)
 
-.PHONY: help setup run db purge train lint mypy test test-unit validate test-nlu test-stories test-followups \
+.PHONY: help setup run db purge train lint mypy check test test-unit validate test-nlu test-stories test-followups \
 	test-integration journeys deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
 	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-language bench-urgency \
 	chaos clean
@@ -28,6 +28,8 @@ help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
 	@echo "make test   lint, unit tests, rasa data validate, train, held-out accuracy, test stories,"
 	@echo "            integration (real servers, headless Chromium for the web chat), chaos"
+	@echo "make check  the edit loop before a commit (about 3 min): lint, mypy, both runtimes' unit"
+	@echo "            tests on every core, rasa data validate; no model, browser or servers"
 	@echo "make journeys  whole journeys of evacuees, editors and caseworkers on make run's stack"
 	@echo "make deps   install the system packages the tests need (Debian: chromium, fonts, npm,"
 	@echo "            redis-server; as root); make test only checks for them"
@@ -87,8 +89,10 @@ $(MODEL): $(MODEL_INPUTS) | .venv/bot/.installed
 
 ## Run ------------------------------------------------------------------------------------
 run: START := $(shell date +%s.%N)
+# The content runtime's Python: stack.py reads the endpoints file with PyYAML, which a bare
+# system python3 need not have.
 run: setup db train
-	$(PYTHON) scripts/stack.py --model $(MODEL) --content-db-url "$(CONTENT_DB_URL)" \
+	$(ACT)/python scripts/stack.py --model $(MODEL) --content-db-url "$(CONTENT_DB_URL)" \
 		--since $(START)
 
 ## Tests ----------------------------------------------------------------------------------
@@ -102,9 +106,11 @@ MYPY_ACTIONS := actions bot/lang bot/alert_rates.py bot/pacing.py bot/settings_v
 	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest
 MYPY_BOT := bot $(BOT_SCRIPTS)
 
+LINTED := bot actions tests scripts conftest.py
+
 lint: setup
-	$(ACT)/ruff check bot actions tests scripts
-	$(ACT)/ruff format --check bot actions tests scripts
+	$(ACT)/ruff check $(LINTED)
+	$(ACT)/ruff format --check $(LINTED)
 	$(ACT)/python scripts/locks.py agree
 	@$(MAKE) --no-print-directory mypy
 
@@ -112,11 +118,31 @@ mypy:
 	$(ACT)/mypy --cache-dir .mypy_cache/actions $(MYPY_ACTIONS)
 	$(ACT)/mypy --cache-dir .mypy_cache/bot --python-executable $(BOT)/python $(MYPY_BOT)
 
+# Each runtime's unit tests in its own venv (tests/runtimes.py), on every core (pytest-xdist):
+# they use free ports, tmp_path, and PostgreSQL databases and schemas and Redis key prefixes of
+# their own, so workers share nothing. Whole files stay on one worker (module fixtures are built
+# once). Tests marked `serial` (timing measured against a deadline) run afterwards, alone.
+XDIST ?= -n auto --dist loadfile
+UNIT_BOT := tests/bot tests/channels
+UNIT_ACTIONS := tests/actions tests/tooling
+
+# The second pass collects only the files with such a test (collecting Rasa's tests costs).
+serial_files = $(shell grep -rl --include='test_*.py' 'pytest.mark.serial' $(1))
+
 test-unit: setup
-	$(BOT)/pytest -q tests/bot
-	$(BOT)/pytest -q tests/channels
-	$(ACT)/pytest -q tests/actions
-	$(ACT)/pytest -q tests/tooling
+	$(BOT)/pytest -q $(XDIST) -m "not serial" $(UNIT_BOT)
+	$(if $(call serial_files,$(UNIT_BOT)),$(BOT)/pytest -q -m serial $(call serial_files,$(UNIT_BOT)))
+	$(ACT)/pytest -q $(XDIST) -m "not serial" $(UNIT_ACTIONS)
+	$(if $(call serial_files,$(UNIT_ACTIONS)),$(ACT)/pytest -q -m serial $(call serial_files,$(UNIT_ACTIONS)))
+
+# The loop before each commit (README): what `make lint`, `make test-unit` and `make validate`
+# check, without the lock files' agreement, the model, the browser or any server.
+check: setup
+	$(ACT)/ruff check $(LINTED)
+	$(ACT)/ruff format --check $(LINTED)
+	@$(MAKE) --no-print-directory mypy
+	@$(MAKE) --no-print-directory test-unit
+	@$(MAKE) --no-print-directory validate
 
 validate: .venv/bot/.installed
 	$(BOT)/rasa data validate --config config.yml --domain bot/domain --data data --fail-on-warnings

@@ -28,7 +28,8 @@ MEMORY_CONVERSATIONS: Final = "MEMORY_CONVERSATIONS"
 DEFAULT_MEMORY_CONVERSATIONS: Final = 10_000
 ONE_MESSAGE_RETENTION: Final = "ONE_MESSAGE_RETENTION"
 DEFAULT_ONE_MESSAGE_RETENTION: Final = timedelta(hours=1)
-#: Whole minutes a follow-up still inherits the topic and details of the questions before it.
+#: Minutes a follow-up still inherits the topic and details of the questions before it (a
+#: fraction too: ``0.2`` is twelve seconds, which lets a test watch the memory lapse).
 CONVERSATION_MEMORY_MINUTES: Final = "CONVERSATION_MEMORY_MINUTES"
 DEFAULT_MEMORY: Final = timedelta(minutes=30)
 #: Below this identifier confidence a message does not switch the conversation's language:
@@ -63,8 +64,8 @@ def one_message_retention(environ: Mapping[str, str] = os.environ) -> timedelta:
 
 def conversation_memory(environ: Mapping[str, str] = os.environ) -> timedelta:
     """``CONVERSATION_MEMORY_MINUTES``, default 30."""
-    default = int(DEFAULT_MEMORY.total_seconds() // 60)
-    return timedelta(minutes=whole_number(environ, CONVERSATION_MEMORY_MINUTES, default))
+    default = DEFAULT_MEMORY.total_seconds() / 60
+    return timedelta(minutes=positive_number(environ, CONVERSATION_MEMORY_MINUTES, default))
 
 
 def language_follow_confidence(environ: Mapping[str, str] = os.environ) -> float:

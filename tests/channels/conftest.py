@@ -1,6 +1,10 @@
 """Fixtures of the connector tests: databases, Redis, a fake provider API and real servers
 (``channel_support.py``)."""
 
+from tests.runtimes import require_runtime
+
+require_runtime(__file__)  # before the imports below fail in the other runtime's venv
+
 import shutil
 import uuid
 from collections.abc import AsyncIterator, Iterator
