@@ -29,6 +29,14 @@ from bot.lang.normalise import normalise
 MAX_CHARS: Final = 2000
 _WORD: Final = re.compile(r"\w+")
 _SKELETON: Final = "§"
+#: N-gram sizes of a word's letters and of its consonant skeleton.
+WORD_GRAMS: tuple[int, ...] = (2, 3, 4)
+SKELETON_GRAMS: tuple[int, ...] = (2, 3)
+#: How much closer to a claim than to an everyday question a message must come (chosen on
+#: the development split, scripts/bench_claims.py).
+EVERYDAY_MARGIN: Final = -0.05
+#: The owner of the everyday questions' texts (not a claim).
+EVERYDAY: Final = -1
 
 
 @dataclass(frozen=True)
@@ -46,9 +54,9 @@ class Thresholds:
     """Where a match starts, and how close a second claim must come to be offered too."""
 
     #: Below this score the message matches no checked claim.
-    match: float = 0.30
+    match: float = 0.33
     #: A second claim within this of the first (and above ``match``): ask which one.
-    close: float = 0.05
+    close: float = 0.04
 
 
 @dataclass(frozen=True)
@@ -66,9 +74,9 @@ def features(text: str, *, skeletons: bool = True, frames: bool = True) -> Count
         words = without_frame(words)
     grams: Counter[str] = Counter()
     for word in words:
-        _add_grams(grams, f" {word} ", (2, 3, 4), "")
+        _add_grams(grams, f" {word} ", WORD_GRAMS, "")
         if skeletons and (bones := skeleton(word)):
-            _add_grams(grams, f" {bones} ", (2, 3), _SKELETON)
+            _add_grams(grams, f" {bones} ", SKELETON_GRAMS, _SKELETON)
     return grams
 
 
@@ -87,6 +95,8 @@ class ClaimIndex:
         *,
         skeletons: bool = True,
         frames: bool = True,
+        background: Iterable[str] = (),
+        everyday: Iterable[str] = (),
         max_postings: int | None = None,
     ) -> None:
         self._skeletons = skeletons
@@ -103,15 +113,23 @@ class ClaimIndex:
                     self._texts.append(text)
                     self._owner.append(len(self._claims) - 1)
                     counted.append(grams)
-        documents = len(counted)
+        for text in everyday:
+            if grams := self._features(text):
+                self._texts.append(text)
+                self._owner.append(EVERYDAY)
+                counted.append(grams)
         frequency: Counter[str] = Counter()
         for grams in counted:
             frequency.update(grams.keys())
+        documents = len(counted)
+        for text in background:
+            frequency.update(self._features(text).keys())
+            documents += 1
         self._idf = {gram: _idf(documents, df) for gram, df in frequency.items()}
         self._unseen_idf = _idf(documents, 0)
         #: N-grams in more texts than this are skipped when scoring ("ka", " th"): they cost
         #: the most time and say the least. Off for small indexes.
-        self._max_postings = max_postings or max(1000, documents // 50)
+        self._max_postings = max_postings or max(1000, len(counted) // 50)
         postings: dict[str, tuple[array[int], array[float]]] = {}
         for number, grams in enumerate(counted):
             vector = self._weigh(grams)
@@ -137,24 +155,38 @@ class ClaimIndex:
         norm = math.sqrt(sum(weight * weight for weight in weights.values())) or 1.0
         return {gram: weight / norm for gram, weight in weights.items()}
 
-    def match(self, message: str, limit: int = 5) -> list[Candidate]:
-        """The claims nearest to the message, best first, at most ``limit``, none at 0."""
+    def match(
+        self, message: str, limit: int = 5, margin: float = EVERYDAY_MARGIN
+    ) -> list[Candidate]:
+        """The claims nearest to the message, best first, at most ``limit``, none at 0.
+
+        A claim the message is not closer to than to the nearest everyday question (by at
+        least ``margin``) is left out: "is abbey gate open?" asks about the gate, not about a
+        rumour of a list read there.
+        """
         grams = self._features(message)
         if not grams:
             return []
-        scores: dict[int, float] = {}
+        scores = [0.0] * len(self._owner)
+        touched: set[int] = set()
         for gram, query_weight in self._weigh(grams).items():
             entry = self._postings.get(gram)
             if entry is None or len(entry[0]) > self._max_postings:
                 continue
-            for number, weight in zip(*entry):
-                scores[number] = scores.get(number, 0.0) + query_weight * weight
+            numbers, weights = entry
+            touched.update(numbers)
+            for number, weight in zip(numbers, weights, strict=True):
+                scores[number] += query_weight * weight
         best: dict[int, tuple[float, int]] = {}
-        for number, score in scores.items():
-            owner = self._owner[number]
+        for number in touched:
+            score, owner = scores[number], self._owner[number]
             if owner not in best or score > best[owner][0]:
                 best[owner] = (score, number)
-        ranked = sorted(best.items(), key=lambda item: -item[1][0])[:limit]
+        everyday = best.pop(EVERYDAY, (0.0, 0))[0]
+        ranked = sorted(
+            (item for item in best.items() if item[1][0] >= everyday + margin),
+            key=lambda item: -item[1][0],
+        )[:limit]
         return [
             Candidate(self._claims[owner], round(min(score, 1.0), 4), self._texts[number])
             for owner, (score, number) in ranked
