@@ -19,6 +19,7 @@ import hashlib
 import hmac
 import logging
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -60,7 +61,7 @@ def concatenated_text(body: str) -> str:
     and no field marks them (its webhook documentation names none; courier, which RapidPro
     uses, decodes them on sight). A body is read as base64 only when a person cannot have
     written it: one unbroken run of base64's alphabet, a multiple of four, long enough to be
-    concatenated, decoding to UTF-8 text with nothing unprintable in it. Words, spaces,
+    concatenated, decoding to UTF-8 text without control characters. Words, spaces,
     punctuation and Dari or Pashto letters are never base64. An incomplete last letter (the
     encoded text cut inside one) is dropped; anything else that is not UTF-8 keeps the body."""
     candidate = body.strip().replace("\r", "").replace("\n", "")
@@ -73,9 +74,16 @@ def concatenated_text(body: str) -> str:
         text = codecs.getincrementaldecoder("utf-8")().decode(raw, final=False)
     except (binascii.Error, UnicodeDecodeError):
         return body
-    if not text or not all(letter.isprintable() or letter in "\n\t" for letter in text):
+    if not text or any(_unwritten(letter) for letter in text):
         return body
     return text
+
+
+def _unwritten(letter: str) -> bool:
+    """A control character (other than a line break or a tab), or a code point no text holds:
+    what decoding bytes that were never text gives. The zero-width non-joiner of "پاسپورت‌ها"
+    and the direction marks are format characters, written."""
+    return letter not in "\n\r\t" and unicodedata.category(letter) in {"Cc", "Cn", "Co", "Cs"}
 
 
 def twilio_signature(auth_token: str, url: str, params: Mapping[str, Sequence[str]]) -> str:
