@@ -265,6 +265,8 @@ class KannelInput(WebhookInput[KannelSettings, GatewayInbound]):
     webhook_path = RECEIVE_PATH.removeprefix(f"/webhooks/{CHANNEL}")
     webhook_methods = ("GET",)
 
+    api: SendSms
+
     @classmethod
     def name(cls) -> str:
         return CHANNEL
