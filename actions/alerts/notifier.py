@@ -9,7 +9,7 @@ Its parts: the settings (``notifier_settings.py``), the database steps and their
 (``actions/cases/webhook_sender.py``).
 
 Rates: per channel a pacer (``ALERT_RATE_<CHANNEL>`` messages per second: Telegram 25,
-WhatsApp 70 — headroom below the providers' 30 and 80 — SMS 10 by default;
+WhatsApp 70 — headroom below the providers' 30 and 80 — SMS 10, Kannel 3 by default;
 ``bot/alert_rates.py``, ``bot/pacing.py``) shared by the alerts and the replies, and at most
 one message per conversation per second (Telegram's per-chat limit), whatever the number queued.
 """

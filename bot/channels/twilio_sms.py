@@ -5,14 +5,21 @@ every request must carry a valid ``X-Twilio-Signature`` (HMAC-SHA1 of the public
 sorted form fields, keyed with the auth token), or it gets 403 before anything reaches the bot.
 A message Twilio delivers twice (same ``MessageSid``) is answered once. Replies go out through
 the Messages API: SMS cut to three segments with MORE, WhatsApp as plain text messages.
+Some long SMS arrive with their ``Body`` base64-encoded and nothing saying so
+(``concatenated_text``); an SMS from an operator's sender name or a short code is acknowledged
+and not answered (``sms_base.answerable``).
 """
 
 from __future__ import annotations
 
 import base64
+import binascii
+import codecs
 import hashlib
 import hmac
 import logging
+import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -28,7 +35,7 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertNotDelivered, AlertOutput
 from bot.channels.identity import conversation_id
 from bot.channels.settings import TwilioSettings
-from bot.channels.sms_base import TextMessageOutput, phone_key, take_text_turn
+from bot.channels.sms_base import TextMessageOutput, answerable, phone_key, take_text_turn
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer
 from bot.channels.transport import MalformedRequest, ProviderApi, parse_form
 from bot.channels.turns import OnNewMessage, Outcome
@@ -43,6 +50,40 @@ WHATSAPP_PREFIX: Final = "whatsapp:"
 SIGNATURE_HEADER: Final = "X-Twilio-Signature"
 #: An empty TwiML document: "no reply here", the replies go through the Messages API.
 EMPTY_TWIML: Final = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>'
+#: The shortest base64 a concatenated SMS can be: it carries more than one segment holds, so
+#: at least 71 characters (a UCS-2 segment holds 70), at least 71 bytes of UTF-8, 96 in base64.
+MIN_BASE64_BODY: Final = 96
+_BASE64_BODY: Final = re.compile(r"[A-Za-z0-9+/]+={0,2}")
+
+
+def concatenated_text(body: str) -> str:
+    """The text of an SMS ``Body``: Twilio hands some long concatenated SMS over base64-encoded,
+    and no field marks them (its webhook documentation names none; courier, which RapidPro
+    uses, decodes them on sight). A body is read as base64 only when a person cannot have
+    written it: one unbroken run of base64's alphabet, a multiple of four, long enough to be
+    concatenated, decoding to UTF-8 text without control characters. Words, spaces,
+    punctuation and Dari or Pashto letters are never base64. An incomplete last letter (the
+    encoded text cut inside one) is dropped; anything else that is not UTF-8 keeps the body."""
+    candidate = body.strip().replace("\r", "").replace("\n", "")
+    if len(candidate) < MIN_BASE64_BODY or len(candidate) % 4:
+        return body
+    if not _BASE64_BODY.fullmatch(candidate):
+        return body
+    try:
+        raw = base64.b64decode(candidate, validate=True)
+        text = codecs.getincrementaldecoder("utf-8")().decode(raw, final=False)
+    except (binascii.Error, UnicodeDecodeError):
+        return body
+    if not text or any(_unwritten(letter) for letter in text):
+        return body
+    return text
+
+
+def _unwritten(letter: str) -> bool:
+    """A control character (other than a line break or a tab), or a code point no text holds:
+    what decoding bytes that were never text gives. The zero-width non-joiner of "پاسپورت‌ها"
+    and the direction marks are format characters, written."""
+    return letter not in "\n\r\t" and unicodedata.category(letter) in {"Cc", "Cn", "Co", "Cs"}
 
 
 def twilio_signature(auth_token: str, url: str, params: Mapping[str, Sequence[str]]) -> str:
@@ -156,6 +197,8 @@ class TwilioMessage:
     fields: Mapping[str, str]
     sender: str
     message_sid: str
+    #: ``Body``, decoded when Twilio base64-encoded it (``concatenated_text``).
+    text: str
 
 
 class TwilioSmsInput(WebhookInput[TwilioSettings, TwilioMessage]):
@@ -193,7 +236,8 @@ class TwilioSmsInput(WebhookInput[TwilioSettings, TwilioMessage]):
         return bool(request.headers.get(SIGNATURE_HEADER))
 
     def parse(self, body: bytes, request: Request) -> list[Inbound[TwilioMessage]]:
-        """The message of a signed form; none for a delivery-status callback."""
+        """The message of a signed form; none for a delivery-status callback, nor for an SMS
+        from a sender no reply reaches."""
         form = parse_form(body)
         signature = request.headers.get(SIGNATURE_HEADER)
         if not signature_valid(self.settings.auth_token, self.public_url(request), form, signature):
@@ -206,7 +250,12 @@ class TwilioSmsInput(WebhookInput[TwilioSettings, TwilioMessage]):
         message_sid = fields.get("MessageSid") or fields.get("SmsMessageSid") or ""
         if not sender or not message_sid:
             raise MalformedRequest("From and MessageSid are required")
-        return [Inbound(TwilioMessage(fields, sender, message_sid), delivery=message_sid)]
+        text = fields.get("Body", "")
+        if not sender.startswith(WHATSAPP_PREFIX):
+            if not answerable(CHANNEL, sender):
+                return []
+            text = concatenated_text(text)
+        return [Inbound(TwilioMessage(fields, sender, message_sid, text), delivery=message_sid)]
 
     def answer(self, received: Received[TwilioMessage]) -> HTTPResponse:
         return response.text(EMPTY_TWIML, content_type="text/xml")
@@ -218,7 +267,7 @@ class TwilioSmsInput(WebhookInput[TwilioSettings, TwilioMessage]):
         whatsapp = sender.startswith(WHATSAPP_PREFIX)
         number = sender.removeprefix(WHATSAPP_PREFIX)
         conversation = conversation_id(WHATSAPP_CHANNEL if whatsapp else CHANNEL, phone_key(number))
-        text = fields.get("Body", "")
+        text = message.text
         if whatsapp:
             renderer = self.whatsapp
             reply_from = _whatsapp(self.settings.whatsapp_from or fields.get("To", ""))

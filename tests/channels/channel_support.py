@@ -69,6 +69,8 @@ class RecordedRequest:
     path: str
     headers: dict[str, str]
     body: bytes
+    #: The raw query: what a GET API (Kannel's sendsms) carries instead of a body.
+    query: str = ""
 
     def form(self) -> dict[str, str]:
         return dict(parse_qsl(self.body.decode(), keep_blank_values=True))
@@ -90,7 +92,9 @@ class FakeProvider:
 
     async def handle(self, request: web.Request) -> web.Response:
         self.requests.append(
-            RecordedRequest(request.path, dict(request.headers), await request.read())
+            RecordedRequest(
+                request.path, dict(request.headers), await request.read(), request.query_string
+            )
         )
         return web.json_response(self.reply, status=self.status, headers=self.headers)
 
@@ -100,6 +104,7 @@ async def fake_provider() -> AsyncIterator[FakeProvider]:
     provider = FakeProvider()
     app = web.Application()
     app.router.add_post("/{tail:.*}", provider.handle)
+    app.router.add_get("/{tail:.*}", provider.handle)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
