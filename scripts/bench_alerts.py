@@ -73,9 +73,9 @@ def seed(db_url: str, count: int) -> None:
 
     import sqlalchemy as sa
 
-    from bot.channels.addresses import database_url, engine_for
     from bot.channels.identity import conversation_id
     from bot.channels.sealing import AddressCipher
+    from bot.contentdb.engines import database_url, engine_for
 
     cipher = AddressCipher.from_env()
     now = datetime.now(timezone.utc)

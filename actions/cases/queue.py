@@ -17,8 +17,8 @@ from sqlalchemy.orm import Session
 from actions.alerts.models import DeliveryStatus
 from actions.cases import replies, undelivered, webhooks
 from actions.cases.models import Author, Case, CaseAudit, CaseMessage, CaseStatus
-from actions.cases.store import OPEN_STATUSES
 from bot import case_events
+from bot.contentdb.statuses import OPEN_CASE_STATUSES
 
 #: Open cases on one page of the queue; the others are on the next pages.
 QUEUE_PAGE = 50
@@ -147,7 +147,7 @@ def _ranked(where: list[Any]) -> Any:
     )
     return (
         select(Case.id.label("id"), tier, group, place)
-        .where(Case.status.in_(OPEN_STATUSES), *where)
+        .where(Case.status.in_(OPEN_CASE_STATUSES), *where)
         .subquery()
     )
 
@@ -169,12 +169,16 @@ def open_queue(session: Session, now: datetime, wanted: QueueFilter | None = Non
     ranked = _ranked(where)
     matching = int(
         session.scalar(
-            select(func.count()).select_from(Case).where(Case.status.in_(OPEN_STATUSES), *where)
+            select(func.count())
+            .select_from(Case)
+            .where(Case.status.in_(OPEN_CASE_STATUSES), *where)
         )
         or 0
     )
     total = int(
-        session.scalar(select(func.count()).select_from(Case).where(Case.status.in_(OPEN_STATUSES)))
+        session.scalar(
+            select(func.count()).select_from(Case).where(Case.status.in_(OPEN_CASE_STATUSES))
+        )
         or 0
     )
     pages = max(1, -(-matching // QUEUE_PAGE))
@@ -210,7 +214,7 @@ def channels_open(session: Session) -> list[str]:
     return list(
         session.scalars(
             select(Case.channel)
-            .where(Case.status.in_(OPEN_STATUSES))
+            .where(Case.status.in_(OPEN_CASE_STATUSES))
             .distinct()
             .order_by(Case.channel)
         )

@@ -39,9 +39,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
 
-from actions.cases.models import Case, CaseAudit, CaseMessage
 from actions.content.columns import (
-    CASE_HOURS,
     EMAIL,
     NAME,
     NAMING_CONVENTION,
@@ -54,24 +52,19 @@ from actions.content.columns import (
 )
 from actions.content.editors import ConsoleSession, EditorToken, SignInCode
 from actions.content.revision import RecordKind, Revision, RevisionAction
-from actions.questions.models import QuestionCount, UnansweredQuestion
+from bot.contentdb import tables
 from bot.lang.codes import LANGUAGES
 
 __all__ = [
     "NAMING_CONVENTION",
     "Base",
-    "Case",
-    "CaseAudit",
-    "CaseMessage",
     "ConsoleSession",
     "EditorToken",
-    "QuestionCount",
     "RecordKind",
     "Revision",
     "RevisionAction",
     "SignInCode",
     "UTCDateTime",
-    "UnansweredQuestion",
     "localised",
 ]
 
@@ -149,19 +142,22 @@ class Withdrawable:
 
 
 class Organisation(Withdrawable, Base):
-    """Who said or runs something: sources of facts, flight operators, issuers, help lines."""
+    """Who said or runs something: sources of facts, flight operators, issuers, help lines.
 
-    __tablename__ = "organisations"
+    Mapped onto the table both runtimes use (the bot reads caseworkers' hours from it).
+    """
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    slug: Mapped[str] = mapped_column(SLUG, unique=True)
-    name_en: Mapped[str] = mapped_column(NAME)
-    name_prs: Mapped[str] = mapped_column(NAME)
-    name_ps: Mapped[str] = mapped_column(NAME)
+    __table__ = tables.organisations
+
+    id: Mapped[int]
+    slug: Mapped[str]
+    name_en: Mapped[str]
+    name_prs: Mapped[str]
+    name_ps: Mapped[str]
     # Organisations whose caseworkers answer people (docs/HANDOFF.md): daily hours in Kabul
     # time ("08:00-20:00") and the usual wait in minutes.
-    case_hours: Mapped[str | None] = mapped_column(CASE_HOURS)
-    case_wait_minutes: Mapped[int | None] = mapped_column(Integer)
+    case_hours: Mapped[str | None]
+    case_wait_minutes: Mapped[int | None]
 
 
 class Provenance:

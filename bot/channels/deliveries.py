@@ -23,38 +23,19 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timezone
 
-from sqlalchemy import Column, Integer, MetaData, String, Table, update
+from sqlalchemy import Table, update
 from sqlalchemy.engine import Engine
 
-from bot.channels.addresses import UTCDateTime
+from bot.contentdb.statuses import DeliveryStatus
+from bot.contentdb.tables import alert_deliveries, case_replies
 from bot.contract import ALERT_DELIVERY, CASE_REPLY
 
 logger = logging.getLogger(__name__)
 
-#: The key of the custom payload that tags an alert with its delivery id.
-#: The key that tags a caseworker's reply with its id.
-SENDING = "sending"
-
-_metadata = MetaData()
-
-
-def _outbox(name: str) -> Table:
-    """The columns of one of the content runtime's outbox tables this side reads and writes."""
-    return Table(
-        name,
-        _metadata,
-        Column("id", Integer, primary_key=True),
-        Column("status", String(16)),
-        Column("rendered_at", UTCDateTime),
-        Column("delivered_at", UTCDateTime),
-    )
-
-
-alert_deliveries = _outbox("alert_deliveries")
-#: Each tag of the contract, and the table whose row it names.
+#: Each tag of the contract, and the table whose row it names (``bot/contentdb/tables.py``).
 OUTBOXES: dict[str, Table] = {
     ALERT_DELIVERY: alert_deliveries,
-    CASE_REPLY: _outbox("case_replies"),
+    CASE_REPLY: case_replies,
 }
 
 
@@ -79,7 +60,7 @@ class DeliveryLog:
                 update(table)
                 .where(
                     table.c.id == delivery,
-                    table.c.status == SENDING,
+                    table.c.status == DeliveryStatus.SENDING,
                     table.c.rendered_at.is_(None),
                 )
                 .values(rendered_at=self._clock())

@@ -16,9 +16,10 @@ from rasa.core.channels.channel import InputChannel
 from sanic import Sanic
 
 from bot.channels import identity
-from bot.channels.addresses import KEY_ENV, OLD_KEYS_ENV, AddressBook, dispose_engines
+from bot.channels.addresses import KEY_ENV, OLD_KEYS_ENV, AddressBook
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
 from bot.channels.redis_memory import RedisMemory
+from bot.contentdb.engines import dispose_engines
 from tests.channels.address_support import (
     TEST_KEY,
     clear_addresses,

@@ -16,7 +16,7 @@ import psycopg2
 import pytest
 from sqlalchemy import event, text
 
-from bot.channels.addresses import AddressBook, database_url, dispose_engines, main
+from bot.channels.addresses import AddressBook, main
 from bot.channels.identity import conversation_id
 from bot.channels.sealing import (
     KEY_ENV,
@@ -29,6 +29,7 @@ from bot.channels.sealing import (
     new_key,
     parse_key,
 )
+from bot.contentdb.engines import ContentDatabaseError, database_url, dispose_engines
 from tests.channels.address_support import OTHER_KEY, ROOT, TEST_KEY
 
 KEY = parse_key(TEST_KEY, KEY_ENV)
@@ -139,7 +140,7 @@ def test_the_database_url_is_the_content_runtimes_with_this_runtimes_driver() ->
     pg = "postgresql+psycopg://postgres:secret@db:5432/content"
     assert database_url({"CONTENT_DB_URL": pg}) == pg.replace("psycopg", "psycopg2")
     assert database_url({}).startswith("sqlite:///") and database_url({}).endswith("content.db")
-    with pytest.raises(AddressBookError, match="SQLite or PostgreSQL"):
+    with pytest.raises(ContentDatabaseError, match="SQLite or PostgreSQL"):
         database_url({"CONTENT_DB_URL": "mysql://db/content"})
 
 

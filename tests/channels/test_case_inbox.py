@@ -19,7 +19,7 @@ from rasa.shared.core.trackers import DialogueStateTracker
 from sqlalchemy import text
 
 from bot.case_inbox import CaseInbox
-from bot.channels.addresses import database_url, engine_for
+from bot.contentdb.engines import database_url, engine_for
 from bot.paused import PausedConversationProcessor
 from bot.stores import ForgetfulInMemoryTrackerStore
 

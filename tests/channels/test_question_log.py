@@ -22,8 +22,8 @@ from rasa.shared.core.slots import TextSlot
 from rasa.shared.core.trackers import DialogueStateTracker
 from sqlalchemy import create_engine, text
 
-from bot.channels.addresses import database_url, engine_for
 from bot.channels.identity import person_tag
+from bot.contentdb.engines import database_url, engine_for
 from bot.contract import PERSON
 from bot.question_log import QuestionLog, Turn
 from bot.question_mask import wording

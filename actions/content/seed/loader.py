@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from sqlalchemy import delete, exists, select
+from sqlalchemy import Table, delete, exists, select
 from sqlalchemy.orm import Session
 
 from actions.content import editing
@@ -25,8 +25,6 @@ from actions.content.models import (
     AirportStatus,
     Announcement,
     Base,
-    Case,
-    CaseMessage,
     Flight,
     Gate,
     GuidanceTopic,
@@ -41,15 +39,16 @@ from actions.content.seed.content_file import _Mapping
 from actions.content.seed.entries import SeedError
 from actions.content.seed.records import Record, parse
 from actions.content.validation import ContentError
+from bot.contentdb import tables
 
 __all__ = ["DEMO_FILE", "SeedError", "_Mapping", "clear", "load", "read_file"]
 
 DEMO_FILE = Path(__file__).resolve().with_name("demo.yml")
 SEED_EDITOR = "seed"
 #: Deleted child tables first, so foreign keys hold at every step.
-CONTENT_MODELS: tuple[type[Base], ...] = (
-    CaseMessage,  # cases name the organisation that answers them
-    Case,
+CONTENT_MODELS: tuple[type[Base] | Table, ...] = (
+    tables.case_messages,  # cases name the organisation that answers them
+    tables.cases,
     Revision,
     GuidanceTopic,
     Announcement,
