@@ -71,6 +71,21 @@ LANGUAGE_HINT: Final = "language_hint"
 #: chat client address. The editors' questions page counts people by it, not conversations.
 PERSON: Final = "person"
 
+#: The key of a user message's ``metadata`` that is True when the person forwarded the message
+#: from someone else (Telegram ``forward_origin``, WhatsApp ``context.forwarded``): a rumour
+#: passed on, to be read as "is this true?" rather than as the person's own words.
+FORWARDED: Final = "forwarded"
+
+#: The key of a user message's ``metadata`` with a place the person shared (a location or
+#: venue pin): ``{"lat": float, "lon": float}`` in WGS 84 degrees, as the provider gave them.
+LOCATION: Final = "location"
+
+
+def location_metadata(lat: float, lon: float) -> dict[str, dict[str, float]]:
+    """The ``metadata`` of a message that shares the place (``lat``, ``lon``)."""
+    return {LOCATION: {"lat": lat, "lon": lon}}
+
+
 #: The key of a bot message's ``metadata`` naming the language it is written in. Rasa's
 #: responses get it from ``bot/nlg.py``; an action that sends text of its own (an alert, a
 #: caseworker's reply) passes ``metadata=language_metadata(code)`` to ``utter_message``.

@@ -32,6 +32,10 @@ HOTLINE_ENV: Final = "EMERGENCY_HOTLINE"
 TELEGRAM_TOKEN_ENV: Final = "TELEGRAM_BOT_TOKEN"
 TELEGRAM_SECRET_ENV: Final = "TELEGRAM_SECRET_TOKEN"
 TELEGRAM_BASE_URL_ENV: Final = "TELEGRAM_API_BASE_URL"
+#: The bot's @username, for the https://t.me/<username> link a group is given; optional: the
+#: connector asks Telegram (getMe) when it is not set.
+TELEGRAM_USERNAME_ENV: Final = "TELEGRAM_BOT_USERNAME"
+_TELEGRAM_USERNAME_RULE: Final = re.compile(r"[A-Za-z0-9_]{5,32}")  # what @BotFather allows
 TELEGRAM_DEFAULT_BASE_URL: Final = "https://api.telegram.org"
 _TELEGRAM_SECRET_RULE: Final = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what setWebhook accepts
 
@@ -81,11 +85,13 @@ def seals_addresses(environ: Mapping[str, str] = os.environ) -> bool:
 
 @dataclass(frozen=True)
 class TelegramSettings:
-    """The bot's token, the secret given to ``setWebhook``, and the Bot API's address."""
+    """The bot's token, the secret given to ``setWebhook``, the Bot API's address, and the
+    bot's username when the operator gives it."""
 
     token: str
     secret: str
     api_base_url: str = TELEGRAM_DEFAULT_BASE_URL
+    username: str | None = None
 
     @classmethod
     def load(cls, environ: Mapping[str, str] = os.environ) -> TelegramSettings:
@@ -103,7 +109,13 @@ class TelegramSettings:
                 "(Telegram refuses any other secret_token)."
             )
         base_url = environ.get(TELEGRAM_BASE_URL_ENV) or TELEGRAM_DEFAULT_BASE_URL
-        return cls(token, secret, base_url)
+        username = environ.get(TELEGRAM_USERNAME_ENV, "").strip().removeprefix("@")
+        if username and not _TELEGRAM_USERNAME_RULE.fullmatch(username):
+            raise SettingsError(
+                f"{TELEGRAM_USERNAME_ENV} must be the bot's username from @BotFather "
+                "(5-32 characters of A-Z, a-z, 0-9 and _), or unset."
+            )
+        return cls(token, secret, base_url, username or None)
 
 
 @dataclass(frozen=True)

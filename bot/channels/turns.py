@@ -242,3 +242,10 @@ async def _conversation_state(agent: Any, conversation: str) -> tuple[str | None
         return None, False
     language = tracker.get_slot("language")
     return (language if isinstance(language, str) else None), tracker.is_paused()
+
+
+async def conversation_language(agent: Any, conversation: str) -> str | None:
+    """The language the conversation is held in, for what a connector says by itself (the
+    "please write" notice); None when it has none yet or the tracker store cannot tell."""
+    language, _ = await _conversation_state(agent, conversation)
+    return language if is_language(language) else None

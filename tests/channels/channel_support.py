@@ -31,8 +31,11 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def fixture(name: str) -> dict[str, Any]:
-    """A recorded provider payload (a fresh copy: tests may change it), sent just now."""
-    data: dict[str, Any] = sent_now(json.loads((FIXTURES / name).read_text(encoding="utf-8")))
+    """A recorded provider payload (a fresh copy: tests may change it), sent just now. Lines
+    starting with ``//`` name where the payload's shape is documented and are not sent."""
+    lines = (FIXTURES / name).read_text(encoding="utf-8").splitlines()
+    text = "\n".join(line for line in lines if not line.lstrip().startswith("//"))
+    data: dict[str, Any] = sent_now(json.loads(text))
     return data
 
 
@@ -136,6 +139,38 @@ class FakeBot:
             raise RuntimeError("the bot broke")
         for response in self.respond(message):
             await message.output_channel.send_response(message.sender_id, as_rasa_sends(response))
+
+
+@dataclass
+class Tracker:
+    """What a connector reads of a conversation: its language."""
+
+    language: str | None = None
+
+    def get_slot(self, name: str) -> Any:
+        return self.language if name == "language" else None
+
+    def is_paused(self) -> bool:
+        return False
+
+
+@dataclass
+class TrackerStore:
+    trackers: dict[str, Tracker] = field(default_factory=dict)
+
+    async def retrieve(self, conversation: str) -> Tracker | None:
+        return self.trackers.get(conversation)
+
+
+@dataclass
+class KnowingBot(FakeBot):
+    """Answers every message with one reply, and knows each conversation's language (what
+    a connector's own notices are written in)."""
+
+    tracker_store: TrackerStore = field(default_factory=TrackerStore)
+
+    def __post_init__(self) -> None:
+        self.respond = lambda message: [{"text": "answer"}]
 
 
 def replying(replies: list[dict[str, Any]] | None = None) -> FakeBot:
