@@ -61,6 +61,10 @@ class Case(Base):
     taken_by: Mapped[str | None] = mapped_column(CASEWORKER)
     taken_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: When the person's channel said they can no longer be reached there (they blocked the
+    #: assistant, are not on WhatsApp, texted STOP: ``actions/alerts/unreachable.py``); what
+    #: they write afterwards shows they can be again.
+    unreachable_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class CaseAudit(Base):

@@ -51,3 +51,11 @@ class Sending:
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     #: Why it failed or is being retried, e.g. "HTTP 429 (retry after 3 s)"; never an address.
     last_error: Mapped[str | None] = mapped_column(String(200))
+    #: The id the provider gave the (first) message, which its delivery statuses name
+    #: (a WhatsApp ``wamid.``, a Twilio ``SM…``): written by Rasa's channel when it sent it.
+    provider_message_id: Mapped[str | None] = mapped_column(String(128), index=True)
+    #: What the provider said became of it afterwards (``bot/delivery_statuses.py``): sent,
+    #: delivered, read or failed, with the provider's error code ("131026") and when.
+    provider_status: Mapped[str | None] = mapped_column(String(16))
+    provider_error: Mapped[str | None] = mapped_column(String(16))
+    status_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

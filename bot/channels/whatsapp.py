@@ -28,6 +28,7 @@ from bot.channels.blueprints import Blueprint
 from bot.channels.identity import conversation_id
 from bot.channels.notices import choose, text_only
 from bot.channels.settings import WhatsAppSettings
+from bot.channels.statuses import ProviderStatus, StatusLog, provider_status
 from bot.channels.transport import (
     MalformedRequest,
     ProviderApi,
@@ -102,6 +103,18 @@ def refused_for_good(status: int, answer: object) -> bool:
     """Whether Meta refused the recipient itself (not a WhatsApp user), not the moment."""
     error = answer.get("error") if isinstance(answer, dict) else None
     return isinstance(error, dict) and error.get("code") in NOT_A_USER_CODES
+
+
+def sent_message_id(answer: dict[str, Any]) -> str | None:
+    """The id Meta gave a message it took (``messages[0].id``, a ``wamid.``): what its
+    delivery statuses name."""
+    found = answer["messages"][0]["id"]
+    return found if isinstance(found, str) else None
+
+
+#: The key under which ``parse`` hands ``handle`` the delivery statuses of a notification:
+#: never a field of a message Meta sends.
+STATUSES = "_statuses"
 
 
 class WhatsAppOutput(OutputChannel):
@@ -201,8 +214,8 @@ class WhatsAppAlertOutput(AlertOutput):
         return WhatsAppOutput(self._api, self._phone_number_id, address, conversation)
 
 
-def _notified_messages(payload: object) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
-    """(value, message) for every user message in a notification; statuses are skipped."""
+def _notified_values(payload: object) -> Iterator[dict[str, Any]]:
+    """The ``value`` of every ``messages`` change of a notification."""
     if not isinstance(payload, dict) or not isinstance(payload.get("entry"), list):
         raise MalformedRequest("entry missing")
     for entry in payload["entry"]:
@@ -210,14 +223,43 @@ def _notified_messages(payload: object) -> Iterator[tuple[dict[str, Any], dict[s
             if not isinstance(change, dict) or change.get("field") != "messages":
                 continue
             value = change.get("value")
-            if not isinstance(value, dict) or not isinstance(value.get("messages", []), list):
-                raise MalformedRequest("value.messages malformed")
-            for message in value.get("messages", []):
-                if not isinstance(message, dict) or not all(
-                    isinstance(message.get(key), str) for key in ("id", "from", "type")
-                ):
-                    raise MalformedRequest("message without id, from or type")
-                yield value, message
+            if not isinstance(value, dict):
+                raise MalformedRequest("value malformed")
+            yield value
+
+
+def _notified_messages(
+    values: list[dict[str, Any]],
+) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """(value, message) for every user message in a notification's values."""
+    for value in values:
+        if not isinstance(value.get("messages", []), list):
+            raise MalformedRequest("value.messages malformed")
+        for message in value.get("messages", []):
+            if not isinstance(message, dict) or not all(
+                isinstance(message.get(key), str) for key in ("id", "from", "type")
+            ):
+                raise MalformedRequest("message without id, from or type")
+            yield value, message
+
+
+def notified_statuses(value: dict[str, Any]) -> list[ProviderStatus]:
+    """The delivery statuses of one value (``statuses[]``: id, status, timestamp and, for a
+    failure, ``errors[].code``); the ``recipient_id`` they carry is never read."""
+    entries = value.get("statuses", [])
+    if not isinstance(entries, list):
+        raise MalformedRequest("value.statuses malformed")
+    found = []
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        errors = entry.get("errors")
+        first = errors[0] if isinstance(errors, list) and errors else None
+        code = first.get("code") if isinstance(first, dict) else None
+        status = provider_status(entry.get("id"), entry.get("status"), code, entry.get("timestamp"))
+        if status is not None:
+            found.append(status)
+    return found
 
 
 class WhatsAppInput(WebhookInput[WhatsAppSettings, dict[str, Any]]):
@@ -240,7 +282,10 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, dict[str, Any]]):
         self._app_secret = self.settings.app_secret.encode()
         authorization = {"Authorization": f"Bearer {self.settings.access_token}"}
         self.api = ProviderApi(
-            self.settings.api_base_url, authorization, refused_for_good=refused_for_good
+            self.settings.api_base_url,
+            authorization,
+            refused_for_good=refused_for_good,
+            message_id=sent_message_id,
         )
 
     def get_output_channel(self) -> OutputChannel:
@@ -253,13 +298,20 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, dict[str, Any]]):
 
     def parse(self, body: bytes, request: Request) -> list[Inbound[dict[str, Any]]]:
         """The people's messages of a signed notification, for our number and not a group;
-        Meta's delivery statuses carry none."""
+        and, as one more item, the delivery statuses it carries (``STATUSES``)."""
         signature = request.headers.get(SIGNATURE_HEADER, "")
         expected = "sha256=" + hmac.new(self._app_secret, body, hashlib.sha256).hexdigest()
         if not secrets_match(signature, expected):
             raise Forged
-        inbound = []
-        for value, message in _notified_messages(parse_json(body)):
+        values = list(_notified_values(parse_json(body)))
+        statuses = [
+            status
+            for value in values
+            if _part(value, "metadata").get("phone_number_id") == self.settings.phone_number_id
+            for status in notified_statuses(value)
+        ]
+        inbound: list[Inbound[dict[str, Any]]] = [Inbound({STATUSES: statuses})] if statuses else []
+        for value, message in _notified_messages(values):
             number = _part(value, "metadata").get("phone_number_id")
             if number != self.settings.phone_number_id or "group_id" in message:
                 logger.warning("whatsapp: ignored a message for another number or a group")
@@ -285,6 +337,10 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, dict[str, Any]]):
     async def handle(
         self, message: dict[str, Any], on_new_message: OnNewMessage, request: Request
     ) -> Outcome:
+        if STATUSES in message:
+            if self.addresses is not None:
+                await StatusLog(self.addresses.engine).take(self.name(), message[STATUSES])
+            return Outcome.ANSWERED
         wa_id = message["from"]  # the sender's WhatsApp id: where replies go
         conversation = conversation_id("whatsapp", wa_id)
         output = WhatsAppOutput(
