@@ -149,6 +149,12 @@ class NotDelivered:
         again, the console asks the caseworker to."""
         return self.permanent
 
+    def person_refused(self) -> bool:
+        """Whether it was the person's provider that refused them for good (blocked the bot,
+        not on WhatsApp, texted STOP): their subscriptions end as a typed STOP ends them.
+        A refusal without a provider's answer ("no stored address") is ours, not theirs."""
+        return self.gives_up() and self.provider_status is not None
+
     def body(self) -> dict[str, Any]:
         """The JSON body of Rasa's answer."""
         return {

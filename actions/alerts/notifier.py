@@ -91,6 +91,7 @@ class Notifier:
             try:
                 for outbox in self.outboxes:
                     await asyncio.to_thread(outbox.recover)
+                    await asyncio.to_thread(outbox.reconcile)
                 if time.monotonic() >= next_purge:
                     await asyncio.to_thread(self.outbox.purge)
                     next_purge = time.monotonic() + self.settings.purge_every_seconds

@@ -54,6 +54,7 @@ class Case(Base):
     taken_by: Mapped[str | None]
     taken_at: Mapped[datetime | None]
     closed_at: Mapped[datetime | None]
+    unreachable_at: Mapped[datetime | None]
 
 
 class CaseAudit(Base):

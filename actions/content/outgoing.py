@@ -39,3 +39,7 @@ class Sending:
     finished_at: Mapped[datetime | None]
     #: Why it failed or is being retried, e.g. "HTTP 429 (retry after 3 s)"; never an address.
     last_error: Mapped[str | None]
+    provider_message_id: Mapped[str | None]
+    provider_status: Mapped[str | None]
+    provider_error: Mapped[str | None]
+    status_at: Mapped[datetime | None]

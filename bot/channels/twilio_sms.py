@@ -8,6 +8,10 @@ the Messages API: SMS cut to three segments with MORE, WhatsApp as plain text me
 Some long SMS arrive with their ``Body`` base64-encoded and nothing saying so
 (``concatenated_text``); an SMS from an operator's sender name or a short code is acknowledged
 and not answered (``sms_base.answerable``).
+
+Alerts and caseworkers' replies ask Twilio for their delivery statuses (``StatusCallback``):
+``/webhooks/twilio_sms/status`` takes them, signed like the messages, and records each on its
+outbox row by ``MessageSid`` (``bot/channels/statuses.py``), never the number it names.
 """
 
 from __future__ import annotations
@@ -33,13 +37,16 @@ from sanic.response import HTTPResponse
 
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertNotDelivered, AlertOutput
+from bot.channels.blueprints import Blueprint
 from bot.channels.identity import conversation_id
 from bot.channels.settings import TwilioSettings
 from bot.channels.sms_base import TextMessageOutput, answerable, phone_key, take_text_turn
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer
+from bot.channels.statuses import StatusLog, provider_status
 from bot.channels.transport import MalformedRequest, ProviderApi, parse_form
 from bot.channels.turns import OnNewMessage, Outcome
-from bot.channels.webhook import Forged, Inbound, Received, WebhookInput
+from bot.channels.webhook import Forged, Inbound, Received, Refused, WebhookInput, read_parsed
+from bot.delivery_statuses import person_gone
 
 logger = logging.getLogger(__name__)
 
@@ -86,6 +93,10 @@ def _unwritten(letter: str) -> bool:
     return letter not in "\n\r\t" and unicodedata.category(letter) in {"Cc", "Cn", "Co", "Cs"}
 
 
+#: Where Twilio posts the delivery statuses of what we send (under ``/webhooks/twilio_sms``).
+STATUS_PATH: Final = "/status"
+
+
 def twilio_signature(auth_token: str, url: str, params: Mapping[str, Sequence[str]]) -> str:
     """Base64 HMAC-SHA1 of the URL followed by each field name and value, sorted by name."""
     data = url + "".join(name + value for name in sorted(params) for value in sorted(params[name]))
@@ -121,12 +132,27 @@ def twilio_reason(answer: object) -> str:
     return f"Twilio error {code}"
 
 
+def twilio_refused_for_good(status: int, answer: object) -> bool:
+    """Whether Twilio refused the recipient itself: 21610, the person texted STOP to our
+    number (Twilio sends them nothing until they text START)."""
+    code = answer.get("code") if isinstance(answer, dict) else None
+    return person_gone(None if code is None else str(code))
+
+
+def sent_sid(answer: dict[str, Any]) -> str | None:
+    """The ``sid`` Twilio gave a message it took: the ``MessageSid`` of its statuses."""
+    found = answer["sid"]
+    return found if isinstance(found, str) else None
+
+
 def messages_api(settings: TwilioSettings) -> ProviderApi:
     """Twilio's Messages API (``POST .../Accounts/{sid}/Messages.json``, form fields)."""
     return ProviderApi(
         f"{settings.api_base_url}/2010-04-01/Accounts/{settings.account_sid}",
         auth=aiohttp.BasicAuth(settings.account_sid, settings.auth_token),
         reason=twilio_reason,
+        refused_for_good=twilio_refused_for_good,
+        message_id=sent_sid,
     )
 
 
@@ -145,12 +171,16 @@ class TwilioOutput(TextMessageOutput):
         to: str,
         sender: str,
         addresses: AddressBook | None = None,
+        status_callback: str | None = None,
     ) -> None:
         super().__init__(api, renderer, conversation, to, addresses)
         self.sender = sender
+        self.status_callback = status_callback
 
     async def deliver(self, text: str) -> None:
         form = {"To": self.to, "From": self.sender, "Body": text}
+        if self.status_callback:
+            form["StatusCallback"] = self.status_callback
         await self.api.send("/Messages.json", form, call="Messages API", form=True)
 
 
@@ -183,7 +213,14 @@ class TwilioAlertOutput(AlertOutput):
             raise AlertNotDelivered(f"{CHANNEL}: no WhatsApp sender configured")
         # Sent out of turn: MORE then fetches this message's rest, not an earlier reply's.
         await renderer.memory.new_question(conversation)
-        return TwilioOutput(channel.api, renderer, conversation, address, sender)
+        return TwilioOutput(
+            channel.api,
+            renderer,
+            conversation,
+            address,
+            sender,
+            status_callback=channel.status_url(),
+        )
 
 
 def _whatsapp(number: str) -> str:
@@ -229,6 +266,44 @@ class TwilioSmsInput(WebhookInput[TwilioSettings, TwilioMessage]):
         """The URL Twilio called, as seen from outside the proxy (what Twilio signed)."""
         query = f"?{request.query_string}" if request.query_string else ""
         return f"{self.settings.webhook_base_url}{request.path}{query}"
+
+    def status_url(self) -> str:
+        """The public URL of the status route, as Twilio is asked to call (and signs) it."""
+        return f"{self.settings.webhook_base_url}/webhooks/{CHANNEL}{STATUS_PATH}"
+
+    def routes(self, blueprint: Blueprint, on_new_message: OnNewMessage) -> None:
+        @blueprint.route(STATUS_PATH, methods=["POST"], stream=True)
+        async def status(request: Request) -> HTTPResponse:
+            return await self.take_status(request)
+
+    async def take_status(self, request: Request) -> HTTPResponse:
+        """One ``StatusCallback``: ``MessageSid``, ``MessageStatus`` and, for a failure,
+        ``ErrorCode`` are read; ``To`` and ``From`` never leave the request."""
+        if not self.authenticate(request):
+            return self._forged("without")
+
+        def parse(body: bytes) -> dict[str, str]:
+            form = parse_form(body)
+            signature = request.headers.get(SIGNATURE_HEADER)
+            if not signature_valid(
+                self.settings.auth_token, self.public_url(request), form, signature
+            ):
+                raise Forged
+            return {name: values[-1] for name, values in form.items()}
+
+        try:
+            fields = await read_parsed(request, self.body_limit(), parse)
+        except Forged:
+            return self._forged("with a wrong")
+        except Refused as refusal:
+            return refusal.answer()
+        sid = fields.get("MessageSid") or fields.get("SmsSid")
+        found = provider_status(
+            sid, fields.get("MessageStatus") or fields.get("SmsStatus"), fields.get("ErrorCode")
+        )
+        if found is not None and self.addresses is not None:
+            await StatusLog(self.addresses.engine).take(CHANNEL, [found])
+        return response.empty()
 
     def authenticate(self, request: Request) -> bool:
         """The signature covers the parsed fields, so it is checked in ``parse``; a request

@@ -44,6 +44,7 @@ from bot.channels.identity import conversation_id
 from bot.channels.notices import choose, text_only
 from bot.channels.places import PLACE_QUESTION, place_metadata
 from bot.channels.settings import WhatsAppSettings
+from bot.channels.statuses import ProviderStatus, StatusLog, provider_status
 from bot.channels.transport import (
     MalformedRequest,
     ProviderApi,
@@ -107,6 +108,8 @@ class Notified:
 
     message: dict[str, Any]
     sender: str
+    #: Or, as one more item of a notification, the delivery statuses it carries.
+    statuses: tuple[ProviderStatus, ...] = ()
 
 
 def _clip(title: str, limit: int) -> str:
@@ -170,6 +173,13 @@ def _place(message: dict[str, Any]) -> dict[str, Any] | None:
 def _forwarded(message: dict[str, Any]) -> bool:
     context = _part(message, "context")
     return context.get("forwarded") is True or context.get("frequently_forwarded") is True
+
+
+def sent_message_id(answer: dict[str, Any]) -> str | None:
+    """The id Meta gave a message it took (``messages[0].id``, a ``wamid.``): what its
+    delivery statuses name."""
+    found = answer["messages"][0]["id"]
+    return found if isinstance(found, str) else None
 
 
 class WhatsAppOutput(OutputChannel):
@@ -268,9 +278,9 @@ class WhatsAppAlertOutput(AlertOutput):
         return WhatsAppOutput(self._api, self._phone_number_id, address, conversation)
 
 
-def _notified_messages(payload: object) -> Iterator[tuple[dict[str, Any], object]]:
-    """(value, message) for every user message in a notification; statuses are skipped, and
-    so is a change whose messages cannot be read (logged: the others are still answered)."""
+def _notified_values(payload: object) -> Iterator[dict[str, Any]]:
+    """The ``value`` of every ``messages`` change of a notification; a change that cannot be
+    read is skipped (logged: the others are still answered)."""
     if not isinstance(payload, dict) or not isinstance(payload.get("entry"), list):
         raise MalformedRequest("entry missing")
     for entry in payload["entry"]:
@@ -279,12 +289,43 @@ def _notified_messages(payload: object) -> Iterator[tuple[dict[str, Any], object
             if not isinstance(change, dict) or change.get("field") != "messages":
                 continue
             value = change.get("value")
-            messages = value.get("messages", []) if isinstance(value, dict) else None
-            if not isinstance(value, dict) or not isinstance(messages, list):
-                logger.warning("whatsapp: a change without readable messages skipped")
+            if not isinstance(value, dict):
+                logger.warning("whatsapp: a change without a readable value skipped")
                 continue
-            for message in messages:
-                yield value, message
+            yield value
+
+
+def _notified_messages(
+    values: list[dict[str, Any]],
+) -> Iterator[tuple[dict[str, Any], object]]:
+    """(value, message) for every user message in a notification's values; a value whose
+    messages cannot be read is skipped (logged)."""
+    for value in values:
+        messages = value.get("messages", [])
+        if not isinstance(messages, list):
+            logger.warning("whatsapp: a change without readable messages skipped")
+            continue
+        for message in messages:
+            yield value, message
+
+
+def notified_statuses(value: dict[str, Any]) -> list[ProviderStatus]:
+    """The delivery statuses of one value (``statuses[]``: id, status, timestamp and, for a
+    failure, ``errors[].code``); the ``recipient_id`` they carry is never read."""
+    entries = value.get("statuses", [])
+    if not isinstance(entries, list):
+        raise MalformedRequest("value.statuses malformed")
+    found = []
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        errors = entry.get("errors")
+        first = errors[0] if isinstance(errors, list) and errors else None
+        code = first.get("code") if isinstance(first, dict) else None
+        status = provider_status(entry.get("id"), entry.get("status"), code, entry.get("timestamp"))
+        if status is not None:
+            found.append(status)
+    return found
 
 
 class WhatsAppInput(WebhookInput[WhatsAppSettings, Notified]):
@@ -307,7 +348,10 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, Notified]):
         self._app_secret = self.settings.app_secret.encode()
         authorization = {"Authorization": f"Bearer {self.settings.access_token}"}
         self.api = ProviderApi(
-            self.settings.api_base_url, authorization, refused_for_good=refused_for_good
+            self.settings.api_base_url,
+            authorization,
+            refused_for_good=refused_for_good,
+            message_id=sent_message_id,
         )
 
     def get_output_channel(self) -> OutputChannel:
@@ -320,19 +364,26 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, Notified]):
 
     def parse(self, body: bytes, request: Request) -> list[Inbound[Notified]]:
         """The people's messages of a signed notification, for our number and not a group;
-        Meta's delivery statuses carry none. Signed but unreadable: none, logged."""
+        Meta's delivery statuses come as one more item (``Notified.statuses``). Signed but
+        unreadable: none, logged."""
         signature = request.headers.get(SIGNATURE_HEADER, "")
         expected = "sha256=" + hmac.new(self._app_secret, body, hashlib.sha256).hexdigest()
         if not secrets_match(signature, expected):
             raise Forged
         try:
-            notified = list(_notified_messages(parse_json(body)))
+            values = list(_notified_values(parse_json(body)))
+            statuses = [
+                status
+                for value in values
+                if _part(value, "metadata").get("phone_number_id") == self.settings.phone_number_id
+                for status in notified_statuses(value)
+            ]
         except MalformedRequest as error:
             # Meta's own request (it is signed): a 400 would only bring it back for a week.
             logger.warning("whatsapp: a signed notification that cannot be read (%s)", error)
             return []
-        inbound = []
-        for value, message in notified:
+        inbound = [Inbound(Notified({}, "", tuple(statuses)))] if statuses else []
+        for value, message in _notified_messages(values):
             if not isinstance(message, dict) or not all(
                 isinstance(message.get(key), str) for key in ("id", "type")
             ):
@@ -369,6 +420,10 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, Notified]):
     async def handle(
         self, notified: Notified, on_new_message: OnNewMessage, request: Request
     ) -> Outcome:
+        if notified.statuses:
+            if self.addresses is not None:
+                await StatusLog(self.addresses.engine).take(self.name(), list(notified.statuses))
+            return Outcome.ANSWERED
         message, sender = notified.message, notified.sender  # replies go to the sender
         conversation = conversation_id("whatsapp", sender)
         output = WhatsAppOutput(

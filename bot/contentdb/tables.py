@@ -70,6 +70,14 @@ def _sending() -> list[Column]:  # type: ignore[type-arg,unused-ignore]  # gener
         Column("delivered_at", UTCDateTime),
         Column("finished_at", UTCDateTime),
         Column("last_error", LAST_ERROR),
+        #: The id the provider gave the (first) message, which its delivery statuses name
+        #: (a WhatsApp ``wamid.``, a Twilio ``SM…``): written by Rasa's channel when it sent it.
+        Column("provider_message_id", String(128), index=True),
+        #: What the provider said became of it afterwards (``bot/delivery_statuses.py``): sent,
+        #: delivered, read or failed, with the provider's error code ("131026") and when.
+        Column("provider_status", String(16)),
+        Column("provider_error", String(16)),
+        Column("status_at", UTCDateTime),
     ]
 
 
@@ -132,6 +140,10 @@ cases = Table(
     Column("taken_by", CASEWORKER),
     Column("taken_at", UTCDateTime),
     Column("closed_at", UTCDateTime),
+    #: When the person's channel said they can no longer be reached there (they blocked the
+    #: assistant, are not on WhatsApp, texted STOP: ``actions/alerts/unreachable.py``); what
+    #: they write afterwards shows they can be again.
+    Column("unreachable_at", UTCDateTime),
     Index("ix_cases_status_priority_opened_at", "status", "priority", "opened_at"),
 )
 

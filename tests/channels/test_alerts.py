@@ -228,7 +228,13 @@ async def test_an_alert_is_rendered_as_a_reply_would_be(running: Running) -> Non
     replies = [r.body for r in running.provider.requests]
     running.provider.requests.clear()
     await running.alert(message)
-    assert [r.body for r in running.provider.requests] == replies
+    # An alert on Twilio also asks for its delivery statuses; otherwise it is the reply.
+    callback = b"&StatusCallback=https%3A%2F%2Fbot.example.org%2Fwebhooks%2Ftwilio_sms%2Fstatus"
+    alerts = [r.body for r in running.provider.requests]
+    if running.channel.name() == "twilio_sms":
+        assert all(body.endswith(callback) for body in alerts)
+        alerts = [body.removesuffix(callback) for body in alerts]
+    assert alerts == replies
 
 
 async def test_an_alert_through_rasas_http_api(with_api: Running) -> None:
