@@ -27,6 +27,9 @@ class FieldType(enum.Enum):
     AIRPORT = "airport"  # by IATA code
     TIME = "time"
     NUMBER = "number"
+    #: Several short texts in any language or script, one per line in the console: the ways
+    #: people phrase a claim. Stored as a list; an empty list when there are none.
+    LINES = "lines"
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,10 @@ def moment(name: str, help: str, required: bool = True) -> Field:
     return Field(name, FieldType.TIME, help, required)
 
 
+def lines(name: str, help: str, option: str | None = None, max_length: int = 200) -> Field:
+    return Field(name, FieldType.LINES, help, required=False, max_length=max_length, option=option)
+
+
 def choice(name: str, choices: type[enum.Enum], help: str, **extra: Any) -> Field:
     return Field(name, FieldType.CHOICE, help, choices=choices, **extra)
 
@@ -85,13 +92,18 @@ def read(field: Field, row: Any) -> Any:
         if all(value is None for value in texts.values()):
             return None
         return {lang: value or "" for lang, value in texts.items()}
-    return getattr(row, field.name)
+    value = getattr(row, field.name)
+    if field.form is FieldType.LINES:
+        return list(value or ())
+    return value
 
 
 def write(field: Field, row: Any, value: Any) -> None:
     if field.form is FieldType.TEXT:
         for lang in LANGUAGES:
             setattr(row, f"{field.name}_{lang}", None if value is None else value.get(lang, ""))
+    elif field.form is FieldType.LINES:
+        setattr(row, field.name, list(value or ()))
     else:
         setattr(row, field.name, value)
 
@@ -106,6 +118,8 @@ def to_json(field: Field, value: Any) -> Any:
         return value.iata
     if field.form is FieldType.TEXT:
         return dict(value)
+    if field.form is FieldType.LINES:
+        return list(value)
     return check.in_json(value)
 
 
@@ -116,6 +130,8 @@ def coerce(session: Session, field: Field, value: Any) -> Any:
     """
     if field.form is FieldType.TEXT:
         return None if value is None else check.languages(field.name, value, field.max_length)
+    if field.form is FieldType.LINES:
+        return check.lines(field.name, value, field.max_length)
     if value is None or value == "":
         return None
     match field.form:

@@ -28,6 +28,7 @@ import enum
 from datetime import datetime
 
 from sqlalchemy import (
+    JSON,
     CheckConstraint,
     ForeignKey,
     Index,
@@ -105,6 +106,34 @@ class Verification(str, enum.Enum):
     VERIFIED = "verified"
     UNVERIFIED = "unverified"
     DISPUTED = "disputed"
+
+
+class ClaimVerdict(str, enum.Enum):
+    """What editors found a rumour to be.
+
+    ``misleading``: true in part, wrong in what people take from it. ``unverified``: nobody
+    could confirm or refute it. ``being_checked``: editors are on it; say so rather than nothing.
+    """
+
+    FALSE = "false"
+    MISLEADING = "misleading"
+    TRUE = "true"
+    UNVERIFIED = "unverified"
+    BEING_CHECKED = "being_checked"
+
+
+class ClaimAbout(str, enum.Enum):
+    """The kind of record a claim is about (the values are those of :class:`RecordKind`).
+
+    Its key says which: an IATA code (``airport``; ``gate`` for all of an airport's gates),
+    ``KBL/abbey-gate`` (one gate), a flight number or a flight's key, a slug.
+    """
+
+    AIRPORT = "airport"
+    GATE = "gate"
+    FLIGHT = "flight"
+    ANNOUNCEMENT = "announcement"
+    GUIDANCE = "guidance"
 
 
 class GuidanceKind(str, enum.Enum):
@@ -365,6 +394,49 @@ class GuidanceTopic(Provenance, Withdrawable, Base):
     hours_ps: Mapped[str | None] = mapped_column(NAME)
 
     organisation: Mapped[Organisation | None] = relationship(foreign_keys=[organisation_id])
+
+    def is_current(self, now: datetime) -> bool:
+        return self.valid_until is None or now < self.valid_until
+
+
+#: A claim is about a record wholly or not at all: a kind without a key names nothing.
+ABOUT_COMPLETE = "(about_kind IS NULL) = (about_key IS NULL)"
+
+
+class Claim(Provenance, Withdrawable, Base):
+    """A rumour as people tell it, and what editors found it to be: "the Abbey Gate is open for
+    everyone" — false, and what to do instead.
+
+    ``claim`` is the rumour in a few words (people read it as the name of what they heard),
+    ``explanation`` says why the verdict and what to do instead. ``phrasings`` are the other
+    ways people say it, in any language or script ("abbey gate baz ast", "ابی گیټ خلاص دی"),
+    for recognising it in what they write. They are a JSON list on the claim's row rather
+    than rows of a child table: a revision is a snapshot of one row, so it carries them and a
+    rollback restores them with the verdict, and whoever matches claims reads every claim
+    with its phrasings in one query. ``about_kind`` and ``about_key`` optionally name the
+    record the claim is about (checked when it is published). ``valid_until`` is set only for
+    a verdict that lapses.
+    """
+
+    __tablename__ = "claims"
+    __table_args__ = (
+        CheckConstraint(ABOUT_COMPLETE, name="about_complete"),
+        current_only("ix_claims_current_checks", "verified_at", "valid_until"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    slug: Mapped[str] = mapped_column(SLUG, unique=True)
+    verdict: Mapped[ClaimVerdict] = mapped_column(choice(ClaimVerdict, "verdict"))
+    claim_en: Mapped[str] = mapped_column(NAME)
+    claim_prs: Mapped[str] = mapped_column(NAME)
+    claim_ps: Mapped[str] = mapped_column(NAME)
+    explanation_en: Mapped[str] = mapped_column(Text)
+    explanation_prs: Mapped[str] = mapped_column(Text)
+    explanation_ps: Mapped[str] = mapped_column(Text)
+    phrasings: Mapped[list[str]] = mapped_column(JSON, default=list)
+    about_kind: Mapped[ClaimAbout | None] = mapped_column(choice(ClaimAbout, "about_kind"))
+    about_key: Mapped[str | None] = mapped_column(String(128))
+    valid_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     def is_current(self, now: datetime) -> bool:
         return self.valid_until is None or now < self.valid_until

@@ -79,6 +79,32 @@ def languages(field: str, value: object, max_length: int | None = None) -> dict[
     return given
 
 
+#: More ways to say one thing than anyone reads through in the console.
+LINES_MAX = 100
+
+
+def lines(field: str, value: object, max_length: int | None = None) -> list[str]:
+    """Short texts, each single-spaced, in the order given, without blanks or repeats.
+
+    A list, or one text with a line per item (what the console's box sends); None or "" is
+    none at all.
+    """
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = value.splitlines()
+    if not isinstance(value, list | tuple):
+        raise ContentError(field, f"must be a list of texts, not {value!r}")
+    found: list[str] = []
+    for index, item in enumerate(value):
+        cleaned = optional_text(f"{field}[{index}]", item, max_length)
+        if cleaned is not None and cleaned not in found:
+            found.append(cleaned)
+    if len(found) > LINES_MAX:
+        raise ContentError(field, f"has {len(found)} texts; at most {LINES_MAX}")
+    return found
+
+
 def choice(field: str, value: object, choices: type[E]) -> E:
     if isinstance(value, choices):
         return value

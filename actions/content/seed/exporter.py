@@ -19,6 +19,7 @@ from actions.common.kabul_time import KABUL
 from actions.content.models import (
     Airport,
     Announcement,
+    Claim,
     Flight,
     Gate,
     GuidanceKind,
@@ -54,6 +55,7 @@ def export_document(session: Session) -> dict[str, Any]:
     topics: list[GuidanceTopic] = [row for _, row in records(session, RecordKind.GUIDANCE)]
     for kind in GuidanceKind:
         document[kind.value] = [_topic(topic) for topic in topics if topic.kind is kind]
+    document["claims"] = [_claim(row) for _, row in records(session, RecordKind.CLAIM)]
     return {name: section for name, section in document.items() if section}
 
 
@@ -75,6 +77,7 @@ def count(document: dict[str, Any]) -> str:
         "flights": len(document.get("flights", [])),
         "announcements": len(document.get("announcements", [])),
         "guidance topics": guidance,
+        "claims": len(document.get("claims", [])),
     }
     return ", ".join(f"{number} {name}" for name, number in parts.items())
 
@@ -172,3 +175,18 @@ def _topic(topic: GuidanceTopic) -> dict[str, Any]:
         entry = {name: value for name, value in entry.items() if value is not None}
         entry |= _texts_of(topic, "hours")
     return entry | _provenance(topic)
+
+
+def _claim(claim: Claim) -> dict[str, Any]:
+    """``about`` as ``{kind: key}``, which reads back as it was whatever the key is."""
+    entry: dict[str, Any] = {
+        "slug": claim.slug,
+        **_texts_of(claim, "claim"),
+        "verdict": claim.verdict.value,
+        **_texts_of(claim, "explanation"),
+    }
+    if claim.about_kind is not None:
+        entry["about"] = {claim.about_kind.value: claim.about_key}
+    if claim.phrasings:
+        entry["phrasings"] = list(claim.phrasings)
+    return entry | _provenance(claim)

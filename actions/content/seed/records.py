@@ -18,6 +18,8 @@ from actions.content.keys import FLIGHT_NUMBER_MAX, flight_key
 from actions.content.models import (
     AirportState,
     AnnouncementKind,
+    ClaimAbout,
+    ClaimVerdict,
     FlightStatus,
     GateState,
     GuidanceKind,
@@ -27,7 +29,14 @@ from actions.content.models import (
 from actions.content.seed.content_file import _Mapping
 from actions.content.seed.entries import Entry, SeedError, entries
 
-SECTIONS = ("organisations", "airports", "airport_statuses", "flights", "announcements")
+SECTIONS = (
+    "organisations",
+    "airports",
+    "airport_statuses",
+    "flights",
+    "announcements",
+    "claims",
+)
 #: The guidance sections of a content file, in the order they are answered.
 GUIDANCE_SECTIONS: tuple[GuidanceKind, ...] = tuple(GuidanceKind)
 #: An airport_statuses entry without these has only gates (its airport has no status).
@@ -115,6 +124,8 @@ def parse(
                 **entry.provenance(orgs, volatile=False),
             }
             records.add(entry, "slug", RecordKind.GUIDANCE, entry.text("slug"), values)
+    for entry in section("claims"):
+        _claim(entry, orgs, records)
     return records
 
 
@@ -203,6 +214,67 @@ def _flight(
     }
     key = flight_key(number, departs_at)
     records.add(entry, "number", RecordKind.FLIGHT, key, values)
+
+
+#: ``about: gates``: the gates of Kabul's airport, what most rumours are about.
+ALL_GATES = "gates"
+KABUL = "KBL"
+#: The records a slug names, as ``about`` finds them in the file.
+BY_SLUG = (RecordKind.ANNOUNCEMENT, RecordKind.GUIDANCE)
+
+
+def _claim(entry: Entry, orgs: Collection[str], records: _Records) -> None:
+    """A rumour with its verdict; ``about`` and ``phrasings`` are optional."""
+    phrasings = entry.raw("phrasings", required=False) or []
+    if not isinstance(phrasings, list):
+        raise entry.error("phrasings", "must be a list of the ways people say it")
+    try:
+        said = check.lines("phrasings", phrasings, 200)
+    except check.ContentError as error:
+        raise SeedError(f"{entry.where}: {error}") from None
+    about_kind, about_key = _about(entry, records)
+    values = {
+        "verdict": entry.choice("verdict", ClaimVerdict),
+        **_texts(entry, "claim", "explanation"),
+        "phrasings": said,
+        "about_kind": about_kind,
+        "about_key": about_key,
+        **entry.provenance(orgs, volatile=False),
+    }
+    records.add(entry, "slug", RecordKind.CLAIM, entry.text("slug"), values)
+
+
+def _about(entry: Entry, records: _Records) -> tuple[ClaimAbout | None, str | None]:
+    """What ``about`` names: ``gates`` (all of Kabul's), a gate (``KBL/abbey-gate``), a flight
+    number (``RCH871``), the slug of an announcement or guidance topic in the file, or any
+    record as ``{kind: key}`` (what ``export`` writes: ``{gate: XJD}``). The editing service
+    then checks that it exists."""
+    about = entry.raw("about", required=False)
+    if about is None:
+        return None, None
+    if isinstance(about, dict) and len(about) == 1:
+        [(kind, key)] = about.items()
+        allowed = " | ".join(member.value for member in ClaimAbout)
+        if kind not in {member.value for member in ClaimAbout} or not isinstance(key, str):
+            raise entry.error(
+                "about", f"is {dict(about)!r}; expected {{kind: key}}, kind {allowed}"
+            )
+        return ClaimAbout(kind), key
+    if not isinstance(about, str) or not about.strip():
+        raise entry.error("about", "must name a record: gates, KBL/abbey-gate, RCH871 or a slug")
+    about = about.strip()
+    if about == ALL_GATES:
+        return ClaimAbout.GATE, KABUL
+    if "/" in about:
+        return ClaimAbout.GATE, about
+    if check.FLIGHT_NUMBER.fullmatch(about) and any(c.isdigit() for c in about):
+        return ClaimAbout.FLIGHT, about
+    kind = next((seen.kind for seen in records if seen.kind in BY_SLUG and seen.key == about), None)
+    if kind is None:
+        raise entry.error(
+            "about", f"refers to {about!r}, no announcement or guidance topic in the file"
+        )
+    return ClaimAbout(kind.value), about
 
 
 def _texts(entry: Entry, *keys: str) -> dict[str, Any]:

@@ -118,6 +118,26 @@ TEXTS: Final[dict[str, Entry]] = {
             },
         },
     ),
+    #: What editors found a rumour to be, keyed by models.ClaimVerdict; a rumour (اوازه) is
+    #: feminine in Pashto.
+    **group(
+        "verdict",
+        {
+            "false": {"en": "False", "prs": "نادرست", "ps": "ناسمه"},
+            "misleading": {"en": "Misleading", "prs": "گمراه‌کننده", "ps": "ګمراه کوونکې"},
+            "true": {"en": "True", "prs": "درست", "ps": "سمه"},
+            "unverified": {
+                "en": "Not confirmed by anyone",
+                "prs": "هیچ کس آن را تایید نکرده",
+                "ps": "هېچا نه ده تایید کړې",
+            },
+            "being_checked": {
+                "en": "Being checked",
+                "prs": "در حال بررسی",
+                "ps": "تر څېړنې لاندې",
+            },
+        },
+    ),
     **group(
         "kind",
         {
@@ -131,6 +151,8 @@ TEXTS: Final[dict[str, Entry]] = {
         "label",
         {
             "destination": {"en": "Destination", "prs": "مقصد", "ps": "منزل"},
+            #: A rumour as people tell it, quoted.
+            "claim": {"en": "“{claim}”", "prs": "«{claim}»", "ps": "«{claim}»"},
             "eligibility": {
                 "en": "Who may board",
                 "prs": "کسانی که سوار شده می‌توانند",
