@@ -1,7 +1,7 @@
 """Every table of the content database, whichever package keeps it: the content, the cases,
-the questions and the alerts. Each package's models join the one metadata of
-``bot/contentdb/tables.py`` when imported; none imports another's to complete the schema, so
-the migrations and the checks that compare them with the models read this one."""
+the questions, the alerts and the rumours people ask about. Each package's models join the one
+metadata of ``bot/contentdb/tables.py`` when imported; none imports another's to complete the
+schema, so the migrations and the checks that compare them with the models read this one."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from sqlalchemy import MetaData
 
 import actions.alerts.models
 import actions.cases.models
+import actions.claims.models
 import actions.content.models
 import actions.questions.models
 from bot.contentdb import tables
@@ -21,5 +22,6 @@ MODELS = (
     actions.content.models,
     actions.alerts.models,
     actions.cases.models,
+    actions.claims.models,
     actions.questions.models,
 )

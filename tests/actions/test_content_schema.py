@@ -36,6 +36,7 @@ TABLES = {
     "announcements",
     "guidance_topics",
     "claims",
+    "claim_asks",
     "revisions",
     "editor_tokens",
 }
@@ -56,7 +57,7 @@ FLIGHTS = {
 def test_migration_creates_the_whole_schema(migrated: Engine) -> None:
     tables = set(inspect(migrated).get_table_names())
     assert tables == TABLES | {"alembic_version"}
-    assert current_revision(migrated) == head_revision() == "0018"
+    assert current_revision(migrated) == head_revision() == "0019"
 
 
 def test_migration_matches_the_models(migrated: Engine) -> None:
@@ -146,7 +147,7 @@ def test_migration_0002_downgrades_to_0001_and_back_keeping_the_rest(
     assert current_revision(migrated) == "0001"
     assert set(inspect(migrated).get_table_names()) == (
         TABLES
-        - {"guidance_topics", "claims", "revisions", "editor_tokens"}
+        - {"guidance_topics", "claims", "claim_asks", "revisions", "editor_tokens"}
         - ALERT_TABLES
         - CONSOLE_TABLES
         - CASE_TABLES
