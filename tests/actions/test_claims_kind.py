@@ -36,7 +36,7 @@ from tests.actions.alerts_support import add_subscribers
 from tests.actions.console_support import form_of, invitation, sign_in, version_in, visible
 from tests.actions.content_support import NOW
 
-SEEDED = "abbey-gate-open-to-all"
+SEEDED = "gates-open-tonight-women-children"
 RUMOUR = {
     "verdict": "false",
     "claim": {
@@ -79,8 +79,8 @@ def test_the_demo_has_its_claims_with_what_they_are_about(content_db: Engine) ->
     assert len(read_file()["claims"]) >= 2
     claim = stored("claim", SEEDED)
     assert (claim["about_kind"], claim["about_key"]) == ("gate", "KBL")
-    assert "abbey gate baz ast" in claim["phrasings"]
-    assert "abbey gate baz ast" in matching()[SEEDED]
+    assert "women and children can enter any gate tonight" in claim["phrasings"]
+    assert "women and children can enter any gate tonight" in matching()[SEEDED]
 
 
 def test_a_claim_published_from_the_command_line_is_matched_by_all_its_phrasings(
