@@ -28,7 +28,6 @@ from rasa.shared.core.trackers import DialogueStateTracker
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Engine
 
-from bot import case_events
 from bot.case_hours import staffed
 from bot.case_outbox import queue_message
 from bot.case_urgency import is_urgent
@@ -36,6 +35,7 @@ from bot.contentdb.engines import database_url, engine_for
 from bot.contentdb.statuses import OPEN_CASE_STATUSES, Author, CaseStatus, Priority
 from bot.contentdb.tables import case_messages, cases, organisations
 from bot.contract import is_external
+from bot.settings import content_db_url, publishes_case_events
 
 logger = logging.getLogger(__name__)
 
@@ -87,14 +87,16 @@ class OpenCase:
 class CaseInbox:
     """Appends a person's messages to their open case."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, publishing: bool = False) -> None:
         self.engine = engine
         #: Whether a helpdesk gets case events (``CASE_WEBHOOK_URL``), read once at start-up.
-        self.publishing = case_events.publishing()
+        self.publishing = publishing
 
     @classmethod
     def from_env(cls) -> CaseInbox:
-        return cls(engine_for(database_url()))
+        """The inbox of this process: the content database and the helpdesk's setting, read
+        once when Rasa creates its tracker store."""
+        return cls(engine_for(database_url(content_db_url())), publishes_case_events())
 
     async def after_turn(self, tracker: DialogueStateTracker) -> None:
         """Records the turn's message if it belongs to a case; never fails the save."""

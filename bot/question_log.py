@@ -48,6 +48,7 @@ from bot.contract import PERSON, is_external
 from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
 from bot.lang.letters import has_arabic_script
 from bot.question_mask import as_bigint, mask, wording
+from bot.settings import content_db_url
 
 logger = logging.getLogger(__name__)
 
@@ -182,7 +183,7 @@ class QuestionLog:
 
     @classmethod
     def from_env(cls) -> QuestionLog:
-        return cls(engine_for(database_url()))
+        return cls(engine_for(database_url(content_db_url())))
 
     def _is_new(self, sender_id: str, message: UserUttered) -> bool:
         if time.time() - message.timestamp > TURN_MAX_AGE_SECONDS:

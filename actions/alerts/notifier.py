@@ -23,7 +23,7 @@ import time
 from collections.abc import Sequence
 
 from actions.alerts.models import DeliveryStatus
-from actions.alerts.notifier_settings import NotifierSettings
+from actions.alerts.notifier_settings import NotifierSettings, WebhookSettings
 from actions.alerts.outbox_steps import Claimed, Outbox
 from actions.cases import webhook_sender
 from actions.common.rasa_api import RasaApi
@@ -163,10 +163,11 @@ def helpdesk_job() -> webhook_sender.CaseWebhookSender | None:
     """The helpdesk's case events, when ``CASE_WEBHOOK_URL`` is set. A malformed setting is
     logged and leaves them out: alerts to people matter more than a helpdesk's tickets."""
     try:
-        return webhook_sender.CaseWebhookSender.from_env()
+        settings = WebhookSettings.from_env()
     except SettingsError as error:
         logger.error("case events are not sent to a helpdesk: %s", error)
         return None
+    return None if settings is None else webhook_sender.CaseWebhookSender(settings)
 
 
 def serve(settings_: NotifierSettings | None = None, more: Sequence[type[Outbox]] = ()) -> None:

@@ -17,9 +17,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
@@ -36,8 +35,10 @@ from bot.channels.sealing import (
     AddressUnreadable,
     new_key,
 )
+from bot.channels.settings import AddressKeys
 from bot.contentdb.engines import ContentDatabaseError, database_url, engine_for
 from bot.contentdb.tables import alert_addresses
+from bot.settings import content_db_url
 
 __all__ = [
     "KEY_ENV",
@@ -79,12 +80,15 @@ class AddressBook:
         self._clock = clock
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] = os.environ) -> AddressBook:
-        """The book of this process: key from the environment, the content database's URL.
+    def from_settings(cls, keys: AddressKeys, content_db: str | None) -> AddressBook:
+        """The book of this process: its keys and the content database's ``CONTENT_DB_URL``,
+        as read at the start (``bot/channels/settings.py``, ``bot/settings.py``).
 
         Connects only when first used, so a database that is down does not stop Rasa starting.
         """
-        return cls(engine_for(database_url(environ)), AddressCipher.from_env(environ))
+        return cls(
+            engine_for(database_url(content_db)), AddressCipher.from_keys(keys.current, keys.old)
+        )
 
     async def remember(
         self, conversation_id: str, channel: str, address: str, expires_at: datetime
@@ -222,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(new_key())
         return 0
     try:
-        book = AddressBook.from_env()
+        book = AddressBook.from_settings(AddressKeys.load(), content_db_url())
         result = book.rotate_all()
     except (AddressBookError, ContentDatabaseError) as error:
         print(f"error: {error}", file=sys.stderr)

@@ -16,12 +16,14 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Final, TypeVar
 
 from rasa.shared.exceptions import RasaException
 
-from bot.channels.sealing import KEY_ENV
-from bot.settings_values import SettingsError, whole_number
+from bot.channels.dedup import DEFAULT_MAX_AGE, MAX_AGE_ENV, REMEMBER_IDS_SECONDS
+from bot.channels.sealing import KEY_ENV, OLD_KEYS_ENV
+from bot.settings_values import SettingsError, duration_setting, whole_number
 
 T = TypeVar("T")
 
@@ -80,7 +82,71 @@ def hotline(environ: Mapping[str, str] = os.environ) -> str | None:
 
 def seals_addresses(environ: Mapping[str, str] = os.environ) -> bool:
     """Whether the deployment has the key that seals subscribers' addresses."""
-    return bool(environ.get(KEY_ENV, "").strip())
+    return AddressKeys.load(environ).configured
+
+
+@dataclass(frozen=True)
+class AddressKeys:
+    """``ADDRESS_ENCRYPTION_KEY`` and, during a rotation, ``ADDRESS_ENCRYPTION_OLD_KEYS``, as
+    the operator wrote them; ``sealing.AddressCipher.from_keys`` checks and decodes them."""
+
+    current: str = ""
+    old: tuple[str, ...] = ()
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.current.strip())
+
+    @classmethod
+    def load(cls, environ: Mapping[str, str] = os.environ) -> AddressKeys:
+        old = environ.get(OLD_KEYS_ENV, "").split(",")
+        return cls(environ.get(KEY_ENV, ""), tuple(part for part in old if part.strip()))
+
+
+def message_max_age(environ: Mapping[str, str] = os.environ) -> timedelta:
+    """``MESSAGE_MAX_AGE`` (``6h``, ``90m``, ``1d``); ``DEFAULT_MAX_AGE`` when unset. At most
+    as long as answered ids are remembered (``bot/channels/dedup.py``): an older replay would
+    be caught by neither."""
+    age = duration_setting(environ, MAX_AGE_ENV, DEFAULT_MAX_AGE)
+    if age.total_seconds() > REMEMBER_IDS_SECONDS:
+        raise ValueError(
+            f"{MAX_AGE_ENV} is {environ.get(MAX_AGE_ENV)!r}; at most 7d (answered message ids "
+            "are remembered for 7 days)"
+        )
+    return age
+
+
+@dataclass(frozen=True)
+class RedisSettings:
+    """The production profile's Redis, the lock store's, where the channels' memory is shared
+    by every Rasa process (``bot/channels/redis_memory.py``)."""
+
+    host: str
+    port: int
+    db: int = 0
+    password: str | None = None
+    #: The deployment's ``REDIS_KEY_PREFIX`` when it is letters and digits (as Rasa's lock
+    #: store takes it), else empty.
+    key_prefix: str = ""
+
+    @classmethod
+    def load(cls, environ: Mapping[str, str] = os.environ) -> RedisSettings | None:
+        """``REDIS_HOST``, ``REDIS_PORT``, ``REDIS_DB``, ``REDIS_PASSWORD`` and
+        ``REDIS_KEY_PREFIX``; None without ``REDIS_HOST`` (then each process remembers alone)."""
+        host = environ.get("REDIS_HOST", "").strip()
+        if not host:
+            return None
+        port, db = environ.get("REDIS_PORT", "").strip(), environ.get("REDIS_DB", "").strip()
+        if not port.isdigit() or not (db or "0").isdigit():
+            raise ValueError("REDIS_PORT and REDIS_DB must be numbers (docs/OPERATIONS.md)")
+        deployment = environ.get("REDIS_KEY_PREFIX", "").strip()
+        return cls(
+            host=host,
+            port=int(port),
+            db=int(db or 0),
+            password=environ.get("REDIS_PASSWORD") or None,
+            key_prefix=deployment if deployment.isalnum() else "",
+        )
 
 
 @dataclass(frozen=True)

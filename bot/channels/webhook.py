@@ -40,9 +40,9 @@ from sanic.response import HTTPResponse
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import address_book_for
 from bot.channels.blueprints import Blueprint
-from bot.channels.dedup import SeenMessages, message_max_age, sent_too_long_ago
+from bot.channels.dedup import SeenMessages, sent_too_long_ago
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
-from bot.channels.settings import for_rasa, hotline
+from bot.channels.settings import RedisSettings, for_rasa, hotline, message_max_age
 from bot.channels.transport import (
     BODY_LIMITS,
     BodyTooLarge,
@@ -190,7 +190,7 @@ class WebhookInput(InputChannel, Generic[S, M]):
         return cls(
             settings,
             addresses=address_book_for(cls.name()),
-            memory=channel_memory(),
+            memory=channel_memory(RedisSettings.load()),
             hotline=hotline(),
         )
 

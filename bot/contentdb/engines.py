@@ -6,9 +6,7 @@ write the same database; they share one pool rather than open four.
 
 from __future__ import annotations
 
-import os
 import threading
-from collections.abc import Mapping
 from pathlib import Path
 
 from sqlalchemy import create_engine
@@ -27,9 +25,10 @@ class ContentDatabaseError(ValueError):
     """``CONTENT_DB_URL`` names a database this runtime cannot use; the message says why."""
 
 
-def database_url(environ: Mapping[str, str] = os.environ) -> str:
-    """``CONTENT_DB_URL`` for this runtime's drivers (psycopg 3 there, psycopg2 here)."""
-    url = environ.get(DB_URL_ENV, "").strip() or f"sqlite:///{DEFAULT_DB_PATH}"
+def database_url(configured: str | None) -> str:
+    """``CONTENT_DB_URL`` as configured (``bot/settings.py``'s ``content_db_url``) for this
+    runtime's drivers (psycopg 3 there, psycopg2 here); the local SQLite file when None."""
+    url = (configured or "").strip() or f"sqlite:///{DEFAULT_DB_PATH}"
     parsed = make_url(url)
     if parsed.drivername == "postgresql+psycopg":
         parsed = parsed.set(drivername="postgresql+psycopg2")

@@ -28,7 +28,7 @@ def test_the_runtime_is_sqlalchemy_1_4() -> None:
 
 @pytest.mark.parametrize("table", tables.SHARED, ids=lambda table: table.name)
 def test_each_table_is_the_migrated_one(table: Any, content_db_url: str) -> None:
-    engine = engine_for(database_url())
+    engine = engine_for(database_url(content_db_url))
     reflected = {column["name"]: column for column in inspect(engine).get_columns(table.name)}
     assert set(reflected) == set(table.c.keys())
     for column in table.c:
@@ -54,7 +54,7 @@ def test_only_content_only_tables_are_left_to_the_content_runtime() -> None:
 
 
 def test_status_columns_take_the_shared_values(sqlite_db_url: str) -> None:
-    engine = engine_for(database_url())
+    engine = engine_for(database_url(sqlite_db_url))
     with engine.begin() as connection:
         connection.execute(
             tables.organisations.insert().values(
