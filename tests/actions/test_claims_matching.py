@@ -75,3 +75,33 @@ def test_a_huge_forwarded_message_is_answered_from_its_opening(index: ClaimIndex
     decision = decide(index.match(message))
     assert decision.kind in ("one", "none")
     assert all(candidate.claim == "canada-every-tazkira" for candidate in decision.candidates)
+
+
+@pytest.fixture(scope="module")
+def both() -> tuple[ClaimIndex, ClaimIndex]:
+    """The demo claims scored exactly, and in two steps as a large index is."""
+    entries = yaml.safe_load((ROOT / "actions/content/seed/claims.yml").read_text())["claims"]
+    claims = [(entry["slug"], [*entry["claim"].values(), *entry["phrasings"]]) for entry in entries]
+    everyday = list(everyday_questions())
+    return (
+        ClaimIndex(claims, everyday=everyday, walk=10**9),
+        ClaimIndex(claims, everyday=everyday, walk=300, rescored=20),
+    )
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "reshtia da che kanada har sok wri che tazkira ye lari?",
+        "I heard the US embassy takes names on a WhatsApp link, true?",
+        "is abbey gate open now?",
+        "flights from mazar for everyone with a visa",
+    ],
+)
+def test_a_large_index_tells_people_what_exact_scoring_would(
+    both: tuple[ClaimIndex, ClaimIndex], message: str
+) -> None:
+    """Past ``walk`` postings only the best texts are scored on the common n-grams: the
+    answer must stay the one the full cosine gives."""
+    exact, two_step = both
+    assert decide(two_step.match(message)) == decide(exact.match(message))
