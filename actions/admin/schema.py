@@ -82,6 +82,9 @@ def field_schema(field: Field) -> dict[str, Any]:
             }
         case FieldType.NUMBER:
             schema = {"type": "integer", "minimum": 0, "maximum": INT_MAX}
+        case FieldType.DEGREES:
+            schema = {"type": "number", "minimum": -field.limit, "maximum": field.limit}
+            schema["examples"] = [float(field.example)]
         case FieldType.STRING:
             schema = {"type": "string"}
             if field.max_length is not None:
