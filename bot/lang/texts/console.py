@@ -399,6 +399,17 @@ TEXTS: Final[dict[str, Entry]] = {
             "hours": {"en": "Opening hours", "prs": "ساعات کار", "ps": "د کار ساعتونه"},
             "place": {"en": "Place (English)", "prs": "جای (انگلیسی)", "ps": "ځای (انګلیسي)"},
             "city": {"en": "City", "prs": "شهر", "ps": "ښار"},
+            # Where a place is, for the nearest-place answer: 34.5594 / 69.2175.
+            "latitude": {
+                "en": "Latitude (decimal degrees)",
+                "prs": "عرض جغرافیایی (درجهٔ اعشاری)",
+                "ps": "جغرافیایي عرض (اعشاري درجې)",
+            },
+            "longitude": {
+                "en": "Longitude (decimal degrees)",
+                "prs": "طول جغرافیایی (درجهٔ اعشاری)",
+                "ps": "جغرافیایي اوږدوالی (اعشاري درجې)",
+            },
         },
     ),
 }
