@@ -30,6 +30,7 @@ class FieldType(enum.Enum):
     #: Several short texts in any language or script, one per line in the console: the ways
     #: people phrase a claim. Stored as a list; an empty list when there are none.
     LINES = "lines"
+    DEGREES = "degrees"  # a latitude or longitude, within ±``Field.limit``
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,8 @@ class Field:
     #: The CLI option when it is not the field's name: flights go ``--from`` KBL ``--to`` XJD.
     option: str | None = None
     aliases: tuple[str, ...] = ()
+    #: Degrees only: the largest value either way (90 for a latitude, 180 for a longitude).
+    limit: float = 0.0
 
     @property
     def flag(self) -> str:
@@ -74,6 +77,16 @@ def choice(name: str, choices: type[enum.Enum], help: str, **extra: Any) -> Fiel
 def contact(name: str, pattern: re.Pattern[str], example: str, help: str) -> Field:
     return Field(name, FieldType.STRING, help, False, None, 254, pattern, example)
 
+
+def degrees(name: str, limit: float, help: str) -> Field:
+    return Field(name, FieldType.DEGREES, help, required=False, example="34.5594", limit=limit)
+
+
+#: Where a place people can go is (models.Placed): optional, both or neither (rules.py).
+PLACE = (
+    degrees("latitude", 90, "where it is: latitude in decimal degrees, e.g. 34.5594"),
+    degrees("longitude", 180, "where it is: longitude in decimal degrees, e.g. 69.2175"),
+)
 
 PROVENANCE = (
     organisation("source", "slug of the organisation that said it, e.g. us-embassy-kabul"),
@@ -146,6 +159,8 @@ def coerce(session: Session, field: Field, value: Any) -> Any:
             return check.moment(field.name, value)
         case FieldType.NUMBER:
             return check.number(field.name, value)
+        case FieldType.DEGREES:
+            return check.degrees(field.name, value, field.limit)
         case FieldType.ORGANISATION:
             return find_organisation(session, field.name, value)
         case FieldType.AIRPORT:

@@ -30,6 +30,7 @@ from datetime import datetime
 from sqlalchemy import (
     JSON,
     CheckConstraint,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -170,6 +171,18 @@ class Withdrawable:
     withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
+class Placed:
+    """Where a place people can go is on the map, in WGS 84 degrees (both or neither).
+
+    Read only to tell a person who shared their location or named a landmark which gates and
+    help points are nearest (actions/content/nearby.py); optional, because most facts are not
+    places and a position nobody checked is better left out than guessed.
+    """
+
+    latitude: Mapped[float | None] = mapped_column(Float)
+    longitude: Mapped[float | None] = mapped_column(Float)
+
+
 class Organisation(Withdrawable, Base):
     """Who said or runs something: sources of facts, flight operators, issuers, help lines.
 
@@ -210,7 +223,7 @@ class VolatileFact(Provenance):
         return now < self.valid_until
 
 
-class Airport(Withdrawable, Base):
+class Airport(Placed, Withdrawable, Base):
     """An airport flights leave from or go to; ``place`` is the canonical `destination` value."""
 
     __tablename__ = "airports"
@@ -244,7 +257,7 @@ class AirportStatus(VolatileFact, Withdrawable, Base):
     airport: Mapped[Airport] = relationship(back_populates="status")
 
 
-class Gate(VolatileFact, Withdrawable, Base):
+class Gate(Placed, VolatileFact, Withdrawable, Base):
     """An airport gate and its current state; each gate is verified on its own."""
 
     __tablename__ = "gates"
@@ -356,7 +369,7 @@ DETAILS_ONLY_ON_CONTACTS = (
 )
 
 
-class GuidanceTopic(Provenance, Withdrawable, Base):
+class GuidanceTopic(Placed, Provenance, Withdrawable, Base):
     """Standing advice aid workers publish: documents to bring, who may board, who can help.
 
     One row per topic ("Keep your documents hidden", "Family members", "UNHCR protection line"),

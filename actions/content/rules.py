@@ -21,7 +21,7 @@ from actions.content.records import KindSpec, spec_for, values_of
 from actions.content.validation import ContentError
 from bot.lang.codes import LANGUAGES
 
-CONTACT_DETAILS = ("organisation", "phone", "whatsapp", "email", "hours")
+CONTACT_DETAILS = ("organisation", "phone", "whatsapp", "email", "hours", "latitude", "longitude")
 
 
 class MissingTranslation(ContentError):
@@ -140,12 +140,22 @@ def check_record(
             f"is {until.isoformat()}, not after verified_at {verified.isoformat()}: "
             "give a later time or a longer validity",
         )
+    if spec.has("latitude"):
+        _check_place(values)
     if spec.kind is RecordKind.FLIGHT:
         _check_flight(session, row, new_key, values)
     if spec.kind is RecordKind.GUIDANCE:
         _check_contact(values)
     if spec.kind is RecordKind.CLAIM:
         values["about_key"] = _about(session, values["about_kind"], values["about_key"])
+
+
+def _check_place(values: dict[str, Any]) -> None:
+    """A position is a pair: half of one would put the place on a line around the Earth."""
+    given = [name for name in ("latitude", "longitude") if values.get(name) is not None]
+    if len(given) == 1:
+        missing = "longitude" if given == ["latitude"] else "latitude"
+        raise ContentError(missing, "is missing: give both latitude and longitude, or neither")
 
 
 def _check_flight(

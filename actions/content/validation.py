@@ -8,6 +8,7 @@ NUL character (U+0000): PostgreSQL cannot store it and SQLite would, so it is re
 from __future__ import annotations
 
 import enum
+import math
 import re
 from collections.abc import Mapping
 from datetime import datetime, timezone
@@ -140,6 +141,19 @@ def number(field: str, value: object) -> int:
         raise ContentError(field, f"is {value!r}, not a whole number") from None
     if result < 0:
         raise ContentError(field, f"is {result}; it cannot be negative")
+    return result
+
+
+def degrees(field: str, value: object, limit: float) -> float:
+    """A latitude (``limit`` 90) or longitude (180) in decimal degrees: 34.5594, "69.2175"."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ContentError(field, f"is {value!r}, not decimal degrees like 34.5594")
+    try:
+        result = float(value.strip().replace(",", ".") if isinstance(value, str) else value)
+    except ValueError:
+        raise ContentError(field, f"is {value!r}, not decimal degrees like 34.5594") from None
+    if not math.isfinite(result) or not -limit <= result <= limit:
+        raise ContentError(field, f"is {value!r}; it must lie between -{limit:g} and {limit:g}")
     return result
 
 

@@ -36,6 +36,7 @@ METAVARS = {
     FieldType.AIRPORT: "IATA",
     FieldType.TIME: "TIME",
     FieldType.NUMBER: "N",
+    FieldType.DEGREES: "DEGREES",
 }
 
 

@@ -44,7 +44,8 @@ def export_document(session: Session) -> dict[str, Any]:
     document: dict[str, Any] = {
         "organisations": {org.slug: _organisation(org) for org in orgs},
         "airports": [
-            {"iata": a.iata, "place": a.place, **_texts_of(a, "name", "city")} for a in airports
+            {"iata": a.iata, "place": a.place, **_texts_of(a, "name", "city"), **_place(a)}
+            for a in airports
         ],
         "airport_statuses": _statuses(session, airports),
         "flights": [_flight(row) for _, row in records(session, RecordKind.FLIGHT)],
@@ -104,6 +105,13 @@ def _texts_of(row: Any, *fields: str) -> dict[str, dict[str, str]]:
     return {field: _texts(row, field) for field in fields}
 
 
+def _place(row: Any) -> dict[str, float]:
+    """Its position, when it has one (written as the pair or not at all)."""
+    if row.latitude is None or row.longitude is None:
+        return {}
+    return {"latitude": row.latitude, "longitude": row.longitude}
+
+
 def _provenance(row: Any) -> dict[str, Any]:
     facts = {"source": row.source.slug, "verified_at": _time(row.verified_at)}
     if row.valid_until is not None:
@@ -133,6 +141,7 @@ def _statuses(session: Session, airports: Iterable[Airport]) -> list[dict[str, A
                     **_texts_of(gate, "name"),
                     "state": gate.state.value,
                     **_texts_of(gate, "note"),
+                    **_place(gate),
                     **_provenance(gate),
                 }
                 for gate in gates[airport.id]
@@ -173,7 +182,7 @@ def _topic(topic: GuidanceTopic) -> dict[str, Any]:
         entry["organisation"] = topic.organisation.slug
         entry |= {name: getattr(topic, name) for name in ("phone", "whatsapp", "email")}
         entry = {name: value for name, value in entry.items() if value is not None}
-        entry |= _texts_of(topic, "hours")
+        entry |= _texts_of(topic, "hours") | _place(topic)
     return entry | _provenance(topic)
 
 

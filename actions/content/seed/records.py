@@ -49,7 +49,9 @@ STATUS_KEYS = (
     "valid_for",
     "valid_until",
 )
-CONTACT_FIELDS = ("organisation", "phone", "whatsapp", "email", "hours")
+CONTACT_FIELDS = ("organisation", "phone", "whatsapp", "email", "hours", "latitude", "longitude")
+#: Where a place is: ``latitude: 34.5594`` and ``longitude: 69.2175``, both or neither.
+PLACE_LIMITS = {"latitude": 90.0, "longitude": 180.0}
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,7 @@ def parse(
     for entry in section("airports"):
         iata = entry.text("iata").upper()
         airports.add(iata)
-        values = {"place": entry.text("place"), **_texts(entry, "name", "city")}
+        values = {"place": entry.text("place"), **_texts(entry, "name", "city"), **_place(entry)}
         records.add(entry, "iata", RecordKind.AIRPORT_NAME, iata, values)
     for entry in section("airport_statuses"):
         _status_and_gates(entry, orgs, airports, records)
@@ -186,6 +188,7 @@ def _status_and_gates(
             "position": position,
             "state": gate.choice("state", GateState),
             **_texts(gate, "name", "note"),
+            **_place(gate),
             **gate.provenance(orgs, volatile=True),
         }
         records.add(gate, "slug", RecordKind.GATE, key, values)
@@ -290,7 +293,27 @@ def _contact(entry: Entry, orgs: Collection[str]) -> dict[str, Any]:
     }
     if not any(reach.values()):
         raise SeedError(f"{entry.where}: a contact needs at least one of {', '.join(reach)}")
-    return {"organisation": entry.ref("organisation", orgs), **reach, **_texts(entry, "hours")}
+    return {
+        "organisation": entry.ref("organisation", orgs),
+        **reach,
+        **_texts(entry, "hours"),
+        **_place(entry),
+    }
+
+
+def _place(entry: Entry) -> dict[str, float | None]:
+    """An optional position; one of the pair without the other is refused."""
+    try:
+        place = {
+            key: None if raw is None else check.degrees(key, raw, limit)
+            for key, limit in PLACE_LIMITS.items()
+            for raw in [entry.raw(key, required=False)]
+        }
+    except check.ContentError as error:
+        raise SeedError(f"{entry.where}: {error}") from None
+    if (place["latitude"] is None) != (place["longitude"] is None):
+        raise SeedError(f"{entry.where}: give both latitude and longitude, or neither")
+    return place
 
 
 def _matching(entry: Entry, key: str, pattern: re.Pattern[str], example: str) -> str | None:

@@ -414,6 +414,17 @@ TEXTS: Final[dict[str, Entry]] = {
             },
             "about_kind": {"en": "About (kind)", "prs": "در بارهٔ (نوع)", "ps": "په اړه (ډول)"},
             "about_key": {"en": "About (which)", "prs": "در بارهٔ (کدام)", "ps": "په اړه (کوم یو)"},
+            # Where a place is, for the nearest-place answer: 34.5594 / 69.2175.
+            "latitude": {
+                "en": "Latitude (decimal degrees)",
+                "prs": "عرض جغرافیایی (درجهٔ اعشاری)",
+                "ps": "جغرافیایي عرض (اعشاري درجې)",
+            },
+            "longitude": {
+                "en": "Longitude (decimal degrees)",
+                "prs": "طول جغرافیایی (درجهٔ اعشاری)",
+                "ps": "جغرافیایي اوږدوالی (اعشاري درجې)",
+            },
         },
     ),
 }

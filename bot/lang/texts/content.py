@@ -95,6 +95,18 @@ TEXTS: Final[dict[str, Entry]] = {
             },
         },
     ),
+    #: How far a place is from where a person said they are (actions/chat/nearby.py): a
+    #: straight line, never a route. {n} is already in the reader's digits, "1.4" / «۱٫۴».
+    **group(
+        "distance",
+        {
+            "metres": {"en": "{n} m", "prs": "{n} متر", "ps": "{n} متره"},
+            "kilometres": {"en": "{n} km", "prs": "{n} کیلومتر", "ps": "{n} کیلومتره"},
+            "away": {"en": "{distance} away", "prs": "به فاصلهٔ {distance}", "ps": "{distance} لرې"},
+            # Closer than the positions are precise: "right here", not "0 m".
+            "here": {"en": "right here", "prs": "همین‌جا", "ps": "همدلته"},
+        },
+    ),
     #: In Pashto an announcement (اعلان) is masculine.
     **group(
         "verification",
