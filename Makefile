@@ -19,15 +19,17 @@ export RASA_TELEMETRY_ENABLED := false
 MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name '*.yml') \
 	$(wildcard bot/nlu/*.py bot/lang/*.py)
 
-.PHONY: help setup run db purge train lint mypy test test-unit validate test-nlu test-stories test-followups \
+.PHONY: help setup run db purge train lint mypy check test test-unit validate test-nlu test-stories test-followups \
 	test-integration journeys deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
-	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-language bench-urgency \
+	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-language bench-urgency bench-claims \
 	chaos clean
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
 	@echo "make test   lint, unit tests, rasa data validate, train, held-out accuracy, test stories,"
 	@echo "            integration (real servers, headless Chromium for the web chat), chaos"
+	@echo "make check  the edit loop before a commit (about 3 min): lint, mypy, both runtimes' unit"
+	@echo "            tests on every core, rasa data validate; no model, browser or servers"
 	@echo "make journeys  whole journeys of evacuees, editors and caseworkers on make run's stack"
 	@echo "make deps   install the system packages the tests need (Debian: chromium, fonts, npm,"
 	@echo "            redis-server; as root); make test only checks for them"
@@ -41,6 +43,7 @@ help:
 	@echo "make bench-sms   what an SMS user pays (sends, segments) per question, five language slices"
 	@echo "make bench-language  do shared words («سلام», numbers, names) move a conversation's language?"
 	@echo "make bench-urgency   urgent-case words: precision and recall per language beside the old matcher"
+	@echo "make bench-claims    rumours to checked claims: top-1 per language slice, false matches, 5 000 claims"
 	@echo "make bench-load  full stack under load: make run's setup, production (PostgreSQL, Redis,"
 	@echo "            several workers) and stock Rasa side by side (BENCH_DURATION=60 BENCH_CONCURRENCY=50)"
 	@echo "make chaos  kill the action server, a Rasa process and Redis under a web-chat load (about"
@@ -87,8 +90,10 @@ $(MODEL): $(MODEL_INPUTS) | .venv/bot/.installed
 
 ## Run ------------------------------------------------------------------------------------
 run: START := $(shell date +%s.%N)
+# The content runtime's Python: stack.py reads the endpoints file with PyYAML, which a bare
+# system python3 need not have.
 run: setup db train
-	$(PYTHON) scripts/stack.py --model $(MODEL) --content-db-url "$(CONTENT_DB_URL)" \
+	$(ACT)/python scripts/stack.py --model $(MODEL) --content-db-url "$(CONTENT_DB_URL)" \
 		--since $(START)
 
 ## Tests ----------------------------------------------------------------------------------
@@ -97,14 +102,16 @@ run: setup db train
 # .venv/bot's interpreter. Each script is checked with the venv that runs it. `make mypy` is also
 # the pre-commit hook (.pre-commit-config.yaml), so it needs the venvs but never builds them.
 BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_language_hold.py scripts/bench_channel_memory.py scripts/dated_stories.py
-MYPY_ACTIONS := actions bot/lang bot/alert_rates.py bot/pacing.py bot/settings_values.py bot/case_urgency.py bot/case_hours.py \
+MYPY_ACTIONS := actions bot/contentdb bot/lang bot/alert_rates.py bot/pacing.py bot/settings_values.py bot/case_urgency.py bot/case_hours.py \
 	bot/channels/sms_segments.py \
 	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest
 MYPY_BOT := bot $(BOT_SCRIPTS)
 
+LINTED := bot actions tests scripts conftest.py
+
 lint: setup
-	$(ACT)/ruff check bot actions tests scripts
-	$(ACT)/ruff format --check bot actions tests scripts
+	$(ACT)/ruff check $(LINTED)
+	$(ACT)/ruff format --check $(LINTED)
 	$(ACT)/python scripts/locks.py agree
 	PYTHONPATH=. $(ACT)/lint-imports --no-cache
 	@$(MAKE) --no-print-directory mypy
@@ -113,11 +120,31 @@ mypy:
 	$(ACT)/mypy --cache-dir .mypy_cache/actions $(MYPY_ACTIONS)
 	$(ACT)/mypy --cache-dir .mypy_cache/bot --python-executable $(BOT)/python $(MYPY_BOT)
 
+# Each runtime's unit tests in its own venv (tests/runtimes.py), on every core (pytest-xdist):
+# they use free ports, tmp_path, and PostgreSQL databases and schemas and Redis key prefixes of
+# their own, so workers share nothing. Whole files stay on one worker (module fixtures are built
+# once). Tests marked `serial` (timing measured against a deadline) run afterwards, alone.
+XDIST ?= -n auto --dist loadfile
+UNIT_BOT := tests/bot tests/channels
+UNIT_ACTIONS := tests/actions tests/tooling
+
+# The second pass collects only the files with such a test (collecting Rasa's tests costs).
+serial_files = $(shell grep -rl --include='test_*.py' 'pytest.mark.serial' $(1))
+
 test-unit: setup
-	$(BOT)/pytest -q tests/bot
-	$(BOT)/pytest -q tests/channels
-	$(ACT)/pytest -q tests/actions
-	$(ACT)/pytest -q tests/tooling
+	$(BOT)/pytest -q $(XDIST) -m "not serial" $(UNIT_BOT)
+	$(if $(call serial_files,$(UNIT_BOT)),$(BOT)/pytest -q -m serial $(call serial_files,$(UNIT_BOT)))
+	$(ACT)/pytest -q $(XDIST) -m "not serial" $(UNIT_ACTIONS)
+	$(if $(call serial_files,$(UNIT_ACTIONS)),$(ACT)/pytest -q -m serial $(call serial_files,$(UNIT_ACTIONS)))
+
+# The loop before each commit (README): what `make lint`, `make test-unit` and `make validate`
+# check, without the lock files' agreement, the model, the browser or any server.
+check: setup
+	$(ACT)/ruff check $(LINTED)
+	$(ACT)/ruff format --check $(LINTED)
+	@$(MAKE) --no-print-directory mypy
+	@$(MAKE) --no-print-directory test-unit
+	@$(MAKE) --no-print-directory validate
 
 validate: .venv/bot/.installed
 	$(BOT)/rasa data validate --config config.yml --domain bot/domain --data data --fail-on-warnings
@@ -142,12 +169,15 @@ test-nlu: $(MODEL)
 # internet). fonts-noto-core: Noto Sans/Naskh Arabic with every Dari and Pashto letter (Debian's
 # default DejaVu Sans lacks ۍ, which the web chat then showed as an empty box); fontconfig finds
 # it. npm: installs axe-core. redis-server: the channels' shared memory, the Redis lock store and
-# chaos run Redis servers of their own. `make deps` installs what is missing (as root, apt-get);
-# `make test` installs none of them: it names what is missing and stops. .ci/run calls both.
+# chaos run Redis servers of their own. kannel, kannel-extras: bearerbox, smsbox and fakesmsc, the
+# real Kannel of the Kannel channel's test. `make deps` installs what is missing (as root,
+# apt-get); `make test` installs none of them: it names what is missing and stops. .ci/run calls both.
 missing_packages = $(strip \
 	$(if $(shell command -v chromium),,chromium) \
 	$(if $(shell command -v fc-list),,fontconfig) \
 	$(if $(shell fc-list ':charset=6cd' family 2>/dev/null),,fonts-noto-core) \
+	$(if $(wildcard /usr/sbin/bearerbox),,kannel) \
+	$(if $(wildcard /usr/lib/kannel/test/fakesmsc),,kannel-extras) \
 	$(if $(shell command -v npm),,npm) \
 	$(if $(shell command -v redis-server),,redis-server))
 
@@ -186,7 +216,7 @@ test: deps-check setup lint test-unit validate train test-nlu test-stories test-
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
 bench: bench-nlu bench-content bench-alerts bench-action-secret bench-action-server bench-memory bench-mailbox \
-	bench-console bench-cases bench-sms bench-language bench-urgency
+	bench-console bench-cases bench-sms bench-language bench-urgency bench-claims
 
 # Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
 bench-nlu: .venv/bot/.installed
@@ -199,6 +229,11 @@ bench-nlu: .venv/bot/.installed
 bench-urgency: .venv/actions/.installed
 	@mkdir -p results
 	$(ACT)/python scripts/bench_urgency.py | tee results/bench-urgency.md
+
+# Rumours to checked claims: held-out paraphrases in five slices, unrelated messages, 5 000 claims.
+bench-claims: .venv/actions/.installed
+	@mkdir -p results
+	$(ACT)/python scripts/bench_claims.py | tee results/bench-claims.md
 
 # Does a conversation keep its language on words Dari and Pashto share (docs/BENCHMARKS.md)?
 bench-language: .venv/bot/.installed

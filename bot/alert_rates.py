@@ -2,34 +2,32 @@
 channels alike (standard library only, like ``bot/lang``: both runtimes import it).
 
 ``ALERT_RATE_<CHANNEL>`` (``ALERT_RATE_TELEGRAM``…) overrides the defaults, which sit below the
-providers' limits (Telegram 30 a second, the WhatsApp Cloud API 80). The notifier paces its
-requests to Rasa at this rate; each Rasa worker paces its calls to the provider at its share
-of it (rate / ``SANIC_WORKERS``), because Rasa's varying processing time bunches requests that
-left the notifier evenly (measured: 31 in one second at the provider from 25 a second sent,
-docs/BENCHMARKS.md).
+providers' limits (Telegram 30 a second, the WhatsApp Cloud API 80). Kannel's is the operator's
+SMSC: an SMPP account commonly takes 10 SMS a second (``throughput`` in Kannel's ``smsc``
+group) and an alert may be three of them, so 3 alerts a second, which leaves room for the
+replies to people that share the account; raise it to what the operator grants.
+
+The notifier paces its requests to Rasa at this rate; each Rasa worker paces its calls to the
+provider at its share of it (rate / ``SANIC_WORKERS``), because Rasa's varying processing time
+bunches requests that left the notifier evenly (measured: 31 in one second at the provider
+from 25 a second sent, docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-
 from bot.settings_values import positive_number
 
 #: ``positive_number`` lives in bot/settings_values.py; it stays importable from here for the
-#: modules that read their rates with it.
-__all__ = ["DEFAULT_RATES", "alert_rate", "positive_number"]
+#: modules that read their rates with it. The rates are read by ``bot/settings.py``'s
+#: ``alert_rate``.
+__all__ = ["DEFAULT_RATES", "positive_number"]
 
 DEFAULT_RATES: dict[str, float] = {
     "telegram": 25.0,
     "whatsapp": 70.0,
     "twilio_sms": 10.0,
     "sms_gateway": 10.0,
+    "kannel": 3.0,
 }
-
-
-def alert_rate(channel: str, environ: Mapping[str, str] = os.environ) -> float:
-    """Alerts a second for ``channel`` (``ALERT_RATE_<CHANNEL>``, else the default)."""
-    return positive_number(
-        environ, f"ALERT_RATE_{channel.upper()}", DEFAULT_RATES.get(channel, 10.0)
-    )
+#: A channel without a default of its own.
+OTHER_RATE = 10.0

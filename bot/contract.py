@@ -13,6 +13,25 @@ from typing import Any, Final
 
 from bot.lang.codes import DEFAULT_LANGUAGE, is_language
 
+# -- the parts of a bot message (what Rasa hands an output channel) ---------------------------
+
+#: Every part of a bot message an output channel sends, in the order Rasa's
+#: ``OutputChannel.send_response`` sends them (quick replies, else buttons, carry the text).
+MESSAGE_PARTS: Final = (
+    "quick_replies",
+    "buttons",
+    "text",
+    "custom",
+    "image",
+    "attachment",
+    "elements",
+)
+#: The part meant for the channel, not the person (a payload of the keys below).
+CUSTOM_PART: Final = "custom"
+#: What a person is shown of a message: every part but the custom payload. A message of
+#: only a custom payload is not a reply.
+SHOWN_PARTS: Final = tuple(part for part in MESSAGE_PARTS if part != CUSTOM_PART)
+
 # -- custom payloads of a bot message (an action's ``json_message``, read by the channels) -----
 
 #: "Seal the address you hold for this conversation until ``expires_at``": sent by the actions
@@ -28,7 +47,7 @@ WHATSAPP_TEMPLATE: Final = "whatsapp_template"
 # -- channels ---------------------------------------------------------------------------------
 
 #: The channels that can carry an alert: they push to a phone. REST and the web chat cannot.
-ALERT_CHANNELS: Final = frozenset({"telegram", "whatsapp", "twilio_sms", "sms_gateway"})
+ALERT_CHANNELS: Final = frozenset({"telegram", "whatsapp", "twilio_sms", "sms_gateway", "kannel"})
 
 # -- intents the other processes trigger through Rasa's HTTP API (never predicted from text) --
 
@@ -56,6 +75,21 @@ LANGUAGE_HINT: Final = "language_hint"
 #: (``identity.person_tag``): one phone number on SMS and WhatsApp, one Telegram chat, one web
 #: chat client address. The editors' questions page counts people by it, not conversations.
 PERSON: Final = "person"
+
+#: The key of a user message's ``metadata`` that is True when the person forwarded the message
+#: from someone else (Telegram ``forward_origin``, WhatsApp ``context.forwarded``): a rumour
+#: passed on, to be read as "is this true?" rather than as the person's own words.
+FORWARDED: Final = "forwarded"
+
+#: The key of a user message's ``metadata`` with a place the person shared (a location or
+#: venue pin): ``{"lat": float, "lon": float}`` in WGS 84 degrees, as the provider gave them.
+LOCATION: Final = "location"
+
+
+def location_metadata(lat: float, lon: float) -> dict[str, dict[str, float]]:
+    """The ``metadata`` of a message that shares the place (``lat``, ``lon``)."""
+    return {LOCATION: {"lat": lat, "lon": lon}}
+
 
 #: The key of a bot message's ``metadata`` naming the language it is written in. Rasa's
 #: responses get it from ``bot/nlg.py``; an action that sends text of its own (an alert, a
@@ -94,7 +128,7 @@ def named_language(message: Mapping[str, Any]) -> str | None:
 NOT_DELIVERED_STATUS: Final = 500
 #: Its JSON body's keys: a short reason (never an address, a token or message text), ...
 NOT_DELIVERED_REASON: Final = "reason"
-#: ... whether trying again cannot help (no stored address), ...
+#: ... whether trying again cannot help (no stored address, the person blocked the bot), ...
 NOT_DELIVERED_PERMANENT: Final = "permanent"
 #: ... the seconds the provider asked to wait, or null, ...
 NOT_DELIVERED_RETRY_AFTER: Final = "retry_after"
@@ -111,6 +145,20 @@ class NotDelivered:
     permanent: bool = False
     retry_after: float | None = None
     provider_status: int | None = None
+
+    def gives_up(self) -> bool:
+        """The one reading of a refusal, for the notifier and the console alike: only the
+        channel knows whether its provider refused the person for good (no stored address,
+        Telegram's "bot was blocked by the user"), and it says so in ``permanent``. Anything
+        else (429, a provider's 5xx, a timeout, a mailbox down) may pass: the notifier tries
+        again, the console asks the caseworker to."""
+        return self.permanent
+
+    def person_refused(self) -> bool:
+        """Whether it was the person's provider that refused them for good (blocked the bot,
+        not on WhatsApp, texted STOP): their subscriptions end as a typed STOP ends them.
+        A refusal without a provider's answer ("no stored address") is ours, not theirs."""
+        return self.gives_up() and self.provider_status is not None
 
     def body(self) -> dict[str, Any]:
         """The JSON body of Rasa's answer."""

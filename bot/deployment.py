@@ -10,12 +10,12 @@ recorded as delivered. Such a Rasa refuses to start and names the key.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
+from collections.abc import Collection
 from typing import Final
 
-from bot.channels.identity import KEY_ENV as CONVERSATION_KEY_ENV
 from bot.channels.sealing import KEY_ENV as ADDRESS_KEY_ENV
+from bot.settings import CONVERSATION_ID_KEY as CONVERSATION_KEY_ENV
+from bot.settings import SANIC_WORKERS
 
 #: Tracker stores that keep conversations in this process only: the embedded default.
 IN_MEMORY_TRACKER_STORES: Final = frozenset(
@@ -33,14 +33,21 @@ def is_shared(tracker_store_type: str | None) -> bool:
     return tracker_store_type not in IN_MEMORY_TRACKER_STORES
 
 
-def missing_keys(
-    tracker_store_type: str | None, environ: Mapping[str, str] = os.environ
-) -> list[str]:
-    """The keys a deployment with this tracker store lacks, each with why it needs it."""
+def missing_keys(tracker_store_type: str | None, unset: Collection[str]) -> list[str]:
+    """The keys a deployment with this tracker store lacks (``unset``: the variables not
+    given, ``bot/settings.py``), each with why it needs it."""
     if not is_shared(tracker_store_type):
         return []
-    return [
-        f"{name} ({why})"
-        for name, why in PRODUCTION_KEYS.items()
-        if not environ.get(name, "").strip()
-    ]
+    return [f"{name} ({why})" for name, why in PRODUCTION_KEYS.items() if name in unset]
+
+
+def workers_without_key(workers: int, conversation_key: bytes | None) -> str | None:
+    """Why several Sanic workers cannot start without ``CONVERSATION_ID_KEY``, or None: each
+    would have to make its own key, and one person would be a different conversation in each
+    worker."""
+    if workers <= 1 or conversation_key is not None:
+        return None
+    return (
+        f"{SANIC_WORKERS} is {workers}, but {CONVERSATION_KEY_ENV} is not set: every worker "
+        "must turn an address into the same conversation id (docs/OPERATIONS.md)"
+    )

@@ -21,6 +21,9 @@ from bot.lang.codes import DEFAULT_LANGUAGE, is_language
 
 #: The slot whose value a variation's condition names (docs/ARCHITECTURE.md).
 LANGUAGE_SLOT = "language"
+#: SMS channels without variations of their own in the domain: they answer with those of the
+#: SMS gateway, written for three segments (docs/SMS.md).
+SAME_VARIATIONS_AS = {"kannel": "sms_gateway"}
 
 
 def variation_language(variation: dict[str, Any]) -> str:
@@ -47,7 +50,8 @@ class LanguageTaggedResponses(TemplatedNaturalLanguageGenerator):
         output_channel: str,
         **kwargs: Any,
     ) -> dict[str, Any] | None:
-        message = await super().generate(utter_action, tracker, output_channel, **kwargs)
+        channel = SAME_VARIATIONS_AS.get(output_channel, output_channel)
+        message = await super().generate(utter_action, tracker, channel, **kwargs)
         if message is not None:
             metadata = dict(message.get("metadata") or {})
             metadata.update(language_metadata(variation_language(message)))

@@ -17,8 +17,9 @@ On top of Rasa's own behaviour:
 - **STOP, "delete my data" and "safety" in a paused conversation** (a caseworker holds it):
   ``bot/paused.py``.
 - **No production start without its keys**: with a shared tracker store Rasa refuses to start
-  without ``CONVERSATION_ID_KEY`` or ``ADDRESS_ENCRYPTION_KEY`` and names it
-  (``bot/deployment.py``).
+  without ``CONVERSATION_ID_KEY`` or ``ADDRESS_ENCRYPTION_KEY`` and names it, and with
+  ``SANIC_WORKERS`` above 1 without ``CONVERSATION_ID_KEY`` (``bot/deployment.py``). The key
+  is read once, before the workers start, and they all inherit it.
 """
 
 from __future__ import annotations
@@ -35,11 +36,13 @@ from sanic import Sanic, response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
+from bot.channels import identity
 from bot.channels.alerts import AlertNotDelivered
 from bot.channels.transport import BODY_LIMITS, secrets_match
 from bot.contract import NOT_DELIVERED_STATUS
-from bot.deployment import missing_keys
-from bot.settings import api_token
+from bot.deployment import PRODUCTION_KEYS, missing_keys, workers_without_key
+from bot.settings import api_token, conversation_id_key, sanic_workers, unset_variables
+from bot.settings_values import SettingsError
 from bot.speed import kept_connections
 
 logger = logging.getLogger(__name__)
@@ -117,6 +120,8 @@ def _run_hardened(run: Any) -> Any:
 
     def run_hardened(args: argparse.Namespace) -> None:
         refuse_without_keys(getattr(args, "endpoints", None))
+        # Before Sanic starts its workers: they inherit this one key.
+        identity.hold_key(conversation_key_for_workers())
         args.auth_token = args.auth_token or api_token()
         listeners = list(getattr(args, "server_listeners", None) or [])
         args.server_listeners = [
@@ -133,12 +138,27 @@ def refuse_without_keys(endpoints: str | None) -> None:
     """Stop (Rasa prints the sentence, no traceback) when a production deployment, one with a
     shared tracker store, lacks a key it must be given."""
     tracker_store = read_endpoints_from_path(endpoints).tracker_store
-    lacking = missing_keys(tracker_store.type if tracker_store else None)
+    lacking = missing_keys(
+        tracker_store.type if tracker_store else None, unset_variables(PRODUCTION_KEYS)
+    )
     if lacking:
         raise RasaException(
             "This deployment shares its tracker store (production) and must be given its keys, "
             "the same on every machine (docs/OPERATIONS.md); missing: " + "; ".join(lacking)
         )
+
+
+def conversation_key_for_workers() -> bytes | None:
+    """``CONVERSATION_ID_KEY``, read once; stop when several workers would run without it."""
+    try:
+        workers = sanic_workers()
+    except SettingsError as error:
+        raise RasaException(str(error)) from None
+    key = conversation_id_key()
+    problem = workers_without_key(workers, key)
+    if problem:
+        raise RasaException(problem)
+    return key
 
 
 def main() -> None:

@@ -11,11 +11,13 @@ Standard library only, like ``bot/settings_values.py``.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import timedelta
 from typing import Final
 
-from bot.settings_values import duration_setting, fraction, whole_number
+from bot import case_events
+from bot.alert_rates import DEFAULT_RATES, OTHER_RATE
+from bot.settings_values import duration_setting, fraction, positive_number, whole_number
 
 #: How long a conversation is kept after its last message (``7d``, ``36h``, ``1d12h``).
 CONVERSATION_RETENTION: Final = "CONVERSATION_RETENTION"
@@ -27,7 +29,8 @@ MEMORY_CONVERSATIONS: Final = "MEMORY_CONVERSATIONS"
 DEFAULT_MEMORY_CONVERSATIONS: Final = 10_000
 ONE_MESSAGE_RETENTION: Final = "ONE_MESSAGE_RETENTION"
 DEFAULT_ONE_MESSAGE_RETENTION: Final = timedelta(hours=1)
-#: Whole minutes a follow-up still inherits the topic and details of the questions before it.
+#: Minutes a follow-up still inherits the topic and details of the questions before it (a
+#: fraction too: ``0.2`` is twelve seconds, which lets a test watch the memory lapse).
 CONVERSATION_MEMORY_MINUTES: Final = "CONVERSATION_MEMORY_MINUTES"
 DEFAULT_MEMORY: Final = timedelta(minutes=30)
 #: Below this identifier confidence a message does not switch the conversation's language:
@@ -38,6 +41,14 @@ DEFAULT_FOLLOW_CONFIDENCE: Final = 0.7
 RASA_API_TOKEN: Final = "RASA_API_TOKEN"
 #: The endpoints file Rasa was started with, for the retention run outside it.
 RASA_ENDPOINTS: Final = "RASA_ENDPOINTS"
+#: The key of the keyed hashes that stand for addresses (``bot/channels/identity.py``): the
+#: same in every worker and on every machine, or one person becomes several conversations.
+CONVERSATION_ID_KEY: Final = "CONVERSATION_ID_KEY"
+#: Rasa's Sanic worker processes; each sends its share of a channel's alert rate.
+SANIC_WORKERS: Final = "SANIC_WORKERS"
+#: The content database, shared with the content runtime (``bot/contentdb/engines.py`` turns
+#: it into this runtime's driver and supplies the local default).
+CONTENT_DB_URL: Final = "CONTENT_DB_URL"
 
 
 def conversation_retention(environ: Mapping[str, str] = os.environ) -> timedelta:
@@ -57,8 +68,8 @@ def one_message_retention(environ: Mapping[str, str] = os.environ) -> timedelta:
 
 def conversation_memory(environ: Mapping[str, str] = os.environ) -> timedelta:
     """``CONVERSATION_MEMORY_MINUTES``, default 30."""
-    default = int(DEFAULT_MEMORY.total_seconds() // 60)
-    return timedelta(minutes=whole_number(environ, CONVERSATION_MEMORY_MINUTES, default))
+    default = DEFAULT_MEMORY.total_seconds() / 60
+    return timedelta(minutes=positive_number(environ, CONVERSATION_MEMORY_MINUTES, default))
 
 
 def language_follow_confidence(environ: Mapping[str, str] = os.environ) -> float:
@@ -71,6 +82,41 @@ def api_token(environ: Mapping[str, str] = os.environ) -> str | None:
     return environ.get(RASA_API_TOKEN) or None
 
 
+def conversation_id_key(environ: Mapping[str, str] = os.environ) -> bytes | None:
+    """``CONVERSATION_ID_KEY`` as bytes, or None when unset or blank."""
+    configured = environ.get(CONVERSATION_ID_KEY, "")
+    return configured.encode() if configured.strip() else None
+
+
+def sanic_workers(environ: Mapping[str, str] = os.environ) -> int:
+    """``SANIC_WORKERS``, a whole number above zero, default 1."""
+    return whole_number(environ, SANIC_WORKERS, 1)
+
+
+def unset_variables(names: Iterable[str], environ: Mapping[str, str] = os.environ) -> set[str]:
+    """Those of ``names`` whose variable is unset or blank."""
+    return {name for name in names if not environ.get(name, "").strip()}
+
+
+def alert_rate(channel: str, environ: Mapping[str, str] = os.environ) -> float:
+    """Alerts a second for ``channel`` (``ALERT_RATE_<CHANNEL>``, else ``bot/alert_rates.py``'s
+    default): read by the notifier and by Rasa's alert channels alike."""
+    default = DEFAULT_RATES.get(channel, OTHER_RATE)
+    return positive_number(environ, f"ALERT_RATE_{channel.upper()}", default)
+
+
 def endpoints_file(environ: Mapping[str, str] = os.environ) -> str:
     """``RASA_ENDPOINTS``, default ``endpoints.yml``."""
     return environ.get(RASA_ENDPOINTS) or "endpoints.yml"
+
+
+def content_db_url(environ: Mapping[str, str] = os.environ) -> str | None:
+    """``CONTENT_DB_URL`` as written, or None when unset (then the local SQLite file)."""
+    return environ.get(CONTENT_DB_URL, "").strip() or None
+
+
+def publishes_case_events(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether a helpdesk gets case events (``CASE_WEBHOOK_URL``, ``bot/case_events.py``): the
+    tracker store then queues the person's messages too. A malformed URL is logged, not
+    raised: the person's message matters more."""
+    return case_events.publishing(environ)

@@ -1,8 +1,7 @@
 """Start the action server and the Rasa server as real processes, and stop them cleanly.
 
 Used by `make run` (fixed ports 5055/5005, until Ctrl-C), by the integration tests (free ports,
-temporary databases) and by the load benchmark. Standard library only: it runs with any
-Python 3.10+.
+temporary databases) and by the load benchmark.
 
 The embedded default is one Rasa process with in-memory tracker and lock stores and one action
 server. The production setup (docs/OPERATIONS.md) is the same two programs with Rasa's own
@@ -10,6 +9,10 @@ scaling mechanisms switched on: an endpoints file with a shared tracker store an
 store, several Sanic workers per Rasa process (``SANIC_WORKERS``), several action-server workers
 (rasa-sdk's ``ACTION_SERVER_SANIC_WORKERS``), and several Rasa processes on different ports
 behind a load balancer.
+
+Standard library and PyYAML, which both venvs have (Rasa needs it, the content runtime reads its
+content files with it): `make run` runs this script with the content runtime's Python, the
+tests and benchmarks import it from either venv.
 """
 
 import argparse
@@ -26,10 +29,12 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
+
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT_BIN = ROOT / ".venv" / "bot" / "bin"
@@ -99,45 +104,43 @@ class Child:
         return min(MAX_RESTART_DELAY, 2.0**self.restarts)
 
 
-def _setting_lines(path: Path) -> list[str]:
-    """The lines of a small YAML file without comments and blank lines."""
-    lines = []
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.split(" #", 1)[0].rstrip()
-        if line.strip() and not line.lstrip().startswith("#"):
-            lines.append(line)
-    return lines
+def _settings(path: Path) -> dict[str, Any]:
+    """A small YAML file (endpoints, credentials) as Rasa reads it; empty when it is empty."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise StackError(f"{path.name} is not a YAML mapping of sections")
+    return data
 
 
 def store_types(endpoints: Path) -> dict[str, str | None]:
-    """Each top-level section of an endpoints file and its ``type:`` (None when it has none).
-
-    A line-based reading (this script has no YAML parser) of the simple files Rasa documents:
-    ``section:`` at column 0, its keys indented below it.
-    """
+    """Each top-level section of an endpoints file and its ``type:`` (None when it has none)."""
     types: dict[str, str | None] = {}
-    section: str | None = None
-    indent: int | None = None
-    for line in _setting_lines(endpoints):
-        if not line[0].isspace():
-            section = line.split(":", 1)[0].strip() if ":" in line else None
-            indent = None
-            if section:
-                types[section] = None
-            continue
-        depth = len(line) - len(line.lstrip())
-        if section is None or (indent is not None and depth != indent):
-            continue
-        indent = depth
-        key, _, value = line.strip().partition(":")
-        if key == "type":
-            types[section] = value.strip().strip("\"'") or None
+    for section, settings in _settings(endpoints).items():
+        kind = settings.get("type") if isinstance(settings, dict) else None
+        types[str(section)] = str(kind) if kind not in (None, "") else None
     return types
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string in a parsed YAML document, keys and values, however deep."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(key)
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
 
 
 def required_variables(endpoints: Path) -> set[str]:
     """The ${VARIABLES} an endpoints file uses; Rasa refuses to start if one is unset."""
-    return {name for line in _setting_lines(endpoints) for name in re.findall(r"\$\{(\w+)\}", line)}
+    return {
+        name for text in _strings(_settings(endpoints)) for name in re.findall(r"\$\{(\w+)\}", text)
+    }
 
 
 def shared_store_problem(endpoints: Path) -> str | None:

@@ -7,10 +7,10 @@ reverse proxy that terminates TLS (bearer tokens must never cross a network in c
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from actions.admin.clients import Network, networks
-from actions.settings import SettingsError
+from actions.settings import RasaSettings, SettingsError
 from bot.settings_values import whole_number
 
 HOST_ENV, PORT_ENV, MAX_BODY_ENV = "ADMIN_HOST", "ADMIN_PORT", "ADMIN_MAX_BODY_BYTES"
@@ -26,10 +26,6 @@ DEFAULT_CASES_POLL_SECONDS = 10
 #: The reverse proxies (addresses or networks, comma-separated) whose ``X-Forwarded-For`` names
 #: the client: failed sign-ins are then counted per client, not per proxy (``clients.py``).
 TRUSTED_PROXIES_ENV = "CONSOLE_TRUSTED_PROXIES"
-#: Rasa's HTTP API, through which closing a case hands the conversation back to the assistant
-#: (the notifier's variables: the same server and token).
-RASA_URL_ENV, RASA_TOKEN_ENV = "RASA_URL", "RASA_API_TOKEN"
-DEFAULT_RASA_URL = "http://127.0.0.1:5005"
 DEFAULT_SESSION_HOURS = 12
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 5056
@@ -45,8 +41,9 @@ class AdminSettings:
     secure_cookies: bool = False
     session_hours: int = DEFAULT_SESSION_HOURS
     public_url: str = ""
-    rasa_url: str = DEFAULT_RASA_URL
-    rasa_token: str | None = None
+    #: Rasa's HTTP API, through which closing a case hands the conversation back to the
+    #: assistant (the notifier's: the same server and token).
+    rasa: RasaSettings = field(default_factory=RasaSettings)
     cases_poll_seconds: int = DEFAULT_CASES_POLL_SECONDS
     trusted_proxies: tuple[Network, ...] = ()
 
@@ -64,8 +61,7 @@ class AdminSettings:
             public_url=(
                 os.environ.get(PUBLIC_URL_ENV, "").strip() or f"http://{host}:{port}"
             ).rstrip("/"),
-            rasa_url=(os.environ.get(RASA_URL_ENV, "").strip() or DEFAULT_RASA_URL).rstrip("/"),
-            rasa_token=os.environ.get(RASA_TOKEN_ENV, "").strip() or None,
+            rasa=RasaSettings.from_env(),
             cases_poll_seconds=whole_number(os.environ, CASES_POLL_ENV, DEFAULT_CASES_POLL_SECONDS),
             trusted_proxies=_proxies(),
         )

@@ -5,7 +5,8 @@ to a topic it adds one :class:`Broadcast` and one queued :class:`Delivery` per c
 subscriber, in the same transaction as the change itself: an editor's publish and its alerts
 are committed together or not at all, and a notifier that was down sends them when it is back.
 
-What matters (people should not get an alert because someone fixed a typo or re-checked a fact):
+What matters (people should not get an alert because someone fixed a typo or re-checked a fact),
+as each kind's spec says (``actions/content/records.py``):
 
 * airport status: a new state or new advice; a gate: a new state or note — topic ``airport``;
 * a flight: new, or a new status, departure time, eligibility or assembly point — topic
@@ -36,17 +37,11 @@ from actions.alerts.models import (
     Subscription,
     Topic,
 )
-from actions.content.models import Flight, RecordKind, Revision, RevisionAction
+from actions.content.models import Revision, RevisionAction
+from actions.content.records import SPECS
 
 logger = logging.getLogger(__name__)
 
-#: Fields whose change is news, per record kind; any other change (a re-check) is not.
-NEWSWORTHY: dict[RecordKind, frozenset[str]] = {
-    RecordKind.AIRPORT: frozenset({"state", "advice"}),
-    RecordKind.GATE: frozenset({"state", "note"}),
-    RecordKind.FLIGHT: frozenset({"status", "departs_at", "eligibility", "assembly_point"}),
-    RecordKind.ANNOUNCEMENT: frozenset({"title", "text", "verification"}),
-}
 ANNOUNCED = (RevisionAction.CREATE, RevisionAction.UPDATE, RevisionAction.ROLLBACK)
 
 
@@ -59,22 +54,20 @@ class Subject:
 
 
 def subject_of(revision: Revision, row: Any) -> Subject | None:
-    """The topic a revision is news for, or None when it is not news to anyone."""
-    matters = NEWSWORTHY.get(revision.kind)
-    if matters is None or revision.action not in ANNOUNCED:
+    """The topic a revision is news for, or None when it is not news to anyone.
+
+    The kind's spec says which fields are news and whom they concern (``Alert``, kinds.py).
+    """
+    spec = SPECS.get(revision.kind)
+    alert = spec.alert if spec is not None else None
+    if alert is None or revision.action not in ANNOUNCED:
         return None
     if revision.after.get("withdrawn_at"):
         return None  # rolling back a creation withdraws the record: nothing to announce
-    if revision.before is not None and not matters & set(revision.changed_fields()):
+    if revision.before is not None and not alert.newsworthy & set(revision.changed_fields()):
         return None
-    if revision.kind is RecordKind.AIRPORT:
-        return Subject(Topic.AIRPORT, revision.record_key.upper())
-    if revision.kind is RecordKind.GATE:
-        return Subject(Topic.AIRPORT, revision.record_key.split("/", 1)[0].upper())
-    if revision.kind is RecordKind.FLIGHT:
-        assert isinstance(row, Flight)
-        return Subject(Topic.FLIGHTS, row.destination.iata)
-    return Subject(Topic.ANNOUNCEMENTS, EVERYWHERE)
+    key = alert.about(revision.record_key, row)
+    return Subject(Topic(alert.topic), EVERYWHERE if key is None else key)
 
 
 def queue_alerts(session: Session, revision: Revision, row: Any) -> Broadcast | None:

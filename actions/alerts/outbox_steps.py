@@ -2,8 +2,9 @@
 subscriptions and stored address right before each goes out.
 
 The steps and their exactly-once guarantees are the kernel's (``actions/common/outbox.py``);
-what is the alerts' own is the table, the intent that delivers a row and why a row must not go
-out after all.
+what is the alerts' own is the table, the intent that delivers a row, why a row must not go
+out after all and, when the person's provider refused them for good, that their subscriptions
+end as a typed STOP ends them (``unreachable.py``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from actions.alerts import unreachable
 from actions.alerts.models import Broadcast, Delivery, StoredAddress
 from actions.alerts.subscriptions import still_wanted
 from actions.common.outbox import DeliveryStatus, Outbox
@@ -49,6 +51,9 @@ class AlertOutbox(Outbox):
         if not has_address(session, row.conversation_id, now):
             return DeliveryStatus.FAILED, NO_ADDRESS
         return None
+
+    def stop_reaching(self, session: Session, conversation_id: str, now: datetime) -> None:
+        unreachable.stop_reaching(session, conversation_id, now)
 
 
 def has_address(session: Session, conversation_id: str, now: datetime) -> bool:

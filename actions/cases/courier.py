@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from actions.alerts import unreachable
 from actions.alerts.outbox_steps import NO_ADDRESS, has_address
 from actions.cases.models import CaseReply
 from actions.common.outbox import DeliveryStatus, Outbox
@@ -45,3 +46,7 @@ class CaseReplyOutbox(Outbox):
         if row.channel in ALERT_CHANNELS and not has_address(session, row.conversation_id, now):
             return DeliveryStatus.FAILED, NO_ADDRESS
         return None
+
+    def stop_reaching(self, session: Session, conversation_id: str, now: datetime) -> None:
+        """As for an alert: their subscriptions end, and the case says they cannot be reached."""
+        unreachable.stop_reaching(session, conversation_id, now)

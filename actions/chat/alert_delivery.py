@@ -90,6 +90,31 @@ def outside_whatsapp_window(tracker: Tracker, now: datetime) -> bool:
     return now - sent > WHATSAPP_WINDOW
 
 
+def utter_out_of_turn(
+    turn: Turn,
+    channel: str | None,
+    text: str,
+    language: str,
+    tag: dict[str, int],
+    template: str,
+) -> None:
+    """Says ``text`` to a person who did not just write (an alert, a caseworker's reply),
+    ``tag`` naming its outbox row for the channel; on WhatsApp outside the 24-hour window as
+    the parameter of the approved ``template``, the only message WhatsApp lets through."""
+    if channel == "whatsapp" and outside_whatsapp_window(turn.tracker, turn.now):
+        message = {
+            "name": template,
+            "language": WHATSAPP_LANGUAGE[language],
+            # The finished text: the WhatsApp channel makes it one line Meta accepts.
+            "parameters": [text],
+        }
+        turn.dispatcher.utter_message(json_message={WHATSAPP_TEMPLATE: message, **tag})
+        return
+    # Named, so that the channel writes what it adds (the SMS MORE hint) in it too.
+    metadata = language_metadata(language)
+    turn.dispatcher.utter_message(text=text, json_message=tag, metadata=metadata)
+
+
 class ActionSendAlert(DatabaseAction):
     """Writes one alert for the person; when the database cannot be used nothing is sent, and
     the notifier, seeing the delivery undelivered after Rasa's answer, tries again later."""
@@ -134,7 +159,7 @@ class ActionSendAlert(DatabaseAction):
         return language_or_default(subscribed_in)
 
     def step(self, turn: Turn) -> Events:
-        tracker, dispatcher, now = turn.tracker, turn.dispatcher, turn.now
+        tracker, now = turn.tracker, turn.now
         raw = latest_entity(tracker, ALERT_DELIVERY) or ""
         if not raw.isdigit():
             logger.warning("EXTERNAL_alert without a delivery id: nothing sent")
@@ -142,19 +167,14 @@ class ActionSendAlert(DatabaseAction):
         alert = self._write(turn.session, tracker, int(raw), now)
         if alert is None:
             return []
-        tag = {ALERT_DELIVERY: int(raw)}
-        channel = tracker.get_latest_input_channel()
-        if channel == "whatsapp" and outside_whatsapp_window(tracker, now):
-            template = {
-                "name": settings.whatsapp_alert_template(),
-                "language": WHATSAPP_LANGUAGE[alert.language],
-                # The finished text: the WhatsApp channel makes it one line Meta accepts.
-                "parameters": [alert.text],
-            }
-            dispatcher.utter_message(json_message={WHATSAPP_TEMPLATE: template, **tag})
-        else:
-            metadata = language_metadata(alert.language)
-            dispatcher.utter_message(text=alert.text, json_message=tag, metadata=metadata)
+        utter_out_of_turn(
+            turn,
+            tracker.get_latest_input_channel(),
+            alert.text,
+            alert.language,
+            {ALERT_DELIVERY: int(raw)},
+            settings.whatsapp_alert_template(),
+        )
         return []
 
 

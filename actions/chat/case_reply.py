@@ -23,12 +23,12 @@ from sqlalchemy.orm import Session
 
 from actions import settings
 from actions.cases.models import Case, CaseMessage, CaseReply
-from actions.chat.alert_delivery import WHATSAPP_LANGUAGE, outside_whatsapp_window
+from actions.chat.alert_delivery import utter_out_of_turn
 from actions.common.outbox import DeliveryStatus
 from actions.content.answering import latest_entity
 from actions.content.database_action import DatabaseAction, Events, Turn
 from actions.content.localise import language_or_default
-from bot.contract import CASE_REPLY, WHATSAPP_TEMPLATE, language_metadata
+from bot.contract import CASE_REPLY
 from bot.lang import texts
 
 logger = logging.getLogger(__name__)
@@ -68,7 +68,7 @@ class ActionSendCaseReply(DatabaseAction):
         return "action_send_case_reply"
 
     def step(self, turn: Turn) -> Events:
-        tracker, dispatcher = turn.tracker, turn.dispatcher
+        tracker = turn.tracker
         raw = latest_entity(tracker, CASE_REPLY) or ""
         if not raw.isdigit() or len(raw) > 12:
             logger.warning("EXTERNAL_case_reply without a reply id: nothing sent")
@@ -78,19 +78,14 @@ class ActionSendCaseReply(DatabaseAction):
         )
         if written is None:
             return []
-        tag = {CASE_REPLY: int(raw)}
-        if written.channel == "whatsapp" and outside_whatsapp_window(tracker, turn.now):
-            template = {
-                "name": settings.whatsapp_case_reply_template(),
-                "language": WHATSAPP_LANGUAGE[written.language],
-                # The finished text: the WhatsApp channel makes it one line Meta accepts.
-                "parameters": [written.text],
-            }
-            dispatcher.utter_message(json_message={WHATSAPP_TEMPLATE: template, **tag})
-        else:
-            # Named, so that the channel writes what it adds (the SMS MORE hint) in it too.
-            metadata = language_metadata(written.language)
-            dispatcher.utter_message(text=written.text, json_message=tag, metadata=metadata)
+        utter_out_of_turn(
+            turn,
+            written.channel,
+            written.text,
+            written.language,
+            {CASE_REPLY: int(raw)},
+            settings.whatsapp_case_reply_template(),
+        )
         if tracker.is_paused():
             return []
         # A case that waited outside the hours: a caseworker now talks with the person, so the

@@ -11,9 +11,17 @@ Exactly once, across crashes:
    (``bot/channels/deliveries.py``);
 3. after Rasa answered 200 the notifier marks it ``sent`` if it was delivered, or queues it
    again if it was not (the action could not read the database);
-4. when the channel could not hand it to the provider (429, 5xx, no stored address) it is
-   retried with exponential backoff (or the provider's retry time), up to
-   ``ALERT_MAX_ATTEMPTS``, then ``failed``;
+4. when the channel could not hand it to the provider (429, 5xx) it is retried with
+   exponential backoff (or the provider's retry time), up to ``ALERT_MAX_ATTEMPTS``, then
+   ``failed``; at once ``failed`` when the channel gave up on the person (no stored address,
+   the person blocked the bot: ``NotDelivered.gives_up``), and when it was the person's
+   provider that refused them for good, the outbox's :meth:`Outbox.stop_reaching` ends what
+   would reach them (their subscriptions end as a typed STOP ends them:
+   ``actions/alerts/unreachable.py``);
+4b. what the provider reports afterwards (WhatsApp ``statuses``, Twilio's status callbacks,
+   recorded on the row by Rasa's channel) is acted on by :meth:`Outbox.reconcile`: a failure
+   that says the person cannot be reached there ends it and, the same way, what would reach
+   them; any other failure is tried again, within the same attempts;
 5. a notifier that died leaves rows in ``sending``; after ``ALERT_CLAIM_LEASE`` any notifier
    takes them back (``actions/common/leases.py``): delivered ones count as sent, the others
    are queued again. Only a Rasa process dying between the provider's acceptance and
@@ -25,7 +33,6 @@ the last one *finished*, whatever the number queued.
 
 from __future__ import annotations
 
-import enum
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -34,35 +41,27 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, ClassVar, Protocol
 
-from sqlalchemy import and_, exists, or_, update
+from sqlalchemy import and_, exists, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
 from actions.common import leases
 from actions.common.clock import utc_now
+from actions.common.rasa_api import Outcome
+from bot import delivery_statuses
+from bot.contentdb.statuses import DeliveryStatus
+
+__all__ = ["Claimed", "DeliveryStatus", "Outbox", "OutboxSettings", "Outcome"]
 
 logger = logging.getLogger(__name__)
 
-
-class DeliveryStatus(str, enum.Enum):
-    """Where a message on its way to a person stands (an alert, a caseworker's reply)."""
-
-    QUEUED = "queued"  # waiting for its turn (or for a retry after ``next_attempt_at``)
-    SENDING = "sending"  # claimed by a notifier, handed to Rasa
-    SENT = "sent"  # Rasa's channel handed it to the provider
-    FAILED = "failed"  # given up: no address any more, or every retry failed
-    CANCELLED = "cancelled"  # the subscriber opted out before it went out
-    SUPERSEDED = "superseded"  # a newer change to the same thing went out instead
-
-
-#: Statuses a delivery never leaves.
-FINAL_STATUSES = frozenset(
-    {
-        DeliveryStatus.SENT,
-        DeliveryStatus.FAILED,
-        DeliveryStatus.CANCELLED,
-        DeliveryStatus.SUPERSEDED,
-    }
-)
+#: Added to the reason of a refusal that was the person's (``actions/cases/undelivered.py``
+#: reads it).
+REFUSED_BY_PERSON = "refused by the person"
+#: The start of the reason of a failure the provider reported after it took the message,
+#: followed by its error code.
+PROVIDER_FAILED = "provider reported failure"
+#: Rows :meth:`Outbox.reconcile` acts on in one transaction; the next round takes the rest.
+RECONCILE_BATCH = 500
 
 
 class OutboxSettings(leases.RetrySettings, Protocol):
@@ -80,24 +79,14 @@ class Claimed:
     attempts: int
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What Rasa said about one trigger."""
-
-    delivered: bool  # Rasa answered 200
-    error: str | None = None  # short reason, never an address
-    retry_after: float | None = None
-    permanent: bool = False  # retrying cannot help (no stored address)
-    reached_rasa: bool = True  # False: connection failed or timed out, the outcome is unknown
-
-
 class Outbox(ABC):
     """The steps, each one short transaction (run in a worker thread).
 
     A subclass names its table (with the ``Sending`` columns of ``actions/content/outgoing.py``
     and a ``status`` of :class:`DeliveryStatus`), the intent that delivers its rows, the entity
-    that carries their id, the database the table is in and why a row must not go out after
-    all: the alerts' (``actions/alerts/outbox_steps.py``) and the caseworkers' replies'
+    that carries their id, the database the table is in, why a row must not go out after all
+    and what ends when a person's provider refused them for good: the alerts'
+    (``actions/alerts/outbox_steps.py``) and the caseworkers' replies'
     (``actions/cases/courier.py``). The kernel knows neither, so neither needs the other.
     """
 
@@ -203,6 +192,11 @@ class Outbox(ABC):
     ) -> tuple[DeliveryStatus, str | None] | None:
         """Why ``row`` must not go out after all (its final status and error), or None."""
 
+    @abstractmethod
+    def stop_reaching(self, session: Session, conversation_id: str, now: datetime) -> None:
+        """The person's provider refused them for good (blocked the bot, not on WhatsApp,
+        texted STOP): end what would reach them, in ``session``'s transaction."""
+
     def settle(self, claimed: Claimed, outcome: Outcome) -> DeliveryStatus:
         """Record what became of one delivery after Rasa answered (or did not)."""
         now = self.clock()
@@ -225,6 +219,10 @@ class Outbox(ABC):
                 # Taken back after the lease like a dead notifier's, never sent twice.
                 return DeliveryStatus.SENDING
             later = self.retries.next_attempt(delivery.attempts, now, outcome.retry_after)
+            if outcome.permanent and outcome.person_refused:
+                _finish(delivery, DeliveryStatus.FAILED, now, f"{error} ({REFUSED_BY_PERSON})")
+                self.stop_reaching(session, delivery.conversation_id, now)
+                return DeliveryStatus.FAILED
             if outcome.permanent or later is None:
                 _finish(delivery, DeliveryStatus.FAILED, now, error)
                 return DeliveryStatus.FAILED
@@ -232,6 +230,47 @@ class Outbox(ABC):
             delivery.next_attempt_at = later
             leases.note_error(delivery, error)
             return DeliveryStatus.QUEUED
+
+    def reconcile(self) -> int:
+        """Acts on the failures providers reported after taking a message: a person gone
+        (``delivery_statuses.PERSON_GONE``) fails it for good and :meth:`stop_reaching` them;
+        any other failure queues it again while attempts are left. Returns the rows acted on."""
+        now, table = self.clock(), self.model
+        acted = 0
+        with self.unit_of_work() as session:
+            failed = session.scalars(
+                select(table)
+                .where(
+                    table.status == DeliveryStatus.SENT,
+                    table.provider_status == delivery_statuses.FAILED,
+                )
+                .order_by(table.id)
+                .limit(RECONCILE_BATCH)
+                .with_for_update(skip_locked=True)
+            ).all()
+            for row in failed:
+                acted += 1
+                code = row.provider_error
+                error = f"{PROVIDER_FAILED} {code or '(no code)'}"
+                if delivery_statuses.person_gone(code):
+                    row.finished_at = now
+                    row.status = DeliveryStatus.FAILED
+                    leases.note_error(row, f"{error} ({REFUSED_BY_PERSON})")
+                    self.stop_reaching(session, row.conversation_id, now)
+                    continue
+                later = self.retries.next_attempt(row.attempts, now)
+                if later is None:
+                    _finish(row, DeliveryStatus.FAILED, now, error)
+                    continue
+                row.status = DeliveryStatus.QUEUED
+                row.next_attempt_at = later
+                row.rendered_at = row.delivered_at = row.finished_at = None
+                # The code stays for the console ("phone off, trying again") until the next try.
+                row.provider_message_id = row.provider_status = row.status_at = None
+                leases.note_error(row, error)
+        if acted:
+            logger.info("%d %s(s) the provider reported failed, acted on", acted, self.kind)
+        return acted
 
 
 def _finish(delivery: Any, status: DeliveryStatus, now: datetime, error: str | None = None) -> None:

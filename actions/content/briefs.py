@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 
 from actions.common.kabul_time import KABUL
-from actions.content.format import ago, organisation, text
+from actions.content.format import ago, organisation, short_name, text
 from actions.content.format import clock as format_clock
 from actions.content.localise import (
     digits,
@@ -24,13 +24,13 @@ from actions.content.localise import (
     word,
 )
 from actions.content.models import (
-    AirportStatus,
     Announcement,
     Flight,
     Gate,
     GuidanceTopic,
     Provenance,
 )
+from actions.content.records import spec_of
 from bot.lang.calendar import weekday
 
 
@@ -144,17 +144,10 @@ def checked(
 
 def label(fact: Provenance, language: str) -> str:
     """What an SMS calls an item in its check line: "RCH871", "Abbey Gate", "airport"."""
-    if isinstance(fact, Flight):
-        return fact.flight_number
-    if isinstance(fact, Gate):
-        return short_name(text(fact, "name", language))
-    if isinstance(fact, AirportStatus):
-        return word("brief", "airport", language)
-    if isinstance(fact, Announcement):
-        return word("kind", fact.kind.value, language)
-    if isinstance(fact, GuidanceTopic):
-        return text(fact, "title", language)
-    raise TypeError(f"no label for {type(fact).__name__}")
+    spec = spec_of(fact)
+    if spec is None or spec.sms_label is None:
+        raise TypeError(f"no label for {type(fact).__name__}")
+    return spec.sms_label(fact, language)
 
 
 def gates_brief(
@@ -206,11 +199,6 @@ def gate_state(gate: Gate, language: str) -> str:
     return f"{short_name(text(gate, 'name', language))}: " + word(
         "gate", gate.state.value, language
     )
-
-
-def short_name(name: str) -> str:
-    """ "Baron Hotel side" of "Baron Hotel side (UK processing centre)"."""
-    return name.split(" (")[0]
 
 
 def contact_brief(contact: GuidanceTopic, language: str) -> str:

@@ -12,29 +12,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from actions.content.models import (
-    AirportStatus,
-    Announcement,
-    Flight,
-    Gate,
-    GuidanceKind,
-    GuidanceTopic,
-    Provenance,
-)
+from actions.content.models import Provenance
+from actions.content.records import spec_of
 from actions.settings import FreshnessLimits
 
 
 def limit_for(fact: Provenance, limits: FreshnessLimits) -> timedelta:
-    """How long after its last check this fact is shown without a warning."""
-    if isinstance(fact, AirportStatus | Gate):
-        return limits.airport
-    if isinstance(fact, Flight):
-        return limits.flights
-    if isinstance(fact, Announcement):
-        return limits.announcements
-    if isinstance(fact, GuidanceTopic):
-        return limits.contacts if fact.kind is GuidanceKind.CONTACTS else limits.guidance
-    raise TypeError(f"no freshness limit for {type(fact).__name__}")
+    """How long after its last check this fact is shown without a warning (its kind says)."""
+    spec = spec_of(fact)
+    if spec is None:
+        raise TypeError(f"no freshness limit for {type(fact).__name__}")
+    return spec.limit(limits, fact)
 
 
 def stalest_check(

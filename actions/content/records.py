@@ -12,6 +12,7 @@ gate            IATA/slug               ``KBL/abbey-gate``
 flight          number@Kabul date       ``QR8010@2021-08-24`` (date of departure)
 announcement    slug                    ``taliban-amnesty-2021-08-17``
 guidance        slug                    ``keep-documents-hidden``
+claim           slug                    ``abbey-gate-open-to-all``
 ==============  ======================  ==========================================
 
 A flight's key follows its departure day (a flight moved past midnight gets a new key); its
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import Select, select
@@ -29,14 +31,19 @@ from sqlalchemy.orm import Session
 
 from actions.content import fields as f
 from actions.content import keys
+from actions.content import kinds as k
 from actions.content import validation as check
 from actions.content.fields import Field, FieldType
+from actions.content.kinds import Alert, Asked, Freshness, Preview, TitleReads
 from actions.content.models import (
     Airport,
     AirportState,
     AirportStatus,
     Announcement,
     AnnouncementKind,
+    Claim,
+    ClaimAbout,
+    ClaimVerdict,
     Flight,
     FlightStatus,
     Gate,
@@ -47,6 +54,10 @@ from actions.content.models import (
     RecordKind,
     Verification,
 )
+from actions.settings import FreshnessLimits
+
+#: A claim is read as the name of what people heard: a few words.
+CLAIM_MAX = 80
 
 
 @dataclass(frozen=True)
@@ -61,6 +72,22 @@ class KindSpec:
     create: Callable[[Session, str], Any]
     key_of: Callable[[Any], str]
     ordered: Callable[[], Select[Any]]
+    # What the readers above content ask of a kind (kinds.py). Every kind states each of them,
+    # even as "none", so that a new kind cannot leave one out by accident.
+    #: Its freshness limits (none: it has no provenance to go stale).
+    freshness: tuple[Freshness, ...]
+    #: Whether its facts lapse at ``valid_until`` (the needs page lists those that did).
+    volatile: bool
+    #: The record as an editor recognises it in a list, and the columns that title reads.
+    title: Callable[[Any, str], str]
+    title_reads: TitleReads
+    #: Its place in the console's menu: what changes by the hour first.
+    menu: int
+    preview: Preview
+    #: Whom a published change is news for (None: nobody).
+    alert: Alert | None
+    #: What an SMS check line calls one of its facts (None: it has no provenance).
+    sms_label: Callable[[Any, str], str] | None
 
     def field(self, name: str) -> Field:
         return next(field for field in self.fields if field.name == name)
@@ -73,6 +100,14 @@ class KindSpec:
         """ "an airport", "a gate": the kind with its article, for help and error texts."""
         article = "an" if self.kind.value[0] in "aeiou" else "a"
         return f"{article} {self.kind.value}"
+
+    def limit(self, limits: FreshnessLimits, row: Any) -> timedelta:
+        """How long after its last check ``row`` is shown without a warning."""
+        return k.freshness_limit(self.freshness, row, limits)
+
+    def asked(self, key: str, row: Any) -> tuple[Asked, ...]:
+        """The questions the record answers, the first one first."""
+        return self.preview.asks(key, row)
 
 
 SPECS: dict[RecordKind, KindSpec] = {
@@ -105,6 +140,14 @@ SPECS: dict[RecordKind, KindSpec] = {
             lambda _session, key: Organisation(slug=key),
             lambda row: str(row.slug),
             lambda: select(Organisation).order_by(Organisation.slug),
+            freshness=(),
+            volatile=False,
+            title=k.named,
+            title_reads=TitleReads(("slug", "name")),
+            menu=7,
+            preview=Preview(k.asked_inside_others, k.no_question),
+            alert=None,
+            sms_label=None,
         ),
         KindSpec(
             RecordKind.AIRPORT_NAME,
@@ -113,6 +156,7 @@ SPECS: dict[RecordKind, KindSpec] = {
                 Field("place", FieldType.STRING, "canonical English name: Doha", max_length=64),
                 f.text("name", "the airport's name", long=False),
                 f.text("city", "the place as users read it", long=False),
+                *f.PLACE,
             ),
             "KBL",
             keys.iata_key,
@@ -120,6 +164,14 @@ SPECS: dict[RecordKind, KindSpec] = {
             lambda _session, key: Airport(iata=key),
             lambda row: str(row.iata),
             lambda: select(Airport).order_by(Airport.iata),
+            freshness=(),
+            volatile=False,
+            title=k.named,
+            title_reads=TitleReads(("iata", "name")),
+            menu=8,
+            preview=Preview(k.airport_asked, k.no_question),
+            alert=None,
+            sms_label=None,
         ),
         KindSpec(
             RecordKind.AIRPORT,
@@ -138,6 +190,14 @@ SPECS: dict[RecordKind, KindSpec] = {
             ),
             lambda row: str(row.airport.iata),
             lambda: select(AirportStatus).join(AirportStatus.airport).order_by(Airport.iata),
+            freshness=(Freshness("airport"),),
+            volatile=True,
+            title=k.airport_status_title,
+            title_reads=TitleReads(("airport_id",), "airport", ("iata", "name")),
+            menu=1,
+            preview=Preview(k.airport_asked, k.no_question),
+            alert=Alert("airport", frozenset({"state", "advice"}), k.airport_about),
+            sms_label=k.airport_label,
         ),
         KindSpec(
             RecordKind.GATE,
@@ -147,6 +207,7 @@ SPECS: dict[RecordKind, KindSpec] = {
                 f.choice("state", GateState, "is the gate open"),
                 f.text("note", "who may use it, what to do"),
                 Field("position", FieldType.NUMBER, "order in the list (default: last)"),
+                *f.PLACE,
                 *f.PROVENANCE,
                 f.VALID_UNTIL,
             ),
@@ -156,6 +217,14 @@ SPECS: dict[RecordKind, KindSpec] = {
             keys.new_gate,
             lambda row: f"{row.airport.iata}/{row.slug}",
             lambda: select(Gate).join(Gate.airport).order_by(Airport.iata, Gate.position),
+            freshness=(Freshness("airport"),),
+            volatile=True,
+            title=k.gate_title,
+            title_reads=TitleReads(("slug", "airport_id", "name"), "airport", ("iata",)),
+            menu=2,
+            preview=Preview(k.gate_asked, k.gate_question),
+            alert=Alert("airport", frozenset({"state", "note"}), k.gate_about),
+            sms_label=k.gate_label,
         ),
         KindSpec(
             RecordKind.FLIGHT,
@@ -177,6 +246,20 @@ SPECS: dict[RecordKind, KindSpec] = {
             lambda _session, key: Flight(flight_number=key.split("@")[0]),
             lambda row: keys.flight_key(row.flight_number, row.departs_at),
             lambda: select(Flight).order_by(Flight.departs_at, Flight.flight_number),
+            freshness=(Freshness("flights"),),
+            volatile=True,
+            title=k.flight_title,
+            title_reads=TitleReads(
+                ("flight_number", "departs_at", "destination_id"), "destination", ("iata", "city")
+            ),
+            menu=3,
+            preview=Preview(k.flight_asked, k.no_question),
+            alert=Alert(
+                "flights",
+                frozenset({"status", "departs_at", "eligibility", "assembly_point"}),
+                k.flight_about,
+            ),
+            sms_label=k.flight_label,
         ),
         KindSpec(
             RecordKind.ANNOUNCEMENT,
@@ -199,6 +282,14 @@ SPECS: dict[RecordKind, KindSpec] = {
             lambda: select(Announcement).order_by(
                 Announcement.published_at.desc(), Announcement.id.desc()
             ),
+            freshness=(Freshness("announcements"),),
+            volatile=False,
+            title=k.titled,
+            title_reads=TitleReads(("slug", "title")),
+            menu=4,
+            preview=Preview(k.announcement_asked, k.no_question),
+            alert=Alert("announcements", frozenset({"title", "text", "verification"}), k.everyone),
+            sms_label=k.announcement_label,
         ),
         KindSpec(
             RecordKind.GUIDANCE,
@@ -213,6 +304,7 @@ SPECS: dict[RecordKind, KindSpec] = {
                 f.contact("whatsapp", check.PHONE, "+93 700 000 101", "contacts: WhatsApp"),
                 f.contact("email", check.EMAIL, "help@example.org", "contacts: e-mail"),
                 f.text("hours", "contacts: opening hours", required=False, long=False),
+                *f.PLACE,
                 *f.PROVENANCE,
                 f.OPTIONAL_VALID_UNTIL,
             ),
@@ -224,6 +316,65 @@ SPECS: dict[RecordKind, KindSpec] = {
             lambda: select(GuidanceTopic).order_by(
                 GuidanceTopic.kind, GuidanceTopic.position, GuidanceTopic.id
             ),
+            freshness=(
+                Freshness("contacts", ("kind", GuidanceKind.CONTACTS)),
+                Freshness("guidance"),
+            ),
+            volatile=False,
+            title=k.titled,
+            title_reads=TitleReads(("slug", "title")),
+            menu=6,
+            preview=Preview(k.guidance_asked, k.no_question),
+            alert=None,
+            sms_label=k.titled,
+        ),
+        KindSpec(
+            RecordKind.CLAIM,
+            Claim,
+            (
+                f.choice("verdict", ClaimVerdict, "what editors found the rumour to be"),
+                Field(
+                    "claim",
+                    FieldType.TEXT,
+                    "the rumour as people tell it, in a few words",
+                    max_length=CLAIM_MAX,
+                ),
+                f.text("explanation", "why that verdict, and what to do instead"),
+                f.lines(
+                    "phrasings", "another way people say it, any language or script", "phrasing"
+                ),
+                f.choice(
+                    "about_kind",
+                    ClaimAbout,
+                    "optional: what kind of record it is about",
+                    required=False,
+                ),
+                Field(
+                    "about_key",
+                    FieldType.STRING,
+                    "optional: which one: KBL (all its gates), KBL/abbey-gate, RCH871, a slug",
+                    required=False,
+                    max_length=keys.RECORD_KEY_MAX,
+                ),
+                *f.PROVENANCE,
+                f.OPTIONAL_VALID_UNTIL,
+            ),
+            "abbey-gate-open-to-all",
+            keys.slug_key("claim", "abbey-gate-open-to-all"),
+            keys.by(Claim, "slug"),
+            lambda _session, key: Claim(slug=key, phrasings=[]),
+            lambda row: str(row.slug),
+            lambda: select(Claim).order_by(Claim.slug),
+            freshness=(Freshness("claims"),),
+            volatile=False,
+            title=k.claim_title,
+            title_reads=TitleReads(("slug", "claim", "verdict")),
+            menu=5,
+            preview=Preview(k.claim_asked, k.no_question),
+            # Not news for subscribers of a topic: those who asked about a claim are told
+            # of its new verdict on a path of their own.
+            alert=None,
+            sms_label=k.claim_label,
         ),
     )
 }
@@ -235,6 +386,16 @@ def spec_for(kind: RecordKind | str) -> KindSpec:
     except ValueError:
         known = ", ".join(kind.value for kind in RecordKind)
         raise check.ContentError(None, f"unknown kind {kind!r}; one of {known}") from None
+
+
+def spec_of(row: Any) -> KindSpec | None:
+    """The kind a row is a record of (None: not a record editors change)."""
+    return next((spec for spec in SPECS.values() if isinstance(row, spec.model)), None)
+
+
+def in_menu() -> list[KindSpec]:
+    """Every kind, in the order of the console's menu."""
+    return sorted(SPECS.values(), key=lambda spec: spec.menu)
 
 
 def values_of(spec: KindSpec, row: Any) -> dict[str, Any]:

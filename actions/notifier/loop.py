@@ -5,12 +5,12 @@ channel's pace, exactly once; and, with ``CASE_WEBHOOK_URL``, the helpdesk's cas
 Its parts: the settings (``actions/alerts/notifier_settings.py``), the database steps and their
 guarantees (``actions/common/outbox.py``, with ``leases.py``; the alerts' own in
 ``actions/alerts/outbox_steps.py``), the calls of Rasa's HTTP API
-(``actions/alerts/rasa_client.py``), the retention job (``retention.py``) and this loop.
+(``actions/common/rasa_api.py``), the retention job (``retention.py``) and this loop.
 Caseworkers' replies are an outbox of the same shape (``actions/cases/courier.py``); the
 helpdesk's events have their own sender (``actions/cases/webhook_sender.py``).
 
 Rates: per channel a pacer (``ALERT_RATE_<CHANNEL>`` messages per second: Telegram 25,
-WhatsApp 70 — headroom below the providers' 30 and 80 — SMS 10 by default;
+WhatsApp 70 — headroom below the providers' 30 and 80 — SMS 10, Kannel 3 by default;
 ``bot/alert_rates.py``, ``bot/pacing.py``) shared by the alerts and the replies, and at most
 one message per conversation per second (Telegram's per-chat limit), whatever the number queued.
 """
@@ -24,16 +24,16 @@ import time
 from collections.abc import Sequence
 
 from actions import settings
-from actions.alerts.notifier_settings import NotifierSettings
+from actions.alerts.notifier_settings import NotifierSettings, WebhookSettings
 from actions.alerts.outbox_steps import AlertOutbox
-from actions.alerts.rasa_client import RasaApi
 from actions.cases import webhook_sender
 from actions.common.outbox import Claimed, DeliveryStatus, Outbox
+from actions.common.rasa_api import RasaApi
 from actions.content.db import session_scope
 from actions.notifier import retention
 from actions.settings import SettingsError
-from bot.alert_rates import alert_rate
 from bot.pacing import Pacer
+from bot.settings import alert_rate
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ class Notifier:
         self.settings = settings_ or NotifierSettings.from_env()
         self.outbox = outbox or AlertOutbox(self.settings)
         self.outboxes = [self.outbox, *(kind(self.settings, self.outbox.clock) for kind in more)]
-        self.rasa = rasa or RasaApi(self.settings)
+        self.rasa = rasa or RasaApi(self.settings.rasa, self.settings.request_timeout_seconds)
         self._stopping = asyncio.Event()
         self._slots = asyncio.Semaphore(self.settings.concurrency)
         self._in_flight: set[asyncio.Task[None]] = set()
@@ -66,7 +66,7 @@ class Notifier:
         """Until :meth:`stop`: send, recover what a dead notifier left, purge hourly."""
         logger.info(
             "notifier sending through %s at %s",
-            self.settings.rasa_url,
+            self.settings.rasa.url,
             ", ".join(f"{c} {r:g}/s" for c, r in self.settings.rates.items()),
         )
         # One pacer per channel for every outbox: the provider's rate counts all our messages.
@@ -95,6 +95,7 @@ class Notifier:
             try:
                 for outbox in self.outboxes:
                     await asyncio.to_thread(outbox.recover)
+                    await asyncio.to_thread(outbox.reconcile)
                 if time.monotonic() >= next_purge:
                     await asyncio.to_thread(self.purge)
                     next_purge = time.monotonic() + self.settings.purge_every_seconds
@@ -152,7 +153,12 @@ class Notifier:
             await pacer.wait()  # just before the request: the pace is what Rasa sees
             if not await asyncio.to_thread(outbox.still_to_send, claimed):
                 return
-            outcome = await self.rasa.trigger(claimed, outbox.intent, outbox.entity)
+            outcome = await self.rasa.trigger(
+                claimed.conversation_id,
+                outbox.intent,
+                {outbox.entity: str(claimed.id)},
+                channel=claimed.channel,
+            )
             status = await asyncio.to_thread(outbox.settle, claimed, outcome)
             if status is DeliveryStatus.SENT:
                 self.sent += 1
@@ -171,10 +177,11 @@ def helpdesk_job() -> webhook_sender.CaseWebhookSender | None:
     """The helpdesk's case events, when ``CASE_WEBHOOK_URL`` is set. A malformed setting is
     logged and leaves them out: alerts to people matter more than a helpdesk's tickets."""
     try:
-        return webhook_sender.CaseWebhookSender.from_env()
+        webhook = WebhookSettings.from_env()
     except SettingsError as error:
         logger.error("case events are not sent to a helpdesk: %s", error)
         return None
+    return None if webhook is None else webhook_sender.CaseWebhookSender(webhook)
 
 
 def serve(settings_: NotifierSettings | None = None, more: Sequence[type[Outbox]] = ()) -> None:

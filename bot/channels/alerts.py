@@ -20,27 +20,25 @@ how to reach a person. Two contracts with it:
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Mapping
 from datetime import datetime, timezone
+from functools import partial
 from typing import Any, ClassVar, NoReturn
 
 from rasa.core.channels.channel import OutputChannel
 from rasa.shared.exceptions import RasaException
 
-from bot.alert_rates import alert_rate
+from bot.alert_rates import DEFAULT_RATES
 from bot.channels.addresses import AddressBook
 from bot.channels.deliveries import OUTBOXES, DeliveryLog
 from bot.channels.sealing import KEY_ENV, AddressBookError
+from bot.channels.settings import AddressKeys, for_rasa
 from bot.channels.transport import ProviderFailure
-from bot.contract import REMEMBER_ADDRESS, WHATSAPP_TEMPLATE, NotDelivered
+from bot.contract import MESSAGE_PARTS, REMEMBER_ADDRESS, WHATSAPP_TEMPLATE, NotDelivered
 from bot.pacing import Pacer
+from bot.settings import alert_rate, content_db_url, sanic_workers
 
 logger = logging.getLogger(__name__)
-
-#: Custom payload keys of the contract with the content runtime.
-#: What Rasa's ``OutputChannel.send_response`` sends of a bot message.
-_DELIVERABLE = ("text", "buttons", "quick_replies", "custom", "image", "attachment", "elements")
 
 
 class AlertNotDelivered(Exception):
@@ -49,7 +47,7 @@ class AlertNotDelivered(Exception):
 
     The text is part of that answer, so it holds only a short reason, the provider's HTTP
     status and, when the provider said so, ``retry after <N> s``. ``permanent``: trying again
-    cannot help (no stored address).
+    cannot help (no stored address, the provider refused the person for good).
     """
 
     def __init__(
@@ -75,7 +73,12 @@ class AlertNotDelivered(Exception):
         quote the recipient's number in their error messages."""
         if failure.status is None:
             return cls(f"{channel}: {failure.reason}")
-        return cls(f"{channel}: provider refused the alert", failure.status, failure.retry_after)
+        return cls(
+            f"{channel}: provider refused the alert",
+            failure.status,
+            failure.retry_after,
+            permanent=failure.permanent,
+        )
 
     def answer(self) -> NotDelivered:
         """What Rasa answers the caller of ``trigger_intent`` about it."""
@@ -87,17 +90,21 @@ class AlertNotDelivered(Exception):
         )
 
 
-def address_book_for(channel: str, environ: Mapping[str, str] = os.environ) -> AddressBook:
-    """The address book a channel's ``from_credentials`` needs; stops Rasa with a message
-    naming the variable when the key is missing or malformed."""
-    if not environ.get(KEY_ENV, "").strip():
+def address_book_for(channel: str) -> AddressBook:
+    """The address book a channel's ``from_credentials`` needs, from the keys and database read
+    now, at the start; stops Rasa with a message naming the variable when the key is missing
+    or malformed. Every alert channel starts here, so this is also where the alerts' pace is
+    read (``take_pace``)."""
+    take_pace()
+    keys = AddressKeys.load()
+    if not keys.configured:
         raise RasaException(
             f"The {channel} channel needs {KEY_ENV} in the environment: the key that seals "
             "subscribers' addresses for alerts (make one with "
             "`python -m bot.channels.addresses new-key`)."
         )
     try:
-        return AddressBook.from_env(environ)
+        return AddressBook.from_settings(keys, content_db_url())
     except AddressBookError as error:
         raise RasaException(f"The {channel} channel cannot start: {error}") from None
 
@@ -159,14 +166,31 @@ async def custom_payload_in_reply(
 
 
 _pacers: dict[str, Pacer] = {}
+#: Channels that send out of turn without a rate of their own (``bot/alert_rates.py``).
+CHANNELS_WITHOUT_RATE = ("webchat",)
+
+
+#: This worker's share of each channel's alert rate, per second.
+_shares: dict[str, float] = {}
+
+
+def take_pace() -> None:
+    """This worker's share of each channel's alert rate (the rate divided by
+    ``SANIC_WORKERS``, ``bot/settings.py``), read when the channels are built, never at the
+    first alert; a wrong value stops Rasa's start with its name."""
+    workers = for_rasa(sanic_workers)
+    for channel in (*DEFAULT_RATES, *CHANNELS_WITHOUT_RATE):
+        rate = for_rasa(partial(alert_rate, channel))
+        _shares[channel] = rate / workers
 
 
 async def pace(channel: str) -> None:
-    """Wait for this worker's turn to send an alert on ``channel``: its share (rate divided by
-    ``SANIC_WORKERS``) of the channel's rate (``bot/alert_rates.py``)."""
+    """Wait for this worker's turn to send an alert on ``channel``: its share of the
+    channel's rate (``take_pace``)."""
     if channel not in _pacers:
-        workers = max(1, int(os.environ.get("SANIC_WORKERS", "1") or 1))
-        _pacers[channel] = Pacer(alert_rate(channel) / workers)
+        if channel not in _shares:
+            take_pace()  # a channel built without from_credentials (a test, a script)
+        _pacers[channel] = Pacer(_shares.get(channel) or min(_shares.values()))
     await _pacers[channel].wait()
 
 
@@ -200,7 +224,7 @@ class AlertOutput(OutputChannel):
             message["custom"] = custom
         if custom is not None and REMEMBER_ADDRESS in custom:
             del message["custom"]  # an alert never stores an address
-            if not any(message.get(part) for part in _DELIVERABLE):
+            if not any(message.get(part) for part in MESSAGE_PARTS):
                 return
         elif custom is not None and not custom:
             del message["custom"]  # it only carried the delivery id

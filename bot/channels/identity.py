@@ -8,28 +8,41 @@ stays outside the database. The real address is used only to send the reply, in 
 import hashlib
 import hmac
 import logging
-import os
 import re
 import secrets
 from typing import Final
 
+from bot.settings import CONVERSATION_ID_KEY, conversation_id_key
+
 logger = logging.getLogger(__name__)
 
-KEY_ENV = "CONVERSATION_ID_KEY"
-_generated_key: bytes | None = None
+KEY_ENV: Final = CONVERSATION_ID_KEY
+_key_in_use: bytes | None = None
+
+
+def hold_key(configured: bytes | None) -> bytes:
+    """Takes the key this process hashes with, once, at start: ``bot/server.py`` calls it
+    before Sanic starts its workers, so that they all inherit the same one. Without a
+    configured key (local development only: a production start refuses) a random one still
+    hides addresses, but conversations do not survive a restart."""
+    global _key_in_use
+    if configured is None:
+        logger.warning("%s is not set: using a random key for this process", KEY_ENV)
+        configured = secrets.token_bytes(32)
+    _key_in_use = configured
+    return configured
+
+
+def forget_key() -> None:
+    """Lets the next hash take the key again (a test that changes it)."""
+    global _key_in_use
+    _key_in_use = None
 
 
 def _key() -> bytes:
-    configured = os.environ.get(KEY_ENV, "")
-    if configured:
-        return configured.encode()
-    global _generated_key
-    if _generated_key is None:
-        # Local development: a per-process key still hides addresses, but conversations do not
-        # survive a restart. Production sets CONVERSATION_ID_KEY (README, docs/).
-        logger.warning("%s is not set: using a random key for this process", KEY_ENV)
-        _generated_key = secrets.token_bytes(32)
-    return _generated_key
+    # Read once: a process that was not started through bot/server.py (a script, a test)
+    # takes it on its first hash.
+    return _key_in_use if _key_in_use is not None else hold_key(conversation_id_key())
 
 
 def conversation_id(channel: str, address: str) -> str:

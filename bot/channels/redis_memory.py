@@ -7,7 +7,6 @@ package, which only the bot runtime has.
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final
@@ -19,6 +18,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 from bot.channels.memory import ChannelMemory, MemoryUnavailable
+from bot.channels.settings import RedisSettings
 
 logger = logging.getLogger(__name__)
 
@@ -55,17 +55,14 @@ class RedisMemory(ChannelMemory):
         self._down = False
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] = os.environ) -> RedisMemory:
-        """The lock store's Redis (``REDIS_HOST``, ``REDIS_PORT``, ``REDIS_DB``,
-        ``REDIS_PASSWORD``); keys under ``<REDIS_KEY_PREFIX>:channels:``."""
-        port, db = environ.get("REDIS_PORT", "").strip(), environ.get("REDIS_DB", "").strip()
-        if not port.isdigit() or not (db or "0").isdigit():
-            raise ValueError("REDIS_PORT and REDIS_DB must be numbers (docs/OPERATIONS.md)")
+    def connect(cls, settings: RedisSettings) -> RedisMemory:
+        """A client of ``settings``' Redis (connected when first used); keys under
+        ``<REDIS_KEY_PREFIX>:channels:``."""
         client = aioredis.Redis(
-            host=environ["REDIS_HOST"].strip(),
-            port=int(port),
-            db=int(db or 0),
-            password=environ.get("REDIS_PASSWORD") or None,
+            host=settings.host,
+            port=settings.port,
+            db=settings.db,
+            password=settings.password,
             socket_timeout=REDIS_TIMEOUT_SECONDS,
             socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
             # A pooled connection that Redis closed (it restarted) is reopened once at once.
@@ -74,8 +71,7 @@ class RedisMemory(ChannelMemory):
             decode_responses=True,
         )
         # As Rasa's lock store: a prefix of letters and digits, else none.
-        deployment = environ.get("REDIS_KEY_PREFIX", "").strip()
-        prefix = f"{deployment}:{KEY_PREFIX}" if deployment.isalnum() else KEY_PREFIX
+        prefix = f"{settings.key_prefix}:{KEY_PREFIX}" if settings.key_prefix else KEY_PREFIX
         return cls(client, prefix)
 
     def _check_up(self) -> None:

@@ -15,33 +15,26 @@ from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
-from rasa.core.channels.channel import InputChannel, OutputChannel
+from rasa.core.channels.channel import OutputChannel
 from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
 from bot.channels.addresses import AddressBook
-from bot.channels.alerts import AlertOutput, address_book_for
-from bot.channels.blueprints import Blueprint
-from bot.channels.dedup import SeenMessages
+from bot.channels.alerts import AlertOutput
 from bot.channels.identity import conversation_id
-from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
-from bot.channels.settings import GatewaySettings, for_rasa, hotline
-from bot.channels.sms_base import TextMessageOutput, answer, phone_key
+from bot.channels.settings import GatewaySettings
+from bot.channels.sms_base import TextMessageOutput, answerable, phone_key, take_text_turn
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer
 from bot.channels.transport import (
-    BODY_LIMITS,
-    BodyTooLarge,
     MalformedRequest,
     ProviderApi,
     parse_form,
     parse_json,
-    parse_off_loop,
-    read_body,
     secrets_match,
-    webhook_blueprint,
 )
 from bot.channels.turns import OnNewMessage, Outcome
+from bot.channels.webhook import Inbound, Received, WebhookInput
 
 logger = logging.getLogger(__name__)
 
@@ -153,34 +146,31 @@ class GatewayAlertOutput(AlertOutput):
         return GatewayOutput(channel.api, channel.path, channel.renderer, conversation, address)
 
 
-class SmsGatewayInput(InputChannel):
+@dataclass(frozen=True)
+class GatewayInbound:
+    """An incoming SMS with the conversation it belongs to (its retry is known by both)."""
+
+    message: GatewayMessage
+    conversation: str
+
+
+class SmsGatewayInput(WebhookInput[GatewaySettings, GatewayInbound]):
     """Receives SMS from a gateway that speaks the small JSON/form protocol above."""
+
+    credential = SECRET_HEADER
 
     @classmethod
     def name(cls) -> str:
         return CHANNEL
 
     @classmethod
-    def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
-        settings = for_rasa(lambda: GatewaySettings.load(credentials))
-        addresses = address_book_for(CHANNEL)
-        return cls(settings, addresses, channel_memory(), hotline())
+    def load_settings(cls, credentials: dict[str, Any] | None) -> GatewaySettings:
+        return GatewaySettings.load(credentials)
 
-    def __init__(
-        self,
-        settings: GatewaySettings,
-        addresses: AddressBook | None = None,
-        memory: ChannelMemory | None = None,
-        hotline: str | None = None,
-    ) -> None:
-        self.settings = settings
-        self.hotline = hotline
+    def set_up(self) -> None:
         # Retries and MORE pages: Redis in production (bot/channels/memory.py).
-        self.memory = memory if memory is not None else ProcessMemory()
-        self.seen = SeenMessages(self.memory)
-        self.addresses = addresses
-        self.api = gateway_api(settings)
-        self.path = send_path(settings)
+        self.api = gateway_api(self.settings)
+        self.path = send_path(self.settings)
         self.renderer = ReplyRenderer(ReplyMemory(self.memory), paged=True)
 
     def get_output_channel(self) -> OutputChannel:
@@ -188,51 +178,39 @@ class SmsGatewayInput(InputChannel):
         so the number comes from the address book (raises ``AlertNotDelivered``)."""
         return GatewayAlertOutput(self)
 
-    def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
-        webhook = webhook_blueprint(f"{CHANNEL}_webhook", self.api, self.memory)
+    def authenticate(self, request: Request) -> bool:
+        return secrets_match(request.headers.get(SECRET_HEADER), self.settings.secret)
 
-        @webhook.route("/webhook", methods=["POST"], stream=True)
-        async def receive(request: Request) -> HTTPResponse:
-            if not secrets_match(request.headers.get(SECRET_HEADER), self.settings.secret):
-                logger.warning("%s: rejected a request without the shared secret", CHANNEL)
-                return response.json({"error": f"missing or wrong {SECRET_HEADER}"}, status=403)
-            content_type = request.content_type or ""
-            try:
-                body = await read_body(request, BODY_LIMITS[CHANNEL])
-                message = await parse_off_loop(
-                    lambda raw: parse_gateway_message(content_type, raw), body
-                )
-            except BodyTooLarge:
-                return response.json({"error": "message too large"}, status=413)
-            except MalformedRequest as error:
-                return response.json({"error": str(error)}, status=400)
-            conversation = conversation_id(CHANNEL, phone_key(message.sender))
-            delivery = delivery_id(conversation, message)
-            if not await self._first_delivery(delivery, message):
-                logger.info("%s: repeated delivery for %s ignored", CHANNEL, conversation)
-                return response.json({"status": "duplicate"})
-            output = GatewayOutput(
-                self.api, self.path, self.renderer, conversation, message.sender, self.addresses
-            )
-            outcome = await answer(
-                output,
-                message.text,
-                on_new_message,
-                request.app.ctx.agent,
-                message_id=message.message_id,
-                hotline=self.hotline,
-                # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
-                metadata={"transport": "sms"},
-                person=message.sender,
-            )
-            if outcome is Outcome.UNANSWERED:
-                await self.seen.forget(delivery)
-                return response.json({"error": "the assistant could not answer"}, status=503)
-            return response.json({"status": "ok"})
-
-        return webhook
-
-    async def _first_delivery(self, delivery: str, message: GatewayMessage) -> bool:
-        """False for a retry: the same id, or without one the same text just now."""
+    def parse(self, body: bytes, request: Request) -> list[Inbound[GatewayInbound]]:
+        """The one SMS of a request. A retry has the same id; without one, the same text
+        from the same number within ``REPEAT_WINDOW_SECONDS``. None from an operator's sender
+        name or a short code (``sms_base.answerable``)."""
+        message = parse_gateway_message(request.content_type or "", body)
+        if not answerable(CHANNEL, message.sender):
+            return []
+        conversation = conversation_id(CHANNEL, phone_key(message.sender))
         window = None if message.message_id else REPEAT_WINDOW_SECONDS
-        return await self.seen.first_time(delivery, window)
+        delivery = delivery_id(conversation, message)
+        return [Inbound(GatewayInbound(message, conversation), delivery, window)]
+
+    def answer(self, received: Received[GatewayInbound]) -> HTTPResponse:
+        return response.json({"status": "duplicate" if received.only_repeats else "ok"})
+
+    async def handle(
+        self, inbound: GatewayInbound, on_new_message: OnNewMessage, request: Request
+    ) -> Outcome:
+        message, conversation = inbound.message, inbound.conversation
+        output = GatewayOutput(
+            self.api, self.path, self.renderer, conversation, message.sender, self.addresses
+        )
+        return await take_text_turn(
+            output,
+            message.text,
+            on_new_message,
+            request.app.ctx.agent,
+            message_id=message.message_id,
+            hotline=self.hotline,
+            # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
+            metadata={"transport": "sms"},
+            person=message.sender,
+        )

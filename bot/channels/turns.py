@@ -32,7 +32,7 @@ from rasa.core.channels.channel import OutputChannel, UserMessage
 from bot.channels.identity import person_tag
 from bot.channels.notices import try_again
 from bot.channels.transport import ProviderFailure, capped_text
-from bot.contract import LANGUAGE_HINT, PERSON, language_metadata
+from bot.contract import LANGUAGE_HINT, PERSON, SHOWN_PARTS, language_metadata
 from bot.lang.codes import is_language
 
 logger = logging.getLogger(__name__)
@@ -44,8 +44,6 @@ _TRACKER_TIMEOUT_SECONDS: Final = 2.0
 #: Intents only the notifier may trigger (through Rasa's HTTP API), never a person by typing
 #: ``/EXTERNAL_alert{...}``: such a message is read as text instead.
 _EXTERNAL_INTENT: Final = "/EXTERNAL_"
-#: Parts of a Rasa reply that a person sees; a message of only a custom payload is not a reply.
-_VISIBLE_PARTS: Final = ("text", "image", "buttons", "attachment", "elements", "quick_replies")
 
 
 @runtime_checkable
@@ -119,7 +117,7 @@ class TurnReplies(OutputChannel):
             await self._send(recipient_id, held)
 
     async def _send(self, recipient_id: str, message: dict[str, Any]) -> None:
-        visible = any(message.get(part) for part in _VISIBLE_PARTS)  # Rasa pops what it sends
+        visible = any(message.get(part) for part in SHOWN_PARTS)  # Rasa pops what it sends
         if visible:
             self.replies_sent += 1
         sending = self.output.send_response(recipient_id, message)
@@ -244,3 +242,10 @@ async def _conversation_state(agent: Any, conversation: str) -> tuple[str | None
         return None, False
     language = tracker.get_slot("language")
     return (language if isinstance(language, str) else None), tracker.is_paused()
+
+
+async def conversation_language(agent: Any, conversation: str) -> str | None:
+    """The language the conversation is held in, for what a connector says by itself (the
+    "please write" notice); None when it has none yet or the tracker store cannot tell."""
+    language, _ = await _conversation_state(agent, conversation)
+    return language if is_language(language) else None

@@ -5,44 +5,48 @@ every request must carry a valid ``X-Twilio-Signature`` (HMAC-SHA1 of the public
 sorted form fields, keyed with the auth token), or it gets 403 before anything reaches the bot.
 A message Twilio delivers twice (same ``MessageSid``) is answered once. Replies go out through
 the Messages API: SMS cut to three segments with MORE, WhatsApp as plain text messages.
+Some long SMS arrive with their ``Body`` base64-encoded and nothing saying so
+(``concatenated_text``); an SMS from an operator's sender name or a short code is acknowledged
+and not answered (``sms_base.answerable``).
+
+Alerts and caseworkers' replies ask Twilio for their delivery statuses (``StatusCallback``):
+``/webhooks/twilio_sms/status`` takes them, signed like the messages, and records each on its
+outbox row by ``MessageSid`` (``bot/channels/statuses.py``), never the number it names.
 """
 
 from __future__ import annotations
 
 import base64
+import binascii
+import codecs
 import hashlib
 import hmac
 import logging
+import re
+import unicodedata
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
-from rasa.core.channels.channel import InputChannel, OutputChannel
+from rasa.core.channels.channel import OutputChannel
 from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
 from bot.channels.addresses import AddressBook
-from bot.channels.alerts import AlertNotDelivered, AlertOutput, address_book_for
+from bot.channels.alerts import AlertNotDelivered, AlertOutput
 from bot.channels.blueprints import Blueprint
-from bot.channels.dedup import SeenMessages
 from bot.channels.identity import conversation_id
-from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
-from bot.channels.settings import TwilioSettings, for_rasa, hotline
-from bot.channels.sms_base import TextMessageOutput, answer, phone_key
+from bot.channels.settings import TwilioSettings
+from bot.channels.sms_base import TextMessageOutput, answerable, phone_key, take_text_turn
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer
-from bot.channels.transport import (
-    BODY_LIMITS,
-    BodyTooLarge,
-    MalformedRequest,
-    ProviderApi,
-    parse_form,
-    parse_off_loop,
-    read_body,
-    webhook_blueprint,
-)
+from bot.channels.statuses import StatusLog, provider_status
+from bot.channels.transport import MalformedRequest, ProviderApi, parse_form
 from bot.channels.turns import OnNewMessage, Outcome
+from bot.channels.webhook import Forged, Inbound, Received, Refused, WebhookInput, read_parsed
+from bot.delivery_statuses import person_gone
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +57,44 @@ WHATSAPP_PREFIX: Final = "whatsapp:"
 SIGNATURE_HEADER: Final = "X-Twilio-Signature"
 #: An empty TwiML document: "no reply here", the replies go through the Messages API.
 EMPTY_TWIML: Final = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>'
+#: The shortest base64 a concatenated SMS can be: it carries more than one segment holds, so
+#: at least 71 characters (a UCS-2 segment holds 70), at least 71 bytes of UTF-8, 96 in base64.
+MIN_BASE64_BODY: Final = 96
+_BASE64_BODY: Final = re.compile(r"[A-Za-z0-9+/]+={0,2}")
+
+
+def concatenated_text(body: str) -> str:
+    """The text of an SMS ``Body``: Twilio hands some long concatenated SMS over base64-encoded,
+    and no field marks them (its webhook documentation names none; courier, which RapidPro
+    uses, decodes them on sight). A body is read as base64 only when a person cannot have
+    written it: one unbroken run of base64's alphabet, a multiple of four, long enough to be
+    concatenated, decoding to UTF-8 text without control characters. Words, spaces,
+    punctuation and Dari or Pashto letters are never base64. An incomplete last letter (the
+    encoded text cut inside one) is dropped; anything else that is not UTF-8 keeps the body."""
+    candidate = body.strip().replace("\r", "").replace("\n", "")
+    if len(candidate) < MIN_BASE64_BODY or len(candidate) % 4:
+        return body
+    if not _BASE64_BODY.fullmatch(candidate):
+        return body
+    try:
+        raw = base64.b64decode(candidate, validate=True)
+        text = codecs.getincrementaldecoder("utf-8")().decode(raw, final=False)
+    except (binascii.Error, UnicodeDecodeError):
+        return body
+    if not text or any(_unwritten(letter) for letter in text):
+        return body
+    return text
+
+
+def _unwritten(letter: str) -> bool:
+    """A control character (other than a line break or a tab), or a code point no text holds:
+    what decoding bytes that were never text gives. The zero-width non-joiner of "پاسپورت‌ها"
+    and the direction marks are format characters, written."""
+    return letter not in "\n\r\t" and unicodedata.category(letter) in {"Cc", "Cn", "Co", "Cs"}
+
+
+#: Where Twilio posts the delivery statuses of what we send (under ``/webhooks/twilio_sms``).
+STATUS_PATH: Final = "/status"
 
 
 def twilio_signature(auth_token: str, url: str, params: Mapping[str, Sequence[str]]) -> str:
@@ -90,12 +132,27 @@ def twilio_reason(answer: object) -> str:
     return f"Twilio error {code}"
 
 
+def twilio_refused_for_good(status: int, answer: object) -> bool:
+    """Whether Twilio refused the recipient itself: 21610, the person texted STOP to our
+    number (Twilio sends them nothing until they text START)."""
+    code = answer.get("code") if isinstance(answer, dict) else None
+    return person_gone(None if code is None else str(code))
+
+
+def sent_sid(answer: dict[str, Any]) -> str | None:
+    """The ``sid`` Twilio gave a message it took: the ``MessageSid`` of its statuses."""
+    found = answer["sid"]
+    return found if isinstance(found, str) else None
+
+
 def messages_api(settings: TwilioSettings) -> ProviderApi:
     """Twilio's Messages API (``POST .../Accounts/{sid}/Messages.json``, form fields)."""
     return ProviderApi(
         f"{settings.api_base_url}/2010-04-01/Accounts/{settings.account_sid}",
         auth=aiohttp.BasicAuth(settings.account_sid, settings.auth_token),
         reason=twilio_reason,
+        refused_for_good=twilio_refused_for_good,
+        message_id=sent_sid,
     )
 
 
@@ -114,12 +171,16 @@ class TwilioOutput(TextMessageOutput):
         to: str,
         sender: str,
         addresses: AddressBook | None = None,
+        status_callback: str | None = None,
     ) -> None:
         super().__init__(api, renderer, conversation, to, addresses)
         self.sender = sender
+        self.status_callback = status_callback
 
     async def deliver(self, text: str) -> None:
         form = {"To": self.to, "From": self.sender, "Body": text}
+        if self.status_callback:
+            form["StatusCallback"] = self.status_callback
         await self.api.send("/Messages.json", form, call="Messages API", form=True)
 
 
@@ -152,40 +213,47 @@ class TwilioAlertOutput(AlertOutput):
             raise AlertNotDelivered(f"{CHANNEL}: no WhatsApp sender configured")
         # Sent out of turn: MORE then fetches this message's rest, not an earlier reply's.
         await renderer.memory.new_question(conversation)
-        return TwilioOutput(channel.api, renderer, conversation, address, sender)
+        return TwilioOutput(
+            channel.api,
+            renderer,
+            conversation,
+            address,
+            sender,
+            status_callback=channel.status_url(),
+        )
 
 
 def _whatsapp(number: str) -> str:
     return number if number.startswith(WHATSAPP_PREFIX) else WHATSAPP_PREFIX + number
 
 
-class TwilioSmsInput(InputChannel):
+@dataclass(frozen=True)
+class TwilioMessage:
+    """One incoming SMS or WhatsApp message as Twilio posted it (the last value of each field)."""
+
+    fields: Mapping[str, str]
+    sender: str
+    message_sid: str
+    #: ``Body``, decoded when Twilio base64-encoded it (``concatenated_text``).
+    text: str
+
+
+class TwilioSmsInput(WebhookInput[TwilioSettings, TwilioMessage]):
     """Receives Twilio's incoming-message webhook for SMS and WhatsApp numbers."""
+
+    credential = SIGNATURE_HEADER
 
     @classmethod
     def name(cls) -> str:
         return CHANNEL
 
     @classmethod
-    def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
-        settings = for_rasa(lambda: TwilioSettings.load(credentials))
-        addresses = address_book_for(CHANNEL)
-        return cls(settings, addresses, channel_memory(), hotline())
+    def load_settings(cls, credentials: dict[str, Any] | None) -> TwilioSettings:
+        return TwilioSettings.load(credentials)
 
-    def __init__(
-        self,
-        settings: TwilioSettings,
-        addresses: AddressBook | None = None,
-        memory: ChannelMemory | None = None,
-        hotline: str | None = None,
-    ) -> None:
-        self.settings = settings
-        self.hotline = hotline
+    def set_up(self) -> None:
         # One memory for retries and both renderers: Redis in production (bot/channels/memory.py).
-        self.memory = memory if memory is not None else ProcessMemory()
-        self.seen = SeenMessages(self.memory)
-        self.addresses = addresses
-        self.api = messages_api(settings)
+        self.api = messages_api(self.settings)
         self.sms = ReplyRenderer(ReplyMemory(self.memory), paged=True)
         self.whatsapp = ReplyRenderer(ReplyMemory(self.memory), paged=False)
 
@@ -199,62 +267,82 @@ class TwilioSmsInput(InputChannel):
         query = f"?{request.query_string}" if request.query_string else ""
         return f"{self.settings.webhook_base_url}{request.path}{query}"
 
-    def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
-        webhook = webhook_blueprint(f"{CHANNEL}_webhook", self.api, self.memory)
+    def status_url(self) -> str:
+        """The public URL of the status route, as Twilio is asked to call (and signs) it."""
+        return f"{self.settings.webhook_base_url}/webhooks/{CHANNEL}{STATUS_PATH}"
 
-        @webhook.route("/webhook", methods=["POST"], stream=True)
-        async def receive(request: Request) -> HTTPResponse:
-            # The signature covers the parsed fields, so it can only be checked after reading
-            # them; a request without one is refused before a byte of its body is read.
+    def routes(self, blueprint: Blueprint, on_new_message: OnNewMessage) -> None:
+        @blueprint.route(STATUS_PATH, methods=["POST"], stream=True)
+        async def status(request: Request) -> HTTPResponse:
+            return await self.take_status(request)
+
+    async def take_status(self, request: Request) -> HTTPResponse:
+        """One ``StatusCallback``: ``MessageSid``, ``MessageStatus`` and, for a failure,
+        ``ErrorCode`` are read; ``To`` and ``From`` never leave the request."""
+        if not self.authenticate(request):
+            return self._forged("without")
+
+        def parse(body: bytes) -> dict[str, str]:
+            form = parse_form(body)
             signature = request.headers.get(SIGNATURE_HEADER)
-            if not signature:
-                logger.warning("%s: rejected a request without a signature", CHANNEL)
-                return response.text(f"missing {SIGNATURE_HEADER}", status=403)
-            try:
-                body = await read_body(request, BODY_LIMITS[CHANNEL])
-                form = await parse_off_loop(parse_form, body)
-            except BodyTooLarge:
-                return response.text("payload too large", status=413)
-            except MalformedRequest as error:
-                return response.text(str(error), status=400)
             if not signature_valid(
                 self.settings.auth_token, self.public_url(request), form, signature
             ):
-                logger.warning("%s: rejected a request without a valid signature", CHANNEL)
-                return response.text(f"missing or invalid {SIGNATURE_HEADER}", status=403)
-            fields = {name: values[-1] for name, values in form.items()}
-            if "MessageStatus" in fields or fields.get("SmsStatus", "received") != "received":
-                # A delivery-status callback pointed at this URL: not a message from a person.
-                return response.text(EMPTY_TWIML, content_type="text/xml")
-            sender = fields.get("From", "").strip()
-            message_sid = fields.get("MessageSid") or fields.get("SmsMessageSid") or ""
-            if not sender or not message_sid:
-                return response.text("From and MessageSid are required", status=400)
-            outcome = await self._handle(
-                fields, sender, message_sid, on_new_message, request.app.ctx.agent
-            )
-            if outcome is Outcome.UNANSWERED:
-                await self.seen.forget(message_sid)
-                return response.text("the assistant could not answer; retry later", status=503)
-            return response.text(EMPTY_TWIML, content_type="text/xml")
+                raise Forged
+            return {name: values[-1] for name, values in form.items()}
 
-        return webhook
+        try:
+            fields = await read_parsed(request, self.body_limit(), parse)
+        except Forged:
+            return self._forged("with a wrong")
+        except Refused as refusal:
+            return refusal.answer()
+        sid = fields.get("MessageSid") or fields.get("SmsSid")
+        found = provider_status(
+            sid, fields.get("MessageStatus") or fields.get("SmsStatus"), fields.get("ErrorCode")
+        )
+        if found is not None and self.addresses is not None:
+            await StatusLog(self.addresses.engine).take(CHANNEL, [found])
+        return response.empty()
 
-    async def _handle(
-        self,
-        fields: Mapping[str, str],
-        sender: str,
-        message_sid: str,
-        on_new_message: OnNewMessage,
-        agent: Any,
+    def authenticate(self, request: Request) -> bool:
+        """The signature covers the parsed fields, so it is checked in ``parse``; a request
+        without one is refused before a byte of its body is read."""
+        return bool(request.headers.get(SIGNATURE_HEADER))
+
+    def parse(self, body: bytes, request: Request) -> list[Inbound[TwilioMessage]]:
+        """The message of a signed form; none for a delivery-status callback, nor for an SMS
+        from a sender no reply reaches."""
+        form = parse_form(body)
+        signature = request.headers.get(SIGNATURE_HEADER)
+        if not signature_valid(self.settings.auth_token, self.public_url(request), form, signature):
+            raise Forged
+        fields = {name: values[-1] for name, values in form.items()}
+        if "MessageStatus" in fields or fields.get("SmsStatus", "received") != "received":
+            # A delivery-status callback pointed at this URL: not a message from a person.
+            return []
+        sender = fields.get("From", "").strip()
+        message_sid = fields.get("MessageSid") or fields.get("SmsMessageSid") or ""
+        if not sender or not message_sid:
+            raise MalformedRequest("From and MessageSid are required")
+        text = fields.get("Body", "")
+        if not sender.startswith(WHATSAPP_PREFIX):
+            if not answerable(CHANNEL, sender):
+                return []
+            text = concatenated_text(text)
+        return [Inbound(TwilioMessage(fields, sender, message_sid, text), delivery=message_sid)]
+
+    def answer(self, received: Received[TwilioMessage]) -> HTTPResponse:
+        return response.text(EMPTY_TWIML, content_type="text/xml")
+
+    async def handle(
+        self, message: TwilioMessage, on_new_message: OnNewMessage, request: Request
     ) -> Outcome:
+        fields, sender = message.fields, message.sender
         whatsapp = sender.startswith(WHATSAPP_PREFIX)
         number = sender.removeprefix(WHATSAPP_PREFIX)
         conversation = conversation_id(WHATSAPP_CHANNEL if whatsapp else CHANNEL, phone_key(number))
-        if not await self.seen.first_time(message_sid):
-            logger.info("%s: repeated delivery for %s ignored", CHANNEL, conversation)
-            return Outcome.ANSWERED
-        text = fields.get("Body", "")
+        text = message.text
         if whatsapp:
             renderer = self.whatsapp
             reply_from = _whatsapp(self.settings.whatsapp_from or fields.get("To", ""))
@@ -263,12 +351,12 @@ class TwilioSmsInput(InputChannel):
             reply_from = self.settings.sms_from
             text = text.replace("¡", "@")  # some carriers turn "@" into "¡" (as Rasa's connector)
         output = TwilioOutput(self.api, renderer, conversation, sender, reply_from, self.addresses)
-        return await answer(
+        return await take_text_turn(
             output,
             text,
             on_new_message,
-            agent,
-            message_id=message_sid,
+            request.app.ctx.agent,
+            message_id=message.message_sid,
             hotline=self.hotline,
             # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
             metadata={"transport": "whatsapp" if whatsapp else "sms"},

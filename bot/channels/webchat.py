@@ -21,10 +21,11 @@ relative URLs, so it works from either address.
 
 import logging
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from rasa.core.channels.channel import CollectingOutputChannel, InputChannel, OutputChannel
+from rasa.core.channels.channel import CollectingOutputChannel, OutputChannel
 from sanic import response
 from sanic.blueprint_group import BlueprintGroup
 from sanic.request import Request
@@ -38,20 +39,25 @@ from bot.channels.identity import conversation_id
 from bot.channels.mailbox import MAILBOX_MESSAGES, MESSAGE_ID, Mailbox, MailboxFull
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory, channel_memory
 from bot.channels.sealing import KEY_ENV
-from bot.channels.settings import WebchatSettings, for_rasa, hotline, seals_addresses
+from bot.channels.settings import (
+    RedisSettings,
+    WebchatSettings,
+    for_rasa,
+    hotline,
+    seals_addresses,
+)
 from bot.channels.transport import (
     BODY_LIMITS,
     MAX_TEXT_CHARS,
-    BodyTooLarge,
     MalformedRequest,
     ProviderFailure,
     parse_json,
-    read_body,
 )
 from bot.channels.turns import OnNewMessage, Outcome, take_turn, user_message
 from bot.channels.webchat_limits import ClientLimits
 from bot.channels.webchat_page import Welcome, render_page
-from bot.contract import LANGUAGE_HINT, named_language
+from bot.channels.webhook import Inbound, Received, Refused, WebhookInput, read_parsed
+from bot.contract import LANGUAGE_HINT, SHOWN_PARTS, named_language
 from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
 from bot.stores import DELETED_CONFIRMATION
 
@@ -69,8 +75,9 @@ FILES = {
 PUBLIC_PREFIX = "/webchat"
 #: The widget makes its sender id with crypto.randomUUID() (or a random hex string).
 _SENDER_RULE = re.compile(r"[A-Za-z0-9_-]{8,64}")
-#: Reply fields the page uses; the rest (recipient_id: our hashed id) stays on the server.
-_REPLY_FIELDS = ("text", "buttons", "image", "waiting")
+#: Reply fields the page gets: what a person is shown, and ``waiting``; the rest (recipient_id:
+#: our hashed id, custom payloads) stays on the server.
+_REPLY_FIELDS = (*SHOWN_PARTS, "waiting")
 #: Added to a reply: the language it is written in (when it names one), and, on the
 #: confirmation that the person's data was deleted, ``deleted`` (the page forgets the chat).
 REPLY_LANGUAGE_FIELD = "language"
@@ -225,8 +232,26 @@ class _OwnPrefixBlueprint(Blueprint):
         super().register(app, {**options, "url_prefix": self.url_prefix})
 
 
-class WebchatInput(InputChannel):
-    """The web chat page, its webhook and its mailbox. Needs no credentials."""
+@dataclass(frozen=True)
+class WebchatMessage:
+    """A message typed on the page; its replies are collected for the HTTP answer."""
+
+    conversation: str
+    text: str
+    language_hint: str | None
+    replies: WebchatCollector = field(default_factory=WebchatCollector)
+
+
+class WebchatInput(WebhookInput[WebchatSettings, WebchatMessage]):
+    """The web chat page, its webhook and its mailbox. Needs no credentials.
+
+    Its webhook is the connectors' receive route (``WebhookInput.receive``), with what a page
+    differs in: nothing to authenticate (the sender id in the body is the conversation's
+    secret), no retries to recognise (the page waits for its answer, and resends only after a
+    503, which forgets nothing), the limits per client (429, before the turn), and the
+    replies themselves as the answer. Its blueprint is its own: the page, the mailbox and the
+    welcome, at two prefixes.
+    """
 
     @classmethod
     def name(cls) -> str:
@@ -239,7 +264,7 @@ class WebchatInput(InputChannel):
         deployment has its key (the web chat itself stores no address)."""
         addresses = address_book_for(cls.name()) if seals_addresses() else None
         settings = for_rasa(WebchatSettings.load)
-        return cls(channel_memory(), addresses, hotline(), settings)
+        return cls(channel_memory(RedisSettings.load()), addresses, hotline(), settings)
 
     def __init__(
         self,
@@ -248,16 +273,18 @@ class WebchatInput(InputChannel):
         hotline: str | None = None,
         settings: WebchatSettings | None = None,
     ) -> None:
-        self.hotline = hotline
-        self.settings = settings or WebchatSettings()
-        self.assets = _load_assets(self.settings, hotline)
-        memory = memory if memory is not None else ProcessMemory()
-        self.mailbox = Mailbox(memory)
+        super().__init__(
+            settings or WebchatSettings(), addresses=addresses, memory=memory, hotline=hotline
+        )
+
+    def set_up(self) -> None:
+        """The page with its settings, the mailbox and the limits per client."""
+        self.assets = _load_assets(self.settings, self.hotline)
+        self.mailbox = Mailbox(self.memory)
         # In one process the counts get a memory of their own: counting a flood from many
         # addresses must not push waiting messages out of a bounded memory they share.
-        counts = ProcessMemory() if isinstance(memory, ProcessMemory) else memory
+        counts = ProcessMemory() if isinstance(self.memory, ProcessMemory) else self.memory
         self.limits = ClientLimits(counts, self.settings)
-        self.addresses = addresses
         self._welcome: tuple[object, Welcome] | None = None
 
     def get_output_channel(self) -> OutputChannel:
@@ -294,41 +321,7 @@ class WebchatInput(InputChannel):
 
         @blueprint.route("/webhook", methods=["POST"], stream=True)
         async def webhook(request: Request) -> HTTPResponse:
-            try:
-                body = await read_body(request, BODY_LIMITS[self.name()])
-                sender, text, hint = parse_message(body)
-            except BodyTooLarge:
-                return response.json({"error": "message too large"}, status=413)
-            except MalformedRequest as error:
-                return response.json({"error": str(error)}, status=400)
-            conversation = conversation_id(self.name(), sender)
-            client = self.limits.client_address(request.ip, request.headers)
-            refusal = await self.limits.admit(client, conversation)
-            if refusal is not None:
-                logger.debug("webchat: a client is over its limit of %s", refusal.reason)
-                return response.json(
-                    {"error": f"too many {refusal.reason}", "retry_after": refusal.retry_after},
-                    status=429,
-                    headers={"Retry-After": str(refusal.retry_after)},
-                )
-            collector = WebchatCollector()
-            message = user_message(
-                text,
-                collector,
-                conversation,
-                input_channel=self.name(),
-                metadata={LANGUAGE_HINT: hint} if hint else {},
-                # A page's sender is a random secret: one client makes as many as it likes,
-                # so the person is counted by the address the page writes from.
-                person=f"ip:{request.remote_addr or request.ip}",
-            )
-            outcome = await take_turn(message, on_new_message, request.app.ctx.agent, self.hotline)
-            if collector.deleted_data:
-                await self._forget_mailbox(conversation)
-            if outcome is Outcome.UNANSWERED:
-                # Say so: the widget then keeps the message and tries again.
-                return response.json({"error": "the assistant failed"}, status=503)
-            return response.json([visible_parts(reply) for reply in collector.messages])
+            return await self.receive(request, on_new_message)
 
         @blueprint.route("/welcome", methods=["GET"])
         async def welcome(request: Request) -> HTTPResponse:
@@ -344,12 +337,11 @@ class WebchatInput(InputChannel):
         async def mailbox(request: Request) -> HTTPResponse:
             # POST, not GET: the sender secret must not end up in access logs as a query.
             try:
-                body = await read_body(request, BODY_LIMITS[self.name()])
-                sender, acknowledged = parse_fetch(body)
-            except BodyTooLarge:
-                return response.json({"error": "request too large"}, status=413)
-            except MalformedRequest as error:
-                return response.json({"error": str(error)}, status=400)
+                sender, acknowledged = await read_parsed(
+                    request, BODY_LIMITS[self.name()], parse_fetch
+                )
+            except Refused as refusal:
+                return refusal.answer()
             conversation = conversation_id(self.name(), sender)
             try:
                 messages = await self.mailbox.collect(conversation, acknowledged)
@@ -359,6 +351,54 @@ class WebchatInput(InputChannel):
             return response.json({"messages": messages}, headers={"Cache-Control": "no-store"})
 
         return blueprint
+
+    def authenticate(self, request: Request) -> bool:
+        """Anyone may write: the sender id in the body is the conversation's own secret."""
+        return True
+
+    def parse(self, body: bytes, request: Request) -> list[Inbound[WebchatMessage]]:
+        sender, text, hint = parse_message(body)
+        return [Inbound(WebchatMessage(conversation_id(self.name(), sender), text, hint))]
+
+    async def handle(
+        self, message: WebchatMessage, on_new_message: OnNewMessage, request: Request
+    ) -> Outcome:
+        """The turn of one typed message, unless its client is over its limits (429)."""
+        client = self.limits.client_address(request.ip, request.headers)
+        refusal = await self.limits.admit(client, message.conversation)
+        if refusal is not None:
+            logger.debug("webchat: a client is over its limit of %s", refusal.reason)
+            raise Refused(
+                429,
+                f"too many {refusal.reason}",
+                headers={"Retry-After": str(refusal.retry_after)},
+                retry_after=refusal.retry_after,
+            )
+        hint = message.language_hint
+        incoming = user_message(
+            message.text,
+            message.replies,
+            message.conversation,
+            input_channel=self.name(),
+            metadata={LANGUAGE_HINT: hint} if hint else {},
+            # A page's sender is a random secret: one client makes as many as it likes,
+            # so the person is counted by the address the page writes from.
+            person=f"ip:{request.remote_addr or request.ip}",
+        )
+        outcome = await take_turn(incoming, on_new_message, request.app.ctx.agent, self.hotline)
+        if message.replies.deleted_data:
+            await self._forget_mailbox(message.conversation)
+        # A 503 says so: the widget then keeps the message and tries again.
+        return outcome
+
+    def answer(self, received: Received[WebchatMessage]) -> HTTPResponse:
+        return response.json(
+            [
+                visible_parts(reply)
+                for message, _ in received.taken
+                for reply in message.replies.messages
+            ]
+        )
 
     def _welcome_for(self, agent: Any) -> Welcome | None:
         """The first screen's messages from the loaded model's domain (None before one is)."""

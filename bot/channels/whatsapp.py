@@ -9,48 +9,61 @@ message (the "customer service window"); outside it only pre-approved template m
 The content runtime's ``action_send_alert`` decides, and then sends the custom payload
 ``{"whatsapp_template": {"name": ..., "language": ..., "parameters": [...]}}`` instead of text,
 which goes out as a template message (``template_message``).
+
+A person is known by their phone number (``from``, where replies go ``to``) or, once they hide
+it behind a WhatsApp username, only by their business-scoped user id (``from_user_id``, such as
+``AF.1502576394655843``, where replies go as ``recipient``: Meta's "Business-scoped user IDs"
+page). A message of one notification the connector cannot use (no sender it can answer, no id)
+is skipped with a log line, so the others are still answered; a signed notification it cannot
+read at all is acknowledged 200 and logged, because Meta retries anything else for days and the
+retry would be just as unreadable. A caption is read as the question it asks (the picture is
+never downloaded), a forwarded message is marked (``contract.FORWARDED``), a shared location
+carries its coordinates (``contract.LOCATION``), and a first message ``start <parameter>``
+(a ``wa.me`` link's prefilled text) opens the conversation the poster stands for
+(``deep_links.py``).
 """
 
 import hashlib
 import hmac
 import logging
+import re
 from collections.abc import Iterator
-from datetime import timedelta
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Final
 
-from rasa.core.channels.channel import InputChannel, OutputChannel
+from rasa.core.channels.channel import OutputChannel
 from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
 from bot.channels.addresses import AddressBook
-from bot.channels.alerts import AlertOutput, address_book_for, custom_payload_in_reply
+from bot.channels.alerts import AlertOutput, custom_payload_in_reply
 from bot.channels.blueprints import Blueprint
-from bot.channels.dedup import SeenMessages, message_max_age, sent_too_long_ago
+from bot.channels.deep_links import whatsapp_start
 from bot.channels.identity import conversation_id
-from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
 from bot.channels.notices import choose, text_only
-from bot.channels.settings import (
-    WHATSAPP_DEFAULT_BASE_URL,
-    WhatsAppSettings,
-    for_rasa,
-    hotline,
-)
+from bot.channels.places import PLACE_QUESTION, place_metadata
+from bot.channels.settings import WhatsAppSettings
+from bot.channels.statuses import ProviderStatus, StatusLog, provider_status
 from bot.channels.transport import (
-    BODY_LIMITS,
-    BodyTooLarge,
+    MalformedRequest,
     ProviderApi,
     ProviderFailure,
     parse_json,
-    parse_off_loop,
-    read_body,
     secrets_match,
     split_message,
-    webhook_blueprint,
 )
-from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn, user_message
+from bot.channels.turns import (
+    OnNewMessage,
+    Outcome,
+    TurnReplies,
+    conversation_language,
+    take_turn,
+    user_message,
+)
+from bot.channels.webhook import Forged, Inbound, Received, Refused, WebhookInput
 from bot.channels.whatsapp_templates import template_message
-from bot.contract import WHATSAPP_TEMPLATE, reply_language
+from bot.contract import FORWARDED, LANGUAGE_HINT, WHATSAPP_TEMPLATE, reply_language
 
 logger = logging.getLogger(__name__)
 
@@ -59,11 +72,44 @@ SIGNATURE_HEADER = "X-Hub-Signature-256"
 MAX_TEXT = 4096
 MAX_BUTTONS, BUTTON_TITLE, BUTTON_BODY = 3, 20, 1024
 MAX_ROWS, ROW_TITLE, LIST_BODY, ROW_ID = 10, 24, 4096, 200
-#: Message types a person sends that are not text: answered with a request to write.
+#: Message types a person sends that are not text: answered with a request to write, unless
+#: they carry a caption (``CAPTIONED``) or are a shared place.
 MEDIA_TYPES = frozenset(
     {"audio", "voice", "image", "video", "document", "sticker", "location", "contacts"}
     | {"unsupported"}
 )
+#: Media whose ``caption`` the person writes their question in.
+CAPTIONED = frozenset({"image", "video", "document"})
+#: A phone number as WhatsApp gives it: digits with the country code, no "+".
+PHONE_NUMBER: Final = re.compile(r"[0-9]{6,20}")
+#: A business-scoped user id: country code, a dot, alphanumerics (a parent id adds "ENT.").
+USER_ID: Final = re.compile(r"[A-Z]{2}\.(?:ENT\.)?[A-Za-z0-9]{1,128}")
+
+
+def sender_of(message: dict[str, Any]) -> str | None:
+    """Who wrote: the phone number ``from``, else the user id ``from_user_id``; None when
+    neither is an address replies can go to."""
+    for key in ("from", "from_user_id"):
+        found = message.get(key)
+        if isinstance(found, str) and (PHONE_NUMBER.fullmatch(found) or USER_ID.fullmatch(found)):
+            return found
+    return None
+
+
+def address_field(address: str) -> str:
+    """The field of a Cloud API message naming its addressee: ``to`` for a phone number,
+    ``recipient`` for a business-scoped user id."""
+    return "to" if PHONE_NUMBER.fullmatch(address) else "recipient"
+
+
+@dataclass(frozen=True)
+class Notified:
+    """A person's message of a notification, and who wrote it (``sender_of``)."""
+
+    message: dict[str, Any]
+    sender: str
+    #: Or, as one more item of a notification, the delivery statuses it carries.
+    statuses: tuple[ProviderStatus, ...] = ()
 
 
 def _clip(title: str, limit: int) -> str:
@@ -99,9 +145,41 @@ def _text_of(message: dict[str, Any]) -> str | None:
         found = reply.get("id") or reply.get("title")
     elif kind == "button":  # quick-reply button of a template message
         found = _part(message, "button").get("payload") or _part(message, "button").get("text")
+    elif kind in CAPTIONED:  # the question the picture was sent with; it is not fetched
+        found = _part(message, kind).get("caption")
+    elif kind == "location" and _place(message) is not None:
+        found = PLACE_QUESTION
     else:
         found = None
     return found if isinstance(found, str) and found.strip() else None
+
+
+#: Graph API error codes about the recipient, that no later try changes: 131026 "Message
+#: undeliverable" (the number is not on WhatsApp, or has not accepted its terms).
+NOT_A_USER_CODES = frozenset({131026})
+
+
+def refused_for_good(status: int, answer: object) -> bool:
+    """Whether Meta refused the recipient itself (not a WhatsApp user), not the moment."""
+    error = answer.get("error") if isinstance(answer, dict) else None
+    return isinstance(error, dict) and error.get("code") in NOT_A_USER_CODES
+
+
+def _place(message: dict[str, Any]) -> dict[str, Any] | None:
+    location = _part(message, "location")
+    return place_metadata(location.get("latitude"), location.get("longitude"))
+
+
+def _forwarded(message: dict[str, Any]) -> bool:
+    context = _part(message, "context")
+    return context.get("forwarded") is True or context.get("frequently_forwarded") is True
+
+
+def sent_message_id(answer: dict[str, Any]) -> str | None:
+    """The id Meta gave a message it took (``messages[0].id``, a ``wamid.``): what its
+    delivery statuses name."""
+    found = answer["messages"][0]["id"]
+    return found if isinstance(found, str) else None
 
 
 class WhatsAppOutput(OutputChannel):
@@ -175,9 +253,8 @@ class WhatsAppOutput(OutputChannel):
             logger.error("whatsapp: refusing to send a reply meant for another conversation")
             return
         payload = {"messaging_product": "whatsapp", "recipient_type": "individual"}
-        await self._api.send(
-            self._path, {**payload, "to": self._wa_id, **message}, call="send message"
-        )
+        addressee = {address_field(self._wa_id): self._wa_id}
+        await self._api.send(self._path, {**payload, **addressee, **message}, call="send message")
 
 
 class WhatsAppAlertOutput(AlertOutput):
@@ -201,160 +278,183 @@ class WhatsAppAlertOutput(AlertOutput):
         return WhatsAppOutput(self._api, self._phone_number_id, address, conversation)
 
 
-def _notified_messages(payload: object) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
-    """(value, message) for every user message in a notification; statuses are skipped."""
+def _notified_values(payload: object) -> Iterator[dict[str, Any]]:
+    """The ``value`` of every ``messages`` change of a notification; a change that cannot be
+    read is skipped (logged: the others are still answered)."""
     if not isinstance(payload, dict) or not isinstance(payload.get("entry"), list):
-        raise ValueError("entry missing")
+        raise MalformedRequest("entry missing")
     for entry in payload["entry"]:
-        for change in entry.get("changes", []) if isinstance(entry, dict) else []:
+        changes = entry.get("changes", []) if isinstance(entry, dict) else None
+        for change in changes if isinstance(changes, list) else []:
             if not isinstance(change, dict) or change.get("field") != "messages":
                 continue
             value = change.get("value")
-            if not isinstance(value, dict) or not isinstance(value.get("messages", []), list):
-                raise ValueError("value.messages malformed")
-            for message in value.get("messages", []):
-                if not isinstance(message, dict) or not all(
-                    isinstance(message.get(key), str) for key in ("id", "from", "type")
-                ):
-                    raise ValueError("message without id, from or type")
-                yield value, message
+            if not isinstance(value, dict):
+                logger.warning("whatsapp: a change without a readable value skipped")
+                continue
+            yield value
 
 
-class WhatsAppInput(InputChannel):
+def _notified_messages(
+    values: list[dict[str, Any]],
+) -> Iterator[tuple[dict[str, Any], object]]:
+    """(value, message) for every user message in a notification's values; a value whose
+    messages cannot be read is skipped (logged)."""
+    for value in values:
+        messages = value.get("messages", [])
+        if not isinstance(messages, list):
+            logger.warning("whatsapp: a change without readable messages skipped")
+            continue
+        for message in messages:
+            yield value, message
+
+
+def notified_statuses(value: dict[str, Any]) -> list[ProviderStatus]:
+    """The delivery statuses of one value (``statuses[]``: id, status, timestamp and, for a
+    failure, ``errors[].code``); the ``recipient_id`` they carry is never read."""
+    entries = value.get("statuses", [])
+    if not isinstance(entries, list):
+        raise MalformedRequest("value.statuses malformed")
+    found = []
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        errors = entry.get("errors")
+        first = errors[0] if isinstance(errors, list) and errors else None
+        code = first.get("code") if isinstance(first, dict) else None
+        status = provider_status(entry.get("id"), entry.get("status"), code, entry.get("timestamp"))
+        if status is not None:
+            found.append(status)
+    return found
+
+
+class WhatsAppInput(WebhookInput[WhatsAppSettings, Notified]):
     """Webhook for the WhatsApp Cloud API at ``/webhooks/whatsapp/webhook``; alerts through
     ``get_output_channel`` (a one-way conversation id needs the address book to find a number).
     """
+
+    credential = SIGNATURE_HEADER
 
     @classmethod
     def name(cls) -> str:
         return "whatsapp"
 
     @classmethod
-    def from_credentials(cls, credentials: dict[str, Any] | None) -> "WhatsAppInput":
+    def load_settings(cls, credentials: dict[str, Any] | None) -> WhatsAppSettings:
         """Secrets come from the environment only, never from credentials.yml."""
-        settings = for_rasa(WhatsAppSettings.load)
-        addresses = address_book_for(cls.name())
-        return cls(
-            settings.app_secret,
-            settings.verify_token,
-            settings.access_token,
-            settings.phone_number_id,
-            settings.api_base_url,
-            addresses,
-            channel_memory(),
-            message_max_age(),
-            hotline(),
-        )
+        return WhatsAppSettings.load()
 
-    def __init__(
-        self,
-        app_secret: str,
-        verify_token: str,
-        access_token: str,
-        phone_number_id: str,
-        api_base_url: str = WHATSAPP_DEFAULT_BASE_URL,
-        addresses: AddressBook | None = None,
-        memory: ChannelMemory | None = None,
-        max_age: timedelta | None = None,
-        hotline: str | None = None,
-    ) -> None:
-        self._app_secret = app_secret.encode()
-        self._verify_token = verify_token
-        self._phone_number_id = phone_number_id
-        self.api = ProviderApi(api_base_url, {"Authorization": f"Bearer {access_token}"})
-        self.addresses = addresses
-        # Retries: Redis in production (bot/channels/memory.py).
-        self.memory = memory if memory is not None else ProcessMemory()
-        self._seen = SeenMessages(self.memory)
-        self._max_age = max_age or message_max_age()
-        self._hotline = hotline
+    def set_up(self) -> None:
+        self._app_secret = self.settings.app_secret.encode()
+        authorization = {"Authorization": f"Bearer {self.settings.access_token}"}
+        self.api = ProviderApi(
+            self.settings.api_base_url,
+            authorization,
+            refused_for_good=refused_for_good,
+            message_id=sent_message_id,
+        )
 
     def get_output_channel(self) -> OutputChannel:
         """Where Rasa's ``trigger_intent`` sends alerts (raises ``AlertNotDelivered``)."""
-        return WhatsAppAlertOutput(self.api, self._phone_number_id, self.addresses)
+        return WhatsAppAlertOutput(self.api, self.settings.phone_number_id, self.addresses)
 
-    def _signed(self, body: bytes, signature: str) -> bool:
+    def authenticate(self, request: Request) -> bool:
+        """A signature must be there before the body is read; it is checked in ``parse``."""
+        return bool(request.headers.get(SIGNATURE_HEADER))
+
+    def parse(self, body: bytes, request: Request) -> list[Inbound[Notified]]:
+        """The people's messages of a signed notification, for our number and not a group;
+        Meta's delivery statuses come as one more item (``Notified.statuses``). Signed but
+        unreadable: none, logged."""
+        signature = request.headers.get(SIGNATURE_HEADER, "")
         expected = "sha256=" + hmac.new(self._app_secret, body, hashlib.sha256).hexdigest()
-        return secrets_match(signature, expected)
+        if not secrets_match(signature, expected):
+            raise Forged
+        try:
+            values = list(_notified_values(parse_json(body)))
+            statuses = [
+                status
+                for value in values
+                if _part(value, "metadata").get("phone_number_id") == self.settings.phone_number_id
+                for status in notified_statuses(value)
+            ]
+        except MalformedRequest as error:
+            # Meta's own request (it is signed): a 400 would only bring it back for a week.
+            logger.warning("whatsapp: a signed notification that cannot be read (%s)", error)
+            return []
+        inbound = [Inbound(Notified({}, "", tuple(statuses)))] if statuses else []
+        for value, message in _notified_messages(values):
+            if not isinstance(message, dict) or not all(
+                isinstance(message.get(key), str) for key in ("id", "type")
+            ):
+                logger.warning("whatsapp: a message without id or type skipped")
+                continue
+            number = _part(value, "metadata").get("phone_number_id")
+            if number != self.settings.phone_number_id or "group_id" in message:
+                logger.warning("whatsapp: ignored a message for another number or a group")
+                continue
+            sender = sender_of(message)
+            if sender is None:
+                logger.warning("whatsapp: a message from no phone number or user id skipped")
+                continue
+            delivery = f"whatsapp:{message['id']}"
+            inbound.append(
+                Inbound(Notified(message, sender), delivery, sent_at=message.get("timestamp"))
+            )
+        return inbound
 
-    def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
-        whatsapp = webhook_blueprint("whatsapp_webhook", self.api, self.memory)
-
-        @whatsapp.route("/webhook", methods=["GET"])
+    def routes(self, blueprint: Blueprint, on_new_message: OnNewMessage) -> None:
+        @blueprint.route("/webhook", methods=["GET"])
         async def verify(request: Request) -> HTTPResponse:
             token = request.args.get("hub.verify_token")
             if request.args.get("hub.mode") == "subscribe" and secrets_match(
-                token, self._verify_token
+                token, self.settings.verify_token
             ):
                 return response.text(request.args.get("hub.challenge", ""))
             logger.warning("whatsapp: webhook verification with a wrong token refused")
-            return response.text("forbidden", status=403)
+            return Refused(403, "missing or wrong hub.verify_token").answer()
 
-        @whatsapp.route("/webhook", methods=["POST"], stream=True)
-        async def receive(request: Request) -> HTTPResponse:
-            signature = request.headers.get(SIGNATURE_HEADER, "")
-            if not signature:
-                logger.warning("whatsapp: refused a request without a signature")
-                return response.text("forbidden", status=403)
-            try:
-                body = await read_body(request, BODY_LIMITS[self.name()])
-            except BodyTooLarge:
-                return response.text("payload too large", status=413)
-            if not self._signed(body, signature):
-                logger.warning("whatsapp: refused a request with a wrong signature")
-                return response.text("forbidden", status=403)
-            try:
-                messages = list(_notified_messages(await parse_off_loop(parse_json, body)))
-            except ValueError as error:  # MalformedRequest is a ValueError too
-                logger.warning("whatsapp: malformed notification refused (%s)", error)
-                return response.text("bad request", status=400)
-            outcomes = [
-                await self._handle(value, message, on_new_message, request.app.ctx.agent)
-                for value, message in messages
-            ]
-            if Outcome.UNANSWERED in outcomes:
-                # Meta retries the whole notification: the answered messages are known by then.
-                return response.text("the assistant could not answer", status=503)
-            return response.text("ok")
+    def answer(self, received: Received[Notified]) -> HTTPResponse:
+        return response.text("ok")
 
-        return whatsapp
-
-    async def _handle(
-        self,
-        value: dict[str, Any],
-        message: dict[str, Any],
-        on_new_message: OnNewMessage,
-        agent: Any,
+    async def handle(
+        self, notified: Notified, on_new_message: OnNewMessage, request: Request
     ) -> Outcome:
-        number = _part(value, "metadata").get("phone_number_id")
-        if number != self._phone_number_id or "group_id" in message:
-            logger.warning("whatsapp: ignored a message for another number or a group")
+        if notified.statuses:
+            if self.addresses is not None:
+                await StatusLog(self.addresses.engine).take(self.name(), list(notified.statuses))
             return Outcome.ANSWERED
-        delivery = f"whatsapp:{message['id']}"
-        if not await self._seen.first_time(delivery):
-            logger.info("whatsapp: message retried by Meta, already handled")
-            return Outcome.ANSWERED
-        if sent_too_long_ago(message.get("timestamp"), self._max_age):
-            # Meta signs no time: an old signed request may be a replay (docs/OPERATIONS.md).
-            logger.info("whatsapp: message older than %s acknowledged, not answered", self._max_age)
-            return Outcome.ANSWERED
-        wa_id = message["from"]  # the sender's WhatsApp id: where replies go
-        conversation = conversation_id("whatsapp", wa_id)
+        message, sender = notified.message, notified.sender  # replies go to the sender
+        conversation = conversation_id("whatsapp", sender)
         output = WhatsAppOutput(
-            self.api, self._phone_number_id, wa_id, conversation, self.addresses
+            self.api, self.settings.phone_number_id, sender, conversation, self.addresses
         )
         replies = TurnReplies(output, self.name())
+        agent = request.app.ctx.agent
         text = _text_of(message)
         if text is None:
             if message["type"] in MEDIA_TYPES:
                 logger.info("whatsapp: %s message, asked the user to write", message["type"])
-                notice = output.send_text_message(conversation, text_only(None))
+                language = await conversation_language(agent, conversation)
+                notice = output.send_text_message(conversation, text_only(language))
                 await replies.attempt(conversation, notice)
             return Outcome.ANSWERED
+        link = whatsapp_start(text) if message["type"] == "text" else None
+        metadata: dict[str, Any] = {}
+        if link is not None:
+            text = link.text
+            if link.language:
+                metadata[LANGUAGE_HINT] = link.language
+        if _forwarded(message):
+            metadata[FORWARDED] = True
+        if message["type"] == "location":
+            metadata.update(_place(message) or {})
         incoming = user_message(
-            text, replies, conversation, input_channel=self.name(), person=wa_id
+            text,
+            replies,
+            conversation,
+            input_channel=self.name(),
+            metadata=metadata,
+            person=sender,
         )
-        outcome = await take_turn(incoming, on_new_message, agent, self._hotline)
-        if outcome is Outcome.UNANSWERED:
-            await self._seen.forget(delivery)
-        return outcome
+        return await take_turn(incoming, on_new_message, agent, self.hotline)

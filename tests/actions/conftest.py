@@ -7,6 +7,10 @@ session and copying (SQLite) or re-seeding (PostgreSQL) per test keeps the suite
 
 from __future__ import annotations
 
+from tests.runtimes import require_runtime
+
+require_runtime(__file__)  # before the imports below fail in the other runtime's venv
+
 import os
 import shutil
 import uuid

@@ -25,13 +25,12 @@ from actions.alerts import subscriptions
 from actions.alerts.models import Delivery, DeliveryStatus, Topic
 from actions.alerts.notifier_settings import NotifierSettings
 from actions.alerts.outbox_steps import AlertOutbox
-from actions.alerts.rasa_client import refusal
 from actions.alerts.subscriptions import Wish
 from actions.chat.alert_delivery import ActionSendAlert
-from actions.common.outbox import Outcome
+from actions.common.rasa_api import Outcome, refusal
 from actions.content import db
 from actions.notifier.loop import Notifier
-from actions.settings import SettingsError
+from actions.settings import RasaSettings, SettingsError
 from bot.contract import NotDelivered
 from tests.actions.alerts_support import (
     add_subscribers,
@@ -172,7 +171,7 @@ async def run_until_settled(notifier: Notifier, timeout: float = 20.0) -> None:
 
 
 def notifier_for(url: str, settings: NotifierSettings = FAST) -> Notifier:
-    settings = replace(settings, rasa_url=url)
+    settings = replace(settings, rasa=RasaSettings(url))
     return Notifier(settings, AlertOutbox(settings, moving(timedelta(minutes=6))))
 
 
@@ -303,21 +302,33 @@ async def test_no_stored_address_fails_without_retrying(rasa: tuple[FakeRasa, st
     assert len(fake.sent) == 1
 
 
-async def test_no_stored_address_at_rasa_fails_without_retrying(
-    rasa: tuple[FakeRasa, str],
+@pytest.mark.parametrize(
+    "gone",
+    [
+        NotDelivered("telegram: no stored address", permanent=True),  # expired meanwhile
+        # The person blocked the bot: Telegram's 403, which the channel reads as for good.
+        NotDelivered("telegram: provider refused the alert: HTTP 403", True, None, 403),
+    ],
+    ids=["no-address", "blocked"],
+)
+async def test_a_channel_that_gave_up_on_the_person_is_not_retried(
+    rasa: tuple[FakeRasa, str], gone: NotDelivered
 ) -> None:
     fake, url = rasa
     add_subscribers(1, [Wish(Topic.AIRPORT, "KBL")])
     close_airport()
-    gone = NotDelivered("telegram: no stored address", permanent=True)  # expired meanwhile
     fake.fail = lambda _: (500, json.dumps(gone.body()))  # type: ignore[assignment]
 
     await run_until_settled(notifier_for(url))
 
     (delivery,) = deliveries()
     assert (delivery.status, delivery.attempts) == (DeliveryStatus.FAILED, 1)
-    assert delivery.last_error == "Rasa HTTP 500: telegram: no stored address"
+    theirs = " (refused by the person)" if gone.person_refused() else ""
+    assert delivery.last_error == f"Rasa HTTP 500: {gone.reason}{theirs}"
     assert fake.sent == []
+    with db.session_scope() as session:  # their refusal ends every subscription, as STOP does
+        left = subscriptions.current(session, delivery.conversation_id, LATER)
+    assert len(left) == (0 if gone.person_refused() else 1)
 
 
 async def test_an_answer_that_is_not_rasas_refusal_is_retried(rasa: tuple[FakeRasa, str]) -> None:
@@ -339,11 +350,14 @@ async def test_an_answer_that_is_not_rasas_refusal_is_retried(rasa: tuple[FakeRa
 def test_rasas_refusal_is_read_by_key() -> None:
     later = NotDelivered("whatsapp: provider refused the alert: HTTP 429", False, 30.0, 429)
     assert refusal(500, json.dumps(later.body())) == Outcome(
-        False, "Rasa HTTP 500: whatsapp: provider refused the alert: HTTP 429", retry_after=30.0
+        False,
+        "Rasa HTTP 500: whatsapp: provider refused the alert: HTTP 429",
+        retry_after=30.0,
+        status=500,
     )
     never = NotDelivered("sms_gateway: no stored address", permanent=True)
     assert refusal(500, json.dumps(never.body())) == Outcome(
-        False, "Rasa HTTP 500: sms_gateway: no stored address", permanent=True
+        False, "Rasa HTTP 500: sms_gateway: no stored address", permanent=True, status=500
     )
 
 
@@ -354,9 +368,9 @@ def test_an_answer_in_prose_is_a_failure_to_retry_with_its_start_as_the_reason()
         'Error: telegram: no stored address, retry after 60 s", "reason": "ConversationError"}'
     )
     outcome = refusal(500, prose * 3)
-    assert outcome == Outcome(False, f"Rasa HTTP 500: {(prose * 3)[:200]}")
+    assert outcome == Outcome(False, f"Rasa HTTP 500: {(prose * 3)[:200]}", status=500)
     assert refusal(401, "") == Outcome(
-        False, "Rasa HTTP 401 (RASA_API_TOKEN does not match Rasa's --auth-token)"
+        False, "Rasa HTTP 401 (RASA_API_TOKEN does not match Rasa's --auth-token)", status=401
     )
 
 
@@ -378,7 +392,7 @@ async def test_after_a_crash_nothing_is_sent_twice_and_nothing_is_lost(
     fake, url = rasa
     add_subscribers(10, [Wish(Topic.AIRPORT, "KBL")])
     close_airport()
-    settings = replace(FAST, rasa_url=url)
+    settings = replace(FAST, rasa=RasaSettings(url))
     # A notifier claims 6 and dies: 3 of them had been delivered by Rasa (which goes on when
     # the notifier is gone), 2 were written but not yet claimed by the channel, 1 not touched.
     dead = AlertOutbox(settings, moving(timedelta(minutes=6)))
@@ -404,7 +418,7 @@ def test_settings_come_from_the_environment_and_name_a_wrong_one() -> None:
         {"ALERT_RATE_TELEGRAM": "12", "RASA_URL": "http://rasa:5005/", "RASA_API_TOKEN": "t"}
     )
     assert settings.rates["telegram"] == 12 and settings.rates["whatsapp"] == 70
-    assert (settings.rasa_url, settings.rasa_token) == ("http://rasa:5005", "t")
+    assert settings.rasa == RasaSettings("http://rasa:5005", "t")
     for name, value in (("ALERT_RATE_WHATSAPP", "fast"), ("ALERT_MAX_ATTEMPTS", "0")):
         with pytest.raises(SettingsError, match=name):
             NotifierSettings.from_env({name: value})

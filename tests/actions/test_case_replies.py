@@ -20,7 +20,7 @@ from actions.cases.models import Case, CaseMessage, CaseReply
 from actions.chat import privacy
 from actions.chat.case_reply import ActionSendCaseReply
 from actions.chat.subscriptions import ActionUnsubscribeAlerts
-from actions.common.outbox import Outcome
+from actions.common.rasa_api import Outcome
 from actions.content import db
 from actions.notifier import retention
 from tests.actions.alerts_support import conversation

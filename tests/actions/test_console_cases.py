@@ -5,7 +5,6 @@ case that two take at once."""
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
@@ -20,8 +19,10 @@ from actions.admin.settings import AdminSettings
 from actions.alerts.models import DeliveryStatus
 from actions.cases import handback, queue, store
 from actions.cases.models import Case, CaseAudit, CaseMessage, CaseReply, CaseStatus
+from actions.common.rasa_api import refusal
 from actions.content import db
 from actions.content.models import ConsoleSession, SignInCode
+from actions.settings import RasaSettings
 from bot.contract import NotDelivered
 from tests.actions.console_support import Client, csrf_in, invitation, visible
 from tests.actions.content_support import NOW
@@ -157,6 +158,8 @@ class FakeRasa:
         self.status = 200
         #: Refuse a call naming an output channel as Rasa does when the channel cannot deliver.
         self.channel_refuses = False
+        #: The channel's refusal Rasa answers to a call naming an output channel, if any.
+        self.refusal: NotDelivered | None = None
 
     async def trigger(self, request: web.Request) -> web.Response:
         body = await request.json()
@@ -166,6 +169,8 @@ class FakeRasa:
         if self.channel_refuses and channel:
             refusal = NotDelivered(f"{channel}: no stored address", permanent=True)
             return web.json_response(refusal.body(), status=500)
+        if self.refusal is not None and channel:
+            return web.json_response(self.refusal.body(), status=500)
         return web.json_response({"messages": []}, status=self.status)
 
 
@@ -185,7 +190,7 @@ async def test_closing_hands_the_conversation_back_through_rasa_then_closes(
 ) -> None:
     fake, url = rasa
     case_id = opened(PERSON, "visa", minutes_ago=10)
-    settings = AdminSettings(rasa_url=url, rasa_token="rasa-api-token")
+    settings = AdminSettings(rasa=RasaSettings(url, "rasa-api-token"))
     async with await browser_for(no_cases, settings) as client:
         await sign_in_as(client, invitation(no_cases, "farida", NOW, "caseworker"))
         page = await (await client.get(f"/console/cases/{case_id}")).text()
@@ -360,11 +365,11 @@ async def test_a_person_who_cannot_be_told_is_still_handed_back(
 ) -> None:
     fake, url = rasa
     fake.channel_refuses = True
-    outcome = await handback.hand_back(AdminSettings(rasa_url=url), PERSON, "telegram")
+    outcome = await handback.hand_back(RasaSettings(url), PERSON, "telegram")
     assert outcome == handback.HandBack(None, told=False)
     assert fake.channels == ["telegram", None]  # then resumed without sending, only recorded
     fake.channel_refuses, fake.status = False, 500
-    failed = await handback.hand_back(AdminSettings(rasa_url=url), PERSON, "telegram")
+    failed = await handback.hand_back(RasaSettings(url), PERSON, "telegram")
     assert failed.problem == "Rasa HTTP 500" and fake.channels[-1] == "telegram"  # not retried
 
 
@@ -372,16 +377,25 @@ async def test_a_person_who_cannot_be_told_is_still_handed_back(
     ("refusal", "for_good"),
     [
         (NotDelivered("telegram: no stored address", permanent=True), True),
-        (NotDelivered("telegram: provider refused the alert", provider_status=403), True),
+        # The person blocked the bot: the channel says it is for good (bot/channels/telegram.py).
+        (NotDelivered("telegram: provider refused the alert", True, None, 403), True),
         (NotDelivered("telegram: provider refused the alert", False, 3.0, 429), False),
         (NotDelivered("telegram: provider refused the alert", provider_status=502), False),
         (NotDelivered("webchat: mailbox unavailable (channel memory down)"), False),
     ],
 )
-def test_only_a_person_who_can_never_be_reached_is_handed_back_untold(
-    refusal: NotDelivered, for_good: bool
+async def test_only_a_person_who_can_never_be_reached_is_handed_back_untold(
+    no_cases: Engine, rasa: tuple[FakeRasa, str], refusal: NotDelivered, for_good: bool
 ) -> None:
-    assert handback.never_deliverable(json.dumps(refusal.body())) is for_good
+    fake, url = rasa
+    fake.refusal = refusal
+    outcome = await handback.hand_back(RasaSettings(url), PERSON, "telegram")
+    if for_good:
+        assert outcome == handback.HandBack(None, told=False)
+        assert fake.channels == ["telegram", None]
+    else:  # it may pass: the caseworker is asked to close again, nothing is resumed
+        assert outcome == handback.HandBack("Rasa HTTP 500")
+        assert fake.channels == ["telegram"]
 
 
 @pytest.mark.parametrize(
@@ -393,7 +407,7 @@ def test_only_a_person_who_can_never_be_reached_is_handed_back_untold(
     ],
 )
 def test_an_answer_that_is_not_a_channels_refusal_is_never_taken_for_one(answer: str) -> None:
-    assert handback.never_deliverable(answer) is False
+    assert refusal(500, answer).permanent is False
 
 
 async def test_a_saved_reply_is_shown_and_sent_in_the_language_of_its_button(
@@ -475,7 +489,7 @@ async def test_a_closed_case_opens_read_only_with_each_replys_delivery(
     no_cases: Engine, rasa: tuple[FakeRasa, str]
 ) -> None:
     _, url = rasa
-    async with await browser_for(no_cases, AdminSettings(rasa_url=url)) as client:
+    async with await browser_for(no_cases, AdminSettings(rasa=RasaSettings(url))) as client:
         await sign_in_as(client, invitation(no_cases, "farida", NOW, "caseworker"))
         case_id, csrf = await taken_by_farida(client, language="prs")
         for text in ("سلام، من فریده هستم.", "پسر تان پیدا شد."):

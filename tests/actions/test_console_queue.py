@@ -18,6 +18,7 @@ from actions.cases import queue, store
 from actions.cases.models import Case, CaseAudit, CaseMessage, CaseReply, CaseStatus
 from actions.content import db
 from actions.content.models import ConsoleSession, SignInCode
+from actions.settings import RasaSettings
 from tests.actions.console_support import Client, csrf_in, invitation, visible
 from tests.actions.content_support import NOW
 from tests.actions.test_console_cases import LATER, FakeRasa, browser_for, sign_in_as
@@ -47,7 +48,7 @@ async def rasa() -> AsyncIterator[tuple[FakeRasa, str]]:
 
 @pytest.fixture
 async def caseworker(no_cases: Engine, rasa: tuple[FakeRasa, str]) -> AsyncIterator[Client]:
-    async with await browser_for(no_cases, AdminSettings(rasa_url=rasa[1])) as client:
+    async with await browser_for(no_cases, AdminSettings(rasa=RasaSettings(rasa[1]))) as client:
         await sign_in_as(client, invitation(no_cases, "farida", NOW, "caseworker"))
         yield client
 

@@ -128,6 +128,7 @@ async def test_wrong_codes_from_many_addresses_lock_out_only_those_addresses(
         assert bilal.used_at is None
 
 
+@pytest.mark.serial  # a bound of milliseconds: not beside another worker
 async def test_repeated_failures_wait_longer_each_time(fresh: Engine) -> None:
     server = await server_for(fresh, first_delay=0.2)
     browser = Browser(server, "127.0.0.40")

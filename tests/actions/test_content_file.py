@@ -28,6 +28,7 @@ def refusal(text: str) -> ContentFileRefused:
     return refused.value
 
 
+@pytest.mark.serial  # a bound of milliseconds: not beside another worker
 def test_the_alias_bomb_is_refused_at_its_first_anchor_in_well_under_a_second() -> None:
     bomb = alias_bomb()
     assert len(bomb.encode()) == 386

@@ -165,6 +165,8 @@ def test_an_alert_trigger_is_not_a_first_message(domain: Domain) -> None:
 def test_the_memory_setting() -> None:
     assert conversation_memory({}).total_seconds() == 30 * 60
     assert conversation_memory({"CONVERSATION_MEMORY_MINUTES": "45"}).total_seconds() == 45 * 60
-    for wrong in ("0", "half an hour", "-5"):
+    # A test stack watches the memory lapse in seconds instead of a minute.
+    assert conversation_memory({"CONVERSATION_MEMORY_MINUTES": "0.2"}).total_seconds() == 12
+    for wrong in ("0", "half an hour", "-5", "nan"):
         with pytest.raises(ValueError, match="CONVERSATION_MEMORY_MINUTES"):
             conversation_memory({"CONVERSATION_MEMORY_MINUTES": wrong})

@@ -8,23 +8,26 @@ from pathlib import Path
 import pytest
 from rasa.shared.exceptions import RasaException
 
+from bot.channels import identity
 from bot.deployment import missing_keys
-from bot.server import refuse_without_keys
+from bot.server import conversation_key_for_workers, refuse_without_keys
+from bot.settings import unset_variables
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = ("CONVERSATION_ID_KEY", "ADDRESS_ENCRYPTION_KEY")
 
 
 def test_the_embedded_default_needs_no_key_given() -> None:
-    assert missing_keys("bot.stores.ForgetfulInMemoryTrackerStore", {}) == []
-    assert missing_keys(None, {}) == []
+    assert missing_keys("bot.stores.ForgetfulInMemoryTrackerStore", set(KEYS)) == []
+    assert missing_keys(None, set(KEYS)) == []
 
 
 def test_a_shared_tracker_store_names_each_missing_key() -> None:
-    lacking = missing_keys("bot.stores.ForgetfulSQLTrackerStore", {"CONVERSATION_ID_KEY": " "})
+    unset = unset_variables(KEYS, {"CONVERSATION_ID_KEY": " "})
+    lacking = missing_keys("bot.stores.ForgetfulSQLTrackerStore", unset)
     assert [entry.split(" ")[0] for entry in lacking] == list(KEYS)
     given = {"CONVERSATION_ID_KEY": "k", "ADDRESS_ENCRYPTION_KEY": "a" * 44}
-    assert missing_keys("SQL", given) == []
+    assert missing_keys("SQL", unset_variables(KEYS, given)) == []
 
 
 def test_rasa_started_on_the_production_endpoints_without_keys_refuses(
@@ -47,3 +50,29 @@ def test_rasa_started_on_the_production_endpoints_without_keys_refuses(
     refuse_without_keys(str(ROOT / "endpoints.production.yml"))
     monkeypatch.delenv("CONVERSATION_ID_KEY")
     refuse_without_keys(str(ROOT / "endpoints.yml"))  # the embedded default starts
+
+
+def test_several_workers_without_a_conversation_key_refuse_to_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("CONVERSATION_ID_KEY", raising=False)
+    monkeypatch.setenv("SANIC_WORKERS", "4")
+    with pytest.raises(RasaException, match=r"SANIC_WORKERS is 4.*CONVERSATION_ID_KEY"):
+        conversation_key_for_workers()
+    monkeypatch.setenv("SANIC_WORKERS", "four")
+    with pytest.raises(RasaException, match=r"SANIC_WORKERS is 'four'"):
+        conversation_key_for_workers()
+    monkeypatch.setenv("SANIC_WORKERS", "1")
+    assert conversation_key_for_workers() is None  # one worker makes its own, locally
+    monkeypatch.setenv("SANIC_WORKERS", "4")
+    monkeypatch.setenv("CONVERSATION_ID_KEY", "shared")
+    assert conversation_key_for_workers() == b"shared"
+
+
+def test_the_conversation_key_is_read_once_and_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    identity.forget_key()
+    monkeypatch.setenv("CONVERSATION_ID_KEY", "at-start")
+    first = identity.conversation_id("sms", "+93700000101")
+    monkeypatch.setenv("CONVERSATION_ID_KEY", "changed-later")  # a message later: not read
+    assert identity.conversation_id("sms", "+93700000101") == first
+    identity.forget_key()

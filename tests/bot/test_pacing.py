@@ -6,6 +6,8 @@ import asyncio
 import itertools
 import time
 
+import pytest
+
 from bot.pacing import Pacer
 
 
@@ -22,6 +24,7 @@ async def _starts(pacer: Pacer, count: int, stall: float = 0.0) -> list[float]:
     return starts
 
 
+@pytest.mark.serial  # a bound of milliseconds: not beside another worker
 async def test_sends_are_spaced_by_the_rate_and_the_first_goes_at_once() -> None:
     began = time.monotonic()
     starts = await _starts(Pacer(20.0), 5)

@@ -19,7 +19,7 @@ from bot.nlg import LanguageTaggedResponses
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = Domain.load(str(ROOT / "bot" / "domain"))
 NLG = LanguageTaggedResponses(domain=DOMAIN)
-CHANNELS = ("webchat", "telegram", "whatsapp", "sms_gateway", "twilio_sms")
+CHANNELS = ("webchat", "telegram", "whatsapp", "sms_gateway", "twilio_sms", "kannel")
 
 
 def tracker(language: str | None) -> DialogueStateTracker:
@@ -38,6 +38,18 @@ async def test_every_response_on_every_channel_names_the_language_of_the_convers
         if message is None or reply_language(message) != language:
             wrong.append(response)
     assert wrong == []
+
+
+@pytest.mark.parametrize("language", ["en", "prs", "ps"])
+async def test_kannel_answers_with_the_sms_forms_of_every_response(language: str) -> None:
+    for response in DOMAIN.responses:
+        kannel = await NLG.generate(response, tracker(language), "kannel")
+        gateway = await NLG.generate(response, tracker(language), "sms_gateway")
+        assert kannel is not None and gateway is not None
+        assert kannel["text"] == gateway["text"], response
+    menu = await NLG.generate("utter_menu", tracker(language), "kannel")
+    chat = await NLG.generate("utter_menu", tracker(language), "telegram")
+    assert menu is not None and chat is not None and menu["text"] != chat["text"]
 
 
 async def test_a_conversation_without_a_language_is_answered_and_tagged_in_english() -> None:

@@ -1,9 +1,9 @@
 """Alerts through every channel: remembering the address on subscription, sending through
 ``get_output_channel()`` as Rasa's ``trigger_intent`` does, and failing loudly when it must.
 
-Each test runs against Telegram, WhatsApp, Twilio SMS, Twilio WhatsApp and the SMS gateway
-(``alert_support.CASES``), on SQLite and PostgreSQL, with a real Sanic server (Rasa's own HTTP
-API app) and a fake provider.
+Each test runs against Telegram, WhatsApp, Twilio SMS, Twilio WhatsApp, the SMS gateway and
+Kannel (``alert_support.CASES``), on SQLite and PostgreSQL, with a real Sanic server (Rasa's
+own HTTP API app) and a fake provider (for Kannel, a fake smsbox's sendsms).
 """
 
 from __future__ import annotations
@@ -228,7 +228,13 @@ async def test_an_alert_is_rendered_as_a_reply_would_be(running: Running) -> Non
     replies = [r.body for r in running.provider.requests]
     running.provider.requests.clear()
     await running.alert(message)
-    assert [r.body for r in running.provider.requests] == replies
+    # An alert on Twilio also asks for its delivery statuses; otherwise it is the reply.
+    callback = b"&StatusCallback=https%3A%2F%2Fbot.example.org%2Fwebhooks%2Ftwilio_sms%2Fstatus"
+    alerts = [r.body for r in running.provider.requests]
+    if running.channel.name() == "twilio_sms":
+        assert all(body.endswith(callback) for body in alerts)
+        alerts = [body.removesuffix(callback) for body in alerts]
+    assert alerts == replies
 
 
 async def test_an_alert_through_rasas_http_api(with_api: Running) -> None:
@@ -257,6 +263,67 @@ async def test_a_refused_alert_is_http_500_for_the_notifier_with_the_retry_time_
     }
     for secret in (*quick_with_api.case.numbers(), *SECRETS, ALERT, "Too Many", "Rate limit"):
         assert secret not in body
+
+
+#: Refusals of the person themself, as each provider words them, and then a flood refusal.
+REFUSED_FOR_GOOD = [
+    (
+        "telegram",
+        403,
+        {"ok": False, "error_code": 403, "description": "Forbidden: bot was blocked by the user"},
+    ),
+    (
+        "telegram",
+        403,
+        {"ok": False, "error_code": 403, "description": "Forbidden: user is deactivated"},
+    ),
+    (
+        "telegram",
+        400,
+        {"ok": False, "error_code": 400, "description": "Bad Request: chat not found"},
+    ),
+    ("whatsapp", 400, {"error": {"code": 131026, "message": "Message undeliverable"}}),
+]
+
+
+@pytest.mark.parametrize(("channel", "status", "reply"), REFUSED_FOR_GOOD)
+async def test_a_person_who_blocked_the_bot_is_given_up_on_at_once(
+    sqlite_address_book: AddressBook, channel: str, status: int, reply: dict[str, Any]
+) -> None:
+    case = next(case for case in CASES if case.id == channel)
+    async with start(case, sqlite_address_book, rasa_api=True) as served:
+        await served.subscribe()
+        served.provider.status, served.provider.reply = status, reply
+        answer_status, body = await served.trigger()
+    assert answer_status == 500
+    assert NotDelivered.from_answer(body) == NotDelivered(
+        f"{channel}: provider refused the alert: HTTP {status}", True, None, status
+    )
+    assert "blocked" not in body and case.address not in body
+
+
+@pytest.mark.parametrize(
+    ("channel", "status", "reply"),
+    [
+        (
+            "telegram",
+            400,
+            {"ok": False, "error_code": 400, "description": "Bad Request: message is too long"},
+        ),
+        ("telegram", 500, {"ok": False, "error_code": 500, "description": "Internal Server Error"}),
+        ("whatsapp", 400, {"error": {"code": 131047, "message": "Re-engagement message"}}),
+    ],
+)
+async def test_a_refusal_of_the_moment_is_left_to_retry(
+    sqlite_address_book: AddressBook, channel: str, status: int, reply: dict[str, Any]
+) -> None:
+    case = next(case for case in CASES if case.id == channel)
+    async with start(case, sqlite_address_book, rasa_api=True) as served:
+        await served.subscribe()
+        served.provider.status, served.provider.reply = status, reply
+        _, body = await served.trigger()
+    refusal = NotDelivered.from_answer(body)
+    assert refusal is not None and not refusal.gives_up()
 
 
 async def test_without_a_stored_address_the_alert_is_not_delivered(quick_with_api: Running) -> None:
@@ -384,6 +451,10 @@ def test_alert_channels_need_the_address_key(monkeypatch: pytest.MonkeyPatch) ->
         "TWILIO_FROM_NUMBER": "+15005550006",
         "SMS_GATEWAY_SECRET": "s",
         "SMS_GATEWAY_SEND_URL": "http://127.0.0.1:9/send",
+        "KANNEL_SECRET": "kannel-shared-secret-0123456789",
+        "KANNEL_USERNAME": "assistant",
+        "KANNEL_PASSWORD": "p",
+        "KANNEL_SEND_URL": "http://127.0.0.1:9/cgi-bin/sendsms",
     }
     for name, value in environment.items():
         monkeypatch.setenv(name, value)

@@ -11,6 +11,7 @@ import pytest
 from rasa.shared.exceptions import RasaException
 
 from bot.channels.identity import conversation_id
+from bot.channels.settings import TelegramSettings
 from bot.channels.telegram import SECRET_HEADER, TelegramInput, language_hint
 from bot.lang.texts import CATALOGUE
 from tests.channels.channel_support import (
@@ -40,7 +41,7 @@ async def post(url: str, body: object, headers: dict[str, str] | None = None) ->
 
 @pytest.fixture
 async def channel(provider: FakeProvider) -> TelegramInput:
-    return TelegramInput(TOKEN, SECRET, provider.url)
+    return TelegramInput(TelegramSettings(TOKEN, SECRET, provider.url))
 
 
 async def test_text_reaches_the_bot_under_a_hashed_id_with_the_language_hint(
@@ -187,7 +188,9 @@ async def test_an_old_message_is_acknowledged_and_not_answered(
     provider: FakeProvider, serve: Serve
 ) -> None:
     """Telegram keeps an undelivered update for a day; one from before ``max_age`` is dropped."""
-    channel = TelegramInput(TOKEN, SECRET, provider.url, max_age=timedelta(hours=6))
+    channel = TelegramInput(
+        TelegramSettings(TOKEN, SECRET, provider.url), max_age=timedelta(hours=6)
+    )
     agent = replying([{"text": "The airport is closed today."}])
     url = await serve(channel, agent)
     old = fixture("telegram_text_dari.json")
@@ -226,7 +229,11 @@ async def test_start_command_is_a_greeting(channel: TelegramInput, serve: Serve)
     ("name", "chat_id", "expected"),
     [
         ("telegram_voice.json", 700000104, TEXT_ONLY["ps"]),
-        ("telegram_photo.json", 700000105, "\n\n".join(TEXT_ONLY[c] for c in ("prs", "ps", "en"))),
+        (
+            "telegram_photo_without_caption.json",
+            700000121,
+            "\n\n".join(TEXT_ONLY[c] for c in ("prs", "ps", "en")),
+        ),
     ],
     ids=["voice-in-pashto", "photo-without-hint"],
 )

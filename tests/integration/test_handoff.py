@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from actions.admin.settings import AdminSettings
 from actions.cases import handback
+from actions.settings import RasaSettings
 from scripts.stack import Stack
 from tests.integration.conftest import Say
 
@@ -116,7 +116,7 @@ def test_closing_the_case_gives_the_conversation_back_to_the_assistant(
     say(sender, "سلام")
     assert "یو کارکوونکی" in texts(say(sender, "زه له یو انسان سره خبرې کول غواړم"))
     assert texts(say(sender, "زما ویزه رد شوه")) == "ستاسو پیغام راورسېد او کارکوونکي ته وساتل شو."
-    settings = AdminSettings(rasa_url=stack.rasa_url, rasa_token=os.environ.get("RASA_API_TOKEN"))
+    settings = RasaSettings(stack.rasa_url, os.environ.get("RASA_API_TOKEN"))
     assert asyncio.run(handback.hand_back(settings, sender)).problem is None
     events = get_json(f"{stack.rasa_url}/conversations/{sender}/tracker")
     assert events["paused"] is False

@@ -22,6 +22,7 @@ import aiohttp
 import psycopg
 import pytest
 
+from bot.channels import identity
 from bot.channels.identity import conversation_id
 from bot.lang import texts
 from scripts.fake_providers import (
@@ -113,6 +114,7 @@ def servers(services: None, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 def same_conversation_ids(monkeypatch: pytest.MonkeyPatch) -> None:
     """This process computes the conversation ids Rasa does, to read them in the store."""
     monkeypatch.setenv("CONVERSATION_ID_KEY", KEYS["CONVERSATION_ID_KEY"])
+    identity.forget_key()  # read once per process: take this one
 
 
 def user_texts(servers: Servers, conversation: str) -> list[str]:

@@ -76,6 +76,23 @@ def test_an_in_memory_tracker_store_with_a_redis_lock_is_refused(tmp_path: Path)
         stack(tmp_path, endpoints=endpoints, rasa_workers=2).check_setup()
 
 
+def test_endpoints_are_read_as_yaml_not_as_lines(tmp_path: Path) -> None:
+    """Flow style, a nested ``type:`` and a variable in a comment: what Rasa reads, nothing else."""
+    endpoints = tmp_path / "endpoints.yml"
+    endpoints.write_text(
+        "# lock_store:\n#   password: ${OLD_PASSWORD}\n"
+        "tracker_store: {type: SQL, dialect: postgresql, db: '${TRACKER_DB_NAME}'}\n"
+        "lock_store:\n  url: localhost\n  options:\n    type: in_memory\n"
+        "  type: bot.locks.AtomicRedisLockStore\n"
+    )
+    assert store_types(endpoints) == {
+        "tracker_store": "SQL",
+        "lock_store": "bot.locks.AtomicRedisLockStore",
+    }
+    assert shared_store_problem(endpoints) is None
+    assert required_variables(endpoints) == {"TRACKER_DB_NAME"}
+
+
 def test_unset_variables_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in PRODUCTION_VARIABLES:
         monkeypatch.setenv(name, "1")

@@ -24,6 +24,7 @@ import psycopg
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from bot.channels import identity
 from bot.channels.identity import conversation_id
 from scripts.stack import ROOT, Stack, free_port, fresh_keys, production_store_env
 from tests.channels.redis_support import RedisServer
@@ -94,6 +95,7 @@ def stack(
 @pytest.fixture(autouse=True)
 def same_conversation_ids(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CONVERSATION_ID_KEY", CONVERSATION_KEY)
+    identity.forget_key()  # read once per process: take this one
 
 
 def close_case(rasa_url: str, conversation: str) -> int:

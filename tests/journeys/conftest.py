@@ -9,6 +9,10 @@ journey's last screen go to ``results/journeys/``.
 
 from __future__ import annotations
 
+from tests.runtimes import require_runtime
+
+require_runtime(__file__)  # before the imports below fail in the other runtime's venv
+
 import json
 import os
 import re

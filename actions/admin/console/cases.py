@@ -112,7 +112,7 @@ async def close_as_abuse(request: web.Request) -> web.Response:
         request, partial(queue.closable, case_ids=chosen, caseworker=who.editor)
     )
     settings = request.app[SETTINGS]
-    outcomes = await handback.hand_back_quietly(settings, held)
+    outcomes = await handback.hand_back_quietly(settings.rasa, held)
     resumed = [case_id for case_id, problem in outcomes.items() if problem is None]
     closed = await in_transaction(
         request,
@@ -205,7 +205,7 @@ async def close_case(request: web.Request) -> web.Response:
     if held is None:
         return not_found(request, who, "no_page")
     conversation, channel = held
-    outcome = await handback.hand_back(request.app[SETTINGS], conversation, channel)
+    outcome = await handback.hand_back(request.app[SETTINGS].rasa, conversation, channel)
     if outcome.problem is not None:
         context = {"reason": "hand_back_failed", "detail": outcome.problem}
         return render(request, "refused.html", context, who, 502)

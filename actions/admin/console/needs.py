@@ -27,7 +27,8 @@ from sqlalchemy.sql.elements import BindParameter
 from actions.admin.console.titles import shown_with
 from actions.alerts import outbox
 from actions.alerts.models import Broadcast
-from actions.content.models import Flight, GuidanceKind, GuidanceTopic, UTCDateTime
+from actions.content.kinds import freshness_where
+from actions.content.models import Flight, UTCDateTime
 from actions.content.records import SPECS
 from actions.content.review import MissingText, missing_translations, untranslated_count
 from actions.content.revision import RecordKind, Revision
@@ -38,7 +39,6 @@ SOON = 0.25
 RECENT_DEPARTURE = timedelta(hours=6)
 #: Volatile facts whose ``valid_until`` passed this long ago are no longer listed as expired.
 EXPIRED_SHOWN = timedelta(days=3)
-VOLATILE = (RecordKind.AIRPORT, RecordKind.GATE, RecordKind.FLIGHT)
 FAILED_ALERTS_LOOKED_AT = 50
 #: A list shows at most this many (with the total): a surge must not make the page unusable.
 SHOWN = 20
@@ -90,15 +90,11 @@ class Checks:
 
 
 def checks(limits: FreshnessLimits) -> list[Checks]:
-    """Every fact that must be re-checked, grouped by its limit as ``limit_for`` gives it."""
-    contacts = GuidanceTopic.kind == GuidanceKind.CONTACTS
+    """Every fact that must be re-checked, grouped by its limit as its kind's spec gives it."""
     return [
-        Checks(RecordKind.AIRPORT, limits.airport),
-        Checks(RecordKind.GATE, limits.airport),
-        Checks(RecordKind.FLIGHT, limits.flights),
-        Checks(RecordKind.ANNOUNCEMENT, limits.announcements),
-        Checks(RecordKind.GUIDANCE, limits.contacts, (contacts,)),
-        Checks(RecordKind.GUIDANCE, limits.guidance, (~contacts,)),
+        Checks(kind, rule.limit(limits), freshness_where(spec.model, spec.freshness, rule))
+        for kind, spec in SPECS.items()
+        for rule in spec.freshness
     ]
 
 
@@ -137,7 +133,7 @@ def _wanted(group: Checks, index: int) -> list[Wanted]:
             verified.asc(),
         ),
     ]
-    if group.kind in VOLATILE:
+    if SPECS[group.kind].volatile:
         lapsed = (*current, until <= now, until > _moment("expired_since"))
         found.append(Wanted(group, "expired", lapsed, until.desc()))
     return found

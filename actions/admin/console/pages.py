@@ -20,13 +20,16 @@ from actions.admin.console.guard import LANGUAGE_COOKIE, SignedIn, set_cookie
 from actions.admin.state import now
 from actions.common import kabul_time
 from actions.content import format as fmt
-from actions.content.records import SPECS
+from actions.content.records import in_menu
 from bot.lang import tags, texts
 from bot.lang.codes import LANGUAGES
 
 YEAR = 365 * 24 * 3600
-#: The order kinds appear in the menu: what changes by the hour first.
-MENU = ("airport", "gate", "flight", "announcement", "guidance", "organisation", "airport-name")
+
+
+def menu() -> list[str]:
+    """The kinds in the order the menu shows them: what changes by the hour first."""
+    return [spec.kind.value for spec in in_menu()]
 
 
 def interface_language(request: web.Request) -> tuple[str, bool]:
@@ -44,6 +47,7 @@ CHOICE_WORDS = {
     "status": ("status",),
     "verification": ("verification",),
     "kind": ("kind",),
+    "verdict": ("verdict",),
 }
 
 
@@ -83,7 +87,7 @@ def render(
         "kabul": kabul,
         "choice_name": lambda name, value: choice_name(name, value, language),
         "languages": words.LANGUAGE_NAMES,
-        "menu": [kind for kind in MENU if any(s.kind.value == kind for s in SPECS.values())],
+        "menu": menu(),
         "who": who,
         "path": request.path,
         **context,

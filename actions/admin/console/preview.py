@@ -19,6 +19,9 @@ record is about (``replies``: its data blocks, the freshness warning) and the do
 from __future__ import annotations
 
 import asyncio
+import importlib
+import inspect
+import pkgutil
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -28,22 +31,16 @@ from rasa_sdk import Tracker
 from rasa_sdk.executor import CollectingDispatcher
 from sqlalchemy.orm import Session
 
+from actions import chat
 from actions.admin.console.responses import wording
-from actions.chat.airport import ActionAnswerAirportStatus
-from actions.chat.announcements import ActionAnswerAnnouncements
-from actions.chat.documents import ActionAnswerDocuments
-from actions.chat.flights import ActionAnswerFlights
-from actions.chat.help import ActionAnswerHelp
-from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply
 from actions.content.database_action import Turn
 from actions.content.localise import word
-from actions.content.models import Gate, GuidanceKind, GuidanceTopic
+from actions.content.records import SPECS
 from actions.content.revision import RecordKind
 from actions.settings import FreshnessLimits
 from bot.channels.sms_render import ReplyRenderer
 from bot.channels.sms_segments import MAX_SEGMENTS, segment_count
-from bot.lang import texts
 from bot.lang.codes import LANGUAGES
 
 
@@ -104,34 +101,17 @@ class Question:
 
 
 class Answers:
-    """The content actions, made once (they read their settings when created)."""
+    """The chat's content actions, made once (they read their settings when created)."""
 
     def __init__(self, limits: FreshnessLimits) -> None:
-        self.airport = ActionAnswerAirportStatus(freshness=limits)
-        self.flights = ActionAnswerFlights(freshness=limits)
-        self.announcements = ActionAnswerAnnouncements(freshness=limits)
-        self.documents = ActionAnswerDocuments(freshness=limits)
-        self.help = ActionAnswerHelp(freshness=limits)
+        self.actions = content_actions(limits)
 
     def questions(self, kind: RecordKind, key: str, row: Any) -> list[Question]:
         """The question this record answers first, then the page it is part of (if any)."""
-        if kind in (RecordKind.AIRPORT, RecordKind.AIRPORT_NAME):
-            return [Question(self.airport, {"airport": key})]
-        if kind is RecordKind.GATE:
-            airport = {"airport": key.split("/", 1)[0]}
-            return [
-                Question(self.airport, {**airport, "gate": key}),
-                Question(self.airport, airport),
-            ]
-        if kind is RecordKind.FLIGHT:
-            return [Question(self.flights, {"flight_number": key.split("@", 1)[0]})]
-        if kind is RecordKind.ANNOUNCEMENT:
-            return [Question(self.announcements, {})]
-        if kind is RecordKind.GUIDANCE and isinstance(row, GuidanceTopic):
-            return [
-                Question(self.help if row.kind is GuidanceKind.CONTACTS else self.documents, {})
-            ]
-        return []  # organisations appear inside other answers
+        return [
+            Question(self.actions[asked.action], asked.entities)
+            for asked in SPECS[kind].asked(key, row)
+        ]
 
     def replies(
         self, session: Session, question: Question, language: str, now: datetime
@@ -180,15 +160,25 @@ class Answers:
                 for message in self.chat(session, question, language, now)
             ]
             sms = _as_sent(replies, language)
-            shown.append(Answer(language, messages, sms, full, _question(row, language)))
+            question = SPECS[kind].preview.question(row, language)
+            shown.append(Answer(language, messages, sms, full, question))
         return shown
 
 
-def _question(row: Any, language: str) -> str:
-    """ "is Abbey Gate open?" for a gate; other records answer their kind's usual question."""
-    if not isinstance(row, Gate):
-        return ""
-    return texts.render("console.question_gate", language, gate=fmt.text(row, "name", language))
+def content_actions(limits: FreshnessLimits) -> dict[str, ContentAction]:
+    """Every content action of the chat (``actions.chat``, what the action server loads), by
+    its name: a kind's preview names the action that answers it."""
+    for module in pkgutil.iter_modules(chat.__path__):
+        importlib.import_module(f"{chat.__name__}.{module.name}")
+    found: dict[str, ContentAction] = {}
+    classes = list(ContentAction.__subclasses__())
+    while classes:
+        cls = classes.pop()
+        classes += cls.__subclasses__()
+        if cls.__module__.startswith(f"{chat.__name__}.") and not inspect.isabstract(cls):
+            action = cls(freshness=limits)
+            found[action.name()] = action
+    return found
 
 
 def _chat(replies: list[Reply], language: str) -> list[str]:

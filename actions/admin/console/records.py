@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from actions.admin.console.guard import editor_or_sign_in
 from actions.admin.console.needs import RECENT_DEPARTURE
-from actions.admin.console.pages import MENU, interface_language, render
+from actions.admin.console.pages import interface_language, menu, render
 from actions.admin.console.refusals import not_found
 from actions.admin.console.titles import shown_with, title
 from actions.admin.state import in_transaction, now
@@ -38,7 +38,7 @@ def searched(spec: KindSpec) -> Any:
 @routes.get("/console/records")
 async def kinds(request: web.Request) -> web.Response:
     who = await editor_or_sign_in(request)
-    return render(request, "kinds.html", {"kinds": MENU}, who)
+    return render(request, "kinds.html", {"kinds": menu()}, who)
 
 
 @routes.get("/console/records/{kind}")

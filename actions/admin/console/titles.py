@@ -1,4 +1,7 @@
-"""A record as an editor recognises it in a list: "Abbey Gate (KBL)", "QR8010 → Doha, 24 Aug"."""
+"""A record as an editor recognises it in a list: "Abbey Gate (KBL)", "QR8010 → Doha, 24 Aug".
+
+Each kind says how (its spec's ``title`` and ``title_reads``, ``actions/content/kinds.py``).
+"""
 
 from __future__ import annotations
 
@@ -6,52 +9,14 @@ from typing import Any
 
 from sqlalchemy.orm import joinedload, load_only, raiseload
 
-from actions.content import format as fmt
-from actions.content.localise import isolate_latin
-from actions.content.models import (
-    Airport,
-    AirportStatus,
-    Announcement,
-    Flight,
-    Gate,
-    GuidanceTopic,
-    Organisation,
-)
+from actions.content.records import SPECS, spec_of
 from bot.lang.codes import LANGUAGES
 
 
 def title(row: Any, language: str) -> str:
     """Plain text (templates escape it); content texts in the interface language if present."""
-    if isinstance(row, AirportStatus):
-        return fmt.text(row.airport, "name", language)
-    if isinstance(row, Gate):
-        return f"{fmt.text(row, 'name', language)} ({row.airport.iata})"
-    if isinstance(row, Flight):
-        city = fmt.text(row.destination, "city", language)
-        line = f"{row.flight_number} — {city}, {fmt.departure(row.departs_at, language)}"
-        return isolate_latin(line, language)  # keeps "PK6250" whole in a right-to-left line
-    if isinstance(row, Announcement | GuidanceTopic):
-        return fmt.text(row, "title", language)
-    if isinstance(row, Organisation | Airport):
-        return fmt.text(row, "name", language)
-    return str(row)
-
-
-#: What :func:`title` and the record's key read: (its own columns, the airport it names, that
-#: airport's columns). A text means its three language columns.
-_READ: dict[type[Any], tuple[tuple[str, ...], Any, tuple[str, ...]]] = {
-    AirportStatus: (("airport_id",), AirportStatus.airport, ("iata", "name")),
-    Gate: (("slug", "airport_id", "name"), Gate.airport, ("iata",)),
-    Flight: (
-        ("flight_number", "departs_at", "destination_id"),
-        Flight.destination,
-        ("iata", "city"),
-    ),
-    Announcement: (("slug", "title"), None, ()),
-    GuidanceTopic: (("slug", "title"), None, ()),
-    Organisation: (("slug", "name"), None, ()),
-    Airport: (("iata", "name"), None, ()),
-}
+    spec = spec_of(row)
+    return spec.title(row, language) if spec is not None else str(row)
 
 
 def _columns(model: type[Any], names: tuple[str, ...]) -> list[Any]:
@@ -66,10 +31,13 @@ def _columns(model: type[Any], names: tuple[str, ...]) -> list[Any]:
 
 def shown_with(model: type[Any], *also: str) -> list[Any]:
     """Loader options for records listed by title: only the columns the title and the key read
-    (and ``also``), the airport they name joined in the same query, nothing else. Whatever
+    (and ``also``), the record they name joined in the same query, nothing else. Whatever
     else a page would read raises instead of quietly costing a query per row."""
-    own, airport, its = _READ[model]
-    options = [load_only(*_columns(model, (*own, *also)), raiseload=True)]
-    if airport is not None:
-        options.append(joinedload(airport).load_only(*_columns(Airport, its), raiseload=True))
+    spec = next(spec for spec in SPECS.values() if spec.model is model)
+    reads = spec.title_reads
+    options = [load_only(*_columns(model, (*reads.own, *also)), raiseload=True)]
+    if reads.through is not None:
+        through = getattr(model, reads.through)
+        named = through.property.mapper.class_
+        options.append(joinedload(through).load_only(*_columns(named, reads.its), raiseload=True))
     return [*options, raiseload("*")]

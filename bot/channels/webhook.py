@@ -1,0 +1,277 @@
+"""One receive route for every provider's webhook: what a connector writes is only what its
+provider does differently.
+
+``WebhookInput.receive`` takes each request through the same steps, in this order:
+
+1. ``authenticate(request)``: the provider's secret or signature header, checked before a
+   byte of the body is read, so a stranger's 30 MB costs nothing. A gateway that cannot add
+   headers (Kannel) carries its secret in the query (``request.args``) or in the path
+   (``webhook_path = "/webhook/<secret:str>"``, then ``request.match_info``): the same hook;
+2. the body, read bounded (``BODY_LIMITS``), answered 413 above the limit;
+3. ``parse(body, request)``, in a worker thread when the body is large: the messages the
+   request carries (none for a delivery-status callback). ``MalformedRequest`` and other
+   unreadable input are 400, never 500; ``Forged`` is 403, for a signature that covers the
+   body (WhatsApp's HMAC of it, Twilio's of the parsed fields);
+4. each message's ``delivery`` taken once (``SeenMessages``): a retry is answered, not turned;
+   and one sent too long ago (``sent_at``, ``MESSAGE_MAX_AGE``) is acknowledged, not answered;
+5. ``handle(message, ...)`` takes the turn (``turns.take_turn``). A turn whose answer and
+   apology both failed is forgotten, so that the provider's retry is answered when things are
+   back, and the request is 503: the only 503 there is;
+6. ``answer(received)``: what the provider expects back when all went well (TwiML, ``ok``,
+   the web chat's replies).
+
+Every refusal has one form on every channel, JSON ``{"error": "..."}`` (``Refused``);
+providers read only the status of it, people's pages the text.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any, ClassVar, Final, Generic, TypeVar
+
+from rasa.core.channels.channel import InputChannel
+from sanic import response
+from sanic.request import Request
+from sanic.response import HTTPResponse
+
+from bot.channels.addresses import AddressBook
+from bot.channels.alerts import address_book_for
+from bot.channels.blueprints import Blueprint
+from bot.channels.dedup import SeenMessages, sent_too_long_ago
+from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
+from bot.channels.settings import RedisSettings, for_rasa, hotline, message_max_age
+from bot.channels.transport import (
+    BODY_LIMITS,
+    BodyTooLarge,
+    MalformedRequest,
+    ProviderApi,
+    parse_off_loop,
+    read_body,
+    webhook_blueprint,
+)
+from bot.channels.turns import OnNewMessage, Outcome
+
+logger = logging.getLogger(__name__)
+
+M = TypeVar("M")
+S = TypeVar("S")
+T = TypeVar("T")
+
+#: The body of the one 503: the provider retries, the web chat keeps the message and resends.
+NOT_ANSWERED: Final = "the assistant could not answer; try again later"
+
+
+class Forged(Exception):
+    """A request whose signature over its content is wrong: refused 403 like a missing one."""
+
+
+class Refused(Exception):
+    """A request answered with an error instead of a turn: ``status`` and the body
+    ``{"error": error, **extra}`` (the web chat's 429 adds ``retry_after``)."""
+
+    def __init__(
+        self,
+        status: int,
+        error: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(error)
+        self.status = status
+        self.error = error
+        self.headers = dict(headers or {})
+        self.extra = extra
+
+    def answer(self) -> HTTPResponse:
+        return response.json(
+            {"error": self.error, **self.extra}, status=self.status, headers=self.headers
+        )
+
+
+@dataclass(frozen=True)
+class Inbound(Generic[M]):
+    """One message a provider's request carries, as ``parse`` found it."""
+
+    message: M
+    #: What identifies a delivery of this message, so that a retry is answered once; None for
+    #: a channel whose sender waits for the answer and never retries on its own (the web chat).
+    delivery: str | None = None
+    #: How long ``delivery`` is remembered; None for as long as providers retry.
+    remember_seconds: float | None = None
+    #: When the person sent it, as the provider says (Unix seconds), where it says so: one sent
+    #: longer ago than ``MESSAGE_MAX_AGE`` is acknowledged, not answered. Telegram keeps an
+    #: update it could not deliver for a day, and Meta signs no time, so an old signed request
+    #: may be a replay (docs/OPERATIONS.md, "Retries and replays").
+    sent_at: object = None
+
+
+@dataclass
+class Received(Generic[M]):
+    """What became of a request's messages: what ``answer`` answers."""
+
+    #: The messages taken on (answered, apologised for, or too old to answer), with how.
+    taken: list[tuple[M, Outcome]] = field(default_factory=list)
+    #: Messages answered before (a provider's retry).
+    repeated: int = 0
+
+    @property
+    def only_repeats(self) -> bool:
+        """Every message was answered before: the whole request is a retry."""
+        return self.repeated > 0 and not self.taken
+
+
+async def read_parsed(request: Request, limit: int, parse: Callable[[bytes], T]) -> T:
+    """``parse`` of the body, read no further than ``limit`` bytes; ``Refused`` 413 above it,
+    400 for what cannot be read (``Forged`` is left to the caller, who names the secret)."""
+    try:
+        body = await read_body(request, limit)
+        return await parse_off_loop(parse, body)
+    except BodyTooLarge:
+        raise Refused(413, "request too large") from None
+    except MalformedRequest as error:
+        raise Refused(400, str(error)) from None
+    except (ValueError, KeyError, TypeError) as error:
+        # A shape the parser did not expect: named by its type only, its text may quote the body.
+        raise Refused(400, f"malformed request ({type(error).__name__})") from None
+
+
+class WebhookInput(InputChannel, Generic[S, M]):
+    """A connector whose provider posts messages to ``/webhooks/<name>/webhook``.
+
+    A connector gives ``load_settings`` (its frozen settings from the environment and
+    credentials), ``set_up`` (its ``api``: the provider's API, closed with the server),
+    ``authenticate``, ``parse``, ``handle`` and ``answer``; the receive route is this class's.
+    """
+
+    #: What a refused request lacked (a header's name, "secret"), named in the 403 body.
+    credential: ClassVar[str] = "secret"
+    #: The route under ``/webhooks/<name>``; a path parameter reaches ``request.match_info``.
+    webhook_path: ClassVar[str] = "/webhook"
+    #: The methods it answers (a gateway may deliver with GET and query parameters).
+    webhook_methods: ClassVar[tuple[str, ...]] = ("POST",)
+
+    api: ProviderApi
+
+    def __init__(
+        self,
+        settings: S,
+        *,
+        addresses: AddressBook | None = None,
+        memory: ChannelMemory | None = None,
+        hotline: str | None = None,
+        max_age: timedelta | None = None,
+    ) -> None:
+        self.settings = settings
+        self.addresses = addresses
+        # Retries (and a connector's own state): Redis in production (bot/channels/memory.py).
+        self.memory = memory if memory is not None else ProcessMemory()
+        self.seen = SeenMessages(self.memory)
+        self.hotline = hotline
+        self.max_age = max_age or message_max_age()
+        self.set_up()
+
+    def set_up(self) -> None:
+        """Makes the connector's own parts from ``settings`` and ``memory``: its provider's
+        ``api`` at least."""
+        raise NotImplementedError
+
+    @classmethod
+    def load_settings(cls, credentials: dict[str, Any] | None) -> S:
+        """The connector's settings; secrets come from the environment."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
+        settings = for_rasa(lambda: cls.load_settings(credentials))
+        return cls(
+            settings,
+            addresses=address_book_for(cls.name()),
+            memory=channel_memory(RedisSettings.load()),
+            hotline=hotline(),
+        )
+
+    def authenticate(self, request: Request) -> bool:
+        """Whether the request carries the provider's secret (or a signature to check in
+        ``parse``); read from headers, query or path only, never from the body."""
+        raise NotImplementedError
+
+    def parse(self, body: bytes, request: Request) -> list[Inbound[M]]:
+        """The messages ``body`` carries; raises ``MalformedRequest`` (400) or ``Forged``
+        (403). May run in a worker thread: it reads ``request`` but never changes it."""
+        raise NotImplementedError
+
+    async def handle(self, message: M, on_new_message: OnNewMessage, request: Request) -> Outcome:
+        """Takes the turn of one message (``turns.take_turn``); may raise ``Refused`` before
+        it (the web chat's limits)."""
+        raise NotImplementedError
+
+    def answer(self, received: Received[M]) -> HTTPResponse:
+        """What the provider expects when every message was taken."""
+        raise NotImplementedError
+
+    def body_limit(self) -> int:
+        """The most a request of this provider may carry (``transport.BODY_LIMITS``, which
+        also sets the server's own limit: a new connector adds itself there)."""
+        return BODY_LIMITS[self.name()]
+
+    def routes(self, blueprint: Blueprint, on_new_message: OnNewMessage) -> None:
+        """The connector's routes besides the webhook (WhatsApp's verification handshake)."""
+
+    def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
+        blueprint = webhook_blueprint(f"{self.name()}_webhook", self.api, self.memory)
+
+        @blueprint.route(self.webhook_path, methods=self.webhook_methods, stream=True)
+        async def receive(request: Request, **_: Any) -> HTTPResponse:
+            return await self.receive(request, on_new_message)
+
+        self.routes(blueprint, on_new_message)
+        return blueprint
+
+    async def receive(self, request: Request, on_new_message: OnNewMessage) -> HTTPResponse:
+        """One provider request, through the steps of this module's docstring."""
+        name = self.name()
+        if not self.authenticate(request):
+            return self._forged("without")
+        try:
+            inbound = await read_parsed(
+                request, self.body_limit(), lambda body: self.parse(body, request)
+            )
+        except Forged:
+            return self._forged("with a wrong")
+        except Refused as refusal:
+            if refusal.status == 400:
+                logger.warning("%s: malformed request refused (%s)", name, refusal.error)
+            return refusal.answer()
+        received: Received[M] = Received()
+        for each in inbound:
+            if each.delivery is not None and not await self.seen.first_time(
+                each.delivery, each.remember_seconds
+            ):
+                logger.info("%s: a message delivered again, answered already", name)
+                received.repeated += 1
+                continue
+            if sent_too_long_ago(each.sent_at, self.max_age):
+                logger.info(
+                    "%s: message older than %s acknowledged, not answered", name, self.max_age
+                )
+                received.taken.append((each.message, Outcome.ANSWERED))
+                continue
+            try:
+                outcome = await self.handle(each.message, on_new_message, request)
+            except Refused as refusal:
+                return refusal.answer()
+            if outcome is Outcome.UNANSWERED and each.delivery is not None:
+                await self.seen.forget(each.delivery)
+            received.taken.append((each.message, outcome))
+        if any(outcome is Outcome.UNANSWERED for _, outcome in received.taken):
+            # A provider retries the whole request: the messages answered are known by then.
+            return Refused(503, NOT_ANSWERED).answer()
+        return self.answer(received)
+
+    def _forged(self, how: str) -> HTTPResponse:
+        logger.warning("%s: refused a request %s %s", self.name(), how, self.credential)
+        return Refused(403, f"missing or wrong {self.credential}").answer()

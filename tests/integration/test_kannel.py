@@ -1,0 +1,172 @@
+"""SMS through a real Kannel: bearerbox and smsbox configured with the groups
+``python -m bot.channels.kannel conf`` prints, fakesmsc as the operator's SMSC, and the real
+Rasa and action server with the ``kannel`` channel. A phone's SMS goes in through fakesmsc, the
+answer comes back out through Kannel's sendsms to fakesmsc: English as GSM-7, Dari and Pashto
+as UCS-2, each in its language and within three segments; Kannel's delivery report reaches
+the channel; a request without the secret is refused."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from scripts.stack import Stack, free_port
+from tests.integration.conftest import MODEL, _content_cli
+from tests.integration.kannel_processes import SHORT_CODE, Kannel, Received, missing_binaries
+
+CREDENTIALS = "bot.channels.kannel.KannelInput:\n"
+#: Letters Pashto has and Dari does not.
+PASHTO_LETTERS = set("ښځڅډټړږګۍېڼ")
+ARABIC_SCRIPT = re.compile(r"[\u0600-\u06FF]")
+
+
+@dataclass
+class KannelStack:
+    stack: Stack
+    kannel: Kannel
+    secret: str
+
+    def sms(self, number: str, text: str) -> list[Received]:
+        """One SMS from ``number``; the SMS Kannel sent back to it."""
+        before = len(self.kannel.to(number))
+        self.kannel.phone_sends(number, text)
+        return self.kannel.replies(number, before)
+
+    def rasa_log(self) -> str:
+        return (self.stack.log_dir / "rasa.log").read_text(errors="replace")
+
+
+@pytest.fixture(scope="module")
+def kannel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KannelStack]:
+    if not MODEL.exists():
+        pytest.fail(f"{MODEL} is missing: run `make train` (make test does it first)")
+    if missing := missing_binaries():
+        pytest.fail(f"{', '.join(missing)} missing: run `make deps` (kannel, kannel-extras)")
+    base = tmp_path_factory.mktemp("kannel")
+    db_url = f"sqlite:///{base / 'content.db'}"
+    _content_cli(db_url, "migrate")
+    _content_cli(db_url, "seed")
+    credentials = base / "credentials.yml"
+    credentials.write_text(CREDENTIALS)
+    rasa_port, secret = free_port(), secrets.token_urlsafe(24)
+    channel_env = {
+        "KANNEL_SECRET": secret,
+        "KANNEL_USERNAME": "assistant",
+        "KANNEL_PASSWORD": secrets.token_urlsafe(12),
+        "KANNEL_FROM": SHORT_CODE,
+        "KANNEL_WEBHOOK_BASE_URL": f"http://127.0.0.1:{rasa_port}",
+    }
+    kannel = Kannel(base, channel_env)
+    channel_env["KANNEL_SEND_URL"] = kannel.send_url
+    kannel.start()
+    stack = Stack(
+        model=MODEL,
+        content_db_url=db_url,
+        log_dir=base / "logs",
+        rasa_port=rasa_port,
+        action_port=free_port(),
+        credentials=credentials,
+        extra_env={
+            **channel_env,
+            "CONVERSATION_ID_KEY": secrets.token_urlsafe(32),
+            "ADDRESS_ENCRYPTION_KEY": secrets.token_urlsafe(32),
+        },
+    )
+    try:
+        stack.start()
+        yield KannelStack(stack, kannel, secret)
+    finally:
+        stack.stop()
+        kannel.stop()
+
+
+def new_number() -> str:
+    return f"+9379{time.time_ns() % 10**7:07d}"
+
+
+def assert_fits(replies: list[Received]) -> None:
+    from bot.channels.sms_segments import MAX_SEGMENTS, segment_count
+
+    assert replies, "no SMS came back through Kannel"
+    for reply in replies:
+        assert reply.parts <= MAX_SEGMENTS and segment_count(reply.text) == reply.parts, reply
+
+
+def test_an_english_question_is_answered_in_gsm7_through_kannel(kannel: KannelStack) -> None:
+    number = new_number()
+    assert_fits(kannel.sms(number, "hello"))
+    replies = kannel.sms(number, "when are the flights to Doha")
+    assert_fits(replies)
+    assert any("RCH871" in reply.text for reply in replies), replies
+    assert {reply.coding for reply in replies} == {"text"}, "English travels as GSM-7"
+
+
+@pytest.mark.parametrize(
+    ("language", "hello", "question", "expected"),
+    [
+        ("prs", "سلام", "دروازهٔ ابی باز است؟", "دروازهٔ ابی"),
+        ("ps", "سلام وروره", "څوک مرسته کولای شي", "+93 700 000 101"),
+    ],
+)
+def test_dari_and_pashto_questions_are_answered_in_ucs2_in_their_language(
+    kannel: KannelStack, language: str, hello: str, question: str, expected: str
+) -> None:
+    number = new_number()
+    assert_fits(kannel.sms(number, hello))
+    replies = kannel.sms(number, question)
+    assert_fits(replies)
+    (answer,) = replies
+    assert expected in answer.text.replace("\u2068", "").replace("\u2069", ""), answer
+    assert answer.coding == "ucs-2" and ARABIC_SCRIPT.search(answer.text), answer
+    pashto = bool(PASHTO_LETTERS & set(answer.text))
+    assert pashto == (language == "ps"), f"not written in {language}: {answer.text}"
+
+
+def test_a_long_answer_arrives_as_one_concatenated_sms(kannel: KannelStack) -> None:
+    number = new_number()
+    kannel.sms(number, "سلام")
+    replies = kannel.sms(number, "پروازهای بعدی")
+    assert_fits(replies)
+    assert max(reply.parts for reply in replies) > 1, "expected an answer over one segment"
+
+
+def test_kannels_delivery_report_is_recorded_without_the_number(kannel: KannelStack) -> None:
+    number = new_number()
+    kannel.sms(number, "hello")
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if re.search(r"kannel: reply 1 to \S+: delivered", kannel.rasa_log()):
+            break
+        time.sleep(0.3)
+    else:
+        pytest.fail("no delivery report recorded in Rasa's log")
+    assert number not in kannel.rasa_log() and number.lstrip("+") not in kannel.rasa_log()
+
+
+def _get(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_a_forged_request_is_refused_and_nothing_is_sent(kannel: KannelStack) -> None:
+    number = new_number()
+    base = f"{kannel.stack.rasa_url}/webhooks/kannel"
+    fields = f"from=%2B{number.lstrip('+')}&text=hello&coding=0&charset=UTF-8&id={number}"
+    assert _get(f"{base}/receive?secret=not-the-secret-at-all&{fields}") == 403
+    assert _get(f"{base}/receive?{fields}") == 403
+    assert _get(f"{base}/delivered?secret=wrong&conversation=x&ref=1&status=1") == 403
+    time.sleep(3)
+    assert kannel.kannel.to(number) == [], "a forged request made the assistant send an SMS"
+    # The same request with the secret is answered: the refusal was the secret's.
+    assert _get(f"{base}/receive?secret={kannel.secret}&{fields}") == 200
+    assert kannel.kannel.replies(number, 0), "no answer with the right secret"
