@@ -38,6 +38,31 @@ return 1
 """
 
 
+def redis_from_env(
+    environ: Mapping[str, str] = os.environ, timeout: float = REDIS_TIMEOUT_SECONDS
+) -> tuple[aioredis.Redis, str]:
+    """A client of the lock store's Redis and the deployment's key prefix (``<prefix>:``,
+    empty without a ``REDIS_KEY_PREFIX`` of letters and digits, as Rasa's lock store)."""
+    port, db = environ.get("REDIS_PORT", "").strip(), environ.get("REDIS_DB", "").strip()
+    if not port.isdigit() or not (db or "0").isdigit():
+        raise ValueError("REDIS_PORT and REDIS_DB must be numbers (docs/OPERATIONS.md)")
+    client = aioredis.Redis(
+        host=environ["REDIS_HOST"].strip(),
+        port=int(port),
+        db=int(db or 0),
+        password=environ.get("REDIS_PASSWORD") or None,
+        socket_timeout=timeout,
+        socket_connect_timeout=timeout,
+        # A pooled connection that Redis closed (it restarted) is reopened once at once.
+        retry=Retry(NoBackoff(), 1),
+        retry_on_error=[RedisConnectionError],
+        decode_responses=True,
+    )
+    # As Rasa's lock store: a prefix of letters and digits, else none.
+    deployment = environ.get("REDIS_KEY_PREFIX", "").strip()
+    return client, (f"{deployment}:" if deployment.isalnum() else "")
+
+
 class RedisMemory(ChannelMemory):
     """The memory of every Rasa process of a deployment, in Redis (``redis.asyncio``).
 
@@ -58,25 +83,8 @@ class RedisMemory(ChannelMemory):
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> RedisMemory:
         """The lock store's Redis (``REDIS_HOST``, ``REDIS_PORT``, ``REDIS_DB``,
         ``REDIS_PASSWORD``); keys under ``<REDIS_KEY_PREFIX>:channels:``."""
-        port, db = environ.get("REDIS_PORT", "").strip(), environ.get("REDIS_DB", "").strip()
-        if not port.isdigit() or not (db or "0").isdigit():
-            raise ValueError("REDIS_PORT and REDIS_DB must be numbers (docs/OPERATIONS.md)")
-        client = aioredis.Redis(
-            host=environ["REDIS_HOST"].strip(),
-            port=int(port),
-            db=int(db or 0),
-            password=environ.get("REDIS_PASSWORD") or None,
-            socket_timeout=REDIS_TIMEOUT_SECONDS,
-            socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
-            # A pooled connection that Redis closed (it restarted) is reopened once at once.
-            retry=Retry(NoBackoff(), 1),
-            retry_on_error=[RedisConnectionError],
-            decode_responses=True,
-        )
-        # As Rasa's lock store: a prefix of letters and digits, else none.
-        deployment = environ.get("REDIS_KEY_PREFIX", "").strip()
-        prefix = f"{deployment}:{KEY_PREFIX}" if deployment.isalnum() else KEY_PREFIX
-        return cls(client, prefix)
+        client, deployment = redis_from_env(environ)
+        return cls(client, f"{deployment}{KEY_PREFIX}")
 
     def _check_up(self) -> None:
         if time.monotonic() < self._down_until:

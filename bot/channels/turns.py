@@ -227,6 +227,13 @@ async def take_turn(
     return Outcome.APOLOGISED
 
 
+async def conversation_language(agent: Any, conversation: str) -> str | None:
+    """The conversation's ``language`` slot, None when unknown or unreadable (a notice sent
+    outside a turn, bot/channels/intake.py)."""
+    language, _ = await _conversation_state(agent, conversation)
+    return language
+
+
 async def _conversation_state(agent: Any, conversation: str) -> tuple[str | None, bool]:
     """The conversation's ``language`` slot and whether it is paused; (None, False) when the
     tracker store cannot tell (it may be what failed)."""

@@ -26,6 +26,7 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertOutput, custom_payload_in_reply
 from bot.channels.blueprints import Blueprint
 from bot.channels.identity import conversation_id
+from bot.channels.intake import Queued
 from bot.channels.notices import choose, text_only
 from bot.channels.settings import WhatsAppSettings
 from bot.channels.transport import (
@@ -226,6 +227,7 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, dict[str, Any]]):
     """
 
     credential = SIGNATURE_HEADER
+    replies_by_api = True
 
     @classmethod
     def name(cls) -> str:
@@ -282,14 +284,29 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, dict[str, Any]]):
     def answer(self, received: Received[dict[str, Any]]) -> HTTPResponse:
         return response.text("ok")
 
-    async def handle(
-        self, message: dict[str, Any], on_new_message: OnNewMessage, request: Request
-    ) -> Outcome:
+    def to_queue(self, message: dict[str, Any]) -> Queued:
+        return Queued(conversation_id("whatsapp", message["from"]), message, _text_of(message))
+
+    def from_queue(self, data: dict[str, Any]) -> dict[str, Any]:
+        return data
+
+    def _output(self, message: dict[str, Any]) -> tuple[WhatsAppOutput, str]:
         wa_id = message["from"]  # the sender's WhatsApp id: where replies go
         conversation = conversation_id("whatsapp", wa_id)
         output = WhatsAppOutput(
             self.api, self.settings.phone_number_id, wa_id, conversation, self.addresses
         )
+        return output, conversation
+
+    async def say(self, message: dict[str, Any], text: str) -> None:
+        output, conversation = self._output(message)
+        await output.send_text_message(conversation, text)
+
+    async def take(
+        self, message: dict[str, Any], on_new_message: OnNewMessage, agent: Any
+    ) -> Outcome:
+        output, conversation = self._output(message)
+        wa_id = message["from"]
         replies = TurnReplies(output, self.name())
         text = _text_of(message)
         if text is None:
@@ -301,4 +318,4 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, dict[str, Any]]):
         incoming = user_message(
             text, replies, conversation, input_channel=self.name(), person=wa_id
         )
-        return await take_turn(incoming, on_new_message, request.app.ctx.agent, self.hotline)
+        return await take_turn(incoming, on_new_message, agent, self.hotline)
