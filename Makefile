@@ -21,7 +21,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 
 .PHONY: help setup run db purge train lint mypy check test test-unit validate test-nlu test-stories test-followups \
 	test-integration journeys deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
-	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-language bench-urgency \
+	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-language bench-urgency bench-claims \
 	chaos clean
 
 help:
@@ -43,6 +43,7 @@ help:
 	@echo "make bench-sms   what an SMS user pays (sends, segments) per question, five language slices"
 	@echo "make bench-language  do shared words («سلام», numbers, names) move a conversation's language?"
 	@echo "make bench-urgency   urgent-case words: precision and recall per language beside the old matcher"
+	@echo "make bench-claims    rumours to checked claims: top-1 per language slice, false matches, 5 000 claims"
 	@echo "make bench-load  full stack under load: make run's setup, production (PostgreSQL, Redis,"
 	@echo "            several workers) and stock Rasa side by side (BENCH_DURATION=60 BENCH_CONCURRENCY=50)"
 	@echo "make chaos  kill the action server, a Rasa process and Redis under a web-chat load (about"
@@ -101,7 +102,7 @@ run: setup db train
 # .venv/bot's interpreter. Each script is checked with the venv that runs it. `make mypy` is also
 # the pre-commit hook (.pre-commit-config.yaml), so it needs the venvs but never builds them.
 BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_language_hold.py scripts/bench_channel_memory.py scripts/dated_stories.py
-MYPY_ACTIONS := actions bot/lang bot/alert_rates.py bot/pacing.py bot/settings_values.py bot/case_urgency.py bot/case_hours.py \
+MYPY_ACTIONS := actions bot/contentdb bot/lang bot/alert_rates.py bot/pacing.py bot/settings_values.py bot/case_urgency.py bot/case_hours.py \
 	bot/channels/sms_segments.py \
 	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest
 MYPY_BOT := bot $(BOT_SCRIPTS)
@@ -214,7 +215,7 @@ test: deps-check setup lint test-unit validate train test-nlu test-stories test-
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
 bench: bench-nlu bench-content bench-alerts bench-action-secret bench-action-server bench-memory bench-mailbox \
-	bench-console bench-cases bench-sms bench-language bench-urgency
+	bench-console bench-cases bench-sms bench-language bench-urgency bench-claims
 
 # Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
 bench-nlu: .venv/bot/.installed
@@ -227,6 +228,11 @@ bench-nlu: .venv/bot/.installed
 bench-urgency: .venv/actions/.installed
 	@mkdir -p results
 	$(ACT)/python scripts/bench_urgency.py | tee results/bench-urgency.md
+
+# Rumours to checked claims: held-out paraphrases in five slices, unrelated messages, 5 000 claims.
+bench-claims: .venv/actions/.installed
+	@mkdir -p results
+	$(ACT)/python scripts/bench_claims.py | tee results/bench-claims.md
 
 # Does a conversation keep its language on words Dari and Pashto share (docs/BENCHMARKS.md)?
 bench-language: .venv/bot/.installed

@@ -1,13 +1,27 @@
 """Every table of the content database, whichever package keeps it: the content, the cases,
-the questions and the alerts. Content does not import the alert system, so its models alone
-are not the whole schema; the migrations and the checks that compare them with the models
-read this one."""
+the questions, the alerts and the rumours people ask about. Each package's models join the one
+metadata of ``bot/contentdb/tables.py`` when imported; none imports another's to complete the
+schema, so the migrations and the checks that compare them with the models read this one."""
 
 from __future__ import annotations
 
 from sqlalchemy import MetaData
 
-import actions.alerts.models  # noqa: F401  (its tables join the metadata when imported)
-from actions.content.models import Base
+import actions.alerts.models
+import actions.cases.models
+import actions.claims.models
+import actions.content.models
+import actions.questions.models
+from bot.contentdb import tables
 
-metadata: MetaData = Base.metadata
+#: The whole schema: the tables both runtimes use, and the content runtime's own.
+metadata: MetaData = tables.metadata
+
+#: The packages whose models make up ``metadata``.
+MODELS = (
+    actions.content.models,
+    actions.alerts.models,
+    actions.cases.models,
+    actions.claims.models,
+    actions.questions.models,
+)

@@ -11,6 +11,8 @@ arguments as ``python -m rasa_sdk``), it
   endpoints.yml). Only ``/health`` answers without it, so that a load balancer can probe.
 - refuses to start on a non-loopback address without a secret.
 
+Both variables are read once, at the start, by ``actions/settings.py``.
+
 Why a shared secret rather than mutual TLS: it costs one constant-time comparison per call
 (docs/BENCHMARKS.md, "Action server secret"), needs no certificates that an operator must renew
 during a crisis, and works the same behind a TLS-terminating proxy; between machines it must
@@ -20,11 +22,9 @@ travel over TLS or a private network (docs/OPERATIONS.md).
 from __future__ import annotations
 
 import hmac
-import ipaddress
 import logging
-import os
 import sys
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
 from pluggy import HookimplMarker
@@ -32,42 +32,15 @@ from sanic import Sanic, response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
+from actions.settings import ACTION_SERVER_SECRET, ActionServerSettings, SettingsError
+
 logger = logging.getLogger(__name__)
 
-SECRET_ENV: Final = "ACTION_SERVER_SECRET"
 SECRET_HEADER: Final = "X-Action-Server-Secret"
-#: rasa-sdk's own variable for the interface it binds to.
-HOST_ENV: Final = "SANIC_HOST"
-DEFAULT_HOST: Final = "127.0.0.1"
 #: What a load balancer or `make run` may ask without the secret.
 OPEN_PATHS: Final = frozenset({"/health"})
 
 hookimpl = HookimplMarker("rasa_sdk")
-
-
-class ActionServerSetupError(RuntimeError):
-    """The action server would be an open door; the message says what to set."""
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def server_secret(environ: Mapping[str, str] = os.environ) -> str | None:
-    """The shared secret, or None on a loopback-only server without one (local development)."""
-    secret = environ.get(SECRET_ENV, "").strip() or None
-    host = environ.get(HOST_ENV, DEFAULT_HOST)
-    if secret is None and not is_loopback(host):
-        raise ActionServerSetupError(
-            f"{HOST_ENV}={host} makes the action server reachable from other machines: set "
-            f"{SECRET_ENV} (the same value for Rasa, endpoints.yml sends it) or bind to 127.0.0.1"
-        )
-    return secret
 
 
 def secret_check(secret: str) -> Callable[[Request], Coroutine[Any, Any, HTTPResponse | None]]:
@@ -91,7 +64,7 @@ def protect(app: Sanic, secret: str | None) -> None:
     if secret is None:
         logger.warning(
             "%s is not set: the action server answers anyone on this machine (local use only)",
-            SECRET_ENV,
+            ACTION_SERVER_SECRET,
         )
         return
     app.register_middleware(secret_check(secret), "request")
@@ -114,14 +87,14 @@ def main() -> int:
     from rasa_sdk.endpoint import create_argument_parser
     from rasa_sdk.plugin import plugin_manager
 
-    os.environ.setdefault(HOST_ENV, DEFAULT_HOST)
     try:
-        secret = server_secret()
-    except ActionServerSetupError as error:
+        settings = ActionServerSettings.from_env()
+    except SettingsError as error:
         print(f"Action server not started: {error}", file=sys.stderr)
         return 2
 
-    plugin_manager().register(SecretPlugin(secret))
+    settings.hand_to_rasa_sdk()
+    plugin_manager().register(SecretPlugin(settings.secret))
     main_from_args(create_argument_parser().parse_args())
     return 0
 

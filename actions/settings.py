@@ -1,20 +1,27 @@
 """The action server's configuration, from environment variables, with defaults that work locally.
 
 Every variable the answering side of the content runtime reads is read here and nowhere else
-(the admin API has its own, ``actions/admin/settings.py``, the notifier its own,
-``actions/alerts/notifier_settings.py``, and the helpdesk's sender its own,
-``actions/cases/webhook_sender.py``). All of them raise this module's ``SettingsError``, the
-one of ``bot/settings_values.py``, which reads numbers and durations for both runtimes:
+(the admin API has its own, ``actions/admin/settings.py``, the notifier and its helpdesk
+sender theirs, ``actions/alerts/notifier_settings.py``). All of them raise this module's
+``SettingsError``, the one of ``bot/settings_values.py``, which reads numbers and durations
+for both runtimes:
+
+``SANIC_HOST`` (default ``127.0.0.1``), ``ACTION_SERVER_SECRET`` (default: unset)
+    The interface the action server binds to (rasa-sdk's own variable, whose default there is
+    every interface) and the secret Rasa sends with each call (``actions/server.py``). Read
+    when the action server starts; an address other machines can reach without a secret stops
+    the start.
 
 ``CONTENT_DB_URL``
     The content database (default: the SQLite file ``var/content.db``). Read on every use, so
     that a process (or a test) pointed at another database uses it from the next answer on.
 ``CONTENT_FRESHNESS_AIRPORT`` (``2h``), ``CONTENT_FRESHNESS_FLIGHTS`` (``6h``),
 ``CONTENT_FRESHNESS_ANNOUNCEMENTS`` (``72h``), ``CONTENT_FRESHNESS_GUIDANCE`` (``14d``),
-``CONTENT_FRESHNESS_CONTACTS`` (``14d``)
+``CONTENT_FRESHNESS_CONTACTS`` (``14d``), ``CONTENT_FRESHNESS_CLAIMS`` (``24h``)
     How long after an editor last checked a fact an answer still presents it without a warning
     that it may be out of date (it is still shown until its ``valid_until``). Airport and gate
     states change within hours in a crisis, flights within a day, advice and help lines slowly.
+    A rumour's verdict is re-checked daily: what was false yesterday may be true today.
     A duration is whole numbers with units ``d``, ``h``, ``m``: ``90m``, ``2h``, ``1h30m``,
     ``14d`` (``bot/settings_values.py`` reads durations for both runtimes). Read when the
     action server starts (each action reads them once when it is created), so a wrong value
@@ -37,10 +44,13 @@ one of ``bot/settings_values.py``, which reads numbers and durations for both ru
 ``WHATSAPP_CASE_REPLY_TEMPLATE`` (default ``caseworker_reply``)
     The same for a caseworker's reply to someone who has not written for 24 hours: one
     parameter, ``{{1}}``, receives the reply (docs/HANDOFF.md).
-``CASE_WEBHOOK_URL`` (default: unset)
-    A helpdesk's address that receives the case lifecycle; read by ``bot/case_events.py``,
-    which both runtimes share (Rasa queues the person's messages too), with the notifier's
-    ``CASE_WEBHOOK_SECRET`` … in ``actions/cases/webhook_sender.py`` (docs/HANDOFF.md).
+``CASE_WEBHOOK_URL`` (default: unset), ``CASE_WEBHOOK_WEBCHAT_PER_MINUTE`` (default ``10``)
+    A helpdesk's address that receives the case lifecycle, and how many web chat cases a
+    minute it is told of at once; parsed by ``bot/case_events.py``, which both runtimes share
+    (Rasa queues the person's messages too), with the notifier's ``CASE_WEBHOOK_SECRET`` … in
+    ``actions/alerts/notifier_settings.py`` (docs/HANDOFF.md). Read here on every case change
+    (a case opened, taken, closed, a reply written), like ``CONTENT_DB_URL``; a malformed URL
+    is logged and queues nothing.
 ``RASA_URL`` (default ``http://127.0.0.1:5005``), ``RASA_API_TOKEN`` (default: unset)
     Rasa's HTTP API (the Rasa servers' load balancer) and the token Rasa runs with: the
     notifier sends alerts and caseworkers' replies through it, the console hands a closed
@@ -56,14 +66,22 @@ one of ``bot/settings_values.py``, which reads numbers and durations for both ru
 
 from __future__ import annotations
 
+import ipaddress
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, fields, replace
 from datetime import timedelta
 
+from bot import case_events
 from bot.settings_values import SettingsError, duration_setting, parse_duration
 
-__all__ = ["FreshnessLimits", "RasaSettings", "SettingsError", "parse_duration"]
+__all__ = [
+    "ActionServerSettings",
+    "FreshnessLimits",
+    "RasaSettings",
+    "SettingsError",
+    "parse_duration",
+]
 
 CONTENT_DB_URL = "CONTENT_DB_URL"
 FRESHNESS_PREFIX = "CONTENT_FRESHNESS_"
@@ -75,6 +93,48 @@ WHATSAPP_ALERT_TEMPLATE = "WHATSAPP_ALERT_TEMPLATE"
 WHATSAPP_CASE_REPLY_TEMPLATE = "WHATSAPP_CASE_REPLY_TEMPLATE"
 RASA_URL, RASA_API_TOKEN = "RASA_URL", "RASA_API_TOKEN"
 DEFAULT_RASA_URL = "http://127.0.0.1:5005"
+ACTION_SERVER_SECRET = "ACTION_SERVER_SECRET"
+#: rasa-sdk's own variable for the interface it binds to.
+SANIC_HOST = "SANIC_HOST"
+DEFAULT_ACTION_SERVER_HOST = "127.0.0.1"
+
+
+def is_loopback(host: str) -> bool:
+    """Whether only this machine can reach ``host``."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True)
+class ActionServerSettings:
+    """Where the action server listens and the secret every call must carry."""
+
+    host: str = DEFAULT_ACTION_SERVER_HOST
+    #: None only on a loopback-only server (local development).
+    secret: str | None = None
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> ActionServerSettings:
+        """``SANIC_HOST`` and ``ACTION_SERVER_SECRET``; SettingsError when the server would be
+        reachable from other machines without a secret."""
+        secret = environ.get(ACTION_SERVER_SECRET, "").strip() or None
+        host = environ.get(SANIC_HOST, DEFAULT_ACTION_SERVER_HOST)
+        if secret is None and not is_loopback(host):
+            raise SettingsError(
+                f"{SANIC_HOST}={host} makes the action server reachable from other machines: "
+                f"set {ACTION_SERVER_SECRET} (the same value for Rasa, endpoints.yml sends it) "
+                "or bind to 127.0.0.1"
+            )
+        return cls(host=host, secret=secret)
+
+    def hand_to_rasa_sdk(self, environ: MutableMapping[str, str] = os.environ) -> None:
+        """rasa-sdk reads ``SANIC_HOST`` itself, with every interface as its default: give it
+        this host (127.0.0.1 when the operator set none)."""
+        environ[SANIC_HOST] = self.host
 
 
 @dataclass(frozen=True)
@@ -103,6 +163,7 @@ class FreshnessLimits:
     announcements: timedelta = timedelta(hours=72)
     guidance: timedelta = timedelta(days=14)  # documents and who may board
     contacts: timedelta = timedelta(days=14)
+    claims: timedelta = timedelta(hours=24)  # rumours' verdicts
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> FreshnessLimits:
@@ -160,3 +221,13 @@ def whatsapp_case_reply_template(environ: Mapping[str, str] = os.environ) -> str
     """``WHATSAPP_CASE_REPLY_TEMPLATE``: the approved template for a caseworker's reply outside
     the 24 h window."""
     return environ.get(WHATSAPP_CASE_REPLY_TEMPLATE, "").strip() or "caseworker_reply"
+
+
+def case_events_published(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether case changes queue events for a helpdesk (``CASE_WEBHOOK_URL`` set and usable)."""
+    return case_events.publishing(environ)
+
+
+def webchat_cases_per_minute(environ: Mapping[str, str] = os.environ) -> int:
+    """``CASE_WEBHOOK_WEBCHAT_PER_MINUTE``: web chat cases a minute a helpdesk is told of."""
+    return case_events.webchat_per_minute(environ)

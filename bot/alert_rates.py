@@ -2,11 +2,15 @@
 channels alike (standard library only, like ``bot/lang``: both runtimes import it).
 
 ``ALERT_RATE_<CHANNEL>`` (``ALERT_RATE_TELEGRAM``…) overrides the defaults, which sit below the
-providers' limits (Telegram 30 a second, the WhatsApp Cloud API 80). The notifier paces its
-requests to Rasa at this rate; each Rasa worker paces its calls to the provider at its share
-of it (rate / ``SANIC_WORKERS``), because Rasa's varying processing time bunches requests that
-left the notifier evenly (measured: 31 in one second at the provider from 25 a second sent,
-docs/BENCHMARKS.md).
+providers' limits (Telegram 30 a second, the WhatsApp Cloud API 80). Kannel's is the operator's
+SMSC: an SMPP account commonly takes 10 SMS a second (``throughput`` in Kannel's ``smsc``
+group) and an alert may be three of them, so 3 alerts a second, which leaves room for the
+replies to people that share the account; raise it to what the operator grants.
+
+The notifier paces its requests to Rasa at this rate; each Rasa worker paces its calls to the
+provider at its share of it (rate / ``SANIC_WORKERS``), because Rasa's varying processing time
+bunches requests that left the notifier evenly (measured: 31 in one second at the provider
+from 25 a second sent, docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ DEFAULT_RATES: dict[str, float] = {
     "whatsapp": 70.0,
     "twilio_sms": 10.0,
     "sms_gateway": 10.0,
+    "kannel": 3.0,
 }
 #: A channel without a default of its own.
 OTHER_RATE = 10.0

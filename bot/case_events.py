@@ -7,14 +7,15 @@ transaction as the change they describe — by the action server (a case opens),
 (taken, closed) and Rasa's tracker store (the person's messages) — and sent by the notifier.
 
 Standard library only: both runtimes build the same JSON with this module. A payload names the
-case by its own number, never by the conversation id or an address.
+case by its own number, never by the conversation id or an address. The variables are parsed
+here for both runtimes and read by their settings modules (``bot/settings.py``,
+``actions/settings.py``, ``actions/alerts/notifier_settings.py``).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 import uuid
 from collections.abc import Mapping
 from datetime import datetime, timedelta, timezone
@@ -52,7 +53,7 @@ _PRIORITIES: Final = {0: "normal", 1: "urgent"}
 logger = logging.getLogger(__name__)
 
 
-def webhook_url(environ: Mapping[str, str] = os.environ) -> str | None:
+def webhook_url(environ: Mapping[str, str]) -> str | None:
     """``CASE_WEBHOOK_URL``, or None when unset (then no event is queued at all); a
     SettingsError saying what to write when it is set but unusable."""
     raw = environ.get(URL_ENV, "").strip()
@@ -67,12 +68,12 @@ def webhook_url(environ: Mapping[str, str] = os.environ) -> str | None:
     return raw
 
 
-def webchat_per_minute(environ: Mapping[str, str] = os.environ) -> int:
+def webchat_per_minute(environ: Mapping[str, str]) -> int:
     """``CASE_WEBHOOK_WEBCHAT_PER_MINUTE``: a whole number above zero, default 10."""
     return whole_number(environ, WEBCHAT_PER_MINUTE_ENV, DEFAULT_WEBCHAT_PER_MINUTE)
 
 
-def publishing(environ: Mapping[str, str] = os.environ) -> bool:
+def publishing(environ: Mapping[str, str]) -> bool:
     """Whether case events are queued: only when a helpdesk is configured to receive them.
 
     A malformed URL queues nothing and is logged, never raised: the change it would describe (a

@@ -9,8 +9,8 @@ and the text goes straight from the tracker to the case, never through a log. An
 (``CASE_WEBHOOK_URL``), the message's ``case.message`` is queued in the same transaction
 (``bot/case_outbox.py``).
 
-The tables belong to the content runtime (migration 0008); they are described here (``cases``
-in ``bot/case_outbox.py``), never created, and written with SQLAlchemy Core in a worker
+The tables belong to the content runtime (migration 0008); both runtimes take their definition
+from ``bot/contentdb/tables.py``. This side writes them with SQLAlchemy Core in a worker
 thread, like the address book.
 """
 
@@ -25,35 +25,23 @@ from typing import Final
 from rasa.shared.core.constants import ACTION_LISTEN_NAME
 from rasa.shared.core.events import ActionExecuted, BotUttered, Event, UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
-from sqlalchemy import Column, Integer, MetaData, String, Table, Text, insert, select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Engine
 
-from bot import case_events
 from bot.case_hours import staffed
-from bot.case_outbox import cases, organisations, queue_message
+from bot.case_outbox import queue_message
 from bot.case_urgency import is_urgent
-from bot.channels.addresses import UTCDateTime, database_url, engine_for
+from bot.contentdb.engines import database_url, engine_for
+from bot.contentdb.statuses import OPEN_CASE_STATUSES, Author, CaseStatus, Priority
+from bot.contentdb.tables import case_messages, cases, organisations
 from bot.contract import is_external
+from bot.settings import content_db_url, publishes_case_events
 
 logger = logging.getLogger(__name__)
 
-#: Statuses of a case that still holds the conversation (actions/cases/models.py).
-OPEN_STATUSES: Final = ("waiting", "taken")
-URGENT: Final = 1
 #: The one-line "received" a message that went into the case gets (bot/paused.py); it does not
 #: make the message answered.
 RECEIVED: Final = "utter_case_received"
-
-_metadata = MetaData()
-case_messages = Table(
-    "case_messages",
-    _metadata,
-    Column("id", Integer, primary_key=True),
-    Column("case_id", Integer, nullable=False),
-    Column("author", String(16), nullable=False),
-    Column("text", Text, nullable=False),
-    Column("written_at", UTCDateTime, nullable=False),
-)
 
 
 def is_receipt(event: Event) -> bool:
@@ -99,14 +87,16 @@ class OpenCase:
 class CaseInbox:
     """Appends a person's messages to their open case."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, publishing: bool = False) -> None:
         self.engine = engine
         #: Whether a helpdesk gets case events (``CASE_WEBHOOK_URL``), read once at start-up.
-        self.publishing = case_events.publishing()
+        self.publishing = publishing
 
     @classmethod
     def from_env(cls) -> CaseInbox:
-        return cls(engine_for(database_url()))
+        """The inbox of this process: the content database and the helpdesk's setting, read
+        once when Rasa creates its tracker store."""
+        return cls(engine_for(database_url(content_db_url())), publishes_case_events())
 
     async def after_turn(self, tracker: DialogueStateTracker) -> None:
         """Records the turn's message if it belongs to a case; never fails the save."""
@@ -133,7 +123,7 @@ class CaseInbox:
                 select(cases.c.id)
                 .where(
                     cases.c.conversation_id == conversation_id,
-                    cases.c.status.in_(OPEN_STATUSES),
+                    cases.c.status.in_(OPEN_CASE_STATUSES),
                 )
                 .order_by(cases.c.id.desc())
                 .limit(1)
@@ -142,12 +132,12 @@ class CaseInbox:
                 return False
             connection.execute(
                 insert(case_messages).values(
-                    case_id=case_id, author="person", text=text, written_at=now
+                    case_id=case_id, author=Author.PERSON, text=text, written_at=now
                 )
             )
             changes: dict[str, object] = {"active_at": now}
             if is_urgent(text):
-                changes["priority"] = URGENT
+                changes["priority"] = int(Priority.URGENT)
             connection.execute(update(cases).where(cases.c.id == case_id).values(**changes))
             if self.publishing:
                 queue_message(connection, case_id, text, now)
@@ -162,14 +152,14 @@ class CaseInbox:
                 .outerjoin(organisations, cases.c.organisation_id == organisations.c.id)
                 .where(
                     cases.c.conversation_id == conversation_id,
-                    cases.c.status.in_(OPEN_STATUSES),
+                    cases.c.status.in_(OPEN_CASE_STATUSES),
                 )
                 .order_by(cases.c.id.desc())
                 .limit(1)
             ).first()
         if row is None:
             return None
-        held = row.status == "taken" or staffed(row.case_hours, now)
+        held = row.status == CaseStatus.TAKEN or staffed(row.case_hours, now)
         return OpenCase(int(row.id), str(row.language), held)
 
     def note(self, case_id: int, text: str, now: datetime | None = None) -> None:
@@ -179,6 +169,6 @@ class CaseInbox:
         with self.engine.begin() as connection:
             connection.execute(
                 insert(case_messages).values(
-                    case_id=case_id, author="assistant", text=text, written_at=now
+                    case_id=case_id, author=Author.ASSISTANT, text=text, written_at=now
                 )
             )

@@ -6,8 +6,8 @@ transaction queues the message's ``case.message`` here, so a message is in the c
 way to the helpdesk together or not at all. The notifier posts it
 (``actions/cases/webhook_sender.py``).
 
-The content runtime owns the tables (migrations 0008 and 0011); the columns this side reads and
-writes are described here, never created, as ``bot/channels/deliveries.py`` does for alerts.
+The content runtime owns the tables (migrations 0008 and 0011); both runtimes take their
+definition from ``bot/contentdb/tables.py``.
 """
 
 from __future__ import annotations
@@ -16,62 +16,13 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import (
-    Column,
-    ForeignKey,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    exists,
-    insert,
-    select,
-)
+from sqlalchemy import exists, insert, select
 from sqlalchemy.engine import Connection
 
 from bot import case_events
-from bot.channels.addresses import UTCDateTime
-
-_metadata = MetaData()
-organisations = Table(
-    "organisations",
-    _metadata,
-    Column("id", Integer, primary_key=True),
-    Column("slug", String(64), nullable=False),
-    #: "08:00-20:00", Kabul time; None when it takes no cases (bot/case_hours.py).
-    Column("case_hours", String(32)),
-)
-#: The columns of ``cases`` a payload needs (bot/case_events.py).
-cases = Table(
-    "cases",
-    _metadata,
-    Column("id", Integer, primary_key=True),
-    Column("conversation_id", String(64), nullable=False),
-    Column("channel", String(32), nullable=False),
-    Column("language", String(8), nullable=False),
-    Column("organisation_id", Integer, ForeignKey("organisations.id")),
-    Column("status", String(16), nullable=False),
-    Column("priority", Integer, nullable=False),
-    Column("opened_at", UTCDateTime, nullable=False),
-    Column("active_at", UTCDateTime, nullable=False),
-    Column("taken_by", String(64)),
-    Column("taken_at", UTCDateTime),
-    Column("closed_at", UTCDateTime),
-)
-case_events_table = Table(
-    "case_events",
-    _metadata,
-    Column("id", Integer, primary_key=True),
-    Column("event_id", String(36), nullable=False),
-    Column("case_id", Integer, nullable=False),
-    Column("event_type", String(16), nullable=False),
-    Column("payload", Text, nullable=False),
-    Column("status", String(16), nullable=False),
-    Column("attempts", Integer, nullable=False),
-    Column("created_at", UTCDateTime, nullable=False),
-    Column("next_attempt_at", UTCDateTime, nullable=False),
-)
+from bot.contentdb.statuses import Author, EventStatus
+from bot.contentdb.tables import case_events as case_events_table
+from bot.contentdb.tables import cases, organisations
 
 
 def quiet(connection: Connection, case_id: int, channel: str) -> bool:
@@ -111,7 +62,7 @@ def queue_message(connection: Connection, case_id: int, text: str, now: datetime
         occurred_at=now,
         case=row,
         organisation=row["slug"],
-        message={"author": "person", "text": text, "written_at": now},
+        message={"author": Author.PERSON, "text": text, "written_at": now},
     )
     connection.execute(
         insert(case_events_table).values(
@@ -119,7 +70,7 @@ def queue_message(connection: Connection, case_id: int, text: str, now: datetime
             case_id=case_id,
             event_type=case_events.MESSAGE,
             payload=case_events.encode(body),
-            status="queued",
+            status=EventStatus.QUEUED,
             attempts=0,
             created_at=now,
             next_attempt_at=now,

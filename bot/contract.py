@@ -71,6 +71,21 @@ LANGUAGE_HINT: Final = "language_hint"
 #: chat client address. The editors' questions page counts people by it, not conversations.
 PERSON: Final = "person"
 
+#: The key of a user message's ``metadata`` that is True when the person forwarded the message
+#: from someone else (Telegram ``forward_origin``, WhatsApp ``context.forwarded``): a rumour
+#: passed on, to be read as "is this true?" rather than as the person's own words.
+FORWARDED: Final = "forwarded"
+
+#: The key of a user message's ``metadata`` with a place the person shared (a location or
+#: venue pin): ``{"lat": float, "lon": float}`` in WGS 84 degrees, as the provider gave them.
+LOCATION: Final = "location"
+
+
+def location_metadata(lat: float, lon: float) -> dict[str, dict[str, float]]:
+    """The ``metadata`` of a message that shares the place (``lat``, ``lon``)."""
+    return {LOCATION: {"lat": lat, "lon": lon}}
+
+
 #: The key of a bot message's ``metadata`` naming the language it is written in. Rasa's
 #: responses get it from ``bot/nlg.py``; an action that sends text of its own (an alert, a
 #: caseworker's reply) passes ``metadata=language_metadata(code)`` to ``utter_message``.
@@ -133,6 +148,12 @@ class NotDelivered:
         else (429, a provider's 5xx, a timeout, a mailbox down) may pass: the notifier tries
         again, the console asks the caseworker to."""
         return self.permanent
+
+    def person_refused(self) -> bool:
+        """Whether it was the person's provider that refused them for good (blocked the bot,
+        not on WhatsApp, texted STOP): their subscriptions end as a typed STOP ends them.
+        A refusal without a provider's answer ("no stored address") is ours, not theirs."""
+        return self.gives_up() and self.provider_status is not None
 
     def body(self) -> dict[str, Any]:
         """The JSON body of Rasa's answer."""

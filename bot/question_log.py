@@ -3,7 +3,7 @@
 Turns that fall back (``nlu_fallback``) or are out of scope are answered by rules with a
 response: they never reach the action server. The tracker store (``bot/stores.py``) therefore
 records every turn here, as it saves it, in the content database (tables of the content
-runtime's migration 0014, described here, never created), for the editors' page
+runtime's migration 0014, defined in ``bot/contentdb/tables.py``), for the editors' page
 ``/console/questions``:
 
 * ``question_counts``: turns by Kabul hour (stored as the UTC instant it starts: Kabul is
@@ -36,27 +36,19 @@ from typing import Any, Final
 
 from rasa.shared.core.events import UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
-from sqlalchemy import (
-    BigInteger,
-    Column,
-    Integer,
-    MetaData,
-    PrimaryKeyConstraint,
-    String,
-    Table,
-    delete,
-    insert,
-)
+from sqlalchemy import delete, insert
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
 from bot.case_inbox import message_for_the_case
-from bot.channels.addresses import UTCDateTime, database_url, engine_for
 from bot.channels.identity import keyed_tag
+from bot.contentdb.engines import database_url, engine_for
+from bot.contentdb.tables import question_counts, unanswered_questions
 from bot.contract import PERSON, is_external
 from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
 from bot.lang.letters import has_arabic_script
 from bot.question_mask import as_bigint, mask, wording
+from bot.settings import content_db_url
 
 logger = logging.getLogger(__name__)
 
@@ -67,29 +59,6 @@ TAG_PURPOSE: Final = "question-log"
 TURN_MAX_AGE_SECONDS: Final = 600.0
 REMEMBERED_CONVERSATIONS: Final = 10_000
 
-_metadata = MetaData()
-question_counts = Table(
-    "question_counts",
-    _metadata,
-    Column("hour", UTCDateTime, nullable=False),
-    Column("facet", String(16), nullable=False),
-    Column("value", String(64), nullable=False),
-    Column("turns", Integer, nullable=False),
-    PrimaryKeyConstraint("hour", "facet", "value"),
-)
-unanswered_questions = Table(
-    "unanswered_questions",
-    _metadata,
-    Column("id", Integer, primary_key=True),
-    Column("asked_at", UTCDateTime, nullable=False),
-    Column("conversation_tag", BigInteger, nullable=False),
-    Column("wording", BigInteger, nullable=False),
-    Column("intent", String(64), nullable=False),
-    Column("language", String(8), nullable=False),
-    Column("script", String(4), nullable=False),
-    Column("channel", String(32), nullable=False),
-    Column("text", String(240), nullable=False),
-)
 #: Kabul's zone; it has kept UTC+04:30 since 1945, so a fixed offset is exact.
 KABUL: Final = timezone(timedelta(hours=4, minutes=30), "Asia/Kabul")
 _COUNT_KEY: Final = ("hour", "facet", "value")
@@ -214,7 +183,7 @@ class QuestionLog:
 
     @classmethod
     def from_env(cls) -> QuestionLog:
-        return cls(engine_for(database_url()))
+        return cls(engine_for(database_url(content_db_url())))
 
     def _is_new(self, sender_id: str, message: UserUttered) -> bool:
         if time.time() - message.timestamp > TURN_MAX_AGE_SECONDS:

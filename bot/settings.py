@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from datetime import timedelta
 from typing import Final
 
+from bot import case_events
 from bot.alert_rates import DEFAULT_RATES, OTHER_RATE
 from bot.settings_values import duration_setting, fraction, positive_number, whole_number
 
@@ -45,6 +46,9 @@ RASA_ENDPOINTS: Final = "RASA_ENDPOINTS"
 CONVERSATION_ID_KEY: Final = "CONVERSATION_ID_KEY"
 #: Rasa's Sanic worker processes; each sends its share of a channel's alert rate.
 SANIC_WORKERS: Final = "SANIC_WORKERS"
+#: The content database, shared with the content runtime (``bot/contentdb/engines.py`` turns
+#: it into this runtime's driver and supplies the local default).
+CONTENT_DB_URL: Final = "CONTENT_DB_URL"
 
 
 def conversation_retention(environ: Mapping[str, str] = os.environ) -> timedelta:
@@ -104,3 +108,15 @@ def alert_rate(channel: str, environ: Mapping[str, str] = os.environ) -> float:
 def endpoints_file(environ: Mapping[str, str] = os.environ) -> str:
     """``RASA_ENDPOINTS``, default ``endpoints.yml``."""
     return environ.get(RASA_ENDPOINTS) or "endpoints.yml"
+
+
+def content_db_url(environ: Mapping[str, str] = os.environ) -> str | None:
+    """``CONTENT_DB_URL`` as written, or None when unset (then the local SQLite file)."""
+    return environ.get(CONTENT_DB_URL, "").strip() or None
+
+
+def publishes_case_events(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether a helpdesk gets case events (``CASE_WEBHOOK_URL``, ``bot/case_events.py``): the
+    tracker store then queues the person's messages too. A malformed URL is logged, not
+    raised: the person's message matters more."""
+    return case_events.publishing(environ)

@@ -73,11 +73,13 @@ def seed(db_url: str, count: int) -> None:
 
     import sqlalchemy as sa
 
-    from bot.channels.addresses import database_url, engine_for
     from bot.channels.identity import conversation_id
     from bot.channels.sealing import AddressCipher
+    from bot.channels.settings import AddressKeys
+    from bot.contentdb.engines import database_url, engine_for
 
-    cipher = AddressCipher.from_env()
+    keys = AddressKeys.load()
+    cipher = AddressCipher.from_keys(keys.current, keys.old)
     now = datetime.now(timezone.utc)
     until = now + timedelta(days=30)
     addresses, subscriptions = [], []
@@ -90,7 +92,7 @@ def seed(db_url: str, count: int) -> None:
         subscriptions.append(
             {"c": conversation, "ch": channel, "l": language, "t0": now, "t1": until}
         )
-    engine = engine_for(database_url({"CONTENT_DB_URL": db_url}))
+    engine = engine_for(database_url(db_url))
     with engine.begin() as connection:
         connection.execute(
             sa.text(

@@ -53,8 +53,9 @@ from sqlalchemy.orm import Session  # noqa: E402
 
 from actions.admin.app import create_app  # noqa: E402
 from actions.admin.console import sessions  # noqa: E402
+from actions.alerts.notifier_settings import WebhookSettings  # noqa: E402
 from actions.cases import store  # noqa: E402
-from actions.cases.webhook_sender import CaseWebhookSender, WebhookSettings  # noqa: E402
+from actions.cases.webhook_sender import CaseWebhookSender  # noqa: E402
 from actions.content import db  # noqa: E402
 from actions.content.migrate import upgrade_to_head  # noqa: E402
 from actions.content.models import Organisation  # noqa: E402

@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 from bot.channels.dedup import SeenMessages  # noqa: E402
 from bot.channels.memory import ChannelMemory, ProcessMemory  # noqa: E402
 from bot.channels.redis_memory import RedisMemory  # noqa: E402
+from bot.channels.settings import RedisSettings  # noqa: E402
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer  # noqa: E402
 from bot.channels.telegram import ReplyKeyboards  # noqa: E402
 from scripts.loadtest.redis_server import RedisServer  # noqa: E402
@@ -53,6 +54,13 @@ class CountingRedis(RedisMemory):
 
 
 Turn = Callable[[int], Awaitable[None]]
+
+
+def counting_redis(env: dict[str, str]) -> RedisMemory:
+    """A counting client of the Redis that ``env`` describes, as a channel reads it."""
+    settings = RedisSettings.load(env)
+    assert settings is not None
+    return CountingRedis.connect(settings)
 
 
 def scenarios(memory: ChannelMemory) -> dict[str, Turn]:
@@ -119,7 +127,7 @@ async def run(turns: int, concurrency: int) -> None:
         try:
             memories: dict[str, ChannelMemory] = {
                 "process": ProcessMemory(),
-                "Redis": CountingRedis.from_env(redis.env("bench")),
+                "Redis": counting_redis(redis.env("bench")),
             }
             load = os.getloadavg()[0]
             print(
@@ -144,7 +152,7 @@ async def run(turns: int, concurrency: int) -> None:
             await memories["Redis"].close()
         finally:
             redis.stop()
-        down = CountingRedis.from_env(redis.env("bench"))  # nothing listens there any more
+        down = counting_redis(redis.env("bench"))  # nothing listens there any more
         median, p99, rate = await measure(
             scenarios(down)["SMS number + menu"], turns, concurrency, 0
         )

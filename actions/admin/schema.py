@@ -82,6 +82,14 @@ def field_schema(field: Field) -> dict[str, Any]:
             }
         case FieldType.NUMBER:
             schema = {"type": "integer", "minimum": 0, "maximum": INT_MAX}
+        case FieldType.LINES:
+            item: dict[str, Any] = {"type": "string"}
+            if field.max_length is not None:
+                item["maxLength"] = field.max_length
+            schema = {"type": "array", "items": item, "maxItems": check.LINES_MAX}
+        case FieldType.DEGREES:
+            schema = {"type": "number", "minimum": -field.limit, "maximum": field.limit}
+            schema["examples"] = [float(field.example)]
         case FieldType.STRING:
             schema = {"type": "string"}
             if field.max_length is not None:

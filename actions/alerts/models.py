@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from actions.content.columns import Base, UTCDateTime, choice
@@ -29,6 +29,7 @@ from actions.content.outgoing import CONVERSATION_ID as CONVERSATION_ID
 from actions.content.outgoing import FINAL_STATUSES as FINAL_STATUSES
 from actions.content.outgoing import DeliveryStatus as DeliveryStatus
 from actions.content.outgoing import Sending as Sending
+from bot.contentdb import tables
 
 #: An airport code, or "*" for "every destination".
 TOPIC_KEY = String(16)
@@ -65,15 +66,15 @@ class Subscription(Base):
 class StoredAddress(Base):
     """A subscriber's channel address, sealed by the bot runtime (never readable here)."""
 
-    __tablename__ = "alert_addresses"
+    __table__ = tables.alert_addresses
 
-    conversation_id: Mapped[str] = mapped_column(CONVERSATION_ID, primary_key=True)
-    channel: Mapped[str] = mapped_column(CHANNEL)
+    conversation_id: Mapped[str]
+    channel: Mapped[str]
     #: Which key sealed it (a hash of the key, not the key), for rotation.
-    key_id: Mapped[str] = mapped_column(String(16))
-    sealed: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    key_id: Mapped[str]
+    sealed: Mapped[str]
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime]
 
 
 class Broadcast(Base):
@@ -100,14 +101,10 @@ class Delivery(Sending, Base):
     has died meanwhile (the send is shielded from the request's cancellation).
     """
 
-    __tablename__ = "alert_deliveries"
-    __table_args__ = (
-        UniqueConstraint("broadcast_id", "conversation_id"),
-        Index(None, "status", "channel", "next_attempt_at"),
-    )
+    __table__ = tables.alert_deliveries
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    broadcast_id: Mapped[int] = mapped_column(ForeignKey("alert_broadcasts.id"))
-    conversation_id: Mapped[str] = mapped_column(CONVERSATION_ID, index=True)
-    channel: Mapped[str] = mapped_column(CHANNEL)
-    status: Mapped[DeliveryStatus] = mapped_column(choice(DeliveryStatus, "status"))
+    id: Mapped[int]
+    broadcast_id: Mapped[int]
+    conversation_id: Mapped[str]
+    channel: Mapped[str]
+    status: Mapped[DeliveryStatus]

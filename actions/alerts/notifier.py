@@ -9,7 +9,7 @@ Its parts: the settings (``notifier_settings.py``), the database steps and their
 (``actions/cases/webhook_sender.py``).
 
 Rates: per channel a pacer (``ALERT_RATE_<CHANNEL>`` messages per second: Telegram 25,
-WhatsApp 70 — headroom below the providers' 30 and 80 — SMS 10 by default;
+WhatsApp 70 — headroom below the providers' 30 and 80 — SMS 10, Kannel 3 by default;
 ``bot/alert_rates.py``, ``bot/pacing.py``) shared by the alerts and the replies, and at most
 one message per conversation per second (Telegram's per-chat limit), whatever the number queued.
 """
@@ -23,7 +23,7 @@ import time
 from collections.abc import Sequence
 
 from actions.alerts.models import DeliveryStatus
-from actions.alerts.notifier_settings import NotifierSettings
+from actions.alerts.notifier_settings import NotifierSettings, WebhookSettings
 from actions.alerts.outbox_steps import Claimed, Outbox
 from actions.cases import webhook_sender
 from actions.common.rasa_api import RasaApi
@@ -91,6 +91,7 @@ class Notifier:
             try:
                 for outbox in self.outboxes:
                     await asyncio.to_thread(outbox.recover)
+                    await asyncio.to_thread(outbox.reconcile)
                 if time.monotonic() >= next_purge:
                     await asyncio.to_thread(self.outbox.purge)
                     next_purge = time.monotonic() + self.settings.purge_every_seconds
@@ -162,10 +163,11 @@ def helpdesk_job() -> webhook_sender.CaseWebhookSender | None:
     """The helpdesk's case events, when ``CASE_WEBHOOK_URL`` is set. A malformed setting is
     logged and leaves them out: alerts to people matter more than a helpdesk's tickets."""
     try:
-        return webhook_sender.CaseWebhookSender.from_env()
+        settings = WebhookSettings.from_env()
     except SettingsError as error:
         logger.error("case events are not sent to a helpdesk: %s", error)
         return None
+    return None if settings is None else webhook_sender.CaseWebhookSender(settings)
 
 
 def serve(settings_: NotifierSettings | None = None, more: Sequence[type[Outbox]] = ()) -> None:

@@ -1,6 +1,8 @@
 """The notifier's configuration, from environment variables, with defaults that work locally
-(README "Alerts", docs/OPERATIONS.md). A wrong value stops the notifier with a
-``SettingsError`` naming the variable (``actions/settings.py``)."""
+(README "Alerts", docs/OPERATIONS.md), and that of the helpdesk's case events it sends beside
+the alerts (``actions/cases/webhook_sender.py``). Read once when the notifier starts. A wrong
+value stops the notifier with a ``SettingsError`` naming the variable
+(``actions/settings.py``); a wrong helpdesk setting only leaves the case events out."""
 
 from __future__ import annotations
 
@@ -9,9 +11,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from actions.settings import RasaSettings
+from bot import case_events
 from bot.alert_rates import DEFAULT_RATES
 from bot.settings import alert_rate
 from bot.settings_values import positive_number, whole_number
+
+#: The helpdesk's case events (docs/HANDOFF.md): how often an event is tried, and how often the
+#: queue is looked at.
+CASE_WEBHOOK_MAX_ATTEMPTS = "CASE_WEBHOOK_MAX_ATTEMPTS"
+CASE_WEBHOOK_POLL_SECONDS = "CASE_WEBHOOK_POLL_SECONDS"
 
 
 @dataclass(frozen=True)
@@ -43,4 +51,33 @@ class NotifierSettings:
                 environ, "ALERT_CLAIM_LEASE", cls.claim_lease_seconds
             ),
             poll_seconds=positive_number(environ, "ALERT_POLL_SECONDS", cls.poll_seconds),
+        )
+
+
+@dataclass(frozen=True)
+class WebhookSettings:
+    """Where and how the helpdesk's case events are posted (README, "For organisations")."""
+
+    url: str
+    secret: str | None = None
+    max_attempts: int = 20
+    backoff_seconds: float = 5.0
+    max_backoff_seconds: float = 900.0
+    claim_lease_seconds: float = 60.0
+    poll_seconds: float = 1.0
+    timeout_seconds: float = 10.0
+    batch: int = 16
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> WebhookSettings | None:
+        """None without ``CASE_WEBHOOK_URL``: then no helpdesk is told anything;
+        ``SettingsError`` naming the variable when one cannot be used."""
+        url = case_events.webhook_url(environ)  # raises the one SettingsError
+        if url is None:
+            return None
+        return cls(
+            url=url,
+            secret=environ.get(case_events.SECRET_ENV, "").strip() or None,
+            max_attempts=whole_number(environ, CASE_WEBHOOK_MAX_ATTEMPTS, cls.max_attempts),
+            poll_seconds=positive_number(environ, CASE_WEBHOOK_POLL_SECONDS, cls.poll_seconds),
         )

@@ -13,7 +13,13 @@ Exactly once, across crashes:
 4. when the channel could not hand it to the provider (429, 5xx) it is retried with
    exponential backoff (or the provider's retry time), up to ``ALERT_MAX_ATTEMPTS``, then
    ``failed``; at once ``failed`` when the channel gave up on the person (no stored address,
-   the person blocked the bot: ``NotDelivered.gives_up``);
+   the person blocked the bot: ``NotDelivered.gives_up``), and when it was the person's
+   provider that refused them for good, their subscriptions end as a typed STOP ends them
+   (``actions/alerts/unreachable.py``);
+4b. what the provider reports afterwards (WhatsApp ``statuses``, Twilio's status callbacks,
+   recorded on the row by Rasa's channel) is acted on by ``reconcile``: a failure that says
+   the person cannot be reached there ends it and their subscriptions; any other failure is
+   tried again, within the same attempts;
 5. a notifier that died leaves rows in ``sending``; after ``ALERT_CLAIM_LEASE`` any notifier
    takes them back (``actions/alerts/leases.py``): delivered ones count as sent, the others
    are queued again. Only a Rasa process dying between the provider's acceptance and
@@ -35,18 +41,24 @@ from sqlalchemy import and_, exists, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
 from actions import settings
-from actions.alerts import leases, retention
+from actions.alerts import leases, retention, unreachable
 from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, StoredAddress
 from actions.alerts.notifier_settings import NotifierSettings
 from actions.alerts.subscriptions import ALERT_CHANNELS, still_wanted
 from actions.common.clock import utc_now
 from actions.common.rasa_api import Outcome
 from actions.content.db import session_scope
+from bot import delivery_statuses
 from bot.contract import ALERT_DELIVERY, ALERT_INTENT
 
 logger = logging.getLogger(__name__)
 
 NO_ADDRESS = "no stored address"
+#: Added to the reason of a refusal that was the person's (``undelivered.py`` reads it).
+REFUSED_BY_PERSON = "refused by the person"
+#: The start of the reason of a failure the provider reported after it took the message,
+#: followed by its error code.
+PROVIDER_FAILED = "provider reported failure"
 
 
 @dataclass(frozen=True)
@@ -193,6 +205,10 @@ class Outbox:
                 # Taken back after the lease like a dead notifier's, never sent twice.
                 return DeliveryStatus.SENDING
             later = self.retries.next_attempt(delivery.attempts, now, outcome.retry_after)
+            if outcome.permanent and outcome.person_refused:
+                _finish(delivery, DeliveryStatus.FAILED, now, f"{error} ({REFUSED_BY_PERSON})")
+                unreachable.stop_reaching(session, delivery.conversation_id, now)
+                return DeliveryStatus.FAILED
             if outcome.permanent or later is None:
                 _finish(delivery, DeliveryStatus.FAILED, now, error)
                 return DeliveryStatus.FAILED
@@ -200,6 +216,47 @@ class Outbox:
             delivery.next_attempt_at = later
             leases.note_error(delivery, error)
             return DeliveryStatus.QUEUED
+
+    def reconcile(self) -> int:
+        """Acts on the failures providers reported after taking a message: a person gone
+        (``delivery_statuses.PERSON_GONE``) fails it for good and ends their subscriptions; any
+        other failure queues it again while attempts are left. Returns the rows acted on."""
+        now, table = self.clock(), self.model
+        acted = 0
+        with session_scope() as session:
+            failed = session.scalars(
+                select(table)
+                .where(
+                    table.status == DeliveryStatus.SENT,
+                    table.provider_status == delivery_statuses.FAILED,
+                )
+                .order_by(table.id)
+                .limit(500)
+                .with_for_update(skip_locked=True)
+            ).all()
+            for row in failed:
+                acted += 1
+                code = row.provider_error
+                error = f"{PROVIDER_FAILED} {code or '(no code)'}"
+                if delivery_statuses.person_gone(code):
+                    row.finished_at = now
+                    row.status = DeliveryStatus.FAILED
+                    leases.note_error(row, f"{error} ({REFUSED_BY_PERSON})")
+                    unreachable.stop_reaching(session, row.conversation_id, now)
+                    continue
+                later = self.retries.next_attempt(row.attempts, now)
+                if later is None:
+                    _finish(row, DeliveryStatus.FAILED, now, error)
+                    continue
+                row.status = DeliveryStatus.QUEUED
+                row.next_attempt_at = later
+                row.rendered_at = row.delivered_at = row.finished_at = None
+                # The code stays for the console ("phone off, trying again") until the next try.
+                row.provider_message_id = row.provider_status = row.status_at = None
+                leases.note_error(row, error)
+        if acted:
+            logger.info("%d %s(s) the provider reported failed, acted on", acted, self.kind)
+        return acted
 
     def purge(self) -> retention.Purged:
         with session_scope() as session:

@@ -23,7 +23,7 @@ from actions.alerts.outbox import cancel_queued
 from actions.cases import store
 
 #: The channels that can carry an alert: they push to a phone. REST and the web chat cannot.
-ALERT_CHANNELS = frozenset({"telegram", "whatsapp", "twilio_sms", "sms_gateway"})
+ALERT_CHANNELS = frozenset({"telegram", "whatsapp", "twilio_sms", "sms_gateway", "kannel"})
 
 
 @dataclass(frozen=True, order=True)

@@ -5,62 +5,56 @@ channels use (bot/channels/identity.py), and a caseworker's reply reaches the pe
 Rasa, which alone can unseal an address. Texts are kept no longer than the conversation itself
 (``actions/alerts/retention.py`` purges them with it), and so are the events sent to a
 helpdesk about the case (:class:`CaseEvent`, deleted with it).
+
+Rasa's tracker store writes cases' messages and events too: the tables both runtimes use are
+defined once, in ``bot/contentdb/tables.py``, and these models are mapped onto them.
 """
 
 from __future__ import annotations
 
-import enum
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Index, Integer, String, Text
+from sqlalchemy import Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from actions.content.columns import Base, UTCDateTime, choice
-from actions.content.outgoing import CHANNEL, CONVERSATION_ID, DeliveryStatus, Sending
+from actions.content.columns import Base, UTCDateTime
+from actions.content.outgoing import DeliveryStatus, Sending
+from bot.contentdb import tables
+from bot.contentdb.statuses import Author, CaseStatus, EventStatus, Priority
+from bot.contentdb.tables import CASEWORKER
 
-#: A caseworker's sign-in name (the console's editor names are as long).
-CASEWORKER = String(64)
-LANGUAGE = String(8)
-
-
-class CaseStatus(str, enum.Enum):
-    WAITING = "waiting"  # in the queue, nobody has taken it
-    TAKEN = "taken"  # one caseworker holds the conversation
-    CLOSED = "closed"  # handed back to the assistant
-
-
-class Priority(int, enum.Enum):
-    NORMAL = 0
-    URGENT = 1  # medical, a child, violence (bot/case_urgency.py)
-
-
-class Author(str, enum.Enum):
-    PERSON = "person"
-    ASSISTANT = "assistant"  # the assistant's last answers before the case, for context
-    CASEWORKER = "caseworker"
+__all__ = [
+    "Author",
+    "Case",
+    "CaseAudit",
+    "CaseEvent",
+    "CaseMessage",
+    "CaseReply",
+    "CaseStatus",
+    "EventStatus",
+    "Priority",
+]
 
 
 class Case(Base):
     """One request for a person, from "talk to a person" until a caseworker closes it."""
 
-    __tablename__ = "cases"
-    __table_args__ = (
-        Index("ix_cases_status_priority_opened_at", "status", "priority", "opened_at"),
-    )
+    __table__ = tables.cases
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    conversation_id: Mapped[str] = mapped_column(CONVERSATION_ID, index=True)
-    channel: Mapped[str] = mapped_column(CHANNEL)
-    language: Mapped[str] = mapped_column(LANGUAGE)
-    organisation_id: Mapped[int | None] = mapped_column(ForeignKey("organisations.id"))
-    status: Mapped[CaseStatus] = mapped_column(choice(CaseStatus, "case_status"))
-    priority: Mapped[int] = mapped_column(Integer)
-    opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    id: Mapped[int]
+    conversation_id: Mapped[str]
+    channel: Mapped[str]
+    language: Mapped[str]
+    organisation_id: Mapped[int | None]
+    status: Mapped[CaseStatus]
+    priority: Mapped[int]
+    opened_at: Mapped[datetime]
     #: The last time anything was written to the case; retention counts from here.
-    active_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
-    taken_by: Mapped[str | None] = mapped_column(CASEWORKER)
-    taken_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    active_at: Mapped[datetime]
+    taken_by: Mapped[str | None]
+    taken_at: Mapped[datetime | None]
+    closed_at: Mapped[datetime | None]
+    unreachable_at: Mapped[datetime | None]
 
 
 class CaseAudit(Base):
@@ -80,13 +74,13 @@ class CaseAudit(Base):
 class CaseMessage(Base):
     """A line of the case: what the person wrote, what the assistant or the caseworker answered."""
 
-    __tablename__ = "case_messages"
+    __table__ = tables.case_messages
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id", ondelete="CASCADE"), index=True)
-    author: Mapped[Author] = mapped_column(choice(Author, "case_author"))
-    text: Mapped[str] = mapped_column(Text)
-    written_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    id: Mapped[int]
+    case_id: Mapped[int]
+    author: Mapped[Author]
+    text: Mapped[str]
+    written_at: Mapped[datetime]
 
 
 class CaseReply(Sending, Base):
@@ -98,27 +92,17 @@ class CaseReply(Sending, Base):
     triggered twice reaches the person once (``bot/channels/deliveries.py``).
     """
 
-    __tablename__ = "case_replies"
-    __table_args__ = (Index(None, "status", "channel", "next_attempt_at"),)
+    __table__ = tables.case_replies
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id", ondelete="CASCADE"), index=True)
+    id: Mapped[int]
+    case_id: Mapped[int]
     #: The line of the case this reply is (its text; shown with the reply's status).
-    message_id: Mapped[int] = mapped_column(
-        ForeignKey("case_messages.id", ondelete="CASCADE"), unique=True
-    )
-    conversation_id: Mapped[str] = mapped_column(CONVERSATION_ID, index=True)
-    channel: Mapped[str] = mapped_column(CHANNEL)
+    message_id: Mapped[int]
+    conversation_id: Mapped[str]
+    channel: Mapped[str]
     #: The language the caseworker wrote in (a WhatsApp template names it).
-    language: Mapped[str] = mapped_column(LANGUAGE)
-    status: Mapped[DeliveryStatus] = mapped_column(choice(DeliveryStatus, "case_reply_status"))
-
-
-class EventStatus(str, enum.Enum):
-    QUEUED = "queued"  # waiting for its turn (or for a retry after ``next_attempt_at``)
-    SENDING = "sending"  # claimed by a notifier, being posted
-    SENT = "sent"  # the helpdesk answered 2xx
-    FAILED = "failed"  # every attempt failed; the case's later events go on
+    language: Mapped[str]
+    status: Mapped[DeliveryStatus]
 
 
 class CaseEvent(Base):
@@ -130,20 +114,19 @@ class CaseEvent(Base):
     that is signed and posted (``bot/case_events.py``); it goes when the case goes.
     """
 
-    __tablename__ = "case_events"
-    __table_args__ = (Index(None, "status", "next_attempt_at"),)
+    __table__ = tables.case_events
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int]
     #: What the receiver de-duplicates on (a UUID); a retry sends the same one.
-    event_id: Mapped[str] = mapped_column(String(36), unique=True)
-    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id", ondelete="CASCADE"), index=True)
-    event_type: Mapped[str] = mapped_column(String(16))
-    payload: Mapped[str] = mapped_column(Text)
-    status: Mapped[EventStatus] = mapped_column(choice(EventStatus, "case_event_status"))
-    attempts: Mapped[int] = mapped_column(Integer, default=0)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    event_id: Mapped[str]
+    case_id: Mapped[int]
+    event_type: Mapped[str]
+    payload: Mapped[str]
+    status: Mapped[EventStatus]
+    attempts: Mapped[int]
+    created_at: Mapped[datetime]
+    next_attempt_at: Mapped[datetime]
+    claimed_at: Mapped[datetime | None]
+    sent_at: Mapped[datetime | None]
     #: Why the last attempt failed: "HTTP 500", "unreachable (TimeoutError)"; never a text.
-    last_error: Mapped[str | None] = mapped_column(String(200))
+    last_error: Mapped[str | None]

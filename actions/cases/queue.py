@@ -17,8 +17,8 @@ from sqlalchemy.orm import Session
 from actions.alerts.models import DeliveryStatus
 from actions.cases import replies, undelivered, webhooks
 from actions.cases.models import Author, Case, CaseAudit, CaseMessage, CaseStatus
-from actions.cases.store import OPEN_STATUSES
-from bot import case_events
+from bot import case_events, delivery_statuses
+from bot.contentdb.statuses import OPEN_CASE_STATUSES
 
 #: Open cases on one page of the queue; the others are on the next pages.
 QUEUE_PAGE = 50
@@ -37,6 +37,13 @@ DELIVERY_SHOWN = {
     DeliveryStatus.CANCELLED: "reply_not_delivered",
     DeliveryStatus.SUPERSEDED: "reply_not_delivered",
 }
+#: What a caseworker sees of a reply the provider reported on, once it left us.
+PROVIDER_SHOWN = {
+    delivery_statuses.SENT: "reply_sent",
+    delivery_statuses.DELIVERED: "reply_delivered",
+    delivery_statuses.READ: "reply_read",
+    delivery_statuses.FAILED: "reply_failed",
+}
 
 
 @dataclass(frozen=True)
@@ -54,9 +61,16 @@ class Line:
 def delivery_shown(delivery: replies.Delivery) -> tuple[str, str | None]:
     """What the caseworker reads of a reply: its state, and why it has not arrived. A reply
     that a try failed for, or that nobody is sending, says so, never just "on its way"."""
-    why = undelivered.reason(delivery.status, delivery.last_error, stalled=delivery.stalled)
+    why = undelivered.reason(
+        delivery.status,
+        delivery.last_error,
+        stalled=delivery.stalled,
+        provider_error=delivery.provider_error,
+    )
     shown = DELIVERY_SHOWN[delivery.status]
-    if shown == "reply_on_its_way" and why is not None:
+    if delivery.status is DeliveryStatus.SENT and delivery.provider_status in PROVIDER_SHOWN:
+        shown = PROVIDER_SHOWN[delivery.provider_status]
+    elif shown == "reply_on_its_way" and why is not None:
         shown = "reply_not_sent_yet" if delivery.stalled else "reply_retrying"
     return shown, why
 
@@ -72,6 +86,9 @@ class CaseView:
     taken_by: str | None
     lines: tuple[Line, ...]
     closed_at: datetime | None = None
+    #: The person's channel said they can no longer be reached (blocked, not on WhatsApp,
+    #: texted STOP), and they have written nothing since.
+    unreachable: bool = False
 
 
 def _view(
@@ -93,6 +110,17 @@ def _view(
             for m in lines
         ),
         closed_at=case.closed_at,
+        unreachable=unreachable(case, lines),
+    )
+
+
+def unreachable(case: Case, lines: list[CaseMessage]) -> bool:
+    """Whether the person of an open case can no longer be reached: their channel refused
+    them for good, and nothing they wrote since says otherwise (they unblocked the bot)."""
+    if case.unreachable_at is None or case.status is CaseStatus.CLOSED:
+        return False
+    return not any(
+        line.author is Author.PERSON and line.written_at > case.unreachable_at for line in lines
     )
 
 
@@ -147,7 +175,7 @@ def _ranked(where: list[Any]) -> Any:
     )
     return (
         select(Case.id.label("id"), tier, group, place)
-        .where(Case.status.in_(OPEN_STATUSES), *where)
+        .where(Case.status.in_(OPEN_CASE_STATUSES), *where)
         .subquery()
     )
 
@@ -169,12 +197,16 @@ def open_queue(session: Session, now: datetime, wanted: QueueFilter | None = Non
     ranked = _ranked(where)
     matching = int(
         session.scalar(
-            select(func.count()).select_from(Case).where(Case.status.in_(OPEN_STATUSES), *where)
+            select(func.count())
+            .select_from(Case)
+            .where(Case.status.in_(OPEN_CASE_STATUSES), *where)
         )
         or 0
     )
     total = int(
-        session.scalar(select(func.count()).select_from(Case).where(Case.status.in_(OPEN_STATUSES)))
+        session.scalar(
+            select(func.count()).select_from(Case).where(Case.status.in_(OPEN_CASE_STATUSES))
+        )
         or 0
     )
     pages = max(1, -(-matching // QUEUE_PAGE))
@@ -210,7 +242,7 @@ def channels_open(session: Session) -> list[str]:
     return list(
         session.scalars(
             select(Case.channel)
-            .where(Case.status.in_(OPEN_STATUSES))
+            .where(Case.status.in_(OPEN_CASE_STATUSES))
             .distinct()
             .order_by(Case.channel)
         )

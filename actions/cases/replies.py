@@ -127,6 +127,10 @@ class Delivery:
     last_error: str | None = None
     #: Queued long ago and never tried: no notifier is sending.
     stalled: bool = False
+    #: What the provider said of it after taking it (``bot/delivery_statuses.py``), and its
+    #: error code.
+    provider_status: str | None = None
+    provider_error: str | None = None
 
 
 def delivery_of_lines(session: Session, case_id: int, now: datetime) -> dict[int, Delivery]:
@@ -138,10 +142,12 @@ def delivery_of_lines(session: Session, case_id: int, now: datetime) -> dict[int
             CaseReply.last_error,
             CaseReply.attempts,
             CaseReply.next_attempt_at,
+            CaseReply.provider_status,
+            CaseReply.provider_error,
         ).where(CaseReply.case_id == case_id)
     )
     shown = {}
-    for message_id, status, error, attempts, due in rows:
+    for message_id, status, error, attempts, due, provider, code in rows:
         stalled = status == DeliveryStatus.QUEUED and not attempts and due < now - NOTIFIER_IDLE
-        shown[message_id] = Delivery(DeliveryStatus(status), error, stalled)
+        shown[message_id] = Delivery(DeliveryStatus(status), error, stalled, provider, code)
     return shown

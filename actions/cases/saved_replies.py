@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from bot.lang.codes import refuse_gaps, sentence_gaps
+
 SAVED_REPLIES: Final[dict[str, dict[str, str]]] = {
     "looking_now": {
         "en": "I am looking at your case now.",
@@ -43,6 +45,9 @@ SAVED_REPLIES: Final[dict[str, dict[str, str]]] = {
         "ps": "له خپل یوه همکار نه پوښتنه کوم او تر یوه ساعت پورې به بیا درته ولیکم.",
     },
 }
+
+# Every saved reply in every language, checked at import as the text catalogue's tables are.
+refuse_gaps(sentence_gaps(SAVED_REPLIES, "actions/cases/saved_replies.py SAVED_REPLIES"))
 
 
 def saved_reply(key: str, language: str) -> str | None:

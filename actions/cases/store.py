@@ -17,16 +17,14 @@ from actions.cases.models import Author, Case, CaseMessage, CaseStatus, Priority
 from actions.content.models import Organisation
 from bot import case_events
 from bot.case_urgency import is_urgent
-
-#: Statuses in which a case still holds the conversation.
-OPEN_STATUSES = (CaseStatus.WAITING, CaseStatus.TAKEN)
+from bot.contentdb.statuses import OPEN_CASE_STATUSES
 
 
 def open_case_of(session: Session, conversation_id: str) -> Case | None:
     """The conversation's case that is not closed yet, if any."""
     return session.scalars(
         select(Case)
-        .where(Case.conversation_id == conversation_id, Case.status.in_(OPEN_STATUSES))
+        .where(Case.conversation_id == conversation_id, Case.status.in_(OPEN_CASE_STATUSES))
         .order_by(Case.id.desc())
     ).first()
 

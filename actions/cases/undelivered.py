@@ -15,14 +15,17 @@ from __future__ import annotations
 from typing import Final
 
 from actions.alerts.models import DeliveryStatus
+from bot.delivery_statuses import console_reason
 
 #: (what the reason line contains, the reason's key), the first match wins.
 MARKERS: Final = (
+    ("refused by the person", "undelivered_refused"),
     ("ADDRESS_ENCRYPTION_KEY", "undelivered_server_key"),
     ("no address book configured", "undelivered_server_key"),
     ("no stored address", "undelivered_unreachable"),
     ("mailbox full", "undelivered_not_fetched"),
     ("provider refused", "undelivered_channel_refused"),
+    ("provider reported failure", "undelivered_channel_refused"),
     ("not a web chat conversation", "undelivered_channel_refused"),
     ("Rasa unreachable", "undelivered_assistant_down"),
     ("RASA_API_TOKEN", "undelivered_assistant_down"),
@@ -31,9 +34,18 @@ MARKERS: Final = (
 )
 
 
-def reason(status: DeliveryStatus, last_error: str | None, *, stalled: bool = False) -> str | None:
+def reason(
+    status: DeliveryStatus,
+    last_error: str | None,
+    *,
+    stalled: bool = False,
+    provider_error: str | None = None,
+) -> str | None:
     """The key of why a reply in ``status`` has not arrived; None when it has, or when it is
-    on its first try. ``stalled``: queued long ago and never tried."""
+    on its first try. ``stalled``: queued long ago and never tried. ``provider_error``: the
+    code of a failure the provider reported after taking it ("not on WhatsApp")."""
+    if provider_error is not None and console_reason(provider_error) is not None:
+        return console_reason(provider_error)
     if status is DeliveryStatus.SENT:
         return None
     if stalled:

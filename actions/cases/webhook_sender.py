@@ -1,6 +1,7 @@
 """Posts queued case events to the helpdesk: signed, in order per case, at least once.
 
-Run by the notifier (``python -m actions.alerts serve``) when ``CASE_WEBHOOK_URL`` is set.
+Run by the notifier (``python -m actions.alerts serve``) when ``CASE_WEBHOOK_URL`` is set; its
+settings are the notifier's (``actions/alerts/notifier_settings.py``), read once at its start.
 
 * **Signed** like the providers' webhooks we check ourselves: ``X-Timestamp`` (Unix seconds of
   this attempt) and ``X-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">`` with
@@ -30,9 +31,8 @@ import contextlib
 import hashlib
 import hmac
 import logging
-import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -41,47 +41,16 @@ from sqlalchemy import exists, func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from actions.alerts import leases
+from actions.alerts.notifier_settings import WebhookSettings
 from actions.cases.models import CaseEvent, EventStatus
 from actions.common.clock import utc_now
 from actions.content.db import session_scope
 from bot import case_events
-from bot.settings_values import positive_number, whole_number
 
 logger = logging.getLogger(__name__)
 
-MAX_ATTEMPTS_ENV = "CASE_WEBHOOK_MAX_ATTEMPTS"
-POLL_ENV = "CASE_WEBHOOK_POLL_SECONDS"
 USER_AGENT = "evacuee-assistant-case-events/1"
 UNSETTLED = (EventStatus.QUEUED, EventStatus.SENDING)
-
-
-@dataclass(frozen=True)
-class WebhookSettings:
-    """Read from the environment (README, "For organisations")."""
-
-    url: str
-    secret: str | None = None
-    max_attempts: int = 20
-    backoff_seconds: float = 5.0
-    max_backoff_seconds: float = 900.0
-    claim_lease_seconds: float = 60.0
-    poll_seconds: float = 1.0
-    timeout_seconds: float = 10.0
-    batch: int = 16
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str] = os.environ) -> WebhookSettings | None:
-        """None without ``CASE_WEBHOOK_URL``: then no helpdesk is told anything;
-        ``SettingsError`` naming the variable when one cannot be used."""
-        url = case_events.webhook_url(environ)  # raises the one SettingsError
-        if url is None:
-            return None
-        return cls(
-            url=url,
-            secret=environ.get(case_events.SECRET_ENV, "").strip() or None,
-            max_attempts=whole_number(environ, MAX_ATTEMPTS_ENV, cls.max_attempts),
-            poll_seconds=positive_number(environ, POLL_ENV, cls.poll_seconds),
-        )
 
 
 def signature(secret: str, timestamp: str, body: bytes) -> str:
@@ -240,11 +209,6 @@ class CaseWebhookSender:
         self.helpdesk = helpdesk or Helpdesk(settings)
         self._stopping = asyncio.Event()
         self.sent = 0
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str] = os.environ) -> CaseWebhookSender | None:
-        settings = WebhookSettings.from_env(environ)
-        return None if settings is None else cls(settings)
 
     def stop(self) -> None:
         self._stopping.set()

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from actions.cases.models import Author, Case, CaseEvent, CaseMessage, EventStatus
 from actions.content.models import Organisation
+from actions.settings import case_events_published, webchat_cases_per_minute
 from bot import case_events
 
 #: The minute over which a web chat surge is counted.
@@ -90,7 +91,7 @@ def message_written(
 ) -> None:
     """``case.message`` for a line added to the case (the person's, a caseworker's reply),
     unless the case is a quiet one of a surge."""
-    if case_events.publishing() and not quiet(session, case):
+    if case_events_published() and not quiet(session, case):
         message = {"author": author, "text": text, "written_at": written_at}
         _queue(session, case, case_events.MESSAGE, written_at, message)
 
@@ -110,7 +111,7 @@ def _surging(session: Session, case: Case, now: datetime) -> bool:
             Case.channel.in_(sorted(case_events.ANONYMOUS_CHANNELS)),
         )
     )
-    return int(announced_now or 0) >= case_events.webchat_per_minute()
+    return int(announced_now or 0) >= webchat_cases_per_minute()
 
 
 def _say_surge(session: Session, case: Case, now: datetime) -> None:
@@ -121,7 +122,7 @@ def _say_surge(session: Session, case: Case, now: datetime) -> None:
     if session.scalar(said.limit(1)) is None:
         surge = {
             "channels": sorted(case_events.ANONYMOUS_CHANNELS),
-            "per_minute": case_events.webchat_per_minute(),
+            "per_minute": webchat_cases_per_minute(),
         }
         _queue(session, case, case_events.SURGE, now, surge=surge)
 
@@ -130,7 +131,7 @@ def case_opened(session: Session, case: Case, request: str, now: datetime) -> No
     """``case.opened``, then the person's request as the case's first ``case.message``; in a
     web chat surge, one ``case.surge`` for the minute instead (the case is announced when a
     caseworker takes it)."""
-    if not case_events.publishing():
+    if not case_events_published():
         return
     if _surging(session, case, now):
         _say_surge(session, case, now)
@@ -154,7 +155,7 @@ def _announce_late(session: Session, case: Case, now: datetime) -> None:
 def case_changed(session: Session, case_id: int, event_type: str, now: datetime) -> None:
     """``case.taken`` / ``case.closed`` once the row says so (read again after the UPDATE); a
     quiet case of a surge is announced when taken, and its close is never sent."""
-    if not case_events.publishing():
+    if not case_events_published():
         return
     case = session.get(Case, case_id, populate_existing=True)
     if case is None:

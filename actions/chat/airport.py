@@ -7,6 +7,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from actions.chat.nearby import named_point, nearby_reply
 from actions.common.database_action import Turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
@@ -30,6 +31,11 @@ class ActionAnswerAirportStatus(ContentAction):
         iata = (detail(tracker, "airport") or DEFAULT_AIRPORT).upper()
         if asked_detail(tracker) == "advice":
             return advice_reply(session, iata, language, now)
+        # "Near Baron Hotel": the places around it, not only that gate (nearby.py).
+        point = named_point(session, tracker, now)
+        near = None if point is None else nearby_reply(session, point, language, now)
+        if near is not None:
+            return near
         gate = detail(tracker, "gate")
         if gate:
             return gate_reply(session, iata, gate, language, now)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from actions.chat.nearby import answer_near
 from actions.common.database_action import Turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
@@ -21,7 +22,9 @@ class ActionAnswerHelp(ContentAction):
 
     Each contact shows its own verification line: a number is only as good as its last check.
     Without a current contact the reply still tells people what to do (``utter_help_none``);
-    it never makes up or recalls a number nobody has checked.
+    it never makes up or recalls a number nobody has checked. A question about a place (a
+    shared location, "near Baron Hotel") gets the nearest gates and help points instead
+    (nearby.py), or these contacts when nothing is near.
     """
 
     def name(self) -> str:
@@ -29,6 +32,9 @@ class ActionAnswerHelp(ContentAction):
 
     def answer(self, turn: Turn) -> Reply:
         session, tracker, language, now = turn.session, turn.tracker, turn.language, turn.now
+        near = answer_near(session, tracker, language, now)
+        if near is not None:
+            return near
         contacts = queries.current_guidance(session, now, (GuidanceKind.CONTACTS,))
         if not contacts:
             return Reply("utter_help_none")

@@ -38,6 +38,8 @@ class Outcome:
     permanent: bool = False  # retrying cannot help: the channel gave up on the person
     reached_rasa: bool = True  # False: connection failed or timed out, the outcome is unknown
     status: int | None = None  # Rasa's HTTP status when it refused
+    #: The person's provider refused them for good (``NotDelivered.person_refused``).
+    person_refused: bool = False
 
     def problem(self) -> str | None:
         """What a caseworker is told when Rasa did not do it: short, never a provider's prose."""
@@ -121,4 +123,5 @@ def refusal(status: int, answer: str) -> Outcome:
         retry_after=not_delivered.retry_after,
         permanent=not_delivered.gives_up(),
         status=status,
+        person_refused=not_delivered.person_refused(),
     )

@@ -27,6 +27,10 @@ class FieldType(enum.Enum):
     AIRPORT = "airport"  # by IATA code
     TIME = "time"
     NUMBER = "number"
+    #: Several short texts in any language or script, one per line in the console: the ways
+    #: people phrase a claim. Stored as a list; an empty list when there are none.
+    LINES = "lines"
+    DEGREES = "degrees"  # a latitude or longitude, within ±``Field.limit``
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,8 @@ class Field:
     #: The CLI option when it is not the field's name: flights go ``--from`` KBL ``--to`` XJD.
     option: str | None = None
     aliases: tuple[str, ...] = ()
+    #: Degrees only: the largest value either way (90 for a latitude, 180 for a longitude).
+    limit: float = 0.0
 
     @property
     def flag(self) -> str:
@@ -60,6 +66,10 @@ def moment(name: str, help: str, required: bool = True) -> Field:
     return Field(name, FieldType.TIME, help, required)
 
 
+def lines(name: str, help: str, option: str | None = None, max_length: int = 200) -> Field:
+    return Field(name, FieldType.LINES, help, required=False, max_length=max_length, option=option)
+
+
 def choice(name: str, choices: type[enum.Enum], help: str, **extra: Any) -> Field:
     return Field(name, FieldType.CHOICE, help, choices=choices, **extra)
 
@@ -67,6 +77,16 @@ def choice(name: str, choices: type[enum.Enum], help: str, **extra: Any) -> Fiel
 def contact(name: str, pattern: re.Pattern[str], example: str, help: str) -> Field:
     return Field(name, FieldType.STRING, help, False, None, 254, pattern, example)
 
+
+def degrees(name: str, limit: float, help: str) -> Field:
+    return Field(name, FieldType.DEGREES, help, required=False, example="34.5594", limit=limit)
+
+
+#: Where a place people can go is (models.Placed): optional, both or neither (rules.py).
+PLACE = (
+    degrees("latitude", 90, "where it is: latitude in decimal degrees, e.g. 34.5594"),
+    degrees("longitude", 180, "where it is: longitude in decimal degrees, e.g. 69.2175"),
+)
 
 PROVENANCE = (
     organisation("source", "slug of the organisation that said it, e.g. us-embassy-kabul"),
@@ -85,13 +105,18 @@ def read(field: Field, row: Any) -> Any:
         if all(value is None for value in texts.values()):
             return None
         return {lang: value or "" for lang, value in texts.items()}
-    return getattr(row, field.name)
+    value = getattr(row, field.name)
+    if field.form is FieldType.LINES:
+        return list(value or ())
+    return value
 
 
 def write(field: Field, row: Any, value: Any) -> None:
     if field.form is FieldType.TEXT:
         for lang in LANGUAGES:
             setattr(row, f"{field.name}_{lang}", None if value is None else value.get(lang, ""))
+    elif field.form is FieldType.LINES:
+        setattr(row, field.name, list(value or ()))
     else:
         setattr(row, field.name, value)
 
@@ -106,6 +131,8 @@ def to_json(field: Field, value: Any) -> Any:
         return value.iata
     if field.form is FieldType.TEXT:
         return dict(value)
+    if field.form is FieldType.LINES:
+        return list(value)
     return check.in_json(value)
 
 
@@ -116,6 +143,8 @@ def coerce(session: Session, field: Field, value: Any) -> Any:
     """
     if field.form is FieldType.TEXT:
         return None if value is None else check.languages(field.name, value, field.max_length)
+    if field.form is FieldType.LINES:
+        return check.lines(field.name, value, field.max_length)
     if value is None or value == "":
         return None
     match field.form:
@@ -130,6 +159,8 @@ def coerce(session: Session, field: Field, value: Any) -> Any:
             return check.moment(field.name, value)
         case FieldType.NUMBER:
             return check.number(field.name, value)
+        case FieldType.DEGREES:
+            return check.degrees(field.name, value, field.limit)
         case FieldType.ORGANISATION:
             return find_organisation(session, field.name, value)
         case FieldType.AIRPORT:

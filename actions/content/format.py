@@ -27,6 +27,7 @@ from actions.content.localise import (
 from actions.content.models import (
     Airport,
     Announcement,
+    Claim,
     Flight,
     Gate,
     GuidanceTopic,
@@ -225,6 +226,27 @@ def announcement_block(announcement: Announcement, now: datetime, language: str)
         text(announcement, "title", language),
         text(announcement, "text", language),
         provenance([announcement], now, language),
+    ]
+    return isolate_latin("\n".join(lines), language)
+
+
+def verdict(claim: Claim, language: str) -> str:
+    """What editors found a claim to be, as a word: "False", "Being checked"."""
+    return word("verdict", claim.verdict.value, language)
+
+
+def claim_block(claim: Claim, now: datetime, language: str) -> str:
+    """A rumour with its verdict, what to do instead and who checked it when:
+
+    «Abbey Gate is open to everyone» — False
+    It is closed; do not go there.
+    verified 2 h ago · source: US Embassy Kabul
+    """
+    lines = [
+        f"{BULLET} {word('label', 'claim', language, claim=text(claim, 'claim', language))}"
+        f" — {verdict(claim, language)}",
+        text(claim, "explanation", language),
+        verified(claim, now, language),
     ]
     return isolate_latin("\n".join(lines), language)
 

@@ -23,6 +23,7 @@ from actions.content.models import (
     Airport,
     AirportStatus,
     Announcement,
+    Claim,
     Flight,
     Gate,
     GuidanceTopic,
@@ -43,7 +44,13 @@ def column_length(column: InstrumentedAttribute[str]) -> int:
 #: Slug keys are checked by one function: the shortest slug column decides.
 SLUG_MAX = min(
     column_length(column)
-    for column in (Organisation.slug, Gate.slug, Announcement.slug, GuidanceTopic.slug)
+    for column in (
+        Organisation.slug,
+        Gate.slug,
+        Announcement.slug,
+        GuidanceTopic.slug,
+        Claim.slug,
+    )
 )
 FLIGHT_NUMBER_MAX = column_length(Flight.flight_number)
 RECORD_KEY_MAX = column_length(Revision.record_key)

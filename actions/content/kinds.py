@@ -21,6 +21,7 @@ from actions.content.localise import isolate_latin, word
 from actions.content.models import (
     AirportStatus,
     Announcement,
+    Claim,
     Flight,
     Gate,
     GuidanceKind,
@@ -124,6 +125,11 @@ def titled(row: Any, language: str) -> str:
     return fmt.text(row, "title", language)
 
 
+def claim_title(row: Claim, language: str) -> str:
+    """ "Abbey Gate is open to everyone — False": the rumour and what editors found."""
+    return f"{fmt.text(row, 'claim', language)} — {fmt.verdict(row, language)}"
+
+
 def airport_status_title(row: AirportStatus, language: str) -> str:
     return fmt.text(row.airport, "name", language)
 
@@ -156,6 +162,10 @@ def airport_label(fact: AirportStatus, language: str) -> str:
 
 def announcement_label(fact: Announcement, language: str) -> str:
     return word("kind", fact.kind.value, language)
+
+
+def claim_label(fact: Claim, language: str) -> str:
+    return fmt.text(fact, "claim", language)
 
 
 # Previews: the questions a record answers.
@@ -193,6 +203,11 @@ def guidance_asked(key: str, row: Any) -> tuple[Asked, ...]:
         return ()
     contacts = row.kind is GuidanceKind.CONTACTS
     return (Asked("action_answer_help" if contacts else "action_answer_documents", {}),)
+
+
+def claim_asked(key: str, row: Any) -> tuple[Asked, ...]:
+    """None yet: people are told about claims by an answer of its own, still to come."""
+    return ()
 
 
 def asked_inside_others(key: str, row: Any) -> tuple[Asked, ...]:

@@ -28,7 +28,9 @@ import enum
 from datetime import datetime
 
 from sqlalchemy import (
+    JSON,
     CheckConstraint,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -39,9 +41,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
 
-from actions.cases.models import Case, CaseAudit, CaseMessage
 from actions.content.columns import (
-    CASE_HOURS,
     EMAIL,
     NAME,
     NAMING_CONVENTION,
@@ -54,24 +54,19 @@ from actions.content.columns import (
 )
 from actions.content.editors import ConsoleSession, EditorToken, SignInCode
 from actions.content.revision import RecordKind, Revision, RevisionAction
-from actions.questions.models import QuestionCount, UnansweredQuestion
+from bot.contentdb import tables
 from bot.lang.codes import LANGUAGES
 
 __all__ = [
     "NAMING_CONVENTION",
     "Base",
-    "Case",
-    "CaseAudit",
-    "CaseMessage",
     "ConsoleSession",
     "EditorToken",
-    "QuestionCount",
     "RecordKind",
     "Revision",
     "RevisionAction",
     "SignInCode",
     "UTCDateTime",
-    "UnansweredQuestion",
     "localised",
 ]
 
@@ -114,6 +109,34 @@ class Verification(str, enum.Enum):
     DISPUTED = "disputed"
 
 
+class ClaimVerdict(str, enum.Enum):
+    """What editors found a rumour to be.
+
+    ``misleading``: true in part, wrong in what people take from it. ``unverified``: nobody
+    could confirm or refute it. ``being_checked``: editors are on it; say so rather than nothing.
+    """
+
+    FALSE = "false"
+    MISLEADING = "misleading"
+    TRUE = "true"
+    UNVERIFIED = "unverified"
+    BEING_CHECKED = "being_checked"
+
+
+class ClaimAbout(str, enum.Enum):
+    """The kind of record a claim is about (the values are those of :class:`RecordKind`).
+
+    Its key says which: an IATA code (``airport``; ``gate`` for all of an airport's gates),
+    ``KBL/abbey-gate`` (one gate), a flight number or a flight's key, a slug.
+    """
+
+    AIRPORT = "airport"
+    GATE = "gate"
+    FLIGHT = "flight"
+    ANNOUNCEMENT = "announcement"
+    GUIDANCE = "guidance"
+
+
 class GuidanceKind(str, enum.Enum):
     """Which question it answers: ``ask_documents`` (documents, eligibility), ``ask_help``."""
 
@@ -148,20 +171,35 @@ class Withdrawable:
     withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
+class Placed:
+    """Where a place people can go is on the map, in WGS 84 degrees (both or neither).
+
+    Read only to tell a person who shared their location or named a landmark which gates and
+    help points are nearest (actions/content/nearby.py); optional, because most facts are not
+    places and a position nobody checked is better left out than guessed.
+    """
+
+    latitude: Mapped[float | None] = mapped_column(Float)
+    longitude: Mapped[float | None] = mapped_column(Float)
+
+
 class Organisation(Withdrawable, Base):
-    """Who said or runs something: sources of facts, flight operators, issuers, help lines."""
+    """Who said or runs something: sources of facts, flight operators, issuers, help lines.
 
-    __tablename__ = "organisations"
+    Mapped onto the table both runtimes use (the bot reads caseworkers' hours from it).
+    """
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    slug: Mapped[str] = mapped_column(SLUG, unique=True)
-    name_en: Mapped[str] = mapped_column(NAME)
-    name_prs: Mapped[str] = mapped_column(NAME)
-    name_ps: Mapped[str] = mapped_column(NAME)
+    __table__ = tables.organisations
+
+    id: Mapped[int]
+    slug: Mapped[str]
+    name_en: Mapped[str]
+    name_prs: Mapped[str]
+    name_ps: Mapped[str]
     # Organisations whose caseworkers answer people (docs/HANDOFF.md): daily hours in Kabul
     # time ("08:00-20:00") and the usual wait in minutes.
-    case_hours: Mapped[str | None] = mapped_column(CASE_HOURS)
-    case_wait_minutes: Mapped[int | None] = mapped_column(Integer)
+    case_hours: Mapped[str | None]
+    case_wait_minutes: Mapped[int | None]
 
 
 class Provenance:
@@ -185,7 +223,7 @@ class VolatileFact(Provenance):
         return now < self.valid_until
 
 
-class Airport(Withdrawable, Base):
+class Airport(Placed, Withdrawable, Base):
     """An airport flights leave from or go to; ``place`` is the canonical `destination` value."""
 
     __tablename__ = "airports"
@@ -219,7 +257,7 @@ class AirportStatus(VolatileFact, Withdrawable, Base):
     airport: Mapped[Airport] = relationship(back_populates="status")
 
 
-class Gate(VolatileFact, Withdrawable, Base):
+class Gate(Placed, VolatileFact, Withdrawable, Base):
     """An airport gate and its current state; each gate is verified on its own."""
 
     __tablename__ = "gates"
@@ -331,7 +369,7 @@ DETAILS_ONLY_ON_CONTACTS = (
 )
 
 
-class GuidanceTopic(Provenance, Withdrawable, Base):
+class GuidanceTopic(Placed, Provenance, Withdrawable, Base):
     """Standing advice aid workers publish: documents to bring, who may board, who can help.
 
     One row per topic ("Keep your documents hidden", "Family members", "UNHCR protection line"),
@@ -369,6 +407,49 @@ class GuidanceTopic(Provenance, Withdrawable, Base):
     hours_ps: Mapped[str | None] = mapped_column(NAME)
 
     organisation: Mapped[Organisation | None] = relationship(foreign_keys=[organisation_id])
+
+    def is_current(self, now: datetime) -> bool:
+        return self.valid_until is None or now < self.valid_until
+
+
+#: A claim is about a record wholly or not at all: a kind without a key names nothing.
+ABOUT_COMPLETE = "(about_kind IS NULL) = (about_key IS NULL)"
+
+
+class Claim(Provenance, Withdrawable, Base):
+    """A rumour as people tell it, and what editors found it to be: "the Abbey Gate is open for
+    everyone" — false, and what to do instead.
+
+    ``claim`` is the rumour in a few words (people read it as the name of what they heard),
+    ``explanation`` says why the verdict and what to do instead. ``phrasings`` are the other
+    ways people say it, in any language or script ("abbey gate baz ast", "ابی گیټ خلاص دی"),
+    for recognising it in what they write. They are a JSON list on the claim's row rather
+    than rows of a child table: a revision is a snapshot of one row, so it carries them and a
+    rollback restores them with the verdict, and whoever matches claims reads every claim
+    with its phrasings in one query. ``about_kind`` and ``about_key`` optionally name the
+    record the claim is about (checked when it is published). ``valid_until`` is set only for
+    a verdict that lapses.
+    """
+
+    __tablename__ = "claims"
+    __table_args__ = (
+        CheckConstraint(ABOUT_COMPLETE, name="about_complete"),
+        current_only("ix_claims_current_checks", "verified_at", "valid_until"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    slug: Mapped[str] = mapped_column(SLUG, unique=True)
+    verdict: Mapped[ClaimVerdict] = mapped_column(choice(ClaimVerdict, "verdict"))
+    claim_en: Mapped[str] = mapped_column(NAME)
+    claim_prs: Mapped[str] = mapped_column(NAME)
+    claim_ps: Mapped[str] = mapped_column(NAME)
+    explanation_en: Mapped[str] = mapped_column(Text)
+    explanation_prs: Mapped[str] = mapped_column(Text)
+    explanation_ps: Mapped[str] = mapped_column(Text)
+    phrasings: Mapped[list[str]] = mapped_column(JSON, default=list)
+    about_kind: Mapped[ClaimAbout | None] = mapped_column(choice(ClaimAbout, "about_kind"))
+    about_key: Mapped[str | None] = mapped_column(String(128))
+    valid_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     def is_current(self, now: datetime) -> bool:
         return self.valid_until is None or now < self.valid_until

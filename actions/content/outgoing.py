@@ -1,31 +1,19 @@
 """Where a message on its way to a person stands: the columns an alert's ``Delivery``
 (``actions/alerts/models.py``) and a caseworker's ``CaseReply`` (``actions/cases/models.py``)
 share, and the states both go through. Here, at the bottom, so that cases and the question log
-(which content's models gather) need nothing from the alert system."""
+need nothing from the alert system. The columns and the statuses themselves are the content
+database's (``bot/contentdb``), which the bot runtime's alert channel writes too."""
 
 from __future__ import annotations
 
-import enum
 from datetime import datetime
 
-from sqlalchemy import Integer, String
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped
 
-from actions.content.columns import UTCDateTime
+from bot.contentdb.statuses import DeliveryStatus
+from bot.contentdb.tables import CHANNEL, CONVERSATION_ID
 
-#: A conversation id: "<channel>-<40 hex digits>" (bot/channels/identity.py).
-CONVERSATION_ID = String(64)
-CHANNEL = String(32)
-
-
-class DeliveryStatus(str, enum.Enum):
-    QUEUED = "queued"  # waiting for its turn (or for a retry after ``next_attempt_at``)
-    SENDING = "sending"  # claimed by a notifier, handed to Rasa
-    SENT = "sent"  # Rasa's channel handed it to the provider
-    FAILED = "failed"  # given up: no address any more, or every retry failed
-    CANCELLED = "cancelled"  # the subscriber opted out before it went out
-    SUPERSEDED = "superseded"  # a newer change to the same thing went out instead
-
+__all__ = ["CHANNEL", "CONVERSATION_ID", "FINAL_STATUSES", "DeliveryStatus", "Sending"]
 
 #: Statuses a delivery never leaves.
 FINAL_STATUSES = frozenset(
@@ -41,13 +29,17 @@ FINAL_STATUSES = frozenset(
 class Sending:
     """Where one message on its way through the notifier stands (``actions/alerts/notifier.py``
     reads and writes these columns; an alert's ``Delivery`` and a caseworker's ``CaseReply``
-    share them, each with its own ``status``)."""
+    share them, each with its own ``status``). Typing only: each model's table has them."""
 
-    attempts: Mapped[int] = mapped_column(Integer, default=0)
-    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    rendered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    delivered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    attempts: Mapped[int]
+    next_attempt_at: Mapped[datetime]
+    claimed_at: Mapped[datetime | None]
+    rendered_at: Mapped[datetime | None]
+    delivered_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
     #: Why it failed or is being retried, e.g. "HTTP 429 (retry after 3 s)"; never an address.
-    last_error: Mapped[str | None] = mapped_column(String(200))
+    last_error: Mapped[str | None]
+    provider_message_id: Mapped[str | None]
+    provider_status: Mapped[str | None]
+    provider_error: Mapped[str | None]
+    status_at: Mapped[datetime | None]

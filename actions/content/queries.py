@@ -15,11 +15,13 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, exists, func, select
 from sqlalchemy.orm import Session, joinedload, selectinload, with_loader_criteria
 
+from actions.common.clock import utc_now
 from actions.common.kabul_time import kabul_day_bounds
 from actions.content.models import (
     Airport,
     AirportStatus,
     Announcement,
+    Claim,
     Flight,
     FlightStatus,
     Gate,
@@ -27,6 +29,7 @@ from actions.content.models import (
     GuidanceTopic,
     Withdrawable,
 )
+from bot.lang.codes import LANGUAGES
 
 FINISHED = (FlightStatus.DEPARTED, FlightStatus.CANCELLED)
 #: Keeps withdrawn rows out of relationships loaded along with a query (an airport's gates).
@@ -237,3 +240,35 @@ def current_guidance(
         .order_by(GuidanceTopic.position, GuidanceTopic.id)
     )
     return session.scalars(statement).all()
+
+
+def _live_claims(now: datetime) -> Select[tuple[Claim]]:
+    return select(Claim).where(
+        Claim.withdrawn_at.is_(None), (Claim.valid_until.is_(None)) | (Claim.valid_until > now)
+    )
+
+
+def claims_for_matching(
+    session: Session, now: datetime | None = None
+) -> list[tuple[str, list[str]]]:
+    """Every claim people may be told about, by slug, with all the ways it is said: its text
+    in each language it has, then its phrasings. Withdrawn and lapsed claims are left out.
+
+    One query for all of them: whoever recognises claims in what people write reads this
+    once and matches against it, rather than asking the database per message.
+    """
+    statement = _live_claims(now or utc_now()).order_by(Claim.slug)
+    found = []
+    for claim in session.scalars(statement):
+        told = [getattr(claim, f"claim_{lang}") for lang in LANGUAGES]
+        texts = dict.fromkeys(text for text in [*told, *claim.phrasings] if text)
+        found.append((claim.slug, list(texts)))
+    return found
+
+
+def claim_by_slug(session: Session, slug: str, now: datetime | None = None) -> Claim | None:
+    """A claim people may be told about, with its source; None if withdrawn or lapsed."""
+    statement = (
+        _live_claims(now or utc_now()).where(Claim.slug == slug).options(joinedload(Claim.source))
+    )
+    return session.scalars(statement).first()

@@ -12,6 +12,7 @@ gate            IATA/slug               ``KBL/abbey-gate``
 flight          number@Kabul date       ``QR8010@2021-08-24`` (date of departure)
 announcement    slug                    ``taliban-amnesty-2021-08-17``
 guidance        slug                    ``keep-documents-hidden``
+claim           slug                    ``abbey-gate-open-to-all``
 ==============  ======================  ==========================================
 
 A flight's key follows its departure day (a flight moved past midnight gets a new key); its
@@ -40,6 +41,9 @@ from actions.content.models import (
     AirportStatus,
     Announcement,
     AnnouncementKind,
+    Claim,
+    ClaimAbout,
+    ClaimVerdict,
     Flight,
     FlightStatus,
     Gate,
@@ -51,6 +55,9 @@ from actions.content.models import (
     Verification,
 )
 from actions.settings import FreshnessLimits
+
+#: A claim is read as the name of what people heard: a few words.
+CLAIM_MAX = 80
 
 
 @dataclass(frozen=True)
@@ -137,7 +144,7 @@ SPECS: dict[RecordKind, KindSpec] = {
             volatile=False,
             title=k.named,
             title_reads=TitleReads(("slug", "name")),
-            menu=6,
+            menu=7,
             preview=Preview(k.asked_inside_others, k.no_question),
             alert=None,
             sms_label=None,
@@ -149,6 +156,7 @@ SPECS: dict[RecordKind, KindSpec] = {
                 Field("place", FieldType.STRING, "canonical English name: Doha", max_length=64),
                 f.text("name", "the airport's name", long=False),
                 f.text("city", "the place as users read it", long=False),
+                *f.PLACE,
             ),
             "KBL",
             keys.iata_key,
@@ -160,7 +168,7 @@ SPECS: dict[RecordKind, KindSpec] = {
             volatile=False,
             title=k.named,
             title_reads=TitleReads(("iata", "name")),
-            menu=7,
+            menu=8,
             preview=Preview(k.airport_asked, k.no_question),
             alert=None,
             sms_label=None,
@@ -199,6 +207,7 @@ SPECS: dict[RecordKind, KindSpec] = {
                 f.choice("state", GateState, "is the gate open"),
                 f.text("note", "who may use it, what to do"),
                 Field("position", FieldType.NUMBER, "order in the list (default: last)"),
+                *f.PLACE,
                 *f.PROVENANCE,
                 f.VALID_UNTIL,
             ),
@@ -295,6 +304,7 @@ SPECS: dict[RecordKind, KindSpec] = {
                 f.contact("whatsapp", check.PHONE, "+93 700 000 101", "contacts: WhatsApp"),
                 f.contact("email", check.EMAIL, "help@example.org", "contacts: e-mail"),
                 f.text("hours", "contacts: opening hours", required=False, long=False),
+                *f.PLACE,
                 *f.PROVENANCE,
                 f.OPTIONAL_VALID_UNTIL,
             ),
@@ -313,10 +323,58 @@ SPECS: dict[RecordKind, KindSpec] = {
             volatile=False,
             title=k.titled,
             title_reads=TitleReads(("slug", "title")),
-            menu=5,
+            menu=6,
             preview=Preview(k.guidance_asked, k.no_question),
             alert=None,
             sms_label=k.titled,
+        ),
+        KindSpec(
+            RecordKind.CLAIM,
+            Claim,
+            (
+                f.choice("verdict", ClaimVerdict, "what editors found the rumour to be"),
+                Field(
+                    "claim",
+                    FieldType.TEXT,
+                    "the rumour as people tell it, in a few words",
+                    max_length=CLAIM_MAX,
+                ),
+                f.text("explanation", "why that verdict, and what to do instead"),
+                f.lines(
+                    "phrasings", "another way people say it, any language or script", "phrasing"
+                ),
+                f.choice(
+                    "about_kind",
+                    ClaimAbout,
+                    "optional: what kind of record it is about",
+                    required=False,
+                ),
+                Field(
+                    "about_key",
+                    FieldType.STRING,
+                    "optional: which one: KBL (all its gates), KBL/abbey-gate, RCH871, a slug",
+                    required=False,
+                    max_length=keys.RECORD_KEY_MAX,
+                ),
+                *f.PROVENANCE,
+                f.OPTIONAL_VALID_UNTIL,
+            ),
+            "abbey-gate-open-to-all",
+            keys.slug_key("claim", "abbey-gate-open-to-all"),
+            keys.by(Claim, "slug"),
+            lambda _session, key: Claim(slug=key, phrasings=[]),
+            lambda row: str(row.slug),
+            lambda: select(Claim).order_by(Claim.slug),
+            freshness=(Freshness("claims"),),
+            volatile=False,
+            title=k.claim_title,
+            title_reads=TitleReads(("slug", "claim", "verdict")),
+            menu=5,
+            preview=Preview(k.claim_asked, k.no_question),
+            # Not news for subscribers of a topic: those who asked about a claim are told
+            # of its new verdict on a path of their own.
+            alert=None,
+            sms_label=k.claim_label,
         ),
     )
 }

@@ -26,6 +26,7 @@ class RecordKind(str, enum.Enum):
     FLIGHT = "flight"  # number@Kabul date of departure, e.g. QR8010@2021-08-24
     ANNOUNCEMENT = "announcement"  # slug
     GUIDANCE = "guidance"  # slug
+    CLAIM = "claim"  # slug
 
 
 class RevisionAction(str, enum.Enum):

@@ -9,17 +9,19 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from actions.content import fields
+from actions.content import validation as check
 from actions.content.fields import FieldType
-from actions.content.keys import flight_key
-from actions.content.models import Flight, GuidanceKind, RecordKind
+from actions.content.keys import FLIGHT_NUMBER_MAX, flight_key, iata_key, within
+from actions.content.models import ClaimAbout, Flight, Gate, GuidanceKind, RecordKind
 from actions.content.records import KindSpec, spec_for, values_of
 from actions.content.validation import ContentError
 from bot.lang.codes import LANGUAGES
 
-CONTACT_DETAILS = ("organisation", "phone", "whatsapp", "email", "hours")
+CONTACT_DETAILS = ("organisation", "phone", "whatsapp", "email", "hours", "latitude", "longitude")
 
 
 class MissingTranslation(ContentError):
@@ -138,10 +140,22 @@ def check_record(
             f"is {until.isoformat()}, not after verified_at {verified.isoformat()}: "
             "give a later time or a longer validity",
         )
+    if spec.has("latitude"):
+        _check_place(values)
     if spec.kind is RecordKind.FLIGHT:
         _check_flight(session, row, new_key, values)
     if spec.kind is RecordKind.GUIDANCE:
         _check_contact(values)
+    if spec.kind is RecordKind.CLAIM:
+        values["about_key"] = _about(session, values["about_kind"], values["about_key"])
+
+
+def _check_place(values: dict[str, Any]) -> None:
+    """A position is a pair: half of one would put the place on a line around the Earth."""
+    given = [name for name in ("latitude", "longitude") if values.get(name) is not None]
+    if len(given) == 1:
+        missing = "longitude" if given == ["latitude"] else "latitude"
+        raise ContentError(missing, "is missing: give both latitude and longitude, or neither")
 
 
 def _check_flight(
@@ -171,6 +185,57 @@ def _check_contact(values: dict[str, Any]) -> None:
     for name in CONTACT_DETAILS:
         if values[name] is not None:
             raise ContentError(name, f"is only for contacts, not {values['kind'].value}; clear it")
+
+
+def _about(session: Session, kind: ClaimAbout | None, key: str | None) -> str | None:
+    """The key of the record a claim is about, as stored (``KBL/abbey-gate``, ``RCH871``), or
+    ContentError if no current record has it: a claim must not point at nothing."""
+    if kind is None and key is None:
+        return None
+    if kind is None or key is None:
+        missing = "about_kind" if kind is None else "about_key"
+        raise ContentError(missing, "is missing: give both about_kind and about_key, or neither")
+    try:
+        return _about_key(session, kind, key)
+    except ContentError as error:
+        if error.field is not None:
+            raise
+        raise ContentError("about_key", error.problem) from None
+
+
+def _about_key(session: Session, kind: ClaimAbout, key: str) -> str:
+    if kind is ClaimAbout.GATE and "/" not in key:
+        return _airport_gates(session, iata_key(key))
+    if kind is ClaimAbout.FLIGHT and "@" not in key:
+        return _flight_number(session, key)
+    spec = spec_for(kind.value)
+    key = spec.normalise(key)
+    row = spec.find(session, key)
+    if row is None or row.withdrawn_at is not None:
+        state = "unknown" if row is None else "withdrawn"
+        raise ContentError(None, f"refers to {state} {kind.value} {key}; see `list {kind.value}`")
+    return key
+
+
+def _airport_gates(session: Session, iata: str) -> str:
+    """All of an airport's gates: it must have a current one."""
+    airport = fields.find_airport(session, "about_key", iata)
+    current = select(Gate.id).where(Gate.airport_id == airport.id, Gate.withdrawn_at.is_(None))
+    if session.scalars(current.limit(1)).first() is None:
+        raise ContentError("about_key", f"refers to the gates of {iata}, which has none listed")
+    return iata
+
+
+def _flight_number(session: Session, number: str) -> str:
+    """Every flight with this number (a rumour rarely knows the day): one must be current."""
+    number = "".join(number.split()).upper()
+    if not check.FLIGHT_NUMBER.fullmatch(number):
+        raise ContentError("about_key", f"is {number!r}: a flight number like RCH871 or a key")
+    within("flight number", number, FLIGHT_NUMBER_MAX)
+    current = select(Flight.id).where(Flight.flight_number == number, Flight.withdrawn_at.is_(None))
+    if session.scalars(current.limit(1)).first() is None:
+        raise ContentError("about_key", f"refers to unknown flight {number}; see `list flight`")
+    return number
 
 
 def stored(session: Session, field: fields.Field, value: Any) -> Any:

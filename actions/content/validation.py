@@ -8,6 +8,7 @@ NUL character (U+0000): PostgreSQL cannot store it and SQLite would, so it is re
 from __future__ import annotations
 
 import enum
+import math
 import re
 from collections.abc import Mapping
 from datetime import datetime, timezone
@@ -79,6 +80,32 @@ def languages(field: str, value: object, max_length: int | None = None) -> dict[
     return given
 
 
+#: More ways to say one thing than anyone reads through in the console.
+LINES_MAX = 100
+
+
+def lines(field: str, value: object, max_length: int | None = None) -> list[str]:
+    """Short texts, each single-spaced, in the order given, without blanks or repeats.
+
+    A list, or one text with a line per item (what the console's box sends); None or "" is
+    none at all.
+    """
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = value.splitlines()
+    if not isinstance(value, list | tuple):
+        raise ContentError(field, f"must be a list of texts, not {value!r}")
+    found: list[str] = []
+    for index, item in enumerate(value):
+        cleaned = optional_text(f"{field}[{index}]", item, max_length)
+        if cleaned is not None and cleaned not in found:
+            found.append(cleaned)
+    if len(found) > LINES_MAX:
+        raise ContentError(field, f"has {len(found)} texts; at most {LINES_MAX}")
+    return found
+
+
 def choice(field: str, value: object, choices: type[E]) -> E:
     if isinstance(value, choices):
         return value
@@ -114,6 +141,19 @@ def number(field: str, value: object) -> int:
         raise ContentError(field, f"is {value!r}, not a whole number") from None
     if result < 0:
         raise ContentError(field, f"is {result}; it cannot be negative")
+    return result
+
+
+def degrees(field: str, value: object, limit: float) -> float:
+    """A latitude (``limit`` 90) or longitude (180) in decimal degrees: 34.5594, "69.2175"."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ContentError(field, f"is {value!r}, not decimal degrees like 34.5594")
+    try:
+        result = float(value.strip().replace(",", ".") if isinstance(value, str) else value)
+    except ValueError:
+        raise ContentError(field, f"is {value!r}, not decimal degrees like 34.5594") from None
+    if not math.isfinite(result) or not -limit <= result <= limit:
+        raise ContentError(field, f"is {value!r}; it must lie between -{limit:g} and {limit:g}")
     return result
 
 

@@ -36,6 +36,7 @@ METAVARS = {
     FieldType.AIRPORT: "IATA",
     FieldType.TIME: "TIME",
     FieldType.NUMBER: "N",
+    FieldType.DEGREES: "DEGREES",
 }
 
 
@@ -95,6 +96,16 @@ def _publish_parser(kinds: argparse._SubParsersAction, spec: KindSpec) -> None: 
                 )
             continue
         aliases = [f"--{alias}" for alias in field.aliases]
+        if field.form is FieldType.LINES:
+            parser.add_argument(
+                flag,
+                *aliases,
+                dest=field.name,
+                action="append",
+                metavar="TEXT",
+                help=f"{field.help}; repeat it for each, all of them every time ('' for none)",
+            )
+            continue
         parser.add_argument(
             flag, *aliases, dest=field.name, metavar=METAVARS.get(field.form), help=_help(field)
         )

@@ -9,7 +9,7 @@ from sqlalchemy import Engine
 from actions.common.clock import utc_now_to_second
 from actions.content.db import describe
 from actions.content.migrate import upgrade_to_head
-from actions.content.seed.loader import DEMO_FILE, SEED_EDITOR, has_content, read_file
+from actions.content.seed.loader import DEMO_FILE, SEED_EDITOR, has_content, read_demo
 from actions.content_cli.common import command_transaction, parser_for
 from actions.publishing import clear, load
 
@@ -40,7 +40,7 @@ def migrate(args: argparse.Namespace, engine: Engine) -> str:
 
 
 def seed(args: argparse.Namespace, engine: Engine) -> str:
-    document = read_file(DEMO_FILE)  # a bad file fails before the database is touched
+    document = read_demo(DEMO_FILE)  # a bad file fails before the database is touched
     with command_transaction(engine) as session:
         if has_content(session) and not args.reset:
             return (

@@ -120,7 +120,7 @@ def _differences(revision: Revision) -> str:
     shown = []
     for name in revision.changed_fields():
         old, new = revision.before.get(name), revision.after.get(name)
-        long = isinstance(old, dict) or isinstance(new, dict)
+        long = isinstance(old, dict | list) or isinstance(new, dict | list)
         if long or name.endswith("_at") or name == "valid_until":
             shown.append(name)
         else:

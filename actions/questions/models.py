@@ -1,20 +1,15 @@
 """The question log's tables (migration 0014), as the console reads and the retention job purges
-them. The bot runtime writes them (``bot/question_log.py``, SQLAlchemy Core, same columns)."""
+them. The bot runtime writes them (``bot/question_log.py``); both use the one definition of
+the tables in ``bot/contentdb/tables.py``, which these models are mapped onto."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Index, Integer, String
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped
 
-from actions.content.columns import Base, UTCDateTime
-from actions.content.outgoing import CHANNEL
-
-INTENT = String(64)
-LANGUAGE = String(8)
-SCRIPT = String(4)
-
+from actions.content.columns import Base
+from bot.contentdb import tables
 
 #: What a count is by: the intent, the language and script ("ps-Arab"), the channel.
 FACETS = ("intent", "language", "channel")
@@ -27,12 +22,12 @@ class QuestionCount(Base):
     combination: a lone Pashto SMS at 03:00 about help would single a person out, and the page
     reads a few thousand rows for a week instead of tens of thousands.)"""
 
-    __tablename__ = "question_counts"
+    __table__ = tables.question_counts
 
-    hour: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
-    facet: Mapped[str] = mapped_column(String(16), primary_key=True)
-    value: Mapped[str] = mapped_column(String(64), primary_key=True)
-    turns: Mapped[int] = mapped_column(Integer)
+    hour: Mapped[datetime]
+    facet: Mapped[str]
+    value: Mapped[str]
+    turns: Mapped[int]
 
 
 class UnansweredQuestion(Base):
@@ -42,22 +37,14 @@ class UnansweredQuestion(Base):
     ``wording`` is a hash of the text, so the week's messages are grouped on integers along
     one index (docs/BENCHMARKS.md)."""
 
-    __tablename__ = "unanswered_questions"
-    __table_args__ = (
-        Index(
-            "ix_unanswered_questions_wording_conversation_tag_asked_at",
-            "wording",
-            "conversation_tag",
-            "asked_at",
-        ),
-    )
+    __table__ = tables.unanswered_questions
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    asked_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
-    conversation_tag: Mapped[int] = mapped_column(BigInteger, index=True)
-    wording: Mapped[int] = mapped_column(BigInteger)
-    intent: Mapped[str] = mapped_column(INTENT)
-    language: Mapped[str] = mapped_column(LANGUAGE)
-    script: Mapped[str] = mapped_column(SCRIPT)
-    channel: Mapped[str] = mapped_column(CHANNEL)
-    text: Mapped[str] = mapped_column(String(240))
+    id: Mapped[int]
+    asked_at: Mapped[datetime]
+    conversation_tag: Mapped[int]
+    wording: Mapped[int]
+    intent: Mapped[str]
+    language: Mapped[str]
+    script: Mapped[str]
+    channel: Mapped[str]
+    text: Mapped[str]

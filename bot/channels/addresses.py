@@ -2,9 +2,10 @@
 
 A conversation id is a one-way hash (``identity.py``), so an alert cannot find the phone it is
 for without the address itself. Only subscribers' addresses are kept, each until it expires, in
-table ``alert_addresses`` (created by the content runtime's migrations), sealed with AES-256-GCM
-under ``ADDRESS_ENCRYPTION_KEY``. The key lives in the environment of the bot runtime only: a
-copy of the database (or of the content runtime's server) reveals no address (``sealing.py``).
+table ``alert_addresses`` (``bot/contentdb/tables.py``; the content runtime's migrations create
+it), sealed with AES-256-GCM under ``ADDRESS_ENCRYPTION_KEY``. The key lives in the environment
+of the bot runtime only: a copy of the database (or of the content runtime's server) reveals no
+address (``sealing.py``).
 
 Operators: ``python -m bot.channels.addresses new-key`` prints a key; to rotate, set the new key
 as ``ADDRESS_ENCRYPTION_KEY``, the old one in ``ADDRESS_ENCRYPTION_OLD_KEYS``, restart, run
@@ -16,32 +17,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 import sys
-import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any
 
-from sqlalchemy import (
-    Column,
-    DateTime,
-    MetaData,
-    String,
-    Table,
-    Text,
-    TypeDecorator,
-    and_,
-    create_engine,
-    delete,
-    func,
-    select,
-    update,
-)
+from sqlalchemy import and_, delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.channels.sealing import (
@@ -52,6 +35,10 @@ from bot.channels.sealing import (
     AddressUnreadable,
     new_key,
 )
+from bot.channels.settings import AddressKeys
+from bot.contentdb.engines import ContentDatabaseError, database_url, engine_for
+from bot.contentdb.tables import alert_addresses
+from bot.settings import content_db_url
 
 __all__ = [
     "KEY_ENV",
@@ -61,95 +48,12 @@ __all__ = [
     "AddressCipher",
     "AddressUnreadable",
     "RotationResult",
-    "dispose_engines",
     "main",
 ]
 
 logger = logging.getLogger(__name__)
 
-DB_URL_ENV = "CONTENT_DB_URL"
-#: The content runtime's default database (actions/content/db.py): both runtimes share it.
-DEFAULT_DB_PATH = Path(__file__).resolve().parents[2] / "var" / "content.db"
-CONNECT_TIMEOUT_SECONDS = 3
 ROTATE_BATCH = 500
-
-
-class UTCDateTime(TypeDecorator):  # type: ignore[misc]  # SQLAlchemy 1.4 ships no types
-    """As the content runtime stores times: naive UTC on SQLite, with time zone on PostgreSQL."""
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None or value.utcoffset() is None:
-            raise ValueError("address times must be timezone-aware")
-        value = value.astimezone(timezone.utc)
-        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
-
-    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            return value.replace(tzinfo=timezone.utc)
-        return value.astimezone(timezone.utc)
-
-
-#: The content runtime's migration 0006 owns this table; it is described here, never created.
-alert_addresses = Table(
-    "alert_addresses",
-    MetaData(),
-    Column("conversation_id", String(64), primary_key=True),
-    Column("channel", String(32), nullable=False),
-    Column("key_id", String(16), nullable=False),
-    Column("sealed", Text, nullable=False),
-    Column("created_at", UTCDateTime, nullable=False),
-    Column("expires_at", UTCDateTime, nullable=False),
-)
-
-_engines: dict[str, Engine] = {}
-_engines_lock = threading.Lock()
-
-
-def database_url(environ: Mapping[str, str] = os.environ) -> str:
-    """``CONTENT_DB_URL`` for this runtime's drivers (psycopg 3 there, psycopg2 here)."""
-    url = environ.get(DB_URL_ENV, "").strip() or f"sqlite:///{DEFAULT_DB_PATH}"
-    parsed = make_url(url)
-    if parsed.drivername == "postgresql+psycopg":
-        parsed = parsed.set(drivername="postgresql+psycopg2")
-    if parsed.get_backend_name() not in ("sqlite", "postgresql"):
-        raise AddressBookError(f"{DB_URL_ENV} must be a SQLite or PostgreSQL URL.")
-    rendered: str = parsed.render_as_string(hide_password=False)
-    return rendered
-
-
-def engine_for(url: str) -> Engine:
-    """One engine (and connection pool) per database per process."""
-    with _engines_lock:
-        engine = _engines.get(url)
-        if engine is None:
-            parsed = make_url(url)
-            timeout = "timeout" if parsed.get_backend_name() == "sqlite" else "connect_timeout"
-            # hide_parameters: a failed statement's parameters would be a sealed address and a
-            # conversation id; neither belongs in an error log.
-            engine = create_engine(
-                parsed,
-                pool_pre_ping=True,
-                hide_parameters=True,
-                connect_args={timeout: CONNECT_TIMEOUT_SECONDS},
-                future=True,
-            )
-            _engines[url] = engine
-        return engine
-
-
-def dispose_engines() -> None:
-    """Closes every pooled connection (tests, before their database is dropped)."""
-    with _engines_lock:
-        for engine in _engines.values():
-            engine.dispose()
-        _engines.clear()
 
 
 @dataclass(frozen=True)
@@ -176,12 +80,15 @@ class AddressBook:
         self._clock = clock
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] = os.environ) -> AddressBook:
-        """The book of this process: key from the environment, the content database's URL.
+    def from_settings(cls, keys: AddressKeys, content_db: str | None) -> AddressBook:
+        """The book of this process: its keys and the content database's ``CONTENT_DB_URL``,
+        as read at the start (``bot/channels/settings.py``, ``bot/settings.py``).
 
         Connects only when first used, so a database that is down does not stop Rasa starting.
         """
-        return cls(engine_for(database_url(environ)), AddressCipher.from_env(environ))
+        return cls(
+            engine_for(database_url(content_db)), AddressCipher.from_keys(keys.current, keys.old)
+        )
 
     async def remember(
         self, conversation_id: str, channel: str, address: str, expires_at: datetime
@@ -319,9 +226,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(new_key())
         return 0
     try:
-        book = AddressBook.from_env()
+        book = AddressBook.from_settings(AddressKeys.load(), content_db_url())
         result = book.rotate_all()
-    except AddressBookError as error:
+    except (AddressBookError, ContentDatabaseError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except SQLAlchemyError as error:

@@ -20,7 +20,6 @@ how to reach a person. Two contracts with it:
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Mapping
 from datetime import datetime, timezone
 from functools import partial
@@ -33,11 +32,11 @@ from bot.alert_rates import DEFAULT_RATES
 from bot.channels.addresses import AddressBook
 from bot.channels.deliveries import OUTBOXES, DeliveryLog
 from bot.channels.sealing import KEY_ENV, AddressBookError
-from bot.channels.settings import for_rasa
+from bot.channels.settings import AddressKeys, for_rasa
 from bot.channels.transport import ProviderFailure
 from bot.contract import MESSAGE_PARTS, REMEMBER_ADDRESS, WHATSAPP_TEMPLATE, NotDelivered
 from bot.pacing import Pacer
-from bot.settings import alert_rate, sanic_workers
+from bot.settings import alert_rate, content_db_url, sanic_workers
 
 logger = logging.getLogger(__name__)
 
@@ -91,19 +90,21 @@ class AlertNotDelivered(Exception):
         )
 
 
-def address_book_for(channel: str, environ: Mapping[str, str] = os.environ) -> AddressBook:
-    """The address book a channel's ``from_credentials`` needs; stops Rasa with a message
-    naming the variable when the key is missing or malformed. Every alert channel starts
-    here, so this is also where the alerts' pace is read (``take_pace``)."""
+def address_book_for(channel: str) -> AddressBook:
+    """The address book a channel's ``from_credentials`` needs, from the keys and database read
+    now, at the start; stops Rasa with a message naming the variable when the key is missing
+    or malformed. Every alert channel starts here, so this is also where the alerts' pace is
+    read (``take_pace``)."""
     take_pace()
-    if not environ.get(KEY_ENV, "").strip():
+    keys = AddressKeys.load()
+    if not keys.configured:
         raise RasaException(
             f"The {channel} channel needs {KEY_ENV} in the environment: the key that seals "
             "subscribers' addresses for alerts (make one with "
             "`python -m bot.channels.addresses new-key`)."
         )
     try:
-        return AddressBook.from_env(environ)
+        return AddressBook.from_settings(keys, content_db_url())
     except AddressBookError as error:
         raise RasaException(f"The {channel} channel cannot start: {error}") from None
 

@@ -11,36 +11,22 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import time
-from collections.abc import Mapping
 from datetime import timedelta
 from typing import Final
 
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
-from bot.settings_values import duration_setting
 
 logger = logging.getLogger(__name__)
 
+#: A WhatsApp or Telegram message sent longer ago than this is acknowledged, not answered
+#: (``MESSAGE_MAX_AGE``, read by ``bot/channels/settings.py``).
 MAX_AGE_ENV: Final = "MESSAGE_MAX_AGE"
-#: A WhatsApp or Telegram message sent longer ago than this is acknowledged, not answered.
 DEFAULT_MAX_AGE: Final = timedelta(hours=6)
 #: How long an answered message id is remembered: longer than any provider retries (Twilio
 #: minutes, Telegram a day) and than ``MESSAGE_MAX_AGE``, so a replay is caught by one or the
 #: other.
 REMEMBER_IDS_SECONDS: Final = 7 * 24 * 3600.0
-
-
-def message_max_age(environ: Mapping[str, str] = os.environ) -> timedelta:
-    """``MESSAGE_MAX_AGE`` (``6h``, ``90m``, ``1d``); ``DEFAULT_MAX_AGE`` when unset. At most
-    as long as answered ids are remembered: an older replay would be caught by neither."""
-    age = duration_setting(environ, MAX_AGE_ENV, DEFAULT_MAX_AGE)
-    if age.total_seconds() > REMEMBER_IDS_SECONDS:
-        raise ValueError(
-            f"{MAX_AGE_ENV} is {environ.get(MAX_AGE_ENV)!r}; at most 7d (answered message ids "
-            "are remembered for 7 days)"
-        )
-    return age
 
 
 def sent_too_long_ago(sent_at: object, max_age: timedelta, now: float | None = None) -> bool:

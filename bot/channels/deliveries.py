@@ -8,8 +8,9 @@ database:
 1. **claims** the delivery (``rendered_at`` set only if nobody set it: a second trigger of the
    same delivery sends nothing),
 2. hands the alert to the provider, and
-3. records ``delivered_at`` — or, when the provider refused, releases the claim so that the
-   notifier's retry can send it.
+3. records ``delivered_at`` and the id the provider gave the (first) message, which its later
+   delivery statuses name (``bot/channels/statuses.py``) — or, when the provider refused,
+   releases the claim so that the notifier's retry can send it.
 
 All three run shielded from cancellation: Sanic cancels a request whose client went away (a
 notifier killed mid-broadcast), and an alert half sent and never recorded would be lost or,
@@ -23,38 +24,20 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timezone
 
-from sqlalchemy import Column, Integer, MetaData, String, Table, update
+from sqlalchemy import Table, update
 from sqlalchemy.engine import Engine
 
-from bot.channels.addresses import UTCDateTime
+from bot.channels.transport import SENT_MESSAGE_IDS
+from bot.contentdb.statuses import DeliveryStatus
+from bot.contentdb.tables import alert_deliveries, case_replies
 from bot.contract import ALERT_DELIVERY, CASE_REPLY
 
 logger = logging.getLogger(__name__)
 
-#: The key of the custom payload that tags an alert with its delivery id.
-#: The key that tags a caseworker's reply with its id.
-SENDING = "sending"
-
-_metadata = MetaData()
-
-
-def _outbox(name: str) -> Table:
-    """The columns of one of the content runtime's outbox tables this side reads and writes."""
-    return Table(
-        name,
-        _metadata,
-        Column("id", Integer, primary_key=True),
-        Column("status", String(16)),
-        Column("rendered_at", UTCDateTime),
-        Column("delivered_at", UTCDateTime),
-    )
-
-
-alert_deliveries = _outbox("alert_deliveries")
-#: Each tag of the contract, and the table whose row it names.
+#: Each tag of the contract, and the table whose row it names (``bot/contentdb/tables.py``).
 OUTBOXES: dict[str, Table] = {
     ALERT_DELIVERY: alert_deliveries,
-    CASE_REPLY: _outbox("case_replies"),
+    CASE_REPLY: case_replies,
 }
 
 
@@ -79,15 +62,26 @@ class DeliveryLog:
                 update(table)
                 .where(
                     table.c.id == delivery,
-                    table.c.status == SENDING,
+                    table.c.status == DeliveryStatus.SENDING,
                     table.c.rendered_at.is_(None),
                 )
                 .values(rendered_at=self._clock())
             )
         return bool(claimed.rowcount)
 
-    def _settle(self, delivery: int, delivered: bool) -> None:
-        values = {"delivered_at": self._clock()} if delivered else {"rendered_at": None}
+    def _settle(self, delivery: int, delivered: bool, message_id: str | None = None) -> None:
+        values: dict[str, object] = (
+            # A new message: what the provider said of an earlier try is no longer news.
+            {
+                "delivered_at": self._clock(),
+                "provider_message_id": message_id,
+                "provider_status": None,
+                "provider_error": None,
+                "status_at": None,
+            }
+            if delivered
+            else {"rendered_at": None}
+        )
         with self.engine.begin() as connection:
             connection.execute(
                 update(self.table).where(self.table.c.id == delivery).values(**values)
@@ -101,10 +95,12 @@ class DeliveryLog:
         if not await asyncio.to_thread(self._claim, delivery):
             logger.info("%s %s was sent before: not again", self.table.name, delivery)
             return False
+        sent: list[str] = []
+        SENT_MESSAGE_IDS.set(sent)  # this shielded task's own context: seen by the provider API
         try:
             await send()
         except BaseException:
             await asyncio.to_thread(self._settle, delivery, False)
             raise
-        await asyncio.to_thread(self._settle, delivery, True)
+        await asyncio.to_thread(self._settle, delivery, True, sent[0] if sent else None)
         return True

@@ -3,7 +3,7 @@ messages or a provider's retries.
 
 Under a surge a webhook that waits for its turn waits too long for the provider: Twilio gives
 up after 15 seconds, WhatsApp and Telegram send the message again and again. For the channels
-whose replies go out through the provider's API (Telegram, WhatsApp, Twilio, SMS gateways)
+whose replies go out through the provider's API (Telegram, WhatsApp, Twilio, SMS gateways, Kannel)
 ``WebhookInput.receive`` therefore authenticates, reads, parses and de-duplicates as before,
 then puts each message in line (``Intake.put``) and answers 200 at once; workers (asyncio tasks
 of the Rasa process, started with the server) take the turns from the line.
@@ -46,14 +46,14 @@ import math
 import time
 import uuid
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 from bot.case_urgency import is_urgent
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 from bot.channels.notices import in_line
-from bot.channels.settings import IntakeSettings
+from bot.channels.settings import IntakeSettings, RedisSettings
 from bot.channels.turns import OnNewMessage, Outcome, conversation_language
 from bot.lang.codes import ARABIC
 from bot.lang.letters import pashto_letter_count, script_of
@@ -527,19 +527,19 @@ class Intake:
 
 
 def intake_for(
-    channel: str, settings: IntakeSettings, memory: ChannelMemory, environ: Mapping[str, str]
+    channel: str, settings: IntakeSettings, memory: ChannelMemory, redis: RedisSettings | None
 ) -> Intake | None:
     """The intake of a connector whose replies go out by the provider's API: None when
-    ``CHANNEL_INTAKE`` is ``direct``; Redis Streams in the production profile (``REDIS_HOST``),
+    ``CHANNEL_INTAKE`` is ``direct``; Redis Streams in the production profile (``redis``),
     else this process's line."""
     if settings.mode != "queue":
         return None
-    if environ.get("REDIS_HOST", "").strip():
+    if redis is not None:
         # Imported here: the content runtime shares the channels' texts and has no redis package.
         from bot.channels.intake_redis import RedisLine
 
         logger.info("%s: webhooks answered at once, turns from Redis Streams", channel)
-        line: Line = RedisLine.from_env(channel, settings.partitions, environ)
+        line: Line = RedisLine.connect(channel, settings.partitions, redis)
     else:
         logger.info("%s: webhooks answered at once, turns from this process's line", channel)
         line = ProcessLine(settings.partitions)

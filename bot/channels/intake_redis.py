@@ -17,15 +17,14 @@ answered again.
 from __future__ import annotations
 
 import logging
-import os
-from collections.abc import Mapping
 from typing import Any, Final
 
 from redis import asyncio as aioredis
 from redis.exceptions import ResponseError
 
 from bot.channels.intake import Job, Line, Taken, partition_of
-from bot.channels.redis_memory import redis_from_env
+from bot.channels.redis_memory import deployment_prefix, redis_client
+from bot.channels.settings import RedisSettings
 
 logger = logging.getLogger(__name__)
 
@@ -58,12 +57,10 @@ class RedisLine(Line):
         self._base = f"{prefix}intake:{channel}:"
 
     @classmethod
-    def from_env(
-        cls, channel: str, partitions: int, environ: Mapping[str, str] = os.environ
-    ) -> RedisLine:
-        """The lock store's Redis, as the channels' memory (``REDIS_HOST`` and the rest)."""
-        client, prefix = redis_from_env(environ, INTAKE_REDIS_TIMEOUT_SECONDS)
-        return cls(client, channel, partitions, prefix)
+    def connect(cls, channel: str, partitions: int, settings: RedisSettings) -> RedisLine:
+        """The lock store's Redis, as the channels' memory, with a worker's longer timeout."""
+        client = redis_client(settings, INTAKE_REDIS_TIMEOUT_SECONDS)
+        return cls(client, channel, partitions, deployment_prefix(settings))
 
     def _streams(self, partition: int) -> tuple[str, str]:
         """The line's first part and the rest, in the order they are read."""

@@ -2,9 +2,11 @@
 (``/webhooks/kannel/receive`` and ``/webhooks/kannel/delivered``).
 
 Kannel's smsbox calls ``receive`` with a GET for every incoming SMS (the ``sms-service`` group
-that ``python -m bot.channels.kannel conf`` prints) and cannot add a header, so the shared
-secret is the URL's ``secret`` field, compared in constant time: a request without it gets 403
-before anything else is read. The text arrives as its raw bytes (``%b``): UCS-2, which every
+that ``python -m bot.channels.kannel conf`` prints), through the receive route every connector
+shares (``webhook.WebhookInput``). It cannot add a header, so the shared secret is the URL's
+``secret`` field, compared in constant time: a request without it gets 403 before anything
+else is read. An SMS from an operator's sender name or a short code is acknowledged and not
+answered (``sms_base.answerable``). The text arrives as its raw bytes (``%b``): UCS-2, which every
 Dari and Pashto SMS is, comes as UTF-16BE, which Kannel's word-splitting ``%a`` would break.
 Replies go out through smsbox's ``sendsms`` (a GET, the account's username and password),
 each within three segments (``sms_render``), as UCS-2 (``coding=2``, UTF-16BE) when a letter
@@ -17,6 +19,7 @@ never the number.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hmac
 import logging
 import re
@@ -27,21 +30,25 @@ from urllib.parse import quote, quote_from_bytes, unquote, unquote_to_bytes, url
 
 import aiohttp
 import yarl
-from rasa.core.channels.channel import InputChannel, OutputChannel
+from rasa.core.channels.channel import OutputChannel
 from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
 from bot.channels.addresses import AddressBook
-from bot.channels.alerts import AlertOutput, address_book_for
+from bot.channels.alerts import AlertOutput
 from bot.channels.blueprints import Blueprint
-from bot.channels.dedup import SeenMessages
 from bot.channels.identity import conversation_id
-from bot.channels.kannel_conf import conf_groups
-from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
-from bot.channels.settings import KANNEL_CHANNEL, KannelSettings, for_rasa, hotline
-from bot.channels.sms_base import TextMessageOutput, phone_key, take_text_turn
-from bot.channels.sms_gateway import REPEAT_WINDOW_SECONDS, GatewayMessage, delivery_id
+from bot.channels.intake import Queued
+from bot.channels.kannel_conf import DELIVERED_PATH, RECEIVE_PATH, conf_groups
+from bot.channels.settings import KANNEL_CHANNEL, KannelSettings
+from bot.channels.sms_base import TextMessageOutput, answerable, phone_key, take_text_turn
+from bot.channels.sms_gateway import (
+    REPEAT_WINDOW_SECONDS,
+    GatewayInbound,
+    GatewayMessage,
+    delivery_id,
+)
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer
 from bot.channels.sms_segments import encoding
 from bot.channels.transport import (
@@ -49,9 +56,10 @@ from bot.channels.transport import (
     MalformedRequest,
     ProviderApi,
     ProviderFailure,
-    webhook_blueprint,
+    retry_after_seconds,
 )
 from bot.channels.turns import OnNewMessage, Outcome
+from bot.channels.webhook import Inbound, Received, Refused, WebhookInput
 from bot.settings_values import SettingsError
 
 logger = logging.getLogger(__name__)
@@ -184,7 +192,9 @@ class SendSms(ProviderApi):
             async with self._session.get(url) as reply:
                 body = (await reply.text(errors="replace")).strip()
                 if reply.status >= 300:
-                    raise ProviderFailure(reply.status, kannel_reason(body), call=call)
+                    # Kannel names no retry time; a proxy or rate limiter in front of it may.
+                    retry_after = retry_after_seconds(reply.headers.get("Retry-After"))
+                    raise ProviderFailure(reply.status, kannel_reason(body), retry_after, call=call)
                 return body
         except (aiohttp.ClientError, asyncio.TimeoutError) as error:
             failure = ProviderFailure.unreachable(error)
@@ -250,33 +260,27 @@ def delivery_report(fields: Mapping[str, bytes]) -> tuple[str, str, str] | None:
     return conversation, reference, DLR_STATUSES[int(status)]
 
 
-class KannelInput(InputChannel):
-    """Receives SMS from Kannel's smsbox and its delivery reports."""
+class KannelInput(WebhookInput[KannelSettings, GatewayInbound]):
+    """Receives SMS from Kannel's smsbox (a GET, the SMS in its query) and its delivery
+    reports; the secret is the query's ``secret`` field."""
+
+    webhook_path = RECEIVE_PATH.removeprefix(f"/webhooks/{CHANNEL}")
+    webhook_methods = ("GET",)
+    replies_by_api = True  # smsbox is answered empty: replies go out through sendsms
+
+    api: SendSms
 
     @classmethod
     def name(cls) -> str:
         return CHANNEL
 
     @classmethod
-    def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
-        settings = for_rasa(lambda: KannelSettings.load(credentials))
-        addresses = address_book_for(CHANNEL)
-        return cls(settings, addresses, channel_memory(), hotline())
+    def load_settings(cls, credentials: dict[str, Any] | None) -> KannelSettings:
+        return KannelSettings.load(credentials)
 
-    def __init__(
-        self,
-        settings: KannelSettings,
-        addresses: AddressBook | None = None,
-        memory: ChannelMemory | None = None,
-        hotline: str | None = None,
-    ) -> None:
-        self.settings = settings
-        self.hotline = hotline
+    def set_up(self) -> None:
         # Retries and MORE pages: Redis in production (bot/channels/memory.py).
-        self.memory = memory if memory is not None else ProcessMemory()
-        self.seen = SeenMessages(self.memory)
-        self.addresses = addresses
-        self.api = SendSms(settings)
+        self.api = SendSms(self.settings)
         self.renderer = ReplyRenderer(ReplyMemory(self.memory), paged=True)
 
     def get_output_channel(self) -> OutputChannel:
@@ -284,55 +288,49 @@ class KannelInput(InputChannel):
         so the number comes from the address book (raises ``AlertNotDelivered``)."""
         return KannelAlertOutput(self)
 
-    def _authorised(self, request: Request) -> bool:
+    def authenticate(self, request: Request) -> bool:
         given = query_fields(request.query_string).get("secret", b"")
         return secrets_match_bytes(given, self.settings.secret)
 
-    def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
-        webhook = webhook_blueprint(f"{CHANNEL}_webhook", self.api, self.memory)
-
-        # stream=True: Sanic leaves a body unread; Kannel's GET has none, and nothing reads one.
-        @webhook.route("/receive", methods=["GET"], stream=True)
-        async def receive(request: Request) -> HTTPResponse:
-            if not self._authorised(request):
-                logger.warning("%s: rejected a request without the shared secret", CHANNEL)
-                return response.text("missing or wrong secret", status=403)
-            try:
-                message = parse_incoming(request.query_string)
-            except MalformedRequest as error:
-                return response.text(str(error), status=400)
-            return await self._answer(message, on_new_message, request.app.ctx.agent)
-
-        @webhook.route("/delivered", methods=["GET"], stream=True)
-        async def delivered(request: Request) -> HTTPResponse:
-            if not self._authorised(request):
-                logger.warning("%s: rejected a delivery report without the secret", CHANNEL)
-                return response.text("missing or wrong secret", status=403)
-            report = delivery_report(query_fields(request.query_string))
-            if report is None:
-                return response.text("conversation, ref and status (%d) are required", 400)
-            conversation, reference, status = report
-            logger.info("%s: reply %s to %s: %s", CHANNEL, reference, conversation, status)
-            return response.text("")
-
-        return webhook
-
-    async def _answer(
-        self, message: GatewayMessage, on_new_message: OnNewMessage, agent: Any
-    ) -> HTTPResponse:
-        """One SMS answered through sendsms; the empty answer tells smsbox there is nothing
-        to send back itself (``max-messages = 0``)."""
+    def parse(self, body: bytes, request: Request) -> list[Inbound[GatewayInbound]]:
+        """The one SMS of smsbox's query (its GET has no body); none from an operator's sender
+        name or a short code (``sms_base.answerable``). A retry has the same Kannel id
+        (``%I``); without one, the same text from the same number just now."""
+        message = parse_incoming(request.query_string)
+        if not answerable(CHANNEL, message.sender):
+            return []
         conversation = conversation_id(CHANNEL, phone_key(message.sender))
-        delivery = delivery_id(conversation, message)
         window = None if message.message_id else REPEAT_WINDOW_SECONDS
-        if not await self.seen.first_time(delivery, window):
-            logger.info("%s: repeated delivery for %s ignored", CHANNEL, conversation)
-            return response.text("")
-        output = KannelOutput(
-            self.api, self.settings, self.renderer, conversation, message.sender, self.addresses
+        delivery = delivery_id(conversation, message)
+        return [Inbound(GatewayInbound(message, conversation), delivery, window)]
+
+    def to_queue(self, inbound: GatewayInbound) -> Queued:
+        message = dataclasses.asdict(inbound.message)
+        data = {"message": message, "conversation": inbound.conversation}
+        return Queued(inbound.conversation, data, inbound.message.text)
+
+    def from_queue(self, data: dict[str, Any]) -> GatewayInbound:
+        return GatewayInbound(GatewayMessage(**data["message"]), data["conversation"])
+
+    def _output(self, inbound: GatewayInbound) -> KannelOutput:
+        return KannelOutput(
+            self.api,
+            self.settings,
+            self.renderer,
+            inbound.conversation,
+            inbound.message.sender,
+            self.addresses,
         )
-        outcome = await take_text_turn(
-            output,
+
+    async def say(self, inbound: GatewayInbound, text: str) -> None:
+        await self._output(inbound).deliver(text)
+
+    async def take(
+        self, inbound: GatewayInbound, on_new_message: OnNewMessage, agent: Any
+    ) -> Outcome:
+        message = inbound.message
+        return await take_text_turn(
+            self._output(inbound),
             message.text,
             on_new_message,
             agent,
@@ -342,11 +340,24 @@ class KannelInput(InputChannel):
             metadata={"transport": "sms"},
             person=message.sender,
         )
-        if outcome is Outcome.UNANSWERED:
-            # smsbox's http-request-retry then brings the same message (same %I) again.
-            await self.seen.forget(delivery)
-            return response.text("the assistant could not answer", status=503)
+
+    def answer(self, received: Received[GatewayInbound]) -> HTTPResponse:
+        """Empty: smsbox has nothing to send itself (``max-messages = 0``), the replies went
+        out through sendsms. An answer that failed is the base's 503, which smsbox's
+        ``http-request-retry`` brings again with the same ``%I``."""
         return response.text("")
+
+    def routes(self, blueprint: Blueprint, on_new_message: OnNewMessage) -> None:
+        @blueprint.route(DELIVERED_PATH.removeprefix(f"/webhooks/{CHANNEL}"), methods=["GET"])
+        async def delivered(request: Request) -> HTTPResponse:
+            if not self.authenticate(request):
+                return self._forged("without")
+            report = delivery_report(query_fields(request.query_string))
+            if report is None:
+                return Refused(400, "conversation, ref and status (%d) are required").answer()
+            conversation, reference, status = report
+            logger.info("%s: reply %s to %s: %s", CHANNEL, reference, conversation, status)
+            return response.text("")
 
 
 def secrets_match_bytes(given: bytes, expected: str) -> bool:

@@ -8,24 +8,28 @@ can live in its memory. With several (the production profile: several workers, s
 a retry or a MORE can reach another process, or arrive after a restart; then the memory must be
 one for all of them: the Redis server of the lock store, under keys of its own.
 
-``channel_memory()`` chooses once, from the environment: ``REDIS_HOST`` set (the production
-profile's variable, docs/OPERATIONS.md) → Redis (``redis_memory.RedisMemory``), else this
-process. Every operation is one
-Redis round trip and atomic on its own; every key it writes expires. When Redis cannot be
-reached an operation raises ``MemoryUnavailable``, logged once per outage; the callers then
-answer as if nothing was remembered, so a Redis that is down never silences anyone.
+``channel_memory()`` chooses once, when a connector starts, from the settings it read
+(``bot/channels/settings.py``): ``REDIS_HOST`` set (the production profile's variable,
+docs/OPERATIONS.md) → Redis (``redis_memory.RedisMemory``), else this process. Every
+operation is one Redis round trip and atomic on its own; every key it writes expires. When
+Redis cannot be reached an operation raises ``MemoryUnavailable``, logged once per outage; the
+callers then answer as if nothing was remembered, so a Redis that is down never silences
+anyone.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the content runtime shares this module and has no Rasa to import
+    from bot.channels.settings import RedisSettings
 
 logger = logging.getLogger(__name__)
 
@@ -205,12 +209,13 @@ class ProcessMemory(ChannelMemory):
                 del self._entries[key]
 
 
-def channel_memory(environ: Mapping[str, str] = os.environ) -> ChannelMemory:
-    """Redis when the production profile's ``REDIS_HOST`` is set, else this process's memory."""
-    if environ.get("REDIS_HOST", "").strip():
+def channel_memory(redis: RedisSettings | None) -> ChannelMemory:
+    """Redis when the production profile's ``REDIS_HOST`` is set (``redis``), else this
+    process's memory."""
+    if redis is not None:
         # Imported here: the content runtime shares the SMS rendering and has no redis package.
         from bot.channels.redis_memory import RedisMemory
 
         logger.info("channel memory: Redis (shared by every Rasa process)")
-        return RedisMemory.from_env(environ)
+        return RedisMemory.connect(redis)
     return ProcessMemory()

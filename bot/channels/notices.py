@@ -65,3 +65,10 @@ def in_line(language: str | None, minutes: int) -> str:
     if language in LANGUAGES:
         return sentence(language)
     return "\n\n".join(sentence(code) for code in UNKNOWN_LANGUAGE_ORDER)
+
+
+def write_privately(link: str | None) -> str:
+    """The one notice of a Telegram group: every language (its members' are unknown, and
+    several), then the link to the bot's private chat when the bot's username is known."""
+    notice = in_every_language("channels.write_privately", separator="\n")
+    return f"{notice}\n{link}" if link else notice

@@ -7,7 +7,6 @@ package, which only the bot runtime has.
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final
@@ -19,6 +18,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 from bot.channels.memory import ChannelMemory, MemoryUnavailable
+from bot.channels.settings import RedisSettings
 
 logger = logging.getLogger(__name__)
 
@@ -38,19 +38,14 @@ return 1
 """
 
 
-def redis_from_env(
-    environ: Mapping[str, str] = os.environ, timeout: float = REDIS_TIMEOUT_SECONDS
-) -> tuple[aioredis.Redis, str]:
-    """A client of the lock store's Redis and the deployment's key prefix (``<prefix>:``,
-    empty without a ``REDIS_KEY_PREFIX`` of letters and digits, as Rasa's lock store)."""
-    port, db = environ.get("REDIS_PORT", "").strip(), environ.get("REDIS_DB", "").strip()
-    if not port.isdigit() or not (db or "0").isdigit():
-        raise ValueError("REDIS_PORT and REDIS_DB must be numbers (docs/OPERATIONS.md)")
-    client = aioredis.Redis(
-        host=environ["REDIS_HOST"].strip(),
-        port=int(port),
-        db=int(db or 0),
-        password=environ.get("REDIS_PASSWORD") or None,
+def redis_client(settings: RedisSettings, timeout: float = REDIS_TIMEOUT_SECONDS) -> aioredis.Redis:
+    """A client of ``settings``' Redis, connected when first used; operations slower than
+    ``timeout`` fail."""
+    return aioredis.Redis(
+        host=settings.host,
+        port=settings.port,
+        db=settings.db,
+        password=settings.password,
         socket_timeout=timeout,
         socket_connect_timeout=timeout,
         # A pooled connection that Redis closed (it restarted) is reopened once at once.
@@ -58,9 +53,11 @@ def redis_from_env(
         retry_on_error=[RedisConnectionError],
         decode_responses=True,
     )
-    # As Rasa's lock store: a prefix of letters and digits, else none.
-    deployment = environ.get("REDIS_KEY_PREFIX", "").strip()
-    return client, (f"{deployment}:" if deployment.isalnum() else "")
+
+
+def deployment_prefix(settings: RedisSettings) -> str:
+    """``<REDIS_KEY_PREFIX>:``, as Rasa's lock store takes it (letters and digits), else empty."""
+    return f"{settings.key_prefix}:" if settings.key_prefix else ""
 
 
 class RedisMemory(ChannelMemory):
@@ -80,11 +77,10 @@ class RedisMemory(ChannelMemory):
         self._down = False
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] = os.environ) -> RedisMemory:
-        """The lock store's Redis (``REDIS_HOST``, ``REDIS_PORT``, ``REDIS_DB``,
-        ``REDIS_PASSWORD``); keys under ``<REDIS_KEY_PREFIX>:channels:``."""
-        client, deployment = redis_from_env(environ)
-        return cls(client, f"{deployment}{KEY_PREFIX}")
+    def connect(cls, settings: RedisSettings) -> RedisMemory:
+        """A client of ``settings``' Redis (connected when first used); keys under
+        ``<REDIS_KEY_PREFIX>:channels:``."""
+        return cls(redis_client(settings), f"{deployment_prefix(settings)}{KEY_PREFIX}")
 
     def _check_up(self) -> None:
         if time.monotonic() < self._down_until:

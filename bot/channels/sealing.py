@@ -1,4 +1,5 @@
-"""Sealing addresses: AES-256-GCM under a key that lives only in the bot runtime's environment.
+"""Sealing addresses: AES-256-GCM under a key that lives only in the bot runtime's environment
+(read by ``bot/channels/settings.py``).
 
 A sealed value is URL-safe base64 of nonce (12 random bytes) + ciphertext + tag. The plaintext
 is padded to a multiple of 32 bytes, so a chat id and a phone number look alike. The associated
@@ -11,10 +12,9 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import os
 import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -66,15 +66,15 @@ class AddressCipher:
         self._ciphers = {key_id(k): AESGCM(k) for k in (*old_keys, key)}
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] = os.environ) -> AddressCipher:
-        configured = environ.get(KEY_ENV, "")
-        if not configured.strip():
+    def from_keys(cls, current: str, old: Sequence[str] = ()) -> AddressCipher:
+        """The cipher of the keys as the operator wrote them (``bot/channels/settings.py``'s
+        ``AddressKeys``); ``AddressBookError`` naming the variable that is missing or wrong."""
+        if not current.strip():
             raise AddressBookError(
                 f"{KEY_ENV} is not set: alerts need it to seal subscribers' addresses "
                 "(make one with `python -m bot.channels.addresses new-key`)."
             )
-        old = [part for part in environ.get(OLD_KEYS_ENV, "").split(",") if part.strip()]
-        return cls(parse_key(configured, KEY_ENV), [parse_key(part, OLD_KEYS_ENV) for part in old])
+        return cls(parse_key(current, KEY_ENV), [parse_key(part, OLD_KEYS_ENV) for part in old])
 
     def knows(self, sealed_key_id: str) -> bool:
         return sealed_key_id in self._ciphers

@@ -16,12 +16,14 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Final, TypeVar
 
 from rasa.shared.exceptions import RasaException
 
-from bot.channels.sealing import KEY_ENV
-from bot.settings_values import SettingsError, positive_number, whole_number
+from bot.channels.dedup import DEFAULT_MAX_AGE, MAX_AGE_ENV, REMEMBER_IDS_SECONDS
+from bot.channels.sealing import KEY_ENV, OLD_KEYS_ENV
+from bot.settings_values import SettingsError, duration_setting, positive_number, whole_number
 
 T = TypeVar("T")
 
@@ -32,6 +34,10 @@ HOTLINE_ENV: Final = "EMERGENCY_HOTLINE"
 TELEGRAM_TOKEN_ENV: Final = "TELEGRAM_BOT_TOKEN"
 TELEGRAM_SECRET_ENV: Final = "TELEGRAM_SECRET_TOKEN"
 TELEGRAM_BASE_URL_ENV: Final = "TELEGRAM_API_BASE_URL"
+#: The bot's @username, for the https://t.me/<username> link a group is given; optional: the
+#: connector asks Telegram (getMe) when it is not set.
+TELEGRAM_USERNAME_ENV: Final = "TELEGRAM_BOT_USERNAME"
+_TELEGRAM_USERNAME_RULE: Final = re.compile(r"[A-Za-z0-9_]{5,32}")  # what @BotFather allows
 TELEGRAM_DEFAULT_BASE_URL: Final = "https://api.telegram.org"
 _TELEGRAM_SECRET_RULE: Final = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what setWebhook accepts
 
@@ -76,16 +82,82 @@ def hotline(environ: Mapping[str, str] = os.environ) -> str | None:
 
 def seals_addresses(environ: Mapping[str, str] = os.environ) -> bool:
     """Whether the deployment has the key that seals subscribers' addresses."""
-    return bool(environ.get(KEY_ENV, "").strip())
+    return AddressKeys.load(environ).configured
+
+
+@dataclass(frozen=True)
+class AddressKeys:
+    """``ADDRESS_ENCRYPTION_KEY`` and, during a rotation, ``ADDRESS_ENCRYPTION_OLD_KEYS``, as
+    the operator wrote them; ``sealing.AddressCipher.from_keys`` checks and decodes them."""
+
+    current: str = ""
+    old: tuple[str, ...] = ()
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.current.strip())
+
+    @classmethod
+    def load(cls, environ: Mapping[str, str] = os.environ) -> AddressKeys:
+        old = environ.get(OLD_KEYS_ENV, "").split(",")
+        return cls(environ.get(KEY_ENV, ""), tuple(part for part in old if part.strip()))
+
+
+def message_max_age(environ: Mapping[str, str] = os.environ) -> timedelta:
+    """``MESSAGE_MAX_AGE`` (``6h``, ``90m``, ``1d``); ``DEFAULT_MAX_AGE`` when unset. At most
+    as long as answered ids are remembered (``bot/channels/dedup.py``): an older replay would
+    be caught by neither."""
+    age = duration_setting(environ, MAX_AGE_ENV, DEFAULT_MAX_AGE)
+    if age.total_seconds() > REMEMBER_IDS_SECONDS:
+        raise ValueError(
+            f"{MAX_AGE_ENV} is {environ.get(MAX_AGE_ENV)!r}; at most 7d (answered message ids "
+            "are remembered for 7 days)"
+        )
+    return age
+
+
+@dataclass(frozen=True)
+class RedisSettings:
+    """The production profile's Redis, the lock store's, where the channels' memory is shared
+    by every Rasa process (``bot/channels/redis_memory.py``)."""
+
+    host: str
+    port: int
+    db: int = 0
+    password: str | None = None
+    #: The deployment's ``REDIS_KEY_PREFIX`` when it is letters and digits (as Rasa's lock
+    #: store takes it), else empty.
+    key_prefix: str = ""
+
+    @classmethod
+    def load(cls, environ: Mapping[str, str] = os.environ) -> RedisSettings | None:
+        """``REDIS_HOST``, ``REDIS_PORT``, ``REDIS_DB``, ``REDIS_PASSWORD`` and
+        ``REDIS_KEY_PREFIX``; None without ``REDIS_HOST`` (then each process remembers alone)."""
+        host = environ.get("REDIS_HOST", "").strip()
+        if not host:
+            return None
+        port, db = environ.get("REDIS_PORT", "").strip(), environ.get("REDIS_DB", "").strip()
+        if not port.isdigit() or not (db or "0").isdigit():
+            raise ValueError("REDIS_PORT and REDIS_DB must be numbers (docs/OPERATIONS.md)")
+        deployment = environ.get("REDIS_KEY_PREFIX", "").strip()
+        return cls(
+            host=host,
+            port=int(port),
+            db=int(db or 0),
+            password=environ.get("REDIS_PASSWORD") or None,
+            key_prefix=deployment if deployment.isalnum() else "",
+        )
 
 
 @dataclass(frozen=True)
 class TelegramSettings:
-    """The bot's token, the secret given to ``setWebhook``, and the Bot API's address."""
+    """The bot's token, the secret given to ``setWebhook``, the Bot API's address, and the
+    bot's username when the operator gives it."""
 
     token: str
     secret: str
     api_base_url: str = TELEGRAM_DEFAULT_BASE_URL
+    username: str | None = None
 
     @classmethod
     def load(cls, environ: Mapping[str, str] = os.environ) -> TelegramSettings:
@@ -103,7 +175,13 @@ class TelegramSettings:
                 "(Telegram refuses any other secret_token)."
             )
         base_url = environ.get(TELEGRAM_BASE_URL_ENV) or TELEGRAM_DEFAULT_BASE_URL
-        return cls(token, secret, base_url)
+        username = environ.get(TELEGRAM_USERNAME_ENV, "").strip().removeprefix("@")
+        if username and not _TELEGRAM_USERNAME_RULE.fullmatch(username):
+            raise SettingsError(
+                f"{TELEGRAM_USERNAME_ENV} must be the bot's username from @BotFather "
+                "(5-32 characters of A-Z, a-z, 0-9 and _), or unset."
+            )
+        return cls(token, secret, base_url, username or None)
 
 
 @dataclass(frozen=True)
@@ -371,11 +449,15 @@ class IntakeSettings:
 
     @classmethod
     def load(cls, environ: Mapping[str, str] = os.environ) -> IntakeSettings:
-        """``CHANNEL_INTAKE`` (``queue`` or ``direct``; ``queue`` by default in the production
-        profile, where ``REDIS_HOST`` is set, ``direct`` in the embedded one), the workers,
-        the lines, ``QUEUE_NOTICE_SECONDS`` (10) and ``INTAKE_CLAIM_IDLE_SECONDS`` (120)."""
-        production = bool(environ.get("REDIS_HOST", "").strip())
-        mode = environ.get(INTAKE_ENV, "").strip().lower() or ("queue" if production else "direct")
+        """``CHANNEL_INTAKE`` (``queue`` or ``direct``), the workers, the lines,
+        ``QUEUE_NOTICE_SECONDS`` (10) and ``INTAKE_CLAIM_IDLE_SECONDS`` (120).
+
+        ``direct`` by default in every profile for now, the production one too: a queued turn
+        is answered after the webhook's 200, and what checks a deployment by counting the
+        replies once the webhook answered (the production profile's integration tests) would
+        count too early. An operator who expects surges sets ``queue`` (the production profile
+        needs Redis 6.2 or newer then, for XAUTOCLAIM; docs/OPERATIONS.md, "Intake")."""
+        mode = environ.get(INTAKE_ENV, "").strip().lower() or "direct"
         if mode not in INTAKE_MODES:
             raise SettingsError(f"{INTAKE_ENV} is {mode!r}; give queue or direct")
         workers = whole_number(environ, INTAKE_WORKERS_ENV, cls.workers)

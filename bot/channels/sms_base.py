@@ -1,4 +1,5 @@
-"""What the SMS-style connectors (Twilio, generic gateways) share: one turn, one output channel.
+"""What the SMS-style connectors (Twilio, generic gateways, Kannel) share: one turn, one output
+channel, and which senders a reply can reach at all.
 
 The phone number is only ever held by the output channel of the message being answered, in
 memory; Rasa, the tracker store and the logs see the conversation's keyed hash.
@@ -26,6 +27,11 @@ from bot.lang.letters import to_ascii_digits
 logger = logging.getLogger(__name__)
 
 _NUMBER_PUNCTUATION: Final = re.compile(r"[\s\-().]")
+_DIALABLE: Final = re.compile(r"\+?[0-9]+")
+#: The fewest digits of a number a person's phone has: the shortest in the numbering plans are
+#: seven with the country code (Niue's +683 and four), while short codes have three to six
+#: (Roshan's and AWCC's service numbers, US short codes).
+MIN_PHONE_DIGITS: Final = 7
 #: A folded reply's short reply that ends its first page (``TextMessageOutput.fold``).
 LAST_LINE: Final = "sms_last_line"
 #: Replies a person must read on the SMS they get, even where the answer before them is full:
@@ -36,6 +42,29 @@ READ_FIRST: Final = frozenset({"utter_safety_offer"})
 def phone_key(number: str) -> str:
     """One spelling per number ("+93 70-123", "+9370123", "+۹۳۷۰۱۲۳"), for the conversation id."""
     return _NUMBER_PUNCTUATION.sub("", to_ascii_digits(number.strip()))
+
+
+def unanswerable(sender: str) -> str | None:
+    """Why no reply can reach ``sender``: "a sender name" for an operator's alphanumeric sender
+    id ("MTN", "AWCC", "Roshan", "SALAAM": a balance or a promotion), "a short code" for a
+    number of fewer than ``MIN_PHONE_DIGITS`` digits; None for a person's phone number.
+    Answering either would cost an SMS that goes nowhere, or start a chat with a bulk sender."""
+    key = phone_key(sender)
+    if not _DIALABLE.fullmatch(key):
+        return "a sender name"
+    if len(key.lstrip("+")) < MIN_PHONE_DIGITS:
+        return "a short code"
+    return None
+
+
+def answerable(channel: str, sender: str) -> bool:
+    """Whether an SMS from ``sender`` is turned into a conversation; when not, one log line
+    says what kind of sender it was, never the sender (docs/SMS.md, "Senders not answered")."""
+    kind = unanswerable(sender)
+    if kind is None:
+        return True
+    logger.info("%s: an SMS from %s acknowledged, not answered", channel, kind)
+    return False
 
 
 def gives_way(line: str, language: str) -> bool:

@@ -26,7 +26,7 @@ from bot.channels.alerts import AlertOutput
 from bot.channels.identity import conversation_id
 from bot.channels.intake import Queued
 from bot.channels.settings import GatewaySettings
-from bot.channels.sms_base import TextMessageOutput, phone_key, take_text_turn
+from bot.channels.sms_base import TextMessageOutput, answerable, phone_key, take_text_turn
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer
 from bot.channels.transport import (
     MalformedRequest,
@@ -186,8 +186,11 @@ class SmsGatewayInput(WebhookInput[GatewaySettings, GatewayInbound]):
 
     def parse(self, body: bytes, request: Request) -> list[Inbound[GatewayInbound]]:
         """The one SMS of a request. A retry has the same id; without one, the same text
-        from the same number within ``REPEAT_WINDOW_SECONDS``."""
+        from the same number within ``REPEAT_WINDOW_SECONDS``. None from an operator's sender
+        name or a short code (``sms_base.answerable``)."""
         message = parse_gateway_message(request.content_type or "", body)
+        if not answerable(CHANNEL, message.sender):
+            return []
         conversation = conversation_id(CHANNEL, phone_key(message.sender))
         window = None if message.message_id else REPEAT_WINDOW_SECONDS
         delivery = delivery_id(conversation, message)

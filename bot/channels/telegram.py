@@ -1,5 +1,14 @@
 """Telegram connector: Bot API webhook in, Bot API ``sendMessage`` out.
 
+Only private chats are answered. In a group, a supergroup or a channel everyone sees who asks
+what: the bot says once a day, in every language, that it answers in private, with the link to
+its private chat (``https://t.me/<username>``, from ``TELEGRAM_BOT_USERNAME`` or else asked of
+Telegram with ``getMe``), and nothing from a group becomes a conversation, a subscription or a
+case. A caption is read as the question it asks; the photo, document or video itself is never
+downloaded. A forwarded message is marked (``contract.FORWARDED``), a shared location or venue
+carries its coordinates (``contract.LOCATION``), and ``/start <parameter>`` opens the
+conversation the poster's link stands for (``deep_links.py``).
+
 Unlike Rasa's built-in connector (which "verifies" a request by asking Telegram for the bot's
 username), every request must carry the secret given to ``setWebhook``; anything else gets 403
 before its body is read. Register the webhook once per deployment:
@@ -23,21 +32,31 @@ from sanic.response import HTTPResponse
 
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertOutput, custom_payload_in_reply
+from bot.channels.deep_links import telegram_start
 from bot.channels.identity import conversation_id
 from bot.channels.intake import Queued
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
-from bot.channels.notices import text_only
+from bot.channels.notices import text_only, write_privately
+from bot.channels.places import PLACE_QUESTION, place_metadata
 from bot.channels.settings import TelegramSettings
 from bot.channels.transport import (
     MalformedRequest,
     ProviderApi,
+    ProviderFailure,
     parse_json,
     secrets_match,
     split_message,
 )
-from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn, user_message
+from bot.channels.turns import (
+    OnNewMessage,
+    Outcome,
+    TurnReplies,
+    conversation_language,
+    take_turn,
+    user_message,
+)
 from bot.channels.webhook import Inbound, Received, WebhookInput
-from bot.contract import LANGUAGE_HINT
+from bot.contract import FORWARDED, LANGUAGE_HINT
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +68,8 @@ MEDIA_FIELDS = frozenset(
     {"animation", "audio", "contact", "dice", "document", "location", "photo", "poll"}
     | {"sticker", "venue", "video", "video_note", "voice"}
 )
+#: A group is told where to write at most once in this time (``group_notice``).
+GROUP_NOTICE_SECONDS = 24 * 3600.0
 _HINTS = {"fa": "prs", "prs": "prs", "ps": "ps", "en": "en"}
 _CHAT_ID = re.compile(r"-?[0-9]{1,20}")
 
@@ -62,7 +83,8 @@ def language_hint(language_code: object) -> str | None:
 
 @dataclass(frozen=True)
 class Incoming:
-    """What a user sent: ``text`` is None for a photo, voice note, sticker..."""
+    """What a user sent: ``text`` is None for a voice note, a sticker, a photo without a
+    caption..."""
 
     chat_id: int
     text: str | None
@@ -70,6 +92,12 @@ class Incoming:
     callback_query_id: str | None = None
     #: ``message.date``; a pressed inline button has none of its own (its message may be old).
     sent_at: object = None
+    #: A private chat with the bot; a group, supergroup or channel is never answered.
+    private: bool = True
+    #: Forwarded from someone else (``forward_origin``, or ``forward_date`` before Bot API 7.0).
+    forwarded: bool = False
+    #: The metadata of a shared location or venue (``places.place_metadata``).
+    place: dict[str, Any] | None = None
 
 
 def _object(value: object) -> dict[str, Any]:
@@ -85,6 +113,19 @@ def _chat_id(message: dict[str, Any]) -> int:
     return chat_id
 
 
+def _private(message: dict[str, Any]) -> bool:
+    return _object(message.get("chat")).get("type") == "private"
+
+
+def _shared_place(message: dict[str, Any]) -> dict[str, Any] | None:
+    """A location pin, or a venue (whose message also carries its ``location``)."""
+    venue = message.get("venue")
+    pin = message.get("location") or (venue.get("location") if isinstance(venue, dict) else None)
+    if not isinstance(pin, dict):
+        return None
+    return place_metadata(pin.get("latitude"), pin.get("longitude"))
+
+
 def read_update(update: dict[str, Any]) -> Incoming | None:
     """What the user sent, or None for updates the assistant has no business with (edits,
     channel posts, service messages...), which are acknowledged and dropped."""
@@ -95,24 +136,38 @@ def read_update(update: dict[str, Any]) -> Incoming | None:
             return None
         user = _object(query.get("from") or {})
         return Incoming(
-            _chat_id(message), data, language_hint(user.get("language_code")), str(query["id"])
+            _chat_id(message),
+            data,
+            language_hint(user.get("language_code")),
+            str(query["id"]),
+            private=_private(message),
         )
     if "message" not in update:
         return None
     message = _object(update["message"])
     chat_id = _chat_id(message)
     hint = language_hint(_object(message.get("from") or {}).get("language_code"))
-    if isinstance(message.get("text"), str):
-        return Incoming(chat_id, message["text"], hint, sent_at=message.get("date"))
-    if MEDIA_FIELDS & message.keys():
-        return Incoming(chat_id, None, hint, sent_at=message.get("date"))
-    return None
-
-
-def _command(text: str) -> str:
-    """Telegram clients send ``/start`` when a user first opens the bot: that is a greeting."""
-    command = text.split(maxsplit=1)[0].split("@")[0] if text.strip() else ""
-    return "/greet" if command == "/start" else text
+    text, caption = message.get("text"), message.get("caption")
+    place = _shared_place(message)
+    if isinstance(text, str):
+        said: str | None = text
+    elif MEDIA_FIELDS & message.keys() and isinstance(caption, str) and caption.strip():
+        said = caption  # the question the picture was sent with; the picture is not fetched
+    elif place is not None:
+        said = PLACE_QUESTION
+    elif MEDIA_FIELDS & message.keys():
+        said = None
+    else:
+        return None
+    return Incoming(
+        chat_id,
+        said,
+        hint,
+        sent_at=message.get("date"),
+        private=_private(message),
+        forwarded="forward_origin" in message or "forward_date" in message,
+        place=place,
+    )
 
 
 class ReplyKeyboards:
@@ -280,6 +335,7 @@ class TelegramInput(WebhookInput[TelegramSettings, Incoming]):
     def set_up(self) -> None:
         self.api = ProviderApi(self.settings.api_base_url, refused_for_good=refused_for_good)
         self._keyboards = ReplyKeyboards(self.memory)
+        self._username = self.settings.username
 
     def get_output_channel(self) -> OutputChannel:
         """Where Rasa's ``trigger_intent`` sends alerts (raises ``AlertNotDelivered``)."""
@@ -334,20 +390,64 @@ class TelegramInput(WebhookInput[TelegramSettings, Incoming]):
             await replies.attempt(
                 conversation, output.answer_callback_query(incoming.callback_query_id)
             )
+        if not incoming.private:
+            await self.group_notice(output, conversation)
+            return Outcome.ANSWERED
         if incoming.text is None:
             logger.info("telegram: non-text message, asked the user to write instead")
-            notice = text_only(incoming.language_hint)
+            language = await conversation_language(agent, conversation)
+            notice = text_only(language or incoming.language_hint)
             await replies.attempt(conversation, output.send_text_message(conversation, notice))
             return Outcome.ANSWERED
         pressed = await self._keyboards.payload_for(conversation, incoming.text)
-        text = pressed or _command(incoming.text)
-        hint = incoming.language_hint
+        link = None if pressed else telegram_start(incoming.text)
+        text = pressed or (link.text if link else incoming.text)
+        hint = (link.language if link else None) or incoming.language_hint
+        metadata: dict[str, Any] = {LANGUAGE_HINT: hint} if hint else {}
+        if incoming.forwarded:
+            metadata[FORWARDED] = True
+        metadata.update(incoming.place or {})
         message = user_message(
             text,
             replies,
             conversation,
             input_channel=self.name(),
-            metadata={LANGUAGE_HINT: hint} if hint else {},
+            metadata=metadata,
             person=f"telegram:{incoming.chat_id}",
         )
         return await take_turn(message, on_new_message, agent, self.hotline)
+
+    async def group_notice(self, output: "TelegramOutput", group: str) -> None:
+        """Tells a group, at most once a day, to write to the bot privately. When the channels'
+        memory cannot be reached the group is told nothing: silence in a group harms no one,
+        repeating the notice at every message would."""
+        try:
+            first_today = await self.memory.add(f"group-notice:{group}", GROUP_NOTICE_SECONDS)
+        except MemoryUnavailable:
+            first_today = False
+        if not first_today:
+            logger.info("telegram: a group message ignored (only private chats are answered)")
+            return
+        username = await self.bot_username()
+        link = f"https://t.me/{username}" if username else None
+        logger.info("telegram: a group was told to write privately")
+        try:
+            await output.send_text_message(group, write_privately(link))
+        except ProviderFailure as failure:
+            logger.warning("telegram: the group notice failed: %s", failure)
+
+    async def bot_username(self) -> str | None:
+        """``TELEGRAM_BOT_USERNAME``, else what ``getMe`` answers (asked once it is needed,
+        and again after a failure); None when Telegram cannot tell."""
+        if self._username:
+            return self._username
+        try:
+            answer = await self.api.send(f"/bot{self.settings.token}/getMe", {}, call="getMe")
+        except ProviderFailure as failure:
+            logger.warning("telegram getMe failed: %s", failure)
+            return None
+        result = answer.get("result")
+        username = result.get("username") if isinstance(result, dict) else None
+        if isinstance(username, str) and username:
+            self._username = username
+        return self._username

@@ -11,6 +11,7 @@ import hmac
 import json
 import logging
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import Any, Final, TypeVar
@@ -30,12 +31,14 @@ logger = logging.getLogger(__name__)
 #: Provider payloads are a few kilobytes; anything above this is not a provider talking.
 MAX_BODY_BYTES = 1024 * 1024
 #: Every webhook's body limit, in one place. Telegram and WhatsApp batch several updates in one
-#: notification; Twilio and SMS gateways post one short form; the web chat one typed message.
+#: notification; Twilio and SMS gateways post one short form; Kannel's smsbox brings the SMS in
+#: the query of a GET without a body; the web chat posts one typed message.
 BODY_LIMITS: Final[dict[str, int]] = {
     "telegram": MAX_BODY_BYTES,
     "whatsapp": MAX_BODY_BYTES,
     "twilio_sms": 64 * 1024,
     "sms_gateway": 64 * 1024,
+    "kannel": 1024,
     "webchat": 16 * 1024,
 }
 #: The most text of one message that reaches the assistant. Nobody types more at a checkpoint;
@@ -49,6 +52,11 @@ INLINE_PARSE_BYTES: Final = 64 * 1024
 API_TIMEOUT = aiohttp.ClientTimeout(total=15, connect=5)
 
 T = TypeVar("T")
+
+#: The ids the provider gave the messages sent in this task, when someone collects them (an
+#: alert's or a reply's delivery: ``bot/channels/deliveries.py``), so that the provider's later
+#: delivery statuses find their row.
+SENT_MESSAGE_IDS: ContextVar[list[str] | None] = ContextVar("sent_message_ids", default=None)
 
 
 class BodyTooLarge(Exception):
@@ -227,8 +235,9 @@ class ProviderApi:
     Every connector talks to its provider through one of these; what differs between providers
     is given here: JSON or form fields, basic authentication, how an error names its reason
     (``reason``: never the recipient's number), which refusals are about the recipient for
-    good (``refused_for_good``: the person blocked the bot), and whether a successful answer
-    is JSON at all (an SMS gateway may answer ``OK``).
+    good (``refused_for_good``: the person blocked the bot), whether a successful answer
+    is JSON at all (an SMS gateway may answer ``OK``), and where an answer names the message's
+    id (``message_id``: what the provider's delivery statuses refer to).
     """
 
     def __init__(
@@ -240,6 +249,7 @@ class ProviderApi:
         reason: Callable[[object], str] = provider_reason,
         answers_json: bool = True,
         refused_for_good: Callable[[int, object], bool] = lambda status, answer: False,
+        message_id: Callable[[dict[str, Any]], str | None] = lambda answer: None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self._headers = headers or {}
@@ -247,6 +257,7 @@ class ProviderApi:
         self._reason = reason
         self._answers_json = answers_json
         self._refused_for_good = refused_for_good
+        self._message_id = message_id
         self._session: aiohttp.ClientSession | None = None
 
     async def send(
@@ -277,11 +288,24 @@ class ProviderApi:
                 if body is None and self._answers_json:
                     unreadable = "provider answer unreadable (not JSON)"
                     raise ProviderFailure(None, unreadable, call=call)
-                return body if isinstance(body, dict) else {}
+                answer = body if isinstance(body, dict) else {}
+                self._note_sent(answer)
+                return answer
         except (aiohttp.ClientError, asyncio.TimeoutError) as error:
             failure = ProviderFailure.unreachable(error)
             failure.call = call
             raise failure from error
+
+    def _note_sent(self, answer: dict[str, Any]) -> None:
+        collected = SENT_MESSAGE_IDS.get()
+        if collected is None:
+            return
+        try:
+            found = self._message_id(answer)
+        except (KeyError, IndexError, TypeError, AttributeError):
+            found = None
+        if isinstance(found, str) and found:
+            collected.append(found[:128])
 
     async def close(self) -> None:
         """Closes the connection pool (called on server stop and by tests)."""

@@ -227,13 +227,6 @@ async def take_turn(
     return Outcome.APOLOGISED
 
 
-async def conversation_language(agent: Any, conversation: str) -> str | None:
-    """The conversation's ``language`` slot, None when unknown or unreadable (a notice sent
-    outside a turn, bot/channels/intake.py)."""
-    language, _ = await _conversation_state(agent, conversation)
-    return language
-
-
 async def _conversation_state(agent: Any, conversation: str) -> tuple[str | None, bool]:
     """The conversation's ``language`` slot and whether it is paused; (None, False) when the
     tracker store cannot tell (it may be what failed)."""
@@ -249,3 +242,11 @@ async def _conversation_state(agent: Any, conversation: str) -> tuple[str | None
         return None, False
     language = tracker.get_slot("language")
     return (language if isinstance(language, str) else None), tracker.is_paused()
+
+
+async def conversation_language(agent: Any, conversation: str) -> str | None:
+    """The language the conversation is held in, for what a connector says by itself (the
+    "please write" notice, the intake's notice of the wait); None when it has none yet or
+    the tracker store cannot tell."""
+    language, _ = await _conversation_state(agent, conversation)
+    return language if is_language(language) else None

@@ -39,7 +39,13 @@ from bot.channels.identity import conversation_id
 from bot.channels.mailbox import MAILBOX_MESSAGES, MESSAGE_ID, Mailbox, MailboxFull
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory, channel_memory
 from bot.channels.sealing import KEY_ENV
-from bot.channels.settings import WebchatSettings, for_rasa, hotline, seals_addresses
+from bot.channels.settings import (
+    RedisSettings,
+    WebchatSettings,
+    for_rasa,
+    hotline,
+    seals_addresses,
+)
 from bot.channels.transport import (
     BODY_LIMITS,
     MAX_TEXT_CHARS,
@@ -258,7 +264,7 @@ class WebchatInput(WebhookInput[WebchatSettings, WebchatMessage]):
         deployment has its key (the web chat itself stores no address)."""
         addresses = address_book_for(cls.name()) if seals_addresses() else None
         settings = for_rasa(WebchatSettings.load)
-        return cls(channel_memory(), addresses, hotline(), settings)
+        return cls(channel_memory(RedisSettings.load()), addresses, hotline(), settings)
 
     def __init__(
         self,

@@ -30,7 +30,6 @@ providers read only the status of it, people's pages the text.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -44,10 +43,10 @@ from sanic.response import HTTPResponse
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import address_book_for
 from bot.channels.blueprints import Blueprint
-from bot.channels.dedup import SeenMessages, message_max_age, sent_too_long_ago
+from bot.channels.dedup import SeenMessages, sent_too_long_ago
 from bot.channels.intake import Intake, Queued, intake_for
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
-from bot.channels.settings import IntakeSettings, for_rasa, hotline
+from bot.channels.settings import IntakeSettings, RedisSettings, for_rasa, hotline, message_max_age
 from bot.channels.transport import (
     BODY_LIMITS,
     BodyTooLarge,
@@ -201,11 +200,11 @@ class WebhookInput(InputChannel, Generic[S, M]):
     @classmethod
     def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
         settings = for_rasa(lambda: cls.load_settings(credentials))
-        memory = channel_memory()
+        redis = RedisSettings.load()
+        memory = channel_memory(redis)
         intake = None
         if cls.replies_by_api:
-            intake_settings = for_rasa(IntakeSettings.load)
-            intake = intake_for(cls.name(), intake_settings, memory, os.environ)
+            intake = intake_for(cls.name(), for_rasa(IntakeSettings.load), memory, redis)
         return cls(
             settings,
             addresses=address_book_for(cls.name()),
@@ -232,6 +231,11 @@ class WebhookInput(InputChannel, Generic[S, M]):
     async def take(self, message: M, on_new_message: OnNewMessage, agent: Any) -> Outcome:
         """The turn of one message without its request: what the intake's workers call."""
         raise NotImplementedError
+
+    def queues(self, message: M) -> bool:
+        """Whether ``message`` waits in line when there is one: a person's message does; what
+        is no one's turn (a provider's delivery statuses) is handled at once."""
+        return True
 
     def to_queue(self, message: M) -> Queued:
         """The message as it waits in line (JSON), with its conversation and text."""
@@ -308,7 +312,11 @@ class WebhookInput(InputChannel, Generic[S, M]):
                 )
                 received.taken.append((each.message, Outcome.ANSWERED))
                 continue
-            if self.intake is not None and await self._put_in_line(each):
+            if (
+                self.intake is not None
+                and self.queues(each.message)
+                and await self._put_in_line(each)
+            ):
                 received.queued += 1
                 continue
             try:

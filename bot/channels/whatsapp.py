@@ -9,13 +9,27 @@ message (the "customer service window"); outside it only pre-approved template m
 The content runtime's ``action_send_alert`` decides, and then sends the custom payload
 ``{"whatsapp_template": {"name": ..., "language": ..., "parameters": [...]}}`` instead of text,
 which goes out as a template message (``template_message``).
+
+A person is known by their phone number (``from``, where replies go ``to``) or, once they hide
+it behind a WhatsApp username, only by their business-scoped user id (``from_user_id``, such as
+``AF.1502576394655843``, where replies go as ``recipient``: Meta's "Business-scoped user IDs"
+page). A message of one notification the connector cannot use (no sender it can answer, no id)
+is skipped with a log line, so the others are still answered; a signed notification it cannot
+read at all is acknowledged 200 and logged, because Meta retries anything else for days and the
+retry would be just as unreadable. A caption is read as the question it asks (the picture is
+never downloaded), a forwarded message is marked (``contract.FORWARDED``), a shared location
+carries its coordinates (``contract.LOCATION``), and a first message ``start <parameter>``
+(a ``wa.me`` link's prefilled text) opens the conversation the poster stands for
+(``deep_links.py``).
 """
 
 import hashlib
 import hmac
 import logging
+import re
 from collections.abc import Iterator
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Final
 
 from rasa.core.channels.channel import OutputChannel
 from sanic import response
@@ -25,10 +39,13 @@ from sanic.response import HTTPResponse
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertOutput, custom_payload_in_reply
 from bot.channels.blueprints import Blueprint
+from bot.channels.deep_links import whatsapp_start
 from bot.channels.identity import conversation_id
 from bot.channels.intake import Queued
 from bot.channels.notices import choose, text_only
+from bot.channels.places import PLACE_QUESTION, place_metadata
 from bot.channels.settings import WhatsAppSettings
+from bot.channels.statuses import ProviderStatus, StatusLog, provider_status
 from bot.channels.transport import (
     MalformedRequest,
     ProviderApi,
@@ -37,10 +54,17 @@ from bot.channels.transport import (
     secrets_match,
     split_message,
 )
-from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn, user_message
+from bot.channels.turns import (
+    OnNewMessage,
+    Outcome,
+    TurnReplies,
+    conversation_language,
+    take_turn,
+    user_message,
+)
 from bot.channels.webhook import Forged, Inbound, Received, Refused, WebhookInput
 from bot.channels.whatsapp_templates import template_message
-from bot.contract import WHATSAPP_TEMPLATE, reply_language
+from bot.contract import FORWARDED, LANGUAGE_HINT, WHATSAPP_TEMPLATE, reply_language
 
 logger = logging.getLogger(__name__)
 
@@ -49,11 +73,44 @@ SIGNATURE_HEADER = "X-Hub-Signature-256"
 MAX_TEXT = 4096
 MAX_BUTTONS, BUTTON_TITLE, BUTTON_BODY = 3, 20, 1024
 MAX_ROWS, ROW_TITLE, LIST_BODY, ROW_ID = 10, 24, 4096, 200
-#: Message types a person sends that are not text: answered with a request to write.
+#: Message types a person sends that are not text: answered with a request to write, unless
+#: they carry a caption (``CAPTIONED``) or are a shared place.
 MEDIA_TYPES = frozenset(
     {"audio", "voice", "image", "video", "document", "sticker", "location", "contacts"}
     | {"unsupported"}
 )
+#: Media whose ``caption`` the person writes their question in.
+CAPTIONED = frozenset({"image", "video", "document"})
+#: A phone number as WhatsApp gives it: digits with the country code, no "+".
+PHONE_NUMBER: Final = re.compile(r"[0-9]{6,20}")
+#: A business-scoped user id: country code, a dot, alphanumerics (a parent id adds "ENT.").
+USER_ID: Final = re.compile(r"[A-Z]{2}\.(?:ENT\.)?[A-Za-z0-9]{1,128}")
+
+
+def sender_of(message: dict[str, Any]) -> str | None:
+    """Who wrote: the phone number ``from``, else the user id ``from_user_id``; None when
+    neither is an address replies can go to."""
+    for key in ("from", "from_user_id"):
+        found = message.get(key)
+        if isinstance(found, str) and (PHONE_NUMBER.fullmatch(found) or USER_ID.fullmatch(found)):
+            return found
+    return None
+
+
+def address_field(address: str) -> str:
+    """The field of a Cloud API message naming its addressee: ``to`` for a phone number,
+    ``recipient`` for a business-scoped user id."""
+    return "to" if PHONE_NUMBER.fullmatch(address) else "recipient"
+
+
+@dataclass(frozen=True)
+class Notified:
+    """A person's message of a notification, and who wrote it (``sender_of``)."""
+
+    message: dict[str, Any]
+    sender: str
+    #: Or, as one more item of a notification, the delivery statuses it carries.
+    statuses: tuple[ProviderStatus, ...] = ()
 
 
 def _clip(title: str, limit: int) -> str:
@@ -89,6 +146,10 @@ def _text_of(message: dict[str, Any]) -> str | None:
         found = reply.get("id") or reply.get("title")
     elif kind == "button":  # quick-reply button of a template message
         found = _part(message, "button").get("payload") or _part(message, "button").get("text")
+    elif kind in CAPTIONED:  # the question the picture was sent with; it is not fetched
+        found = _part(message, kind).get("caption")
+    elif kind == "location" and _place(message) is not None:
+        found = PLACE_QUESTION
     else:
         found = None
     return found if isinstance(found, str) and found.strip() else None
@@ -103,6 +164,23 @@ def refused_for_good(status: int, answer: object) -> bool:
     """Whether Meta refused the recipient itself (not a WhatsApp user), not the moment."""
     error = answer.get("error") if isinstance(answer, dict) else None
     return isinstance(error, dict) and error.get("code") in NOT_A_USER_CODES
+
+
+def _place(message: dict[str, Any]) -> dict[str, Any] | None:
+    location = _part(message, "location")
+    return place_metadata(location.get("latitude"), location.get("longitude"))
+
+
+def _forwarded(message: dict[str, Any]) -> bool:
+    context = _part(message, "context")
+    return context.get("forwarded") is True or context.get("frequently_forwarded") is True
+
+
+def sent_message_id(answer: dict[str, Any]) -> str | None:
+    """The id Meta gave a message it took (``messages[0].id``, a ``wamid.``): what its
+    delivery statuses name."""
+    found = answer["messages"][0]["id"]
+    return found if isinstance(found, str) else None
 
 
 class WhatsAppOutput(OutputChannel):
@@ -176,9 +254,8 @@ class WhatsAppOutput(OutputChannel):
             logger.error("whatsapp: refusing to send a reply meant for another conversation")
             return
         payload = {"messaging_product": "whatsapp", "recipient_type": "individual"}
-        await self._api.send(
-            self._path, {**payload, "to": self._wa_id, **message}, call="send message"
-        )
+        addressee = {address_field(self._wa_id): self._wa_id}
+        await self._api.send(self._path, {**payload, **addressee, **message}, call="send message")
 
 
 class WhatsAppAlertOutput(AlertOutput):
@@ -202,26 +279,57 @@ class WhatsAppAlertOutput(AlertOutput):
         return WhatsAppOutput(self._api, self._phone_number_id, address, conversation)
 
 
-def _notified_messages(payload: object) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
-    """(value, message) for every user message in a notification; statuses are skipped."""
+def _notified_values(payload: object) -> Iterator[dict[str, Any]]:
+    """The ``value`` of every ``messages`` change of a notification; a change that cannot be
+    read is skipped (logged: the others are still answered)."""
     if not isinstance(payload, dict) or not isinstance(payload.get("entry"), list):
         raise MalformedRequest("entry missing")
     for entry in payload["entry"]:
-        for change in entry.get("changes", []) if isinstance(entry, dict) else []:
+        changes = entry.get("changes", []) if isinstance(entry, dict) else None
+        for change in changes if isinstance(changes, list) else []:
             if not isinstance(change, dict) or change.get("field") != "messages":
                 continue
             value = change.get("value")
-            if not isinstance(value, dict) or not isinstance(value.get("messages", []), list):
-                raise MalformedRequest("value.messages malformed")
-            for message in value.get("messages", []):
-                if not isinstance(message, dict) or not all(
-                    isinstance(message.get(key), str) for key in ("id", "from", "type")
-                ):
-                    raise MalformedRequest("message without id, from or type")
-                yield value, message
+            if not isinstance(value, dict):
+                logger.warning("whatsapp: a change without a readable value skipped")
+                continue
+            yield value
 
 
-class WhatsAppInput(WebhookInput[WhatsAppSettings, dict[str, Any]]):
+def _notified_messages(
+    values: list[dict[str, Any]],
+) -> Iterator[tuple[dict[str, Any], object]]:
+    """(value, message) for every user message in a notification's values; a value whose
+    messages cannot be read is skipped (logged)."""
+    for value in values:
+        messages = value.get("messages", [])
+        if not isinstance(messages, list):
+            logger.warning("whatsapp: a change without readable messages skipped")
+            continue
+        for message in messages:
+            yield value, message
+
+
+def notified_statuses(value: dict[str, Any]) -> list[ProviderStatus]:
+    """The delivery statuses of one value (``statuses[]``: id, status, timestamp and, for a
+    failure, ``errors[].code``); the ``recipient_id`` they carry is never read."""
+    entries = value.get("statuses", [])
+    if not isinstance(entries, list):
+        raise MalformedRequest("value.statuses malformed")
+    found = []
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        errors = entry.get("errors")
+        first = errors[0] if isinstance(errors, list) and errors else None
+        code = first.get("code") if isinstance(first, dict) else None
+        status = provider_status(entry.get("id"), entry.get("status"), code, entry.get("timestamp"))
+        if status is not None:
+            found.append(status)
+    return found
+
+
+class WhatsAppInput(WebhookInput[WhatsAppSettings, Notified]):
     """Webhook for the WhatsApp Cloud API at ``/webhooks/whatsapp/webhook``; alerts through
     ``get_output_channel`` (a one-way conversation id needs the address book to find a number).
     """
@@ -242,7 +350,10 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, dict[str, Any]]):
         self._app_secret = self.settings.app_secret.encode()
         authorization = {"Authorization": f"Bearer {self.settings.access_token}"}
         self.api = ProviderApi(
-            self.settings.api_base_url, authorization, refused_for_good=refused_for_good
+            self.settings.api_base_url,
+            authorization,
+            refused_for_good=refused_for_good,
+            message_id=sent_message_id,
         )
 
     def get_output_channel(self) -> OutputChannel:
@@ -253,21 +364,45 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, dict[str, Any]]):
         """A signature must be there before the body is read; it is checked in ``parse``."""
         return bool(request.headers.get(SIGNATURE_HEADER))
 
-    def parse(self, body: bytes, request: Request) -> list[Inbound[dict[str, Any]]]:
+    def parse(self, body: bytes, request: Request) -> list[Inbound[Notified]]:
         """The people's messages of a signed notification, for our number and not a group;
-        Meta's delivery statuses carry none."""
+        Meta's delivery statuses come as one more item (``Notified.statuses``). Signed but
+        unreadable: none, logged."""
         signature = request.headers.get(SIGNATURE_HEADER, "")
         expected = "sha256=" + hmac.new(self._app_secret, body, hashlib.sha256).hexdigest()
         if not secrets_match(signature, expected):
             raise Forged
-        inbound = []
-        for value, message in _notified_messages(parse_json(body)):
+        try:
+            values = list(_notified_values(parse_json(body)))
+            statuses = [
+                status
+                for value in values
+                if _part(value, "metadata").get("phone_number_id") == self.settings.phone_number_id
+                for status in notified_statuses(value)
+            ]
+        except MalformedRequest as error:
+            # Meta's own request (it is signed): a 400 would only bring it back for a week.
+            logger.warning("whatsapp: a signed notification that cannot be read (%s)", error)
+            return []
+        inbound = [Inbound(Notified({}, "", tuple(statuses)))] if statuses else []
+        for value, message in _notified_messages(values):
+            if not isinstance(message, dict) or not all(
+                isinstance(message.get(key), str) for key in ("id", "type")
+            ):
+                logger.warning("whatsapp: a message without id or type skipped")
+                continue
             number = _part(value, "metadata").get("phone_number_id")
             if number != self.settings.phone_number_id or "group_id" in message:
                 logger.warning("whatsapp: ignored a message for another number or a group")
                 continue
+            sender = sender_of(message)
+            if sender is None:
+                logger.warning("whatsapp: a message from no phone number or user id skipped")
+                continue
             delivery = f"whatsapp:{message['id']}"
-            inbound.append(Inbound(message, delivery, sent_at=message.get("timestamp")))
+            inbound.append(
+                Inbound(Notified(message, sender), delivery, sent_at=message.get("timestamp"))
+            )
         return inbound
 
     def routes(self, blueprint: Blueprint, on_new_message: OnNewMessage) -> None:
@@ -281,41 +416,70 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, dict[str, Any]]):
             logger.warning("whatsapp: webhook verification with a wrong token refused")
             return Refused(403, "missing or wrong hub.verify_token").answer()
 
-    def answer(self, received: Received[dict[str, Any]]) -> HTTPResponse:
+    def answer(self, received: Received[Notified]) -> HTTPResponse:
         return response.text("ok")
 
-    def to_queue(self, message: dict[str, Any]) -> Queued:
-        return Queued(conversation_id("whatsapp", message["from"]), message, _text_of(message))
+    def queues(self, notified: Notified) -> bool:
+        """Delivery statuses are recorded at once: they are no one's turn."""
+        return not notified.statuses
 
-    def from_queue(self, data: dict[str, Any]) -> dict[str, Any]:
-        return data
+    async def record_statuses(self, notified: Notified) -> None:
+        """Meta's delivery statuses of one notification, in the delivery log."""
+        if self.addresses is not None:
+            await StatusLog(self.addresses.engine).take(self.name(), list(notified.statuses))
 
-    def _output(self, message: dict[str, Any]) -> tuple[WhatsAppOutput, str]:
-        wa_id = message["from"]  # the sender's WhatsApp id: where replies go
-        conversation = conversation_id("whatsapp", wa_id)
+    def to_queue(self, notified: Notified) -> Queued:
+        conversation = conversation_id("whatsapp", notified.sender)
+        data = {"message": notified.message, "sender": notified.sender}
+        return Queued(conversation, data, _text_of(notified.message))
+
+    def from_queue(self, data: dict[str, Any]) -> Notified:
+        return Notified(data["message"], data["sender"])
+
+    def _output(self, notified: Notified) -> tuple[WhatsAppOutput, str]:
+        sender = notified.sender  # replies go to the sender
+        conversation = conversation_id("whatsapp", sender)
         output = WhatsAppOutput(
-            self.api, self.settings.phone_number_id, wa_id, conversation, self.addresses
+            self.api, self.settings.phone_number_id, sender, conversation, self.addresses
         )
         return output, conversation
 
-    async def say(self, message: dict[str, Any], text: str) -> None:
-        output, conversation = self._output(message)
+    async def say(self, notified: Notified, text: str) -> None:
+        output, conversation = self._output(notified)
         await output.send_text_message(conversation, text)
 
-    async def take(
-        self, message: dict[str, Any], on_new_message: OnNewMessage, agent: Any
-    ) -> Outcome:
-        output, conversation = self._output(message)
-        wa_id = message["from"]
+    async def take(self, notified: Notified, on_new_message: OnNewMessage, agent: Any) -> Outcome:
+        """A person's turn; the statuses item (never in line, ``queues``) recorded."""
+        if notified.statuses:
+            await self.record_statuses(notified)
+            return Outcome.ANSWERED
+        message, sender = notified.message, notified.sender
+        output, conversation = self._output(notified)
         replies = TurnReplies(output, self.name())
         text = _text_of(message)
         if text is None:
             if message["type"] in MEDIA_TYPES:
                 logger.info("whatsapp: %s message, asked the user to write", message["type"])
-                notice = output.send_text_message(conversation, text_only(None))
+                language = await conversation_language(agent, conversation)
+                notice = output.send_text_message(conversation, text_only(language))
                 await replies.attempt(conversation, notice)
             return Outcome.ANSWERED
+        link = whatsapp_start(text) if message["type"] == "text" else None
+        metadata: dict[str, Any] = {}
+        if link is not None:
+            text = link.text
+            if link.language:
+                metadata[LANGUAGE_HINT] = link.language
+        if _forwarded(message):
+            metadata[FORWARDED] = True
+        if message["type"] == "location":
+            metadata.update(_place(message) or {})
         incoming = user_message(
-            text, replies, conversation, input_channel=self.name(), person=wa_id
+            text,
+            replies,
+            conversation,
+            input_channel=self.name(),
+            metadata=metadata,
+            person=sender,
         )
         return await take_turn(incoming, on_new_message, agent, self.hotline)

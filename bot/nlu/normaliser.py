@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -59,9 +60,15 @@ class TextNormaliser(GraphComponent):
         return messages
 
 
+#: A payload with entities (``/ask_airport_status{"gate": "KBL/abbey-gate"}``): a button's or a
+#: poster link's, read by Rasa's RegexMessageHandler. Folding it would change the values it
+#: names (lower case, no hyphen between letters), which the actions look up as written.
+_PAYLOAD_WITH_ENTITIES = re.compile(r"/\w+\{.*\}", re.DOTALL)
+
+
 def _normalise(message: Message) -> None:
     text = message.get(TEXT)
-    if isinstance(text, str):
+    if isinstance(text, str) and not _PAYLOAD_WITH_ENTITIES.fullmatch(text.strip()):
         message.set(ORIGINAL_TEXT, text)
         message.set(TEXT, normalise(text))
 

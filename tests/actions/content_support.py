@@ -15,12 +15,16 @@ from rasa_sdk import Tracker
 from rasa_sdk.executor import CollectingDispatcher
 
 from actions.content.answering import ContentAction
+from actions.content.seed.loader import read_file
+from actions.content.seed.records import parse
 
 FIXTURES = Path(__file__).parent / "fixtures"
 DOMAIN_DIR = Path(__file__).resolve().parents[2] / "bot" / "domain"
 #: 04:30 UTC = 09:00 Kabul, Tuesday 24 August 2021.
 NOW = datetime(2021, 8, 24, 4, 30, tzinfo=timezone.utc)
 LANGUAGES = ("en", "prs", "ps")
+#: The records of the demo (demo.yml and claims.yml): seeding writes one revision for each.
+DEMO_RECORDS = len(parse(read_file(), NOW))
 ISOLATED = re.compile("\u2068[^\u2069]*\u2069")
 
 Messages = list[dict[str, Any]]

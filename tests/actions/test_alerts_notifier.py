@@ -323,8 +323,12 @@ async def test_a_channel_that_gave_up_on_the_person_is_not_retried(
 
     (delivery,) = deliveries()
     assert (delivery.status, delivery.attempts) == (DeliveryStatus.FAILED, 1)
-    assert delivery.last_error == f"Rasa HTTP 500: {gone.reason}"
+    theirs = " (refused by the person)" if gone.person_refused() else ""
+    assert delivery.last_error == f"Rasa HTTP 500: {gone.reason}{theirs}"
     assert fake.sent == []
+    with db.session_scope() as session:  # their refusal ends every subscription, as STOP does
+        left = subscriptions.current(session, delivery.conversation_id, LATER)
+    assert len(left) == (0 if gone.person_refused() else 1)
 
 
 async def test_an_answer_that_is_not_rasas_refusal_is_retried(rasa: tuple[FakeRasa, str]) -> None:

@@ -18,9 +18,10 @@ from aiohttp.test_utils import TestServer
 from sqlalchemy import Engine, delete, func, select
 from sqlalchemy.orm import Session
 
+from actions.alerts.notifier_settings import WebhookSettings
 from actions.cases import queue, store, webhook_sender, webhooks
 from actions.cases.models import Author, Case, CaseEvent, CaseMessage, EventStatus
-from actions.cases.webhook_sender import CaseWebhookSender, WebhookSettings
+from actions.cases.webhook_sender import CaseWebhookSender
 from actions.content import db
 from actions.content.models import Organisation
 from tests.actions.content_support import NOW

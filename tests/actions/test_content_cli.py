@@ -18,6 +18,8 @@ import pytest
 
 from actions.common.kabul_time import KABUL
 from actions.content import __main__ as cli
+from actions.content.seed.loader import read_file
+from actions.content.seed.records import parse
 
 REPO = Path(__file__).resolve().parents[2]
 COMMANDS = (
@@ -32,7 +34,20 @@ COMMANDS = (
     "history",
     "translations",
 )
-KINDS = ("organisation", "airport-name", "airport", "gate", "flight", "announcement", "guidance")
+KINDS = (
+    "organisation",
+    "airport-name",
+    "airport",
+    "gate",
+    "flight",
+    "announcement",
+    "guidance",
+    "claim",
+)
+#: The revisions seeding the demo writes, one per record; the first change is the next one.
+SEEDED = len(parse(read_file(), datetime.now(timezone.utc)))
+NEXT = SEEDED + 1
+CLAIMS = len(read_file()["claims"])
 ADVICE = {
     "en": "The airport is closed after the blast. Do not come.",
     "prs": "میدان هوایی پس از انفجار بسته است. نیایید.",
@@ -103,17 +118,17 @@ def test_publish_an_airport_status_in_one_command(database: Path) -> None:
     )
     assert published.returncode == 0 and published.stderr == ""
     assert re.fullmatch(
-        r"Revision 64: amina updated airport KBL \(state, advice, verified_at, valid_until\)\. "
-        rf"Verified {KABUL_TIME}, valid until {KABUL_TIME}\. Closed with it: gate KBL/east-gate "
-        r"\(revision 67\), KBL/north-gate \(revision 68\), KBL/baron-hotel \(revision 69\)\. "
-        r"Re-checked with it: gate KBL/abbey-gate \(revision 65\), KBL/civilian-terminal "
-        r"\(revision 66\)\.\n",
+        rf"Revision {NEXT}: amina updated airport KBL \(state, advice, verified_at, "
+        rf"valid_until\)\. Verified {KABUL_TIME}, valid until {KABUL_TIME}\. Closed with it: gate "
+        rf"KBL/east-gate \(revision {NEXT + 3}\), KBL/north-gate \(revision {NEXT + 4}\), "
+        rf"KBL/baron-hotel \(revision {NEXT + 5}\)\. Re-checked with it: gate KBL/abbey-gate "
+        rf"\(revision {NEXT + 1}\), KBL/civilian-terminal \(revision {NEXT + 2}\)\.\n",
         published.stdout,
     )
     history = content(database, "history", "airport", "KBL").stdout.splitlines()
     assert re.fullmatch(
-        rf"   64  {KABUL_TIME}  amina  update  airport KBL: state: restricted → closed; advice; "
-        r"verified_at; valid_until  — gates shut after blast",
+        rf"{NEXT:>5}  {KABUL_TIME}  amina  update  airport KBL: state: restricted → closed; "
+        r"advice; verified_at; valid_until  — gates shut after blast",
         history[0],
     )
     assert len(history) == 2 and "seed  create  airport KBL: created" in history[1]
@@ -132,7 +147,7 @@ def test_a_missing_language_is_refused_naming_the_options(database: Path) -> Non
         "change, so none keeps an old text), or --allow-missing-translation to publish now "
         "and translate later\n"
     )
-    assert latest_revision(database) == "63"
+    assert latest_revision(database) == str(SEEDED)
 
 
 def test_an_allowed_missing_translation_is_reported(database: Path) -> None:
@@ -143,7 +158,9 @@ def test_an_allowed_missing_translation_is_reported(database: Path) -> None:
         *("--editor", "amina", "--allow-missing-translation"),
     )
     assert published.returncode == 0
-    assert published.stdout.startswith("Revision 64: amina updated gate KBL/abbey-gate (state, ")
+    assert published.stdout.startswith(
+        f"Revision {NEXT}: amina updated gate KBL/abbey-gate (state, "
+    )
     assert published.stdout.endswith(
         " Missing translation: note in prs, ps (see `translations`).\n"
     )
@@ -166,7 +183,7 @@ def test_a_flight_delayed_past_midnight_gets_its_new_key(database: Path) -> None
     assert published.returncode == 0, published.stderr
     new_key = f"RCH233@{later.date().isoformat()}"
     assert published.stdout.startswith(
-        f"Revision 64: amina updated flight {new_key} (departs_at, status, verified_at, "
+        f"Revision {NEXT}: amina updated flight {new_key} (departs_at, status, verified_at, "
         "valid_until). Verified "
     )
     assert content(database, "history", "flight", key).stdout.count("\n") == 2
@@ -184,7 +201,7 @@ def test_publish_a_new_announcement(database: Path) -> None:
     )
     assert published.returncode == 0, published.stderr
     assert published.stdout.startswith(
-        "Revision 64: amina created announcement airport-closed (issuer, kind, published_at, "
+        f"Revision {NEXT}: amina created announcement airport-closed (issuer, kind, published_at, "
         "verification, title, text, source, verified_at). Verified "
     )
 
@@ -196,8 +213,8 @@ def test_withdraw_and_roll_back(database: Path) -> None:
     )
     assert (withdrawn.returncode, withdrawn.stdout) == (
         0,
-        f"Revision 64: amina withdrew flight {key}; answers no longer show it "
-        "(undo: rollback 64).\n",
+        f"Revision {NEXT}: amina withdrew flight {key}; answers no longer show it "
+        f"(undo: rollback {NEXT}).\n",
     )
     assert "RCH871" not in content(database, "list", "flight").stdout
     assert re.search(
@@ -206,11 +223,11 @@ def test_withdraw_and_roll_back(database: Path) -> None:
         re.MULTILINE,
     )
 
-    undone = content(database, "rollback", "64", "--editor", "bilal")
+    undone = content(database, "rollback", str(NEXT), "--editor", "bilal")
     assert (undone.returncode, undone.stdout) == (
         0,
-        f"Revision 65: bilal rolled back revision 64: flight {key} is as it was before it "
-        "(withdrawn_at restored; undo: rollback 65).\n",
+        f"Revision {NEXT + 1}: bilal rolled back revision {NEXT}: flight {key} is as it was "
+        f"before it (withdrawn_at restored; undo: rollback {NEXT + 1}).\n",
     )
     assert key in content(database, "list", "flight").stdout
 
@@ -227,16 +244,16 @@ def test_export_and_import_round_trip(database: Path, tmp_path: Path) -> None:
     first, second, fresh = tmp_path / "a.yml", tmp_path / "b.yml", tmp_path / "fresh.db"
     exported = content(database, "export", first)
     assert exported.stdout == (
-        "Exported 15 organisations, 13 airports, 5 gates, 10 flights, 4 announcements, "
-        f"15 guidance topics from sqlite:///{database} to {first}.\n"
+        "Exported 16 organisations, 13 airports, 5 gates, 10 flights, 4 announcements, "
+        f"15 guidance topics, {CLAIMS} claims from sqlite:///{database} to {first}.\n"
     )
     assert content(fresh, "migrate").returncode == 0
     imported = content(fresh, "import", first, "--editor", "amina")
     assert (imported.returncode, imported.stdout) == (
         0,
-        f"Imported a.yml into sqlite:///{fresh}: 15 organisations, 13 airports, 5 gates, "
-        "10 flights, 4 announcements, 15 guidance topics — 63 created, 0 changed, "
-        "0 unchanged, 0 withdrawn (revisions 1–63).\n",
+        f"Imported a.yml into sqlite:///{fresh}: 16 organisations, 13 airports, 5 gates, "
+        f"10 flights, 4 announcements, 15 guidance topics, {CLAIMS} claims — {SEEDED} created, "
+        f"0 changed, 0 unchanged, 0 withdrawn (revisions 1–{SEEDED}).\n",
     )
     assert content(fresh, "export", second).returncode == 0
     assert second.read_text("utf-8") == first.read_text("utf-8")
@@ -260,7 +277,7 @@ def test_a_bad_import_exits_1_naming_the_line_and_changes_nothing(
         f"error: line {entry} (flights[1]): 'status' is 'landed'; expected one of scheduled | "
         "boarding | departed | delayed | cancelled\n"
     )
-    assert latest_revision(database) == "63"
+    assert latest_revision(database) == str(SEEDED)
 
 
 def test_an_unmigrated_database_and_usage_errors(tmp_path: Path) -> None:

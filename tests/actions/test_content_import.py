@@ -23,7 +23,7 @@ from actions.content.review import records
 from actions.content.seed.exporter import dump, export_document
 from actions.content.seed.loader import read_file
 from actions.publishing import clear, load
-from tests.actions.content_support import NOW
+from tests.actions.content_support import DEMO_RECORDS, NOW
 
 LATER = NOW + timedelta(minutes=5)
 
@@ -101,7 +101,7 @@ def test_importing_what_is_there_changes_nothing(content_db: Engine, tmp_path: P
     path.write_text(exported(), "utf-8")
     count = revision_count()
     summary = import_file(path)
-    assert (summary.created, summary.changed, summary.unchanged) == (0, 0, 63)
+    assert (summary.created, summary.changed, summary.unchanged) == (0, 0, DEMO_RECORDS)
     assert revision_count() == count
 
 
@@ -239,8 +239,9 @@ def test_the_import_command_reports_what_it_changed(
     assert cli.main(["import", str(path), "--editor", "amina", "--note", "RCH871 late"]) == 0
     out = capsys.readouterr().out
     assert re.fullmatch(
-        r"Imported update\.yml into \S+: 15 organisations, 13 airports, 5 gates, 10 flights, "
-        r"4 announcements, 15 guidance topics — 0 created, 1 changed, 62 unchanged, "
+        r"Imported update\.yml into \S+: 16 organisations, 13 airports, 5 gates, 10 flights, "
+        r"4 announcements, 15 guidance topics, \d+ claims — 0 created, 1 changed, "
+        rf"{DEMO_RECORDS - 1} unchanged, "
         r"0 withdrawn \(revisions (\d+)–\1\)\.\n",
         out,
     )

@@ -38,6 +38,9 @@ from tests.actions.content_support import NOW
 from tests.actions.test_console import client_for
 
 LIMITS = FreshnessLimits()
+#: Kinds with facts that no chat answer shows yet, so the console previews no answer: a
+#: claim's verdict reaches people through an answer of its own, still to come.
+NOT_ANSWERED_YET = {RecordKind.CLAIM}
 SETTINGS = {field.name for field in fields(FreshnessLimits)}
 
 
@@ -91,7 +94,9 @@ def test_every_record_has_a_title_an_sms_label_a_limit_and_answering_actions(
                 for asked in spec.asked(spec.key_of(row), row):
                     assert asked.action in actions, (kind, asked.action)
                     previewed.add(kind)
-    assert {kind for kind, spec in SPECS.items() if spec.freshness} <= previewed
+    answered = {kind for kind, spec in SPECS.items() if spec.freshness} - NOT_ANSWERED_YET
+    assert answered <= previewed
+    assert not NOT_ANSWERED_YET & previewed, "answered now: drop it from NOT_ANSWERED_YET"
 
 
 # A kind that does not exist: rumours with a verdict, in a table of their own.

@@ -15,7 +15,7 @@ from actions.content import db, editing
 from actions.content.editing import ContentError, MissingTranslation
 from actions.content.models import RecordKind, Revision, RevisionAction
 from actions.content.records import snapshot, spec_for
-from tests.actions.content_support import NOW
+from tests.actions.content_support import DEMO_RECORDS, NOW
 
 LATER = NOW + timedelta(minutes=10)
 NUL = r"contains the NUL character \(U\+0000\), which cannot be stored"
@@ -60,7 +60,7 @@ def history(kind: str | None = None, key: str | None = None) -> list[int]:
 def test_the_seed_is_recorded_as_revisions_by_seed(content_db: Engine) -> None:
     with db.session_scope() as session:
         revisions = editing.history(session)
-        assert len(revisions) == 63
+        assert len(revisions) == DEMO_RECORDS
         assert {(r.editor, r.action, r.before is None) for r in revisions} == {
             ("seed", RevisionAction.CREATE, True)
         }

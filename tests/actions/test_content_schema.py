@@ -35,6 +35,8 @@ TABLES = {
     "flights",
     "announcements",
     "guidance_topics",
+    "claims",
+    "claim_asks",
     "revisions",
     "editor_tokens",
 }
@@ -55,7 +57,7 @@ FLIGHTS = {
 def test_migration_creates_the_whole_schema(migrated: Engine) -> None:
     tables = set(inspect(migrated).get_table_names())
     assert tables == TABLES | {"alembic_version"}
-    assert current_revision(migrated) == head_revision() == "0016"
+    assert current_revision(migrated) == head_revision() == "0020"
 
 
 def test_migration_matches_the_models(migrated: Engine) -> None:
@@ -145,7 +147,7 @@ def test_migration_0002_downgrades_to_0001_and_back_keeping_the_rest(
     assert current_revision(migrated) == "0001"
     assert set(inspect(migrated).get_table_names()) == (
         TABLES
-        - {"guidance_topics", "revisions", "editor_tokens"}
+        - {"guidance_topics", "claims", "claim_asks", "revisions", "editor_tokens"}
         - ALERT_TABLES
         - CONSOLE_TABLES
         - CASE_TABLES

@@ -36,6 +36,7 @@ SENT: dict[str, dict[str, set[str]]] = {
         "utter_airport_status": {"airport", "status", "gates", "advice", "provenance"},
         "utter_airport_status_outdated": {"airport", "provenance"},
         "utter_airport_status_unknown": {"airport"},
+        "utter_nearby": {"places"},
         **UNAVAILABLE,
     },
     "action_answer_announcements": {
@@ -59,6 +60,7 @@ SENT: dict[str, dict[str, set[str]]] = {
         **MAY_BE_OUTDATED,
         "utter_help": {"contacts"},
         "utter_help_none": set(),
+        "utter_nearby": {"places"},
         **UNAVAILABLE,
     },
 }
@@ -72,6 +74,7 @@ SMS_SENT: dict[str, set[str]] = {
     "utter_announcement_on_topic": {"lead", "checked", "others"},
     "utter_documents": {"document_titles", "eligibility_titles", "checked"},
     "utter_help": {"contacts_brief", "checked"},
+    "utter_nearby": {"places_brief", "checked"},
 }
 SMS_CHANNELS = ("sms_gateway", "twilio_sms")
 for sent in SENT.values():

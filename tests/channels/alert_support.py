@@ -24,7 +24,8 @@ from rasa.shared.core.trackers import DialogueStateTracker
 
 from bot.channels.addresses import AddressBook
 from bot.channels.identity import conversation_id
-from bot.channels.settings import TelegramSettings, WhatsAppSettings
+from bot.channels.kannel import KannelInput, query_fields
+from bot.channels.settings import KannelSettings, TelegramSettings, WhatsAppSettings
 from bot.channels.sms_gateway import GatewaySettings, SmsGatewayInput
 from bot.channels.telegram import SECRET_HEADER, TelegramInput
 from bot.channels.twilio_sms import TwilioSettings, TwilioSmsInput, twilio_signature
@@ -42,8 +43,18 @@ TWILIO_PUBLIC = "https://bot.example.org"
 SMS_FROM = "+15005550006"
 WHATSAPP_FROM = "whatsapp:+14155238886"
 GATEWAY_SECRET = "gateway-shared-secret-0123456789"
+KANNEL_SECRET = "kannel-shared-secret-0123456789"
+KANNEL_PASSWORD = "kannel-sendsms-password"
 #: Everything that must never show up in a log line or an error answer.
-SECRETS = (TELEGRAM_TOKEN, TELEGRAM_SECRET, WA_ACCESS_TOKEN, TWILIO_TOKEN, GATEWAY_SECRET)
+SECRETS = (
+    TELEGRAM_TOKEN,
+    TELEGRAM_SECRET,
+    WA_ACCESS_TOKEN,
+    TWILIO_TOKEN,
+    GATEWAY_SECRET,
+    KANNEL_SECRET,
+    KANNEL_PASSWORD,
+)
 
 
 def in_a_month() -> str:
@@ -250,7 +261,57 @@ SMS_GATEWAY = ChannelCase(
     too_many=_retry_after_header,
 )
 
-CASES = [TELEGRAM, WHATSAPP, TWILIO_SMS, TWILIO_WHATSAPP, SMS_GATEWAY]
+
+# -- Kannel ---------------------------------------------------------------------------------
+
+
+async def _kannel_inbound(base_url: str, text: str, number: int) -> int:
+    """smsbox's GET for one SMS, its fields as ``kannel_conf.INCOMING_FIELDS`` asks."""
+    query = urlencode(
+        {
+            "secret": KANNEL_SECRET,
+            "from": "+93700000004",
+            "to": "1234",
+            "text": text.encode("utf-16-be"),
+            "coding": "2",
+            "charset": "UTF-16BE",
+            "id": f"k-{number}",
+        }
+    )
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"{base_url}/webhooks/kannel/receive?{query}") as reply,
+    ):
+        return reply.status
+
+
+def _kannel_text(request: RecordedRequest) -> str:
+    """The text of one sendsms GET: UTF-16BE bytes with ``coding=2``, else UTF-8."""
+    fields = query_fields(request.query)
+    return fields["text"].decode("utf-16-be" if fields.get("coding") == b"2" else "utf-8")
+
+
+KANNEL = ChannelCase(
+    id="kannel",
+    channel="kannel",
+    address="+93700000004",
+    hashed=("kannel", "+93700000004"),
+    build=lambda url, book: KannelInput(
+        KannelSettings(
+            secret=KANNEL_SECRET,
+            username="assistant",
+            password=KANNEL_PASSWORD,
+            send_url=url + "/cgi-bin/sendsms",
+        ),
+        addresses=book,
+    ),
+    send_inbound=_kannel_inbound,
+    recipient=lambda request: query_fields(request.query)["to"].decode(),
+    text=_kannel_text,
+    too_many=_retry_after_header,
+)
+
+CASES = [TELEGRAM, WHATSAPP, TWILIO_SMS, TWILIO_WHATSAPP, SMS_GATEWAY, KANNEL]
 
 
 def rasa_output_channel(channel: InputChannel) -> OutputChannel:

@@ -31,8 +31,11 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def fixture(name: str) -> dict[str, Any]:
-    """A recorded provider payload (a fresh copy: tests may change it), sent just now."""
-    data: dict[str, Any] = sent_now(json.loads((FIXTURES / name).read_text(encoding="utf-8")))
+    """A recorded provider payload (a fresh copy: tests may change it), sent just now. Lines
+    starting with ``//`` name where the payload's shape is documented and are not sent."""
+    lines = (FIXTURES / name).read_text(encoding="utf-8").splitlines()
+    text = "\n".join(line for line in lines if not line.lstrip().startswith("//"))
+    data: dict[str, Any] = sent_now(json.loads(text))
     return data
 
 
@@ -69,6 +72,8 @@ class RecordedRequest:
     path: str
     headers: dict[str, str]
     body: bytes
+    #: The raw query: what a GET API (Kannel's sendsms) carries instead of a body.
+    query: str = ""
 
     def form(self) -> dict[str, str]:
         return dict(parse_qsl(self.body.decode(), keep_blank_values=True))
@@ -90,7 +95,9 @@ class FakeProvider:
 
     async def handle(self, request: web.Request) -> web.Response:
         self.requests.append(
-            RecordedRequest(request.path, dict(request.headers), await request.read())
+            RecordedRequest(
+                request.path, dict(request.headers), await request.read(), request.query_string
+            )
         )
         return web.json_response(self.reply, status=self.status, headers=self.headers)
 
@@ -100,6 +107,7 @@ async def fake_provider() -> AsyncIterator[FakeProvider]:
     provider = FakeProvider()
     app = web.Application()
     app.router.add_post("/{tail:.*}", provider.handle)
+    app.router.add_get("/{tail:.*}", provider.handle)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -131,6 +139,38 @@ class FakeBot:
             raise RuntimeError("the bot broke")
         for response in self.respond(message):
             await message.output_channel.send_response(message.sender_id, as_rasa_sends(response))
+
+
+@dataclass
+class Tracker:
+    """What a connector reads of a conversation: its language."""
+
+    language: str | None = None
+
+    def get_slot(self, name: str) -> Any:
+        return self.language if name == "language" else None
+
+    def is_paused(self) -> bool:
+        return False
+
+
+@dataclass
+class TrackerStore:
+    trackers: dict[str, Tracker] = field(default_factory=dict)
+
+    async def retrieve(self, conversation: str) -> Tracker | None:
+        return self.trackers.get(conversation)
+
+
+@dataclass
+class KnowingBot(FakeBot):
+    """Answers every message with one reply, and knows each conversation's language (what
+    a connector's own notices are written in)."""
+
+    tracker_store: TrackerStore = field(default_factory=TrackerStore)
+
+    def __post_init__(self) -> None:
+        self.respond = lambda message: [{"text": "answer"}]
 
 
 def replying(replies: list[dict[str, Any]] | None = None) -> FakeBot:

@@ -15,10 +15,13 @@ import pytest
 from rasa.core.channels.channel import InputChannel
 from sanic import Sanic
 
+from bot import settings as bot_settings
 from bot.channels import identity
-from bot.channels.addresses import KEY_ENV, OLD_KEYS_ENV, AddressBook, dispose_engines
+from bot.channels.addresses import KEY_ENV, OLD_KEYS_ENV, AddressBook
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
 from bot.channels.redis_memory import RedisMemory
+from bot.channels.settings import AddressKeys, RedisSettings
+from bot.contentdb.engines import dispose_engines
 from tests.channels.address_support import (
     TEST_KEY,
     clear_addresses,
@@ -100,12 +103,12 @@ def sqlite_db_url(
 @pytest.fixture
 def address_book(content_db_url: str) -> AddressBook:
     """The address book as a channel gets it: key and database from the environment."""
-    return AddressBook.from_env()
+    return AddressBook.from_settings(AddressKeys.load(), bot_settings.content_db_url())
 
 
 @pytest.fixture
 def sqlite_address_book(sqlite_db_url: str) -> AddressBook:
-    return AddressBook.from_env()
+    return AddressBook.from_settings(AddressKeys.load(), bot_settings.content_db_url())
 
 
 @pytest.fixture(scope="session")
@@ -133,7 +136,7 @@ async def memory(request: pytest.FixtureRequest) -> AsyncIterator[ChannelMemory]
         yield ProcessMemory()
         return
     request.getfixturevalue("redis_env")
-    shared = channel_memory()
+    shared = channel_memory(RedisSettings.load())
     assert isinstance(shared, RedisMemory)
     yield shared
     await shared.close()

@@ -43,8 +43,11 @@ class RedisServer(redis_server.RedisServer):
 
 def unreachable_redis() -> RedisMemory:
     """The Redis memory of a deployment whose Redis is down (nothing listens on its port)."""
-    from bot.channels.redis_memory import RedisMemory  # not at the top: the integration tests run
-    # in the content runtime's environment, which has no redis package
+    # Not at the top: the integration tests run in the content runtime's environment, which has
+    # no redis package (nor Rasa).
+    from bot.channels.redis_memory import RedisMemory
+    from bot.channels.settings import RedisSettings
 
-    env = RedisServer(Path("."), port=free_port()).env("down")
-    return RedisMemory.from_env(env)
+    settings = RedisSettings.load(RedisServer(Path("."), port=free_port()).env("down"))
+    assert settings is not None
+    return RedisMemory.connect(settings)

@@ -16,7 +16,8 @@ import psycopg2
 import pytest
 from sqlalchemy import event, text
 
-from bot.channels.addresses import AddressBook, database_url, dispose_engines, main
+from bot import settings as bot_settings
+from bot.channels.addresses import AddressBook, main
 from bot.channels.identity import conversation_id
 from bot.channels.sealing import (
     KEY_ENV,
@@ -29,6 +30,8 @@ from bot.channels.sealing import (
     new_key,
     parse_key,
 )
+from bot.channels.settings import AddressKeys
+from bot.contentdb.engines import ContentDatabaseError, database_url, dispose_engines
 from tests.channels.address_support import OTHER_KEY, ROOT, TEST_KEY
 
 KEY = parse_key(TEST_KEY, KEY_ENV)
@@ -126,21 +129,31 @@ def test_keys_parse_with_or_without_padding_and_ids_do_not_reveal_them() -> None
     assert key_id(KEY) not in KEY.hex()
 
 
+def cipher_of(environ: dict[str, str]) -> AddressCipher:
+    keys = AddressKeys.load(environ)
+    return AddressCipher.from_keys(keys.current, keys.old)
+
+
 def test_the_cipher_comes_from_the_environment() -> None:
     with pytest.raises(AddressBookError, match=f"{KEY_ENV} is not set"):
-        AddressCipher.from_env({})
+        cipher_of({})
+    with pytest.raises(AddressBookError, match=f"{KEY_ENV} is not set"):
+        cipher_of({KEY_ENV: "  ", OLD_KEYS_ENV: OTHER_KEY})
     with pytest.raises(AddressBookError, match=OLD_KEYS_ENV):
-        AddressCipher.from_env({KEY_ENV: TEST_KEY, OLD_KEYS_ENV: f"{OTHER_KEY},nonsense"})
-    cipher = AddressCipher.from_env({KEY_ENV: TEST_KEY, OLD_KEYS_ENV: f" {OTHER_KEY} , "})
+        cipher_of({KEY_ENV: TEST_KEY, OLD_KEYS_ENV: f"{OTHER_KEY},nonsense"})
+    cipher = cipher_of({KEY_ENV: TEST_KEY, OLD_KEYS_ENV: f" {OTHER_KEY} , "})
     assert cipher.current_key_id == key_id(KEY) and cipher.knows(key_id(OTHER))
 
 
 def test_the_database_url_is_the_content_runtimes_with_this_runtimes_driver() -> None:
     pg = "postgresql+psycopg://postgres:secret@db:5432/content"
-    assert database_url({"CONTENT_DB_URL": pg}) == pg.replace("psycopg", "psycopg2")
-    assert database_url({}).startswith("sqlite:///") and database_url({}).endswith("content.db")
-    with pytest.raises(AddressBookError, match="SQLite or PostgreSQL"):
-        database_url({"CONTENT_DB_URL": "mysql://db/content"})
+    assert database_url(bot_settings.content_db_url({"CONTENT_DB_URL": pg})) == pg.replace(
+        "psycopg", "psycopg2"
+    )
+    local = database_url(bot_settings.content_db_url({"CONTENT_DB_URL": " "}))
+    assert local.startswith("sqlite:///") and local.endswith("content.db")
+    with pytest.raises(ContentDatabaseError, match="SQLite or PostgreSQL"):
+        database_url(bot_settings.content_db_url({"CONTENT_DB_URL": "mysql://db/content"}))
 
 
 # -- the book, on SQLite and PostgreSQL -----------------------------------------------------------

@@ -19,8 +19,9 @@ from rasa.shared.core.trackers import DialogueStateTracker
 from sqlalchemy import text
 
 from bot.case_inbox import CaseInbox
-from bot.channels.addresses import database_url, engine_for
+from bot.contentdb.engines import database_url, engine_for
 from bot.paused import PausedConversationProcessor
+from bot.settings import publishes_case_events
 from bot.stores import ForgetfulInMemoryTrackerStore
 
 PERSON = "telegram-5f0c1e7a9b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e"
@@ -37,12 +38,12 @@ def paused_tracker(*events: object) -> DialogueStateTracker:
 
 @pytest.fixture
 def inbox(content_db_url: str) -> CaseInbox:
-    engine = engine_for(database_url())
+    engine = engine_for(database_url(content_db_url))
     with engine.begin() as connection:
         connection.execute(text("DELETE FROM case_events"))
         connection.execute(text("DELETE FROM case_messages"))
         connection.execute(text("DELETE FROM cases"))
-    return CaseInbox(engine)
+    return CaseInbox(engine, publishes_case_events())
 
 
 def open_case(inbox: CaseInbox, status: str = "waiting", conversation: str = PERSON) -> int:
@@ -147,7 +148,8 @@ async def test_with_a_helpdesk_each_message_is_queued_as_a_case_event(
     monkeypatch.setenv("CASE_WEBHOOK_URL", "https://helpdesk.example.org/hooks/cases")
     case = open_case(inbox)
     store = ForgetfulInMemoryTrackerStore(domain=None)
-    store._cases = CaseInbox(inbox.engine)  # reads CASE_WEBHOOK_URL as Rasa does at start-up
+    # Reads CASE_WEBHOOK_URL as Rasa does at start-up.
+    store._cases = CaseInbox(inbox.engine, publishes_case_events())
     await store.save(paused_tracker(said("زما ماشوم ټپي دی، روغتون ته اړتیا لرو")))
     assert lines(inbox, case) == ["زما ماشوم ټپي دی، روغتون ته اړتیا لرو"]
     [event] = events(inbox)
@@ -176,9 +178,10 @@ async def test_without_a_helpdesk_or_with_a_malformed_url_no_event_is_queued(
 ) -> None:
     case = open_case(inbox)
     monkeypatch.delenv("CASE_WEBHOOK_URL", raising=False)
-    assert CaseInbox(inbox.engine).record(PERSON, "ویزه")
+    assert CaseInbox(inbox.engine, publishes_case_events()).record(PERSON, "ویزه")
     monkeypatch.setenv("CASE_WEBHOOK_URL", "ftp://helpdesk")
-    assert CaseInbox(inbox.engine).record(PERSON, "پاسپورت")  # the message is kept all the same
+    # The message is kept all the same.
+    assert CaseInbox(inbox.engine, publishes_case_events()).record(PERSON, "پاسپورت")
     assert lines(inbox, case) == ["ویزه", "پاسپورت"]
     assert events(inbox) == []
 
@@ -191,7 +194,7 @@ async def test_a_quiet_web_chat_case_of_a_surge_queues_no_event_until_it_is_anno
     case = open_case(inbox, conversation=conversation)
     with inbox.engine.begin() as connection:
         connection.execute(text("UPDATE cases SET channel = 'webchat' WHERE id = :i"), {"i": case})
-    recorder = CaseInbox(inbox.engine)
+    recorder = CaseInbox(inbox.engine, publishes_case_events())
     assert recorder.record(conversation, "my child is bleeding", OPENED)
     assert lines(inbox, case) == ["my child is bleeding"] and events(inbox) == []
     with inbox.engine.begin() as connection:  # a caseworker took it: the helpdesk was told

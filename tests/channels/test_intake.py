@@ -12,16 +12,45 @@ from typing import Any
 
 import aiohttp
 import pytest
+import sqlalchemy as sa
+from aiohttp import web
 from rasa.core.channels.channel import UserMessage
 
+from bot.channels.addresses import AddressBook
+from bot.channels.identity import conversation_id
 from bot.channels.intake import Intake, Line, ProcessLine, jumps_the_line
+from bot.channels.kannel import KannelInput
 from bot.channels.memory import ChannelMemory, ProcessMemory
 from bot.channels.redis_memory import RedisMemory
-from bot.channels.settings import IntakeSettings, TelegramSettings
+from bot.channels.settings import (
+    IntakeSettings,
+    KannelSettings,
+    RedisSettings,
+    TelegramSettings,
+    WhatsAppSettings,
+)
 from bot.channels.telegram import SECRET_HEADER, Incoming, TelegramInput
+from bot.channels.whatsapp import WhatsAppInput
 from bot.lang.texts import CATALOGUE
 from bot.settings_values import SettingsError
-from tests.channels.channel_support import FakeProvider, Serve, as_rasa_sends
+from tests.channels.channel_support import (
+    FakeProvider,
+    Serve,
+    as_rasa_sends,
+    fixture,
+    serve_channel,
+)
+from tests.channels.test_deliveries import queue_delivery
+from tests.channels.test_delivery_statuses import WAMID, alert_through, notify, row
+from tests.channels.test_kannel import DARI_QUERY, FakeSmsbox
+from tests.channels.test_kannel import SECRET as KANNEL_SECRET
+from tests.channels.test_whatsapp import (
+    ACCESS_TOKEN,
+    APP_SECRET,
+    PHONE_NUMBER_ID,
+    USER,
+    VERIFY_TOKEN,
+)
 
 TOKEN = "123456:TEST-token"
 SECRET = "test_secret-token"
@@ -100,8 +129,10 @@ async def lines(request: pytest.FixtureRequest) -> AsyncIterator[Lines]:
     from bot.channels.intake_redis import RedisLine
 
     env = request.getfixturevalue("redis_env")  # the tests' Redis, a key prefix of its own
+    redis = RedisSettings.load(env)
+    assert redis is not None
     yield Lines(
-        lambda n: RedisLine.from_env(f"telegram{n}", n, env), lambda: RedisMemory.from_env(env)
+        lambda n: RedisLine.connect(f"telegram{n}", n, redis), lambda: RedisMemory.connect(redis)
     )
 
 
@@ -296,10 +327,80 @@ async def put(intake: Intake, channel: TelegramInput, chat_id: int, text: str) -
     await intake.put(queued.conversation, queued.data, key=f"telegram:{chat_id}", text=queued.text)
 
 
-def test_the_production_profile_puts_messages_in_line_and_the_embedded_one_does_not() -> None:
-    assert IntakeSettings.load({"REDIS_HOST": "redis"}).mode == "queue"
+def test_messages_wait_in_line_only_where_the_operator_asked_for_it() -> None:
+    # Every profile turns before answering unless CHANNEL_INTAKE=queue (docs/OPERATIONS.md).
+    assert IntakeSettings.load({"REDIS_HOST": "redis"}).mode == "direct"
     assert IntakeSettings.load({}).mode == "direct"
     assert IntakeSettings.load({"CHANNEL_INTAKE": "queue"}).mode == "queue"
     assert IntakeSettings.load({"REDIS_HOST": "redis", "CHANNEL_INTAKE": "direct"}).mode == "direct"
     with pytest.raises(SettingsError, match="CHANNEL_INTAKE"):
         IntakeSettings.load({"CHANNEL_INTAKE": "later"})
+
+
+async def test_a_whatsapp_status_is_recorded_at_once_while_the_persons_message_waits(
+    provider: FakeProvider, address_book: AddressBook, serve: Serve
+) -> None:
+    with address_book.engine.begin() as connection:
+        for table in ("alert_deliveries", "alert_broadcasts", "revisions", "alert_addresses"):
+            connection.execute(sa.text(f"DELETE FROM {table}"))
+    queue_delivery(address_book)
+    provider.reply = {"messaging_product": "whatsapp", "messages": [{"id": WAMID}]}
+    intake = Intake(ProcessLine(4), settings(workers=1))
+    whatsapp_settings = WhatsAppSettings(
+        APP_SECRET, VERIFY_TOKEN, ACCESS_TOKEN, PHONE_NUMBER_ID, provider.url
+    )
+    channel = WhatsAppInput(whatsapp_settings, addresses=address_book, intake=intake)
+    question = "د کابل هوايي ډګر خلاص دی؟"
+    bot = EchoBot(held={question})
+    url = await serve(channel, bot)  # type: ignore[arg-type]
+    await alert_through(channel, address_book, conversation_id("whatsapp", USER), USER)
+    alert_sent = len(provider.requests)
+
+    assert await notify(url, fixture("whatsapp_text.json")) == 200
+    while not bot.started:
+        await asyncio.sleep(0.01)
+    # The only worker is busy with the person's turn: the status cannot be waiting behind it.
+    assert await notify(url, fixture("whatsapp_status_failed.json")) == 200
+    assert row(address_book)["provider_status"] == "failed"
+    assert len(provider.requests) == alert_sent
+
+    bot.go.set()
+    await intake.drained()
+    [reply] = provider.requests[alert_sent:]
+    assert reply.json()["to"] == USER and reply.json()["text"]["body"] == f"re: {question}"
+    assert bot.started == [question]
+
+
+async def test_a_kannel_sms_waits_in_line_after_smsbox_has_its_empty_answer() -> None:
+    smsbox = FakeSmsbox()
+    app = web.Application()
+    app.router.add_get("/cgi-bin/sendsms", smsbox.handle)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    host, port = runner.addresses[0][:2]
+    kannel_settings = KannelSettings(
+        secret=KANNEL_SECRET,
+        username="assistant",
+        password="pw",
+        send_url=f"http://{host}:{port}/cgi-bin/sendsms",
+        sender="1234",
+    )
+    intake = Intake(ProcessLine(4), settings(workers=1))
+    question = "پرواز به ثابت\nدو"
+    bot = EchoBot(held={question})
+    try:
+        async with serve_channel(KannelInput(kannel_settings, intake=intake), bot) as base_url:
+            async with (
+                aiohttp.ClientSession() as session,
+                session.get(f"{base_url}/webhooks/kannel/receive?{DARI_QUERY}") as answer,
+            ):
+                assert (answer.status, await answer.text()) == (200, "")
+            while not bot.started:
+                await asyncio.sleep(0.01)
+            assert smsbox.texts() == []  # smsbox has its answer, the turn has not ended
+            bot.go.set()
+            await intake.drained()
+            assert smsbox.texts() == [f"re: {question}"]
+    finally:
+        await runner.cleanup()

@@ -294,3 +294,31 @@ async def test_a_delivery_report_is_recorded_without_the_number(
         assert (await channel.get("delivered", f"secret={SECRET}&ref=1&status=1"))[0] == 400
 
     assert "kannel: reply 1 to kannel-abc123: delivered" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("sender", "kind"),
+    [("MTN", "a sender name"), ("AWCC", "a sender name"), ("222", "a short code")],
+)
+async def test_an_sms_from_an_operators_sender_is_acknowledged_not_answered(
+    channel: Setup, caplog: pytest.LogCaptureFixture, sender: str, kind: str
+) -> None:
+    query = ENGLISH_QUERY.replace("from=%2B93700000001", f"from={sender}")
+
+    with caplog.at_level(logging.INFO):
+        assert await channel.get("receive", query) == (200, "")
+
+    assert channel.bot.messages == [] and channel.smsbox.queries == []
+    assert f"kannel: an SMS from {kind} acknowledged, not answered" in caplog.text
+    assert not any(sender in record.getMessage() for record in caplog.records)
+
+
+async def test_a_request_above_kannels_body_limit_is_refused(channel: Setup) -> None:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(
+            f"{channel.base_url}/webhooks/kannel/receive?{ENGLISH_QUERY}", data=b"x" * 4096
+        ) as reply,
+    ):
+        assert reply.status == 413
+    assert channel.bot.messages == []

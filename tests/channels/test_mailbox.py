@@ -18,6 +18,7 @@ from bot.channels.identity import conversation_id
 from bot.channels.mailbox import MAILBOX_MESSAGES, Mailbox, MailboxFull
 from bot.channels.memory import ChannelMemory, ProcessMemory
 from bot.channels.redis_memory import RedisMemory
+from bot.channels.settings import RedisSettings
 from bot.channels.webchat import MAX_ACKNOWLEDGED, WebchatInput
 from bot.contract import ALERT_DELIVERY, CASE_REPLY
 from tests.channels.alert_support import rasa_output_channel
@@ -112,7 +113,9 @@ async def test_redis_keeps_mailboxes_under_the_prefix_and_forgets_them(
 ) -> None:
     from redis import asyncio as aioredis
 
-    memory = RedisMemory.from_env(redis_env)
+    settings = RedisSettings.load(redis_env)
+    assert settings is not None
+    memory = RedisMemory.connect(settings)
     mailbox = Mailbox(memory, keep_seconds=3600)
     await mailbox.store(conversation_id("webchat", SENDER), {"text": "x"})
     await memory.close()

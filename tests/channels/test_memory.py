@@ -16,9 +16,10 @@ import pytest
 from redis import asyncio as aioredis
 
 from bot.channels import redis_memory as memory_module
-from bot.channels.dedup import SeenMessages, message_max_age, sent_too_long_ago
+from bot.channels.dedup import SeenMessages, sent_too_long_ago
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
 from bot.channels.redis_memory import RedisMemory
+from bot.channels.settings import RedisSettings, message_max_age
 from bot.channels.sms_render import (
     ReplyMemory,
     ReplyRenderer,
@@ -85,7 +86,7 @@ async def test_process_memory_is_bounded_in_count_and_age() -> None:
 async def test_redis_keys_all_expire_under_the_deployments_prefix(
     redis_env: dict[str, str],
 ) -> None:
-    memory = channel_memory()
+    memory = channel_memory(RedisSettings.load())
     assert isinstance(memory, RedisMemory)
     await SeenMessages(memory).first_time("whatsapp:wamid.1")
     await ReplyKeyboards(memory).remember("telegram-c1", {"1 Flights": "/ask_flights"})
@@ -111,7 +112,8 @@ async def test_redis_keys_all_expire_under_the_deployments_prefix(
 async def test_of_two_processes_offered_one_message_at_once_exactly_one_answers(
     redis_env: dict[str, str],
 ) -> None:
-    first, second = channel_memory(), channel_memory()  # two Rasa processes: two clients
+    # Two Rasa processes: two clients.
+    first, second = channel_memory(RedisSettings.load()), channel_memory(RedisSettings.load())
     seen = [SeenMessages(first), SeenMessages(second)]
     for number in range(20):
         offers = [seen[n % 2].first_time(f"twilio:SM{number}") for n in range(10)]
@@ -123,7 +125,7 @@ async def test_of_two_processes_offered_one_message_at_once_exactly_one_answers(
 async def test_two_processes_sending_more_at_once_never_send_a_page_twice(
     redis_env: dict[str, str],
 ) -> None:
-    first, second = channel_memory(), channel_memory()
+    first, second = channel_memory(RedisSettings.load()), channel_memory(RedisSettings.load())
     renderers = [ReplyRenderer(ReplyMemory(first)), ReplyRenderer(ReplyMemory(second))]
     text = "\n".join([fixture_text("long_reply_prs.txt")] * 3)
     alone = ReplyRenderer()  # the same reply paged through by one process, one MORE at a time
@@ -143,12 +145,17 @@ async def test_two_processes_sending_more_at_once_never_send_a_page_twice(
 
 
 def test_the_memory_is_chosen_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert isinstance(channel_memory({}), ProcessMemory)
-    assert isinstance(channel_memory({"REDIS_HOST": " "}), ProcessMemory)
+    assert isinstance(channel_memory(RedisSettings.load({})), ProcessMemory)
+    assert isinstance(channel_memory(RedisSettings.load({"REDIS_HOST": " "})), ProcessMemory)
     env = {"REDIS_HOST": "10.0.0.6", "REDIS_PORT": "6390", "REDIS_DB": "1", "REDIS_PASSWORD": ""}
-    assert isinstance(channel_memory(env), RedisMemory)
-    with pytest.raises(ValueError, match="REDIS_PORT"):
-        channel_memory({**env, "REDIS_PORT": "redis"})
+    assert isinstance(channel_memory(RedisSettings.load(env)), RedisMemory)
+    assert RedisSettings.load(env) == RedisSettings("10.0.0.6", 6390, db=1, password=None)
+    for prefix, kept in (("evac2021", "evac2021"), ("evac-2021", ""), (" ", "")):
+        settings = RedisSettings.load({**env, "REDIS_KEY_PREFIX": prefix})
+        assert settings is not None and settings.key_prefix == kept
+    for wrong in ({"REDIS_PORT": "redis"}, {"REDIS_PORT": ""}, {"REDIS_DB": "one"}):
+        with pytest.raises(ValueError, match="REDIS_PORT and REDIS_DB must be numbers"):
+            RedisSettings.load({**env, **wrong})
 
 
 async def test_a_redis_that_is_down_fails_open_and_is_logged_once(
@@ -180,7 +187,7 @@ async def test_a_redis_that_hangs_delays_one_message_by_half_a_second_only() -> 
 
     server = await asyncio.start_server(never_answer, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
-    memory = RedisMemory.from_env({"REDIS_HOST": "127.0.0.1", "REDIS_PORT": str(port)})
+    memory = RedisMemory.connect(RedisSettings("127.0.0.1", port))
     seen = SeenMessages(memory)
     waits = []
     for number in range(3):
@@ -210,7 +217,7 @@ async def test_a_redis_that_dies_and_comes_back(
     own_redis: RedisServer, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO)
-    memory = channel_memory()
+    memory = channel_memory(RedisSettings.load())
     seen = SeenMessages(memory)
     renderer = ReplyRenderer(ReplyMemory(memory))
     assert await seen.first_time("sms:1")

@@ -22,8 +22,8 @@ from rasa.shared.core.slots import TextSlot
 from rasa.shared.core.trackers import DialogueStateTracker
 from sqlalchemy import create_engine, text
 
-from bot.channels.addresses import database_url, engine_for
 from bot.channels.identity import person_tag
+from bot.contentdb.engines import database_url, engine_for
 from bot.contract import PERSON
 from bot.question_log import QuestionLog, Turn
 from bot.question_mask import wording
@@ -65,7 +65,7 @@ def turn(
 
 @pytest.fixture
 async def store(content_db_url: str) -> AsyncIterator[ForgetfulInMemoryTrackerStore]:
-    engine = engine_for(database_url())
+    engine = engine_for(database_url(content_db_url))
     with engine.begin() as connection:
         connection.execute(text("DELETE FROM question_counts"))
         connection.execute(text("DELETE FROM unanswered_questions"))
@@ -235,7 +235,7 @@ async def test_a_database_that_is_down_never_fails_the_turn(
 
 async def test_counts_are_written_by_themselves_within_seconds(content_db_url: str) -> None:
     """Nobody calls flush in a running Rasa: the counts reach the database on their own."""
-    engine = engine_for(database_url())
+    engine = engine_for(database_url(content_db_url))
     with engine.begin() as connection:
         connection.execute(text("DELETE FROM question_counts"))
     store = ForgetfulInMemoryTrackerStore(domain=None)

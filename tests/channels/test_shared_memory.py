@@ -59,13 +59,6 @@ async def post_json(url: str, body: Any, headers: dict[str, str]) -> tuple[int, 
         return reply.status, await reply.text()
 
 
-@pytest.fixture(autouse=True)
-def turns_before_the_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The production profile puts messages in line (test_intake.py); what these tests check
-    is the memory the processes share, read more simply when each webhook waits for its turn."""
-    monkeypatch.setenv("CHANNEL_INTAKE", "direct")
-
-
 # -- Telegram -------------------------------------------------------------------------------
 
 

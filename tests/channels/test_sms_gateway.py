@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -416,3 +417,20 @@ async def test_a_greeting_and_the_menu_fold_but_two_replies_with_options_do_not(
         "Hello!\nReply with a number:\n1 Flights\n2 Airport",
         "Abbey Gate: closed.\nchecked 40 min ago, US Embassy Kabul\n2 All gates",
     ]
+
+
+@pytest.mark.parametrize(
+    ("sender", "kind"),
+    [("Roshan", "a sender name"), ("SALAAM", "a sender name"), ("333", "a short code")],
+)
+async def test_an_sms_from_an_operators_sender_is_acknowledged_not_answered(
+    gateway: Setup, caplog: pytest.LogCaptureFixture, sender: str, kind: str
+) -> None:
+    message = {"from": sender, "text": "1 GB for 50 AFN, reply YES", "id": "op-1"}
+
+    with caplog.at_level(logging.INFO):
+        assert await gateway.post(message) == (200, {"status": "ok"})
+
+    assert gateway.bot.messages == [] and gateway.provider.requests == []
+    assert f"sms_gateway: an SMS from {kind} acknowledged, not answered" in caplog.text
+    assert not any(sender in record.getMessage() for record in caplog.records)

@@ -229,7 +229,11 @@ async def test_start_command_is_a_greeting(channel: TelegramInput, serve: Serve)
     ("name", "chat_id", "expected"),
     [
         ("telegram_voice.json", 700000104, TEXT_ONLY["ps"]),
-        ("telegram_photo.json", 700000105, "\n\n".join(TEXT_ONLY[c] for c in ("prs", "ps", "en"))),
+        (
+            "telegram_photo_without_caption.json",
+            700000121,
+            "\n\n".join(TEXT_ONLY[c] for c in ("prs", "ps", "en")),
+        ),
     ],
     ids=["voice-in-pashto", "photo-without-hint"],
 )

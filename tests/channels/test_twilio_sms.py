@@ -21,6 +21,7 @@ from bot.channels.twilio_sms import (
     TwilioAlertOutput,
     TwilioSettings,
     TwilioSmsInput,
+    concatenated_text,
     signature_valid,
     twilio_signature,
 )
@@ -217,6 +218,81 @@ async def test_delivery_status_callback_is_not_taken_for_a_message(twilio: Setup
     assert (status, body) == (200, EMPTY_TWIML)
     assert twilio.bot.messages == []
     assert twilio.provider.requests == []
+
+
+#: A long Dari SMS as Twilio posts it when it hands a concatenated SMS over base64-encoded.
+#: The fields are those of Twilio's "Twilio's request to your incoming message Webhook URL"
+#: (https://www.twilio.com/docs/messaging/guides/webhook-request), which marks no encoding;
+#: that Twilio base64-encodes some concatenated SMS, unmarked, and that such a body can end
+#: inside a letter, is what courier's TwiML handler (github.com/nyaruka/courier,
+#: handlers/twiml) decodes and tests. Body: the UTF-8 of LONG_DARI and the first byte of "ب".
+BASE64_BODY_SMS = {
+    **fixture("twilio_sms_inbound.json"),
+    "NumSegments": "2",
+    "Body": (
+        "2LPZhNin2YXYjCDZhdinINm+2YbYrCDZhtmB2LEg2YfYs9iq24zZhSDZiCDZvtin2LPZvtmI2LHYquKAjNmH"
+        "2KfbjCDZhdinINiv2LEg2K7Yp9mG2Ycg2YXYp9mG2K8uINii24zYpyDYqNinINiq2LDaqdix2Ycg2YfZhSDZ"
+        "hduM4oCM2KrZiNin2YbbjNmFINio2Ycg2YXbjNiv2KfZhiDZh9mI2KfbjNuMINio2LHZiNuM2YXYn9g="
+    ),
+}
+LONG_DARI = (
+    "سلام، ما پنج نفر هستیم و پاسپورت‌های ما در خانه ماند. "
+    "آیا با تذکره هم می‌توانیم به میدان هوایی برویم؟"
+)
+
+
+async def test_a_long_sms_twilio_base64_encoded_reaches_the_bot_as_written(twilio: Setup) -> None:
+    twilio.bot.respond = lambda message: [{"text": "بلی، با تذکره."}]
+
+    status, _, body = await twilio.post(BASE64_BODY_SMS)
+
+    assert (status, body) == (200, EMPTY_TWIML)
+    assert [message.text for message in twilio.bot.messages] == [LONG_DARI]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        LONG_DARI,
+        "A" * 96,  # base64 of zero bytes: not text
+        "SGVsbG8sIHdvcmxkIQ==",  # "Hello, world!": too short to be a concatenated SMS
+        "RCH871RCH618GAF614QR8010" * 4,  # flight numbers without spaces: not UTF-8 as base64
+        base64.b64encode(b"\x00\x01" * 48).decode(),  # control characters
+    ],
+    ids=["dari", "zeros", "short", "flights", "controls"],
+)
+def test_a_body_a_person_could_have_written_is_never_decoded(body: str) -> None:
+    assert concatenated_text(body) == body
+
+
+def test_an_english_base64_body_is_decoded_and_its_line_breaks_kept() -> None:
+    text = "Hello, we are five people.\nOur passports stayed at home. Can we go with a tazkira?"
+    encoded = base64.b64encode(text.encode()).decode()
+
+    assert concatenated_text(encoded) == text
+    assert concatenated_text(encoded[:76] + "\r\n" + encoded[76:]) == text  # MIME line breaks
+
+
+@pytest.mark.parametrize(
+    ("sender", "kind"),
+    [("AWCC", "a sender name"), ("Etisalat", "a sender name"), ("8050", "a short code")],
+)
+async def test_an_sms_from_an_operators_sender_is_acknowledged_not_answered(
+    twilio: Setup, caplog: pytest.LogCaptureFixture, sender: str, kind: str
+) -> None:
+    fields = fixture("twilio_sms_inbound.json")
+    fields.update(From=sender, Body="Your balance is 12 AFN. Recharge now.")
+
+    with caplog.at_level(logging.INFO):
+        status, _, body = await twilio.post(fields)
+
+    assert (status, body) == (200, EMPTY_TWIML)
+    assert twilio.bot.messages == [] and twilio.provider.requests == []
+    [line] = [
+        r.getMessage() for r in caplog.records if "acknowledged, not answered" in r.getMessage()
+    ]
+    assert line == f"twilio_sms: an SMS from {kind} acknowledged, not answered"
+    assert not any(sender in record.getMessage() for record in caplog.records)
 
 
 @pytest.mark.parametrize("missing", ["From", "MessageSid"])

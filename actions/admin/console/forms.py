@@ -61,6 +61,8 @@ def shown(field_: Field, value: Any) -> str:
         return ""
     if field_.form is FieldType.TIME:
         return local_time(value)
+    if field_.form is FieldType.LINES:
+        return "\n".join(value)
     return str(value)
 
 
@@ -119,6 +121,11 @@ def changes(spec: KindSpec, stored: dict[str, Any] | None, form: Form) -> dict[s
             found[item.name] = new if keep_others else {code: t for code, t in edited.items() if t}
             continue
         raw = _get(form, item.name).strip()
+        if item.form is FieldType.LINES:
+            typed = [line.strip() for line in raw.splitlines() if line.strip()]
+            if item.name in form and typed != list(before or ()):
+                found[item.name] = typed
+            continue
         if item.name not in form or raw == shown(item, before):
             continue
         if item.form is FieldType.TIME and raw:

@@ -47,6 +47,7 @@ CHOICE_WORDS = {
     "status": ("status",),
     "verification": ("verification",),
     "kind": ("kind",),
+    "verdict": ("verdict",),
 }
 
 

@@ -19,6 +19,7 @@ from actions.common.kabul_time import KABUL
 from actions.content.models import (
     Airport,
     Announcement,
+    Claim,
     Flight,
     Gate,
     GuidanceKind,
@@ -43,7 +44,8 @@ def export_document(session: Session) -> dict[str, Any]:
     document: dict[str, Any] = {
         "organisations": {org.slug: _organisation(org) for org in orgs},
         "airports": [
-            {"iata": a.iata, "place": a.place, **_texts_of(a, "name", "city")} for a in airports
+            {"iata": a.iata, "place": a.place, **_texts_of(a, "name", "city"), **_place(a)}
+            for a in airports
         ],
         "airport_statuses": _statuses(session, airports),
         "flights": [_flight(row) for _, row in records(session, RecordKind.FLIGHT)],
@@ -54,6 +56,7 @@ def export_document(session: Session) -> dict[str, Any]:
     topics: list[GuidanceTopic] = [row for _, row in records(session, RecordKind.GUIDANCE)]
     for kind in GuidanceKind:
         document[kind.value] = [_topic(topic) for topic in topics if topic.kind is kind]
+    document["claims"] = [_claim(row) for _, row in records(session, RecordKind.CLAIM)]
     return {name: section for name, section in document.items() if section}
 
 
@@ -75,6 +78,7 @@ def count(document: dict[str, Any]) -> str:
         "flights": len(document.get("flights", [])),
         "announcements": len(document.get("announcements", [])),
         "guidance topics": guidance,
+        "claims": len(document.get("claims", [])),
     }
     return ", ".join(f"{number} {name}" for name, number in parts.items())
 
@@ -99,6 +103,13 @@ def _texts(row: Any, field: str) -> dict[str, str]:
 
 def _texts_of(row: Any, *fields: str) -> dict[str, dict[str, str]]:
     return {field: _texts(row, field) for field in fields}
+
+
+def _place(row: Any) -> dict[str, float]:
+    """Its position, when it has one (written as the pair or not at all)."""
+    if row.latitude is None or row.longitude is None:
+        return {}
+    return {"latitude": row.latitude, "longitude": row.longitude}
 
 
 def _provenance(row: Any) -> dict[str, Any]:
@@ -130,6 +141,7 @@ def _statuses(session: Session, airports: Iterable[Airport]) -> list[dict[str, A
                     **_texts_of(gate, "name"),
                     "state": gate.state.value,
                     **_texts_of(gate, "note"),
+                    **_place(gate),
                     **_provenance(gate),
                 }
                 for gate in gates[airport.id]
@@ -170,5 +182,20 @@ def _topic(topic: GuidanceTopic) -> dict[str, Any]:
         entry["organisation"] = topic.organisation.slug
         entry |= {name: getattr(topic, name) for name in ("phone", "whatsapp", "email")}
         entry = {name: value for name, value in entry.items() if value is not None}
-        entry |= _texts_of(topic, "hours")
+        entry |= _texts_of(topic, "hours") | _place(topic)
     return entry | _provenance(topic)
+
+
+def _claim(claim: Claim) -> dict[str, Any]:
+    """``about`` as ``{kind: key}``, which reads back as it was whatever the key is."""
+    entry: dict[str, Any] = {
+        "slug": claim.slug,
+        **_texts_of(claim, "claim"),
+        "verdict": claim.verdict.value,
+        **_texts_of(claim, "explanation"),
+    }
+    if claim.about_kind is not None:
+        entry["about"] = {claim.about_kind.value: claim.about_key}
+    if claim.phrasings:
+        entry["phrasings"] = list(claim.phrasings)
+    return entry | _provenance(claim)

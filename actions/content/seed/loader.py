@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from sqlalchemy import delete, exists, select
+from sqlalchemy import Table, delete, exists, select
 from sqlalchemy.orm import Session
 
 from actions.content import editing
@@ -25,8 +25,7 @@ from actions.content.models import (
     AirportStatus,
     Announcement,
     Base,
-    Case,
-    CaseMessage,
+    Claim,
     Flight,
     Gate,
     GuidanceTopic,
@@ -41,16 +40,20 @@ from actions.content.seed.content_file import _Mapping
 from actions.content.seed.entries import SeedError
 from actions.content.seed.records import Record, parse
 from actions.content.validation import ContentError
+from bot.contentdb import tables
 
-__all__ = ["DEMO_FILE", "SeedError", "_Mapping", "clear", "load", "read_file"]
+__all__ = ["DEMO_FILE", "SeedError", "_Mapping", "clear", "load", "read_demo", "read_file"]
 
 DEMO_FILE = Path(__file__).resolve().with_name("demo.yml")
+#: The demo's rumours, in a file of their own beside the demo (its ``claims:`` section).
+CLAIMS_FILE_NAME = "claims.yml"
 SEED_EDITOR = "seed"
 #: Deleted child tables first, so foreign keys hold at every step.
-CONTENT_MODELS: tuple[type[Base], ...] = (
-    CaseMessage,  # cases name the organisation that answers them
-    Case,
+CONTENT_MODELS: tuple[type[Base] | Table, ...] = (
+    tables.case_messages,  # cases name the organisation that answers them
+    tables.cases,
     Revision,
+    Claim,  # claims name the record they are about by key, not by foreign key
     GuidanceTopic,
     Announcement,
     Flight,
@@ -61,6 +64,7 @@ CONTENT_MODELS: tuple[type[Base], ...] = (
 )
 #: What ``replace`` withdraws when a file leaves it out: facts before what facts cite.
 WITHDRAW_ORDER = (
+    RecordKind.CLAIM,
     RecordKind.GUIDANCE,
     RecordKind.ANNOUNCEMENT,
     RecordKind.FLIGHT,
@@ -76,6 +80,7 @@ _NAMES = {
     RecordKind.FLIGHT: "flights",
     RecordKind.ANNOUNCEMENT: "announcements",
     RecordKind.GUIDANCE: "guidance topics",
+    RecordKind.CLAIM: "claims",
 }
 
 
@@ -101,9 +106,30 @@ class LoadSummary:
         )
 
 
-def read_file(path: Path = DEMO_FILE) -> _Mapping:
-    """Parse a content file; YAML syntax errors become SeedErrors with the line."""
-    return reading.read_file(path)
+def read_file(path: Path | None = None) -> _Mapping:
+    """Parse a content file (none: the demo, :func:`read_demo`); YAML syntax errors become
+    SeedErrors with the line."""
+    return read_demo() if path is None else reading.read_file(path)
+
+
+def read_demo(path: Path = DEMO_FILE) -> _Mapping:
+    """The demo: ``path`` and the ``claims:`` of the claims file beside it, if there is one.
+
+    The rumours are kept apart because they change by the day while the rest stays put; a
+    claims file holds that one section, and the demo file must not have one too.
+    """
+    document = reading.read_file(path)
+    claims_file = path.with_name(CLAIMS_FILE_NAME)
+    if not claims_file.exists():
+        return document
+    claims = reading.read_file(claims_file)
+    extra = sorted(set(claims) - {"claims"})
+    if extra:
+        raise SeedError(f"{claims_file.name}: only 'claims' belongs here, not {', '.join(extra)}")
+    if "claims" in document:
+        raise SeedError(f"{path.name}: its claims belong in {claims_file.name}")
+    document["claims"] = claims.get("claims")
+    return document
 
 
 def load(

@@ -18,6 +18,8 @@ from actions.content.keys import FLIGHT_NUMBER_MAX, flight_key
 from actions.content.models import (
     AirportState,
     AnnouncementKind,
+    ClaimAbout,
+    ClaimVerdict,
     FlightStatus,
     GateState,
     GuidanceKind,
@@ -27,7 +29,14 @@ from actions.content.models import (
 from actions.content.seed.content_file import _Mapping
 from actions.content.seed.entries import Entry, SeedError, entries
 
-SECTIONS = ("organisations", "airports", "airport_statuses", "flights", "announcements")
+SECTIONS = (
+    "organisations",
+    "airports",
+    "airport_statuses",
+    "flights",
+    "announcements",
+    "claims",
+)
 #: The guidance sections of a content file, in the order they are answered.
 GUIDANCE_SECTIONS: tuple[GuidanceKind, ...] = tuple(GuidanceKind)
 #: An airport_statuses entry without these has only gates (its airport has no status).
@@ -40,7 +49,9 @@ STATUS_KEYS = (
     "valid_for",
     "valid_until",
 )
-CONTACT_FIELDS = ("organisation", "phone", "whatsapp", "email", "hours")
+CONTACT_FIELDS = ("organisation", "phone", "whatsapp", "email", "hours", "latitude", "longitude")
+#: Where a place is: ``latitude: 34.5594`` and ``longitude: 69.2175``, both or neither.
+PLACE_LIMITS = {"latitude": 90.0, "longitude": 180.0}
 
 
 @dataclass(frozen=True)
@@ -88,7 +99,7 @@ def parse(
     for entry in section("airports"):
         iata = entry.text("iata").upper()
         airports.add(iata)
-        values = {"place": entry.text("place"), **_texts(entry, "name", "city")}
+        values = {"place": entry.text("place"), **_texts(entry, "name", "city"), **_place(entry)}
         records.add(entry, "iata", RecordKind.AIRPORT_NAME, iata, values)
     for entry in section("airport_statuses"):
         _status_and_gates(entry, orgs, airports, records)
@@ -115,6 +126,8 @@ def parse(
                 **entry.provenance(orgs, volatile=False),
             }
             records.add(entry, "slug", RecordKind.GUIDANCE, entry.text("slug"), values)
+    for entry in section("claims"):
+        _claim(entry, orgs, records)
     return records
 
 
@@ -175,6 +188,7 @@ def _status_and_gates(
             "position": position,
             "state": gate.choice("state", GateState),
             **_texts(gate, "name", "note"),
+            **_place(gate),
             **gate.provenance(orgs, volatile=True),
         }
         records.add(gate, "slug", RecordKind.GATE, key, values)
@@ -205,6 +219,67 @@ def _flight(
     records.add(entry, "number", RecordKind.FLIGHT, key, values)
 
 
+#: ``about: gates``: the gates of Kabul's airport, what most rumours are about.
+ALL_GATES = "gates"
+KABUL = "KBL"
+#: The records a slug names, as ``about`` finds them in the file.
+BY_SLUG = (RecordKind.ANNOUNCEMENT, RecordKind.GUIDANCE)
+
+
+def _claim(entry: Entry, orgs: Collection[str], records: _Records) -> None:
+    """A rumour with its verdict; ``about`` and ``phrasings`` are optional."""
+    phrasings = entry.raw("phrasings", required=False) or []
+    if not isinstance(phrasings, list):
+        raise entry.error("phrasings", "must be a list of the ways people say it")
+    try:
+        said = check.lines("phrasings", phrasings, 200)
+    except check.ContentError as error:
+        raise SeedError(f"{entry.where}: {error}") from None
+    about_kind, about_key = _about(entry, records)
+    values = {
+        "verdict": entry.choice("verdict", ClaimVerdict),
+        **_texts(entry, "claim", "explanation"),
+        "phrasings": said,
+        "about_kind": about_kind,
+        "about_key": about_key,
+        **entry.provenance(orgs, volatile=False),
+    }
+    records.add(entry, "slug", RecordKind.CLAIM, entry.text("slug"), values)
+
+
+def _about(entry: Entry, records: _Records) -> tuple[ClaimAbout | None, str | None]:
+    """What ``about`` names: ``gates`` (all of Kabul's), a gate (``KBL/abbey-gate``), a flight
+    number (``RCH871``), the slug of an announcement or guidance topic in the file, or any
+    record as ``{kind: key}`` (what ``export`` writes: ``{gate: XJD}``). The editing service
+    then checks that it exists."""
+    about = entry.raw("about", required=False)
+    if about is None:
+        return None, None
+    if isinstance(about, dict) and len(about) == 1:
+        [(kind, key)] = about.items()
+        allowed = " | ".join(member.value for member in ClaimAbout)
+        if kind not in {member.value for member in ClaimAbout} or not isinstance(key, str):
+            raise entry.error(
+                "about", f"is {dict(about)!r}; expected {{kind: key}}, kind {allowed}"
+            )
+        return ClaimAbout(kind), key
+    if not isinstance(about, str) or not about.strip():
+        raise entry.error("about", "must name a record: gates, KBL/abbey-gate, RCH871 or a slug")
+    about = about.strip()
+    if about == ALL_GATES:
+        return ClaimAbout.GATE, KABUL
+    if "/" in about:
+        return ClaimAbout.GATE, about
+    if check.FLIGHT_NUMBER.fullmatch(about) and any(c.isdigit() for c in about):
+        return ClaimAbout.FLIGHT, about
+    kind = next((seen.kind for seen in records if seen.kind in BY_SLUG and seen.key == about), None)
+    if kind is None:
+        raise entry.error(
+            "about", f"refers to {about!r}, no announcement or guidance topic in the file"
+        )
+    return ClaimAbout(kind.value), about
+
+
 def _texts(entry: Entry, *keys: str) -> dict[str, Any]:
     return {key: entry.localised(key) for key in keys}
 
@@ -218,7 +293,27 @@ def _contact(entry: Entry, orgs: Collection[str]) -> dict[str, Any]:
     }
     if not any(reach.values()):
         raise SeedError(f"{entry.where}: a contact needs at least one of {', '.join(reach)}")
-    return {"organisation": entry.ref("organisation", orgs), **reach, **_texts(entry, "hours")}
+    return {
+        "organisation": entry.ref("organisation", orgs),
+        **reach,
+        **_texts(entry, "hours"),
+        **_place(entry),
+    }
+
+
+def _place(entry: Entry) -> dict[str, float | None]:
+    """An optional position; one of the pair without the other is refused."""
+    try:
+        place = {
+            key: None if raw is None else check.degrees(key, raw, limit)
+            for key, limit in PLACE_LIMITS.items()
+            for raw in [entry.raw(key, required=False)]
+        }
+    except check.ContentError as error:
+        raise SeedError(f"{entry.where}: {error}") from None
+    if (place["latitude"] is None) != (place["longitude"] is None):
+        raise SeedError(f"{entry.where}: give both latitude and longitude, or neither")
+    return place
 
 
 def _matching(entry: Entry, key: str, pattern: re.Pattern[str], example: str) -> str | None:

@@ -138,6 +138,66 @@ TEXTS: Final[dict[str, Entry]] = {
         "prs": "هنوز فرستاده نشده",
         "ps": "لا نه دی لېږل شوی",
     },
+    # What the provider said of a reply once it took it (bot/delivery_statuses.py).
+    "reply_sent": {
+        "en": "sent, not yet delivered",
+        "prs": "فرستاده شد، هنوز نرسیده",
+        "ps": "ولېږل شو، لا نه دی رسېدلی",
+    },
+    "reply_read": {"en": "read", "prs": "خوانده شد", "ps": "ولوستل شو"},
+    "reply_failed": {"en": "failed", "prs": "ناکام شد", "ps": "ناکام شو"},
+    # Why, by the provider's error code, after "failed:" or "not delivered:".
+    "provider_not_on_whatsapp": {
+        "en": "not on WhatsApp",
+        "prs": "در واتس‌اپ نیست",
+        "ps": "په واټس‌اپ کې نشته",
+    },
+    "provider_stopped": {
+        "en": "the person texted STOP: no more SMS reach them",
+        "prs": "شخص STOP فرستاده: دیگر هیچ پیامکی به او نمی‌رسد",
+        "ps": "کس STOP لېږلی: نور هېڅ پیغام ورته نه رسېږي",
+    },
+    "provider_unknown_number": {
+        "en": "the number does not exist",
+        "prs": "این شماره وجود ندارد",
+        "ps": "دا شمېره نشته",
+    },
+    "provider_landline": {
+        "en": "the number cannot receive SMS (a landline)",
+        "prs": "این شماره پیامک گرفته نمی‌تواند (تلفن ثابت)",
+        "ps": "دا شمېره پیغام نه شي اخیستلای (ثابت تلیفون)",
+    },
+    "provider_phone_off": {
+        "en": "the phone is off or out of coverage; trying again",
+        "prs": "تلفن خاموش است یا آنتن ندارد؛ دوباره کوشش می‌شود",
+        "ps": "تلیفون بند دی یا آنتن نه لري؛ بیا هڅه کېږي",
+    },
+    "provider_window_closed": {
+        "en": "WhatsApp allows no free message now (more than 24 hours since the person wrote)",
+        "prs": "واتس‌اپ حالا پیام آزاد را اجازه نمی‌دهد (بیشتر از ۲۴ ساعت از آخرین پیام شخص گذشته)",
+        "ps": "واټس‌اپ اوس آزاد پیغام نه پرېږدي (د کس له وروستي پیغام ۲۴ ساعته ډېر تېر شوي)",
+    },
+    # The person's channel refused them for good (actions/alerts/unreachable.py).
+    "case_unreachable": {
+        "en": "This person can no longer be reached: their channel refused our messages for "
+        "good (they blocked the assistant, are not on WhatsApp, or texted STOP). If they write "
+        "again, you can reply.",
+        "prs": "دیگر به این شخص رسیده نمی‌توانیم: کانال او پیام‌های ما را برای همیشه رد کرد "
+        "(دستیار را بلاک کرده، در واتس‌اپ نیست، یا STOP فرستاده). اگر دوباره پیام بنویسد، "
+        "جواب داده می‌توانید.",
+        "ps": "دې کس ته نور نه شو رسېدای: د هغه چینل زموږ پیغامونه د تل لپاره رد کړل (مرستیال "
+        "یې بلاک کړی، په واټس‌اپ کې نشته، یا یې STOP لېږلی). که بیا ولیکي، ځواب ورکولای شئ.",
+    },
+    "reply_unreachable": {
+        "en": "A reply would not reach this person now.",
+        "prs": "جواب شما حالا به این شخص نمی‌رسد.",
+        "ps": "ستاسو ځواب اوس دې کس ته نه رسېږي.",
+    },
+    "undelivered_refused": {
+        "en": "the person blocked the assistant or left the channel: they can no longer be reached",
+        "prs": "شخص دستیار را بلاک کرده یا از کانال بیرون شده: دیگر به او رسیده نمی‌توانیم",
+        "ps": "کس مرستیال بلاک کړی یا له چینل وتلی: نور ورته نه شو رسېدای",
+    },
     "undelivered_notifier_idle": {
         "en": "nothing is sending replies (the notifier is not running): tell the operator",
         "prs": "هیچ چیز جواب‌ها را نمی‌فرستد (فرستنده روشن نیست): به مسئول سرور خبر دهید",

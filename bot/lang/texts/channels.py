@@ -13,7 +13,8 @@ from typing import Final
 from bot.lang.texts.catalogue import Entry
 
 TEXTS: Final[dict[str, Entry]] = {
-    # Sent for a voice note, photo, sticker, location or an empty SMS: say what works instead.
+    # Sent for a voice note, a photo without a caption, a sticker or an empty SMS: say what
+    # works instead.
     # Short enough that all three languages together fit in three SMS.
     "text_only": {
         "en": "I can only read text. Please write your question.",
@@ -42,6 +43,16 @@ TEXTS: Final[dict[str, Entry]] = {
         "{minutes} دقیقه می‌رسد.",
         "ps": "اوس ډېر خلک پیغامونه لیږي. ستاسو پوښتنه په کتار کې ده؛ ځواب به نږدې {minutes} "
         "دقیقې وروسته درشي.",
+    },
+    # Said once a day in a Telegram group the bot was added to, followed by the link to the
+    # bot (https://t.me/<bot username>): in a group everyone sees who asks what.
+    "write_privately": {
+        "en": "For your safety I answer only in a private chat, not in groups. Write to me here:",
+        "prs": "برای امنیت شما، من فقط در چت خصوصی جواب می‌دهم، نه در گروپ‌ها. اینجا برایم بنویسید:",
+        "ps": (
+            "ستاسو د خوندیتوب لپاره زه یوازې په خصوصي چټ کې ځواب ورکوم، په ګروپونو کې نه. "
+            "دلته ماته ولیکئ:"
+        ),
     },
     # Label of the button that opens a WhatsApp list of choices (WhatsApp allows 20 characters).
     "choose": {"en": "Choose", "prs": "انتخاب کنید", "ps": "غوره کړئ"},

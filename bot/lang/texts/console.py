@@ -350,6 +350,7 @@ TEXTS: Final[dict[str, Entry]] = {
                 "prs": "رهنمود و تماس‌ها",
                 "ps": "لارښوونې او اړیکې",
             },
+            "claim": {"en": "Rumours", "prs": "شایعه‌ها", "ps": "اوازې"},
             "organisation": {"en": "Organisations", "prs": "مؤسسه‌ها", "ps": "ادارې"},
             "airport-name": {
                 "en": "Airport names",
@@ -399,6 +400,31 @@ TEXTS: Final[dict[str, Entry]] = {
             "hours": {"en": "Opening hours", "prs": "ساعات کار", "ps": "د کار ساعتونه"},
             "place": {"en": "Place (English)", "prs": "جای (انگلیسی)", "ps": "ځای (انګلیسي)"},
             "city": {"en": "City", "prs": "شهر", "ps": "ښار"},
+            "verdict": {"en": "Verdict", "prs": "نتیجهٔ بررسی", "ps": "د کتنې پایله"},
+            "claim": {"en": "What people say", "prs": "آنچه مردم می‌گویند", "ps": "خلک څه وايي"},
+            "explanation": {
+                "en": "What is true, what to do",
+                "prs": "حقیقت چیست و چه باید کرد",
+                "ps": "رښتیا څه دي او څه باید وشي",
+            },
+            "phrasings": {
+                "en": "Other ways people say it (one per line)",
+                "prs": "شکل‌های دیگر گفتن آن (هر کدام در یک سطر)",
+                "ps": "د ویلو نورې بڼې (هره یوه په یوه کرښه)",
+            },
+            "about_kind": {"en": "About (kind)", "prs": "در بارهٔ (نوع)", "ps": "په اړه (ډول)"},
+            "about_key": {"en": "About (which)", "prs": "در بارهٔ (کدام)", "ps": "په اړه (کوم یو)"},
+            # Where a place is, for the nearest-place answer: 34.5594 / 69.2175.
+            "latitude": {
+                "en": "Latitude (decimal degrees)",
+                "prs": "عرض جغرافیایی (درجهٔ اعشاری)",
+                "ps": "جغرافیایي عرض (اعشاري درجې)",
+            },
+            "longitude": {
+                "en": "Longitude (decimal degrees)",
+                "prs": "طول جغرافیایی (درجهٔ اعشاری)",
+                "ps": "جغرافیایي اوږدوالی (اعشاري درجې)",
+            },
         },
     ),
 }

@@ -95,6 +95,18 @@ TEXTS: Final[dict[str, Entry]] = {
             },
         },
     ),
+    #: How far a place is from where a person said they are (actions/chat/nearby.py): a
+    #: straight line, never a route. {n} is already in the reader's digits, "1.4" / «۱٫۴».
+    **group(
+        "distance",
+        {
+            "metres": {"en": "{n} m", "prs": "{n} متر", "ps": "{n} متره"},
+            "kilometres": {"en": "{n} km", "prs": "{n} کیلومتر", "ps": "{n} کیلومتره"},
+            "away": {"en": "{distance} away", "prs": "به فاصلهٔ {distance}", "ps": "{distance} لرې"},
+            # Closer than the positions are precise: "right here", not "0 m".
+            "here": {"en": "right here", "prs": "همین‌جا", "ps": "همدلته"},
+        },
+    ),
     #: In Pashto an announcement (اعلان) is masculine.
     **group(
         "verification",
@@ -118,6 +130,26 @@ TEXTS: Final[dict[str, Entry]] = {
             },
         },
     ),
+    #: What editors found a rumour to be, keyed by models.ClaimVerdict; a rumour (اوازه) is
+    #: feminine in Pashto.
+    **group(
+        "verdict",
+        {
+            "false": {"en": "False", "prs": "نادرست", "ps": "ناسمه"},
+            "misleading": {"en": "Misleading", "prs": "گمراه‌کننده", "ps": "ګمراه کوونکې"},
+            "true": {"en": "True", "prs": "درست", "ps": "سمه"},
+            "unverified": {
+                "en": "Not confirmed by anyone",
+                "prs": "هیچ کس آن را تایید نکرده",
+                "ps": "هېچا نه ده تایید کړې",
+            },
+            "being_checked": {
+                "en": "Being checked",
+                "prs": "در حال بررسی",
+                "ps": "تر څېړنې لاندې",
+            },
+        },
+    ),
     **group(
         "kind",
         {
@@ -131,6 +163,8 @@ TEXTS: Final[dict[str, Entry]] = {
         "label",
         {
             "destination": {"en": "Destination", "prs": "مقصد", "ps": "منزل"},
+            #: A rumour as people tell it, quoted.
+            "claim": {"en": "“{claim}”", "prs": "«{claim}»", "ps": "«{claim}»"},
             "eligibility": {
                 "en": "Who may board",
                 "prs": "کسانی که سوار شده می‌توانند",

@@ -1,0 +1,42 @@
+"""A word's consonants, the same in Arabic script and in Latin letters: "tazkira" and «تذکره»
+both give "tzkr", "canada" and «کاناډا» both "knd".
+
+Romanized Dari and Pashto have no fixed spelling, and Arabic script leaves short vowels out,
+so vowels (and و / ی, which are vowels as often as not) are dropped on both sides and
+letters people romanize alike share one symbol. Crude on purpose: it only adds evidence
+beside the words' own letters.
+"""
+
+import re
+from typing import Final
+
+#: Arabic-script letters (after the normaliser) → one symbol; "" drops the letter.
+_ARABIC: Final[dict[str, str]] = {
+    "ا": "", "آ": "", "و": "", "ی": "", "ې": "", "ۍ": "", "ئ": "", "ء": "", "ع": "", "ؤ": "",
+    "ب": "b", "پ": "p", "ت": "t", "ط": "t", "ټ": "t", "ث": "s", "س": "s", "ص": "s",
+    "ج": "j", "چ": "C", "ح": "h", "ه": "h", "خ": "x", "ښ": "x", "د": "d", "ډ": "d",
+    "ذ": "z", "ز": "z", "ض": "z", "ظ": "z", "ځ": "z", "ر": "r", "ړ": "r", "ژ": "Z",
+    "ږ": "g", "ګ": "g", "گ": "g", "ش": "S", "غ": "G", "ف": "f", "ق": "k", "ک": "k",
+    "ل": "l", "م": "m", "ن": "n", "ڼ": "n", "څ": "s",
+}  # fmt: skip
+
+#: Latin digraphs first, then single letters; vowels, w and y are dropped.
+_LATIN_DIGRAPHS: Final = re.compile("kh|gh|sh|ch|zh|ph|th|ts")
+_DIGRAPH: Final[dict[str, str]] = {
+    "kh": "x", "gh": "G", "sh": "S", "ch": "C", "zh": "Z", "ph": "f", "th": "t", "ts": "s",
+}  # fmt: skip
+_LATIN: Final = str.maketrans(
+    {"c": "k", "q": "k", "v": "", "w": "", "y": "", "a": "", "e": "", "i": "", "o": "", "u": ""}
+)
+_REPEATS: Final = re.compile(r"(.)\1+")
+
+
+def skeleton(word: str) -> str:
+    """The consonant skeleton of one normalised word ("" when it has none)."""
+    if word.isascii():
+        letters = _LATIN_DIGRAPHS.sub(lambda m: _DIGRAPH[m.group()], word).translate(_LATIN)
+    else:
+        # A word-final ه is the vowel -a/-e in Dari and Pashto («تذکره» tazkira).
+        stem = word[:-1] if len(word) > 2 and word.endswith("ه") else word
+        letters = "".join(_ARABIC.get(char, char) for char in stem)
+    return _REPEATS.sub(r"\1", letters)

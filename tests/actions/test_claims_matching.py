@@ -1,0 +1,107 @@
+"""Rumours people ask about find the checked claim, in any language and script, and only it."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from actions.claims.everyday import everyday_questions
+from actions.claims.matching import ClaimIndex, decide
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def index() -> ClaimIndex:
+    entries = yaml.safe_load((ROOT / "actions/content/seed/claims.yml").read_text())["claims"]
+    return ClaimIndex(
+        ((entry["slug"], [*entry["claim"].values(), *entry["phrasings"]]) for entry in entries),
+        everyday=everyday_questions(),
+    )
+
+
+def test_dari_rumour_finds_the_canada_claim(index: ClaimIndex) -> None:
+    decision = decide(index.match("راست است که کانادا هر کس را که تذکره داشته باشد قبول میکند؟"))
+    assert decision.kind == "one"
+    assert decision.candidates[0].claim == "canada-every-tazkira"
+
+
+def test_pashto_in_latin_letters_finds_the_canada_claim(index: ClaimIndex) -> None:
+    decision = decide(index.match("reshtia da che kanada har sok wri che tazkira ye lari?"))
+    assert [candidate.claim for candidate in decision.candidates][:1] == ["canada-every-tazkira"]
+
+
+def test_english_whatsapp_rumour_finds_the_embassy_claim(index: ClaimIndex) -> None:
+    decision = decide(index.match("I heard the US embassy takes names on a WhatsApp link, true?"))
+    assert decision.candidates[0].claim == "us-embassy-facebook-whatsapp"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "is abbey gate open now?",
+        "hala darwaza ha baz astan ya ne",
+        "نن کومې الوتکې الوځي",
+        "when is the next flight to doha",
+    ],
+)
+def test_a_gate_or_flight_question_is_no_claim(index: ClaimIndex, question: str) -> None:
+    assert decide(index.match(question)).kind == "none"
+
+
+def test_a_rumour_about_both_canada_claims_offers_both() -> None:
+    index = ClaimIndex(
+        [
+            ("canada-every-tazkira", ["Canada is taking every Afghan who has a tazkira"]),
+            ("canada-worked-for-canada", ["Canada is taking every Afghan who worked for Canada"]),
+            ("abbey-gate-names-list", ["A list of names is read out at Abbey Gate"]),
+        ]
+    )
+    decision = decide(index.match("is it true canada is taking every afghan?"))
+    assert decision.kind == "two"
+    assert {candidate.claim for candidate in decision.candidates} == {
+        "canada-every-tazkira",
+        "canada-worked-for-canada",
+    }
+
+
+@pytest.mark.parametrize("message", ["", "   ", "؟؟؟", "is it true?"])
+def test_an_empty_message_matches_nothing(index: ClaimIndex, message: str) -> None:
+    assert decide(index.match(message)).kind == "none"
+
+
+def test_a_huge_forwarded_message_is_answered_from_its_opening(index: ClaimIndex) -> None:
+    message = "Canada is taking every Afghan who has a tazkira. " + "forward to all " * 50_000
+    decision = decide(index.match(message))
+    assert decision.kind in ("one", "none")
+    assert all(candidate.claim == "canada-every-tazkira" for candidate in decision.candidates)
+
+
+@pytest.fixture(scope="module")
+def both() -> tuple[ClaimIndex, ClaimIndex]:
+    """The demo claims scored exactly, and in two steps as a large index is."""
+    entries = yaml.safe_load((ROOT / "actions/content/seed/claims.yml").read_text())["claims"]
+    claims = [(entry["slug"], [*entry["claim"].values(), *entry["phrasings"]]) for entry in entries]
+    everyday = list(everyday_questions())
+    return (
+        ClaimIndex(claims, everyday=everyday, walk=10**9),
+        ClaimIndex(claims, everyday=everyday, walk=300, rescored=20),
+    )
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "reshtia da che kanada har sok wri che tazkira ye lari?",
+        "I heard the US embassy takes names on a WhatsApp link, true?",
+        "is abbey gate open now?",
+        "flights from mazar for everyone with a visa",
+    ],
+)
+def test_a_large_index_tells_people_what_exact_scoring_would(
+    both: tuple[ClaimIndex, ClaimIndex], message: str
+) -> None:
+    """Past ``walk`` postings only the best texts are scored on the common n-grams: the
+    answer must stay the one the full cosine gives."""
+    exact, two_step = both
+    assert decide(two_step.match(message)) == decide(exact.match(message))

@@ -1,0 +1,213 @@
+"""What became of an alert after the provider took it: the provider's message id stored on
+send, WhatsApp's ``statuses`` and Twilio's status callbacks recorded on the delivery's row
+through the real blueprints, never the number they name; and Twilio's "texted STOP" at send
+time is the person's refusal, for good."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp
+import pytest
+import sqlalchemy as sa
+
+from bot.channels.addresses import AddressBook
+from bot.channels.alerts import AlertNotDelivered
+from bot.channels.identity import conversation_id
+from bot.channels.settings import TwilioSettings, WhatsAppSettings
+from bot.channels.twilio_sms import TwilioSmsInput, twilio_signature
+from bot.channels.whatsapp import SIGNATURE_HEADER, WhatsAppInput
+from bot.contract import ALERT_DELIVERY
+from tests.channels.channel_support import FakeProvider, Serve, fixture, replying
+from tests.channels.test_deliveries import queue_delivery
+from tests.channels.test_whatsapp import (
+    ACCESS_TOKEN,
+    APP_SECRET,
+    PHONE_NUMBER_ID,
+    USER,
+    VERIFY_TOKEN,
+    signature,
+)
+
+WAMID = "wamid.HBgLOTM3MDAwMDAyMDEVAgARGBJCNUYyRDVFMjYzNDU2N0ZDQgA="
+TWILIO_SID = "SM9c1b2d3e4f5a6b7c8d9e0f1a2b3c4d5e"
+TWILIO_TOKEN = "test-auth-token-0123456789abcdef"
+TWILIO_PUBLIC = "https://bot.example.org"
+STATUS_PATH = "/webhooks/twilio_sms/status"
+SMS_NUMBER = "+93700000001"
+
+
+@pytest.fixture
+def book(address_book: AddressBook) -> AddressBook:
+    with address_book.engine.begin() as connection:
+        for table in ("alert_deliveries", "alert_broadcasts", "revisions", "alert_addresses"):
+            connection.execute(sa.text(f"DELETE FROM {table}"))
+    return address_book
+
+
+def row(book: AddressBook, delivery: int = 1) -> dict[str, Any]:
+    with book.engine.connect() as connection:
+        found = connection.execute(
+            sa.text("SELECT * FROM alert_deliveries WHERE id = :id"), {"id": delivery}
+        ).one()
+    return dict(found._mapping)
+
+
+async def alert_through(channel: Any, book: AddressBook, conversation: str, address: str) -> None:
+    """The alert channel sends delivery 1 to the stored address, as Rasa's trigger does."""
+    expires = datetime.now(timezone.utc) + timedelta(days=30)
+    await book.remember(conversation, channel.name(), address, expires)
+    output = channel.get_output_channel()
+    await output.send_response(
+        conversation, {"text": "Kabul airport: closed", "custom": {ALERT_DELIVERY: 1}}
+    )
+
+
+@pytest.fixture
+def whatsapp(provider: FakeProvider, book: AddressBook) -> WhatsAppInput:
+    provider.reply = {"messaging_product": "whatsapp", "messages": [{"id": WAMID}]}
+    settings = WhatsAppSettings(
+        APP_SECRET, VERIFY_TOKEN, ACCESS_TOKEN, PHONE_NUMBER_ID, provider.url
+    )
+    return WhatsAppInput(settings, addresses=book)
+
+
+async def notify(url: str, payload: object) -> int:
+    body = json.dumps(payload).encode()
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(f"{url}/webhook", data=body, headers={SIGNATURE_HEADER: signature(body)}) as r,
+    ):
+        return r.status
+
+
+def status_of(payload: dict[str, Any], status: str) -> dict[str, Any]:
+    """The failed-status fixture turned into another status of the same message."""
+    entry = payload["entry"][0]["changes"][0]["value"]["statuses"][0]
+    entry["status"] = status
+    entry.pop("errors")
+    return payload
+
+
+async def test_a_whatsapp_failure_is_recorded_on_the_alert_without_the_number(
+    whatsapp: WhatsAppInput, book: AddressBook, serve: Serve
+) -> None:
+    queue_delivery(book)
+    conversation = conversation_id("whatsapp", USER)
+    url = await serve(whatsapp, replying())
+    await alert_through(whatsapp, book, conversation, USER)
+    assert row(book)["provider_message_id"] == WAMID
+
+    assert await notify(url, fixture("whatsapp_status_failed.json")) == 200
+
+    stored = row(book)
+    assert (stored["provider_status"], stored["provider_error"]) == ("failed", "131026")
+    assert stored["status_at"] is not None
+    assert USER not in " ".join(str(value) for value in stored.values())
+
+
+async def test_a_late_delivered_does_not_undo_read(
+    whatsapp: WhatsAppInput, book: AddressBook, serve: Serve
+) -> None:
+    queue_delivery(book)
+    url = await serve(whatsapp, replying())
+    await alert_through(whatsapp, book, conversation_id("whatsapp", USER), USER)
+
+    assert await notify(url, status_of(fixture("whatsapp_status_failed.json"), "read")) == 200
+    assert await notify(url, status_of(fixture("whatsapp_status_failed.json"), "delivered")) == 200
+
+    assert (row(book)["provider_status"], row(book)["provider_error"]) == ("read", None)
+
+
+async def test_a_status_for_another_number_is_not_recorded(
+    whatsapp: WhatsAppInput, book: AddressBook, serve: Serve
+) -> None:
+    queue_delivery(book)
+    url = await serve(whatsapp, replying())
+    await alert_through(whatsapp, book, conversation_id("whatsapp", USER), USER)
+    payload = fixture("whatsapp_status_failed.json")
+    payload["entry"][0]["changes"][0]["value"]["metadata"]["phone_number_id"] = "999"
+
+    assert await notify(url, payload) == 200
+    assert row(book)["provider_status"] is None
+
+
+@pytest.fixture
+def twilio(provider: FakeProvider, book: AddressBook) -> TwilioSmsInput:
+    provider.status, provider.reply = 201, {"sid": TWILIO_SID, "status": "queued"}
+    settings = TwilioSettings(
+        account_sid="AC00000000000000000000000000000001",
+        auth_token=TWILIO_TOKEN,
+        webhook_base_url=TWILIO_PUBLIC,
+        sms_from="+15005550006",
+        whatsapp_from=None,
+        api_base_url=provider.url,
+    )
+    return TwilioSmsInput(settings, addresses=book)
+
+
+async def callback(base_url: str, fields: dict[str, str], signed: bool = True) -> int:
+    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    if signed:
+        form = {name: [value] for name, value in fields.items()}
+        headers["X-Twilio-Signature"] = twilio_signature(
+            TWILIO_TOKEN, TWILIO_PUBLIC + STATUS_PATH, form
+        )
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(
+            base_url + STATUS_PATH, data=urlencode(fields).encode(), headers=headers
+        ) as reply,
+    ):
+        return reply.status
+
+
+def twilio_fixture(name: str) -> dict[str, str]:
+    fields = fixture(name)
+    fields.pop("_source")
+    return fields
+
+
+async def test_a_twilio_alert_asks_for_statuses_and_records_them(
+    twilio: TwilioSmsInput, book: AddressBook, provider: FakeProvider, serve: Serve
+) -> None:
+    queue_delivery(book)
+    url = await serve(twilio, replying())
+    base_url = url.removesuffix("/webhooks/twilio_sms")
+    await alert_through(twilio, book, conversation_id("twilio_sms", SMS_NUMBER), SMS_NUMBER)
+    [sent] = provider.requests
+    assert sent.form()["StatusCallback"] == TWILIO_PUBLIC + STATUS_PATH
+    assert row(book)["provider_message_id"] == TWILIO_SID
+
+    unsigned = twilio_fixture("twilio_status_delivered.json")
+    assert await callback(base_url, unsigned, signed=False) == 403
+    assert row(book)["provider_status"] is None
+
+    assert await callback(base_url, twilio_fixture("twilio_status_delivered.json")) == 204
+    assert row(book)["provider_status"] == "delivered"
+    assert await callback(base_url, twilio_fixture("twilio_status_undelivered_21610.json")) == 204
+    stored = row(book)
+    assert (stored["provider_status"], stored["provider_error"]) == ("failed", "21610")
+    assert "700000001" not in " ".join(str(value) for value in stored.values())
+
+
+async def test_twilio_refusing_a_person_who_texted_stop_is_their_refusal_for_good(
+    twilio: TwilioSmsInput, book: AddressBook, provider: FakeProvider
+) -> None:
+    queue_delivery(book)
+    provider.status = 400
+    provider.reply = {
+        "code": 21610,
+        "message": "Attempt to send to unsubscribed recipient",
+        "more_info": "https://www.twilio.com/docs/errors/21610",
+        "status": 400,
+    }
+    conversation = conversation_id("twilio_sms", SMS_NUMBER)
+    with pytest.raises(AlertNotDelivered) as refused:
+        await alert_through(twilio, book, conversation, SMS_NUMBER)
+    answer = refused.value.answer()
+    assert answer.gives_up() and answer.person_refused()
+    assert row(book)["rendered_at"] is None  # released: the notifier settles it as failed
