@@ -19,6 +19,7 @@ never the number.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hmac
 import logging
 import re
@@ -38,6 +39,7 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertOutput
 from bot.channels.blueprints import Blueprint
 from bot.channels.identity import conversation_id
+from bot.channels.intake import Queued
 from bot.channels.kannel_conf import DELIVERED_PATH, RECEIVE_PATH, conf_groups
 from bot.channels.settings import KANNEL_CHANNEL, KannelSettings
 from bot.channels.sms_base import TextMessageOutput, answerable, phone_key, take_text_turn
@@ -264,6 +266,7 @@ class KannelInput(WebhookInput[KannelSettings, GatewayInbound]):
 
     webhook_path = RECEIVE_PATH.removeprefix(f"/webhooks/{CHANNEL}")
     webhook_methods = ("GET",)
+    replies_by_api = True  # smsbox is answered empty: replies go out through sendsms
 
     api: SendSms
 
@@ -301,18 +304,36 @@ class KannelInput(WebhookInput[KannelSettings, GatewayInbound]):
         delivery = delivery_id(conversation, message)
         return [Inbound(GatewayInbound(message, conversation), delivery, window)]
 
-    async def handle(
-        self, inbound: GatewayInbound, on_new_message: OnNewMessage, request: Request
-    ) -> Outcome:
-        message, conversation = inbound.message, inbound.conversation
-        output = KannelOutput(
-            self.api, self.settings, self.renderer, conversation, message.sender, self.addresses
+    def to_queue(self, inbound: GatewayInbound) -> Queued:
+        message = dataclasses.asdict(inbound.message)
+        data = {"message": message, "conversation": inbound.conversation}
+        return Queued(inbound.conversation, data, inbound.message.text)
+
+    def from_queue(self, data: dict[str, Any]) -> GatewayInbound:
+        return GatewayInbound(GatewayMessage(**data["message"]), data["conversation"])
+
+    def _output(self, inbound: GatewayInbound) -> KannelOutput:
+        return KannelOutput(
+            self.api,
+            self.settings,
+            self.renderer,
+            inbound.conversation,
+            inbound.message.sender,
+            self.addresses,
         )
+
+    async def say(self, inbound: GatewayInbound, text: str) -> None:
+        await self._output(inbound).deliver(text)
+
+    async def take(
+        self, inbound: GatewayInbound, on_new_message: OnNewMessage, agent: Any
+    ) -> Outcome:
+        message = inbound.message
         return await take_text_turn(
-            output,
+            self._output(inbound),
             message.text,
             on_new_message,
-            request.app.ctx.agent,
+            agent,
             message_id=message.message_id,
             hotline=self.hotline,
             # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from bot.lang import texts
 from bot.lang.codes import DARI, ENGLISH, LANGUAGES, PASHTO, RTL_LANGUAGES
+from bot.lang.letters import written_digits
 
 #: The order of a notice in every language: the people most likely to need it first.
 UNKNOWN_LANGUAGE_ORDER: tuple[str, ...] = (DARI, PASHTO, ENGLISH)
@@ -48,6 +49,18 @@ def try_again(language: str | None, hotline: str | None) -> str:
         # A phone number reads left to right as a whole, also inside Dari and Pashto text.
         number = f"\u2068{hotline}\u2069" if code in RTL_LANGUAGES else hotline
         return f"{apology} {texts.render('channels.call_hotline', code, hotline=number)}"
+
+    if language in LANGUAGES:
+        return sentence(language)
+    return "\n\n".join(sentence(code) for code in UNKNOWN_LANGUAGE_ORDER)
+
+
+def in_line(language: str | None, minutes: int) -> str:
+    """The notice that a message waits in line, with about how many ``minutes`` (written in
+    the language's digits); in all three languages when the language is unknown."""
+
+    def sentence(code: str) -> str:
+        return texts.render("channels.in_line", code, minutes=written_digits(str(minutes), code))
 
     if language in LANGUAGES:
         return sentence(language)

@@ -38,6 +38,28 @@ return 1
 """
 
 
+def redis_client(settings: RedisSettings, timeout: float = REDIS_TIMEOUT_SECONDS) -> aioredis.Redis:
+    """A client of ``settings``' Redis, connected when first used; operations slower than
+    ``timeout`` fail."""
+    return aioredis.Redis(
+        host=settings.host,
+        port=settings.port,
+        db=settings.db,
+        password=settings.password,
+        socket_timeout=timeout,
+        socket_connect_timeout=timeout,
+        # A pooled connection that Redis closed (it restarted) is reopened once at once.
+        retry=Retry(NoBackoff(), 1),
+        retry_on_error=[RedisConnectionError],
+        decode_responses=True,
+    )
+
+
+def deployment_prefix(settings: RedisSettings) -> str:
+    """``<REDIS_KEY_PREFIX>:``, as Rasa's lock store takes it (letters and digits), else empty."""
+    return f"{settings.key_prefix}:" if settings.key_prefix else ""
+
+
 class RedisMemory(ChannelMemory):
     """The memory of every Rasa process of a deployment, in Redis (``redis.asyncio``).
 
@@ -58,21 +80,7 @@ class RedisMemory(ChannelMemory):
     def connect(cls, settings: RedisSettings) -> RedisMemory:
         """A client of ``settings``' Redis (connected when first used); keys under
         ``<REDIS_KEY_PREFIX>:channels:``."""
-        client = aioredis.Redis(
-            host=settings.host,
-            port=settings.port,
-            db=settings.db,
-            password=settings.password,
-            socket_timeout=REDIS_TIMEOUT_SECONDS,
-            socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
-            # A pooled connection that Redis closed (it restarted) is reopened once at once.
-            retry=Retry(NoBackoff(), 1),
-            retry_on_error=[RedisConnectionError],
-            decode_responses=True,
-        )
-        # As Rasa's lock store: a prefix of letters and digits, else none.
-        prefix = f"{settings.key_prefix}:{KEY_PREFIX}" if settings.key_prefix else KEY_PREFIX
-        return cls(client, prefix)
+        return cls(redis_client(settings), f"{deployment_prefix(settings)}{KEY_PREFIX}")
 
     def _check_up(self) -> None:
         if time.monotonic() < self._down_until:

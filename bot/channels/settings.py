@@ -23,7 +23,7 @@ from rasa.shared.exceptions import RasaException
 
 from bot.channels.dedup import DEFAULT_MAX_AGE, MAX_AGE_ENV, REMEMBER_IDS_SECONDS
 from bot.channels.sealing import KEY_ENV, OLD_KEYS_ENV
-from bot.settings_values import SettingsError, duration_setting, whole_number
+from bot.settings_values import SettingsError, duration_setting, positive_number, whole_number
 
 T = TypeVar("T")
 
@@ -415,4 +415,59 @@ class WebchatSettings:
             ),
             trusted_proxies=_networks(environ, WEBCHAT_TRUSTED_PROXIES_ENV),
             client_header=header,
+        )
+
+
+#: How the providers' webhooks are taken (bot/channels/intake.py): ``queue`` answers the
+#: provider at once and turns the message later, ``direct`` turns it before answering.
+INTAKE_ENV: Final = "CHANNEL_INTAKE"
+INTAKE_WORKERS_ENV: Final = "INTAKE_WORKERS"
+INTAKE_PARTITIONS_ENV: Final = "INTAKE_PARTITIONS"
+QUEUE_NOTICE_SECONDS_ENV: Final = "QUEUE_NOTICE_SECONDS"
+INTAKE_CLAIM_IDLE_ENV: Final = "INTAKE_CLAIM_IDLE_SECONDS"
+INTAKE_MODES: Final = ("queue", "direct")
+
+
+@dataclass(frozen=True)
+class IntakeSettings:
+    """The webhook intake: how many turns at once, in how many lines, when the wait is said.
+
+    ``partitions`` is the number of lines people are spread over by conversation (one worker
+    serves a line at a time, so each person is answered in order); more lines than workers
+    let an idle worker take the next line while one is slow. ``claim_idle_seconds``: how long
+    a message taken by a worker that stopped answering stays with it before another worker
+    takes it back; longer than a turn ever takes.
+    """
+
+    mode: str = "direct"
+    workers: int = 4
+    partitions: int = 16
+    notice_seconds: float = 10.0
+    claim_idle_seconds: float = 120.0
+    #: Pauses before a turn that reached nobody is tried again (the provider had its 200).
+    retry_seconds: tuple[float, ...] = (2.0, 10.0)
+
+    @classmethod
+    def load(cls, environ: Mapping[str, str] = os.environ) -> IntakeSettings:
+        """``CHANNEL_INTAKE`` (``queue`` or ``direct``), the workers, the lines,
+        ``QUEUE_NOTICE_SECONDS`` (10) and ``INTAKE_CLAIM_IDLE_SECONDS`` (120).
+
+        ``direct`` by default in every profile for now, the production one too: a queued turn
+        is answered after the webhook's 200, and what checks a deployment by counting the
+        replies once the webhook answered (the production profile's integration tests) would
+        count too early. An operator who expects surges sets ``queue`` (the production profile
+        needs Redis 6.2 or newer then, for XAUTOCLAIM; docs/OPERATIONS.md, "Intake")."""
+        mode = environ.get(INTAKE_ENV, "").strip().lower() or "direct"
+        if mode not in INTAKE_MODES:
+            raise SettingsError(f"{INTAKE_ENV} is {mode!r}; give queue or direct")
+        workers = whole_number(environ, INTAKE_WORKERS_ENV, cls.workers)
+        partitions = whole_number(environ, INTAKE_PARTITIONS_ENV, cls.partitions)
+        return cls(
+            mode=mode,
+            workers=workers,
+            partitions=partitions,
+            notice_seconds=positive_number(environ, QUEUE_NOTICE_SECONDS_ENV, cls.notice_seconds),
+            claim_idle_seconds=positive_number(
+                environ, INTAKE_CLAIM_IDLE_ENV, cls.claim_idle_seconds
+            ),
         )

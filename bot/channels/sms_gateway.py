@@ -8,6 +8,7 @@ in ``X-Gateway-Secret``; a request without the right one gets 403 before it is e
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 from collections.abc import Mapping
@@ -23,6 +24,7 @@ from sanic.response import HTTPResponse
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertOutput
 from bot.channels.identity import conversation_id
+from bot.channels.intake import Queued
 from bot.channels.settings import GatewaySettings
 from bot.channels.sms_base import TextMessageOutput, answerable, phone_key, take_text_turn
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer
@@ -158,6 +160,7 @@ class SmsGatewayInput(WebhookInput[GatewaySettings, GatewayInbound]):
     """Receives SMS from a gateway that speaks the small JSON/form protocol above."""
 
     credential = SECRET_HEADER
+    replies_by_api = True
 
     @classmethod
     def name(cls) -> str:
@@ -196,18 +199,36 @@ class SmsGatewayInput(WebhookInput[GatewaySettings, GatewayInbound]):
     def answer(self, received: Received[GatewayInbound]) -> HTTPResponse:
         return response.json({"status": "duplicate" if received.only_repeats else "ok"})
 
-    async def handle(
-        self, inbound: GatewayInbound, on_new_message: OnNewMessage, request: Request
-    ) -> Outcome:
-        message, conversation = inbound.message, inbound.conversation
-        output = GatewayOutput(
-            self.api, self.path, self.renderer, conversation, message.sender, self.addresses
+    def to_queue(self, inbound: GatewayInbound) -> Queued:
+        message = dataclasses.asdict(inbound.message)
+        data = {"message": message, "conversation": inbound.conversation}
+        return Queued(inbound.conversation, data, inbound.message.text)
+
+    def from_queue(self, data: dict[str, Any]) -> GatewayInbound:
+        return GatewayInbound(GatewayMessage(**data["message"]), data["conversation"])
+
+    def _output(self, inbound: GatewayInbound) -> GatewayOutput:
+        return GatewayOutput(
+            self.api,
+            self.path,
+            self.renderer,
+            inbound.conversation,
+            inbound.message.sender,
+            self.addresses,
         )
+
+    async def say(self, inbound: GatewayInbound, text: str) -> None:
+        await self._output(inbound).deliver(text)
+
+    async def take(
+        self, inbound: GatewayInbound, on_new_message: OnNewMessage, agent: Any
+    ) -> Outcome:
+        message, output = inbound.message, self._output(inbound)
         return await take_text_turn(
             output,
             message.text,
             on_new_message,
-            request.app.ctx.agent,
+            agent,
             message_id=message.message_id,
             hotline=self.hotline,
             # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).

@@ -18,6 +18,7 @@ before its body is read. Register the webhook once per deployment:
       -d secret_token="$TELEGRAM_SECRET_TOKEN" -d 'allowed_updates=["message","callback_query"]'
 """
 
+import dataclasses
 import json
 import logging
 import re
@@ -33,6 +34,7 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertOutput, custom_payload_in_reply
 from bot.channels.deep_links import telegram_start
 from bot.channels.identity import conversation_id
+from bot.channels.intake import Queued
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 from bot.channels.notices import text_only, write_privately
 from bot.channels.places import PLACE_QUESTION, place_metadata
@@ -236,7 +238,7 @@ class TelegramOutput(OutputChannel):
         self._api = api
         self._method_path = f"/bot{token}/"
         self._chat_id = chat_id
-        self._conversation = conversation
+        self.conversation = conversation
         self._keyboards = keyboards
         self._addresses = addresses
 
@@ -255,7 +257,7 @@ class TelegramOutput(OutputChannel):
         if not payloads:
             await self._send(recipient_id, text, None)
             return
-        await self._keyboards.remember(self._conversation, payloads)
+        await self._keyboards.remember(self.conversation, payloads)
         keyboard = {
             "keyboard": [[{"text": title}] for title in payloads],
             "resize_keyboard": True,
@@ -269,7 +271,7 @@ class TelegramOutput(OutputChannel):
         await custom_payload_in_reply(
             json_message,
             channel=self.name(),
-            conversation=self._conversation,
+            conversation=self.conversation,
             address=str(self._chat_id),
             addresses=self._addresses,
         )
@@ -279,7 +281,7 @@ class TelegramOutput(OutputChannel):
         await self._call("answerCallbackQuery", {"callback_query_id": callback_query_id})
 
     async def _send(self, recipient_id: str, text: str, markup: dict[str, Any] | None) -> None:
-        if recipient_id != self._conversation:
+        if recipient_id != self.conversation:
             logger.error("telegram: refusing to send a reply meant for another conversation")
             return
         pieces = split_message(text or "", MAX_TEXT)
@@ -319,6 +321,7 @@ class TelegramInput(WebhookInput[TelegramSettings, Incoming]):
     """
 
     credential = SECRET_HEADER
+    replies_by_api = True
 
     @classmethod
     def name(cls) -> str:
@@ -356,11 +359,17 @@ class TelegramInput(WebhookInput[TelegramSettings, Incoming]):
     def answer(self, received: Received[Incoming]) -> HTTPResponse:
         return response.text("ok")
 
-    async def handle(
-        self, incoming: Incoming, on_new_message: OnNewMessage, request: Request
-    ) -> Outcome:
+    def to_queue(self, incoming: Incoming) -> Queued:
         conversation = conversation_id("telegram", str(incoming.chat_id))
-        output = TelegramOutput(
+        data = dataclasses.asdict(incoming)
+        return Queued(conversation, data, incoming.text, incoming.language_hint)
+
+    def from_queue(self, data: dict[str, Any]) -> Incoming:
+        return Incoming(**data)
+
+    def _output(self, incoming: Incoming) -> TelegramOutput:
+        conversation = conversation_id("telegram", str(incoming.chat_id))
+        return TelegramOutput(
             self.api,
             self.settings.token,
             incoming.chat_id,
@@ -368,6 +377,14 @@ class TelegramInput(WebhookInput[TelegramSettings, Incoming]):
             self._keyboards,
             self.addresses,
         )
+
+    async def say(self, incoming: Incoming, text: str) -> None:
+        output = self._output(incoming)
+        await output.send_text_message(output.conversation, text)
+
+    async def take(self, incoming: Incoming, on_new_message: OnNewMessage, agent: Any) -> Outcome:
+        output = self._output(incoming)
+        conversation = output.conversation
         replies = TurnReplies(output, self.name())
         if incoming.callback_query_id:
             await replies.attempt(
@@ -376,7 +393,6 @@ class TelegramInput(WebhookInput[TelegramSettings, Incoming]):
         if not incoming.private:
             await self.group_notice(output, conversation)
             return Outcome.ANSWERED
-        agent = request.app.ctx.agent
         if incoming.text is None:
             logger.info("telegram: non-text message, asked the user to write instead")
             language = await conversation_language(agent, conversation)

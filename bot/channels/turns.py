@@ -246,6 +246,7 @@ async def _conversation_state(agent: Any, conversation: str) -> tuple[str | None
 
 async def conversation_language(agent: Any, conversation: str) -> str | None:
     """The language the conversation is held in, for what a connector says by itself (the
-    "please write" notice); None when it has none yet or the tracker store cannot tell."""
+    "please write" notice, the intake's notice of the wait); None when it has none yet or
+    the tracker store cannot tell."""
     language, _ = await _conversation_state(agent, conversation)
     return language if is_language(language) else None

@@ -39,6 +39,7 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertNotDelivered, AlertOutput
 from bot.channels.blueprints import Blueprint
 from bot.channels.identity import conversation_id
+from bot.channels.intake import Queued
 from bot.channels.settings import TwilioSettings
 from bot.channels.sms_base import TextMessageOutput, answerable, phone_key, take_text_turn
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer
@@ -242,6 +243,7 @@ class TwilioSmsInput(WebhookInput[TwilioSettings, TwilioMessage]):
     """Receives Twilio's incoming-message webhook for SMS and WhatsApp numbers."""
 
     credential = SIGNATURE_HEADER
+    replies_by_api = True  # the answer is an empty TwiML: replies go by the Messages API
 
     @classmethod
     def name(cls) -> str:
@@ -335,9 +337,21 @@ class TwilioSmsInput(WebhookInput[TwilioSettings, TwilioMessage]):
     def answer(self, received: Received[TwilioMessage]) -> HTTPResponse:
         return response.text(EMPTY_TWIML, content_type="text/xml")
 
-    async def handle(
-        self, message: TwilioMessage, on_new_message: OnNewMessage, request: Request
-    ) -> Outcome:
+    def to_queue(self, message: TwilioMessage) -> Queued:
+        output, text = self._output(message)
+        data = {
+            "fields": dict(message.fields),
+            "sender": message.sender,
+            "message_sid": message.message_sid,
+            "text": message.text,
+        }
+        return Queued(output.conversation, data, text)
+
+    def from_queue(self, data: dict[str, Any]) -> TwilioMessage:
+        return TwilioMessage(data["fields"], data["sender"], data["message_sid"], data["text"])
+
+    def _output(self, message: TwilioMessage) -> tuple[TwilioOutput, str]:
+        """The output that answers ``message``'s sender, and the text as the bot reads it."""
         fields, sender = message.fields, message.sender
         whatsapp = sender.startswith(WHATSAPP_PREFIX)
         number = sender.removeprefix(WHATSAPP_PREFIX)
@@ -351,11 +365,23 @@ class TwilioSmsInput(WebhookInput[TwilioSettings, TwilioMessage]):
             reply_from = self.settings.sms_from
             text = text.replace("¡", "@")  # some carriers turn "@" into "¡" (as Rasa's connector)
         output = TwilioOutput(self.api, renderer, conversation, sender, reply_from, self.addresses)
+        return output, text
+
+    async def say(self, message: TwilioMessage, text: str) -> None:
+        output, _ = self._output(message)
+        await output.deliver(text)
+
+    async def take(
+        self, message: TwilioMessage, on_new_message: OnNewMessage, agent: Any
+    ) -> Outcome:
+        output, text = self._output(message)
+        whatsapp = message.sender.startswith(WHATSAPP_PREFIX)
+        number = message.sender.removeprefix(WHATSAPP_PREFIX)
         return await take_text_turn(
             output,
             text,
             on_new_message,
-            request.app.ctx.agent,
+            agent,
             message_id=message.message_sid,
             hotline=self.hotline,
             # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).

@@ -16,7 +16,10 @@ provider does differently.
    and one sent too long ago (``sent_at``, ``MESSAGE_MAX_AGE``) is acknowledged, not answered;
 5. ``handle(message, ...)`` takes the turn (``turns.take_turn``). A turn whose answer and
    apology both failed is forgotten, so that the provider's retry is answered when things are
-   back, and the request is 503: the only 503 there is;
+   back, and the request is 503: the only 503 there is. A connector whose replies go out by
+   the provider's API (``replies_by_api``) and has an ``intake`` (``CHANNEL_INTAKE=queue``,
+   bot/channels/intake.py) instead puts the message in line and answers at once: its
+   workers take the turn (``take``) without the request;
 6. ``answer(received)``: what the provider expects back when all went well (TwiML, ``ok``,
    the web chat's replies).
 
@@ -41,8 +44,9 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import address_book_for
 from bot.channels.blueprints import Blueprint
 from bot.channels.dedup import SeenMessages, sent_too_long_ago
+from bot.channels.intake import Intake, Queued, intake_for
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
-from bot.channels.settings import RedisSettings, for_rasa, hotline, message_max_age
+from bot.channels.settings import IntakeSettings, RedisSettings, for_rasa, hotline, message_max_age
 from bot.channels.transport import (
     BODY_LIMITS,
     BodyTooLarge,
@@ -117,11 +121,13 @@ class Received(Generic[M]):
     taken: list[tuple[M, Outcome]] = field(default_factory=list)
     #: Messages answered before (a provider's retry).
     repeated: int = 0
+    #: Messages put in line, answered by the intake's workers.
+    queued: int = 0
 
     @property
     def only_repeats(self) -> bool:
         """Every message was answered before: the whole request is a retry."""
-        return self.repeated > 0 and not self.taken
+        return self.repeated > 0 and not self.taken and not self.queued
 
 
 async def read_parsed(request: Request, limit: int, parse: Callable[[bytes], T]) -> T:
@@ -153,6 +159,10 @@ class WebhookInput(InputChannel, Generic[S, M]):
     webhook_path: ClassVar[str] = "/webhook"
     #: The methods it answers (a gateway may deliver with GET and query parameters).
     webhook_methods: ClassVar[tuple[str, ...]] = ("POST",)
+    #: Whether replies go out through the provider's API (not in the HTTP answer), so that the
+    #: webhook can be answered before the turn (``intake``). Such a connector gives ``take``,
+    #: ``to_queue``, ``from_queue`` and ``say``.
+    replies_by_api: ClassVar[bool] = False
 
     api: ProviderApi
 
@@ -164,6 +174,7 @@ class WebhookInput(InputChannel, Generic[S, M]):
         memory: ChannelMemory | None = None,
         hotline: str | None = None,
         max_age: timedelta | None = None,
+        intake: Intake | None = None,
     ) -> None:
         self.settings = settings
         self.addresses = addresses
@@ -172,6 +183,8 @@ class WebhookInput(InputChannel, Generic[S, M]):
         self.seen = SeenMessages(self.memory)
         self.hotline = hotline
         self.max_age = max_age or message_max_age()
+        #: Where messages wait for their turn; None: each is turned before the webhook answers.
+        self.intake = intake if self.replies_by_api else None
         self.set_up()
 
     def set_up(self) -> None:
@@ -187,11 +200,17 @@ class WebhookInput(InputChannel, Generic[S, M]):
     @classmethod
     def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
         settings = for_rasa(lambda: cls.load_settings(credentials))
+        redis = RedisSettings.load()
+        memory = channel_memory(redis)
+        intake = None
+        if cls.replies_by_api:
+            intake = intake_for(cls.name(), for_rasa(IntakeSettings.load), memory, redis)
         return cls(
             settings,
             addresses=address_book_for(cls.name()),
-            memory=channel_memory(RedisSettings.load()),
+            memory=memory,
             hotline=hotline(),
+            intake=intake,
         )
 
     def authenticate(self, request: Request) -> bool:
@@ -206,7 +225,29 @@ class WebhookInput(InputChannel, Generic[S, M]):
 
     async def handle(self, message: M, on_new_message: OnNewMessage, request: Request) -> Outcome:
         """Takes the turn of one message (``turns.take_turn``); may raise ``Refused`` before
-        it (the web chat's limits)."""
+        it (the web chat's limits). By default ``take`` with Rasa's agent."""
+        return await self.take(message, on_new_message, request.app.ctx.agent)
+
+    async def take(self, message: M, on_new_message: OnNewMessage, agent: Any) -> Outcome:
+        """The turn of one message without its request: what the intake's workers call."""
+        raise NotImplementedError
+
+    def queues(self, message: M) -> bool:
+        """Whether ``message`` waits in line when there is one: a person's message does; what
+        is no one's turn (a provider's delivery statuses) is handled at once."""
+        return True
+
+    def to_queue(self, message: M) -> Queued:
+        """The message as it waits in line (JSON), with its conversation and text."""
+        raise NotImplementedError
+
+    def from_queue(self, data: dict[str, Any]) -> M:
+        """The message back from ``to_queue``'s ``data``."""
+        raise NotImplementedError
+
+    async def say(self, message: M, text: str) -> None:
+        """Sends ``text`` by itself to the person who wrote ``message`` (the notice of the
+        wait); raises ``ProviderFailure`` when the provider refuses it."""
         raise NotImplementedError
 
     def answer(self, received: Received[M]) -> HTTPResponse:
@@ -229,6 +270,17 @@ class WebhookInput(InputChannel, Generic[S, M]):
             return await self.receive(request, on_new_message)
 
         self.routes(blueprint, on_new_message)
+        intake = self.intake
+        if intake is not None:
+
+            @blueprint.listener("after_server_start")
+            async def start_intake(app: Any, _: Any) -> None:
+                await intake.start(self, app.ctx.agent, on_new_message)
+
+            @blueprint.listener("before_server_stop")
+            async def stop_intake(*_: Any) -> None:
+                await intake.stop()
+
         return blueprint
 
     async def receive(self, request: Request, on_new_message: OnNewMessage) -> HTTPResponse:
@@ -260,6 +312,13 @@ class WebhookInput(InputChannel, Generic[S, M]):
                 )
                 received.taken.append((each.message, Outcome.ANSWERED))
                 continue
+            if (
+                self.intake is not None
+                and self.queues(each.message)
+                and await self._put_in_line(each)
+            ):
+                received.queued += 1
+                continue
             try:
                 outcome = await self.handle(each.message, on_new_message, request)
             except Refused as refusal:
@@ -271,6 +330,28 @@ class WebhookInput(InputChannel, Generic[S, M]):
             # A provider retries the whole request: the messages answered are known by then.
             return Refused(503, NOT_ANSWERED).answer()
         return self.answer(received)
+
+    async def _put_in_line(self, inbound: Inbound[M]) -> bool:
+        """Puts the message in the intake's line; False when the line cannot be reached (the
+        turn is then taken at once, as without a line: late is better than lost)."""
+        assert self.intake is not None
+        queued = self.to_queue(inbound.message)
+        try:
+            await self.intake.put(
+                queued.conversation,
+                queued.data,
+                key=inbound.delivery,
+                text=queued.text,
+                hint=queued.hint,
+            )
+        except Exception as error:
+            logger.warning(
+                "%s: the intake's line is unreachable (%s); answering at once",
+                self.name(),
+                type(error).__name__,
+            )
+            return False
+        return True
 
     def _forged(self, how: str) -> HTTPResponse:
         logger.warning("%s: refused a request %s %s", self.name(), how, self.credential)

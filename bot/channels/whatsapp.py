@@ -41,6 +41,7 @@ from bot.channels.alerts import AlertOutput, custom_payload_in_reply
 from bot.channels.blueprints import Blueprint
 from bot.channels.deep_links import whatsapp_start
 from bot.channels.identity import conversation_id
+from bot.channels.intake import Queued
 from bot.channels.notices import choose, text_only
 from bot.channels.places import PLACE_QUESTION, place_metadata
 from bot.channels.settings import WhatsAppSettings
@@ -334,6 +335,7 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, Notified]):
     """
 
     credential = SIGNATURE_HEADER
+    replies_by_api = True
 
     @classmethod
     def name(cls) -> str:
@@ -417,20 +419,43 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, Notified]):
     def answer(self, received: Received[Notified]) -> HTTPResponse:
         return response.text("ok")
 
-    async def handle(
-        self, notified: Notified, on_new_message: OnNewMessage, request: Request
-    ) -> Outcome:
-        if notified.statuses:
-            if self.addresses is not None:
-                await StatusLog(self.addresses.engine).take(self.name(), list(notified.statuses))
-            return Outcome.ANSWERED
-        message, sender = notified.message, notified.sender  # replies go to the sender
+    def queues(self, notified: Notified) -> bool:
+        """Delivery statuses are recorded at once: they are no one's turn."""
+        return not notified.statuses
+
+    async def record_statuses(self, notified: Notified) -> None:
+        """Meta's delivery statuses of one notification, in the delivery log."""
+        if self.addresses is not None:
+            await StatusLog(self.addresses.engine).take(self.name(), list(notified.statuses))
+
+    def to_queue(self, notified: Notified) -> Queued:
+        conversation = conversation_id("whatsapp", notified.sender)
+        data = {"message": notified.message, "sender": notified.sender}
+        return Queued(conversation, data, _text_of(notified.message))
+
+    def from_queue(self, data: dict[str, Any]) -> Notified:
+        return Notified(data["message"], data["sender"])
+
+    def _output(self, notified: Notified) -> tuple[WhatsAppOutput, str]:
+        sender = notified.sender  # replies go to the sender
         conversation = conversation_id("whatsapp", sender)
         output = WhatsAppOutput(
             self.api, self.settings.phone_number_id, sender, conversation, self.addresses
         )
+        return output, conversation
+
+    async def say(self, notified: Notified, text: str) -> None:
+        output, conversation = self._output(notified)
+        await output.send_text_message(conversation, text)
+
+    async def take(self, notified: Notified, on_new_message: OnNewMessage, agent: Any) -> Outcome:
+        """A person's turn; the statuses item (never in line, ``queues``) recorded."""
+        if notified.statuses:
+            await self.record_statuses(notified)
+            return Outcome.ANSWERED
+        message, sender = notified.message, notified.sender
+        output, conversation = self._output(notified)
         replies = TurnReplies(output, self.name())
-        agent = request.app.ctx.agent
         text = _text_of(message)
         if text is None:
             if message["type"] in MEDIA_TYPES:

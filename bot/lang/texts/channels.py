@@ -34,6 +34,16 @@ TEXTS: Final[dict[str, Entry]] = {
         "prs": "اگر همین حالا به کمک ضرورت دارید، به {hotline} زنگ بزنید.",
         "ps": "که همدا اوس مرستې ته اړتیا لرئ، {hotline} ته زنګ ووهئ.",
     },
+    # Sent once (at most every ten minutes) to a person whose message waits in line in a surge
+    # (bot/channels/intake.py): silence would make them write again, or give up.
+    "in_line": {
+        "en": "Many people are writing now. Your question is in line; the answer comes in "
+        "about {minutes} minutes.",
+        "prs": "فعلاً مردم زیاد پیام می‌فرستند. سوال‌تان در نوبت است؛ جواب تقریباً بعد از "
+        "{minutes} دقیقه می‌رسد.",
+        "ps": "اوس ډېر خلک پیغامونه لیږي. ستاسو پوښتنه په کتار کې ده؛ ځواب به نږدې {minutes} "
+        "دقیقې وروسته درشي.",
+    },
     # Said once a day in a Telegram group the bot was added to, followed by the link to the
     # bot (https://t.me/<bot username>): in a group everyone sees who asks what.
     "write_privately": {

@@ -1,0 +1,567 @@
+"""Webhooks answered at once, turns taken from a line: a surge costs people waiting, never lost
+messages or a provider's retries.
+
+Under a surge a webhook that waits for its turn waits too long for the provider: Twilio gives
+up after 15 seconds, WhatsApp and Telegram send the message again and again. For the channels
+whose replies go out through the provider's API (Telegram, WhatsApp, Twilio, SMS gateways, Kannel)
+``WebhookInput.receive`` therefore authenticates, reads, parses and de-duplicates as before,
+then puts each message in line (``Intake.put``) and answers 200 at once; workers (asyncio tasks
+of the Rasa process, started with the server) take the turns from the line.
+
+**Each person in order: partitions, not locks.** A conversation id always falls in the same
+one of ``partitions`` lines (a hash of the id), and one worker at a time serves a line (it
+holds the line's lease while it takes its messages), so a person's messages are answered one
+after the other in the order they arrived, in this process and across processes. Locks per
+conversation would need a fair lock across processes, which Redis has not: two workers holding
+a person's first and second message race for it, and the second may win. The price of
+partitions is that a slow turn delays the people behind it in its line; more lines than workers
+(16 and 4 by default) keep that small, and a worker with nothing to do takes the next free line.
+
+**What jumps the line.** STOP, a withdrawal, "delete my data", "safety" and urgent words
+(``jumps_the_line``) go to each line's first line, which is read before the rest.
+
+**The wait is said.** A message waiting longer than ``QUEUE_NOTICE_SECONDS`` gets one short
+notice in the person's language, at most once per ten minutes per person, with about how many
+minutes are left: the line's length over the turns answered per minute lately.
+
+**Nothing lost, nothing answered twice.** A message leaves the line (``Line.ack``) only after
+its turn's replies, or its apology, were handed to the provider; a worker that stops in the
+middle leaves it with the line, and the next worker on that line takes it back first. The
+turn's own record (``answered:`` in the channel memory) makes a message taken back after its
+replies went out only acknowledged, not answered again; the providers' ids (``SeenMessages``)
+keep a retry out of the line.
+
+Two lines: ``ProcessLine`` here (the embedded default; a restart loses what waits) and
+``intake_redis.RedisLine`` (the production profile: Redis Streams, shared by every process).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import hashlib
+import json
+import logging
+import math
+import time
+import uuid
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+from bot.case_urgency import is_urgent
+from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
+from bot.channels.notices import in_line
+from bot.channels.settings import IntakeSettings, RedisSettings
+from bot.channels.turns import OnNewMessage, Outcome, conversation_language
+from bot.lang.codes import ARABIC
+from bot.lang.letters import pashto_letter_count, script_of
+from bot.lang.normalise import normalise
+from bot.nlu.stop_keywords import is_opt_out, is_withdrawal
+
+logger = logging.getLogger(__name__)
+
+#: Messages that are about the person's safety or data, besides STOP and urgent words:
+#: the buttons' payloads and the words people type for them, normalised.
+JUMPING_PAYLOADS: Final = ("/delete_my_data", "/unsubscribe_alerts", "/withdraw_case")
+JUMPING_WORDS: Final = frozenset(
+    {
+        "safety", "delete", "delete my data", "delete everything",
+        # Dari: "safety", "delete", "delete my information".
+        "امنیت", "پاک", "پاک کن", "پاک کردن معلومات", "معلوماتم را پاک کن",
+        # Pashto: "safety", "delete", "delete my information".
+        "خوندیتوب", "پاک یې کړه", "معلومات پاکول", "زما معلومات پاک کړه",
+    }
+)  # fmt: skip
+#: How often a person is told at most that their message waits.
+NOTICE_EVERY_SECONDS: Final = 600.0
+#: How long a turn's record of having answered is kept: longer than a message ever waits.
+ANSWERED_SECONDS: Final = 24 * 3600.0
+#: What the drain rate is measured over, and what a turn is taken to last before any was.
+RATE_WINDOW_SECONDS: Final = 300.0
+ASSUMED_TURN_SECONDS: Final = 3.0
+#: A promise of one minute that is missed costs more trust than a minute given back.
+FEWEST_MINUTES: Final = 2
+#: A worker with nothing to do looks again after this long.
+IDLE_SECONDS: Final = 0.05
+#: Messages a worker answers from one line before it lets the line go to look at the others.
+BATCH: Final = 20
+
+
+def jumps_the_line(text: str | None) -> bool:
+    """Whether a message goes before the others of its line: STOP and a withdrawal, "delete
+    my data", "safety" and urgent words (the lists of ``stop_keywords`` and ``case_urgency``)."""
+    if not text:
+        return False
+    stripped = text.strip()
+    if stripped.startswith(JUMPING_PAYLOADS):
+        return True
+    if is_opt_out(stripped) or is_withdrawal(stripped):
+        return True
+    return normalise(stripped).strip(" .!?؟") in JUMPING_WORDS or is_urgent(stripped)
+
+
+def partition_of(conversation: str, partitions: int) -> int:
+    """The line of a conversation: the same in every process (not Python's salted hash)."""
+    digest = hashlib.blake2b(conversation.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % partitions
+
+
+@dataclass(frozen=True)
+class Queued:
+    """What a connector tells the intake of a message (``WebhookInput.to_queue``)."""
+
+    conversation: str
+    #: The message in the connector's own JSON form, made back by ``from_queue``.
+    data: dict[str, Any]
+    #: What the person wrote (None for a photo or voice note) and the provider's language hint.
+    text: str | None = None
+    hint: str | None = None
+
+
+@dataclass(frozen=True)
+class Job:
+    """One message waiting for its turn, as it is kept in a line (JSON: it may cross
+    processes)."""
+
+    #: What identifies the message: the provider's delivery id, or one made for it.
+    key: str
+    conversation: str
+    #: The connector's own form of the message (``Queueable.to_queue``).
+    data: dict[str, Any]
+    #: What the person wrote, for the language of a notice; None for a photo or voice note.
+    text: str | None = None
+    hint: str | None = None
+    first: bool = False
+    put_at: float = field(default_factory=time.time)
+
+    def dumps(self) -> str:
+        return json.dumps(self.__dict__, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def loads(cls, raw: str) -> Job:
+        return cls(**json.loads(raw))
+
+
+@dataclass(frozen=True)
+class Taken:
+    """A job a worker took from a line, with what the line needs to let it go (``ref``)."""
+
+    job: Job
+    ref: str
+
+
+class Line(ABC):
+    """The messages waiting for their turn, in ``partitions`` lines of a first and a second
+    part. A worker leases a line, takes its jobs one by one and acknowledges each after its
+    turn; what it took and did not acknowledge stays with the line for the next worker."""
+
+    partitions: int
+
+    async def open(self) -> None:  # noqa: B027  (nothing to prepare in this process)
+        """Prepares the line when the server starts."""
+
+    async def close(self) -> None:  # noqa: B027
+        """Releases connections when the server stops."""
+
+    @abstractmethod
+    async def put(self, job: Job) -> None:
+        """Puts ``job`` at the end of its conversation's line (its first part if ``first``)."""
+
+    @abstractmethod
+    async def lease(self, partition: int, worker: str, seconds: float) -> bool:
+        """True when ``worker`` now serves ``partition`` alone, for ``seconds`` unless renewed."""
+
+    @abstractmethod
+    async def renew(self, partition: int, worker: str, seconds: float) -> bool:
+        """Keeps the lease ``worker`` holds; False when it was lost."""
+
+    @abstractmethod
+    async def release(self, partition: int, worker: str) -> None:
+        """Lets the line go; what ``worker`` took and did not acknowledge stays in it."""
+
+    @abstractmethod
+    async def take(self, partition: int, worker: str) -> Taken | None:
+        """The next job of the line: one a stopped worker left first, then the first part,
+        then the rest; None when the line is empty."""
+
+    @abstractmethod
+    async def ack(self, partition: int, taken: Taken) -> None:
+        """The job's turn is over: it leaves the line."""
+
+    @abstractmethod
+    async def depth(self) -> int:
+        """How many jobs wait or are being answered, in every line."""
+
+    @abstractmethod
+    async def waiting(self, since_before: float) -> list[Job]:
+        """Jobs not taken yet that were put in line before ``since_before``."""
+
+
+@dataclass
+class _Partition:
+    first: collections.deque[Job] = field(default_factory=collections.deque)
+    rest: collections.deque[Job] = field(default_factory=collections.deque)
+    taken: dict[str, Job] = field(default_factory=dict)
+    holder: str | None = None
+    until: float = 0.0
+
+
+class ProcessLine(Line):
+    """The line in this process's memory: the embedded default (one Rasa process)."""
+
+    def __init__(self, partitions: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.partitions = partitions
+        self._clock = clock
+        self._lines = [_Partition() for _ in range(partitions)]
+
+    async def put(self, job: Job) -> None:
+        line = self._lines[partition_of(job.conversation, self.partitions)]
+        (line.first if job.first else line.rest).append(job)
+
+    async def lease(self, partition: int, worker: str, seconds: float) -> bool:
+        line, now = self._lines[partition], self._clock()
+        if line.holder not in (None, worker) and line.until > now:
+            return False
+        if line.holder != worker:
+            self._give_back(line)
+        line.holder, line.until = worker, now + seconds
+        return True
+
+    async def renew(self, partition: int, worker: str, seconds: float) -> bool:
+        line = self._lines[partition]
+        if line.holder != worker:
+            return False
+        line.until = self._clock() + seconds
+        return True
+
+    async def release(self, partition: int, worker: str) -> None:
+        line = self._lines[partition]
+        if line.holder == worker:
+            self._give_back(line)
+            line.holder = None
+
+    def _give_back(self, line: _Partition) -> None:
+        """What a worker took and never acknowledged goes back to the front, in its order."""
+        for job in reversed(list(line.taken.values())):
+            (line.first if job.first else line.rest).appendleft(job)
+        line.taken.clear()
+
+    async def take(self, partition: int, worker: str) -> Taken | None:
+        line = self._lines[partition]
+        if line.holder != worker:
+            return None
+        for part in (line.first, line.rest):
+            if part:
+                job = part.popleft()
+                ref = uuid.uuid4().hex
+                line.taken[ref] = job
+                return Taken(job, ref)
+        return None
+
+    async def ack(self, partition: int, taken: Taken) -> None:
+        self._lines[partition].taken.pop(taken.ref, None)
+
+    async def depth(self) -> int:
+        return sum(len(line.first) + len(line.rest) + len(line.taken) for line in self._lines)
+
+    async def waiting(self, since_before: float) -> list[Job]:
+        return [
+            job
+            for line in self._lines
+            for part in (line.first, line.rest)
+            for job in part
+            if job.put_at < since_before
+        ]
+
+
+class Queueable(Protocol):
+    """What a connector gives the intake: its messages as JSON and back, their turn, and a
+    short notice to their sender."""
+
+    @classmethod
+    def name(cls) -> str: ...
+
+    def from_queue(self, data: dict[str, Any]) -> Any: ...
+
+    async def take(self, message: Any, on_new_message: OnNewMessage, agent: Any) -> Outcome: ...
+
+    async def say(self, message: Any, text: str) -> None: ...
+
+
+class DrainRate:
+    """Turns answered per minute lately, for the notice's "about N minutes"."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._done: collections.deque[float] = collections.deque()
+        self._since = clock()
+
+    def answered(self) -> None:
+        self._done.append(self._clock())
+
+    def per_minute(self) -> float | None:
+        now = self._clock()
+        while self._done and self._done[0] < now - RATE_WINDOW_SECONDS:
+            self._done.popleft()
+        if not self._done:
+            return None
+        span = min(RATE_WINDOW_SECONDS, max(now - self._since, 1.0))
+        return len(self._done) * 60.0 / span
+
+    def minutes_for(self, depth: int, workers: int) -> int:
+        """About how many minutes until ``depth`` messages are answered."""
+        rate = self.per_minute()
+        if rate is None:
+            rate = workers * 60.0 / ASSUMED_TURN_SECONDS
+        return max(FEWEST_MINUTES, math.ceil(depth / rate))
+
+
+class Intake:
+    """The line of one connector and the workers that take its turns."""
+
+    def __init__(
+        self,
+        line: Line,
+        settings: IntakeSettings,
+        memory: ChannelMemory | None = None,
+        *,
+        notice_check_seconds: float = 1.0,
+    ) -> None:
+        self.line = line
+        self.settings = settings
+        self.memory = memory if memory is not None else ProcessMemory()
+        self.rate = DrainRate()
+        self._notice_check = notice_check_seconds
+        self._tasks: list[asyncio.Task[None]] = []
+        self._busy = 0
+        self._stopping = False
+        self._lease_seconds = max(settings.claim_idle_seconds, 1.0)
+
+    @property
+    def workers(self) -> list[asyncio.Task[None]]:
+        """The worker tasks (a test stops one in the middle of a turn)."""
+        return [task for task in self._tasks if task.get_name().startswith("intake-worker")]
+
+    async def put(
+        self,
+        conversation: str,
+        data: dict[str, Any],
+        *,
+        key: str | None = None,
+        text: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        """Puts a message in line: ``key`` is its delivery id when the provider gave one,
+        ``text`` what the person wrote (what decides whether it jumps the line)."""
+        job = Job(
+            key or f"job:{uuid.uuid4().hex}",
+            conversation,
+            data,
+            text=text,
+            hint=hint,
+            first=jumps_the_line(text),
+        )
+        await self.line.put(job)
+
+    async def start(self, connector: Queueable, agent: Any, on_new_message: OnNewMessage) -> None:
+        """Starts the workers and the notices (the server started)."""
+        await self.line.open()
+        self._stopping = False
+        for number in range(self.settings.workers):
+            worker = f"{connector.name()}-{uuid.uuid4().hex[:8]}-{number}"
+            task = asyncio.create_task(
+                self._work(worker, number, connector, agent, on_new_message),
+                name=f"intake-worker-{worker}",
+            )
+            self._tasks.append(task)
+        notices = asyncio.create_task(self._tell_the_wait(connector, agent), name="intake-notices")
+        self._tasks.append(notices)
+
+    async def stop(self) -> None:
+        """Stops the workers; what they had not answered stays in the line."""
+        tasks, self._tasks = self._tasks, []
+        # A client library may turn a cancellation into its own error: the flag ends the loop.
+        self._stopping = True
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.line.close()
+
+    async def drained(self, timeout: float = 10.0) -> None:
+        """Waits until every message in line was answered (tests, a graceful stop)."""
+        deadline = time.monotonic() + timeout
+        while await self.line.depth() or self._busy:
+            if time.monotonic() > deadline:
+                raise TimeoutError("the intake did not drain")
+            await asyncio.sleep(0.02)
+
+    async def _work(
+        self,
+        worker: str,
+        number: int,
+        connector: Queueable,
+        agent: Any,
+        on_new_message: OnNewMessage,
+    ) -> None:
+        partitions = self.line.partitions
+        while not self._stopping:
+            answered = 0
+            try:
+                for step in range(partitions):
+                    partition = (number + step) % partitions
+                    answered += await self._serve_line(
+                        partition, worker, connector, agent, on_new_message
+                    )
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                if self._stopping:
+                    return
+                logger.exception("intake: a worker failed; it goes on")
+                await asyncio.sleep(1.0)
+            if not answered:
+                await asyncio.sleep(IDLE_SECONDS)
+
+    async def _serve_line(
+        self,
+        partition: int,
+        worker: str,
+        connector: Queueable,
+        agent: Any,
+        on_new_message: OnNewMessage,
+    ) -> int:
+        if not await self.line.lease(partition, worker, self._lease_seconds):
+            return 0
+        answered = 0
+        try:
+            while answered < BATCH and not self._stopping:
+                taken = await self.line.take(partition, worker)
+                if taken is None:
+                    break
+                self._busy += 1
+                try:
+                    keeping = asyncio.create_task(self._keep_lease(partition, worker))
+                    try:
+                        await self._turn(taken.job, connector, agent, on_new_message)
+                    finally:
+                        keeping.cancel()
+                    await self.line.ack(partition, taken)
+                finally:
+                    self._busy -= 1
+                answered += 1
+        finally:
+            await asyncio.shield(self.line.release(partition, worker))
+        return answered
+
+    async def _keep_lease(self, partition: int, worker: str) -> None:
+        while True:
+            await asyncio.sleep(self._lease_seconds / 3)
+            if not await self.line.renew(partition, worker, self._lease_seconds):
+                logger.warning("intake: a worker lost its line during a long turn")
+                return
+
+    async def _turn(
+        self, job: Job, connector: Queueable, agent: Any, on_new_message: OnNewMessage
+    ) -> None:
+        """The turn of ``job``, once: tried again after ``retry_seconds`` while nothing reached
+        the person, and recorded as answered before it leaves the line."""
+        record = f"intake:answered:{job.key}"
+        try:
+            if await self.memory.get(record) is not None:
+                logger.info("%s: a message taken back was answered already", connector.name())
+                return
+        except MemoryUnavailable:
+            pass
+        pauses = iter(self.settings.retry_seconds)
+        while True:
+            outcome = await connector.take(connector.from_queue(job.data), on_new_message, agent)
+            if outcome is not Outcome.UNANSWERED:
+                break
+            pause = next(pauses, None)
+            if pause is None:
+                logger.error("%s: nothing reached %s; given up", connector.name(), job.conversation)
+                break
+            await asyncio.sleep(pause)
+        self.rate.answered()
+        try:
+            await self.memory.put({record: outcome.value}, ANSWERED_SECONDS)
+        except MemoryUnavailable:
+            logger.debug("channel memory unavailable: the turn's record is not kept")
+
+    async def _tell_the_wait(self, connector: Queueable, agent: Any) -> None:
+        while not self._stopping:
+            await asyncio.sleep(self._notice_check)
+            try:
+                await self.tell_the_wait(connector, agent)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.exception("intake: the notices of the wait failed")
+
+    async def tell_the_wait(self, connector: Queueable, agent: Any) -> int:
+        """One notice to each person whose message waits longer than ``notice_seconds``
+        and who was not told in the last ten minutes; how many were told."""
+        waiting = await self.line.waiting(time.time() - self.settings.notice_seconds)
+        if not waiting:
+            return 0
+        minutes = self.rate.minutes_for(await self.line.depth(), self.settings.workers)
+        told = 0
+        for job in _one_per_person(waiting):
+            try:
+                first_time = await self.memory.add(
+                    f"intake:told:{job.conversation}", NOTICE_EVERY_SECONDS
+                )
+            except MemoryUnavailable:
+                return told  # without the memory, a notice could repeat on every check
+            if not first_time:
+                continue
+            language = await language_of(agent, job)
+            try:
+                await connector.say(connector.from_queue(job.data), in_line(language, minutes))
+                told += 1
+            except Exception:
+                logger.warning("%s: the notice of the wait did not go out", connector.name())
+        return told
+
+
+def intake_for(
+    channel: str, settings: IntakeSettings, memory: ChannelMemory, redis: RedisSettings | None
+) -> Intake | None:
+    """The intake of a connector whose replies go out by the provider's API: None when
+    ``CHANNEL_INTAKE`` is ``direct``; Redis Streams in the production profile (``redis``),
+    else this process's line."""
+    if settings.mode != "queue":
+        return None
+    if redis is not None:
+        # Imported here: the content runtime shares the channels' texts and has no redis package.
+        from bot.channels.intake_redis import RedisLine
+
+        logger.info("%s: webhooks answered at once, turns from Redis Streams", channel)
+        line: Line = RedisLine.connect(channel, settings.partitions, redis)
+    else:
+        logger.info("%s: webhooks answered at once, turns from this process's line", channel)
+        line = ProcessLine(settings.partitions)
+    return Intake(line, settings, memory)
+
+
+def _one_per_person(jobs: Iterable[Job]) -> list[Job]:
+    seen: dict[str, Job] = {}
+    for job in jobs:
+        seen.setdefault(job.conversation, job)
+    return list(seen.values())
+
+
+async def language_of(agent: Any, job: Job) -> str | None:
+    """The conversation's language as the tracker remembers it; else the provider's hint;
+    else what the text's letters say (Pashto's own letters, else Dari for Arabic script);
+    None (every language) for Latin letters, which romanized Dari and Pashto use too."""
+    remembered = await conversation_language(agent, job.conversation)
+    if remembered:
+        return remembered
+    if job.hint:
+        return job.hint
+    if job.text and script_of(job.text) == ARABIC:
+        return "ps" if pashto_letter_count(job.text) else "prs"
+    return None

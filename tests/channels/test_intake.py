@@ -1,0 +1,406 @@
+"""The webhook intake: providers answered at once, each person in order, urgent messages first,
+the wait said; in this process's line and in Redis Streams (the tests' own Redis server)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+import pytest
+import sqlalchemy as sa
+from aiohttp import web
+from rasa.core.channels.channel import UserMessage
+
+from bot.channels.addresses import AddressBook
+from bot.channels.identity import conversation_id
+from bot.channels.intake import Intake, Line, ProcessLine, jumps_the_line
+from bot.channels.kannel import KannelInput
+from bot.channels.memory import ChannelMemory, ProcessMemory
+from bot.channels.redis_memory import RedisMemory
+from bot.channels.settings import (
+    IntakeSettings,
+    KannelSettings,
+    RedisSettings,
+    TelegramSettings,
+    WhatsAppSettings,
+)
+from bot.channels.telegram import SECRET_HEADER, Incoming, TelegramInput
+from bot.channels.whatsapp import WhatsAppInput
+from bot.lang.texts import CATALOGUE
+from bot.settings_values import SettingsError
+from tests.channels.channel_support import (
+    FakeProvider,
+    Serve,
+    as_rasa_sends,
+    fixture,
+    serve_channel,
+)
+from tests.channels.test_deliveries import queue_delivery
+from tests.channels.test_delivery_statuses import WAMID, alert_through, notify, row
+from tests.channels.test_kannel import DARI_QUERY, FakeSmsbox
+from tests.channels.test_kannel import SECRET as KANNEL_SECRET
+from tests.channels.test_whatsapp import (
+    ACCESS_TOKEN,
+    APP_SECRET,
+    PHONE_NUMBER_ID,
+    USER,
+    VERIFY_TOKEN,
+)
+
+TOKEN = "123456:TEST-token"
+SECRET = "test_secret-token"
+
+
+def update(update_id: int, chat_id: int, text: str, language: str = "en") -> dict[str, Any]:
+    return {
+        "update_id": update_id,
+        "message": {
+            "message_id": update_id,
+            "date": int(time.time()),
+            "chat": {"id": chat_id, "type": "private"},
+            "from": {"id": chat_id, "is_bot": False, "language_code": language},
+            "text": text,
+        },
+    }
+
+
+async def post(url: str, body: dict[str, Any]) -> int:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(
+            f"{url}/webhook", data=json.dumps(body).encode(), headers={SECRET_HEADER: SECRET}
+        ) as answer,
+    ):
+        return answer.status
+
+
+@dataclass
+class EchoBot:
+    """Answers each message with its own text, after ``delay(text)`` seconds; holds each
+    message whose text is in ``held`` until ``go`` is set. Records what it was given."""
+
+    delay: Callable[[str], float] = lambda text: 0.0
+    held: set[str] = field(default_factory=set)
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    messages: list[str] = field(default_factory=list)
+    started: list[str] = field(default_factory=list)
+
+    async def handle_message(self, message: UserMessage) -> None:
+        self.started.append(message.text or "")
+        if message.text in self.held:
+            await self.go.wait()
+        await asyncio.sleep(self.delay(message.text or ""))
+        self.messages.append(message.text or "")
+        reply = as_rasa_sends({"text": f"re: {message.text}"})
+        await message.output_channel.send_response(message.sender_id, reply)
+
+
+def sent_texts(provider: FakeProvider) -> list[str]:
+    return [
+        request.json()["text"]
+        for request in provider.requests
+        if request.path.endswith("/sendMessage")
+    ]
+
+
+@dataclass
+class Lines:
+    """Makes the lines of one storage: a second one is another process's view of it."""
+
+    make_line: Callable[[int], Line]
+    memory: Callable[[], ChannelMemory]
+
+    def make(self, partitions: int = 4) -> Line:
+        return self.make_line(partitions)
+
+
+@pytest.fixture(params=["process", "redis"])
+async def lines(request: pytest.FixtureRequest) -> AsyncIterator[Lines]:
+    if request.param == "process":
+        made: dict[int, Line] = {}
+        memory = ProcessMemory()
+        yield Lines(lambda n: made.setdefault(n, ProcessLine(n)), lambda: memory)
+        return
+    from bot.channels.intake_redis import RedisLine
+
+    env = request.getfixturevalue("redis_env")  # the tests' Redis, a key prefix of its own
+    redis = RedisSettings.load(env)
+    assert redis is not None
+    yield Lines(
+        lambda n: RedisLine.connect(f"telegram{n}", n, redis), lambda: RedisMemory.connect(redis)
+    )
+
+
+def settings(**changes: Any) -> IntakeSettings:
+    base = {
+        "mode": "queue",
+        "workers": 2,
+        "partitions": 4,
+        "notice_seconds": 30.0,
+        "claim_idle_seconds": 5.0,
+        "retry_seconds": (0.0,),
+    }
+    return IntakeSettings(**{**base, **changes})
+
+
+@pytest.fixture
+async def channel(provider: FakeProvider) -> AsyncIterator[TelegramInput]:
+    channel = TelegramInput(TelegramSettings(TOKEN, SECRET, provider.url))
+    yield channel
+    await channel.api.close()
+
+
+def with_intake(provider: FakeProvider, intake: Intake) -> TelegramInput:
+    return TelegramInput(TelegramSettings(TOKEN, SECRET, provider.url), intake=intake)
+
+
+async def test_the_provider_is_answered_before_the_turn_ends(
+    lines: Lines, provider: FakeProvider, serve: Serve
+) -> None:
+    intake = Intake(lines.make(), settings(), lines.memory())
+    channel = with_intake(provider, intake)
+    bot = EchoBot(held={"when is the next flight?"})
+    url = await serve(channel, bot)  # type: ignore[arg-type]
+    started = time.monotonic()
+    assert await post(url, update(1, 700, "when is the next flight?")) == 200
+    assert time.monotonic() - started < 2.0
+    assert sent_texts(provider) == []  # the turn has not ended, the provider has its 200
+    bot.go.set()
+    await intake.drained()
+    assert sent_texts(provider) == ["re: when is the next flight?"]
+    # Telegram's retry of the same update is answered 200 and never reaches the bot again.
+    assert await post(url, update(1, 700, "when is the next flight?")) == 200
+    await intake.drained()
+    assert bot.messages == ["when is the next flight?"]
+
+
+async def test_one_persons_burst_is_answered_in_the_order_sent_by_two_workers(
+    lines: Lines, provider: FakeProvider, serve: Serve
+) -> None:
+    intake = Intake(lines.make(), settings(workers=2), lines.memory())
+    channel = with_intake(provider, intake)
+    # The first messages take longest: without one line per person the later ones would win.
+    bot = EchoBot(delay=lambda text: 0.25 if text.endswith(("1", "2")) else 0.0)
+    url = await serve(channel, bot)  # type: ignore[arg-type]
+    burst = [f"question {n}" for n in range(1, 6)]
+    other = ["another person 1", "another person 2"]
+    for number, text in enumerate(burst, start=1):
+        assert await post(url, update(100 + number, 701, text)) == 200
+    for number, text in enumerate(other, start=1):
+        assert await post(url, update(200 + number, 702, text)) == 200
+    await intake.drained()
+    replies = sent_texts(provider)
+    assert [reply for reply in replies if "question" in reply] == [f"re: {t}" for t in burst]
+    assert [reply for reply in replies if "another" in reply] == [f"re: {t}" for t in other]
+
+
+async def test_a_worker_stopped_mid_turn_leaves_the_message_to_the_next_once(
+    lines: Lines, provider: FakeProvider, channel: TelegramInput
+) -> None:
+    first = Intake(lines.make(), settings(workers=1), lines.memory())
+    bot = EchoBot(held={"is the gate open?"})
+    await first.start(channel, bot, bot.handle_message)
+    await put(first, channel, 703, "is the gate open?")
+    while not bot.started:
+        await asyncio.sleep(0.01)
+    await first.stop()  # the worker dies in the middle of the turn: nothing was sent
+    assert sent_texts(provider) == []
+
+    second = Intake(lines.make(), settings(workers=1), lines.memory())  # another process
+    bot.held.clear()
+    await second.start(channel, bot, bot.handle_message)
+    await second.drained()
+    await second.stop()
+    assert sent_texts(provider) == ["re: is the gate open?"]
+
+
+async def test_a_message_answered_before_its_worker_stopped_is_not_answered_again(
+    lines: Lines, provider: FakeProvider, channel: TelegramInput
+) -> None:
+    line = lines.make()
+    never = asyncio.Event()
+
+    async def ack_that_never_comes(*_: Any) -> None:
+        await never.wait()  # the worker dies after the replies went out, before XACK
+
+    real_ack = line.ack
+    line.ack = ack_that_never_comes  # type: ignore[method-assign]
+    first = Intake(line, settings(workers=1), lines.memory())
+    bot = EchoBot()
+    await first.start(channel, bot, bot.handle_message)
+    await put(first, channel, 704, "is the gate open?")
+    while not sent_texts(provider):
+        await asyncio.sleep(0.01)
+    await first.stop()
+    line.ack = real_ack  # type: ignore[method-assign]
+
+    second = Intake(lines.make(), settings(workers=1), lines.memory())
+    await second.start(channel, bot, bot.handle_message)
+    await second.drained()
+    await second.stop()
+    assert sent_texts(provider) == ["re: is the gate open?"]
+    assert bot.messages == ["is the gate open?"]
+
+
+async def test_stop_delete_and_urgent_words_jump_the_line(
+    lines: Lines, provider: FakeProvider, channel: TelegramInput
+) -> None:
+    intake = Intake(lines.make(1), settings(workers=1, partitions=1), lines.memory())
+    bot = EchoBot(held={"first question"})
+    await intake.start(channel, bot, bot.handle_message)
+    await put(intake, channel, 801, "first question")
+    while not bot.started:
+        await asyncio.sleep(0.01)
+    waiting = [
+        (802, "what flights leave today?"),
+        (803, "STOP"),
+        (804, "where is the office?"),
+        (805, "/delete_my_data"),
+        (806, "my child is injured, urgent"),
+    ]
+    for chat, text in waiting:
+        await put(intake, channel, chat, text)
+    bot.go.set()
+    await intake.drained()
+    await intake.stop()
+    assert bot.messages == [
+        "first question",
+        "STOP",
+        "/delete_my_data",
+        "my child is injured, urgent",
+        "what flights leave today?",
+        "where is the office?",
+    ]
+
+
+def test_what_jumps_the_line() -> None:
+    assert jumps_the_line("STOP!")
+    assert jumps_the_line("توقف")
+    assert jumps_the_line("/delete_my_data")
+    assert jumps_the_line("safety")
+    assert jumps_the_line("خوندیتوب")
+    assert not jumps_the_line("when does the next flight leave?")
+    assert not jumps_the_line(None)
+
+
+async def test_a_person_waiting_is_told_once_in_their_language(
+    lines: Lines, provider: FakeProvider, serve: Serve
+) -> None:
+    intake = Intake(
+        lines.make(),
+        settings(workers=1, notice_seconds=0.2),
+        lines.memory(),
+        notice_check_seconds=0.05,
+    )
+    channel = with_intake(provider, intake)
+    bot = EchoBot(held={"blocking question"})
+    url = await serve(channel, bot)  # type: ignore[arg-type]
+    assert await post(url, update(1, 710, "blocking question")) == 200
+    while not bot.started:
+        await asyncio.sleep(0.01)
+    # A Dari speaker writes twice while the only worker is busy.
+    assert await post(url, update(2, 711, "پرواز بعدی چه وقت است؟", "fa")) == 200
+    assert await post(url, update(3, 711, "میدان هوایی باز است؟", "fa")) == 200
+    await asyncio.sleep(0.6)  # several checks after the notice time
+    notice = CATALOGUE.entry("channels.in_line")["prs"].split("{", 1)[0]
+    told = [text for text in sent_texts(provider) if text.startswith(notice)]
+    assert len(told) == 1
+    assert "دقیقه" in told[0] and any(digit in told[0] for digit in "۰۱۲۳۴۵۶۷۸۹")
+    bot.go.set()
+    await intake.drained()
+    replies = [text for text in sent_texts(provider) if text.startswith("re:")]
+    assert replies == [
+        "re: blocking question",
+        "re: پرواز بعدی چه وقت است؟",
+        "re: میدان هوایی باز است؟",
+    ]
+
+
+async def put(intake: Intake, channel: TelegramInput, chat_id: int, text: str) -> None:
+    """A Telegram message put in line as the webhook puts it, with a delivery id."""
+    queued = channel.to_queue(Incoming(chat_id, text, "en", sent_at=int(time.time())))
+    await intake.put(queued.conversation, queued.data, key=f"telegram:{chat_id}", text=queued.text)
+
+
+def test_messages_wait_in_line_only_where_the_operator_asked_for_it() -> None:
+    # Every profile turns before answering unless CHANNEL_INTAKE=queue (docs/OPERATIONS.md).
+    assert IntakeSettings.load({"REDIS_HOST": "redis"}).mode == "direct"
+    assert IntakeSettings.load({}).mode == "direct"
+    assert IntakeSettings.load({"CHANNEL_INTAKE": "queue"}).mode == "queue"
+    assert IntakeSettings.load({"REDIS_HOST": "redis", "CHANNEL_INTAKE": "direct"}).mode == "direct"
+    with pytest.raises(SettingsError, match="CHANNEL_INTAKE"):
+        IntakeSettings.load({"CHANNEL_INTAKE": "later"})
+
+
+async def test_a_whatsapp_status_is_recorded_at_once_while_the_persons_message_waits(
+    provider: FakeProvider, address_book: AddressBook, serve: Serve
+) -> None:
+    with address_book.engine.begin() as connection:
+        for table in ("alert_deliveries", "alert_broadcasts", "revisions", "alert_addresses"):
+            connection.execute(sa.text(f"DELETE FROM {table}"))
+    queue_delivery(address_book)
+    provider.reply = {"messaging_product": "whatsapp", "messages": [{"id": WAMID}]}
+    intake = Intake(ProcessLine(4), settings(workers=1))
+    whatsapp_settings = WhatsAppSettings(
+        APP_SECRET, VERIFY_TOKEN, ACCESS_TOKEN, PHONE_NUMBER_ID, provider.url
+    )
+    channel = WhatsAppInput(whatsapp_settings, addresses=address_book, intake=intake)
+    question = "د کابل هوايي ډګر خلاص دی؟"
+    bot = EchoBot(held={question})
+    url = await serve(channel, bot)  # type: ignore[arg-type]
+    await alert_through(channel, address_book, conversation_id("whatsapp", USER), USER)
+    alert_sent = len(provider.requests)
+
+    assert await notify(url, fixture("whatsapp_text.json")) == 200
+    while not bot.started:
+        await asyncio.sleep(0.01)
+    # The only worker is busy with the person's turn: the status cannot be waiting behind it.
+    assert await notify(url, fixture("whatsapp_status_failed.json")) == 200
+    assert row(address_book)["provider_status"] == "failed"
+    assert len(provider.requests) == alert_sent
+
+    bot.go.set()
+    await intake.drained()
+    [reply] = provider.requests[alert_sent:]
+    assert reply.json()["to"] == USER and reply.json()["text"]["body"] == f"re: {question}"
+    assert bot.started == [question]
+
+
+async def test_a_kannel_sms_waits_in_line_after_smsbox_has_its_empty_answer() -> None:
+    smsbox = FakeSmsbox()
+    app = web.Application()
+    app.router.add_get("/cgi-bin/sendsms", smsbox.handle)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    host, port = runner.addresses[0][:2]
+    kannel_settings = KannelSettings(
+        secret=KANNEL_SECRET,
+        username="assistant",
+        password="pw",
+        send_url=f"http://{host}:{port}/cgi-bin/sendsms",
+        sender="1234",
+    )
+    intake = Intake(ProcessLine(4), settings(workers=1))
+    question = "پرواز به ثابت\nدو"
+    bot = EchoBot(held={question})
+    try:
+        async with serve_channel(KannelInput(kannel_settings, intake=intake), bot) as base_url:
+            async with (
+                aiohttp.ClientSession() as session,
+                session.get(f"{base_url}/webhooks/kannel/receive?{DARI_QUERY}") as answer,
+            ):
+                assert (answer.status, await answer.text()) == (200, "")
+            while not bot.started:
+                await asyncio.sleep(0.01)
+            assert smsbox.texts() == []  # smsbox has its answer, the turn has not ended
+            bot.go.set()
+            await intake.drained()
+            assert smsbox.texts() == [f"re: {question}"]
+    finally:
+        await runner.cleanup()
