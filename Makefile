@@ -103,7 +103,7 @@ run: setup db train
 # the pre-commit hook (.pre-commit-config.yaml), so it needs the venvs but never builds them.
 BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_language_hold.py scripts/bench_channel_memory.py scripts/dated_stories.py
 MYPY_ACTIONS := actions bot/contentdb bot/lang bot/alert_rates.py bot/pacing.py bot/settings_values.py bot/case_urgency.py bot/case_hours.py \
-	bot/channels/sms_segments.py \
+	bot/channels/sms_segments.py bot/question_mask.py \
 	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest
 MYPY_BOT := bot $(BOT_SCRIPTS)
 

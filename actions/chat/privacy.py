@@ -1,7 +1,8 @@
 """``action_delete_my_data``: forget this person, on their request, everywhere we keep anything.
 
 The content database loses the conversation's subscriptions, alert deliveries, sealed
-address and cases handed to caseworkers (with every message in them) here; the conversation
+address, rumours asked about (``claim_asks``) and cases handed to caseworkers (with every
+message in them) here; the conversation
 itself (every message in the tracker store) is deleted by the bot runtime's tracker store when
 it saves the confirmation ``utter_data_deleted`` (``bot/stores.py``). The confirmation is only
 sent once the content database committed, so a user is never told "deleted" about something
@@ -20,10 +21,12 @@ from datetime import datetime
 from rasa_sdk import Tracker
 from rasa_sdk.executor import CollectingDispatcher
 from rasa_sdk.types import DomainDict
+from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from actions.alerts import subscriptions
 from actions.cases import store as cases
+from actions.claims.models import ClaimAsk
 from actions.common.previous_turn import previous_turn
 from actions.content.database_action import DatabaseAction, Events, Turn
 from actions.content.db import session_scope
@@ -59,6 +62,7 @@ def forget_conversation(conversation_id: str) -> None:
 
 def forget(session: Session, conversation_id: str) -> None:
     subscriptions.forget(session, [conversation_id])
+    session.execute(delete(ClaimAsk).where(ClaimAsk.conversation_id == conversation_id))
     cases.forget(session, [conversation_id])
 
 

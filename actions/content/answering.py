@@ -108,7 +108,10 @@ class ContentAction(DatabaseAction):
 
     def replies(self, turn: Turn) -> list[Reply]:
         """Everything the answer sends, in order; also what the editors' console previews."""
-        reply = self.answer(turn)
+        return self.completed(self.answer(turn), turn)
+
+    def completed(self, reply: Reply, turn: Turn) -> list[Reply]:
+        """A reply with what every answer adds: its freshness warning, its SMS check line."""
         warning = self._freshness_warning(reply, turn.language, turn.now)
         listed = reply.current if reply.listed is None else reply.listed
         if listed and "checked" not in reply.variables:

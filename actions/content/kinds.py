@@ -206,8 +206,8 @@ def guidance_asked(key: str, row: Any) -> tuple[Asked, ...]:
 
 
 def claim_asked(key: str, row: Any) -> tuple[Asked, ...]:
-    """None yet: people are told about claims by an answer of its own, still to come."""
-    return ()
+    """ "Is it true that…?" answered with this claim, as its button in "which one?" asks."""
+    return (Asked("action_check_claim", {"detail": key}),)
 
 
 def asked_inside_others(key: str, row: Any) -> tuple[Asked, ...]:

@@ -40,7 +40,7 @@ from tests.actions.test_console import client_for
 LIMITS = FreshnessLimits()
 #: Kinds with facts that no chat answer shows yet, so the console previews no answer: a
 #: claim's verdict reaches people through an answer of its own, still to come.
-NOT_ANSWERED_YET = {RecordKind.CLAIM}
+NOT_ANSWERED_YET: set[RecordKind] = set()
 SETTINGS = {field.name for field in fields(FreshnessLimits)}
 
 

@@ -1,0 +1,297 @@
+"""``action_check_claim``: "is this true?" answered from the rumours editors checked.
+
+The message is matched against every live claim (``actions/claims/matching.py``): one claim
+gets its verdict, two close ones a numbered "did you mean", none "we have not checked this"
+with what to do meanwhile and, on channels that can write later, the offer to be told. A live
+record wins over a rumour about it: a claim about a gate, an airport or a flight (or a message
+naming a gate or a flight) is answered from that record first, and the claim's verdict only
+follows when it was checked no earlier than the record.
+
+Every ask typed is kept masked (``bot/question_mask.py``) in ``claim_asks`` with a group key:
+the claim's for a match, else the key of a recent unknown ask telling the same rumour.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from functools import lru_cache
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from actions.chat.airport import DEFAULT_AIRPORT, airport_reply, gate_reply
+from actions.chat.announcements import same_key
+from actions.chat.flights import ActionAnswerFlights
+from actions.claims.everyday import everyday_questions
+from actions.claims.matching import ClaimIndex, decide
+from actions.claims.models import ANSWER_WINDOW_HOURS, MAX_ASK_TEXT, ClaimAsk
+from actions.content import format as fmt
+from actions.content import queries
+from actions.content.answering import ContentAction, Reply, asked_detail, latest_entity
+from actions.content.database_action import Turn
+from actions.content.localise import isolate_latin
+from actions.content.models import Claim, ClaimAbout, RecordKind
+from actions.content.queries import FlightQuery
+from actions.content.revision import Revision
+from bot.contract import ALERT_CHANNELS, REMEMBER_ADDRESS
+from bot.question_mask import mask
+
+#: The ``detail`` of the offer's button: "tell me when you know".
+NOTIFY = "notify"
+#: A claim is named in at most this many characters: people read it as the name of what
+#: they heard, never their own message quoted back.
+CLAIM_NAME_CHARS = 80
+#: Unknown asks this recent are grouped with a new one telling the same rumour.
+GROUPING_WINDOW = timedelta(days=7)
+GROUPING_ASKS = 2000
+#: An offer accepted later than this after the ask no longer names it.
+OFFER_WINDOW = timedelta(hours=1)
+
+
+@lru_cache(maxsize=1)
+def _everyday() -> tuple[str, ...]:
+    return tuple(everyday_questions())
+
+
+class ClaimIndexCache:
+    """The claims' index, built once per process and again only when the claims changed.
+
+    The check is two cheap queries: the newest claim revision (an edit, a rollback, a
+    withdrawal) and how many claims are live now (a verdict that lapsed writes no revision).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._version: tuple[int, int] | None = None
+        self._index: ClaimIndex | None = None
+
+    def get(self, session: Session, now: datetime) -> ClaimIndex:
+        version = _claims_version(session, now)
+        with self._lock:
+            if self._index is None or version != self._version:
+                claims = queries.claims_for_matching(session, now)
+                self._index = ClaimIndex(claims, everyday=_everyday())
+                self._version = version
+            return self._index
+
+
+def _claims_version(session: Session, now: datetime) -> tuple[int, int]:
+    newest = session.scalar(select(func.max(Revision.id)).where(Revision.kind == RecordKind.CLAIM))
+    live = session.scalar(
+        select(func.count(Claim.id)).where(
+            Claim.withdrawn_at.is_(None), Claim.valid_until.is_(None) | (Claim.valid_until > now)
+        )
+    )
+    return int(newest or 0), int(live or 0)
+
+
+INDEX = ClaimIndexCache()
+
+
+def claim_name(claim: Claim, language: str) -> str:
+    """The claim's own text in at most ``CLAIM_NAME_CHARS``, cut at a word."""
+    name = " ".join(fmt.text(claim, "claim", language).split())
+    if len(name) > CLAIM_NAME_CHARS:
+        name = name[: CLAIM_NAME_CHARS - 1].rsplit(" ", 1)[0] + "…"
+    return name
+
+
+def first_sentence(text: str) -> str:
+    """The explanation's first sentence: what an SMS has room for after the verdict."""
+    for end in (". ", "؛ ", "; ", "۔ "):
+        head, found, _ = text.partition(end)
+        if found and len(head) >= 20:
+            return head + end.strip()
+    return text
+
+
+class ActionCheckClaim(ContentAction):
+    """Answers "is it true that…?", a forwarded message and a pasted chain letter."""
+
+    reads_only = False
+
+    def name(self) -> str:
+        return "action_check_claim"
+
+    def answer(self, turn: Turn) -> Reply:
+        """The last of the replies; the console's preview reads them all (``replies``)."""
+        return self.parts(turn)[-1]
+
+    def replies(self, turn: Turn) -> list[Reply]:
+        return [sent for part in self.parts(turn) for sent in self.completed(part, turn)]
+
+    def parts(self, turn: Turn) -> list[Reply]:
+        """The replies in order: a live record first when there is one, then the verdict,
+        the choice of two or "not checked yet"."""
+        session, tracker, language, now = turn.session, turn.tracker, turn.language, turn.now
+        picked = asked_detail(tracker)
+        if picked is not None and same_key(picked) == NOTIFY:
+            return [self._accept(turn)]
+        if picked is not None:
+            claim = _claim_by_key(session, picked, now)
+            if claim is not None:
+                return self._verdict(turn, claim)
+        message = str((tracker.latest_message or {}).get("text") or "")
+        decision = decide(INDEX.get(session, now).match(message))
+        if decision.kind == "two":
+            claims = [queries.claim_by_slug(session, c.claim, now) for c in decision.candidates]
+            if all(claims):
+                return [_which([c for c in claims if c is not None], language)]
+        if decision.kind in ("one", "two"):
+            claim = queries.claim_by_slug(session, decision.candidates[0].claim, now)
+            if claim is not None:
+                _store_ask(turn, message, str(claim.slug), claim.id)
+                return self._verdict(turn, claim)
+        key = _group_key(session, mask(message), now)
+        _store_ask(turn, message, key, None)
+        record = self._record_named(turn)
+        channel = tracker.get_latest_input_channel()
+        unchecked = Reply(
+            "utter_claim_unchecked_offer" if channel in ALERT_CHANNELS else "utter_claim_unchecked"
+        )
+        return [record, unchecked] if record is not None else [unchecked]
+
+    def _verdict(self, turn: Turn, claim: Claim) -> list[Reply]:
+        language, now = turn.language, turn.now
+        verdict = verdict_reply(claim, now, language)
+        record = self._record_about(turn, claim) or self._record_named(turn)
+        if record is None:
+            return [verdict]
+        heard = Reply(
+            "utter_claim_heard", {"claim": isolate_latin(claim_name(claim, language), language)}
+        )
+        newest = max((fact.verified_at for fact in record.current), default=None)
+        if newest is not None and claim.verified_at < newest:
+            # The record was checked after the verdict: it alone says what is true now.
+            return [heard, record]
+        return [heard, record, verdict]
+
+    def _record_about(self, turn: Turn, claim: Claim) -> Reply | None:
+        """The answer from the record a claim names: a gate, an airport's gates, a flight."""
+        key = claim.about_key or ""
+        if claim.about_kind is ClaimAbout.GATE and "/" in key:
+            return gate_reply(
+                turn.session, key.split("/", 1)[0].upper(), key, turn.language, turn.now
+            )
+        if claim.about_kind in (ClaimAbout.GATE, ClaimAbout.AIRPORT):
+            return airport_reply(
+                turn.session, key.upper() or DEFAULT_AIRPORT, turn.language, turn.now
+            )
+        if claim.about_kind is ClaimAbout.FLIGHT:
+            return self._flight(turn, key)
+        return None
+
+    def _record_named(self, turn: Turn) -> Reply | None:
+        """The answer from a gate or a flight the message itself names."""
+        gate = latest_entity(turn.tracker, "gate")
+        if gate:
+            iata = (latest_entity(turn.tracker, "airport") or DEFAULT_AIRPORT).upper()
+            return gate_reply(turn.session, iata, gate, turn.language, turn.now)
+        number = latest_entity(turn.tracker, "flight_number")
+        if number:
+            return self._flight(turn, number)
+        return None
+
+    def _flight(self, turn: Turn, number: str) -> Reply | None:
+        flights = ActionAnswerFlights(clock=self._clock, freshness=self._freshness)
+        query = FlightQuery(flight_number="".join(number.split()).upper())
+        reply = flights._flights(turn, query, ())
+        return reply if reply.current else None
+
+    def _accept(self, turn: Turn) -> Reply:
+        """ "1" after the offer: the latest unknown ask of this conversation waits for its
+        verdict up to 72 h, and the channel keeps the address as long, no longer."""
+        channel = turn.tracker.get_latest_input_channel()
+        if channel not in ALERT_CHANNELS:
+            return Reply("utter_alerts_channel_unsupported")
+        ask = turn.session.scalars(
+            select(ClaimAsk)
+            .where(
+                ClaimAsk.conversation_id == turn.conversation,
+                ClaimAsk.claim_id.is_(None),
+                ClaimAsk.asked_at > turn.now - OFFER_WINDOW,
+            )
+            .order_by(ClaimAsk.asked_at.desc(), ClaimAsk.id.desc())
+            .limit(1)
+        ).first()
+        if ask is None:
+            return Reply("utter_claim_ask_again")
+        ask.wants_answer = True
+        ask.answer_by = turn.now + timedelta(hours=ANSWER_WINDOW_HOURS)
+        turn.dispatcher.utter_message(
+            json_message={REMEMBER_ADDRESS: {"expires_at": ask.answer_by.isoformat()}}
+        )
+        return Reply("utter_claim_will_tell")
+
+
+def verdict_reply(claim: Claim, now: datetime, language: str) -> Reply:
+    """The claim named, what editors found, why and what to do, who checked it when."""
+    explanation = fmt.text(claim, "explanation", language)
+    return Reply(
+        "utter_claim_verdict",
+        {
+            "claim": isolate_latin(claim_name(claim, language), language),
+            "verdict": fmt.verdict(claim, language),
+            "explanation": isolate_latin(explanation, language),
+            "explanation_brief": isolate_latin(first_sentence(explanation), language),
+            "provenance": fmt.verified(claim, now, language),
+        },
+        current=[claim],
+    )
+
+
+def _which(claims: Sequence[Claim], language: str) -> Reply:
+    variables: dict[str, str] = {}
+    for number, claim in enumerate(claims[:2], start=1):
+        variables[f"claim_{number}"] = isolate_latin(claim_name(claim, language), language)
+        variables[f"key_{number}"] = str(claim.slug)
+    return Reply("utter_claim_which", variables)
+
+
+def _claim_by_key(session: Session, key: str, now: datetime) -> Claim | None:
+    """The claim a button named (the NLU folds a slug's hyphens: compare letters only)."""
+    wanted = same_key(key)
+    for slug, _ in queries.claims_for_matching(session, now):
+        if same_key(slug) == wanted:
+            return queries.claim_by_slug(session, slug, now)
+    return None
+
+
+def _group_key(session: Session, masked: str, now: datetime) -> str:
+    """The key of recent unknown asks telling the same rumour, else a new one."""
+    rows = session.execute(
+        select(ClaimAsk.group_key, ClaimAsk.masked_text)
+        .where(ClaimAsk.claim_id.is_(None), ClaimAsk.asked_at > now - GROUPING_WINDOW)
+        .order_by(ClaimAsk.id.desc())
+        .limit(GROUPING_ASKS)
+    ).all()
+    groups: dict[str, list[str]] = {}
+    for key, text in rows:
+        groups.setdefault(key, []).append(text)
+    if masked and groups:
+        decision = decide(ClaimIndex(groups.items()).match(masked))
+        if decision.kind != "none":
+            return decision.candidates[0].claim
+    return uuid.uuid4().hex[:16]
+
+
+def _store_ask(turn: Turn, message: str, group_key: str, claim_id: int | None) -> None:
+    masked = mask(message)[:MAX_ASK_TEXT]
+    if not masked:
+        return
+    turn.session.add(
+        ClaimAsk(
+            conversation_id=turn.conversation,
+            channel=str(turn.tracker.get_latest_input_channel() or ""),
+            language=turn.language,
+            masked_text=masked,
+            group_key=group_key,
+            claim_id=claim_id,
+            asked_at=turn.now,
+            wants_answer=False,
+        )
+    )
+    turn.session.flush()

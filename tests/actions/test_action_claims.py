@@ -1,0 +1,187 @@
+"""action_check_claim: rumours answered from what editors checked, live records first."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+
+import pytest
+from rasa_sdk import Tracker
+from sqlalchemy import select, update
+
+from actions.chat.claims import ActionCheckClaim
+from actions.chat.privacy import ActionDeleteMyData
+from actions.claims.models import ClaimAsk
+from actions.content import db
+from actions.content.models import Claim
+from bot.channels.sms_segments import segment_count
+from bot.contract import REMEMBER_ADDRESS
+from tests.actions.content_support import NOW, Messages, clock, render, run
+
+pytestmark = pytest.mark.usefixtures("content_db")
+
+TAZKIRA = {
+    "en": "Canada is taking every Afghan who has a tazkira",
+    "prs": "کانادا هر افغانی را که تذکره دارد می‌برد",
+    "ps": "کاناډا هر هغه افغان وړي چې تذکره ولري",
+}
+FALSE = {"en": "False", "prs": "نادرست", "ps": "ناسمه"}
+ASKED = {
+    "en": "my cousin says canada takes all afghans with a tazkira, is that true?",
+    "prs": "شنیدم که کانادا همه افغان‌ها را با تذکره قبول می‌کند، راست است؟",
+    "ps": "وايي چې کاناډا ټول افغانان مني یوازې تذکره پکار ده، رښتیا ده؟",
+}
+UNKNOWN = "Mr Ahmadzai said Uzbekistan gives visas at the Hairatan border, call 0700123456"
+
+
+def tracker(
+    text: str,
+    language: str = "en",
+    channel: str = "rest",
+    entities: dict[str, str] | None = None,
+    sender: str | None = None,
+) -> Tracker:
+    """A conversation whose latest message is ``text``, sent on ``channel``."""
+    latest = {
+        "text": text,
+        "intent": {"name": "check_claim", "confidence": 0.9},
+        "entities": [{"entity": k, "value": v} for k, v in (entities or {}).items()],
+    }
+    return Tracker.from_dict(
+        {
+            "sender_id": sender or uuid.uuid4().hex,
+            "slots": {"language": language},
+            "latest_message": latest,
+            "events": [
+                {"event": "action", "name": "action_session_start"},
+                {"event": "user", "text": text, "parse_data": latest, "input_channel": channel},
+            ],
+            "paused": False,
+            "followup_action": None,
+            "active_loop": {},
+            "latest_action_name": "action_listen",
+        }
+    )
+
+
+async def check(state: Tracker, offset: timedelta = timedelta()) -> Messages:
+    messages, events = await run(ActionCheckClaim(clock=clock(offset)), state)
+    assert events == []
+    return messages
+
+
+def responses(messages: Messages) -> list[str]:
+    return [m.get("response") or "json" for m in messages]
+
+
+def asks(sender: str) -> list[ClaimAsk]:
+    with db.session_scope() as session:
+        rows = session.scalars(select(ClaimAsk).where(ClaimAsk.conversation_id == sender)).all()
+        session.expunge_all()
+        return list(rows)
+
+
+@pytest.mark.parametrize("language", ["en", "prs", "ps"])
+async def test_a_checked_rumour_gets_its_verdict_in_the_persons_language(language: str) -> None:
+    sender = uuid.uuid4().hex
+    [message] = await check(tracker(ASKED[language], language, sender=sender))
+    assert message["response"] == "utter_claim_verdict"
+    shown = render(message, language)
+    assert TAZKIRA[language] in shown
+    assert FALSE[language] in shown
+    # Why, what to do instead, who checked it when.
+    assert "UNHCR" in shown
+    assert {"en": "2 h ago", "prs": "۲ ساعت پیش", "ps": "۲ ساعته مخکې"}[language] in shown
+    # Named by the editors' words, never the person's message quoted back.
+    assert ASKED[language] not in shown
+    [ask] = asks(sender)
+    assert ask.group_key == "canada-every-tazkira" and ask.claim_id is not None
+
+
+async def test_dari_in_latin_letters_finds_the_rumour() -> None:
+    [message] = await check(tracker("canada hama afghana ra ba tazkira mebara, rast ast", "prs"))
+    assert message["response"] == "utter_claim_verdict"
+    assert TAZKIRA["prs"] in message["claim"]
+
+
+async def test_two_close_rumours_are_offered_by_number_and_the_number_picks() -> None:
+    [message] = await check(tracker("canada takes every afghan who worked"))
+    assert message["response"] == "utter_claim_which"
+    shown = render(message, "en")
+    assert "\n1. Canada" in shown and "\n2. Canada" in shown
+    picked = {message["key_1"], message["key_2"]}
+    assert picked == {"canada-every-tazkira", "canada-worked-for-canada"}
+    # The button's payload comes back with the slug folded by the NLU's normaliser.
+    folded = message["key_2"].replace("-", "")
+    [answer] = await check(tracker("/check_claim", entities={"detail": folded}))
+    assert answer["response"] == "utter_claim_verdict"
+    assert answer["claim"] == message["claim_2"]
+
+
+async def test_an_unknown_rumour_is_stored_masked_and_the_offer_is_kept_for_72_hours() -> None:
+    sender = uuid.uuid4().hex
+    messages = await check(tracker(UNKNOWN, channel="telegram", sender=sender))
+    assert responses(messages) == ["utter_claim_unchecked_offer"]
+    shown = render(messages[0], "en")
+    assert "do not go to the airport unless" in shown
+    [ask] = asks(sender)
+    assert "0700123456" not in ask.masked_text and "Ahmadzai" not in ask.masked_text
+    assert "uzbekistan" in ask.masked_text.lower()
+    assert not ask.wants_answer and ask.claim_id is None
+
+    # Someone else tells the same rumour in other words: the same group.
+    other = uuid.uuid4().hex
+    await check(tracker("uzbekistan gives visas at hairatan border", sender=other))
+    assert asks(other)[0].group_key == ask.group_key
+
+    accepted = await check(
+        tracker("/check_claim", channel="telegram", entities={"detail": "notify"}, sender=sender),
+        timedelta(minutes=2),
+    )
+    assert responses(accepted) == ["json", "utter_claim_will_tell"]
+    expires = datetime.fromisoformat(accepted[0]["custom"][REMEMBER_ADDRESS]["expires_at"])
+    assert expires <= NOW + timedelta(minutes=2, hours=72)
+    [ask] = asks(sender)
+    assert ask.wants_answer and ask.answer_by is not None
+    assert ask.answer_by.replace(tzinfo=expires.tzinfo) == expires
+
+
+async def test_a_channel_that_cannot_write_later_makes_no_offer() -> None:
+    messages = await check(tracker(UNKNOWN, channel="webchat"))
+    assert responses(messages) == ["utter_claim_unchecked"]
+
+
+async def test_the_live_gate_record_wins_over_an_older_verdict() -> None:
+    # "A list of names is read out at Abbey Gate": checked 1 h ago; the gate 40 min ago.
+    messages = await check(tracker("they read a list of names at abbey gate, you must be there"))
+    assert responses(messages) == ["utter_claim_heard", "utter_gate_status"]
+    assert "Abbey Gate: closed" in messages[1]["gate"]
+    assert "A list of names is read out at Abbey Gate" in messages[0]["claim"]
+
+    # Checked again after the gate: its verdict follows the record.
+    with db.session_scope() as session:
+        session.execute(
+            update(Claim).where(Claim.slug == "abbey-gate-names-list").values(verified_at=NOW)
+        )
+    messages = await check(tracker("they read a list of names at abbey gate, you must be there"))
+    assert responses(messages) == ["utter_claim_heard", "utter_gate_status", "utter_claim_verdict"]
+
+
+@pytest.mark.parametrize("language", ["en", "prs", "ps"])
+async def test_sms_answers_fit_three_segments_verdict_first(language: str) -> None:
+    [verdict] = await check(tracker(ASKED[language], language, channel="sms_gateway"))
+    sms = render(verdict, language, "sms_gateway")
+    assert sms.startswith(FALSE[language])
+    assert segment_count(sms) <= 3, sms
+    [offer] = await check(tracker(UNKNOWN, language, channel="sms_gateway"))
+    assert segment_count(render(offer, language, "sms_gateway") + "\n1 Tell me") <= 3
+
+
+async def test_delete_my_data_deletes_the_conversations_asks() -> None:
+    sender = uuid.uuid4().hex
+    await check(tracker(UNKNOWN, channel="telegram", sender=sender))
+    assert asks(sender)
+    deleting = tracker("delete my data", sender=sender)
+    messages, _ = await run(ActionDeleteMyData(clock=clock()), deleting)  # type: ignore[arg-type]
+    assert [m["response"] for m in messages] == ["utter_data_deleted"]
+    assert asks(sender) == []
