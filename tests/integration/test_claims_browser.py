@@ -26,7 +26,7 @@ GATE = "ابی ګیټ ټولو ته خلاص دی او هر څوک په تذکر
 VISA = "visa canada ba pasport kohna qabul ast?"
 
 
-def asks_about_rumours(console: Console) -> None:
+def asks_about_rumours(serving: Console) -> None:
     """Three conversations asked about the gate, two (five times) about the visa."""
     from actions.claims.models import ClaimAsk
     from actions.content import db, models  # noqa: F401  (the claims table the asks refer to)
@@ -39,7 +39,7 @@ def asks_about_rumours(console: Console) -> None:
         (f"sms_gateway-{n % 2:040x}", "sms_gateway", "prs", VISA, "visa-group", now)
         for n in range(5)
     ]
-    engine = db.create_content_engine(console.db_url)
+    engine = db.create_content_engine(serving.db_url)
     try:
         with Session(engine) as session, session.begin():
             for conversation, channel, language, text, group, at in rows:
