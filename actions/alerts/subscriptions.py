@@ -21,6 +21,7 @@ from actions.alerts.models import (
 )
 from actions.alerts.outbox import cancel_queued
 from actions.cases import store
+from actions.claims.models import ClaimAsk
 
 #: The channels that can carry an alert: they push to a phone. REST and the web chat cannot.
 ALERT_CHANNELS = frozenset({"telegram", "whatsapp", "twilio_sms", "sms_gateway", "kannel"})
@@ -93,7 +94,8 @@ def current(session: Session, conversation_id: str, now: datetime) -> Sequence[S
 
 
 def unsubscribe(session: Session, conversation_id: str, now: datetime) -> int:
-    """Stop every alert at once: subscriptions, queued alerts and the stored address go.
+    """Stop every alert at once: subscriptions, queued alerts, the wish to hear the verdict
+    on a rumour and the stored address go.
 
     Returns how many subscriptions there were. The address is deleted too: without a
     subscription there is no reason to keep a way to reach the person — unless a caseworker
@@ -103,6 +105,12 @@ def unsubscribe(session: Session, conversation_id: str, now: datetime) -> int:
         delete(Subscription).where(Subscription.conversation_id == conversation_id)
     )
     cancel_queued(session, conversation_id, now)
+    # Nor the verdict on a rumour they asked about (actions/claims/askers.py).
+    session.execute(
+        update(ClaimAsk)
+        .where(ClaimAsk.conversation_id == conversation_id, ClaimAsk.wants_answer.is_(True))
+        .values(wants_answer=False, answer_by=None)
+    )
     if store.open_case_of(session, conversation_id) is None:
         session.execute(
             delete(StoredAddress).where(StoredAddress.conversation_id == conversation_id)
@@ -118,6 +126,7 @@ def forget(session: Session, conversation_ids: Sequence[str]) -> None:
     session.execute(delete(Delivery).where(Delivery.conversation_id.in_(ids)))
     session.execute(delete(Subscription).where(Subscription.conversation_id.in_(ids)))
     session.execute(delete(StoredAddress).where(StoredAddress.conversation_id.in_(ids)))
+    session.execute(delete(ClaimAsk).where(ClaimAsk.conversation_id.in_(ids)))
 
 
 def still_wanted(
