@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 from actions import consistency
 from actions.alerts.models import Broadcast, Delivery
 from actions.alerts.outbox import queue_alerts
+from actions.claims import askers
 from actions.common.clock import utc_now_to_second
 from actions.content import editing
 from actions.content.models import AirportState, AirportStatus, Gate, RecordKind, Revision
@@ -50,9 +51,12 @@ Change = Callable[Concatenate[Session, P], R]
 
 
 def announce(session: Session, revision: Revision) -> None:
-    """Queue the alerts ``revision`` calls for (none for a re-check or a typo fix)."""
+    """Queue the alerts ``revision`` calls for (none for a re-check or a typo fix); a claim's
+    verdict goes to those who asked about it and are still waiting (``claims/askers.py``)."""
     row = session.get(spec_for(revision.kind).model, revision.record_id)
     queue_alerts(session, revision, row)
+    if revision.kind is RecordKind.CLAIM:
+        askers.tell(session, revision)
 
 
 def _announced(change: Change[P, R]) -> Change[P, R]:

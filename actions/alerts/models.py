@@ -31,7 +31,7 @@ from actions.content.outgoing import DeliveryStatus as DeliveryStatus
 from actions.content.outgoing import Sending as Sending
 from bot.contentdb import tables
 
-#: An airport code, or "*" for "every destination".
+#: An airport code, "*" for "every destination", or (claims) the start of a claim's slug.
 TOPIC_KEY = String(16)
 EVERYWHERE = "*"
 
@@ -42,6 +42,9 @@ class Topic(str, enum.Enum):
     AIRPORT = "airport"  # the status or a gate of an airport changes (key: its IATA code)
     FLIGHTS = "flights"  # a flight to a destination is added or changes (key: IATA code or *)
     ANNOUNCEMENTS = "announcements"  # a new official announcement (key: *)
+    #: Not subscribed to: the verdict on a rumour, for those who asked about it and wanted to be
+    #: told (``actions/claims/askers.py``; key: the claim's slug, cut to 16 characters).
+    CLAIMS = "claims"
 
 
 class Subscription(Base):

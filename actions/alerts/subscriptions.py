@@ -20,6 +20,8 @@ from actions.alerts.models import (
     Topic,
 )
 from actions.alerts.outbox import cancel_queued
+from actions.claims.models import ClaimAsk
+from bot.contract import ALERT_CHANNELS as ALERT_CHANNELS  # spelled in the contract, read here too
 
 
 @dataclass(frozen=True, order=True)
@@ -91,7 +93,8 @@ def current(session: Session, conversation_id: str, now: datetime) -> Sequence[S
 def unsubscribe(
     session: Session, conversation_id: str, now: datetime, keep_address: bool = False
 ) -> int:
-    """Stop every alert at once: subscriptions, queued alerts and the stored address go.
+    """Stop every alert at once: subscriptions, queued alerts, the wish to hear the verdict
+    on a rumour and the stored address go.
 
     Returns how many subscriptions there were. The address is deleted too: without a
     subscription there is no reason to keep a way to reach the person — unless the caller
@@ -103,6 +106,12 @@ def unsubscribe(
         delete(Subscription).where(Subscription.conversation_id == conversation_id)
     )
     cancel_queued(session, conversation_id, now)
+    # Nor the verdict on a rumour they asked about (actions/claims/askers.py).
+    session.execute(
+        update(ClaimAsk)
+        .where(ClaimAsk.conversation_id == conversation_id, ClaimAsk.wants_answer.is_(True))
+        .values(wants_answer=False, answer_by=None)
+    )
     if not keep_address:
         session.execute(
             delete(StoredAddress).where(StoredAddress.conversation_id == conversation_id)
@@ -118,6 +127,7 @@ def forget(session: Session, conversation_ids: Sequence[str]) -> None:
     session.execute(delete(Delivery).where(Delivery.conversation_id.in_(ids)))
     session.execute(delete(Subscription).where(Subscription.conversation_id.in_(ids)))
     session.execute(delete(StoredAddress).where(StoredAddress.conversation_id.in_(ids)))
+    session.execute(delete(ClaimAsk).where(ClaimAsk.conversation_id.in_(ids)))
 
 
 def still_wanted(

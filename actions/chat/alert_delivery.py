@@ -7,7 +7,8 @@ runs this action and sends what it utters through the subscriber's channel. The 
    subscriber still wants this topic (an opt-out in the middle of a broadcast wins);
 2. writes the alert from the content as it is *now* (a flight changed again since the editor
    published is shown as it is), in the conversation's language or, for a conversation the
-   retention period has already forgotten, the language the user subscribed in;
+   retention period has already forgotten, the language the user subscribed in; the verdict
+   on a rumour (topic ``claims``) in the language the person asked in (``claim_alert.py``);
 3. on WhatsApp, outside the 24-hour window in which WhatsApp allows free text, sends the same
    text as the parameter of the approved template instead;
 4. tags the message with the delivery id (custom payload ``alert_delivery``): the channel
@@ -28,6 +29,7 @@ from sqlalchemy.orm import Session
 from actions import settings
 from actions.alerts import subscriptions
 from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, Subscription, Topic
+from actions.chat import claim_alert
 from actions.chat.airport import airport_reply
 from actions.content import format as fmt
 from actions.content.answering import Reply, latest_entity, own_messages
@@ -131,6 +133,8 @@ class ActionSendAlert(DatabaseAction):
             return None
         broadcast = session.get(Broadcast, delivery.broadcast_id)
         assert broadcast is not None  # a foreign key
+        if broadcast.topic is Topic.CLAIMS:
+            return self._claim(session, delivery, broadcast, now)
         if not subscriptions.still_wanted(
             session, delivery.conversation_id, broadcast.topic, broadcast.topic_key, now
         ):
@@ -145,6 +149,27 @@ class ActionSendAlert(DatabaseAction):
             _finish(session, delivery_id, DeliveryStatus.SUPERSEDED, now)
             return None
         return Alert(texts.render(reply.response, language, **reply.variables), language)
+
+    @staticmethod
+    def _claim(
+        session: Session, delivery: Delivery, broadcast: Broadcast, now: datetime
+    ) -> Alert | None:
+        """The verdict on a rumour the person asked about, in the language they asked in;
+        nothing once their ask is deleted ("delete my data") or the claim withdrawn."""
+        revision = session.get(Revision, broadcast.revision_id)
+        assert revision is not None  # a foreign key
+        language = claim_alert.asker_language(session, delivery.conversation_id, revision.record_id)
+        if language is None:
+            _finish(session, delivery.id, DeliveryStatus.CANCELLED, now)
+            return None
+        if delivery.status is not DeliveryStatus.SENDING or delivery.delivered_at is not None:
+            logger.info("alert delivery %s is not being sent: nothing written", delivery.id)
+            return None
+        text = claim_alert.claim_alert(session, revision, language, now, delivery.channel)
+        if text is None:
+            _finish(session, delivery.id, DeliveryStatus.SUPERSEDED, now)
+            return None
+        return Alert(text, language)
 
     @staticmethod
     def _language(session: Session, tracker: Tracker, delivery: Delivery) -> str:

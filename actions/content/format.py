@@ -235,20 +235,22 @@ def verdict(claim: Claim, language: str) -> str:
     return word("verdict", claim.verdict.value, language)
 
 
-def claim_block(claim: Claim, now: datetime, language: str) -> str:
+def claim_block(claim: Claim, now: datetime, language: str, explanation: str | None = None) -> str:
     """A rumour with its verdict, what to do instead and who checked it when:
 
     «Abbey Gate is open to everyone» — False
     It is closed; do not go there.
     verified 2 h ago · source: US Embassy Kabul
+
+    ``explanation``: a shorter one in its place (an SMS that must fit three segments).
     """
     lines = [
         f"{BULLET} {word('label', 'claim', language, claim=text(claim, 'claim', language))}"
         f" — {verdict(claim, language)}",
-        text(claim, "explanation", language),
+        text(claim, "explanation", language) if explanation is None else explanation,
         verified(claim, now, language),
     ]
-    return isolate_latin("\n".join(lines), language)
+    return isolate_latin("\n".join(line for line in lines if line), language)
 
 
 def guidance_lines(topics: Sequence[GuidanceTopic], language: str) -> str:

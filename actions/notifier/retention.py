@@ -8,7 +8,10 @@
   was last written to them, a closed one ``CLOSED_CASE_RETENTION`` after it closed when that is
   shorter (``actions/cases/store.py``);
 * the question log (turn counts and the masked messages not answered, ``bot/question_log.py``):
-  ``CONVERSATION_RETENTION`` after the hour or the message.
+  ``CONVERSATION_RETENTION`` after the hour or the message;
+* what people asked about rumours (``actions/claims/models.py``): the wish to be told ends at
+  ``answer_by`` (72 hours at most), the ask itself ``CONVERSATION_RETENTION`` after it was
+  asked, as the question log's messages.
 
 Broadcasts stay: they say which change alerted how many people, not who. It sits in the
 notifier, above the alert system, the cases and the question log, because it forgets from all
@@ -27,6 +30,8 @@ from sqlalchemy.orm import Session
 
 from actions.alerts.models import FINAL_STATUSES, Delivery, StoredAddress, Subscription
 from actions.cases import store
+from actions.claims import askers
+from actions.claims.models import ClaimAsk
 from actions.questions import report
 
 logger = logging.getLogger(__name__)
@@ -39,12 +44,14 @@ class Purged:
     deliveries: int
     cases: int = 0
     questions: int = 0
+    claim_asks: int = 0
 
     def __str__(self) -> str:
         return (
             f"{self.subscriptions} expired subscription(s), {self.addresses} expired "
             f"address(es), {self.deliveries} old alert delivery record(s), {self.cases} old "
-            f"case(s), {self.questions} old question log row(s)"
+            f"case(s), {self.questions} old question log row(s), {self.claim_asks} old "
+            f"ask(s) about rumours"
         )
 
 
@@ -68,6 +75,15 @@ def purge(
     if closed_cases is not None and closed_cases < retention:
         cases += store.purge_closed(session, now - closed_cases)
     questions = report.purge(session, now - retention)
-    purged = Purged(_count(subscriptions), _count(addresses), _count(deliveries), cases, questions)
+    askers.lapse(session, now)
+    asks = session.execute(delete(ClaimAsk).where(ClaimAsk.asked_at < now - retention))
+    purged = Purged(
+        _count(subscriptions),
+        _count(addresses),
+        _count(deliveries),
+        cases,
+        questions,
+        _count(asks),
+    )
     logger.info("retention: deleted %s", purged)
     return purged

@@ -17,6 +17,7 @@ from aiohttp.typedefs import Handler
 
 from actions.admin.console import (
     cases,
+    claims,
     dataset,
     editor,
     history,
@@ -50,7 +51,7 @@ def setup(app: web.Application) -> None:
     app.middlewares.append(_wrong_role_refused)
     app.router.add_get(PREFIX, _to_home)
     app.router.add_static(f"{PREFIX}/static", HERE / "static", append_version=False)
-    for module in (signin, home, editor, records, history, dataset, cases, questions):
+    for module in (signin, home, editor, records, history, dataset, cases, questions, claims):
         app.add_routes(module.routes)
     # Last: any other console address is a page saying so, not the API's JSON error.
     app.router.add_get(PREFIX + "/{anything:.*}", _no_such_page)

@@ -37,9 +37,10 @@ from actions.admin.console.stale import stale_context, stale_page
 from actions.admin.console.titles import title
 from actions.admin.state import ENGINE, in_transaction, now
 from actions.alerts import outbox
+from actions.claims import asked, askers
 from actions.content import format as fmt
 from actions.content.editing import StaleVersion, version_of
-from actions.content.models import Airport, Gate, Organisation
+from actions.content.models import Airport, Gate, Organisation, RecordKind
 from actions.content.records import KindSpec, snapshot, spec_for
 from actions.content.validation import ContentError
 
@@ -114,6 +115,10 @@ BLANK: dict[str, Any] = {
     "errors_shown": False,
     "notice": None,
     "withdraw_error": None,
+    # A claim started from a rumour people asked about (``claims.py``): its group, and how
+    # many conversations asked it.
+    "group": None,
+    "group_people": 0,
 }
 
 
@@ -156,14 +161,26 @@ async def new(request: web.Request) -> web.Response:
         spec = spec_for(request.match_info["kind"])
     except ContentError:
         return not_found(request, who)
-    opts = await in_transaction(request, options)
+    group = request.query.get("group", "") if spec.kind is RecordKind.CLAIM else ""
+
+    def read(session: Session) -> tuple[dict[str, list[str]], asked.Draft | None]:
+        return options(session), asked.draft(session, group) if group else None
+
+    opts, draft = await in_transaction(request, read)
+    values: dict[str, Any] = {} if draft is None else {"phrasings": draft.phrasings}
     record = {
         "title": "",
-        "fields": forms.views(spec, {}, opts),
+        "fields": forms.views(spec, values, opts),
         "version": 0,
         "withdrawn": False,
         "creating": True,
     }
+    if draft is not None:
+        record |= {
+            "typed_key": draft.slug,
+            "group": draft.group_key,
+            "group_people": draft.conversations,
+        }
     return page(request, who, spec, "", record)
 
 
@@ -195,6 +212,12 @@ def _attempt(
         close_gates=form_field(form, "close_gates") == "yes",
         confirm_unchanged=form_field(form, "confirm_unchanged") == "yes",
     )
+    group = form_field(form, "group")
+    if revision is not None and group and spec.kind is RecordKind.CLAIM:
+        # Started from a rumour people asked about: their asks are this claim's now, and
+        # those still waiting are told (the publish itself found nobody linked yet).
+        asked.link_group(session, group, revision.record_id)
+        askers.tell(session, revision)
     outcome = Outcome(key)
     if revision is not None:
         outcome.changed = True
@@ -240,12 +263,18 @@ async def _again(
     errors = errors or {}
     language, _ = interface_language(request)
 
-    def read(session: Session) -> tuple[dict[str, list[str]], str | None]:
-        return options(session), flags.close_gates_label(
-            session, spec, spec.find(session, key) if key else None, language
+    group = form_field(form, "group") if spec.kind is RecordKind.CLAIM else ""
+
+    def read(session: Session) -> tuple[dict[str, list[str]], str | None, asked.Draft | None]:
+        return (
+            options(session),
+            flags.close_gates_label(
+                session, spec, spec.find(session, key) if key else None, language
+            ),
+            asked.draft(session, group) if group else None,
         )
 
-    opts, close_gates = await in_transaction(request, read)
+    opts, close_gates, draft = await in_transaction(request, read)
     views = forms.views(spec, forms.posted(spec, form), opts, as_posted=True)
     for view in views:
         view.errors = errors.get(view.name, {})
@@ -273,6 +302,8 @@ async def _again(
         "form_error": errors.get("", {}).get("") or errors.get("key", {}).get(""),
         "errors_shown": bool(errors),
         "notice": notice,
+        "group": None if draft is None else draft.group_key,
+        "group_people": 0 if draft is None else draft.conversations,
     }
     return page(request, who, spec, key, record, status)
 

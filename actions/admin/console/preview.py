@@ -33,9 +33,11 @@ from sqlalchemy.orm import Session
 
 from actions import chat
 from actions.admin.console.responses import wording
+from actions.content import format as fmt
 from actions.content.answering import ContentAction, Reply
 from actions.content.database_action import Turn
 from actions.content.localise import word
+from actions.content.models import Claim
 from actions.content.records import SPECS
 from actions.content.revision import RecordKind
 from actions.settings import FreshnessLimits
@@ -144,6 +146,8 @@ class Answers:
     ) -> list[Answer]:
         asked = self.questions(kind, key, row)
         if not asked:
+            if kind is RecordKind.CLAIM and row is not None:
+                return claim_answers(row, now)
             return []
         first, *rest = asked
         shown = []
@@ -163,6 +167,19 @@ class Answers:
             question = SPECS[kind].preview.question(row, language)
             shown.append(Answer(language, messages, sms, full, question))
         return shown
+
+
+def claim_answers(claim: Claim, now: datetime) -> list[Answer]:
+    """A claim as people will read it while no chat answer of its own previews it: its block
+    (``format.claim_block``: the rumour, the verdict, what to do, who checked it), on chat and
+    through the SMS channels' renderer."""
+    shown = []
+    for language in LANGUAGES:
+        block = fmt.claim_block(claim, now, language)
+        sms = [Sms(text, segment_count(text)) for text in _sent_as_sms([block], language)]
+        question = SPECS[RecordKind.CLAIM].preview.question(claim, language)
+        shown.append(Answer(language, [_marked(block, set(), False)], sms, [], question))
+    return shown
 
 
 def content_actions(limits: FreshnessLimits) -> dict[str, ContentAction]:
@@ -219,6 +236,19 @@ def _as_sent(replies: list[Reply], language: str) -> list[Sms]:
         return sent
 
     return [Sms(text, segment_count(text)) for text in asyncio.run(send())]
+
+
+def _sent_as_sms(texts: list[str], language: str) -> list[str]:
+    """Finished texts through the SMS channels' renderer, as they go out."""
+    renderer = ReplyRenderer()
+
+    async def send() -> list[str]:
+        sent: list[str] = []
+        for text in texts:
+            sent += await renderer.outgoing("console-preview", text, [], language)
+        return sent
+
+    return asyncio.run(send())
 
 
 def _tracker(language: str, entities: dict[str, str]) -> Tracker:

@@ -6,7 +6,9 @@ comes first: an SMS shows about 200 Dari or Pashto characters before "MORE". But
 line says nothing of what it is about: a locked phone shows it to whoever holds the phone
 (docs/DATA_PROTECTION.md, "Lock screens"). The opt-out words
 named here («توقف», «بس», STOP) must stay those bot/nlu/stop_keywords.py understands.
-Variables as in the domain's airport, flights and announcements responses.
+Variables as in the domain's airport, flights and announcements responses; ``claim`` is the
+verdict on a rumour the person asked about (``format.claim_block``), sent once, so it names no
+STOP: nothing more will come of it.
 """
 
 from __future__ import annotations
@@ -67,5 +69,10 @@ TEXTS: Final[dict[str, Entry]] = {
         "اعلامیهٔ رسمی جدید:\n{announcements}\nبرای قطع این پیام‌ها «توقف» بنویسید.",
         "ps": "هغه خبر چې غوښتی مو و:\n"
         "نوی رسمي اعلان:\n{announcements}\nکه خبرتیاوې نه غواړئ، «بس» ولیکئ.",
+    },
+    "claim": {
+        "en": "The answer you asked for:\n{claim}",
+        "prs": "جوابی که خواسته بودید:\n{claim}",
+        "ps": "هغه ځواب چې غوښتی مو و:\n{claim}",
     },
 }

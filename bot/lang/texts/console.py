@@ -333,6 +333,56 @@ TEXTS: Final[dict[str, Entry]] = {
     "days": {"en": "{n} days", "prs": "{n} روز", "ps": "{n} ورځې"},
     "language": {"en": "Language", "prs": "زبان", "ps": "ژبه"},
     "skip": {"en": "Skip to content", "prs": "رفتن به محتوا", "ps": "منځپانګې ته تګ"},
+    # "Claims people ask about" (actions/admin/console/claims.py): rumours nobody checked yet.
+    "claims_asked": {
+        "en": "Rumours people ask about",
+        "prs": "شایعه‌هایی که مردم می‌پرسند",
+        "ps": "هغه اوازې چې خلک یې پوښتي",
+    },
+    "claims_asked_help": {
+        "en": "Rumours people asked about that no rumour record answers yet, newest first. "
+        "Shown only once at least {n} different conversations sent one. Numbers, phone numbers, "
+        "e-mails, web addresses and names are replaced before storing. Write a verdict: those "
+        "who asked to be told get it once, in their language.",
+        "prs": "شایعه‌هایی که مردم در باره‌شان پرسیده‌اند و هنوز جواب ندارند، تازه‌ترین اول. "
+        "تنها وقتی نشان داده می‌شود که دست کم {n} گفتگوی مختلف آن را فرستاده باشند. عددها، "
+        "نمبرهای تیلفون، ایمیل‌ها، آدرس‌های ویب و نام‌ها پیش از ذخیره پاک می‌شوند. نتیجهٔ "
+        "بررسی را بنویسید: کسانی که خواسته بودند خبر شوند، یک بار به زبان خود آن را می‌گیرند.",
+        "ps": "هغه اوازې چې خلکو یې پوښتنه کړې او تر اوسه ځواب نه لري، تر ټولو نوې لومړۍ. "
+        "یوازې هغه وخت ښودل کېږي چې لږ تر لږه {n} بېلابېلو خبرو اترو لېږلې وي. شمېرې، د "
+        "ټیلیفون شمېرې، ایمیلونه، د وېب پتې او نومونه له ساتلو مخکې لرې کېږي. د کتنې پایله "
+        "ولیکئ: هغوی چې غوښتل خبر شي، یو ځل به یې په خپله ژبه ترلاسه کړي.",
+    },
+    "no_claims_asked": {
+        "en": "No rumour without an answer was sent by {n} or more conversations.",
+        "prs": "هیچ شایعهٔ بی‌جوابی از {n} گفتگو یا بیشتر نیامده است.",
+        "ps": "هېڅ بې ځوابه اوازه له {n} یا ډېرو خبرو اترو نه ده راغلې.",
+    },
+    "claims_asked_by": {
+        "en": "{conversations} conversations asked, {times} times",
+        "prs": "{conversations} گفتگو پرسیده‌اند، {times} بار",
+        "ps": "{conversations} خبرو اترو پوښتلي، {times} ځله",
+    },
+    "claims_asked_languages": {"en": "Languages:", "prs": "زبان‌ها:", "ps": "ژبې:"},
+    "claims_asked_channels": {"en": "Channels:", "prs": "کانال‌ها:", "ps": "چینلونه:"},
+    "claims_asked_when": {
+        "en": "First asked {first}, last {last} (Kabul time)",
+        "prs": "اولین بار {first}، آخرین بار {last} (به وقت کابل)",
+        "ps": "لومړی ځل {first}، وروستی ځل {last} (د کابل په وخت)",
+    },
+    "write_verdict": {
+        "en": "Write a verdict",
+        "prs": "نتیجهٔ بررسی را بنویسید",
+        "ps": "د کتنې پایله ولیکئ",
+    },
+    "from_group": {
+        "en": "Started from a rumour {n} conversations asked about. Publishing links their "
+        "asks to this record and tells, once, those who asked to be told.",
+        "prs": "از شایعه‌ای شروع شده که {n} گفتگو در باره‌اش پرسیده‌اند. با نشر، پرسش‌های شان "
+        "به این معلومات وصل می‌شود و به کسانی که خواسته بودند خبر شوند، یک بار خبر داده می‌شود.",
+        "ps": "له هغې اوازې پیل شوی چې {n} خبرو اترو یې پوښتنه کړې. په خپرولو سره د هغوی "
+        "پوښتنې له دې معلوماتو سره تړل کېږي او هغوی ته چې غوښتل خبر شي، یو ځل ویل کېږي.",
+    },
     #: Record kinds as editors call them.
     **group(
         "kind",

@@ -1,0 +1,79 @@
+"""The verdict on a rumour, as it reaches someone who asked about it and wanted to be told.
+
+Written by ``action_send_alert`` for a broadcast of topic ``claims`` (``actions/claims/askers.py``):
+the claim as people tell it, the verdict, what is true and what to do, who checked it when
+(``format.claim_block``), in the language the person asked in. On SMS it must arrive whole in
+at most three segments — there is no MORE to ask for on a message nobody is waiting to answer —
+so a long explanation is cut at a word, never the verdict or the source.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Final
+
+from sqlalchemy.orm import Session
+
+from actions.claims import askers
+from actions.content import format as fmt
+from actions.content.localise import language_or_default
+from actions.content.models import Claim, Revision
+from bot.channels.sms_render import for_basic_phones
+from bot.channels.sms_segments import fits
+from bot.lang import texts
+
+SMS_CHANNELS: Final = frozenset({"twilio_sms", "sms_gateway", "kannel"})
+MESSAGE: Final = "alerts.claim"
+
+
+def asker_language(session: Session, conversation_id: str, claim_id: int) -> str | None:
+    """The language the person asked in; None when they no longer want the answer (STOP,
+    past ``answer_by``) or their ask is gone ("delete my data")."""
+    ask = askers.asked_about(session, conversation_id, claim_id)
+    return None if ask is None else language_or_default(ask.language)
+
+
+def claim_alert(
+    session: Session, revision: Revision, language: str, now: datetime, channel: str | None
+) -> str | None:
+    """The finished text; None when the claim is gone or withdrawn since it was queued."""
+    claim = session.get(Claim, revision.record_id)
+    if claim is None or claim.withdrawn_at is not None:
+        return None
+    text = _rendered(claim, now, language)
+    if channel not in SMS_CHANNELS or fits(for_basic_phones(text)):
+        return text
+    return _shortened(claim, now, language)
+
+
+def _rendered(claim: Claim, now: datetime, language: str, explanation: str | None = None) -> str:
+    block = fmt.claim_block(claim, now, language, explanation)
+    return texts.render(MESSAGE, language, claim=block)
+
+
+def _shortened(claim: Claim, now: datetime, language: str) -> str:
+    """The longest cut of the explanation with which the whole text fits three segments."""
+    explanation = fmt.text(claim, "explanation", language)
+    low, high = 0, len(explanation)
+    best = _rendered(claim, now, language, "")
+    while low <= high:
+        middle = (low + high) // 2
+        text = _rendered(claim, now, language, _cut(explanation, middle))
+        if fits(for_basic_phones(text)):
+            best, low = text, middle + 1
+        else:
+            high = middle - 1
+    return best
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters, cut at a word with "…" ("" if none fits)."""
+    if len(text) <= limit:
+        return text
+    head = text[: max(limit - 1, 0)]
+    if " " in head:
+        head = head.rsplit(" ", 1)[0]
+    return head.rstrip() + "…" if head.strip() else ""
+
+
+__all__ = ["SMS_CHANNELS", "asker_language", "claim_alert"]
