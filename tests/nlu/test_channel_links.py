@@ -96,9 +96,10 @@ def test_a_shared_place_asks_for_help_with_its_coordinates_in_the_conversation(
     assert said.metadata[FORWARDED] is True
 
 
-def test_a_forwarded_rumour_is_understood_and_stays_marked(
+def test_a_forwarded_message_is_checked_as_a_rumour_and_stays_marked(
     agent: tuple[Agent, asyncio.AbstractEventLoop],
 ) -> None:
+    """Whatever a forwarded message asks, the person is asking whether it is true."""
     said, _ = turn(agent, "is the airport open tomorrow", {FORWARDED: True}, "forwarded")
-    assert said.intent["name"] == "ask_airport_status"
+    assert said.intent["name"] == "check_claim"
     assert said.metadata[FORWARDED] is True
