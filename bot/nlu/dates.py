@@ -35,6 +35,26 @@ _RELATIVE_DAYS: Final[dict[str, int]] = _normalised_keys(
     }
 )
 
+#: The longest relative day phrase, in words: how far back ``widened_start`` looks.
+_LONGEST_PHRASE: Final = max(len(phrase.split()) for phrase in _RELATIVE_DAYS)
+
+
+def widened_start(text: str, start: int, end: int) -> int:
+    """Where a day phrase really starts when the entity extractor caught only its end: «سبا» in
+    «که بل سبا وي» is the day after tomorrow, "tomorrow" in "the day after tomorrow" too. The
+    earliest start, within ``text``, of a known relative phrase ending at ``end``; else ``start``.
+    """
+    words = list(re.finditer(r"\S+", text[:start]))
+    best = start
+    for count in range(1, _LONGEST_PHRASE):
+        if count > len(words):
+            break
+        begin = words[-count].start()
+        if normalise(text[begin:end]) in _RELATIVE_DAYS:
+            best = begin
+    return best
+
+
 _WEEKDAYS: Final[dict[str, int]] = _normalised_keys(
     {
         **dict.fromkeys(["monday", "mon", "دوشنبه", "doshanbe", "dushanbe", "doshamba"], 0),

@@ -32,7 +32,7 @@ from rasa.shared.nlu.training_data.training_data import TrainingData
 
 from bot.lang.letters import as_on_persian_keyboard, to_ascii_digits
 from bot.lang.normalise import normalise
-from bot.nlu.dates import resolve_date, today_in_kabul
+from bot.nlu.dates import resolve_date, today_in_kabul, widened_start
 from bot.nlu.storage import load_json, save_json
 
 _SYNONYMS_FILE = "synonyms.json"
@@ -121,7 +121,10 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
         today = today_in_kabul()
         for message in messages:
             entities = []
+            text = str(message.get(TEXT) or "")
             for entity in message.get(ENTITIES, []):
+                if entity.get(ENTITY_ATTRIBUTE_TYPE) == "date":
+                    self.widen(entity, text)
                 value = self.canonical_value(entity, today)
                 if value is None:
                     continue  # a "date" we cannot place in the calendar is no date
@@ -129,9 +132,21 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
                     entity[ENTITY_ATTRIBUTE_VALUE] = value
                     self.add_processor_name(entity)
                 entities.append(entity)
-            entities += self.named_in(str(message.get(TEXT) or ""), entities)
+            entities += self.named_in(text, entities)
             message.set(ENTITIES, entities, add_to_output=True)
         return messages
+
+    @staticmethod
+    def widen(entity: Dict[str, Any], text: str) -> None:
+        """A date whose first word the extractor left out («بل» of «بل سبا») gets it back, so
+        that the day after tomorrow is not read as tomorrow."""
+        start, end = entity.get(ENTITY_ATTRIBUTE_START), entity.get(ENTITY_ATTRIBUTE_END)
+        if not isinstance(start, int) or not isinstance(end, int) or not text:
+            return
+        begin = widened_start(text, start, end)
+        if begin < start:
+            entity[ENTITY_ATTRIBUTE_START] = begin
+            entity[ENTITY_ATTRIBUTE_VALUE] = text[begin:end]
 
     def named_in(self, text: str, found: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
         """The lexicon's names in ``text`` (already normalised), where no entity is yet.

@@ -42,3 +42,14 @@ def test_not_a_day(words: str) -> None:
 def test_kabul_day_starts_four_and_a_half_hours_before_utc() -> None:
     late_utc_evening = datetime(2021, 8, 25, 20, 0, tzinfo=timezone.utc)
     assert today_in_kabul(late_utc_evening) == date(2021, 8, 26)
+
+
+def test_a_day_phrase_whose_first_word_was_missed_is_widened() -> None:
+    """The extractor may catch only «سبا» of «بل سبا» (the day after tomorrow)."""
+    from bot.nlu.dates import widened_start
+
+    text = "که بل سبا وي نو؟"
+    start = text.index("سبا")
+    assert text[widened_start(text, start, start + 3) :].startswith("بل سبا")
+    plain = "flights tomorrow"
+    assert widened_start(plain, plain.index("tomorrow"), len(plain)) == plain.index("tomorrow")
