@@ -41,6 +41,7 @@ LEFT_OUT: dict[str, str] = {
     "make run": "the stack these commands run against is started as `make run` starts it",
     "make deps": "installs Debian packages as root",
     "make test": "the whole suite (this test is part of it)",
+    "make check": "lint, types and every unit test: part of make test already",
     "export ": "the production profile's variables, for its own `make run`",
     "make run    # the databases": "the production profile needs its PostgreSQL databases "
     "and Redis; tests/integration/test_shared_stores.py starts it",
