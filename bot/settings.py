@@ -46,6 +46,10 @@ RASA_ENDPOINTS: Final = "RASA_ENDPOINTS"
 CONVERSATION_ID_KEY: Final = "CONVERSATION_ID_KEY"
 #: Rasa's Sanic worker processes; each sends its share of a channel's alert rate.
 SANIC_WORKERS: Final = "SANIC_WORKERS"
+#: Who may read ``/metrics`` on every process (``bot/metrics.py``), and where several workers of
+#: one server keep their counts (prometheus_client's own variable, read by it at import).
+METRICS_TOKEN: Final = "METRICS_TOKEN"
+PROMETHEUS_MULTIPROC_DIR: Final = "PROMETHEUS_MULTIPROC_DIR"
 #: The content database, shared with the content runtime (``bot/contentdb/engines.py`` turns
 #: it into this runtime's driver and supplies the local default).
 CONTENT_DB_URL: Final = "CONTENT_DB_URL"
@@ -91,6 +95,17 @@ def conversation_id_key(environ: Mapping[str, str] = os.environ) -> bytes | None
 def sanic_workers(environ: Mapping[str, str] = os.environ) -> int:
     """``SANIC_WORKERS``, a whole number above zero, default 1."""
     return whole_number(environ, SANIC_WORKERS, 1)
+
+
+def metrics_token(environ: Mapping[str, str] = os.environ) -> str | None:
+    """``METRICS_TOKEN``, or None when unset or blank (then ``/metrics`` answers nobody).
+    Read by every process of both runtimes."""
+    return environ.get(METRICS_TOKEN, "").strip() or None
+
+
+def metrics_dir(environ: Mapping[str, str] = os.environ) -> str | None:
+    """``PROMETHEUS_MULTIPROC_DIR``, or None: the workers' shared count files."""
+    return environ.get(PROMETHEUS_MULTIPROC_DIR, "").strip() or None
 
 
 def unset_variables(names: Iterable[str], environ: Mapping[str, str] = os.environ) -> set[str]:

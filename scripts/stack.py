@@ -21,10 +21,12 @@ import contextlib
 import os
 import re
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -44,6 +46,11 @@ ACTIONS_BIN = ROOT / ".venv" / "actions" / "bin"
 DEFAULT_ENDPOINTS = ROOT / "endpoints.yml"
 #: What Rasa logs once per Sanic worker when that worker has loaded the model (rasa/core/run.py).
 RASA_WORKER_READY = b"Rasa server is up and running"
+#: Where a server's Sanic workers add up their counts for /metrics (bot/metrics.py): one empty
+#: directory per server with several workers, made by the stack.
+METRICS_DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"
+#: Who may read /metrics; `make run` keeps its own in ``var/metrics-token``.
+METRICS_TOKEN_ENV, METRICS_TOKEN_FILE = "METRICS_TOKEN", "metrics-token"
 
 
 def free_port() -> int:
@@ -200,7 +207,11 @@ class Stack:
     #: has them. Off for the load generators and tests, which send every simulated person from
     #: this machine's one address: to the limits they would all be one client.
     client_limits: bool = False
+    #: The notifier's /metrics port (``NOTIFIER_METRICS_PORT``); None: its default, 5057.
+    notifier_metrics_port: int | None = None
     _children: list[Child] = field(default_factory=list, init=False)
+    #: The workers' count directories this stack made, removed when it stops.
+    _metrics_dirs: list[str] = field(default_factory=list, init=False)
     #: Used when the environment sets no ACTION_SERVER_SECRET: one per stack, never printed.
     _action_secret: str = field(default_factory=lambda: secrets.token_urlsafe(32), init=False)
 
@@ -227,6 +238,8 @@ class Stack:
 
     def _env(self, **overrides: str) -> dict[str, str]:
         env = dict(os.environ)
+        # One server's directory would be emptied by the next that starts: each gets its own.
+        env.pop(METRICS_DIR_ENV, None)
         env.update(
             PYTHONPATH=str(ROOT),
             CONTENT_DB_URL=self.content_db_url,
@@ -245,6 +258,15 @@ class Stack:
         # Rasa sends it with every action call (endpoints.yml); the action server checks it.
         env.setdefault("ACTION_SERVER_SECRET", self._action_secret)
         return env
+
+    def _metrics_dir(self, name: str, workers: int) -> dict[str, str]:
+        """``PROMETHEUS_MULTIPROC_DIR`` for a server with several workers: a directory of its
+        own, so that its /metrics adds up every worker's counts."""
+        if workers <= 1:
+            return {}
+        made = tempfile.mkdtemp(prefix=f"eia-{name}-metrics-")
+        self._metrics_dirs.append(made)
+        return {METRICS_DIR_ENV: made}
 
     def _spawn(self, name: str, command: list[str], env: Mapping[str, str] | None = None) -> int:
         """Start ``command`` in its own process group, logging to ``<log_dir>/<name>.log``.
@@ -380,6 +402,7 @@ class Stack:
                 env={
                     "ACTION_SERVER_SANIC_WORKERS": str(self.action_workers),
                     "SANIC_HOST": self.host,
+                    **self._metrics_dir("actions", self.action_workers),
                 },
             )
         rasa_logs: dict[str, int] = {}
@@ -388,7 +411,11 @@ class Stack:
             rasa_logs[name] = self._spawn(
                 name,
                 self._rasa_command(port),
-                env={**self.rasa_env, "SANIC_WORKERS": str(self.rasa_workers)},
+                env={
+                    **self.rasa_env,
+                    "SANIC_WORKERS": str(self.rasa_workers),
+                    **self._metrics_dir(name, self.rasa_workers),
+                },
             )
         try:
             deadline = started + timeout
@@ -402,7 +429,15 @@ class Stack:
                 self._spawn(
                     "notifier",
                     [str(ACTIONS_BIN / "python"), "-m", "actions.alerts", "serve"],
-                    env={"RASA_URL": self.rasa_url},
+                    env={
+                        "RASA_URL": self.rasa_url,
+                        "NOTIFIER_METRICS_HOST": self.host,
+                        **(
+                            {"NOTIFIER_METRICS_PORT": str(self.notifier_metrics_port)}
+                            if self.notifier_metrics_port
+                            else {}
+                        ),
+                    },
                 )
             if self.admin_port is not None:
                 self._spawn(
@@ -469,6 +504,9 @@ class Stack:
                 child.process.wait()
             child.log.close()
         self._children.clear()
+        for made in self._metrics_dirs:
+            shutil.rmtree(made, ignore_errors=True)
+        self._metrics_dirs.clear()
 
     def check_alive(self) -> None:
         for child in self._children:
@@ -578,6 +616,16 @@ def stored_keys(var_dir: Path, environ: Mapping[str, str] = os.environ) -> dict[
     }
 
 
+def metrics_token(var_dir: Path, environ: Mapping[str, str] = os.environ) -> dict[str, str]:
+    """``METRICS_TOKEN`` for every server of `make run`, made once and kept in
+    ``var_dir/metrics-token`` (what Prometheus's ``credentials_file`` names), unless the
+    environment sets one."""
+    if environ.get(METRICS_TOKEN_ENV, "").strip():
+        return {}
+    made = stored_secret(var_dir / METRICS_TOKEN_FILE, lambda: secrets.token_urlsafe(24))
+    return {METRICS_TOKEN_ENV: made}
+
+
 def embedded_stack(
     model: Path,
     content_db_url: str,
@@ -591,9 +639,11 @@ def embedded_stack(
     endpoints: Path = DEFAULT_ENDPOINTS,
     rasa_workers: int = 1,
     action_workers: int = 1,
+    notifier_metrics_port: int = 5057,
 ) -> tuple["Stack", str]:
     """The stack exactly as `make run` starts it (the journeys start this very one): every
-    server, the notifier and the console, with what it keeps in ``var_dir``.
+    server, the notifier and the console, with what it keeps in ``var_dir`` (the embedded
+    default's ``METRICS_TOKEN`` too, in ``metrics-token``).
 
     Returns the stack and how to name its API token in a command (never the token itself).
     """
@@ -607,6 +657,8 @@ def embedded_stack(
     rasa_only = {name: value for name, value in made.items() if name not in token}
     where = token_file.relative_to(ROOT) if token_file.is_relative_to(ROOT) else token_file
     where_token = f"$(cat {where})" if KEYS[0].variable in made else "$RASA_API_TOKEN"
+    if not production:
+        token.update(metrics_token(var_dir, {**os.environ, **(extra_env or {})}))
     stack = Stack(
         model,
         content_db_url,
@@ -621,6 +673,7 @@ def embedded_stack(
         with_notifier=True,
         admin_port=admin_port,
         client_limits=True,
+        notifier_metrics_port=notifier_metrics_port,
     )
     return stack, where_token
 
@@ -656,6 +709,7 @@ def seeded_embedded_stack(
         action_port=free_port(),
         admin_port=free_port(),
         extra_env=extra_env,
+        notifier_metrics_port=free_port(),
     )
     stack.credentials = credentials
     return stack
@@ -729,6 +783,10 @@ def main() -> int:
         action_workers=args.action_workers,
     )
 
+    configured = os.environ.get(METRICS_TOKEN_ENV, "").strip() or dict(args.env).get(
+        METRICS_TOKEN_ENV
+    )
+    where_metrics = f"${METRICS_TOKEN_ENV}" if configured else f"$(cat var/{METRICS_TOKEN_FILE})"
     stopping = False
 
     def request_stop(signum: int, frame: object) -> None:
@@ -756,6 +814,9 @@ def main() -> int:
         f"  HTTP API:    {stack.rasa_url}/model/parse with the header "
         f'"Authorization: Bearer {where_token}"\n'
         f"  Actions:     {stack.action_url}/health (all else needs ACTION_SERVER_SECRET)\n"
+        f"  Metrics:     {stack.rasa_url}/metrics, {stack.action_url}/metrics, "
+        f"{stack.admin_url}/metrics, notifier :{stack.notifier_metrics_port or 5057}/metrics, "
+        f'with "Authorization: Bearer {where_metrics}"\n'
         f"  Editors:     {stack.admin_url}/console/ (sign-in link: "
         ".venv/actions/bin/python -m actions.admin invite YOUR-NAME)\n"
         f"  Logs:        {args.log_dir}/rasa.log, actions.log, notifier.log (alerts), admin.log\n"
