@@ -61,6 +61,9 @@ from scripts.loadtest.webchat_people import (
 )
 from scripts.stack import ACTIONS_BIN, ROOT, Stack, StackError
 
+#: The run's folder in the temporary directory (data, configuration, logs); `--clean` removes
+#: what a killed run left there.
+WORK_PREFIX = "evac-cluster-"
 #: The web chat's connector as credentials.channels.yml names it.
 WEBCHAT = "bot.channels.webchat.WebchatInput"
 SETUP = (
@@ -243,7 +246,7 @@ def main() -> int:
         return 2
     net = plan.network()
     if args.clean:
-        for line in net.remove() or ["nothing to remove"]:
+        for line in clean(net) or ["nothing to remove"]:
             print(line)
         return 0
     missing = missing_programs()
@@ -265,7 +268,7 @@ def main() -> int:
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, lambda signum, _: sys.exit(128 + signum))
     began = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="cluster-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=WORK_PREFIX) as tmp:
         work = Path(tmp)
         # PostgreSQL runs as its own user: it may pass through, not read.
         work.chmod(0o711)
@@ -277,6 +280,15 @@ def main() -> int:
     args.out.write_text(text, encoding="utf-8")
     print(text)
     return 1 if lost else 0
+
+
+def clean(net: Network) -> list[str]:
+    """Remove what a killed run left: its processes, hosts, bridge and folders."""
+    done = net.remove()
+    for folder in Path(tempfile.gettempdir()).glob(WORK_PREFIX + "*"):
+        shutil.rmtree(folder, ignore_errors=True)
+        done.append(f"folder {folder} removed")
+    return done
 
 
 def run(net: Network, work: Path, args: argparse.Namespace) -> tuple[str, bool] | None:

@@ -202,4 +202,3 @@ def test_redis_on_its_host_wants_its_password(network: Network, tmp_path: Path) 
         assert not redis.answers(timeout=0.5)
     finally:
         redis.stop()
-
