@@ -251,7 +251,11 @@ def main() -> int:
         return 0
     missing = missing_programs()
     if missing:
-        print(f"make cluster needs: {', '.join(missing)} (run make deps)", file=sys.stderr)
+        print(
+            f"make cluster needs these Debian packages: {', '.join(missing)} "
+            f"(as root: apt-get install {' '.join(missing)}; make deps has nginx and iproute2)",
+            file=sys.stderr,
+        )
         return 2
     if not args.model.exists():
         print(f"{args.model} is missing: run make train", file=sys.stderr)

@@ -41,7 +41,7 @@ def missing_programs() -> list[str]:
         "redis-server": shutil.which("redis-server"),
         "postgresql-15": (PG_BIN / "initdb").exists() and (PG_BIN / "pg_ctl").exists(),
         "iproute2": shutil.which("ip"),
-        "util-linux (runuser)": shutil.which("runuser"),
+        "util-linux": shutil.which("runuser"),
     }
     return [package for package, found in wanted.items() if not found]
 
