@@ -158,6 +158,15 @@ class Postgres:
             )
 
 
+def redis_config(folder: Path, address: str, port: int, password: str) -> str:
+    """Its host's address only, a password, nothing on disk (locks and the channels' memory
+    expire anyway; docs/OPERATIONS.md says when to keep them)."""
+    return (
+        f"bind {address}\nport {port}\nrequirepass {password}\n"
+        f'dir {folder}\nsave ""\nappendonly no\nprotected-mode yes\ndaemonize no\n'
+    )
+
+
 @dataclass
 class Redis:
     """A redis-server on ``host``: a password, nothing on disk, its log in ``folder``."""
@@ -178,9 +187,7 @@ class Redis:
         config = self.folder / "redis.conf"
         # The password in a file, not on the command line (`ps` shows that to everyone).
         _private_file(
-            config,
-            f"bind {self.host.address}\nport {self.port}\nrequirepass {self.password}\n"
-            f'dir {self.folder}\nsave ""\nappendonly no\nprotected-mode yes\ndaemonize no\n',
+            config, redis_config(self.folder, self.host.address, self.port, self.password)
         )
         self._log = open(self.folder / "redis.log", "ab")  # noqa: SIM115 - closed in stop()
         self._process = subprocess.Popen(

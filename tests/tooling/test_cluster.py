@@ -19,7 +19,7 @@ import pytest
 
 from scripts.cluster import plan, run
 from scripts.cluster.network import Network, NetworkError, ip
-from scripts.cluster.services import Nginx, Redis, tcp_open
+from scripts.cluster.services import Nginx, Redis, nginx_config, redis_config, tcp_open
 
 ROOT = Path(__file__).resolve().parents[2]
 OPERATIONS = (ROOT / "docs" / "OPERATIONS.md").read_text(encoding="utf-8")
@@ -59,6 +59,27 @@ def test_every_variable_a_host_is_given_is_the_multi_machine_sections_and_none_i
     assert given["TRACKER_DB_HOST"] == "198.18.0.40" and given["REDIS_HOST"] == "198.18.0.30"
     # Every Rasa server must share the keys, and each run has its own.
     assert plan.rasa_environment(net, keys)["CONVERSATION_ID_KEY"] != given["CONVERSATION_ID_KEY"]
+
+
+def fenced(section: str, language: str) -> list[str]:
+    """The lines of the section's first block in ``language``, comments and blanks dropped."""
+    block = re.search(rf"^```{language}\n(.*?)^```$", section, re.S | re.M)
+    assert block, f"no {language} block"
+    lines = (line.split("#")[0].strip() for line in block.group(1).splitlines())
+    return [line for line in lines if line]
+
+
+def test_the_sections_nginx_and_redis_configuration_are_what_the_cluster_runs(
+    tmp_path: Path,
+) -> None:
+    net = plan.network()
+    upstreams = [f"{net.hosts[h].address}:{plan.RASA_PORT}" for h in plan.RASA_HOSTS]
+    nginx = nginx_config(tmp_path, net.hosts["front"].address, upstreams).splitlines()
+    redis = redis_config(tmp_path, net.hosts["redis"].address, 6379, "…").splitlines()
+    section = multi_machine_section()
+    generated = {line.strip() for line in nginx}
+    assert [line for line in fenced(section, "nginx") if line not in generated] == []
+    assert [line for line in fenced(section, "conf") if line not in redis] == []
 
 
 def test_it_refuses_to_run_when_not_root(
