@@ -92,42 +92,31 @@ def _failing() -> Any:
 
 
 def outcomes(session: Session, broadcast_ids: Iterable[int]) -> dict[int, Outcome]:
-    """Each broadcast's :class:`Outcome`: one grouped count, and one more for the reasons of
-    the broadcasts that have failures."""
+    """Each broadcast's :class:`Outcome`: its deliveries counted from the index of (broadcast,
+    status, provider status) alone (migration 0022), then the reasons of the failed ones, for
+    the broadcasts that have some."""
     ids = list(broadcast_ids)
     if not ids:
         return {}
     counts: dict[int, Counter[str]] = {broadcast: Counter() for broadcast in ids}
+    where = (Delivery.broadcast_id, Delivery.status, Delivery.provider_status)
     rows = session.execute(
-        select(Delivery.broadcast_id, Delivery.status, Delivery.provider_status, func.count())
-        .where(Delivery.broadcast_id.in_(ids))
-        .group_by(Delivery.broadcast_id, Delivery.status, Delivery.provider_status)
+        select(*where, func.count()).where(Delivery.broadcast_id.in_(ids)).group_by(*where)
     )
     for broadcast, status, provider_status, count in rows:
         counts[broadcast][outcome_of(DeliveryStatus(status), provider_status)] += count
     reasons: dict[int, Counter[str]] = defaultdict(Counter)
     failing = [broadcast for broadcast, counted in counts.items() if counted[FAILED]]
     if failing:
+        why = (Delivery.broadcast_id, Delivery.status, Delivery.provider_error, Delivery.last_error)
         rows = session.execute(
-            select(
-                Delivery.broadcast_id,
-                Delivery.status,
-                Delivery.provider_error,
-                Delivery.last_error,
-                func.count(),
-            )
+            select(*why, func.count())
             .where(Delivery.broadcast_id.in_(failing), _failing())
-            .group_by(
-                Delivery.broadcast_id,
-                Delivery.status,
-                Delivery.provider_error,
-                Delivery.last_error,
-            )
+            .group_by(*why)
         )
         for broadcast, status, provider_error, last_error, count in rows:
-            reasons[broadcast][why_failed(DeliveryStatus(status), provider_error, last_error)] += (
-                count
-            )
+            reason = why_failed(DeliveryStatus(status), provider_error, last_error)
+            reasons[broadcast][reason] += count
     return {
         broadcast: Outcome(
             {name: counted[name] for name in OUTCOMES if counted[name]},
