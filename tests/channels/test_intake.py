@@ -327,9 +327,10 @@ async def put(intake: Intake, channel: TelegramInput, chat_id: int, text: str) -
     await intake.put(queued.conversation, queued.data, key=f"telegram:{chat_id}", text=queued.text)
 
 
-def test_messages_wait_in_line_only_where_the_operator_asked_for_it() -> None:
-    # Every profile turns before answering unless CHANNEL_INTAKE=queue (docs/OPERATIONS.md).
-    assert IntakeSettings.load({"REDIS_HOST": "redis"}).mode == "direct"
+def test_messages_wait_in_line_by_default_in_the_production_profile_only() -> None:
+    # The production profile (its Redis) queues; the embedded one, whose line would be lost
+    # with its one process, takes each turn before it answers.
+    assert IntakeSettings.load({"REDIS_HOST": "redis"}).mode == "queue"
     assert IntakeSettings.load({}).mode == "direct"
     assert IntakeSettings.load({"CHANNEL_INTAKE": "queue"}).mode == "queue"
     assert IntakeSettings.load({"REDIS_HOST": "redis", "CHANNEL_INTAKE": "direct"}).mode == "direct"
