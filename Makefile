@@ -170,7 +170,8 @@ test-nlu: $(MODEL)
 # default DejaVu Sans lacks ۍ, which the web chat then showed as an empty box); fontconfig finds
 # it. npm: installs axe-core. redis-server: the channels' shared memory, the Redis lock store and
 # chaos run Redis servers of their own. kannel, kannel-extras: bearerbox, smsbox and fakesmsc, the
-# real Kannel of the Kannel channel's test. `make deps` installs what is missing (as root,
+# real Kannel of the Kannel channel's test. nginx, iproute2: make cluster's load balancer and its
+# network namespaces. `make deps` installs what is missing (as root,
 # apt-get); `make test` installs none of them: it names what is missing and stops. .ci/run calls both.
 missing_packages = $(strip \
 	$(if $(shell command -v chromium),,chromium) \
@@ -178,6 +179,8 @@ missing_packages = $(strip \
 	$(if $(shell fc-list ':charset=6cd' family 2>/dev/null),,fonts-noto-core) \
 	$(if $(wildcard /usr/sbin/bearerbox),,kannel) \
 	$(if $(wildcard /usr/lib/kannel/test/fakesmsc),,kannel-extras) \
+	$(if $(wildcard /usr/sbin/nginx),,nginx) \
+	$(if $(shell command -v ip),,iproute2) \
 	$(if $(shell command -v npm),,npm) \
 	$(if $(shell command -v redis-server),,redis-server))
 
