@@ -172,9 +172,9 @@ class Notifier:
     async def _send(self, outbox: Outbox, claimed: Claimed, pacer: Pacer) -> None:
         triggered = False
         try:
+            await pacer.wait()  # just before the request: the pace is what Rasa sees
             if not await asyncio.to_thread(outbox.still_to_send, claimed):
                 return
-            await pacer.wait()  # just before the request: the pace is what Rasa sees
             triggered = True
             outcome = await self.rasa.trigger(
                 claimed.conversation_id,
