@@ -105,12 +105,13 @@ class FakeProviders:
         whatsapp_rate: float | None = 80,
         sms_rate: float | None = None,
         fail_every: int = 0,
+        telegram_per_chat: float | None = 1,
     ) -> None:
         self.received: list[Received] = []
         self.refused: list[tuple[str, str, float]] = []
         self._windows = {
             # Telegram allows one message a second in a chat (bursts briefly tolerated: +1).
-            "telegram": Window(telegram_rate, per_recipient=1),
+            "telegram": Window(telegram_rate, per_recipient=telegram_per_chat),
             "whatsapp": Window(whatsapp_rate),
             "sms_gateway": Window(sms_rate),
             "twilio_sms": Window(sms_rate),
