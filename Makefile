@@ -311,7 +311,7 @@ bench-load: setup $(MODEL)
 # The production setup on Telegram (fake Bot API on loopback): closed-loop capacity, then
 # BENCH_SURGE_FACTOR × it for BENCH_SURGE_SECONDS, CHANNEL_INTAKE=direct beside queue; lost and
 # doubled messages, webhook latency, notices of the wait, drain rate, memory (docs/BENCHMARKS.md,
-# "Surge"). Needs PostgreSQL and Redis. About 12 minutes with the defaults; BENCH_SURGE_PROFILE=1
+# "Surge"). Needs PostgreSQL and Redis. About 10 minutes with the defaults; BENCH_SURGE_PROFILE=1
 # adds where Rasa's time goes during the arrivals (py-spy).
 BENCH_SURGE_SECONDS ?= 60
 BENCH_SURGE_FACTOR ?= 3

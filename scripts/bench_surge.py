@@ -25,7 +25,8 @@ time (scripts/loadtest/telegram_people.py):
    same load for every mode) for ``--seconds``, from distinct people, some of whom write two to
    four times a few seconds apart; every update signed with the webhook's secret header, at
    most 40 requests open at once, 60 s before one counts as failed (as Telegram does).
-3. **Drain**: until no answer came for 10 s (a turn takes well under that).
+3. **Drain**: until every accepted message is stored with its answers, or no answer came for
+   60 s.
 
 Then every person's messages are matched with their turns in the tracker store. Reported per
 mode: webhook latency (from the moment the message was due, waiting for one of the 40
@@ -70,6 +71,7 @@ from scripts.loadtest.telegram_people import (
     distinct_texts,
     post,
     session,
+    stored_messages,
     stored_turns,
     surge_people,
 )
@@ -81,8 +83,9 @@ CREDENTIALS = "bot.channels.telegram.TelegramInput:\n"
 WARMUP_SECONDS = 10.0
 #: Messages of one closed-loop person before the next person takes their place.
 CLOSED_LOOP_MESSAGES = 5
-#: The backlog is taken as answered when no answer came for this long (turns take < 3 s).
-QUIET_SECONDS = 10.0
+#: The backlog is taken as answered when every accepted message is stored and no answer came for
+#: 3 s, or when no answer came for this long (a stalled stack: its messages count as lost).
+QUIET_SECONDS = 60.0
 
 
 @dataclass
@@ -218,8 +221,12 @@ class Run:
         return phase, drained
 
     async def _settle(self, phase: Phase) -> float:
-        """Waits until the phase's answers stop coming; seconds after its arrivals ended."""
+        """Waits until every accepted message of the phase has its turn stored and its answers
+        stopped coming, or nothing came for ``QUIET_SECONDS``; seconds after the arrivals."""
         chats = {p.chat for p in phase.people}
+        senders = conversation_ids(chats, self.key.encode())
+        accepted = sum(m.accepted for m in phase.messages)
+        assert self.setup.tracker_db is not None
         deadline = time.monotonic() + self.args.drain_limit
         last_count, last_change = -1, time.monotonic()
         while time.monotonic() < deadline:
@@ -232,9 +239,16 @@ class Run:
             )
             if answers != last_count:
                 last_count, last_change = answers, time.monotonic()
-            elif time.monotonic() - last_change > QUIET_SECONDS:
+            quiet = time.monotonic() - last_change
+            if quiet > QUIET_SECONDS:
                 break
-            await asyncio.sleep(0.5)
+            if quiet > 3.0:
+                stored = await asyncio.to_thread(
+                    stored_messages, self.setup.tracker_db, list(senders)
+                )
+                if stored >= accepted:
+                    break
+            await asyncio.sleep(1.0)
         return time.monotonic() - phase.ended
 
     def tally(self, phase: Phase) -> None:

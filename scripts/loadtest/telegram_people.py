@@ -210,6 +210,16 @@ def conversation_ids(chats: Iterable[int], key: bytes) -> dict[str, int]:
     return found
 
 
+def stored_messages(db: str, senders: list[str]) -> int:
+    """How many of these conversations' messages the tracker store holds."""
+    with psycopg.connect(db) as connection:
+        found = connection.execute(
+            "SELECT count(*) FROM events WHERE sender_id = ANY(%s) AND type_name = 'user'",
+            (senders,),
+        ).fetchone()
+    return int(found[0]) if found else 0
+
+
 def stored_turns(db: str, senders: dict[str, int]) -> dict[int, list[tuple[str, int]]]:
     """Each chat's turns in the tracker store: (what the person wrote, bot messages after)."""
     turns: dict[int, list[tuple[str, int]]] = defaultdict(list)
@@ -261,8 +271,12 @@ def account(
         stored = turns.get(person.chat, [])
         position = 0
         for text, bots in stored:
+            # The stored text is what the person sent, or the payload of a button whose title
+            # they typed: then the turn is the earliest message still without a turn.
             mine = [m for m in person.messages if m.text == text]
             target = next((m for m in mine if m.answers == 0), mine[0] if mine else None)
+            if target is None:
+                target = next((m for m in person.messages if m.answers == 0), None)
             given = answers[position : position + bots]
             position += bots
             if target is None:
