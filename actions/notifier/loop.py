@@ -150,9 +150,9 @@ class Notifier:
 
     async def _send(self, outbox: Outbox, claimed: Claimed, pacer: Pacer) -> None:
         try:
+            await pacer.wait()  # just before the request: the pace is what Rasa sees
             if not await asyncio.to_thread(outbox.still_to_send, claimed):
                 return
-            await pacer.wait()  # just before the request: the pace is what Rasa sees
             outcome = await self.rasa.trigger(
                 claimed.conversation_id,
                 outbox.intent,
