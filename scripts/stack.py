@@ -415,17 +415,7 @@ class Stack:
         if self.with_actions:
             self._spawn(
                 "actions",
-                [
-                    # rasa-sdk's server on this stack's interface, running nothing for a caller
-                    # without ACTION_SERVER_SECRET (actions/server.py).
-                    str(ACTIONS_BIN / "python"),
-                    "-m",
-                    "actions.server",
-                    "--actions",
-                    "actions.chat",
-                    "--port",
-                    str(self.action_port),
-                ],
+                action_server_command(self.action_port),
                 # rasa-sdk's own names (rasa_sdk/constants.py); Rasa's is SANIC_WORKERS.
                 env={
                     "ACTION_SERVER_SANIC_WORKERS": str(self.action_workers),
@@ -542,6 +532,20 @@ class Stack:
                     f"{child.name} stopped with code {child.process.returncode}; "
                     f"see {self.log_dir}/{child.name}.log"
                 )
+
+
+def action_server_command(port: int) -> list[str]:
+    """rasa-sdk's server with the chat's actions on ``port``, running nothing for a caller
+    without ACTION_SERVER_SECRET (actions/server.py)."""
+    return [
+        str(ACTIONS_BIN / "python"),
+        "-m",
+        "actions.server",
+        "--actions",
+        "actions.chat",
+        "--port",
+        str(port),
+    ]
 
 
 def _signal_group(process: "subprocess.Popen[bytes]", sig: int) -> None:
