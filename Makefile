@@ -22,7 +22,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 .PHONY: help setup run db purge train lint mypy check test test-unit validate test-nlu test-stories test-followups \
 	test-integration journeys deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
 	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-language bench-urgency bench-claims \
-	chaos clean
+	chaos cluster clean
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
@@ -48,6 +48,8 @@ help:
 	@echo "            several workers) and stock Rasa side by side (BENCH_DURATION=60 BENCH_CONCURRENCY=50)"
 	@echo "make chaos  kill the action server, a Rasa process and Redis under a web-chat load (about"
 	@echo "            3 min): what each message got, time to recover; needs PostgreSQL, redis-server"
+	@echo "make cluster  six hosts (network namespaces: nginx, 2 Rasa, actions, Redis, PostgreSQL);"
+	@echo "            cut a Rasa host off, kill the action server, partition Redis (as root, ~4 min)"
 
 ## Environments ---------------------------------------------------------------------------
 setup: .venv/bot/.installed .venv/actions/.installed
@@ -104,7 +106,7 @@ run: setup db train
 BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_language_hold.py scripts/bench_channel_memory.py scripts/dated_stories.py
 MYPY_ACTIONS := actions bot/contentdb bot/lang bot/alert_rates.py bot/pacing.py bot/settings_values.py bot/case_urgency.py bot/case_hours.py \
 	bot/channels/sms_segments.py bot/question_mask.py \
-	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest
+	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest scripts/cluster
 MYPY_BOT := bot $(BOT_SCRIPTS)
 
 LINTED := bot actions tests scripts conftest.py
@@ -170,7 +172,8 @@ test-nlu: $(MODEL)
 # default DejaVu Sans lacks ۍ, which the web chat then showed as an empty box); fontconfig finds
 # it. npm: installs axe-core. redis-server: the channels' shared memory, the Redis lock store and
 # chaos run Redis servers of their own. kannel, kannel-extras: bearerbox, smsbox and fakesmsc, the
-# real Kannel of the Kannel channel's test. `make deps` installs what is missing (as root,
+# real Kannel of the Kannel channel's test. nginx, iproute2: make cluster's load balancer and its
+# network namespaces. `make deps` installs what is missing (as root,
 # apt-get); `make test` installs none of them: it names what is missing and stops. .ci/run calls both.
 missing_packages = $(strip \
 	$(if $(shell command -v chromium),,chromium) \
@@ -178,6 +181,8 @@ missing_packages = $(strip \
 	$(if $(shell fc-list ':charset=6cd' family 2>/dev/null),,fonts-noto-core) \
 	$(if $(wildcard /usr/sbin/bearerbox),,kannel) \
 	$(if $(wildcard /usr/lib/kannel/test/fakesmsc),,kannel-extras) \
+	$(if $(wildcard /usr/sbin/nginx),,nginx) \
+	$(if $(shell command -v ip),,iproute2) \
 	$(if $(shell command -v npm),,npm) \
 	$(if $(shell command -v redis-server),,redis-server))
 
@@ -307,6 +312,14 @@ bench-load: setup $(MODEL)
 chaos: deps-check setup $(MODEL)
 	@mkdir -p results
 	$(ACT)/python scripts/chaos.py $(if $(CHAOS_LABEL),--label "$(CHAOS_LABEL)")
+
+# The multi-machine deployment of docs/OPERATIONS.md as network namespaces on one bridge (root):
+# an nginx front, 2 Rasa hosts, an action server, Redis and a PostgreSQL cluster of its own, under
+# a web chat load in three languages; a Rasa host cut off, the action server killed, Redis
+# partitioned. Not part of `make test` (it needs root; docs/OPERATIONS.md, "The cluster test").
+cluster: setup $(MODEL)
+	@mkdir -p results
+	$(ACT)/python -m scripts.cluster $(if $(CLUSTER_LABEL),--label "$(CLUSTER_LABEL)")
 
 clean:
 	rm -rf models results var .rasa

@@ -185,6 +185,14 @@ class Stack:
     #: Ports of further Rasa servers sharing the stores (as on several machines behind a
     #: load balancer); each has ``rasa_workers`` workers.
     more_rasa_ports: tuple[int, ...] = ()
+    #: Addresses of Rasa servers on machines of their own, one server each on ``rasa_port``
+    #: (`make cluster`); when set, they replace ``host`` and ``more_rasa_ports`` for Rasa.
+    rasa_hosts: tuple[str, ...] = ()
+    #: The action server's address when it is on a machine of its own; None: ``host``.
+    action_host: str | None = None
+    #: A server's name (``actions``, ``rasa``, ``rasa-2`` ...) → the network namespace it runs
+    #: in (``ip netns exec``, as root): a machine of its own in `make cluster`.
+    namespaces: dict[str, str] = field(default_factory=dict)
     #: False for a bot without custom actions (the load benchmark's stock Rasa project).
     with_actions: bool = True
     #: Rasa's own ``rasa run``, untouched by ``bot/server.py`` and its speed-ups (the load
@@ -206,16 +214,27 @@ class Stack:
 
     @property
     def rasa_url(self) -> str:
-        return f"http://{self.host}:{self.rasa_port}"
+        return self.rasa_urls[0]
+
+    def rasa_servers(self) -> list[tuple[str, str, int]]:
+        """Every Rasa server as (name, address, port), the first one first."""
+        if self.rasa_hosts:
+            places = [(host, self.rasa_port) for host in self.rasa_hosts]
+        else:
+            places = [(self.host, port) for port in (self.rasa_port, *self.more_rasa_ports)]
+        return [
+            ("rasa" if index == 0 else f"rasa-{index + 1}", host, port)
+            for index, (host, port) in enumerate(places)
+        ]
 
     @property
     def rasa_urls(self) -> list[str]:
         """Every Rasa server, the first one first."""
-        return [f"http://{self.host}:{port}" for port in (self.rasa_port, *self.more_rasa_ports)]
+        return [f"http://{host}:{port}" for _, host, port in self.rasa_servers()]
 
     @property
     def action_url(self) -> str:
-        return f"http://{self.host}:{self.action_port}"
+        return f"http://{self.action_host or self.host}:{self.action_port}"
 
     @property
     def admin_url(self) -> str:
@@ -256,6 +275,9 @@ class Stack:
         log = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 - closed in stop()
         offset = log.tell()
         child_env = self._env(**(env or {}))
+        if name in self.namespaces:
+            # `ip netns exec` execs the server itself: its pid and process group stay the server's.
+            command = ["ip", "netns", "exec", self.namespaces[name], *command]
         self._children.append(
             Child(name, command, child_env, self._popen(command, child_env, log), log)
         )
@@ -299,7 +321,7 @@ class Stack:
                 said.append(f"{child.name} started again (restart {child.restarts})")
         return said
 
-    def _rasa_command(self, port: int) -> list[str]:
+    def _rasa_command(self, host: str, port: int) -> list[str]:
         credentials = self.credentials or Path(
             self._env().get("RASA_CREDENTIALS", "credentials.yml")
         )
@@ -310,7 +332,7 @@ class Stack:
             *([str(BOT_BIN / "rasa"), "run"] if self.stock_rasa else ours),
             "--enable-api",
             "--interface",
-            self.host,
+            host,
             "--port",
             str(port),
             "--model",
@@ -350,7 +372,7 @@ class Stack:
                 )
         if self.rasa_workers < 1 or self.action_workers < 1:
             raise StackError("the numbers of Rasa and action-server workers must be at least 1")
-        if self.rasa_workers > 1 or self.more_rasa_ports:
+        if self.rasa_workers > 1 or len(self.rasa_servers()) > 1:
             problem = shared_store_problem(self.endpoints)
             if problem:
                 raise StackError(
@@ -379,15 +401,14 @@ class Stack:
                 # rasa-sdk's own names (rasa_sdk/constants.py); Rasa's is SANIC_WORKERS.
                 env={
                     "ACTION_SERVER_SANIC_WORKERS": str(self.action_workers),
-                    "SANIC_HOST": self.host,
+                    "SANIC_HOST": self.action_host or self.host,
                 },
             )
         rasa_logs: dict[str, int] = {}
-        for index, port in enumerate((self.rasa_port, *self.more_rasa_ports)):
-            name = "rasa" if index == 0 else f"rasa-{index + 1}"
+        for name, host, port in self.rasa_servers():
             rasa_logs[name] = self._spawn(
                 name,
-                self._rasa_command(port),
+                self._rasa_command(host, port),
                 env={**self.rasa_env, "SANIC_WORKERS": str(self.rasa_workers)},
             )
         try:

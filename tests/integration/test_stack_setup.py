@@ -62,6 +62,25 @@ def test_several_workers_on_in_memory_stores_are_refused(tmp_path: Path) -> None
         stack(tmp_path, rasa_workers=2).check_setup()
     with pytest.raises(StackError, match="shared stores"):
         stack(tmp_path, more_rasa_ports=(5006,)).check_setup()
+    with pytest.raises(StackError, match="shared stores"):
+        stack(tmp_path, rasa_hosts=("198.18.0.11", "198.18.0.12")).check_setup()
+
+
+def test_servers_on_hosts_of_their_own_are_reached_and_bound_there(tmp_path: Path) -> None:
+    """`make cluster`: each Rasa server on its own address, the action server on another; what
+    Rasa is told to call and what each binds to are those addresses, never loopback."""
+    cluster = stack(
+        tmp_path,
+        rasa_hosts=("198.18.0.11", "198.18.0.12"),
+        action_host="198.18.0.20",
+        endpoints=PRODUCTION,
+    )
+    assert cluster.rasa_urls == ["http://198.18.0.11:5005", "http://198.18.0.12:5005"]
+    assert cluster.rasa_url == "http://198.18.0.11:5005"
+    assert [name for name, _, _ in cluster.rasa_servers()] == ["rasa", "rasa-2"]
+    assert cluster._env()["ACTION_ENDPOINT_URL"] == "http://198.18.0.20:5055/webhook"
+    command = cluster._rasa_command("198.18.0.12", 5005)
+    assert command[command.index("--interface") + 1] == "198.18.0.12"
 
 
 def test_an_in_memory_tracker_store_with_a_redis_lock_is_refused(tmp_path: Path) -> None:
