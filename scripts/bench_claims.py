@@ -5,10 +5,12 @@
 Indexes the demo claims (actions/content/seed/claims.yml: the claim in three languages and its
 phrasings) and asks them the held-out paraphrases in scripts/claims_bench/paraphrases.yml
 (five slices: en, Dari and Pashto in Arabic script and in Latin letters) and the unrelated
-messages of scripts/claims_bench/unrelated.yml. Compares the matcher's variants (frame words
-kept or dropped, consonant skeletons or not) on top-1 accuracy, chooses the decision's
-thresholds on the DEVELOPMENT split and reports them on the TEST split, then times matching
-with 5 000 claims (synthetic ones built from the real texts' words). Prints Markdown;
+messages of scripts/claims_bench/unrelated.yml (half development, half test) and
+unrelated_test.yml (test only). Chooses the everyday guard and the decision's thresholds on
+the DEVELOPMENT split and reports them on the TEST split; compares the matcher's variants
+(frame and grammar words, consonant skeletons, guards) on both, each with thresholds chosen on
+dev; then times building and matching with 5 000 claims (synthetic ones built from the real
+texts' words). Prints Markdown;
 ``--misses`` adds the development split's misses and false matches, to see why.
 """
 
