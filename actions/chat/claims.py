@@ -43,7 +43,7 @@ from actions.content.localise import isolate_latin
 from actions.content.models import Claim, ClaimAbout, RecordKind
 from actions.content.queries import FlightQuery
 from actions.content.revision import Revision
-from bot.contract import ALERT_CHANNELS, FORWARDED, REMEMBER_ADDRESS
+from bot.contract import ALERT_CHANNELS, REMEMBER_ADDRESS
 from bot.question_mask import mask
 
 #: The ``detail`` of the offer's button: "tell me when you know".
@@ -98,13 +98,6 @@ def _claims_version(session: Session, now: datetime) -> tuple[int, int]:
 INDEX = ClaimIndexCache()
 
 
-def _forwarded(latest: dict[str, object]) -> bool:
-    """Whether the channel marked the message as forwarded: someone else's words, a rumour
-    passed on even when it reads like an everyday question."""
-    metadata = latest.get("metadata")
-    return isinstance(metadata, dict) and metadata.get(FORWARDED) is True
-
-
 def claim_name(claim: Claim, language: str) -> str:
     """The claim's own text in at most ``CLAIM_NAME_CHARS``, cut at a word."""
     name = " ".join(fmt.text(claim, "claim", language).split())
@@ -149,9 +142,8 @@ class ActionCheckClaim(ContentAction):
             if claim is not None:
                 _store_pick(turn, claim)
                 return self._verdict(turn, claim)
-        latest = tracker.latest_message or {}
-        message = str(latest.get("text") or "")
-        decision = decide(INDEX.get(session, now).match(message, hearsay=_forwarded(latest)))
+        message = str((tracker.latest_message or {}).get("text") or "")
+        decision = decide(INDEX.get(session, now).match(message))
         if decision.kind == "two":
             claims = [queries.claim_by_slug(session, c.claim, now) for c in decision.candidates]
             if all(claims):

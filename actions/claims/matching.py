@@ -8,8 +8,8 @@ consonant skeletons (``skeleton``: "tazkira" meets «تذکره»), weighted by 
 the cosine of its nearest text. ``decide`` turns the ranking into what the person is told:
 this claim, "did you mean 1 … or 2 …", or that nothing checked matches. A claim only counts
 when the message is not just one of the everyday questions the assistant is trained on
-(``Guard``): nearer to it than to the nearest of them that is about as long, or nearly as
-near when the message passes on hearsay ("I heard…", «میگن», forwarded).
+(``Guard``): nearer to it than to the nearest of them, or nearly as near when the message
+passes on hearsay ("I heard…", «میگن», "wai").
 
 Standard library only: the action server answers without numpy or scikit-learn.
 """
@@ -64,16 +64,18 @@ class Guard:
     """When a message counts as a rumour rather than one of the everyday questions.
 
     A claim is kept only if the message comes at least as close to it as to the nearest
-    everyday question (plus ``margin``). That question counts only if it has at least
-    ``share`` of the message's words: "abbey gate?" is not what a six-word rumour about names
-    read at Abbey Gate says. A message passing on what it heard ("I heard", «میگن», "wai",
-    ``frames.HEARSAY``) or forwarded is held to ``hearsay_margin`` instead. All three are
-    chosen on the development split (scripts/bench_claims.py).
+    everyday question (plus ``margin``). A message passing on what it heard ("I heard",
+    «میگن», "wai", ``frames.HEARSAY``) is held to ``hearsay_margin`` instead.
+    ``share`` and ``enough``: an everyday question counts only if it has at least ``share``
+    of the message's words, or ``enough`` words (measured, not chosen: it lets an unchecked
+    rumour through, docs/CLAIMS.md). All are chosen on the development split
+    (scripts/bench_claims.py).
     """
 
     margin: float = 0.0
-    hearsay_margin: float = -0.1
-    share: float = 0.6
+    hearsay_margin: float = -0.2
+    share: float = 0.0
+    enough: int = 99
 
 
 @dataclass(frozen=True)
@@ -327,21 +329,18 @@ class ClaimIndex:
                     sums[number] += adds * repeated.get(number, 1.0)
         return sums
 
-    def match(
-        self, message: str, limit: int = 5, *, hearsay: bool = False, guard: Guard = Guard()
-    ) -> list[Candidate]:
+    def match(self, message: str, limit: int = 5, *, guard: Guard = Guard()) -> list[Candidate]:
         """The claims nearest to the message, best first, at most ``limit``, none at 0.
 
         A claim the message does not come as close to as to the nearest everyday question
         (``Guard``) is left out: "is abbey gate open?" asks about the gate, not about a rumour
-        of a list read there. ``hearsay``: the message is someone else's words (forwarded);
-        one that says so itself ("I heard…") is found without it.
+        of a list read there.
         """
         words = _all_words(message)
-        told = hearsay or is_hearsay(words)
+        told = is_hearsay(words)
         words = _words(words, self._frames, self._grammar)
         longest = self._length
-        needed = guard.share * len(words)
+        needed = min(guard.share * len(words), guard.enough)
         best: dict[int, tuple[float, int]] = {}
         everyday = 0.0
         for number, score in self._scores(words).items():

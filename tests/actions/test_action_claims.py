@@ -15,7 +15,7 @@ from actions.claims.models import ClaimAsk
 from actions.content import db
 from actions.content.models import Claim
 from bot.channels.sms_segments import segment_count
-from bot.contract import FORWARDED, REMEMBER_ADDRESS
+from bot.contract import REMEMBER_ADDRESS
 from tests.actions.content_support import NOW, Messages, clock, render, run
 
 pytestmark = pytest.mark.usefixtures("content_db")
@@ -40,14 +40,12 @@ def tracker(
     channel: str = "rest",
     entities: dict[str, str] | None = None,
     sender: str | None = None,
-    metadata: dict[str, object] | None = None,
 ) -> Tracker:
     """A conversation whose latest message is ``text``, sent on ``channel``."""
     latest = {
         "text": text,
         "intent": {"name": "check_claim", "confidence": 0.9},
         "entities": [{"entity": k, "value": v} for k, v in (entities or {}).items()],
-        "metadata": metadata or {},
     }
     return Tracker.from_dict(
         {
@@ -104,16 +102,6 @@ async def test_dari_in_latin_letters_finds_the_rumour() -> None:
     [message] = await check(tracker("canada hama afghana ra ba tazkira mebara, rast ast", "prs"))
     assert message["response"] == "utter_claim_verdict"
     assert TAZKIRA["prs"] in message["claim"]
-
-
-async def test_a_forwarded_rumour_is_checked_though_it_reads_like_a_question() -> None:
-    """Typed, it is nearly the everyday amnesty question; forwarded, it is someone's rumour."""
-    text = "the amnesty also covers soldiers of the old army"
-    [typed] = await check(tracker(text))
-    assert typed["response"] == "utter_claim_unchecked"
-    [forwarded] = await check(tracker(text, metadata={FORWARDED: True}))
-    assert forwarded["response"] == "utter_claim_verdict"
-    assert "former soldiers" in render(forwarded, "en")
 
 
 async def test_two_close_rumours_are_offered_by_number_and_the_number_picks() -> None:

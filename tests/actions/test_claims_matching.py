@@ -110,10 +110,12 @@ def test_a_large_index_tells_people_what_exact_scoring_would(
     assert decide(two_step.match(message)) == decide(exact.match(message))
 
 
-def test_a_short_everyday_question_does_not_hide_the_rumour(index: ClaimIndex) -> None:
-    """ "and mazar?" shares Mazar with the rumour, but it is two words of a seven-word one."""
-    decision = decide(index.match("anyone with a visa can fly from mazar"))
-    assert [candidate.claim for candidate in decision.candidates] == ["mazar-flights-any-visa"]
+def test_an_unchecked_rumour_sharing_words_with_a_claim_gets_no_verdict(
+    index: ClaimIndex,
+) -> None:
+    """ "for every family with children" is in the gates claim too; the border is not."""
+    message = "Uzbekistan opens the Hairatan border tomorrow for every family with children"
+    assert decide(index.match(message)).kind == "none"
 
 
 AMNESTY = "the amnesty also covers soldiers of the old army"
@@ -123,12 +125,10 @@ def test_a_rumour_told_as_hearsay_is_checked_though_it_reads_like_a_question(
     index: ClaimIndex,
 ) -> None:
     """Said plainly it is nearly the everyday "does amnesty cover soldiers and police"; "they
-    say" or a forwarded message makes it a rumour to check."""
+    say" makes it a rumour to check."""
     assert decide(index.match(AMNESTY)).kind == "none"
-    for told in (index.match("they say " + AMNESTY), index.match(AMNESTY, hearsay=True)):
-        assert [candidate.claim for candidate in decide(told).candidates] == [
-            "amnesty-soldiers-families"
-        ]
+    told = decide(index.match("they say " + AMNESTY))
+    assert [candidate.claim for candidate in told.candidates] == ["amnesty-soldiers-families"]
 
 
 @pytest.mark.parametrize(
