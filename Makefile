@@ -21,7 +21,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 
 .PHONY: help setup run db purge train lint mypy check test test-unit validate test-nlu test-stories test-followups \
 	test-integration journeys deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
-	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-language bench-urgency bench-claims \
+	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-surge bench-language bench-urgency bench-claims \
 	chaos cluster clean
 
 help:
@@ -46,6 +46,8 @@ help:
 	@echo "make bench-claims    rumours to checked claims: top-1 per language slice, false matches, 5 000 claims"
 	@echo "make bench-load  full stack under load: make run's setup, production (PostgreSQL, Redis,"
 	@echo "            several workers) and stock Rasa side by side (BENCH_DURATION=60 BENCH_CONCURRENCY=50)"
+	@echo "make bench-surge production on Telegram at 3x its capacity, direct vs queued intake"
+	@echo "            (BENCH_SURGE_SECONDS=60 BENCH_SURGE_FACTOR=3 BENCH_SURGE_CAPACITY_SECONDS=30)"
 	@echo "make chaos  kill the action server, a Rasa process and Redis under a web-chat load (about"
 	@echo "            3 min): what each message got, time to recover; needs PostgreSQL, redis-server"
 	@echo "make cluster  six hosts (network namespaces: nginx, 2 Rasa, actions, Redis, PostgreSQL);"
@@ -103,7 +105,8 @@ run: setup db train
 # code with .venv/actions, the bot runtime's (bot/ with the channels, Rasa's annotations) with
 # .venv/bot's interpreter. Each script is checked with the venv that runs it. `make mypy` is also
 # the pre-commit hook (.pre-commit-config.yaml), so it needs the venvs but never builds them.
-BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_language_hold.py scripts/bench_channel_memory.py scripts/dated_stories.py
+BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_language_hold.py scripts/bench_channel_memory.py scripts/dated_stories.py \
+	scripts/bench_tracker_read.py
 MYPY_ACTIONS := actions bot/contentdb bot/lang bot/alert_rates.py bot/pacing.py bot/settings_values.py bot/case_urgency.py bot/case_hours.py \
 	bot/channels/sms_segments.py bot/question_mask.py \
 	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest scripts/cluster
@@ -304,6 +307,21 @@ bench-load: setup $(MODEL)
 	@mkdir -p results
 	$(ACT)/python scripts/bench_load.py --duration $(BENCH_DURATION) \
 		--concurrency $(BENCH_CONCURRENCY) $(if $(BENCH_PROFILE),--profile results/profile)
+
+# The production setup on Telegram (fake Bot API on loopback): closed-loop capacity, then
+# BENCH_SURGE_FACTOR × it for BENCH_SURGE_SECONDS, CHANNEL_INTAKE=direct beside queue; lost and
+# doubled messages, webhook latency, notices of the wait, drain rate, memory (docs/BENCHMARKS.md,
+# "Surge"). Needs PostgreSQL and Redis. About 10 minutes with the defaults; BENCH_SURGE_PROFILE=1
+# adds where Rasa's time goes during the arrivals (py-spy).
+BENCH_SURGE_SECONDS ?= 60
+BENCH_SURGE_FACTOR ?= 3
+BENCH_SURGE_CAPACITY_SECONDS ?= 30
+BENCH_SURGE_MODES ?= direct,queue
+bench-surge: setup $(MODEL)
+	@mkdir -p results
+	$(ACT)/python scripts/bench_surge.py --seconds $(BENCH_SURGE_SECONDS) \
+		--factor $(BENCH_SURGE_FACTOR) --capacity-seconds $(BENCH_SURGE_CAPACITY_SECONDS) \
+		--modes $(BENCH_SURGE_MODES) $(if $(BENCH_SURGE_PROFILE),--profile results/profile)
 
 # Production profile (2 Rasa processes, PostgreSQL tracker store in a fresh database, a Redis of
 # its own on a free port), 6 people in the web chat; the action server, one Rasa process and

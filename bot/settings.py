@@ -28,6 +28,10 @@ DEFAULT_RETENTION: Final = timedelta(days=7)
 MEMORY_CONVERSATIONS: Final = "MEMORY_CONVERSATIONS"
 DEFAULT_MEMORY_CONVERSATIONS: Final = 10_000
 ONE_MESSAGE_RETENTION: Final = "ONE_MESSAGE_RETENTION"
+#: The SQL tracker store: conversations each Rasa worker keeps the session's events of, so a
+#: turn reads only the rows stored since (``bot/session_snapshots.py``).
+TRACKER_SNAPSHOTS: Final = "TRACKER_SNAPSHOTS"
+DEFAULT_TRACKER_SNAPSHOTS: Final = 2000
 DEFAULT_ONE_MESSAGE_RETENTION: Final = timedelta(hours=1)
 #: Minutes a follow-up still inherits the topic and details of the questions before it (a
 #: fraction too: ``0.2`` is twelve seconds, which lets a test watch the memory lapse).
@@ -59,6 +63,11 @@ def conversation_retention(environ: Mapping[str, str] = os.environ) -> timedelta
 def memory_conversations(environ: Mapping[str, str] = os.environ) -> int:
     """``MEMORY_CONVERSATIONS``, default 10,000 (about 180 MB of Rasa's memory)."""
     return whole_number(environ, MEMORY_CONVERSATIONS, DEFAULT_MEMORY_CONVERSATIONS)
+
+
+def session_snapshots(environ: Mapping[str, str] = os.environ) -> int:
+    """``TRACKER_SNAPSHOTS``, default 2,000 conversations per Rasa worker."""
+    return whole_number(environ, TRACKER_SNAPSHOTS, DEFAULT_TRACKER_SNAPSHOTS)
 
 
 def one_message_retention(environ: Mapping[str, str] = os.environ) -> timedelta:

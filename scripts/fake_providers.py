@@ -19,7 +19,7 @@ import threading
 import time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 from aiohttp import web
@@ -159,12 +159,13 @@ class FakeProviders:
         whatsapp_rate: float | None = 80,
         sms_rate: float | None = None,
         fail_every: int = 0,
+        telegram_per_chat: float | None = 1,
     ) -> None:
         self.received: list[Received] = []
         self.refused: list[tuple[str, str, float]] = []
         self._windows = {
             # Telegram allows one message a second in a chat (bursts briefly tolerated: +1).
-            "telegram": Window(telegram_rate, per_recipient=1),
+            "telegram": Window(telegram_rate, per_recipient=telegram_per_chat),
             "whatsapp": Window(whatsapp_rate),
             "sms_gateway": Window(sms_rate),
             "twilio_sms": Window(sms_rate),
@@ -296,10 +297,19 @@ class FakeProviders:
         return web.json_response({"sid": f"SM{len(self.received):032d}"}, status=201)
 
 
-class ProvidersInThread:
-    """The fake providers on their own event loop in a thread, for synchronous test fixtures."""
+class Served(Protocol):
+    """A stand-in server: ``start`` on a port gives its base URL."""
 
-    def __init__(self, providers: FakeProviders) -> None:
+    async def start(self, port: int) -> str: ...
+
+    async def stop(self) -> None: ...
+
+
+class ProvidersInThread:
+    """The fake providers (or another stand-in server) on their own event loop in a thread,
+    for synchronous test fixtures."""
+
+    def __init__(self, providers: Served) -> None:
         self.providers = providers
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)

@@ -38,7 +38,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT_BIN = ROOT / ".venv" / "bot" / "bin"
-#: A limit no test or load generator reaches (``Stack.client_limits``).
+#: A limit no test or load generator reaches (``Stack.client_limits``, ``bounded_sync_turns``).
 UNLIMITED = "1000000000"
 ACTIONS_BIN = ROOT / ".venv" / "actions" / "bin"
 DEFAULT_ENDPOINTS = ROOT / "endpoints.yml"
@@ -208,6 +208,10 @@ class Stack:
     #: has them. Off for the load generators and tests, which send every simulated person from
     #: this machine's one address: to the limits they would all be one client.
     client_limits: bool = False
+    #: REST and the web chat answering with the notice of the wait past ``SYNC_TURNS_WAITING``
+    #: turns (bot/channels/sync_turns.py), as `make run` has them. Off for the load generators
+    #: and tests, whose simulated people write all at once to measure the answers themselves.
+    bounded_sync_turns: bool = False
     _children: list[Child] = field(default_factory=list, init=False)
     #: Used when the environment sets no ACTION_SERVER_SECRET: one per stack, never printed.
     _action_secret: str = field(default_factory=lambda: secrets.token_urlsafe(32), init=False)
@@ -259,6 +263,8 @@ class Stack:
             env.update(
                 WEBCHAT_MESSAGES_PER_MINUTE=UNLIMITED, WEBCHAT_CONVERSATIONS_PER_HOUR=UNLIMITED
             )
+        if not self.bounded_sync_turns:
+            env.update(SYNC_TURNS_WAITING=UNLIMITED)
         env.update(self.extra_env)
         env.update(overrides)
         # Rasa sends it with every action call (endpoints.yml); the action server checks it.
@@ -387,17 +393,7 @@ class Stack:
         if self.with_actions:
             self._spawn(
                 "actions",
-                [
-                    # rasa-sdk's server on this stack's interface, running nothing for a caller
-                    # without ACTION_SERVER_SECRET (actions/server.py).
-                    str(ACTIONS_BIN / "python"),
-                    "-m",
-                    "actions.server",
-                    "--actions",
-                    "actions.chat",
-                    "--port",
-                    str(self.action_port),
-                ],
+                action_server_command(self.action_port),
                 # rasa-sdk's own names (rasa_sdk/constants.py); Rasa's is SANIC_WORKERS.
                 env={
                     "ACTION_SERVER_SANIC_WORKERS": str(self.action_workers),
@@ -498,6 +494,20 @@ class Stack:
                     f"{child.name} stopped with code {child.process.returncode}; "
                     f"see {self.log_dir}/{child.name}.log"
                 )
+
+
+def action_server_command(port: int) -> list[str]:
+    """rasa-sdk's server with the chat's actions on ``port``, running nothing for a caller
+    without ACTION_SERVER_SECRET (actions/server.py)."""
+    return [
+        str(ACTIONS_BIN / "python"),
+        "-m",
+        "actions.server",
+        "--actions",
+        "actions.chat",
+        "--port",
+        str(port),
+    ]
 
 
 def _signal_group(process: "subprocess.Popen[bytes]", sig: int) -> None:
@@ -642,6 +652,7 @@ def embedded_stack(
         with_notifier=True,
         admin_port=admin_port,
         client_limits=True,
+        bounded_sync_turns=True,
     )
     return stack, where_token
 
