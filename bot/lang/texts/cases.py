@@ -170,7 +170,7 @@ TEXTS: Final[dict[str, Entry]] = {
     "provider_phone_off": {
         "en": "the phone is off or out of coverage",
         "prs": "تلفن خاموش است یا آنتن ندارد",
-        "ps": "تلیفون بند دی یا آنتن نه لري",
+        "ps": "ټیلیفون بند دی یا انټن نه لري",
     },
     "provider_window_closed": {
         "en": "WhatsApp allows no free message now (more than 24 hours since the person wrote)",
