@@ -26,6 +26,7 @@ from bot.stores import (
     ForgetfulSQLTrackerStore,
     asks_to_be_forgotten,
 )
+from tests.databases import backend_params
 
 DOMAIN = Domain.empty()
 PG = "postgresql://postgres@127.0.0.1:5432/test"
@@ -91,7 +92,7 @@ def _postgres_or_skip() -> None:
         pytest.skip(f"PostgreSQL unreachable: {error}")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=backend_params("postgresql"))
 def sql_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ForgetfulSQLTrackerStore]:
     if request.param == "sqlite":
         yield ForgetfulSQLTrackerStore(DOMAIN, dialect="sqlite", db=str(tmp_path / "rasa.db"))
