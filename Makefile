@@ -21,8 +21,8 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 
 .PHONY: help setup run db purge train lint mypy check test test-unit validate validate-if-changed test-nlu test-stories test-followups \
 	test-integration journeys deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
-	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-language bench-urgency bench-claims \
-	chaos clean
+	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-surge bench-language bench-urgency bench-claims \
+	chaos cluster clean
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
@@ -47,8 +47,12 @@ help:
 	@echo "make bench-claims    rumours to checked claims: top-1 per language slice, false matches, 5 000 claims"
 	@echo "make bench-load  full stack under load: make run's setup, production (PostgreSQL, Redis,"
 	@echo "            several workers) and stock Rasa side by side (BENCH_DURATION=60 BENCH_CONCURRENCY=50)"
+	@echo "make bench-surge production on Telegram at 3x its capacity, direct vs queued intake"
+	@echo "            (BENCH_SURGE_SECONDS=60 BENCH_SURGE_FACTOR=3 BENCH_SURGE_CAPACITY_SECONDS=30)"
 	@echo "make chaos  kill the action server, a Rasa process and Redis under a web-chat load (about"
 	@echo "            3 min): what each message got, time to recover; needs PostgreSQL, redis-server"
+	@echo "make cluster  six hosts (network namespaces: nginx, 2 Rasa, actions, Redis, PostgreSQL);"
+	@echo "            cut a Rasa host off, kill the action server, partition Redis (as root, ~4 min)"
 
 ## Environments ---------------------------------------------------------------------------
 setup: .venv/bot/.installed .venv/actions/.installed
@@ -102,10 +106,11 @@ run: setup db train
 # code with .venv/actions, the bot runtime's (bot/ with the channels, Rasa's annotations) with
 # .venv/bot's interpreter. Each script is checked with the venv that runs it. `make mypy` is also
 # the pre-commit hook (.pre-commit-config.yaml), so it needs the venvs but never builds them.
-BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_language_hold.py scripts/bench_channel_memory.py scripts/dated_stories.py
+BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_language_hold.py scripts/bench_channel_memory.py scripts/dated_stories.py \
+	scripts/bench_tracker_read.py
 MYPY_ACTIONS := actions bot/contentdb bot/lang bot/alert_rates.py bot/pacing.py bot/settings_values.py bot/case_urgency.py bot/case_hours.py \
 	bot/channels/sms_segments.py bot/question_mask.py \
-	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest
+	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest scripts/cluster
 MYPY_BOT := bot $(BOT_SCRIPTS)
 
 LINTED := bot actions tests scripts conftest.py
@@ -191,7 +196,8 @@ test-nlu: $(MODEL)
 # default DejaVu Sans lacks ۍ, which the web chat then showed as an empty box); fontconfig finds
 # it. npm: installs axe-core. redis-server: the channels' shared memory, the Redis lock store and
 # chaos run Redis servers of their own. kannel, kannel-extras: bearerbox, smsbox and fakesmsc, the
-# real Kannel of the Kannel channel's test. `make deps` installs what is missing (as root,
+# real Kannel of the Kannel channel's test. nginx, iproute2: make cluster's load balancer and its
+# network namespaces. `make deps` installs what is missing (as root,
 # apt-get); `make test` installs none of them: it names what is missing and stops. .ci/run calls both.
 missing_packages = $(strip \
 	$(if $(shell command -v chromium),,chromium) \
@@ -199,6 +205,8 @@ missing_packages = $(strip \
 	$(if $(shell fc-list ':charset=6cd' family 2>/dev/null),,fonts-noto-core) \
 	$(if $(wildcard /usr/sbin/bearerbox),,kannel) \
 	$(if $(wildcard /usr/lib/kannel/test/fakesmsc),,kannel-extras) \
+	$(if $(wildcard /usr/sbin/nginx),,nginx) \
+	$(if $(shell command -v ip),,iproute2) \
 	$(if $(shell command -v npm),,npm) \
 	$(if $(shell command -v redis-server),,redis-server))
 
@@ -322,6 +330,21 @@ bench-load: setup $(MODEL)
 	$(ACT)/python scripts/bench_load.py --duration $(BENCH_DURATION) \
 		--concurrency $(BENCH_CONCURRENCY) $(if $(BENCH_PROFILE),--profile results/profile)
 
+# The production setup on Telegram (fake Bot API on loopback): closed-loop capacity, then
+# BENCH_SURGE_FACTOR × it for BENCH_SURGE_SECONDS, CHANNEL_INTAKE=direct beside queue; lost and
+# doubled messages, webhook latency, notices of the wait, drain rate, memory (docs/BENCHMARKS.md,
+# "Surge"). Needs PostgreSQL and Redis. About 10 minutes with the defaults; BENCH_SURGE_PROFILE=1
+# adds where Rasa's time goes during the arrivals (py-spy).
+BENCH_SURGE_SECONDS ?= 60
+BENCH_SURGE_FACTOR ?= 3
+BENCH_SURGE_CAPACITY_SECONDS ?= 30
+BENCH_SURGE_MODES ?= direct,queue
+bench-surge: setup $(MODEL)
+	@mkdir -p results
+	$(ACT)/python scripts/bench_surge.py --seconds $(BENCH_SURGE_SECONDS) \
+		--factor $(BENCH_SURGE_FACTOR) --capacity-seconds $(BENCH_SURGE_CAPACITY_SECONDS) \
+		--modes $(BENCH_SURGE_MODES) $(if $(BENCH_SURGE_PROFILE),--profile results/profile)
+
 # Production profile (2 Rasa processes, PostgreSQL tracker store in a fresh database, a Redis of
 # its own on a free port), 6 people in the web chat; the action server, one Rasa process and
 # Redis are killed in turn. About 3 minutes; exit 1 if a message was lost. The last step of
@@ -329,6 +352,14 @@ bench-load: setup $(MODEL)
 chaos: deps-check setup $(MODEL)
 	@mkdir -p results
 	$(ACT)/python scripts/chaos.py $(if $(CHAOS_LABEL),--label "$(CHAOS_LABEL)")
+
+# The multi-machine deployment of docs/OPERATIONS.md as network namespaces on one bridge (root):
+# an nginx front, 2 Rasa hosts, an action server, Redis and a PostgreSQL cluster of its own, under
+# a web chat load in three languages; a Rasa host cut off, the action server killed, Redis
+# partitioned. Not part of `make test` (it needs root; docs/OPERATIONS.md, "The cluster test").
+cluster: setup $(MODEL)
+	@mkdir -p results
+	$(ACT)/python -m scripts.cluster $(if $(CLUSTER_LABEL),--label "$(CLUSTER_LABEL)")
 
 clean:
 	rm -rf models results var .rasa

@@ -9,7 +9,10 @@ arguments as ``python -m rasa_sdk``), it
 - runs nothing for a request without the shared secret ``ACTION_SERVER_SECRET`` in the header
   ``X-Action-Server-Secret`` (Rasa sends it: ``headers`` of ``action_endpoint`` in
   endpoints.yml). Only ``/health`` answers without it, so that a load balancer can probe.
-- refuses to start on a non-loopback address without a secret.
+- refuses to start on a non-loopback address without a secret;
+- serves ``/metrics`` (``actions/server_metrics.py``: each action run, by name, and its time)
+  to Prometheus with ``METRICS_TOKEN`` instead of the secret; with several workers
+  (``ACTION_SERVER_SANIC_WORKERS``) their counts added up in ``PROMETHEUS_MULTIPROC_DIR``.
 
 Both variables are read once, at the start, by ``actions/settings.py``.
 
@@ -32,13 +35,16 @@ from sanic import Sanic, response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
+from actions.server_metrics import MeasuredExecutor, add_metrics_route
 from actions.settings import ACTION_SERVER_SECRET, ActionServerSettings, SettingsError
+from bot.metrics import METRICS_PATH, clear_worker_files
 
 logger = logging.getLogger(__name__)
 
 SECRET_HEADER: Final = "X-Action-Server-Secret"
-#: What a load balancer or `make run` may ask without the secret.
-OPEN_PATHS: Final = frozenset({"/health"})
+#: What a load balancer or `make run` may ask without the secret; Prometheus has a token of
+#: its own (``METRICS_TOKEN``).
+OPEN_PATHS: Final = frozenset({"/health", METRICS_PATH})
 
 hookimpl = HookimplMarker("rasa_sdk")
 
@@ -71,18 +77,21 @@ def protect(app: Sanic, secret: str | None) -> None:
 
 
 class SecretPlugin:
-    """rasa-sdk's own extension point for middleware (``attach_sanic_app_extensions``)."""
+    """rasa-sdk's own extension point for middleware and routes
+    (``attach_sanic_app_extensions``): the secret, and ``/metrics``."""
 
-    def __init__(self, secret: str | None) -> None:
-        self.secret = secret
+    def __init__(self, settings: ActionServerSettings) -> None:
+        self.settings = settings
 
     @hookimpl
     def attach_sanic_app_extensions(self, app: Sanic) -> None:
-        protect(app, self.secret)
+        protect(app, self.settings.secret)
+        add_metrics_route(app, self.settings.metrics_token, self.settings.metrics_dir)
 
 
 def main() -> int:
     """rasa-sdk's command line and start-up, bound to loopback and behind the secret."""
+    import rasa_sdk.endpoint
     from rasa_sdk.__main__ import main_from_args
     from rasa_sdk.endpoint import create_argument_parser
     from rasa_sdk.plugin import plugin_manager
@@ -94,7 +103,10 @@ def main() -> int:
         return 2
 
     settings.hand_to_rasa_sdk()
-    plugin_manager().register(SecretPlugin(settings.secret))
+    clear_worker_files(settings.metrics_dir)  # before the workers start
+    # ``create_app`` makes its executor from this name: every action run is counted.
+    rasa_sdk.endpoint.ActionExecutor = MeasuredExecutor
+    plugin_manager().register(SecretPlugin(settings))
     main_from_args(create_argument_parser().parse_args())
     return 0
 

@@ -11,6 +11,10 @@ for both runtimes:
     every interface) and the secret Rasa sends with each call (``actions/server.py``). Read
     when the action server starts; an address other machines can reach without a secret stops
     the start.
+``METRICS_TOKEN`` (unset), ``ACTION_SERVER_SANIC_WORKERS`` (``1``), ``PROMETHEUS_MULTIPROC_DIR``
+    The bearer token ``/metrics`` answers (read by every process; ``bot/settings.py``), and,
+    with several workers, the empty directory where they keep their counts (``bot/metrics.py``);
+    several workers without it stop the start.
 
 ``CONTENT_DB_URL``
     The content database (default: the SQLite file ``var/content.db``). Read on every use, so
@@ -73,7 +77,9 @@ from dataclasses import dataclass, fields, replace
 from datetime import timedelta
 
 from bot import case_events
-from bot.settings_values import SettingsError, duration_setting, parse_duration
+from bot.metrics import workers_without_dir
+from bot.settings import metrics_dir, metrics_token
+from bot.settings_values import SettingsError, duration_setting, parse_duration, whole_number
 
 __all__ = [
     "ActionServerSettings",
@@ -97,6 +103,8 @@ ACTION_SERVER_SECRET = "ACTION_SERVER_SECRET"
 #: rasa-sdk's own variable for the interface it binds to.
 SANIC_HOST = "SANIC_HOST"
 DEFAULT_ACTION_SERVER_HOST = "127.0.0.1"
+#: rasa-sdk's own variable for its Sanic workers.
+ACTION_SERVER_WORKERS = "ACTION_SERVER_SANIC_WORKERS"
 
 
 def is_loopback(host: str) -> bool:
@@ -111,17 +119,31 @@ def is_loopback(host: str) -> bool:
 
 @dataclass(frozen=True)
 class ActionServerSettings:
-    """Where the action server listens and the secret every call must carry."""
+    """Where the action server listens, the secret every call must carry, and who may read
+    its ``/metrics``."""
 
     host: str = DEFAULT_ACTION_SERVER_HOST
     #: None only on a loopback-only server (local development).
     secret: str | None = None
+    #: ``METRICS_TOKEN``; None: ``/metrics`` answers nobody.
+    metrics_token: str | None = None
+    #: ``ACTION_SERVER_SANIC_WORKERS`` (rasa-sdk's), and their shared count files
+    #: (``PROMETHEUS_MULTIPROC_DIR``), needed when there are several (``bot/metrics.py``).
+    workers: int = 1
+    metrics_dir: str | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> ActionServerSettings:
-        """``SANIC_HOST`` and ``ACTION_SERVER_SECRET``; SettingsError when the server would be
-        reachable from other machines without a secret."""
+        """``SANIC_HOST``, ``ACTION_SERVER_SECRET``, ``METRICS_TOKEN``,
+        ``ACTION_SERVER_SANIC_WORKERS`` and ``PROMETHEUS_MULTIPROC_DIR``; SettingsError when
+        the server would be reachable from other machines without a secret, or when several
+        workers would count apart."""
         secret = environ.get(ACTION_SERVER_SECRET, "").strip() or None
+        workers = whole_number(environ, ACTION_SERVER_WORKERS, 1)
+        directory = metrics_dir(environ)
+        problem = workers_without_dir(workers, directory, ACTION_SERVER_WORKERS)
+        if problem:
+            raise SettingsError(problem)
         host = environ.get(SANIC_HOST, DEFAULT_ACTION_SERVER_HOST)
         if secret is None and not is_loopback(host):
             raise SettingsError(
@@ -129,7 +151,13 @@ class ActionServerSettings:
                 f"set {ACTION_SERVER_SECRET} (the same value for Rasa, endpoints.yml sends it) "
                 "or bind to 127.0.0.1"
             )
-        return cls(host=host, secret=secret)
+        return cls(
+            host=host,
+            secret=secret,
+            metrics_token=metrics_token(environ),
+            workers=workers,
+            metrics_dir=directory,
+        )
 
     def hand_to_rasa_sdk(self, environ: MutableMapping[str, str] = os.environ) -> None:
         """rasa-sdk reads ``SANIC_HOST`` itself, with every interface as its default: give it

@@ -16,6 +16,10 @@ On top of Rasa's own behaviour:
   that the notifier and the console read the reason, permanence and retry time by key.
 - **STOP, "delete my data" and "safety" in a paused conversation** (a caseworker holds it):
   ``bot/paused.py``.
+- **``/metrics`` for Prometheus** (``bot/channels/metrics.py``), whatever channels the
+  credentials file names, behind ``METRICS_TOKEN``; with ``SANIC_WORKERS`` above 1 it adds up
+  every worker's counts in ``PROMETHEUS_MULTIPROC_DIR``, which it empties before they start,
+  and refuses to start without it (``bot/metrics.py``).
 - **No production start without its keys**: with a shared tracker store Rasa refuses to start
   without ``CONVERSATION_ID_KEY`` or ``ADDRESS_ENCRYPTION_KEY`` and names it, and with
   ``SANIC_WORKERS`` above 1 without ``CONVERSATION_ID_KEY`` (``bot/deployment.py``). The key
@@ -38,10 +42,20 @@ from sanic.response import HTTPResponse
 
 from bot.channels import identity
 from bot.channels.alerts import AlertNotDelivered
+from bot.channels.metrics import metrics_blueprint
 from bot.channels.transport import BODY_LIMITS, secrets_match
 from bot.contract import NOT_DELIVERED_STATUS
 from bot.deployment import PRODUCTION_KEYS, missing_keys, workers_without_key
-from bot.settings import api_token, conversation_id_key, sanic_workers, unset_variables
+from bot.metrics import clear_worker_files, workers_without_dir
+from bot.settings import (
+    SANIC_WORKERS,
+    api_token,
+    conversation_id_key,
+    metrics_dir,
+    metrics_token,
+    sanic_workers,
+    unset_variables,
+)
 from bot.settings_values import SettingsError
 from bot.speed import kept_connections
 
@@ -122,6 +136,7 @@ def _run_hardened(run: Any) -> Any:
         refuse_without_keys(getattr(args, "endpoints", None))
         # Before Sanic starts its workers: they inherit this one key.
         identity.hold_key(conversation_key_for_workers())
+        prepare_metrics_dir()
         args.auth_token = args.auth_token or api_token()
         listeners = list(getattr(args, "server_listeners", None) or [])
         args.server_listeners = [
@@ -161,17 +176,43 @@ def conversation_key_for_workers() -> bytes | None:
     return key
 
 
+def prepare_metrics_dir() -> None:
+    """Before the workers start: stop when several would count apart, else empty their
+    directory of a run before's counts."""
+    directory = metrics_dir()
+    problem = workers_without_dir(sanic_workers(), directory, SANIC_WORKERS)
+    if problem:
+        raise RasaException(problem)
+    clear_worker_files(directory)
+
+
+def _with_metrics(configure: Callable[..., Sanic]) -> Callable[..., Sanic]:
+    """Rasa's ``configure_app``, whose app also serves ``/metrics``; the token is read once,
+    here, before the workers start."""
+
+    def configure_with_metrics(*args: Any, **kwargs: Any) -> Sanic:
+        app = configure(*args, **kwargs)
+        app.blueprint(metrics_blueprint(metrics_token(), metrics_dir()))
+        return app
+
+    return configure_with_metrics
+
+
 def main() -> None:
     """Rasa's own command line, with ``rasa run`` hardened (``rasa.cli.run.run`` is what the
-    ``run`` sub-command calls; it is looked up when Rasa builds its argument parser)."""
+    ``run`` sub-command calls; it is looked up when Rasa builds its argument parser) and its
+    app serving ``/metrics``."""
     import rasa.__main__
     import rasa.cli.run
+    import rasa.core.run
 
     from bot import paused, speed
 
     paused.install()
     speed.install()
     rasa.cli.run.run = _run_hardened(rasa.cli.run.run)
+    # ``serve_application`` looks it up in its module when it builds the app.
+    rasa.core.run.configure_app = _with_metrics(rasa.core.run.configure_app)
     rasa.__main__.main()
 
 

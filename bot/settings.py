@@ -28,6 +28,10 @@ DEFAULT_RETENTION: Final = timedelta(days=7)
 MEMORY_CONVERSATIONS: Final = "MEMORY_CONVERSATIONS"
 DEFAULT_MEMORY_CONVERSATIONS: Final = 10_000
 ONE_MESSAGE_RETENTION: Final = "ONE_MESSAGE_RETENTION"
+#: The SQL tracker store: conversations each Rasa worker keeps the session's events of, so a
+#: turn reads only the rows stored since (``bot/session_snapshots.py``).
+TRACKER_SNAPSHOTS: Final = "TRACKER_SNAPSHOTS"
+DEFAULT_TRACKER_SNAPSHOTS: Final = 2000
 DEFAULT_ONE_MESSAGE_RETENTION: Final = timedelta(hours=1)
 #: Minutes a follow-up still inherits the topic and details of the questions before it (a
 #: fraction too: ``0.2`` is twelve seconds, which lets a test watch the memory lapse).
@@ -46,6 +50,10 @@ RASA_ENDPOINTS: Final = "RASA_ENDPOINTS"
 CONVERSATION_ID_KEY: Final = "CONVERSATION_ID_KEY"
 #: Rasa's Sanic worker processes; each sends its share of a channel's alert rate.
 SANIC_WORKERS: Final = "SANIC_WORKERS"
+#: Who may read ``/metrics`` on every process (``bot/metrics.py``), and where several workers of
+#: one server keep their counts (prometheus_client's own variable, read by it at import).
+METRICS_TOKEN: Final = "METRICS_TOKEN"
+PROMETHEUS_MULTIPROC_DIR: Final = "PROMETHEUS_MULTIPROC_DIR"
 #: The content database, shared with the content runtime (``bot/contentdb/engines.py`` turns
 #: it into this runtime's driver and supplies the local default).
 CONTENT_DB_URL: Final = "CONTENT_DB_URL"
@@ -59,6 +67,11 @@ def conversation_retention(environ: Mapping[str, str] = os.environ) -> timedelta
 def memory_conversations(environ: Mapping[str, str] = os.environ) -> int:
     """``MEMORY_CONVERSATIONS``, default 10,000 (about 180 MB of Rasa's memory)."""
     return whole_number(environ, MEMORY_CONVERSATIONS, DEFAULT_MEMORY_CONVERSATIONS)
+
+
+def session_snapshots(environ: Mapping[str, str] = os.environ) -> int:
+    """``TRACKER_SNAPSHOTS``, default 2,000 conversations per Rasa worker."""
+    return whole_number(environ, TRACKER_SNAPSHOTS, DEFAULT_TRACKER_SNAPSHOTS)
 
 
 def one_message_retention(environ: Mapping[str, str] = os.environ) -> timedelta:
@@ -91,6 +104,17 @@ def conversation_id_key(environ: Mapping[str, str] = os.environ) -> bytes | None
 def sanic_workers(environ: Mapping[str, str] = os.environ) -> int:
     """``SANIC_WORKERS``, a whole number above zero, default 1."""
     return whole_number(environ, SANIC_WORKERS, 1)
+
+
+def metrics_token(environ: Mapping[str, str] = os.environ) -> str | None:
+    """``METRICS_TOKEN``, or None when unset or blank (then ``/metrics`` answers nobody).
+    Read by every process of both runtimes."""
+    return environ.get(METRICS_TOKEN, "").strip() or None
+
+
+def metrics_dir(environ: Mapping[str, str] = os.environ) -> str | None:
+    """``PROMETHEUS_MULTIPROC_DIR``, or None: the workers' shared count files."""
+    return environ.get(PROMETHEUS_MULTIPROC_DIR, "").strip() or None
 
 
 def unset_variables(names: Iterable[str], environ: Mapping[str, str] = os.environ) -> set[str]:

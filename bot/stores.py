@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import json
 import logging
 import sys
 import time
@@ -37,16 +38,25 @@ from typing import Any
 
 import sqlalchemy as sa
 from rasa.core.tracker_store import InMemoryTrackerStore, SQLTrackerStore, TrackerStore
-from rasa.shared.core.events import BotUttered, UserUttered
+from rasa.shared.core.events import (
+    BotUttered,
+    Event,
+    SessionStarted,
+    UserUttered,
+    deserialise_events,
+)
 from rasa.shared.core.trackers import DialogueStateTracker
+from rasa.shared.nlu.constants import INTENT_NAME_KEY
 
 from bot.case_inbox import CaseInbox
 from bot.question_log import QuestionLog, people_of
+from bot.session_snapshots import SessionSnapshots
 from bot.settings import (
     conversation_retention,
     endpoints_file,
     memory_conversations,
     one_message_retention,
+    session_snapshots,
 )
 
 logger = logging.getLogger(__name__)
@@ -180,6 +190,12 @@ class ForgetfulSQLTrackerStore(SQLTrackerStore):
     meanwhile — and that count is the number of events it was read with. So the store notes
     that number on the tracker it returns and on the tracker it saved, and inserts the events
     after it; a tracker it did not read (a new conversation, an API call) is counted as Rasa does.
+
+    And a turn reads only what it lacks: the session's events this worker read or wrote last
+    are kept (``bot/session_snapshots.py``), and the next read fetches the rows stored after
+    them instead of the whole session's JSON. The tracker is the same as Rasa's own read
+    (slots, the last turns, a pause, the session); ``retrieve_full_tracker`` (the HTTP API's
+    whole history) is Rasa's.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -188,11 +204,45 @@ class ForgetfulSQLTrackerStore(SQLTrackerStore):
         self._next_purge = time.monotonic() + PURGE_EVERY_SECONDS
         self._cases = CaseInbox.from_env()
         self._questions = QuestionLog.from_env()
+        self._snapshots = SessionSnapshots(session_snapshots())
 
     async def retrieve(self, sender_id: str) -> DialogueStateTracker | None:
-        tracker = await super().retrieve(sender_id)
+        tracker = self._read_session(sender_id)
         if tracker is not None:
             setattr(tracker, _STORED_EVENTS, len(tracker.events))
+        return tracker
+
+    def _read_session(self, sender_id: str) -> DialogueStateTracker | None:
+        """The latest session, as Rasa's ``retrieve`` reads it: from the kept snapshot and
+        the rows stored after it when it still holds, else all of the session's rows."""
+        if not self.domain:
+            return None
+        events = self.SQLEvent
+        snapshot = self._snapshots.get(sender_id)
+        with self.session_scope() as session:
+            if snapshot is not None:
+                rows = (
+                    session.query(events.id, events.type_name, events.data)
+                    .filter(events.sender_id == sender_id, events.id >= snapshot.last_row)
+                    .order_by(events.id)
+                    .all()
+                )
+                newer = rows[1:]
+                if (
+                    rows
+                    and rows[0].id == snapshot.last_row
+                    and all(row.type_name != SessionStarted.type_name for row in newer)
+                ):
+                    known = [*snapshot.events, *deserialise_events(_dicts(newer))]
+                    if newer:
+                        self._snapshots.keep(sender_id, known, newer[-1].id)
+                    return DialogueStateTracker.from_events(sender_id, known, self.domain.slots)
+                self._snapshots.drop([sender_id])
+            rows = self._event_query(session, sender_id, fetch_events_from_all_sessions=False).all()
+        if not rows:
+            return None
+        tracker = DialogueStateTracker.from_dict(sender_id, _dicts(rows), self.domain.slots)
+        self._snapshots.keep(sender_id, tracker.events, rows[-1].id)
         return tracker
 
     def _additional_events(self, session: Any, tracker: DialogueStateTracker) -> Iterator[Any]:
@@ -206,14 +256,53 @@ class ForgetfulSQLTrackerStore(SQLTrackerStore):
         if asks_to_be_forgotten(tracker):
             await self.forget(tracker.sender_id, people_of(tracker))
             return
-        await super().save(tracker)
+        await self.stream_events(tracker)
+        self._insert(tracker)
         setattr(tracker, _STORED_EVENTS, len(tracker.events))
         await self._cases.after_turn(tracker)
         if time.monotonic() >= self._next_purge:
             self._next_purge = time.monotonic() + PURGE_EVERY_SECONDS
             await asyncio.to_thread(self.purge_older_than, self._retention)
 
+    def _insert(self, tracker: DialogueStateTracker) -> None:
+        """Rasa's insert of the turn's events, which also keeps the snapshot of a tracker this
+        store read: its events as read, then the new ones as they will be read back (from
+        their JSON: lists, not tuples), up to the id of the last row."""
+        stored = getattr(tracker, _STORED_EVENTS, None)
+        read_here = stored is not None and stored <= len(tracker.events)
+        with self.session_scope() as session:
+            new = list(self._additional_events(session, tracker))
+            rows = [self._row(tracker.sender_id, event) for event in new]
+            stored_json = [json.loads(row.data) for row in rows]
+            session.add_all(rows)
+            session.flush()
+            last_row = rows[-1].id if rows else None
+            session.commit()
+        logger.debug("%s: tracker stored", tracker.sender_id)
+        snapshot = self._snapshots.get(tracker.sender_id)
+        if not read_here or (last_row is None and snapshot is None):
+            self._snapshots.drop([tracker.sender_id])
+            return
+        if last_row is None:
+            return  # nothing new: the snapshot holds
+        known = itertools.islice(tracker.events, 0, stored)
+        self._snapshots.keep(
+            tracker.sender_id, [*known, *deserialise_events(stored_json)], last_row
+        )
+
+    def _row(self, sender_id: str, event: Event) -> Any:
+        data = event.as_dict()
+        return self.SQLEvent(
+            sender_id=sender_id,
+            type_name=event.type_name,
+            timestamp=data.get("timestamp"),
+            intent_name=data.get("parse_data", {}).get("intent", {}).get(INTENT_NAME_KEY),
+            action_name=data.get("name"),
+            data=json.dumps(data),
+        )
+
     async def forget(self, sender_id: str, people: set[str] | None = None) -> None:
+        self._snapshots.drop([sender_id])
         await asyncio.to_thread(self._delete, [sender_id])
         await self._questions.forget(sender_id, people)
         logger.info("%s: conversation deleted on request", sender_id)
@@ -237,6 +326,7 @@ class ForgetfulSQLTrackerStore(SQLTrackerStore):
         )
         with self.engine.begin() as connection:
             senders = [row[0] for row in connection.execute(old)]
+        self._snapshots.drop(senders)
         deleted = 0
         for start in range(0, len(senders), 500):
             self._delete(senders[start : start + 500])
@@ -244,6 +334,11 @@ class ForgetfulSQLTrackerStore(SQLTrackerStore):
         if deleted:
             logger.info("retention: %d conversation(s) older than %s deleted", deleted, age)
         return deleted
+
+
+def _dicts(rows: Iterable[Any]) -> list[dict[str, Any]]:
+    """The stored events' JSON, as Rasa's store reads it."""
+    return [json.loads(row.data) for row in rows]
 
 
 def _store_from_endpoints(path: str) -> TrackerStore:

@@ -3,11 +3,13 @@
     .venv/bot/bin/python scripts/bench_channel_memory.py [--turns 2000] [--concurrency 20]
 
 Why: in the production profile every message now asks Redis whether it was seen before, and the
-SMS and Telegram channels read and write what their replies left behind there. Each turn runs
-the real channel code (``SeenMessages``, ``ReplyKeyboards``, ``ReplyRenderer``) the way a
-turn of that channel does, against a ``redis-server`` of its own on a free port (never a shared
-one), counts the round trips and prints a Markdown table: per-turn latency sequentially, and
-turns a second with ``--concurrency`` turns at once. Also: what a turn costs while Redis is down.
+SMS, Telegram and WhatsApp channels read and write what their replies left behind there. Each
+turn runs the real channel code (``SeenMessages``, ``ReplyKeyboards``, ``TypedNumbers``,
+``ReplyRenderer``) the way a turn of that channel does (and, beside it, the same turn without
+the typed-number memory, to show what that costs), against a ``redis-server`` of its own on a
+free port (never a shared one), counts the round trips and prints a Markdown table: per-turn
+latency sequentially, and turns a second with ``--concurrency`` turns at once. Also: what a
+turn costs while Redis is down.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from bot.channels.redis_memory import RedisMemory  # noqa: E402
 from bot.channels.settings import RedisSettings  # noqa: E402
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer  # noqa: E402
 from bot.channels.telegram import ReplyKeyboards  # noqa: E402
+from bot.channels.typed_numbers import TypedNumbers  # noqa: E402
 from scripts.loadtest.redis_server import RedisServer  # noqa: E402
 
 MENU = "What do you need? Reply with a number:\n1 Next flights\n2 Airport and gates"
@@ -67,17 +70,32 @@ def scenarios(memory: ChannelMemory) -> dict[str, Turn]:
     """One turn of each channel, as its connector drives the memory."""
     seen = SeenMessages(memory)
     keyboards = ReplyKeyboards(memory)
+    numbers = TypedNumbers(memory)
     sms = ReplyRenderer(ReplyMemory(memory))
 
-    async def whatsapp(n: int) -> None:
+    async def whatsapp_without_numbers(n: int) -> None:
         await seen.first_time(f"whatsapp:wamid.{n}")
 
-    async def telegram(n: int) -> None:  # a keyboard press answered with a menu
+    async def whatsapp(n: int) -> None:  # a question answered without buttons
+        if await seen.first_time(f"whatsapp:wamid.n{n}"):
+            await numbers.payload_for(f"whatsapp-c{n % 500}", "is the airport open")
+
+    async def telegram_without_numbers(n: int) -> None:
         if await seen.first_time(f"telegram:{n}"):
             await keyboards.payload_for(f"telegram-c{n % 500}", "2 Airport and gates")
             await keyboards.remember(
                 f"telegram-c{n % 500}", {b["title"]: b["payload"] for b in BUTTONS}
             )
+
+    async def telegram(n: int) -> None:  # a keyboard press answered with a menu
+        conversation = f"telegram-n{n % 500}"
+        if await seen.first_time(f"telegram:n{n}"):
+            text = "2 Airport and gates"
+            await numbers.payload_for(conversation, text) or await keyboards.payload_for(
+                conversation, text
+            )
+            await keyboards.remember(conversation, {b["title"]: b["payload"] for b in BUTTONS})
+            await numbers.offered(conversation, BUTTONS)
 
     async def sms_menu(n: int) -> None:  # "2" answered with a short menu
         if await seen.first_time(f"SM{n}"):
@@ -93,7 +111,9 @@ def scenarios(memory: ChannelMemory) -> dict[str, Turn]:
             await sms.incoming(conversation, "نور")
 
     return {
+        "WhatsApp message, without typed numbers": whatsapp_without_numbers,
         "WhatsApp message": whatsapp,
+        "Telegram keyboard press + menu, without typed numbers": telegram_without_numbers,
         "Telegram keyboard press + menu": telegram,
         "SMS number + menu": sms_menu,
         "SMS long answer, then MORE (2 messages)": sms_long_then_more,

@@ -58,7 +58,7 @@ from scripts.loadtest.traffic import Load, Turn, read_messages, send
 from scripts.loadtest.verify import Check, check_conversations, events_from_api, events_from_table
 from scripts.stack import ROOT
 
-SETUPS = ("embedded", "production", "stock")
+SETUPS = ("embedded", "production", "stock", "production-full-read")
 
 
 @dataclass
@@ -331,10 +331,16 @@ def _cpu_model() -> str:
 def build(name: str, model: Path, work: Path, args: argparse.Namespace) -> setups.Setup:
     if name == "embedded":
         return setups.embedded(model, work)
-    if name == "production":
-        return setups.production(
+    if name.startswith("production"):
+        setup = setups.production(
             model, work, args.pg_admin_url, args.redis_url, args.rasa_workers, args.action_workers
         )
+        if name == "production-full-read":
+            # One kept session per worker: under this load nearly every read is Rasa's own.
+            setup.stack.extra_env["TRACKER_SNAPSHOTS"] = "1"
+            setup.name = name
+            setup.description += "; each turn reads its whole session (`TRACKER_SNAPSHOTS=1`)"
+        return setup
     return setups.stock(args.stock_dir, work)
 
 
@@ -342,7 +348,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--setups", default=",".join(SETUPS), help="comma-separated, in order")
+    parser.add_argument(
+        "--setups", default=",".join(SETUPS[:3]), help=f"comma-separated, in order: {SETUPS}"
+    )
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=10.0, help="unmeasured seconds first")
     parser.add_argument("--concurrency", type=int, default=50, help="simultaneous conversations")

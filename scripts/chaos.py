@@ -206,14 +206,26 @@ def _seconds(value: float | None, never: str) -> str:
     return f"{value:.1f}" if value is not None else never
 
 
-def report(label: str, all_phases: list[Phase], check: Check, users: int, think_time: float) -> str:
+#: What `make chaos` runs, for its report's first line.
+ONE_MACHINE = "2 Rasa processes, 1 action server, PostgreSQL tracker store, own Redis lock store."
+
+
+def report(
+    label: str,
+    all_phases: list[Phase],
+    check: Check,
+    users: int,
+    think_time: float,
+    setup: str = ONE_MACHINE,
+    title: str = "Chaos run",
+) -> str:
     now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     load1, load5, _ = os.getloadavg()
+    heading = " ".join(part for part in (title, label) if part)
     lines = [
-        f"**Chaos run {label}:** {now}, {os.cpu_count()} cores, load average at the end "
+        f"**{heading}:** {now}, {os.cpu_count()} cores, load average at the end "
         f"{load1:.2f} / {load5:.2f} (1 / 5 min); {users} people in the web chat "
-        f"(en, prs, ps; Arabic script and romanized), {think_time:g} s mean think time; "
-        "2 Rasa processes, 1 action server, PostgreSQL tracker store, own Redis lock store.",
+        f"(en, prs, ps; Arabic script and romanized), {think_time:g} s mean think time; " + setup,
         "",
         "| phase (from the kill) | s | messages | answered | apologised | lost | sent again "
         "| slowest reply s | recovered after s | process back after s |",
@@ -365,13 +377,13 @@ async def chaos(
     return people.messages, faults, end
 
 
-async def warm_up(urls: list[str]) -> None:
+async def warm_up(urls: list[str], give_up: float = 30.0) -> None:
     """One message per Rasa process, so that no phase pays for a first-message cost."""
     apology = apology_patterns(try_again_sentences())
     async with aiohttp.ClientSession() as session:
         for url in urls:
             message = Message(f"warmup{uuid.uuid4().hex}", "en", "hello", time.monotonic())
-            await deliver(session, Balancer([url]), message, apology, time.monotonic, 30.0)
+            await deliver(session, Balancer([url]), message, apology, time.monotonic, give_up)
             if message.outcome != ANSWERED:
                 raise RuntimeError(f"{url} did not answer the first message: {message.failures}")
 

@@ -11,12 +11,15 @@ benchmark that respected the limits shows zero refusals.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
+import json
 import secrets
 import threading
 import time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 from aiohttp import web
@@ -43,24 +46,73 @@ CHANNEL_SECRETS = {
 }
 
 
-async def send_telegram(
-    http: aiohttp.ClientSession, rasa_url: str, chat: int, text: str, app_language: str = "fa"
-) -> None:
-    """A private chat's message, posted to Rasa's Telegram webhook as Telegram posts it."""
-    update = {
-        "update_id": secrets.randbelow(10**9),
-        "message": {
-            "message_id": secrets.randbelow(10**6),
-            "date": int(time.time()),
-            "chat": {"id": chat, "type": "private"},
-            "from": {"id": chat, "is_bot": False, "first_name": "A", "language_code": app_language},
-            "text": text,
-        },
+#: The header Telegram carries the webhook's secret in.
+TELEGRAM_SECRET_HEADER = {
+    "X-Telegram-Bot-Api-Secret-Token": CHANNEL_SECRETS["TELEGRAM_SECRET_TOKEN"],
+}
+
+
+def telegram_update(
+    chat: int, text: str, app_language: str = "fa", forwarded: bool = False
+) -> dict[str, Any]:
+    """A private chat's message as Telegram posts it to a webhook; ``forwarded``: passed on
+    from someone who hides their account (``forward_origin``)."""
+    now = int(time.time())
+    message: dict[str, Any] = {
+        "message_id": secrets.randbelow(10**6),
+        "date": now,
+        "chat": {"id": chat, "type": "private"},
+        "from": {"id": chat, "is_bot": False, "first_name": "A", "language_code": app_language},
+        "text": text,
     }
-    headers = {"X-Telegram-Bot-Api-Secret-Token": CHANNEL_SECRETS["TELEGRAM_SECRET_TOKEN"]}
+    if forwarded:
+        message["forward_origin"] = {"type": "hidden_user", "sender_user_name": "B", "date": now}
+    return {"update_id": secrets.randbelow(10**9), "message": message}
+
+
+async def send_telegram(
+    http: aiohttp.ClientSession,
+    rasa_url: str,
+    chat: int,
+    text: str,
+    app_language: str = "fa",
+    forwarded: bool = False,
+) -> None:
+    """A private chat's message, posted to Rasa's Telegram webhook (``telegram_update``)."""
+    update = telegram_update(chat, text, app_language, forwarded)
     url = f"{rasa_url}/webhooks/telegram/webhook"
-    async with http.post(url, json=update, headers=headers) as response:
+    async with http.post(url, json=update, headers=TELEGRAM_SECRET_HEADER) as response:
         assert response.status == 200, f"telegram webhook: HTTP {response.status}"
+
+
+async def send_whatsapp(
+    http: aiohttp.ClientSession, rasa_url: str, number: str, text: str, forwarded: bool = False
+) -> None:
+    """A text from ``number``, posted to Rasa's WhatsApp webhook as Meta posts it (signed with
+    the app secret); ``forwarded``: ``context.forwarded``."""
+    message: dict[str, Any] = {
+        "from": number,
+        "id": f"wamid.{secrets.token_hex(16)}",
+        "timestamp": str(int(time.time())),
+        "type": "text",
+        "text": {"body": text},
+    }
+    if forwarded:
+        message["context"] = {"forwarded": True}
+    value = {
+        "messaging_product": "whatsapp",
+        "metadata": {"phone_number_id": CHANNEL_SECRETS["WHATSAPP_PHONE_NUMBER_ID"]},
+        "contacts": [{"wa_id": number}],
+        "messages": [message],
+    }
+    change = {"field": "messages", "value": value}
+    body = json.dumps({"object": "whatsapp_business_account", "entry": [{"changes": [change]}]})
+    secret = CHANNEL_SECRETS["WHATSAPP_APP_SECRET"].encode()
+    signature = "sha256=" + hmac.new(secret, body.encode(), hashlib.sha256).hexdigest()
+    headers = {"X-Hub-Signature-256": signature, "Content-Type": "application/json"}
+    url = f"{rasa_url}/webhooks/whatsapp/webhook"
+    async with http.post(url, data=body.encode(), headers=headers) as response:
+        assert response.status == 200, f"whatsapp webhook: HTTP {response.status}"
 
 
 @dataclass(frozen=True)
@@ -70,6 +122,8 @@ class Received:
     text: str
     at: float
     template: dict[str, Any] | None = None
+    #: The titles of the buttons it carried (a Telegram keyboard, WhatsApp reply buttons).
+    buttons: tuple[str, ...] = ()
 
 
 @dataclass
@@ -105,12 +159,13 @@ class FakeProviders:
         whatsapp_rate: float | None = 80,
         sms_rate: float | None = None,
         fail_every: int = 0,
+        telegram_per_chat: float | None = 1,
     ) -> None:
         self.received: list[Received] = []
         self.refused: list[tuple[str, str, float]] = []
         self._windows = {
             # Telegram allows one message a second in a chat (bursts briefly tolerated: +1).
-            "telegram": Window(telegram_rate, per_recipient=1),
+            "telegram": Window(telegram_rate, per_recipient=telegram_per_chat),
             "whatsapp": Window(whatsapp_rate),
             "sms_gateway": Window(sms_rate),
             "twilio_sms": Window(sms_rate),
@@ -188,7 +243,10 @@ class FakeProviders:
                 },
                 status=429,
             )
-        self.received.append(Received("telegram", to, str(body.get("text", "")), time.monotonic()))
+        keyboard = (body.get("reply_markup") or {}).get("keyboard") or []
+        titles = tuple(str(button.get("text")) for row in keyboard for button in row)
+        text = str(body.get("text", ""))
+        self.received.append(Received("telegram", to, text, time.monotonic(), buttons=titles))
         return web.json_response({"ok": True, "result": {"message_id": len(self.received)}})
 
     async def whatsapp(self, request: web.Request) -> web.Response:
@@ -199,7 +257,18 @@ class FakeProviders:
             return web.json_response({"error": error}, status=429)
         text = str((body.get("text") or {}).get("body", ""))
         template = body.get("template") if body.get("type") == "template" else None
-        self.received.append(Received("whatsapp", to, text, time.monotonic(), template))
+        interactive = body.get("interactive") or {}
+        titles: tuple[str, ...] = ()
+        if interactive:  # reply buttons or a list: the text is its body
+            text = str((interactive.get("body") or {}).get("text", ""))
+            action = interactive.get("action") or {}
+            rows = [b.get("reply") or {} for b in action.get("buttons") or []] + [
+                row for section in action.get("sections") or [] for row in section.get("rows", [])
+            ]
+            titles = tuple(str(row.get("title")) for row in rows)
+        self.received.append(
+            Received("whatsapp", to, text, time.monotonic(), template, buttons=titles)
+        )
         return web.json_response({"messages": [{"id": f"wamid.{len(self.received)}"}]})
 
     async def sms(self, request: web.Request) -> web.Response:
@@ -228,10 +297,19 @@ class FakeProviders:
         return web.json_response({"sid": f"SM{len(self.received):032d}"}, status=201)
 
 
-class ProvidersInThread:
-    """The fake providers on their own event loop in a thread, for synchronous test fixtures."""
+class Served(Protocol):
+    """A stand-in server: ``start`` on a port gives its base URL."""
 
-    def __init__(self, providers: FakeProviders) -> None:
+    async def start(self, port: int) -> str: ...
+
+    async def stop(self) -> None: ...
+
+
+class ProvidersInThread:
+    """The fake providers (or another stand-in server) on their own event loop in a thread,
+    for synchronous test fixtures."""
+
+    def __init__(self, providers: Served) -> None:
         self.providers = providers
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)

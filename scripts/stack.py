@@ -21,10 +21,12 @@ import contextlib
 import os
 import re
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -38,12 +40,17 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT_BIN = ROOT / ".venv" / "bot" / "bin"
-#: A limit no test or load generator reaches (``Stack.client_limits``).
+#: A limit no test or load generator reaches (``Stack.client_limits``, ``bounded_sync_turns``).
 UNLIMITED = "1000000000"
 ACTIONS_BIN = ROOT / ".venv" / "actions" / "bin"
 DEFAULT_ENDPOINTS = ROOT / "endpoints.yml"
 #: What Rasa logs once per Sanic worker when that worker has loaded the model (rasa/core/run.py).
 RASA_WORKER_READY = b"Rasa server is up and running"
+#: Where a server's Sanic workers add up their counts for /metrics (bot/metrics.py): one empty
+#: directory per server with several workers, made by the stack.
+METRICS_DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"
+#: Who may read /metrics; `make run` keeps its own in ``var/metrics-token``.
+METRICS_TOKEN_ENV, METRICS_TOKEN_FILE = "METRICS_TOKEN", "metrics-token"
 
 
 def free_port() -> int:
@@ -185,6 +192,14 @@ class Stack:
     #: Ports of further Rasa servers sharing the stores (as on several machines behind a
     #: load balancer); each has ``rasa_workers`` workers.
     more_rasa_ports: tuple[int, ...] = ()
+    #: Addresses of Rasa servers on machines of their own, one server each on ``rasa_port``
+    #: (`make cluster`); when set, they replace ``host`` and ``more_rasa_ports`` for Rasa.
+    rasa_hosts: tuple[str, ...] = ()
+    #: The action server's address when it is on a machine of its own; None: ``host``.
+    action_host: str | None = None
+    #: A server's name (``actions``, ``rasa``, ``rasa-2`` ...) → the network namespace it runs
+    #: in (``ip netns exec``, as root): a machine of its own in `make cluster`.
+    namespaces: dict[str, str] = field(default_factory=dict)
     #: False for a bot without custom actions (the load benchmark's stock Rasa project).
     with_actions: bool = True
     #: Rasa's own ``rasa run``, untouched by ``bot/server.py`` and its speed-ups (the load
@@ -200,22 +215,41 @@ class Stack:
     #: has them. Off for the load generators and tests, which send every simulated person from
     #: this machine's one address: to the limits they would all be one client.
     client_limits: bool = False
+    #: The notifier's /metrics port (``NOTIFIER_METRICS_PORT``); None: its default, 5057.
+    notifier_metrics_port: int | None = None
+    #: REST and the web chat answering with the notice of the wait past ``SYNC_TURNS_WAITING``
+    #: turns (bot/channels/sync_turns.py), as `make run` has them. Off for the load generators
+    #: and tests, whose simulated people write all at once to measure the answers themselves.
+    bounded_sync_turns: bool = False
     _children: list[Child] = field(default_factory=list, init=False)
+    #: The workers' count directories this stack made, removed when it stops.
+    _metrics_dirs: list[str] = field(default_factory=list, init=False)
     #: Used when the environment sets no ACTION_SERVER_SECRET: one per stack, never printed.
     _action_secret: str = field(default_factory=lambda: secrets.token_urlsafe(32), init=False)
 
     @property
     def rasa_url(self) -> str:
-        return f"http://{self.host}:{self.rasa_port}"
+        return self.rasa_urls[0]
+
+    def rasa_servers(self) -> list[tuple[str, str, int]]:
+        """Every Rasa server as (name, address, port), the first one first."""
+        if self.rasa_hosts:
+            places = [(host, self.rasa_port) for host in self.rasa_hosts]
+        else:
+            places = [(self.host, port) for port in (self.rasa_port, *self.more_rasa_ports)]
+        return [
+            ("rasa" if index == 0 else f"rasa-{index + 1}", host, port)
+            for index, (host, port) in enumerate(places)
+        ]
 
     @property
     def rasa_urls(self) -> list[str]:
         """Every Rasa server, the first one first."""
-        return [f"http://{self.host}:{port}" for port in (self.rasa_port, *self.more_rasa_ports)]
+        return [f"http://{host}:{port}" for _, host, port in self.rasa_servers()]
 
     @property
     def action_url(self) -> str:
-        return f"http://{self.host}:{self.action_port}"
+        return f"http://{self.action_host or self.host}:{self.action_port}"
 
     @property
     def admin_url(self) -> str:
@@ -227,6 +261,8 @@ class Stack:
 
     def _env(self, **overrides: str) -> dict[str, str]:
         env = dict(os.environ)
+        # One server's directory would be emptied by the next that starts: each gets its own.
+        env.pop(METRICS_DIR_ENV, None)
         env.update(
             PYTHONPATH=str(ROOT),
             CONTENT_DB_URL=self.content_db_url,
@@ -240,11 +276,22 @@ class Stack:
             env.update(
                 WEBCHAT_MESSAGES_PER_MINUTE=UNLIMITED, WEBCHAT_CONVERSATIONS_PER_HOUR=UNLIMITED
             )
+        if not self.bounded_sync_turns:
+            env.update(SYNC_TURNS_WAITING=UNLIMITED)
         env.update(self.extra_env)
         env.update(overrides)
         # Rasa sends it with every action call (endpoints.yml); the action server checks it.
         env.setdefault("ACTION_SERVER_SECRET", self._action_secret)
         return env
+
+    def _metrics_dir(self, name: str, workers: int) -> dict[str, str]:
+        """``PROMETHEUS_MULTIPROC_DIR`` for a server with several workers: a directory of its
+        own, so that its /metrics adds up every worker's counts."""
+        if workers <= 1:
+            return {}
+        made = tempfile.mkdtemp(prefix=f"eia-{name}-metrics-")
+        self._metrics_dirs.append(made)
+        return {METRICS_DIR_ENV: made}
 
     def _spawn(self, name: str, command: list[str], env: Mapping[str, str] | None = None) -> int:
         """Start ``command`` in its own process group, logging to ``<log_dir>/<name>.log``.
@@ -256,6 +303,9 @@ class Stack:
         log = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 - closed in stop()
         offset = log.tell()
         child_env = self._env(**(env or {}))
+        if name in self.namespaces:
+            # `ip netns exec` execs the server itself: its pid and process group stay the server's.
+            command = ["ip", "netns", "exec", self.namespaces[name], *command]
         self._children.append(
             Child(name, command, child_env, self._popen(command, child_env, log), log)
         )
@@ -299,7 +349,7 @@ class Stack:
                 said.append(f"{child.name} started again (restart {child.restarts})")
         return said
 
-    def _rasa_command(self, port: int) -> list[str]:
+    def _rasa_command(self, host: str, port: int) -> list[str]:
         credentials = self.credentials or Path(
             self._env().get("RASA_CREDENTIALS", "credentials.yml")
         )
@@ -310,7 +360,7 @@ class Stack:
             *([str(BOT_BIN / "rasa"), "run"] if self.stock_rasa else ours),
             "--enable-api",
             "--interface",
-            self.host,
+            host,
             "--port",
             str(port),
             "--model",
@@ -350,7 +400,7 @@ class Stack:
                 )
         if self.rasa_workers < 1 or self.action_workers < 1:
             raise StackError("the numbers of Rasa and action-server workers must be at least 1")
-        if self.rasa_workers > 1 or self.more_rasa_ports:
+        if self.rasa_workers > 1 or len(self.rasa_servers()) > 1:
             problem = shared_store_problem(self.endpoints)
             if problem:
                 raise StackError(
@@ -365,30 +415,24 @@ class Stack:
         if self.with_actions:
             self._spawn(
                 "actions",
-                [
-                    # rasa-sdk's server on this stack's interface, running nothing for a caller
-                    # without ACTION_SERVER_SECRET (actions/server.py).
-                    str(ACTIONS_BIN / "python"),
-                    "-m",
-                    "actions.server",
-                    "--actions",
-                    "actions.chat",
-                    "--port",
-                    str(self.action_port),
-                ],
+                action_server_command(self.action_port),
                 # rasa-sdk's own names (rasa_sdk/constants.py); Rasa's is SANIC_WORKERS.
                 env={
                     "ACTION_SERVER_SANIC_WORKERS": str(self.action_workers),
-                    "SANIC_HOST": self.host,
+                    "SANIC_HOST": self.action_host or self.host,
+                    **self._metrics_dir("actions", self.action_workers),
                 },
             )
         rasa_logs: dict[str, int] = {}
-        for index, port in enumerate((self.rasa_port, *self.more_rasa_ports)):
-            name = "rasa" if index == 0 else f"rasa-{index + 1}"
+        for name, host, port in self.rasa_servers():
             rasa_logs[name] = self._spawn(
                 name,
-                self._rasa_command(port),
-                env={**self.rasa_env, "SANIC_WORKERS": str(self.rasa_workers)},
+                self._rasa_command(host, port),
+                env={
+                    **self.rasa_env,
+                    "SANIC_WORKERS": str(self.rasa_workers),
+                    **self._metrics_dir(name, self.rasa_workers),
+                },
             )
         try:
             deadline = started + timeout
@@ -402,7 +446,15 @@ class Stack:
                 self._spawn(
                     "notifier",
                     [str(ACTIONS_BIN / "python"), "-m", "actions.alerts", "serve"],
-                    env={"RASA_URL": self.rasa_url},
+                    env={
+                        "RASA_URL": self.rasa_url,
+                        "NOTIFIER_METRICS_HOST": self.host,
+                        **(
+                            {"NOTIFIER_METRICS_PORT": str(self.notifier_metrics_port)}
+                            if self.notifier_metrics_port
+                            else {}
+                        ),
+                    },
                 )
             if self.admin_port is not None:
                 self._spawn(
@@ -469,6 +521,9 @@ class Stack:
                 child.process.wait()
             child.log.close()
         self._children.clear()
+        for made in self._metrics_dirs:
+            shutil.rmtree(made, ignore_errors=True)
+        self._metrics_dirs.clear()
 
     def check_alive(self) -> None:
         for child in self._children:
@@ -477,6 +532,20 @@ class Stack:
                     f"{child.name} stopped with code {child.process.returncode}; "
                     f"see {self.log_dir}/{child.name}.log"
                 )
+
+
+def action_server_command(port: int) -> list[str]:
+    """rasa-sdk's server with the chat's actions on ``port``, running nothing for a caller
+    without ACTION_SERVER_SECRET (actions/server.py)."""
+    return [
+        str(ACTIONS_BIN / "python"),
+        "-m",
+        "actions.server",
+        "--actions",
+        "actions.chat",
+        "--port",
+        str(port),
+    ]
 
 
 def _signal_group(process: "subprocess.Popen[bytes]", sig: int) -> None:
@@ -578,6 +647,16 @@ def stored_keys(var_dir: Path, environ: Mapping[str, str] = os.environ) -> dict[
     }
 
 
+def metrics_token(var_dir: Path, environ: Mapping[str, str] = os.environ) -> dict[str, str]:
+    """``METRICS_TOKEN`` for every server of `make run`, made once and kept in
+    ``var_dir/metrics-token`` (what Prometheus's ``credentials_file`` names), unless the
+    environment sets one."""
+    if environ.get(METRICS_TOKEN_ENV, "").strip():
+        return {}
+    made = stored_secret(var_dir / METRICS_TOKEN_FILE, lambda: secrets.token_urlsafe(24))
+    return {METRICS_TOKEN_ENV: made}
+
+
 def embedded_stack(
     model: Path,
     content_db_url: str,
@@ -591,9 +670,11 @@ def embedded_stack(
     endpoints: Path = DEFAULT_ENDPOINTS,
     rasa_workers: int = 1,
     action_workers: int = 1,
+    notifier_metrics_port: int = 5057,
 ) -> tuple["Stack", str]:
     """The stack exactly as `make run` starts it (the journeys start this very one): every
-    server, the notifier and the console, with what it keeps in ``var_dir``.
+    server, the notifier and the console, with what it keeps in ``var_dir`` (the embedded
+    default's ``METRICS_TOKEN`` too, in ``metrics-token``).
 
     Returns the stack and how to name its API token in a command (never the token itself).
     """
@@ -607,6 +688,8 @@ def embedded_stack(
     rasa_only = {name: value for name, value in made.items() if name not in token}
     where = token_file.relative_to(ROOT) if token_file.is_relative_to(ROOT) else token_file
     where_token = f"$(cat {where})" if KEYS[0].variable in made else "$RASA_API_TOKEN"
+    if not production:
+        token.update(metrics_token(var_dir, {**os.environ, **(extra_env or {})}))
     stack = Stack(
         model,
         content_db_url,
@@ -621,6 +704,8 @@ def embedded_stack(
         with_notifier=True,
         admin_port=admin_port,
         client_limits=True,
+        notifier_metrics_port=notifier_metrics_port,
+        bounded_sync_turns=True,
     )
     return stack, where_token
 
@@ -656,6 +741,7 @@ def seeded_embedded_stack(
         action_port=free_port(),
         admin_port=free_port(),
         extra_env=extra_env,
+        notifier_metrics_port=free_port(),
     )
     stack.credentials = credentials
     return stack
@@ -729,6 +815,10 @@ def main() -> int:
         action_workers=args.action_workers,
     )
 
+    configured = os.environ.get(METRICS_TOKEN_ENV, "").strip() or dict(args.env).get(
+        METRICS_TOKEN_ENV
+    )
+    where_metrics = f"${METRICS_TOKEN_ENV}" if configured else f"$(cat var/{METRICS_TOKEN_FILE})"
     stopping = False
 
     def request_stop(signum: int, frame: object) -> None:
@@ -756,6 +846,9 @@ def main() -> int:
         f"  HTTP API:    {stack.rasa_url}/model/parse with the header "
         f'"Authorization: Bearer {where_token}"\n'
         f"  Actions:     {stack.action_url}/health (all else needs ACTION_SERVER_SECRET)\n"
+        f"  Metrics:     {stack.rasa_url}/metrics, {stack.action_url}/metrics, "
+        f"{stack.admin_url}/metrics, notifier :{stack.notifier_metrics_port or 5057}/metrics, "
+        f'with "Authorization: Bearer {where_metrics}"\n'
         f"  Editors:     {stack.admin_url}/console/ (sign-in link: "
         ".venv/actions/bin/python -m actions.admin invite YOUR-NAME)\n"
         f"  Logs:        {args.log_dir}/rasa.log, actions.log, notifier.log (alerts), admin.log\n"

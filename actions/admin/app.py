@@ -1,7 +1,8 @@
 """The admin HTTP API application: ``create_app()`` wires the state, middlewares and routes.
 
-Middlewares run outermost first: errors become the documented JSON shape, then the editor's
-token is checked, then the handler runs. The access log names method, path, status, time and
+Middlewares run outermost first: every request is counted (``measured.py``, for
+``/metrics``), errors become the documented JSON shape, then the editor's token is checked,
+then the handler runs. The access log names method, path, status, time and
 editor, never the query string, headers or body (they carry tokens and unpublished text).
 """
 
@@ -20,10 +21,13 @@ from actions.admin import alerts_api, console, dataset_api, history_api, openapi
 from actions.admin.auth import require_editor
 from actions.admin.console.guard import CASES
 from actions.admin.errors import errors_as_json
+from actions.admin.measured import measured
 from actions.admin.settings import AdminSettings
 from actions.admin.state import CLOCK, EDITOR, ENGINE, SETTINGS, in_transaction
 from actions.common.clock import utc_now_to_second
+from actions.common.metrics_http import metrics_handler
 from actions.content import db
+from bot.metrics import METRICS_PATH
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +40,8 @@ def create_app(
     """The application; without ``engine`` it uses (and at shutdown closes) ``CONTENT_DB_URL``'s."""
     settings = settings or AdminSettings.from_env()
     app = web.Application(
-        middlewares=[errors_as_json, require_editor], client_max_size=settings.max_body_bytes
+        middlewares=[measured, errors_as_json, require_editor],
+        client_max_size=settings.max_body_bytes,
     )
     app[SETTINGS] = settings
     app[CLOCK] = clock
@@ -47,6 +52,7 @@ def create_app(
     app.on_response_prepare.append(_private)
     app.router.add_get("/health", health)
     app.router.add_get("/openapi.json", describe)
+    app.router.add_get(METRICS_PATH, metrics_handler(settings.metrics_token))
     for module in (records_api, history_api, dataset_api, alerts_api):
         app.add_routes(module.routes)
     console.setup(app)

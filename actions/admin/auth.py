@@ -1,4 +1,5 @@
-"""Every request but ``/health``, ``/openapi.json`` and the console needs a current editor token.
+"""Every request but ``/health``, ``/openapi.json``, ``/metrics`` and the console needs a current
+editor token.
 
 Authentication comes before anything reads the body or the route's parameters, so a request
 without a valid token learns nothing and changes nothing. The editor a revision names is the
@@ -17,8 +18,10 @@ from actions.admin import tokens
 from actions.admin.errors import ApiError
 from actions.admin.state import EDITOR, ENGINE, now, transact
 from actions.admin.tokens import Rejection, TokenRejected
+from bot.metrics import METRICS_PATH
 
-PUBLIC = frozenset({"/health", "/openapi.json"})
+#: ``/metrics`` answers Prometheus's own token instead (``METRICS_TOKEN``, bot/metrics.py).
+PUBLIC = frozenset({"/health", "/openapi.json", METRICS_PATH})
 #: The web console signs its editors in with a session cookie instead (console/guard.py).
 CONSOLE = "/console"
 TOKEN_HELP = "ask an administrator to run `python -m actions.admin token add YOUR-NAME`"

@@ -259,6 +259,20 @@ def public_paths() -> dict[str, Any]:
                 "responses": {"200": json_body({"type": "object"})},
             }
         },
+        "/metrics": {
+            "get": {
+                "summary": "requests by route and status, for Prometheus (docs/OPERATIONS.md)",
+                "security": [{"metricsToken": []}],
+                "responses": {
+                    "200": {
+                        "description": "Prometheus text format",
+                        "content": {"text/plain": {"schema": {"type": "string"}}},
+                    },
+                    "401": {"description": "missing or wrong METRICS_TOKEN"},
+                    "403": {"description": "METRICS_TOKEN is not set: metrics are closed"},
+                },
+            }
+        },
     }
 
 
@@ -320,7 +334,10 @@ def document() -> dict[str, Any]:
         "security": [{"editorToken": []}],
         "paths": paths,
         "components": {
-            "securitySchemes": {"editorToken": {"type": "http", "scheme": "bearer"}},
+            "securitySchemes": {
+                "editorToken": {"type": "http", "scheme": "bearer"},
+                "metricsToken": {"type": "http", "scheme": "bearer"},
+            },
             "schemas": component_schemas(),
             "responses": {
                 name: {"description": description, **error}

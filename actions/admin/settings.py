@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from actions.admin.clients import Network, networks
 from actions.settings import RasaSettings, SettingsError
+from bot.settings import metrics_token
 from bot.settings_values import whole_number
 
 HOST_ENV, PORT_ENV, MAX_BODY_ENV = "ADMIN_HOST", "ADMIN_PORT", "ADMIN_MAX_BODY_BYTES"
@@ -46,6 +47,8 @@ class AdminSettings:
     rasa: RasaSettings = field(default_factory=RasaSettings)
     cases_poll_seconds: int = DEFAULT_CASES_POLL_SECONDS
     trusted_proxies: tuple[Network, ...] = ()
+    #: ``METRICS_TOKEN`` (``bot/settings.py``); None: ``/metrics`` answers nobody.
+    metrics_token: str | None = None
 
     @classmethod
     def from_env(cls) -> AdminSettings:
@@ -64,6 +67,7 @@ class AdminSettings:
             rasa=RasaSettings.from_env(),
             cases_poll_seconds=whole_number(os.environ, CASES_POLL_ENV, DEFAULT_CASES_POLL_SECONDS),
             trusted_proxies=_proxies(),
+            metrics_token=metrics_token(),
         )
 
 

@@ -13,8 +13,13 @@ from dataclasses import dataclass, field
 from actions.settings import RasaSettings
 from bot import case_events
 from bot.alert_rates import DEFAULT_RATES
-from bot.settings import alert_rate
+from bot.settings import alert_rate, metrics_token
 from bot.settings_values import positive_number, whole_number
+
+#: Where the notifier serves ``/metrics`` (``actions/common/metrics_http.py``): this machine
+#: only by default, and only with ``METRICS_TOKEN`` set.
+NOTIFIER_METRICS_HOST = "NOTIFIER_METRICS_HOST"
+NOTIFIER_METRICS_PORT = "NOTIFIER_METRICS_PORT"
 
 #: The helpdesk's case events (docs/HANDOFF.md): how often an event is tried, and how often the
 #: queue is looked at.
@@ -37,11 +42,18 @@ class NotifierSettings:
     poll_seconds: float = 1.0
     purge_every_seconds: float = 3600.0
     request_timeout_seconds: float = 30.0
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int = 5057
+    #: ``METRICS_TOKEN``; None: no metrics server at all.
+    metrics_token: str | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> NotifierSettings:
         rates = {channel: alert_rate(channel, environ) for channel in DEFAULT_RATES}
         return cls(
+            metrics_host=environ.get(NOTIFIER_METRICS_HOST, "").strip() or cls.metrics_host,
+            metrics_port=whole_number(environ, NOTIFIER_METRICS_PORT, cls.metrics_port),
+            metrics_token=metrics_token(environ),
             rasa=RasaSettings.from_env(environ),
             rates=rates,
             concurrency=whole_number(environ, "ALERT_CONCURRENCY", cls.concurrency),

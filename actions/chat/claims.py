@@ -8,7 +8,8 @@ naming a gate or a flight) is answered from that record first, and the claim's v
 follows when it was checked no earlier than the record.
 
 Every ask typed is kept masked (``bot/question_mask.py``) in ``claim_asks`` with a group key:
-the claim's for a match, else the key of a recent unknown ask telling the same rumour.
+the claim's for a match, else the key of a recent unknown ask telling the same rumour. Of two
+close claims, the one the person picks gets their ask (the message the choice answered).
 """
 
 from __future__ import annotations
@@ -30,7 +31,13 @@ from actions.claims.matching import ClaimIndex, decide
 from actions.claims.models import ANSWER_WINDOW_HOURS, MAX_ASK_TEXT, ClaimAsk
 from actions.content import format as fmt
 from actions.content import queries
-from actions.content.answering import ContentAction, Reply, asked_detail, latest_entity
+from actions.content.answering import (
+    ContentAction,
+    Reply,
+    asked_detail,
+    latest_entity,
+    own_messages,
+)
 from actions.content.database_action import Turn
 from actions.content.localise import isolate_latin
 from actions.content.models import Claim, ClaimAbout, RecordKind
@@ -133,6 +140,7 @@ class ActionCheckClaim(ContentAction):
         if picked is not None:
             claim = _claim_by_key(session, picked, now)
             if claim is not None:
+                _store_pick(turn, claim)
                 return self._verdict(turn, claim)
         message = str((tracker.latest_message or {}).get("text") or "")
         decision = decide(INDEX.get(session, now).match(message))
@@ -276,6 +284,42 @@ def _group_key(session: Session, masked: str, now: datetime) -> str:
         if decision.kind != "none":
             return decision.candidates[0].claim
     return uuid.uuid4().hex[:16]
+
+
+def _choice_answered(turn: Turn) -> str:
+    """The person's own words "which one did you hear?" answered: their latest message before
+    the choice that is not a button's payload (an SMS "2" arrives as one)."""
+    for event in reversed(own_messages(turn.tracker)[:-1]):
+        text = str(event.get("text") or "")
+        if text.strip() and not text.startswith("/"):
+            return text
+    return ""
+
+
+def _store_pick(turn: Turn, claim: Claim) -> None:
+    """The ask behind a choice of two, stored against the claim picked, so that it counts for
+    that claim and its asker can be told. Picking again (the other one, or the same twice)
+    moves the same ask; it is never stored twice."""
+    message = _choice_answered(turn)
+    masked = mask(message)[:MAX_ASK_TEXT]
+    if not masked:
+        return
+    earlier = turn.session.scalars(
+        select(ClaimAsk)
+        .where(
+            ClaimAsk.conversation_id == turn.conversation,
+            ClaimAsk.masked_text == masked,
+            ClaimAsk.asked_at > turn.now - OFFER_WINDOW,
+        )
+        .order_by(ClaimAsk.id.desc())
+        .limit(1)
+    ).first()
+    if earlier is None:
+        _store_ask(turn, message, str(claim.slug), claim.id)
+        return
+    earlier.claim_id = claim.id
+    earlier.group_key = str(claim.slug)
+    turn.session.flush()
 
 
 def _store_ask(turn: Turn, message: str, group_key: str, claim_id: int | None) -> None:

@@ -11,10 +11,19 @@ from datetime import datetime
 
 from sqlalchemy.orm import Mapped
 
+from actions.content.columns import Base
+from bot.contentdb import tables
 from bot.contentdb.statuses import DeliveryStatus
 from bot.contentdb.tables import CHANNEL, CONVERSATION_ID
 
-__all__ = ["CHANNEL", "CONVERSATION_ID", "FINAL_STATUSES", "DeliveryStatus", "Sending"]
+__all__ = [
+    "CHANNEL",
+    "CONVERSATION_ID",
+    "FINAL_STATUSES",
+    "DeliveryStatus",
+    "ProviderMessage",
+    "Sending",
+]
 
 #: Statuses a delivery never leaves.
 FINAL_STATUSES = frozenset(
@@ -44,3 +53,15 @@ class Sending:
     provider_status: Mapped[str | None]
     provider_error: Mapped[str | None]
     status_at: Mapped[datetime | None]
+
+
+class ProviderMessage(Base):
+    """A further message of an alert or a reply the provider took as several: its id, and the
+    row it belongs to (one of the two). Rasa's channel writes it; the database deletes it with
+    its row."""
+
+    __table__ = tables.provider_messages
+
+    message_id: Mapped[str]
+    alert_delivery_id: Mapped[int | None]
+    case_reply_id: Mapped[int | None]

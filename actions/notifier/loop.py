@@ -23,19 +23,40 @@ import signal
 import time
 from collections.abc import Sequence
 
+from prometheus_client import Counter
+
 from actions import settings
 from actions.alerts.notifier_settings import NotifierSettings, WebhookSettings
 from actions.alerts.outbox_steps import AlertOutbox
 from actions.cases import webhook_sender
+from actions.common.metrics_http import serve_metrics
 from actions.common.outbox import Claimed, DeliveryStatus, Outbox
 from actions.common.rasa_api import RasaApi
 from actions.content.db import session_scope
 from actions.notifier import retention
 from actions.settings import SettingsError
+from bot.metrics import name
 from bot.pacing import Pacer
 from bot.settings import alert_rate
 
 logger = logging.getLogger(__name__)
+
+#: For ``/metrics``: what became of each message handed to Rasa.
+SENDS = Counter(
+    name("notifier_sends"),
+    "Alerts (kind alert) and caseworkers' replies (kind case_reply) the notifier handed to "
+    "Rasa, by channel and outcome: sent, retry (queued again), failed (for good), pending "
+    "(Rasa still holds it), cancelled, superseded, error (not recorded)",
+    ["kind", "channel", "outcome"],
+)
+#: A delivery's status after ``settle``, as the outcome of one send.
+OUTCOMES = {DeliveryStatus.QUEUED: "retry", DeliveryStatus.SENDING: "pending"}
+
+
+def count_send(outbox: Outbox, channel: str, status: DeliveryStatus | None) -> None:
+    """One more send of ``outbox``'s kind on ``channel``; ``status`` None: not recorded."""
+    outcome = "error" if status is None else OUTCOMES.get(status, status.value)
+    SENDS.labels(outbox.kind.replace(" ", "_"), channel, outcome).inc()
 
 
 class Notifier:
@@ -149,10 +170,12 @@ class Notifier:
                 task.add_done_callback(unsent.discard)
 
     async def _send(self, outbox: Outbox, claimed: Claimed, pacer: Pacer) -> None:
+        triggered = False
         try:
             await pacer.wait()  # just before the request: the pace is what Rasa sees
             if not await asyncio.to_thread(outbox.still_to_send, claimed):
                 return
+            triggered = True
             outcome = await self.rasa.trigger(
                 claimed.conversation_id,
                 outbox.intent,
@@ -160,6 +183,7 @@ class Notifier:
                 channel=claimed.channel,
             )
             status = await asyncio.to_thread(outbox.settle, claimed, outcome)
+            count_send(outbox, claimed.channel, status)
             if status is DeliveryStatus.SENT:
                 self.sent += 1
             elif outcome.error:
@@ -169,6 +193,8 @@ class Notifier:
         except Exception:
             # Left in ``sending``: the lease brings it back. Logged without any address.
             logger.error("%s %s could not be settled", outbox.kind, claimed.id, exc_info=True)
+            if triggered:
+                count_send(outbox, claimed.channel, None)
         finally:
             self._slots.release()
 
@@ -186,16 +212,25 @@ def helpdesk_job() -> webhook_sender.CaseWebhookSender | None:
 
 def serve(settings_: NotifierSettings | None = None, more: Sequence[type[Outbox]] = ()) -> None:
     """``python -m actions.alerts serve``: run until SIGTERM or Ctrl-C; ``more`` outboxes beside
-    the alerts (caseworkers' replies), and with ``CASE_WEBHOOK_URL`` the helpdesk's case events
-    (``actions/cases/webhook_sender.py``)."""
+    the alerts (caseworkers' replies), with ``CASE_WEBHOOK_URL`` the helpdesk's case events
+    (``actions/cases/webhook_sender.py``), and with ``METRICS_TOKEN`` ``/metrics`` on
+    ``NOTIFIER_METRICS_HOST:NOTIFIER_METRICS_PORT`` (127.0.0.1:5057)."""
     notifier = Notifier(settings_, more=more)
     jobs = [job for job in (notifier, helpdesk_job()) if job is not None]
+    chosen = notifier.settings
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):  # one handler per signal: stop them all
             loop.add_signal_handler(sig, lambda: [job.stop() for job in jobs])
-        await asyncio.gather(*(job.run() for job in jobs))
+        metrics = await serve_metrics(
+            chosen.metrics_host, chosen.metrics_port, chosen.metrics_token
+        )
+        try:
+            await asyncio.gather(*(job.run() for job in jobs))
+        finally:
+            if metrics is not None:
+                await metrics.cleanup()
 
     asyncio.run(main())
 

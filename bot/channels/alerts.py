@@ -30,6 +30,7 @@ from rasa.shared.exceptions import RasaException
 
 from bot.alert_rates import DEFAULT_RATES
 from bot.channels.addresses import AddressBook
+from bot.channels.counts import count_refusal
 from bot.channels.deliveries import OUTBOXES, DeliveryLog
 from bot.channels.sealing import KEY_ENV, AddressBookError
 from bot.channels.settings import AddressKeys, for_rasa
@@ -236,6 +237,7 @@ class AlertOutput(OutputChannel):
             try:
                 await output.send_response(recipient_id, message)
             except ProviderFailure as failure:
+                count_refusal(self.name(), failure)
                 error = AlertNotDelivered.from_failure(self.name(), failure)
                 logger.warning(
                     "%s: alert to %s not delivered: %s", self.name(), recipient_id, error

@@ -8,7 +8,8 @@ database:
 1. **claims** the delivery (``rendered_at`` set only if nobody set it: a second trigger of the
    same delivery sends nothing),
 2. hands the alert to the provider, and
-3. records ``delivered_at`` and the id the provider gave the (first) message, which its later
+3. records ``delivered_at`` and the ids the provider gave its messages (the first on the row,
+   those of the further parts of a long one in ``provider_messages``), which its later
    delivery statuses name (``bot/channels/statuses.py``) — or, when the provider refused,
    releases the claim so that the notifier's retry can send it.
 
@@ -21,15 +22,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timezone
 
-from sqlalchemy import Table, update
-from sqlalchemy.engine import Engine
+from sqlalchemy import Column, Table, delete, insert, update
+from sqlalchemy.engine import Connection, Engine
 
 from bot.channels.transport import SENT_MESSAGE_IDS
 from bot.contentdb.statuses import DeliveryStatus
-from bot.contentdb.tables import alert_deliveries, case_replies
+from bot.contentdb.tables import alert_deliveries, case_replies, provider_messages
 from bot.contract import ALERT_DELIVERY, CASE_REPLY
 
 logger = logging.getLogger(__name__)
@@ -38,6 +39,11 @@ logger = logging.getLogger(__name__)
 OUTBOXES: dict[str, Table] = {
     ALERT_DELIVERY: alert_deliveries,
     CASE_REPLY: case_replies,
+}
+#: The column of ``provider_messages`` that names a row of each outbox.
+PARTS: dict[str, Column] = {  # type: ignore[type-arg,unused-ignore]  # generic in 2.0 only
+    alert_deliveries.name: provider_messages.c.alert_delivery_id,
+    case_replies.name: provider_messages.c.case_reply_id,
 }
 
 
@@ -69,12 +75,12 @@ class DeliveryLog:
             )
         return bool(claimed.rowcount)
 
-    def _settle(self, delivery: int, delivered: bool, message_id: str | None = None) -> None:
+    def _settle(self, delivery: int, delivered: bool, message_ids: Sequence[str] = ()) -> None:
         values: dict[str, object] = (
             # A new message: what the provider said of an earlier try is no longer news.
             {
                 "delivered_at": self._clock(),
-                "provider_message_id": message_id,
+                "provider_message_id": message_ids[0] if message_ids else None,
                 "provider_status": None,
                 "provider_error": None,
                 "status_at": None,
@@ -85,6 +91,20 @@ class DeliveryLog:
         with self.engine.begin() as connection:
             connection.execute(
                 update(self.table).where(self.table.c.id == delivery).values(**values)
+            )
+            if delivered:
+                self._note_parts(connection, delivery, message_ids[1:])
+
+    def _note_parts(self, connection: Connection, delivery: int, others: Sequence[str]) -> None:
+        """The ids of the messages after the first (a long alert split), in place of those of
+        an earlier try; an id given twice is kept once."""
+        row = PARTS[self.table.name]
+        connection.execute(delete(provider_messages).where(row == delivery))
+        kept = list(dict.fromkeys(others))
+        if kept:
+            connection.execute(
+                insert(provider_messages),
+                [{"message_id": one, row.key: delivery} for one in kept],
             )
 
     async def send_once(self, delivery: int, send: Callable[[], Awaitable[None]]) -> bool:
@@ -102,5 +122,5 @@ class DeliveryLog:
         except BaseException:
             await asyncio.to_thread(self._settle, delivery, False)
             raise
-        await asyncio.to_thread(self._settle, delivery, True, sent[0] if sent else None)
+        await asyncio.to_thread(self._settle, delivery, True, sent)
         return True

@@ -31,8 +31,10 @@ turn's own record (``answered:`` in the channel memory) makes a message taken ba
 replies went out only acknowledged, not answered again; the providers' ids (``SeenMessages``)
 keep a retry out of the line.
 
-Two lines: ``ProcessLine`` here (the embedded default; a restart loses what waits) and
-``intake_redis.RedisLine`` (the production profile: Redis Streams, shared by every process).
+Two lines: ``ProcessLine`` here (the embedded profile with ``CHANNEL_INTAKE=queue``; a restart
+loses what waits, which is why that profile takes each turn in its webhook by default) and
+``intake_redis.RedisLine`` (the production profile's default: Redis Streams, shared by every
+process).
 """
 
 from __future__ import annotations
@@ -554,14 +556,21 @@ def _one_per_person(jobs: Iterable[Job]) -> list[Job]:
 
 
 async def language_of(agent: Any, job: Job) -> str | None:
+    """The language of the notice to ``job``'s sender (``language_for``)."""
+    return await language_for(agent, job.conversation, job.text, job.hint)
+
+
+async def language_for(
+    agent: Any, conversation: str, text: str | None, hint: str | None
+) -> str | None:
     """The conversation's language as the tracker remembers it; else the provider's hint;
     else what the text's letters say (Pashto's own letters, else Dari for Arabic script);
     None (every language) for Latin letters, which romanized Dari and Pashto use too."""
-    remembered = await conversation_language(agent, job.conversation)
+    remembered = await conversation_language(agent, conversation)
     if remembered:
         return remembered
-    if job.hint:
-        return job.hint
-    if job.text and script_of(job.text) == ARABIC:
-        return "ps" if pashto_letter_count(job.text) else "prs"
+    if hint:
+        return hint
+    if text and script_of(text) == ARABIC:
+        return "ps" if pashto_letter_count(text) else "prs"
     return None

@@ -19,7 +19,6 @@ never the number.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import hmac
 import logging
 import re
@@ -39,16 +38,17 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertOutput
 from bot.channels.blueprints import Blueprint
 from bot.channels.identity import conversation_id
-from bot.channels.intake import Queued
 from bot.channels.kannel_conf import DELIVERED_PATH, RECEIVE_PATH, conf_groups
 from bot.channels.settings import KANNEL_CHANNEL, KannelSettings
-from bot.channels.sms_base import TextMessageOutput, answerable, phone_key, take_text_turn
-from bot.channels.sms_gateway import (
-    REPEAT_WINDOW_SECONDS,
+from bot.channels.sms_base import (
     GatewayInbound,
     GatewayMessage,
-    delivery_id,
+    GatewayTurns,
+    TextMessageOutput,
+    answerable,
+    phone_key,
 )
+from bot.channels.sms_gateway import REPEAT_WINDOW_SECONDS, delivery_id
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer
 from bot.channels.sms_segments import encoding
 from bot.channels.transport import (
@@ -58,7 +58,7 @@ from bot.channels.transport import (
     ProviderFailure,
     retry_after_seconds,
 )
-from bot.channels.turns import OnNewMessage, Outcome
+from bot.channels.turns import OnNewMessage
 from bot.channels.webhook import Inbound, Received, Refused, WebhookInput
 from bot.settings_values import SettingsError
 
@@ -260,7 +260,7 @@ def delivery_report(fields: Mapping[str, bytes]) -> tuple[str, str, str] | None:
     return conversation, reference, DLR_STATUSES[int(status)]
 
 
-class KannelInput(WebhookInput[KannelSettings, GatewayInbound]):
+class KannelInput(GatewayTurns, WebhookInput[KannelSettings, GatewayInbound]):
     """Receives SMS from Kannel's smsbox (a GET, the SMS in its query) and its delivery
     reports; the secret is the query's ``secret`` field."""
 
@@ -304,15 +304,7 @@ class KannelInput(WebhookInput[KannelSettings, GatewayInbound]):
         delivery = delivery_id(conversation, message)
         return [Inbound(GatewayInbound(message, conversation), delivery, window)]
 
-    def to_queue(self, inbound: GatewayInbound) -> Queued:
-        message = dataclasses.asdict(inbound.message)
-        data = {"message": message, "conversation": inbound.conversation}
-        return Queued(inbound.conversation, data, inbound.message.text)
-
-    def from_queue(self, data: dict[str, Any]) -> GatewayInbound:
-        return GatewayInbound(GatewayMessage(**data["message"]), data["conversation"])
-
-    def _output(self, inbound: GatewayInbound) -> KannelOutput:
+    def output_for(self, inbound: GatewayInbound) -> KannelOutput:
         return KannelOutput(
             self.api,
             self.settings,
@@ -320,25 +312,6 @@ class KannelInput(WebhookInput[KannelSettings, GatewayInbound]):
             inbound.conversation,
             inbound.message.sender,
             self.addresses,
-        )
-
-    async def say(self, inbound: GatewayInbound, text: str) -> None:
-        await self._output(inbound).deliver(text)
-
-    async def take(
-        self, inbound: GatewayInbound, on_new_message: OnNewMessage, agent: Any
-    ) -> Outcome:
-        message = inbound.message
-        return await take_text_turn(
-            self._output(inbound),
-            message.text,
-            on_new_message,
-            agent,
-            message_id=message.message_id,
-            hotline=self.hotline,
-            # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
-            metadata={"transport": "sms"},
-            person=message.sender,
         )
 
     def answer(self, received: Received[GatewayInbound]) -> HTTPResponse:

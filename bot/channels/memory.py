@@ -2,7 +2,8 @@
 
 The connectors remember a little between messages: which provider message ids they have already
 answered (a retry must not be answered twice), what a Telegram reply-keyboard button stands for,
-which numbered options and MORE pages an SMS reply left behind, and the web chat's mailbox of
+which numbered options and MORE pages an SMS reply left behind, which payload a number typed
+after a Telegram or WhatsApp reply with numbered buttons stands for, and the web chat's mailbox of
 messages that came out of turn (``mailbox.py``). With one Rasa process that
 can live in its memory. With several (the production profile: several workers, several servers)
 a retry or a MORE can reach another process, or arrive after a restart; then the memory must be

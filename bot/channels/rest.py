@@ -8,13 +8,19 @@ list of the replies) and the same ``sender`` as the conversation id. Its turn go
 ``take_turn``, as in the other connectors, which gives the same apology in the conversation's
 language (``notices.try_again``). Rasa's ``?stream=true`` is not offered: nothing here uses it.
 
+Past ``SYNC_TURNS_WAITING`` turns in this process (``sync_turns.py``) the answer is at once a
+list of one reply, the notice of the wait marked ``"waiting": true``; the turn goes on and its
+replies wait in the sender's mailbox: ``POST /webhooks/rest/mailbox {"sender": …}`` returns
+``{"messages": [{"id": …, "text": …}, …]}``, and a later fetch with ``"ack": [ids]``
+forgets those (as the web chat's mailbox, ``mailbox.py``).
+
 For development and tests only (``credentials.yml``): the sender it is given is the
 conversation id, so a deployment never exposes it (``credentials.channels.yml`` leaves it out).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from rasa.core.channels.channel import CollectingOutputChannel, UserMessage
 from rasa.core.channels.rest import RestInput as RasaRestInput
@@ -23,8 +29,34 @@ from sanic.request import Request
 from sanic.response import HTTPResponse
 
 from bot.channels.blueprints import Blueprint
-from bot.channels.settings import hotline
+from bot.channels.mailbox import MESSAGE_ID, Mailbox, MailboxFull
+from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory, channel_memory
+from bot.channels.settings import RedisSettings, hotline
+from bot.channels.sync_turns import SyncTurns, process_turns
+from bot.channels.transport import ProviderFailure
 from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn
+
+#: A REST sender's mailbox is kept apart from the web chat's conversations of the same id.
+MAILBOX_PREFIX: Final = "rest:"
+
+
+class MailboxCollector(CollectingOutputChannel):
+    """The replies of a turn that went on after its notice: into the sender's mailbox, in the
+    form the REST answer would have had them."""
+
+    def __init__(self, mailbox: Mailbox) -> None:
+        super().__init__()
+        self._mailbox = mailbox
+
+    @classmethod
+    def name(cls) -> str:
+        return "rest"
+
+    async def _persist_message(self, message: dict[str, Any]) -> None:
+        try:
+            await self._mailbox.store(MAILBOX_PREFIX + message["recipient_id"], message)
+        except (MemoryUnavailable, MailboxFull) as error:
+            raise ProviderFailure(None, f"the mailbox refused a reply ({error})") from error
 
 
 class RestInput(RasaRestInput):
@@ -32,10 +64,17 @@ class RestInput(RasaRestInput):
 
     @classmethod
     def from_credentials(cls, credentials: dict[str, Any] | None) -> RestInput:
-        return cls(hotline())
+        return cls(hotline(), channel_memory(RedisSettings.load()), process_turns())
 
-    def __init__(self, hotline: str | None = None) -> None:
+    def __init__(
+        self,
+        hotline: str | None = None,
+        memory: ChannelMemory | None = None,
+        turns: SyncTurns | None = None,
+    ) -> None:
         self.hotline = hotline
+        self.mailbox = Mailbox(memory if memory is not None else ProcessMemory())
+        self.turns = turns if turns is not None else process_turns()
 
     def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
         blueprint = Blueprint("rest_turns", __name__)
@@ -52,17 +91,45 @@ class RestInput(RasaRestInput):
             sender, text = body.get("sender"), body.get("message")
             if not isinstance(sender, str) or not sender or not isinstance(text, str):
                 return response.json({"error": "'sender' and 'message' must be texts"}, status=400)
+            agent = request.app.ctx.agent
+
+            def message(collector: CollectingOutputChannel) -> UserMessage:
+                return UserMessage(
+                    text,
+                    TurnReplies(collector, self.name()),
+                    sender,
+                    input_channel=self._extract_input_channel(request),
+                    metadata=self.get_metadata(request),
+                )
+
+            if self.turns.answers_later(text):
+                notice = await self.turns.notice(agent, sender, text, None)
+                later = message(MailboxCollector(self.mailbox))
+                self.turns.go_on(take_turn(later, on_new_message, agent, self.hotline), sender)
+                return response.json([{"recipient_id": sender, **notice}])
             collector = CollectingOutputChannel()
-            message = UserMessage(
-                text,
-                TurnReplies(collector, self.name()),
-                sender,
-                input_channel=self._extract_input_channel(request),
-                metadata=self.get_metadata(request),
-            )
-            outcome = await take_turn(message, on_new_message, request.app.ctx.agent, self.hotline)
+            async with self.turns.turn():
+                outcome = await take_turn(message(collector), on_new_message, agent, self.hotline)
             if outcome is Outcome.UNANSWERED:
                 return response.json({"error": "the assistant failed"}, status=503)
             return response.json(collector.messages)
+
+        @blueprint.route("/mailbox", methods=["POST"])
+        async def mailbox(request: Request) -> HTTPResponse:
+            body = request.json
+            sender = body.get("sender") if isinstance(body, dict) else None
+            if not isinstance(sender, str) or not sender:
+                return response.json({"error": 'send {"sender": …}'}, status=400)
+            acknowledged = body.get("ack") if isinstance(body, dict) else None
+            ids = frozenset(
+                each
+                for each in (acknowledged if isinstance(acknowledged, list) else [])
+                if isinstance(each, str) and MESSAGE_ID.fullmatch(each)
+            )
+            try:
+                messages = await self.mailbox.collect(MAILBOX_PREFIX + sender, ids)
+            except MemoryUnavailable:
+                return response.json({"error": "the mailbox is unavailable"}, status=503)
+            return response.json({"messages": messages})
 
         return blueprint

@@ -428,6 +428,21 @@ INTAKE_CLAIM_IDLE_ENV: Final = "INTAKE_CLAIM_IDLE_SECONDS"
 INTAKE_MODES: Final = ("queue", "direct")
 
 
+#: REST and the web chat answer in the HTTP response, but past this many turns in progress
+#: or waiting in the Rasa process they answer at once that the message is in line
+#: (bot/channels/sync_turns.py).
+SYNC_TURNS_WAITING_ENV: Final = "SYNC_TURNS_WAITING"
+#: About three seconds of turns on two cores (a turn is ~0.1 s of CPU): a longer wait in a
+#: page or a client is better said than spent silent.
+DEFAULT_SYNC_TURNS_WAITING: Final = 32
+
+
+def sync_turns_waiting(environ: Mapping[str, str] = os.environ) -> int:
+    """``SYNC_TURNS_WAITING``: the turns REST and the web chat take at once in this process
+    before the next message is answered with the notice of the wait."""
+    return whole_number(environ, SYNC_TURNS_WAITING_ENV, DEFAULT_SYNC_TURNS_WAITING)
+
+
 @dataclass(frozen=True)
 class IntakeSettings:
     """The webhook intake: how many turns at once, in how many lines, when the wait is said.
@@ -452,12 +467,14 @@ class IntakeSettings:
         """``CHANNEL_INTAKE`` (``queue`` or ``direct``), the workers, the lines,
         ``QUEUE_NOTICE_SECONDS`` (10) and ``INTAKE_CLAIM_IDLE_SECONDS`` (120).
 
-        ``direct`` by default in every profile for now, the production one too: a queued turn
-        is answered after the webhook's 200, and what checks a deployment by counting the
-        replies once the webhook answered (the production profile's integration tests) would
-        count too early. An operator who expects surges sets ``queue`` (the production profile
-        needs Redis 6.2 or newer then, for XAUTOCLAIM; docs/OPERATIONS.md, "Intake")."""
-        mode = environ.get(INTAKE_ENV, "").strip().lower() or "direct"
+        ``queue`` by default in the production profile (``REDIS_HOST`` set: the line is in
+        Redis Streams, Redis 6.2 or newer for XAUTOCLAIM), where surges come and a message
+        waiting in line outlives any one process. ``direct`` by default in the embedded
+        profile: its line would be in the one Rasa process's memory, so a restart would lose
+        messages the provider was already told were taken, where a webhook that waits for its
+        turn is simply sent again (docs/OPERATIONS.md, "Intake")."""
+        default = "queue" if environ.get("REDIS_HOST", "").strip() else "direct"
+        mode = environ.get(INTAKE_ENV, "").strip().lower() or default
         if mode not in INTAKE_MODES:
             raise SettingsError(f"{INTAKE_ENV} is {mode!r}; give queue or direct")
         workers = whole_number(environ, INTAKE_WORKERS_ENV, cls.workers)

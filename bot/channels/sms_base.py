@@ -7,15 +7,19 @@ memory; Rasa, the tracker store and the logs see the conversation's keyed hash.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from rasa.core.channels.channel import OutputChannel
 
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import custom_payload_in_reply
+from bot.channels.intake import Queued
 from bot.channels.sms_render import ReplyRenderer
 from bot.channels.sms_segments import fits
 from bot.channels.transport import ProviderApi
@@ -205,3 +209,60 @@ async def take_text_turn(
         person=person,
     )
     return await take_turn(message, on_new_message, agent, hotline)
+
+
+@dataclass(frozen=True)
+class GatewayMessage:
+    """One incoming SMS as a gateway (the generic one, Kannel) reported it."""
+
+    sender: str
+    text: str
+    message_id: str | None
+
+
+@dataclass(frozen=True)
+class GatewayInbound:
+    """An incoming SMS with the conversation it belongs to (its retry is known by both)."""
+
+    message: GatewayMessage
+    conversation: str
+
+
+class GatewayTurns(ABC):
+    """What an SMS gateway's connector (``sms_gateway``, ``kannel``) does with one incoming SMS
+    once it is read: puts it in line as JSON and back, says the wait's notice, takes its turn.
+    Mixed in before ``WebhookInput``, whose ``hotline`` it reads; the connector gives only the
+    output that answers the sender (``output_for``)."""
+
+    hotline: str | None
+
+    @abstractmethod
+    def output_for(self, inbound: GatewayInbound) -> TextMessageOutput:
+        """The output that answers the sender of ``inbound`` through this gateway."""
+
+    def to_queue(self, inbound: GatewayInbound) -> Queued:
+        message = dataclasses.asdict(inbound.message)
+        data = {"message": message, "conversation": inbound.conversation}
+        return Queued(inbound.conversation, data, inbound.message.text)
+
+    def from_queue(self, data: dict[str, Any]) -> GatewayInbound:
+        return GatewayInbound(GatewayMessage(**data["message"]), data["conversation"])
+
+    async def say(self, inbound: GatewayInbound, text: str) -> None:
+        await self.output_for(inbound).deliver(text)
+
+    async def take(
+        self, inbound: GatewayInbound, on_new_message: OnNewMessage, agent: Any
+    ) -> Outcome:
+        message = inbound.message
+        return await take_text_turn(
+            self.output_for(inbound),
+            message.text,
+            on_new_message,
+            agent,
+            message_id=message.message_id,
+            hotline=self.hotline,
+            # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
+            metadata={"transport": "sms"},
+            person=message.sender,
+        )

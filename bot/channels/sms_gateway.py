@@ -8,11 +8,9 @@ in ``X-Gateway-Secret``; a request without the right one gets 403 before it is e
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
@@ -24,9 +22,15 @@ from sanic.response import HTTPResponse
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertOutput
 from bot.channels.identity import conversation_id
-from bot.channels.intake import Queued
 from bot.channels.settings import GatewaySettings
-from bot.channels.sms_base import TextMessageOutput, answerable, phone_key, take_text_turn
+from bot.channels.sms_base import (
+    GatewayInbound,
+    GatewayMessage,
+    GatewayTurns,
+    TextMessageOutput,
+    answerable,
+    phone_key,
+)
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer
 from bot.channels.transport import (
     MalformedRequest,
@@ -35,7 +39,6 @@ from bot.channels.transport import (
     parse_json,
     secrets_match,
 )
-from bot.channels.turns import OnNewMessage, Outcome
 from bot.channels.webhook import Inbound, Received, WebhookInput
 
 logger = logging.getLogger(__name__)
@@ -47,15 +50,6 @@ _MAX_SENDER_LENGTH: Final = 64
 #: again this soon: a gateway retries a slow request within seconds, while a person rarely sends
 #: the very same words twice in half a minute (a MORE they mean is then lost: docs/SMS.md).
 REPEAT_WINDOW_SECONDS: Final = 30.0
-
-
-@dataclass(frozen=True)
-class GatewayMessage:
-    """One incoming SMS as the gateway reported it."""
-
-    sender: str
-    text: str
-    message_id: str | None
 
 
 def parse_gateway_message(content_type: str, body: bytes) -> GatewayMessage:
@@ -148,15 +142,7 @@ class GatewayAlertOutput(AlertOutput):
         return GatewayOutput(channel.api, channel.path, channel.renderer, conversation, address)
 
 
-@dataclass(frozen=True)
-class GatewayInbound:
-    """An incoming SMS with the conversation it belongs to (its retry is known by both)."""
-
-    message: GatewayMessage
-    conversation: str
-
-
-class SmsGatewayInput(WebhookInput[GatewaySettings, GatewayInbound]):
+class SmsGatewayInput(GatewayTurns, WebhookInput[GatewaySettings, GatewayInbound]):
     """Receives SMS from a gateway that speaks the small JSON/form protocol above."""
 
     credential = SECRET_HEADER
@@ -199,15 +185,7 @@ class SmsGatewayInput(WebhookInput[GatewaySettings, GatewayInbound]):
     def answer(self, received: Received[GatewayInbound]) -> HTTPResponse:
         return response.json({"status": "duplicate" if received.only_repeats else "ok"})
 
-    def to_queue(self, inbound: GatewayInbound) -> Queued:
-        message = dataclasses.asdict(inbound.message)
-        data = {"message": message, "conversation": inbound.conversation}
-        return Queued(inbound.conversation, data, inbound.message.text)
-
-    def from_queue(self, data: dict[str, Any]) -> GatewayInbound:
-        return GatewayInbound(GatewayMessage(**data["message"]), data["conversation"])
-
-    def _output(self, inbound: GatewayInbound) -> GatewayOutput:
+    def output_for(self, inbound: GatewayInbound) -> GatewayOutput:
         return GatewayOutput(
             self.api,
             self.path,
@@ -215,23 +193,4 @@ class SmsGatewayInput(WebhookInput[GatewaySettings, GatewayInbound]):
             inbound.conversation,
             inbound.message.sender,
             self.addresses,
-        )
-
-    async def say(self, inbound: GatewayInbound, text: str) -> None:
-        await self._output(inbound).deliver(text)
-
-    async def take(
-        self, inbound: GatewayInbound, on_new_message: OnNewMessage, agent: Any
-    ) -> Outcome:
-        message, output = inbound.message, self._output(inbound)
-        return await take_text_turn(
-            output,
-            message.text,
-            on_new_message,
-            agent,
-            message_id=message.message_id,
-            hotline=self.hotline,
-            # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
-            metadata={"transport": "sms"},
-            person=message.sender,
         )

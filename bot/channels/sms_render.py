@@ -49,6 +49,12 @@ def bare_number(text: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+def button_number(title: str) -> int | None:
+    """The number a button's title starts with ("2 Airport", "۲ میدان هوایی"), else None."""
+    match = _NUMBERED_LINE.match(to_ascii_digits(title))
+    return int(match.group(1)) if match else None
+
+
 def more_request(text: str) -> str | None:
     """The language of a MORE request ("MORE", "بیشتر", "نور", "beshtar" ...), else None."""
     word = _MORE_PUNCTUATION.sub("", normalise(text))
@@ -72,11 +78,9 @@ def numbered_options(
     for button in buttons:
         title = str(button.get("title") or "").strip()
         payload = str(button.get("payload") or title)
-        match = _NUMBERED_LINE.match(to_ascii_digits(title))
-        if match:
-            numbered.append((int(match.group(1)), title.split(None, 1)[1], payload))
-        else:
-            numbered.append((None, title, payload))
+        number = button_number(title)
+        label = title.split(None, 1)[1] if number is not None else title
+        numbered.append((number, label, payload))
     taken = {number for number, _, _ in numbered if number is not None}
     options: dict[int, str] = {}
     lines: list[str] = []

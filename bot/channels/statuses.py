@@ -1,9 +1,11 @@
 """What the providers say became of an alert or a caseworker's reply after they took it.
 
 WhatsApp's webhook ``statuses`` and Twilio's ``StatusCallback`` name a message by the id the
-provider gave it when it was sent; the delivery log stored that id on the outbox row
-(``deliveries.py``). Here each status is written on its row — its status, its error code, its
-time — and nothing else: never the recipient's number, which both carry. What a permanent
+provider gave it when it was sent; the delivery log stored that id on the outbox row, and those
+of the further parts of a long message in ``provider_messages`` (``deliveries.py``). Here each
+status is written on its row — its status, its error code, its time; for a message sent in
+parts, the furthest any part got, so a part that failed fails the whole — and nothing else:
+never the recipient's number, which both carry. What a permanent
 failure means for the person (their subscriptions end, their caseworker is told) is the
 notifier's to decide (``actions/alerts/outbox_steps.py`` ``Outbox.reconcile``).
 """
@@ -15,12 +17,14 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import Any
 
-from sqlalchemy import select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy import Table, select, update
+from sqlalchemy.engine import Connection, Engine, Row
 
 from bot import delivery_statuses
-from bot.channels.deliveries import OUTBOXES
+from bot.channels.deliveries import OUTBOXES, PARTS
+from bot.contentdb.tables import provider_messages
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +62,23 @@ def unix_time(value: object) -> datetime | None:
     return None
 
 
+def _row_of(connection: Connection, table: Table, message_id: str) -> Row[Any] | None:
+    """(id, provider_status) of the row in ``table`` whose message — its first, or a further
+    part of a long one (``provider_messages``) — the provider named ``message_id``."""
+    columns = (table.c.id, table.c.provider_status)
+    found = connection.execute(
+        select(*columns).where(table.c.provider_message_id == message_id)
+    ).first()
+    if found is not None:
+        return found
+    part = PARTS[table.name]
+    return connection.execute(
+        select(*columns)
+        .join(provider_messages, part == table.c.id)
+        .where(provider_messages.c.message_id == message_id)
+    ).first()
+
+
 class StatusLog:
     """Writes providers' statuses on the outbox rows in the content database."""
 
@@ -70,11 +91,7 @@ class StatusLog:
         with self.engine.begin() as connection:
             for status in statuses:
                 for table in OUTBOXES.values():
-                    row = connection.execute(
-                        select(table.c.id, table.c.provider_status).where(
-                            table.c.provider_message_id == status.message_id
-                        )
-                    ).first()
+                    row = _row_of(connection, table, status.message_id)
                     if row is None or not delivery_statuses.later_than(status.status, row[1]):
                         continue
                     connection.execute(

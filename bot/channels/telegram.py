@@ -6,8 +6,9 @@ its private chat (``https://t.me/<username>``, from ``TELEGRAM_BOT_USERNAME`` or
 Telegram with ``getMe``), and nothing from a group becomes a conversation, a subscription or a
 case. A caption is read as the question it asks; the photo, document or video itself is never
 downloaded. A forwarded message is marked (``contract.FORWARDED``), a shared location or venue
-carries its coordinates (``contract.LOCATION``), and ``/start <parameter>`` opens the
-conversation the poster's link stands for (``deep_links.py``).
+carries its coordinates (``contract.LOCATION``), ``/start <parameter>`` opens the
+conversation the poster's link stands for (``deep_links.py``), and a number typed right after
+a reply with numbered buttons picks that button (``typed_numbers.py``).
 
 Unlike Rasa's built-in connector (which "verifies" a request by asking Telegram for the bot's
 username), every request must carry the secret given to ``setWebhook``; anything else gets 403
@@ -55,6 +56,7 @@ from bot.channels.turns import (
     take_turn,
     user_message,
 )
+from bot.channels.typed_numbers import TypedNumbers
 from bot.channels.webhook import Inbound, Received, WebhookInput
 from bot.contract import FORWARDED, LANGUAGE_HINT
 
@@ -234,6 +236,7 @@ class TelegramOutput(OutputChannel):
         conversation: str,
         keyboards: ReplyKeyboards,
         addresses: AddressBook | None = None,
+        numbers: TypedNumbers | None = None,
     ) -> None:
         self._api = api
         self._method_path = f"/bot{token}/"
@@ -241,6 +244,7 @@ class TelegramOutput(OutputChannel):
         self.conversation = conversation
         self._keyboards = keyboards
         self._addresses = addresses
+        self._numbers = numbers
 
     async def send_text_message(self, recipient_id: str, text: str, **kwargs: Any) -> None:
         await self._send(recipient_id, text, None)
@@ -258,6 +262,8 @@ class TelegramOutput(OutputChannel):
             await self._send(recipient_id, text, None)
             return
         await self._keyboards.remember(self.conversation, payloads)
+        if self._numbers is not None:
+            await self._numbers.offered(self.conversation, buttons)
         keyboard = {
             "keyboard": [[{"text": title}] for title in payloads],
             "resize_keyboard": True,
@@ -335,6 +341,7 @@ class TelegramInput(WebhookInput[TelegramSettings, Incoming]):
     def set_up(self) -> None:
         self.api = ProviderApi(self.settings.api_base_url, refused_for_good=refused_for_good)
         self._keyboards = ReplyKeyboards(self.memory)
+        self._numbers = TypedNumbers(self.memory)
         self._username = self.settings.username
 
     def get_output_channel(self) -> OutputChannel:
@@ -376,6 +383,7 @@ class TelegramInput(WebhookInput[TelegramSettings, Incoming]):
             conversation,
             self._keyboards,
             self.addresses,
+            self._numbers,
         )
 
     async def say(self, incoming: Incoming, text: str) -> None:
@@ -399,7 +407,8 @@ class TelegramInput(WebhookInput[TelegramSettings, Incoming]):
             notice = text_only(language or incoming.language_hint)
             await replies.attempt(conversation, output.send_text_message(conversation, notice))
             return Outcome.ANSWERED
-        pressed = await self._keyboards.payload_for(conversation, incoming.text)
+        typed = await self._numbers.payload_for(conversation, incoming.text)
+        pressed = typed or await self._keyboards.payload_for(conversation, incoming.text)
         link = None if pressed else telegram_start(incoming.text)
         text = pressed or (link.text if link else incoming.text)
         hint = (link.language if link else None) or incoming.language_hint

@@ -24,15 +24,17 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, Protocol, runtime_checkable
 
 from rasa.core.channels.channel import OutputChannel, UserMessage
 
+from bot.channels.counts import APOLOGIES, NO_LANGUAGE, TURN_SECONDS, TURNS, count_refusal
 from bot.channels.identity import person_tag
 from bot.channels.notices import try_again
 from bot.channels.transport import ProviderFailure, capped_text
-from bot.contract import LANGUAGE_HINT, PERSON, SHOWN_PARTS, language_metadata
+from bot.contract import LANGUAGE_HINT, PERSON, SHOWN_PARTS, language_metadata, reply_language
 from bot.lang.codes import is_language
 
 logger = logging.getLogger(__name__)
@@ -87,6 +89,8 @@ class TurnReplies(OutputChannel):
         #: Messages the provider took, and messages it refused or never got.
         self.delivered = 0
         self.undelivered = 0
+        #: The language of the last visible reply (``metadata.language``), for the counts.
+        self.language: str | None = None
 
     def name(self) -> str:  # type: ignore[override]  # Rasa asks the instance (responses per channel)
         return self.output.name()
@@ -120,6 +124,7 @@ class TurnReplies(OutputChannel):
         visible = any(message.get(part) for part in SHOWN_PARTS)  # Rasa pops what it sends
         if visible:
             self.replies_sent += 1
+            self.language = reply_language(message)
         sending = self.output.send_response(recipient_id, message)
         await self.attempt(recipient_id, sending, shown=visible)
 
@@ -137,6 +142,7 @@ class TurnReplies(OutputChannel):
                 "%s%s failed: %s (a reply to %s)", self.channel, call, failure, conversation
             )
             self.undelivered += 1
+            count_refusal(self.channel, failure)
             return False
         if shown:
             self.delivered += 1
@@ -179,10 +185,26 @@ async def take_turn(
     the operator's ``hotline`` when there is one (``settings.hotline``).
 
     ``agent`` is Rasa's (``request.app.ctx.agent``): its tracker store tells the conversation's
-    language and whether it is paused, read only on the rare turn that went wrong.
+    language and whether it is paused, read only on the rare turn that went wrong. Counted
+    for ``/metrics`` (``counts.py``): the turn by its outcome and language, its time.
     """
     output = message.output_channel
     assert isinstance(output, TurnReplies), "connectors make their message with user_message"
+    started = time.perf_counter()
+    outcome = await _turn(message, output, on_new_message, agent, hotline)
+    channel = output.channel
+    TURN_SECONDS.labels(channel).observe(time.perf_counter() - started)
+    TURNS.labels(channel, outcome.value, output.language or NO_LANGUAGE).inc()
+    return outcome
+
+
+async def _turn(
+    message: UserMessage,
+    output: TurnReplies,
+    on_new_message: OnNewMessage,
+    agent: Any,
+    hotline: str | None,
+) -> Outcome:
     try:
         await on_new_message(message)
         failed = False
@@ -215,12 +237,15 @@ async def take_turn(
     if is_language(said_in):
         # Named like every reply, so a page lays it out in its language (bot/contract.py).
         apology["metadata"] = language_metadata(said_in)
+    delivered = output.delivered
     try:
         await output.send_response(message.sender_id, apology)
         await output.finish(message.sender_id)
     except Exception:
         logger.error("%s: the apology to %s failed", message.input_channel, message.sender_id)
         output.undelivered += 1
+    if output.delivered > delivered:
+        APOLOGIES.labels(output.channel, output.language or NO_LANGUAGE).inc()
     if output.undelivered and not output.delivered:
         logger.error("%s: nothing reached %s", message.input_channel, message.sender_id)
         return Outcome.UNANSWERED

@@ -9,6 +9,10 @@ What comes out of turn (``trigger_intent?output_channel=webchat``: a caseworker'
 ``get_output_channel``; the page fetches it from ``/mailbox`` with the same sender secret it
 posts messages with, so only the person's own page can read it (docs/HANDOFF.md, "The web chat").
 
+The answer to the page's message carries its replies, unless more than ``SYNC_TURNS_WAITING``
+turns are under way in this process: then it is the notice that the message is in line, and the
+replies come by the mailbox (``sync_turns.py``).
+
 Each reply goes to the page with the language it was written in (``bot/nlg.py`` tags it), so the
 page lays it out by that, never by its letters; the page itself (``webchat_page.py``) and the
 limits per client (``webchat_limits.py``, answered with 429) live beside this module.
@@ -25,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from rasa.core.channels.channel import CollectingOutputChannel, OutputChannel
+from rasa.core.channels.channel import CollectingOutputChannel, OutputChannel, UserMessage
 from sanic import response
 from sanic.blueprint_group import BlueprintGroup
 from sanic.request import Request
@@ -46,6 +50,7 @@ from bot.channels.settings import (
     hotline,
     seals_addresses,
 )
+from bot.channels.sync_turns import SyncTurns, process_turns
 from bot.channels.transport import (
     BODY_LIMITS,
     MAX_TEXT_CHARS,
@@ -272,10 +277,13 @@ class WebchatInput(WebhookInput[WebchatSettings, WebchatMessage]):
         addresses: AddressBook | None = None,
         hotline: str | None = None,
         settings: WebchatSettings | None = None,
+        turns: SyncTurns | None = None,
     ) -> None:
         super().__init__(
             settings or WebchatSettings(), addresses=addresses, memory=memory, hotline=hotline
         )
+        #: The turns this process takes before it answers with the notice of the wait.
+        self.turns = turns if turns is not None else process_turns()
 
     def set_up(self) -> None:
         """The page with its settings, the mailbox and the limits per client."""
@@ -375,17 +383,33 @@ class WebchatInput(WebhookInput[WebchatSettings, WebchatMessage]):
                 retry_after=refusal.retry_after,
             )
         hint = message.language_hint
-        incoming = user_message(
-            message.text,
-            message.replies,
-            message.conversation,
-            input_channel=self.name(),
-            metadata={LANGUAGE_HINT: hint} if hint else {},
-            # A page's sender is a random secret: one client makes as many as it likes,
-            # so the person is counted by the address the page writes from.
-            person=f"ip:{request.remote_addr or request.ip}",
-        )
-        outcome = await take_turn(incoming, on_new_message, request.app.ctx.agent, self.hotline)
+        agent = request.app.ctx.agent
+
+        def incoming(output: OutputChannel) -> UserMessage:
+            return user_message(
+                message.text,
+                output,
+                message.conversation,
+                input_channel=self.name(),
+                metadata={LANGUAGE_HINT: hint} if hint else {},
+                # A page's sender is a random secret: one client makes as many as it likes,
+                # so the person is counted by the address the page writes from.
+                person=f"ip:{request.remote_addr or request.ip}",
+            )
+
+        if self.turns.answers_later(message.text):
+            # Many people are writing: the page gets the notice now, the replies by its mailbox.
+            notice = await self.turns.notice(agent, message.conversation, message.text, hint)
+            message.replies.messages.append(notice)
+            later = incoming(MailboxWriter(self.mailbox, message.conversation))
+            self.turns.go_on(
+                take_turn(later, on_new_message, agent, self.hotline), message.conversation
+            )
+            return Outcome.ANSWERED
+        async with self.turns.turn():
+            outcome = await take_turn(
+                incoming(message.replies), on_new_message, agent, self.hotline
+            )
         if message.replies.deleted_data:
             await self._forget_mailbox(message.conversation)
         # A 503 says so: the widget then keeps the message and tries again.

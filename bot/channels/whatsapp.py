@@ -18,9 +18,10 @@ is skipped with a log line, so the others are still answered; a signed notificat
 read at all is acknowledged 200 and logged, because Meta retries anything else for days and the
 retry would be just as unreadable. A caption is read as the question it asks (the picture is
 never downloaded), a forwarded message is marked (``contract.FORWARDED``), a shared location
-carries its coordinates (``contract.LOCATION``), and a first message ``start <parameter>``
+carries its coordinates (``contract.LOCATION``), a first message ``start <parameter>``
 (a ``wa.me`` link's prefilled text) opens the conversation the poster stands for
-(``deep_links.py``).
+(``deep_links.py``), and a number typed right after a reply with numbered buttons picks that
+button (``typed_numbers.py``).
 """
 
 import hashlib
@@ -62,6 +63,7 @@ from bot.channels.turns import (
     take_turn,
     user_message,
 )
+from bot.channels.typed_numbers import TypedNumbers
 from bot.channels.webhook import Forged, Inbound, Received, Refused, WebhookInput
 from bot.channels.whatsapp_templates import template_message
 from bot.contract import FORWARDED, LANGUAGE_HINT, WHATSAPP_TEMPLATE, reply_language
@@ -198,12 +200,14 @@ class WhatsAppOutput(OutputChannel):
         wa_id: str,
         conversation: str,
         addresses: AddressBook | None = None,
+        numbers: TypedNumbers | None = None,
     ) -> None:
         self._api = api
         self._path = f"/{phone_number_id}/messages"
         self._wa_id = wa_id
         self._conversation = conversation
         self._addresses = addresses
+        self._numbers = numbers
 
     async def send_text_message(self, recipient_id: str, text: str, **kwargs: Any) -> None:
         for piece in split_message(text or "", MAX_TEXT):
@@ -213,6 +217,8 @@ class WhatsAppOutput(OutputChannel):
         self, recipient_id: str, text: str, buttons: list[dict[str, Any]], **kwargs: Any
     ) -> None:
         """Up to 3 choices as reply buttons, up to 10 as a list, more as lines of the text."""
+        if self._numbers is not None and recipient_id == self._conversation:
+            await self._numbers.offered(self._conversation, buttons)
         titled = [button for button in buttons if button.get("title")]
         choices = [(str(b.get("payload") or b["title"]), str(b["title"])) for b in titled]
         if not choices or len(choices) > MAX_ROWS or any(len(p) > ROW_ID for p, _ in choices):
@@ -355,6 +361,7 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, Notified]):
             refused_for_good=refused_for_good,
             message_id=sent_message_id,
         )
+        self._numbers = TypedNumbers(self.memory)
 
     def get_output_channel(self) -> OutputChannel:
         """Where Rasa's ``trigger_intent`` sends alerts (raises ``AlertNotDelivered``)."""
@@ -440,7 +447,12 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, Notified]):
         sender = notified.sender  # replies go to the sender
         conversation = conversation_id("whatsapp", sender)
         output = WhatsAppOutput(
-            self.api, self.settings.phone_number_id, sender, conversation, self.addresses
+            self.api,
+            self.settings.phone_number_id,
+            sender,
+            conversation,
+            self.addresses,
+            self._numbers,
         )
         return output, conversation
 
@@ -464,9 +476,13 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, Notified]):
                 notice = output.send_text_message(conversation, text_only(language))
                 await replies.attempt(conversation, notice)
             return Outcome.ANSWERED
-        link = whatsapp_start(text) if message["type"] == "text" else None
+        typed = await self._numbers.payload_for(conversation, text)  # taken by every message
+        typed = typed if message["type"] == "text" else None
+        link = whatsapp_start(text) if message["type"] == "text" and typed is None else None
         metadata: dict[str, Any] = {}
-        if link is not None:
+        if typed is not None:
+            text = typed
+        elif link is not None:
             text = link.text
             if link.language:
                 metadata[LANGUAGE_HINT] = link.language

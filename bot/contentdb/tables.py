@@ -72,6 +72,7 @@ def _sending() -> list[Column]:  # type: ignore[type-arg,unused-ignore]  # gener
         Column("last_error", LAST_ERROR),
         #: The id the provider gave the (first) message, which its delivery statuses name
         #: (a WhatsApp ``wamid.``, a Twilio ``SM…``): written by Rasa's channel when it sent it.
+        #: (the others of one sent as several: ``provider_messages``)
         Column("provider_message_id", String(128), index=True),
         #: What the provider said became of it afterwards (``bot/delivery_statuses.py``): sent,
         #: delivered, read or failed, with the provider's error code ("131026") and when.
@@ -121,6 +122,8 @@ alert_deliveries = Table(
     *_sending(),
     UniqueConstraint("broadcast_id", "conversation_id"),
     Index(None, "status", "channel", "next_attempt_at"),
+    #: What became of a broadcast's alerts, counted from the index alone (the console).
+    Index("ix_alert_deliveries_outcome", "broadcast_id", "status", "provider_status"),
 )
 
 #: One request for a person, from "talk to a person" until a caseworker closes it.
@@ -194,6 +197,29 @@ case_replies = Table(
     Index(None, "status", "channel", "next_attempt_at"),
 )
 
+#: The ids the provider gave the further messages of an alert or a reply sent as several (a
+#: WhatsApp text over 4,096 characters, Twilio WhatsApp over 1,600): the row's own
+#: ``provider_message_id`` names the first, these the others, so that a status of any of them
+#: finds its row (``bot/channels/statuses.py``). Written by Rasa's channel with the first;
+#: deleted with their row (a WhatsApp message id holds the person's number).
+provider_messages = Table(
+    "provider_messages",
+    metadata,
+    Column("message_id", String(128), primary_key=True),
+    Column(
+        "alert_delivery_id",
+        Integer,
+        ForeignKey("alert_deliveries.id", ondelete="CASCADE"),
+        index=True,
+    ),
+    Column(
+        "case_reply_id",
+        Integer,
+        ForeignKey("case_replies.id", ondelete="CASCADE"),
+        index=True,
+    ),
+)
+
 #: One event of a case's life for the helpdesk (``CASE_WEBHOOK_URL``): the outbox row.
 case_events = Table(
     "case_events",
@@ -264,6 +290,7 @@ SHARED: Final = (
     cases,
     case_messages,
     case_replies,
+    provider_messages,
     case_events,
     question_counts,
     unanswered_questions,

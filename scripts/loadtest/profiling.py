@@ -34,6 +34,9 @@ RASA_STAGES = (
     ("lock store", "LockStore."),
     ("applying events to the tracker", "MessageProcessor._run_action"),
     ("applying events to the tracker", "MessageProcessor._handle_message_with_tracker"),
+    ("intake: Redis Streams (lease, take, ack, put, the notices' look-ups)", "RedisLine."),
+    ("intake: the workers' loop, the notices", "Intake."),
+    ("webhook: authenticate, read, parse, de-duplicate", "WebhookInput.receive"),
 )
 #: Where no stage matched (py-spy cuts very deep stacks, and asyncio runs some work in tasks of
 #: their own): the library the innermost frames are in.

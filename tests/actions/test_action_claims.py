@@ -118,6 +118,55 @@ async def test_two_close_rumours_are_offered_by_number_and_the_number_picks() ->
     assert answer["claim"] == message["claim_2"]
 
 
+def picking(sender: str, rumour: str, *choices: str, channel: str = "sms_gateway") -> Tracker:
+    """The conversation after "which one did you hear?": the rumour, then each choice's
+    payload (an SMS "2" reaches Rasa as the payload of option 2), the last one now."""
+    state = tracker(f'/check_claim{{"detail": "{choices[-1]}"}}', channel=channel, sender=sender)
+    state.latest_message["entities"] = [{"entity": "detail", "value": choices[-1]}]
+    said = [rumour, *(f'/check_claim{{"detail": "{c}"}}' for c in choices)]
+    state.events = [
+        {"event": "action", "name": "action_session_start"},
+        *(
+            event
+            for text in said
+            for event in (
+                {"event": "user", "text": text, "parse_data": {}, "input_channel": channel},
+                {"event": "bot", "text": "…"},
+            )
+        ),
+    ][:-1]
+    return state
+
+
+async def test_the_claim_picked_of_two_gets_the_ask_once() -> None:
+    sender, rumour = uuid.uuid4().hex, "canada takes every afghan who worked, call 0799123456"
+    [which] = await check(tracker(rumour, channel="sms_gateway", sender=sender))
+    assert which["response"] == "utter_claim_which"
+    assert asks(sender) == []  # nothing is counted before the person says which
+
+    [answer] = await check(picking(sender, rumour, which["key_2"]))
+    assert answer["response"] == "utter_claim_verdict" and answer["claim"] == which["claim_2"]
+    [ask] = asks(sender)
+    assert ask.group_key == which["key_2"] and ask.claim_id is not None
+    assert "0799123456" not in ask.masked_text and "canada" in ask.masked_text.lower()
+    assert ask.channel == "sms_gateway"
+
+    # Changing their mind moves the same ask; nothing is counted twice.
+    [answer] = await check(picking(sender, rumour, which["key_2"], which["key_1"]))
+    assert answer["claim"] == which["claim_1"]
+    [moved] = asks(sender)
+    assert moved.id == ask.id and moved.group_key == which["key_1"]
+    assert moved.claim_id not in (None, ask.claim_id)
+
+
+async def test_a_pick_without_the_rumour_before_it_stores_nothing_and_still_answers() -> None:
+    sender = uuid.uuid4().hex
+    state = tracker("/check_claim", entities={"detail": "canada-every-tazkira"}, sender=sender)
+    [answer] = await check(state)
+    assert answer["response"] == "utter_claim_verdict"
+    assert asks(sender) == []
+
+
 async def test_an_unknown_rumour_is_stored_masked_and_the_offer_is_kept_for_72_hours() -> None:
     sender = uuid.uuid4().hex
     messages = await check(tracker(UNKNOWN, channel="telegram", sender=sender))

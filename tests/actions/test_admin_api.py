@@ -28,6 +28,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from alembic import command as command_api
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from prometheus_client import REGISTRY
 from sqlalchemy import Engine, inspect
 from sqlalchemy.orm import Session
 
@@ -105,6 +106,35 @@ async def test_health_and_the_description_need_no_token(api: Client) -> None:
     assert (await api.get("/openapi.json")).status == 200
 
 
+async def test_metrics_count_requests_by_route_pattern_for_the_metrics_token_only(
+    content_db: Engine, keys: Tokens
+) -> None:
+    settings = AdminSettings(max_body_bytes=LIMIT, metrics_token="prometheus-token")
+    app = create_app(content_db, settings, clock=lambda: LATER)
+    async with TestClient(TestServer(app)) as client:
+        refused = {"route": "/records/{kind}/{key}", "method": "GET", "status": "401"}
+        read = {**refused, "status": "200"}
+        before = {
+            "refused": REGISTRY.get_sample_value("eia_admin_requests_total", refused) or 0,
+            "read": REGISTRY.get_sample_value("eia_admin_requests_total", read) or 0,
+        }
+        assert (await client.get("/records/airport/KBL")).status == 401
+        assert (
+            await client.get("/records/gate/KBL/abbey-gate", headers=bearer(keys.amina))
+        ).status == 200
+        assert (await client.get("/records/airport/KBL", headers=bearer(keys.amina))).status == 200
+        # An editor's token is not Prometheus's, nor is nothing.
+        assert (await client.get("/metrics", headers=bearer(keys.amina))).status == 401
+        assert (await client.get("/metrics")).status == 401
+        answer = await client.get("/metrics", headers=bearer("prometheus-token"))
+        assert answer.status == 200
+        assert answer.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+        text = await answer.text()
+    assert REGISTRY.get_sample_value("eia_admin_requests_total", refused) - before["refused"] == 1
+    assert REGISTRY.get_sample_value("eia_admin_requests_total", read) - before["read"] == 2
+    assert "abbey-gate" not in text and 'route="/records/{kind}/{key}"' in text
+
+
 @pytest.mark.parametrize(
     ("headers", "code"),
     [
@@ -147,6 +177,10 @@ async def test_every_endpoint_but_health_and_description_needs_a_token(api: Clie
             if path.startswith("/console"):
                 # The console's pages send a browser to sign in, and nothing else happens.
                 assert response.status in (303, 308, 403, 200), (route.method, path)
+                continue
+            if path == "/metrics":
+                # Prometheus's own token (METRICS_TOKEN), which these settings do not set.
+                assert response.status == 403, (route.method, path)
                 continue
             public = path in ("/health", "/openapi.json")
             assert (response.status == 401) is not public, (route.method, path)
@@ -523,6 +557,7 @@ async def test_openapi_describes_every_endpoint_and_its_refs_resolve(api: Client
         "type": "http",
         "scheme": "bearer",
     }
+    assert document["paths"]["/metrics"]["get"]["security"] == [{"metricsToken": []}]
     kinds = [
         schema["properties"]["kind"]["const"]
         for name, schema in document["components"]["schemas"].items()

@@ -16,7 +16,8 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from aiohttp import web
+from aiohttp import ClientSession, web
+from prometheus_client import REGISTRY
 from rasa_sdk.executor import CollectingDispatcher
 from sqlalchemy import update
 
@@ -27,6 +28,7 @@ from actions.alerts.notifier_settings import NotifierSettings
 from actions.alerts.outbox_steps import AlertOutbox
 from actions.alerts.subscriptions import Wish
 from actions.chat.alert_delivery import ActionSendAlert
+from actions.common.metrics_http import serve_metrics
 from actions.common.rasa_api import Outcome, refusal
 from actions.content import db
 from actions.notifier.loop import Notifier
@@ -109,15 +111,17 @@ class FakeRasa:
         self.triggered.append(delivery)
         arrived = time.monotonic()
         texts = await self.run_alert(conversation_id, request.query["output_channel"], delivery)
+        # The database work runs off the loop, as the real channel's does: done on it, it would
+        # hold back the notifier's next requests and make them arrive bunched.
         for text in texts:
-            if not channel_claims(delivery):
+            if not await asyncio.to_thread(channel_claims, delivery):
                 continue
             failure = self.fail(delivery)
             if failure is not None:
-                channel_settles(delivery, delivered=False)
+                await asyncio.to_thread(channel_settles, delivery, False)
                 return web.Response(status=failure[0], text=failure[1])
             self.sent.append((conversation_id, text, arrived))
-            channel_settles(delivery, delivered=True)
+            await asyncio.to_thread(channel_settles, delivery, True)
         return web.json_response({"tracker": None})
 
 
@@ -192,6 +196,7 @@ async def test_every_subscriber_gets_the_alert_once_in_their_language(
     assert {d.status for d in deliveries()} == {DeliveryStatus.SENT}
 
 
+@pytest.mark.serial
 async def test_the_channel_rate_is_never_exceeded(rasa: tuple[FakeRasa, str]) -> None:
     fake, url = rasa
     add_subscribers(45, [Wish(Topic.AIRPORT, "KBL")])
@@ -228,6 +233,7 @@ async def test_one_conversation_gets_at_most_one_alert_a_second(rasa: tuple[Fake
     assert len(times) == 2 and times[1] - times[0] >= 0.9
 
 
+@pytest.mark.serial
 async def test_a_broadcast_longer_than_the_lease_is_claimed_once_per_person(
     rasa: tuple[FakeRasa, str], caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -422,3 +428,59 @@ def test_settings_come_from_the_environment_and_name_a_wrong_one() -> None:
     for name, value in (("ALERT_RATE_WHATSAPP", "fast"), ("ALERT_MAX_ATTEMPTS", "0")):
         with pytest.raises(SettingsError, match=name):
             NotifierSettings.from_env({name: value})
+
+
+def sends(outcome: str, channel: str = "telegram") -> float:
+    """What ``/metrics`` says of the notifier's alerts on ``channel`` that ended in ``outcome``."""
+    labels = {"kind": "alert", "channel": channel, "outcome": outcome}
+    return REGISTRY.get_sample_value("eia_notifier_sends_total", labels) or 0.0
+
+
+async def test_metrics_count_a_retry_then_the_alert_sent(rasa: tuple[FakeRasa, str]) -> None:
+    fake, url = rasa
+    add_subscribers(1, [Wish(Topic.AIRPORT, "KBL")])
+    close_airport()
+    refused = NotDelivered("telegram: provider refused the alert", False, 0.2, 429)
+    refusals = iter([(500, json.dumps(refused.body()))])
+    fake.fail = lambda _: next(refusals, None)  # type: ignore[assignment]
+    before = {outcome: sends(outcome) for outcome in ("retry", "sent", "failed")}
+
+    await run_until_settled(notifier_for(url))
+
+    assert sends("retry") - before["retry"] == 1
+    assert sends("sent") - before["sent"] == 1
+    assert sends("failed") - before["failed"] == 0
+
+
+async def test_metrics_count_alerts_given_up_on(unused_tcp_port: int) -> None:
+    add_subscribers(1, [Wish(Topic.AIRPORT, "KBL")])
+    close_airport()
+    settings = replace(FAST, max_attempts=3, backoff_seconds=0.05)
+    before = {outcome: sends(outcome) for outcome in ("retry", "sent", "failed")}
+
+    await run_until_settled(notifier_for(f"http://127.0.0.1:{unused_tcp_port}", settings))
+
+    assert sends("retry") - before["retry"] == 2
+    assert sends("failed") - before["failed"] == 1
+    assert sends("sent") - before["sent"] == 0
+
+
+async def test_the_notifiers_metrics_server_answers_the_token_only(unused_tcp_port: int) -> None:
+    assert await serve_metrics("127.0.0.1", unused_tcp_port, None) is None  # nothing to serve
+    runner = await serve_metrics("127.0.0.1", unused_tcp_port, "the-token")
+    assert runner is not None
+    try:
+        # A second notifier on the same port keeps sending alerts, without metrics.
+        assert await serve_metrics("127.0.0.1", unused_tcp_port, "the-token") is None
+        url = f"http://127.0.0.1:{unused_tcp_port}/metrics"
+        async with ClientSession() as session:
+            async with session.get(url) as refused:
+                assert refused.status == 401
+            async with session.get(url, headers={"Authorization": "Bearer nope"}) as wrong:
+                assert wrong.status == 401
+            headers = {"Authorization": "Bearer the-token"}
+            async with session.get(url, headers=headers) as answered:
+                assert answered.status == 200
+                assert "# TYPE eia_notifier_sends_total counter" in await answered.text()
+    finally:
+        await runner.cleanup()

@@ -24,6 +24,7 @@ from actions.alerts.outbox import latest
 from actions.alerts.subscriptions import Wish
 from actions.content import db, editing
 from actions.content.models import Revision
+from actions.content.outgoing import ProviderMessage
 from actions.notifier import retention
 from tests.actions.alerts_support import add_subscribers, deliveries
 from tests.actions.content_support import NOW
@@ -179,12 +180,21 @@ def test_forgetting_removes_subscriptions_deliveries_and_address() -> None:
     (person, other) = add_subscribers(2, [Wish(Topic.AIRPORT, "KBL")])
     publish("airport", "KBL", {"state": "closed", "advice": ADVICE})
     with db.session_scope() as session:
+        # Each alert went out in two parts; a WhatsApp message id holds the person's number.
+        for delivery in session.scalars(select(Delivery)):
+            session.add(
+                ProviderMessage(
+                    message_id=f"wamid.{delivery.conversation_id}", alert_delivery_id=delivery.id
+                )
+            )
+    with db.session_scope() as session:
         subscriptions.forget(session, [person])
     with db.session_scope() as session:
         for model in (Subscription, Delivery, StoredAddress):
             column = model.conversation_id  # type: ignore[attr-defined]
             assert session.scalar(select(func.count()).where(column == person)) == 0
             assert session.scalar(select(func.count()).where(column == other)) == 1
+        assert session.scalars(select(ProviderMessage.message_id)).all() == [f"wamid.{other}"]
 
 
 def test_retention_deletes_expired_and_old_and_keeps_the_rest() -> None:

@@ -40,7 +40,13 @@ TABLES = {
     "revisions",
     "editor_tokens",
 }
-ALERT_TABLES = {"alert_subscriptions", "alert_addresses", "alert_broadcasts", "alert_deliveries"}
+ALERT_TABLES = {
+    "alert_subscriptions",
+    "alert_addresses",
+    "alert_broadcasts",
+    "alert_deliveries",
+    "provider_messages",
+}
 TABLES |= ALERT_TABLES
 CONSOLE_TABLES = {"console_sign_in_codes", "console_sessions"}
 TABLES |= CONSOLE_TABLES
@@ -57,7 +63,7 @@ FLIGHTS = {
 def test_migration_creates_the_whole_schema(migrated: Engine) -> None:
     tables = set(inspect(migrated).get_table_names())
     assert tables == TABLES | {"alembic_version"}
-    assert current_revision(migrated) == head_revision() == "0021"
+    assert current_revision(migrated) == head_revision() == "0022"
 
 
 def test_migration_matches_the_models(migrated: Engine) -> None:

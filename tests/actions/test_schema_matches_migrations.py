@@ -114,6 +114,7 @@ def test_every_table_the_bot_writes_is_shared_and_every_foreign_key_resolves() -
         "alert_addresses",
         "alert_deliveries",
         "case_replies",
+        "provider_messages",
         "case_messages",
         "cases",
         "case_events",

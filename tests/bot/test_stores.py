@@ -13,9 +13,11 @@ import uuid
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from rasa.core.tracker_store import SQLTrackerStore
 from rasa.shared.core.domain import Domain
 from rasa.shared.core.events import ActionExecuted, BotUttered, SessionStarted, UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
@@ -29,6 +31,8 @@ from bot.stores import (
 from tests.databases import backend_params
 
 DOMAIN = Domain.empty()
+#: How each store of the fixture was made: another worker's store on the same database.
+TWINS: dict[int, dict[str, Any]] = {}
 PG = "postgresql://postgres@127.0.0.1:5432/test"
 
 
@@ -95,20 +99,27 @@ def _postgres_or_skip() -> None:
 @pytest.fixture(params=backend_params("postgresql"))
 def sql_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ForgetfulSQLTrackerStore]:
     if request.param == "sqlite":
-        yield ForgetfulSQLTrackerStore(DOMAIN, dialect="sqlite", db=str(tmp_path / "rasa.db"))
+        kwargs: dict[str, Any] = {"dialect": "sqlite", "db": str(tmp_path / "rasa.db")}
+        store = ForgetfulSQLTrackerStore(DOMAIN, **kwargs)
+        TWINS[id(store)] = kwargs
+        yield store
         return
     _postgres_or_skip()
     name = f"test_trackers_{uuid.uuid4().hex[:10]}"
     admin = sa.create_engine(PG, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    store = ForgetfulSQLTrackerStore(
-        DOMAIN, dialect="postgresql", host="127.0.0.1", port=5432, db=name, username="postgres"
-    )
+    kwargs = {
+        "dialect": "postgresql", "host": "127.0.0.1", "port": 5432, "db": name,
+        "username": "postgres",
+    }  # fmt: skip
+    store = ForgetfulSQLTrackerStore(DOMAIN, **kwargs)
+    TWINS[id(store)] = kwargs
     yield store
+    TWINS.pop(id(store), None)
     store.engine.dispose()
     with admin.connect() as connection:
-        connection.execute(sa.text(f'DROP DATABASE "{name}"'))
+        connection.execute(sa.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
 
 
 def rows(store: ForgetfulSQLTrackerStore, sender: str) -> int:
@@ -217,3 +228,78 @@ async def test_sql_store_inserts_each_turns_events_once_without_counting_them(
     ]
     assert counted_for_new >= 1  # Rasa's own way for a tracker it did not read
     assert len(counts) == counted_for_new
+
+
+def twin(kind: type[SQLTrackerStore], store: SQLTrackerStore) -> SQLTrackerStore:
+    """A store of another worker (``kind``) on ``store``'s database."""
+    return kind(DOMAIN, **TWINS[id(store)])
+
+
+def dumped(tracker: DialogueStateTracker | None) -> list[dict[str, object]]:
+    assert tracker is not None
+    return [event.as_dict() for event in tracker.events]
+
+
+async def test_sql_store_reads_what_another_worker_stored_as_rasa_reads_it(
+    sql_store: ForgetfulSQLTrackerStore,
+) -> None:
+    """Two workers take turns on one conversation, each keeping what it read: each read is
+    the one Rasa's own store makes, across a new session and after the conversation was
+    deleted and begun again elsewhere."""
+    other = twin(ForgetfulSQLTrackerStore, sql_store)  # another worker
+    rasa_own = twin(SQLTrackerStore, sql_store)
+    first = DialogueStateTracker("person", DOMAIN.slots)
+    first.update(UserUttered("salam"))
+    await sql_store.save(first)
+    for turn, (reader, writer) in enumerate([(sql_store, other), (other, sql_store)] * 3):
+        tracker = await writer.retrieve("person")
+        assert tracker is not None
+        if turn == 4:
+            tracker.update(ActionExecuted("action_session_start"))
+            tracker.update(SessionStarted())
+        tracker.update(UserUttered(f"question {turn}"))
+        tracker.update(BotUttered(f"answer {turn}"))
+        await writer.save(tracker)
+        assert dumped(await reader.retrieve("person")) == dumped(await rasa_own.retrieve("person"))
+    assert [
+        e.text for e in (await sql_store.retrieve("person")).events if isinstance(e, UserUttered)
+    ] == ["question 4", "question 5"]  # type: ignore[union-attr]
+
+    assert isinstance(other, ForgetfulSQLTrackerStore)
+    other._delete(["person"])  # the retention run, or a deletion handled by the other worker
+    assert await sql_store.retrieve("person") is None
+    again = DialogueStateTracker("person", DOMAIN.slots)
+    again.update(UserUttered("new start"))
+    await other.save(again)
+    assert dumped(await sql_store.retrieve("person")) == dumped(await rasa_own.retrieve("person"))
+    assert len(dumped(await sql_store.retrieve("person"))) == 1
+
+
+async def test_sql_store_reads_only_the_rows_stored_since_its_last_read(
+    sql_store: ForgetfulSQLTrackerStore,
+) -> None:
+    """The turn's read fetches the rows from the last one it knew, not the whole session."""
+    tracker = DialogueStateTracker("talker", DOMAIN.slots)
+    for turn in range(20):
+        tracker.update(UserUttered(f"question {turn}"))
+        tracker.update(BotUttered(f"answer {turn}"))
+    await sql_store.save(tracker)
+    fetched: list[int] = []
+    sa.event.listen(
+        sql_store.engine,
+        "after_cursor_execute",
+        lambda _c, cursor, statement, *_: (
+            fetched.append(cursor.rowcount)
+            if statement.lstrip().upper().startswith("SELECT")
+            else None
+        ),
+    )
+    cold = await sql_store.retrieve("talker")  # first read in this worker: Rasa's read
+    assert cold is not None and len(cold.events) == 40
+    cold.update(UserUttered("one more"))
+    await sql_store.save(cold)
+    fetched.clear()
+    warm = await sql_store.retrieve("talker")
+    assert warm is not None and len(warm.events) == 41
+    assert dumped(warm) == dumped(await twin(SQLTrackerStore, sql_store).retrieve("talker"))
+    assert fetched and max(fetched) <= 1  # the last known row only

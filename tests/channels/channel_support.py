@@ -92,6 +92,8 @@ class FakeProvider:
     status: int = 201
     reply: dict[str, Any] = field(default_factory=lambda: {"sid": "SM" + "0" * 32})
     headers: dict[str, str] = field(default_factory=dict)
+    #: Answers for the next requests, one each, before ``reply`` again.
+    replies: list[dict[str, Any]] = field(default_factory=list)
 
     async def handle(self, request: web.Request) -> web.Response:
         self.requests.append(
@@ -99,7 +101,8 @@ class FakeProvider:
                 request.path, dict(request.headers), await request.read(), request.query_string
             )
         )
-        return web.json_response(self.reply, status=self.status, headers=self.headers)
+        reply = self.replies.pop(0) if self.replies else self.reply
+        return web.json_response(reply, status=self.status, headers=self.headers)
 
 
 @asynccontextmanager

@@ -16,8 +16,11 @@ import sqlalchemy as sa
 
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertNotDelivered
+from bot.channels.deliveries import DeliveryLog
 from bot.channels.identity import conversation_id
 from bot.channels.settings import TwilioSettings, WhatsAppSettings
+from bot.channels.statuses import ProviderStatus, StatusLog
+from bot.channels.transport import SENT_MESSAGE_IDS
 from bot.channels.twilio_sms import TwilioSmsInput, twilio_signature
 from bot.channels.whatsapp import SIGNATURE_HEADER, WhatsAppInput
 from bot.contract import ALERT_DELIVERY
@@ -43,7 +46,13 @@ SMS_NUMBER = "+93700000001"
 @pytest.fixture
 def book(address_book: AddressBook) -> AddressBook:
     with address_book.engine.begin() as connection:
-        for table in ("alert_deliveries", "alert_broadcasts", "revisions", "alert_addresses"):
+        for table in (
+            "provider_messages",
+            "alert_deliveries",
+            "alert_broadcasts",
+            "revisions",
+            "alert_addresses",
+        ):
             connection.execute(sa.text(f"DELETE FROM {table}"))
     return address_book
 
@@ -133,6 +142,58 @@ async def test_a_status_for_another_number_is_not_recorded(
 
     assert await notify(url, payload) == 200
     assert row(book)["provider_status"] is None
+
+
+async def test_a_status_of_a_long_alerts_second_message_is_recorded(
+    whatsapp: WhatsAppInput, book: AddressBook, provider: FakeProvider, serve: Serve
+) -> None:
+    """A text over WhatsApp's 4,096 characters goes out as two messages, each with its own id:
+    the second's failure fails the alert, and a late "read" of the first does not hide it."""
+    queue_delivery(book)
+    second = WAMID.replace("QgA=", "QQA=")
+    provider.replies = [
+        {"messaging_product": "whatsapp", "messages": [{"id": WAMID}]},
+        {"messaging_product": "whatsapp", "messages": [{"id": second}]},
+    ]
+    url = await serve(whatsapp, replying())
+    conversation = conversation_id("whatsapp", USER)
+    await book.remember(conversation, "whatsapp", USER, datetime.now(timezone.utc) + timedelta(1))
+    long_alert = "Kabul airport: closed. Go to North Gate only if called. " * 80
+    await whatsapp.get_output_channel().send_response(
+        conversation, {"text": long_alert, "custom": {ALERT_DELIVERY: 1}}
+    )
+    assert len(provider.requests) == 2
+    assert row(book)["provider_message_id"] == WAMID
+
+    failed = fixture("whatsapp_status_failed.json")
+    failed["entry"][0]["changes"][0]["value"]["statuses"][0]["id"] = second
+    assert await notify(url, failed) == 200
+    assert await notify(url, status_of(fixture("whatsapp_status_failed.json"), "read")) == 200
+
+    stored = row(book)
+    assert (stored["provider_status"], stored["provider_error"]) == ("failed", "131026")
+
+
+async def test_a_new_try_of_a_long_alert_forgets_the_ids_of_the_last(book: AddressBook) -> None:
+    queue_delivery(book)
+    log = DeliveryLog(book.engine)
+
+    async def sent_in(*ids: str) -> None:
+        collected = SENT_MESSAGE_IDS.get()
+        assert collected is not None
+        collected.extend(ids)
+
+    assert await log.send_once(1, lambda: sent_in("wamid.A1", "wamid.A2", "wamid.A3"))
+    with book.engine.begin() as connection:
+        connection.execute(sa.text("UPDATE alert_deliveries SET rendered_at = NULL"))
+    assert await log.send_once(1, lambda: sent_in("wamid.B1", "wamid.B2"))
+
+    with book.engine.connect() as connection:
+        parts = connection.execute(sa.text("SELECT message_id FROM provider_messages")).all()
+    assert [part for (part,) in parts] == ["wamid.B2"]
+    assert row(book)["provider_message_id"] == "wamid.B1"
+    assert StatusLog(book.engine).record([ProviderStatus("wamid.A2", "failed", "131026")]) == 0
+    assert StatusLog(book.engine).record([ProviderStatus("wamid.B2", "delivered")]) == 1
 
 
 @pytest.fixture

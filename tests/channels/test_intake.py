@@ -223,9 +223,10 @@ async def test_a_message_answered_before_its_worker_stopped_is_not_answered_agai
     lines: Lines, provider: FakeProvider, channel: TelegramInput
 ) -> None:
     line = lines.make()
-    never = asyncio.Event()
+    never, acking = asyncio.Event(), asyncio.Event()
 
     async def ack_that_never_comes(*_: Any) -> None:
+        acking.set()
         await never.wait()  # the worker dies after the replies went out, before XACK
 
     real_ack = line.ack
@@ -234,8 +235,8 @@ async def test_a_message_answered_before_its_worker_stopped_is_not_answered_agai
     bot = EchoBot()
     await first.start(channel, bot, bot.handle_message)
     await put(first, channel, 704, "is the gate open?")
-    while not sent_texts(provider):
-        await asyncio.sleep(0.01)
+    # Stopped once the turn is over (its replies out, its record kept) and only XACK is left.
+    await asyncio.wait_for(acking.wait(), 10)
     await first.stop()
     line.ack = real_ack  # type: ignore[method-assign]
 
@@ -327,9 +328,10 @@ async def put(intake: Intake, channel: TelegramInput, chat_id: int, text: str) -
     await intake.put(queued.conversation, queued.data, key=f"telegram:{chat_id}", text=queued.text)
 
 
-def test_messages_wait_in_line_only_where_the_operator_asked_for_it() -> None:
-    # Every profile turns before answering unless CHANNEL_INTAKE=queue (docs/OPERATIONS.md).
-    assert IntakeSettings.load({"REDIS_HOST": "redis"}).mode == "direct"
+def test_messages_wait_in_line_by_default_in_the_production_profile_only() -> None:
+    # The production profile (its Redis) queues; the embedded one, whose line would be lost
+    # with its one process, takes each turn before it answers.
+    assert IntakeSettings.load({"REDIS_HOST": "redis"}).mode == "queue"
     assert IntakeSettings.load({}).mode == "direct"
     assert IntakeSettings.load({"CHANNEL_INTAKE": "queue"}).mode == "queue"
     assert IntakeSettings.load({"REDIS_HOST": "redis", "CHANNEL_INTAKE": "direct"}).mode == "direct"

@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
 import pytest
+from rasa.core.channels.channel import UserMessage
 
-from bot.channels.notices import try_again
+from bot.channels.intake import FEWEST_MINUTES
+from bot.channels.notices import in_line, try_again
 from bot.channels.rest import RestInput
+from bot.channels.settings import DEFAULT_SYNC_TURNS_WAITING, sync_turns_waiting
+from bot.channels.sync_turns import SyncTurns
 from bot.lang.texts import CATALOGUE
-from tests.channels.channel_support import Serve, replying
+from bot.settings_values import SettingsError
+from tests.channels import channel_support
+from tests.channels.channel_support import KnowingBot, Serve, replying
 from tests.channels.test_webhook_hardening import Bot, Tracker
 
 TRY_AGAIN = CATALOGUE.entry("channels.try_again")
@@ -74,3 +84,83 @@ async def test_bad_requests_are_a_400_not_a_500(serve: Serve, body: object) -> N
     url = await serve(RestInput(), bot)
     status, _ = await post(url, body)
     assert status == 400 and not bot.messages
+
+
+@dataclass
+class HeldBot(KnowingBot):
+    """Answers "answer: <text>"; a message "slow …" is held until ``release`` is set."""
+
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def __post_init__(self) -> None:
+        self.respond = lambda message: [{"text": f"answer: {message.text}"}]
+
+    async def handle_message(self, message: UserMessage) -> None:
+        if message.text.startswith("slow"):
+            await self.release.wait()
+        await super().handle_message(message)
+
+
+async def until(check: Callable[[], Awaitable[Any]], timeout: float = 10.0) -> Any:
+    """What ``check`` returns once it is something, polled until ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while not (result := await check()):
+        assert time.monotonic() < deadline, "the condition never came"
+        await asyncio.sleep(0.02)
+    return result
+
+
+async def fetch(url: str, sender: str, acknowledged: list[str] | None = None) -> Any:
+    body = {"sender": sender, "ack": acknowledged or []}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(f"{url}/mailbox", json=body) as reply,
+    ):
+        assert reply.status == 200
+        return (await reply.json())["messages"]
+
+
+async def test_past_the_limit_the_answer_is_the_notice_and_the_mailbox_brings_the_reply(
+    serve: Serve,
+) -> None:
+    bot = HeldBot()
+    bot.tracker_store.trackers["zarmina"] = channel_support.Tracker(language="ps")
+    turns = SyncTurns(1)
+    url = await serve(RestInput(turns=turns), bot)
+    first = asyncio.create_task(post(url, {"sender": "amina", "message": "slow question"}))
+    await until(lambda: asyncio.sleep(0, turns.taking))  # the first turn is in progress
+
+    status, replies = await post(url, {"sender": "zarmina", "message": "الوتکه کله ده"})
+    assert status == 200
+    [notice] = replies
+    assert notice["waiting"] is True and notice["recipient_id"] == "zarmina"
+    assert notice["text"] == in_line("ps", FEWEST_MINUTES)  # Pashto, from the conversation
+    # STOP is no one's to wait behind: answered in the response, over the limit too.
+    assert await post(url, {"sender": "zarmina", "message": "STOP"}) == (
+        200,
+        [{"recipient_id": "zarmina", "text": "answer: STOP"}],
+    )
+    [later] = await until(lambda: fetch(url, "zarmina"))
+    assert later["text"] == "answer: الوتکه کله ده"
+    assert await fetch(url, "zarmina", [later["id"]]) == []  # acknowledged: once only
+
+    bot.release.set()
+    assert (await first)[1] == [{"recipient_id": "amina", "text": "answer: slow question"}]
+    assert await fetch(url, "amina") == []  # answered in its response, not twice
+
+
+async def test_a_mailbox_fetch_without_a_sender_is_a_400(serve: Serve) -> None:
+    url = await serve(RestInput(), replying())
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(f"{url}/mailbox", data=b"[]") as reply,
+    ):
+        assert reply.status == 400
+
+
+def test_the_limit_of_turns_taken_at_once_is_a_whole_number_above_zero() -> None:
+    assert sync_turns_waiting({}) == DEFAULT_SYNC_TURNS_WAITING
+    assert sync_turns_waiting({"SYNC_TURNS_WAITING": "4"}) == 4
+    for wrong in ("0", "-1", "many"):
+        with pytest.raises(SettingsError, match="SYNC_TURNS_WAITING"):
+            sync_turns_waiting({"SYNC_TURNS_WAITING": wrong})

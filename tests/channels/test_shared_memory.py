@@ -3,7 +3,10 @@ production profile: a retry, a MORE or a numbered option reaching the other proc
 arriving after a restart, is handled once and right.
 
 Each instance is built by ``from_credentials`` from the production profile's variables, as
-``rasa run`` builds it, against a redis-server of the tests' own.
+``rasa run`` builds it, against a redis-server of the tests' own, with ``CHANNEL_INTAKE=direct``:
+what is checked here is which process's memory a message meets, so each webhook takes its
+turn where it arrived (the profile's queued default lets any process's worker take it:
+tests/channels/test_intake.py, tests/integration/test_intake_processes.py).
 """
 
 from __future__ import annotations
@@ -49,6 +52,11 @@ MENU_BUTTONS = [
 FLIGHTS_PS = "\n".join(
     f"د {n} الوتنه: کابل نه دوحې ته، د ختیځې دروازې له لارې." for n in range(1, 13)
 )
+
+
+@pytest.fixture(autouse=True)
+def turns_where_they_arrive(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CHANNEL_INTAKE", "direct")
 
 
 async def post_json(url: str, body: Any, headers: dict[str, str]) -> tuple[int, Any]:

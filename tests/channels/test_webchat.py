@@ -1,5 +1,6 @@
 """Web chat channel: the page at both addresses, messages in, replies out, bad bodies refused."""
 
+import asyncio
 import json
 from typing import Any
 
@@ -7,9 +8,13 @@ import aiohttp
 import pytest
 
 from bot.channels.identity import conversation_id
+from bot.channels.intake import FEWEST_MINUTES
+from bot.channels.notices import in_line
+from bot.channels.sync_turns import SyncTurns
 from bot.channels.transport import BODY_LIMITS
 from bot.channels.webchat import WebchatInput
 from tests.channels.channel_support import Serve, replying, without_person
+from tests.channels.test_rest import HeldBot, until
 
 SENDER = "0123456789abcdef0123456789abcdef"
 
@@ -107,3 +112,28 @@ async def test_an_unknown_language_hint_is_dropped(serve: Serve) -> None:
     body = {"sender": SENDER, "message": "hi", "metadata": {"language_hint": "xx"}}
     assert (await post(url, body))[0] == 200
     assert without_person(agent.messages[0].metadata) == {}
+
+
+async def test_past_the_limit_the_page_gets_the_notice_and_its_mailbox_the_answer(
+    serve: Serve,
+) -> None:
+    bot, turns = HeldBot(), SyncTurns(1)
+    url = await serve(WebchatInput(turns=turns), bot)
+    first = asyncio.create_task(post(url, {"sender": SENDER, "message": "slow question"}))
+    await until(lambda: asyncio.sleep(0, turns.taking))
+
+    other = "fedcba9876543210fedcba9876543210"
+    status, [notice] = await post(url, {"sender": other, "message": "میدان هوایی باز است؟"})
+    assert status == 200
+    # In Dari (its letters, no Pashto ones), marked as an answer still to come.
+    assert notice == {"text": in_line("prs", FEWEST_MINUTES), "waiting": True, "language": "prs"}
+
+    async def mailbox() -> list[dict[str, Any]]:
+        status, fetched = await post(url, {"sender": other, "ack": []}, "mailbox")
+        assert status == 200
+        return list(fetched["messages"])
+
+    [later] = await until(mailbox)
+    assert later["text"] == "answer: میدان هوایی باز است؟"
+    bot.release.set()
+    assert (await first)[1] == [{"text": "answer: slow question"}]

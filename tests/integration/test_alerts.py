@@ -118,13 +118,18 @@ class AlertStack:
         return int(count)
 
 
-@pytest.fixture(scope="module")
-def alerts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AlertStack]:
+def alert_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AlertStack]:
+    """The stack, started; stopped when the generator is closed (a module's fixture)."""
     with pytest.MonkeyPatch.context() as patch:
         # This process computes the same conversation ids as Rasa, to look rows up.
         patch.setenv("CONVERSATION_ID_KEY", KEYS["CONVERSATION_ID_KEY"])
         identity.forget_key()  # read once per process: take this one
         yield from _alert_stack(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def alerts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AlertStack]:
+    yield from alert_stack(tmp_path_factory)
 
 
 def _alert_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AlertStack]:

@@ -12,9 +12,6 @@ A reply with no address left shows as not delivered.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
-import json
 import os
 import re
 import sqlite3
@@ -38,6 +35,7 @@ from scripts.fake_providers import (
     FakeProviders,
     ProvidersInThread,
     send_telegram,
+    send_whatsapp,
 )
 from scripts.stack import ROOT, Stack, free_port
 from tests.actions.console_support import csrf_in, visible
@@ -174,28 +172,8 @@ def on_whatsapp(cases: CaseStack) -> Person:
 
     async def send(text: str) -> list[str]:
         before = len(cases.providers.to("whatsapp", number))
-        message = {
-            "from": number,
-            "id": f"wamid.{uuid.uuid4().hex}",
-            "timestamp": str(int(time.time())),
-            "type": "text",
-            "text": {"body": text},
-        }
-        value = {
-            "messaging_product": "whatsapp",
-            "metadata": {"phone_number_id": CHANNEL_SECRETS["WHATSAPP_PHONE_NUMBER_ID"]},
-            "contacts": [{"wa_id": number}],
-        }
-        change = {"field": "messages", "value": {**value, "messages": [message]}}
-        payload = {"object": "whatsapp_business_account", "entry": [{"changes": [change]}]}
-        body = json.dumps(payload).encode()
-        secret = CHANNEL_SECRETS["WHATSAPP_APP_SECRET"].encode()
-        signature = "sha256=" + hmac.new(secret, body, hashlib.sha256).hexdigest()
-        headers = {"X-Hub-Signature-256": signature, "Content-Type": "application/json"}
         async with aiohttp.ClientSession() as session:
-            url = f"{cases.stack.rasa_url}/webhooks/whatsapp/webhook"
-            async with session.post(url, data=body, headers=headers) as response:
-                assert response.status == 200, await response.text()
+            await send_whatsapp(session, cases.stack.rasa_url, number, text)
         return [r.text for r in cases.providers.to("whatsapp", number)[before:]]
 
     return Person("whatsapp", number, send)

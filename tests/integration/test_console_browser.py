@@ -534,3 +534,75 @@ def test_a_long_unbroken_message_wraps_and_saved_replies_follow_the_reply_langua
         )
     finally:
         context.close()
+
+
+def test_what_became_of_an_alert_wraps_right_to_left_in_dari(page: Page, console: Console) -> None:
+    """A closure's alerts, reported delivered, read and failed for two reasons, on a 360-px
+    phone in Dari: the counts and each reason wrap inside the page, right to left."""
+    from sqlalchemy import delete, select
+
+    from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, Topic
+    from actions.content import db
+    from actions.content.revision import Revision
+
+    engine = db.create_content_engine(console.db_url)
+    reported = [
+        (DeliveryStatus.SENT, "delivered", None),
+        (DeliveryStatus.SENT, "read", None),
+        (DeliveryStatus.SENT, "failed", "131026"),
+        (DeliveryStatus.FAILED, "failed", "21610"),
+        (DeliveryStatus.FAILED, None, None),
+    ]
+    try:
+        with Session(engine) as session, session.begin():
+            revision = session.scalars(select(Revision.id).order_by(Revision.id.desc())).first()
+            now = datetime.now(timezone.utc)
+            broadcast = Broadcast(
+                revision_id=revision,
+                topic=Topic.AIRPORT,
+                topic_key="KBL",
+                editor="amina",
+                created_at=now - timedelta(minutes=5),
+            )
+            session.add(broadcast)
+            session.flush()
+            for number, (status, provider, code) in enumerate(reported):
+                session.add(
+                    Delivery(
+                        broadcast_id=broadcast.id,
+                        conversation_id=f"whatsapp-{number:040x}",
+                        channel="whatsapp",
+                        status=status,
+                        attempts=1,
+                        next_attempt_at=now,
+                        provider_status=provider,
+                        provider_error=code,
+                        last_error="whatsapp: no stored address" if provider is None else None,
+                    )
+                )
+        sign_in(page, console)
+        page.goto(f"{console.url}/console/?lang=prs")
+        block = page.locator(
+            "section", has=page.get_by_role("heading", name="پیام‌های خبری که نرسید")
+        )
+        alert = block.locator("li.alert")
+        expect(alert).to_contain_text("مشترکین: ۵")
+        expect(alert).to_contain_text("۱ رسید، ۱ خوانده شد، ۳ نرسید")
+        reasons = alert.locator("ul.reasons li")
+        expect(reasons).to_have_count(3)
+        expect(reasons.first).to_contain_text("نرسید: ")
+        assert reasons.first.evaluate("el => getComputedStyle(el).direction") == "rtl"
+        box, item = reasons.nth(2).bounding_box(), alert.bounding_box()
+        assert box is not None and item is not None
+        assert box["x"] >= item["x"] and box["x"] + box["width"] <= item["x"] + item["width"]
+        longest = max(reasons.all(), key=lambda reason: len(reason.inner_text()))
+        assert (longest.bounding_box() or {"height": 0})["height"] > 30  # wrapped, not cut
+        fits_the_phone(page)
+        assert "whatsapp-0" not in page.content()
+        alert.screenshot(path=str(DOCS / "console-alerts-prs.png"))
+        assert (DOCS / "console-alerts-prs.png").stat().st_size < 150_000
+    finally:
+        with Session(engine) as session, session.begin():
+            session.execute(delete(Delivery))
+            session.execute(delete(Broadcast))
+        engine.dispose()

@@ -1,43 +1,33 @@
 """Two real Rasa servers in the production profile with the Telegram and SMS gateway channels:
 a provider's retry, an SMS MORE and a numbered option reaching the other server are handled
 once and right, because both keep the channels' memory in one Redis (bot/channels/memory.py).
+Their webhooks answer at once and the turns are taken from the intake's line (the profile's
+default): the replies are counted once the line is empty, every turn over.
 
-Rasa builds the channels from the production profile's variables (``REDIS_HOST``…) as in a
-deployment; the Redis is one of the test's own, the tracker store a fresh PostgreSQL database.
-Needs PostgreSQL and redis-server; skipped with the reason without them, except in CI.
+The servers are ``production_servers``' (a fresh PostgreSQL database, a Redis of the test's
+own). Needs PostgreSQL and redis-server; skipped with the reason without them, except in CI.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-import urllib.parse
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import aiohttp
-import psycopg
 import pytest
 
-from bot.channels import identity
 from bot.channels.identity import conversation_id
 from bot.lang import texts
-from scripts.fake_providers import (
-    CHANNEL_SECRETS,
-    CREDENTIALS,
-    SMS_SECRET,
-    FakeProviders,
-    ProvidersInThread,
+from scripts.fake_providers import CHANNEL_SECRETS, SMS_SECRET, FakeProviders
+from tests.integration.production_servers import (
+    Servers,
+    production_servers,
+    same_conversation_ids,  # noqa: F401  (the fixture: ids as Rasa computes them)
 )
-from scripts.stack import ROOT, Stack, free_port, production_store_env
-from tests.channels.redis_support import RedisServer
-from tests.integration.conftest import MODEL
 from tests.integration.test_shared_stores import (
-    PG_ADMIN,
-    _content_cli,
     services,  # noqa: F401  (the fixture: PostgreSQL must be there)
     stored_events,
 )
@@ -48,73 +38,12 @@ pytestmark = [pytest.mark.integration, pytest.mark.postgres]
 MORE_DARI = texts.render("sms.more_hint", "prs")
 THAT_WAS_ALL_DARI = texts.render("sms.nothing_more", "prs")
 
-KEYS = {
-    "CONVERSATION_ID_KEY": "integration-test-conversation-key",
-    "ADDRESS_ENCRYPTION_KEY": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY",
-}
-
-
-@dataclass
-class Servers:
-    urls: list[str]
-    providers: FakeProviders
-    database: str
-
 
 @pytest.fixture(scope="module")
 def servers(services: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:  # noqa: F811
-    if not MODEL.exists():
-        pytest.fail(f"{MODEL} is missing: run `make train` (make test does it first)")
-    base = tmp_path_factory.mktemp("channel-memory")
-    redis = RedisServer(base)
-    redis.start()
-    name = f"test_channel_memory_{uuid.uuid4().hex[:12]}"
-    pg = urllib.parse.urlsplit(PG_ADMIN)
-    with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    database = pg._replace(path=f"/{name}").geturl()
     providers = FakeProviders(telegram_rate=None, sms_rate=None)
-    serving = ProvidersInThread(providers)
-    stack: Stack | None = None
-    try:
-        content_url = f"postgresql+psycopg://{pg.netloc}/{name}"
-        _content_cli(content_url, "migrate")
-        _content_cli(content_url, "seed")
-        credentials = base / "credentials.yml"
-        credentials.write_text(CREDENTIALS)
-        redis_url = f"redis://127.0.0.1:{redis.port}/0"
-        stack = Stack(
-            model=MODEL,
-            content_db_url=content_url,
-            log_dir=base / "logs",
-            rasa_port=free_port(),
-            more_rasa_ports=(free_port(),),
-            action_port=free_port(),
-            endpoints=ROOT / "endpoints.production.yml",
-            credentials=Path(credentials),
-            extra_env={
-                **production_store_env(database, redis_url, "evac"),
-                **KEYS,
-                **CHANNEL_SECRETS,
-                **FakeProviders.environment(serving.start(free_port())),
-            },
-        )
-        stack.start()
-        yield Servers(stack.rasa_urls, providers, database)
-    finally:
-        if stack is not None:
-            stack.stop()
-        serving.stop()
-        redis.stop()
-        with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
-            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-@pytest.fixture(autouse=True)
-def same_conversation_ids(monkeypatch: pytest.MonkeyPatch) -> None:
-    """This process computes the conversation ids Rasa does, to read them in the store."""
-    monkeypatch.setenv("CONVERSATION_ID_KEY", KEYS["CONVERSATION_ID_KEY"])
-    identity.forget_key()  # read once per process: take this one
+    with production_servers(tmp_path_factory.mktemp("channel-memory"), providers) as running:
+        yield running
 
 
 def user_texts(servers: Servers, conversation: str) -> list[str]:
@@ -149,11 +78,13 @@ async def test_a_telegram_update_retried_to_the_other_server_is_answered_once(
     secret = {"X-Telegram-Bot-Api-Secret-Token": CHANNEL_SECRETS["TELEGRAM_SECRET_TOKEN"]}
     first, second = (f"{url}/webhooks/telegram/webhook" for url in servers.urls)
     await post(first, update, secret)
+    await servers.all_answered("telegram")
     answered = len(servers.providers.to("telegram", str(chat)))
     await asyncio.gather(post(second, update, secret), post(first, update, secret))  # retries
     old = {**update, "update_id": chat + 1}
     old["message"] = {**update["message"], "date": int(time.time()) - 7 * 3600, "text": "تشکر"}
     await post(second, old, secret)  # from Telegram's backlog, seven hours old
+    await servers.all_answered("telegram")  # a retry wrongly put in line would be answered now
 
     assert answered >= 1
     assert len(servers.providers.to("telegram", str(chat))) == answered
@@ -168,6 +99,7 @@ async def test_sms_more_and_a_number_reaching_the_other_server(servers: Servers)
     async def sms(url: str, text: str) -> list[str]:
         before = len(servers.providers.to("sms_gateway", number))
         await post(url, {"from": number, "text": text, "id": uuid.uuid4().hex}, secret)
+        await servers.all_answered("sms_gateway")
         return [r.text for r in servers.providers.to("sms_gateway", number)[before:]]
 
     await sms(first, "زبان دری")

@@ -62,6 +62,25 @@ def test_several_workers_on_in_memory_stores_are_refused(tmp_path: Path) -> None
         stack(tmp_path, rasa_workers=2).check_setup()
     with pytest.raises(StackError, match="shared stores"):
         stack(tmp_path, more_rasa_ports=(5006,)).check_setup()
+    with pytest.raises(StackError, match="shared stores"):
+        stack(tmp_path, rasa_hosts=("198.18.0.11", "198.18.0.12")).check_setup()
+
+
+def test_servers_on_hosts_of_their_own_are_reached_and_bound_there(tmp_path: Path) -> None:
+    """`make cluster`: each Rasa server on its own address, the action server on another; what
+    Rasa is told to call and what each binds to are those addresses, never loopback."""
+    cluster = stack(
+        tmp_path,
+        rasa_hosts=("198.18.0.11", "198.18.0.12"),
+        action_host="198.18.0.20",
+        endpoints=PRODUCTION,
+    )
+    assert cluster.rasa_urls == ["http://198.18.0.11:5005", "http://198.18.0.12:5005"]
+    assert cluster.rasa_url == "http://198.18.0.11:5005"
+    assert [name for name, _, _ in cluster.rasa_servers()] == ["rasa", "rasa-2"]
+    assert cluster._env()["ACTION_ENDPOINT_URL"] == "http://198.18.0.20:5055/webhook"
+    command = cluster._rasa_command("198.18.0.12", 5005)
+    assert command[command.index("--interface") + 1] == "198.18.0.12"
 
 
 def test_an_in_memory_tracker_store_with_a_redis_lock_is_refused(tmp_path: Path) -> None:
@@ -113,7 +132,7 @@ KEY_NAMES = ("RASA_API_TOKEN", "CONVERSATION_ID_KEY", "ADDRESS_ENCRYPTION_KEY")
 
 
 def without_keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in KEY_NAMES:
+    for name in (*KEY_NAMES, "METRICS_TOKEN"):
         monkeypatch.delenv(name, raising=False)
 
 
@@ -129,7 +148,15 @@ def test_make_run_makes_every_key_once_and_keeps_it_private(
     for name in KEY_NAMES:
         assert env[name].strip(), name
     files = sorted(path.name for path in var.iterdir())
-    assert files == ["address-encryption-key", "conversation-id-key", "rasa-api-token"]
+    assert files == [
+        "address-encryption-key",
+        "conversation-id-key",
+        "metrics-token",
+        "rasa-api-token",
+    ]
+    # Prometheus's token reaches every server, each serving /metrics.
+    metrics = first._env()["METRICS_TOKEN"]
+    assert metrics == env["METRICS_TOKEN"] == (var / "metrics-token").read_text().strip()
     for path in var.iterdir():
         assert (path.stat().st_mode & 0o777) == 0o600
         assert path.read_text().strip() not in shown  # named, never printed
@@ -140,6 +167,7 @@ def test_make_run_makes_every_key_once_and_keeps_it_private(
     assert {name: again._env(**again.rasa_env)[name] for name in KEY_NAMES} == {
         name: env[name] for name in KEY_NAMES
     }
+    assert again._env()["METRICS_TOKEN"] == metrics
     first.check_setup()
 
 
@@ -159,7 +187,7 @@ def test_a_key_the_environment_sets_wins_and_is_not_written(
     rasa = running._env(**running.rasa_env)
     assert rasa["CONVERSATION_ID_KEY"] == "operator-chosen"
     assert rasa["ADDRESS_ENCRYPTION_KEY"] == base64.urlsafe_b64encode(bytes(32)).decode()
-    assert sorted(path.name for path in var.iterdir()) == ["rasa-api-token"]
+    assert sorted(path.name for path in var.iterdir()) == ["metrics-token", "rasa-api-token"]
 
 
 def test_a_production_deployment_without_its_keys_refuses_and_names_them(
@@ -185,3 +213,20 @@ def test_a_production_deployment_without_its_keys_refuses_and_names_them(
     for name, value in fresh_keys(api_token=True).items():
         monkeypatch.setenv(name, value)
     production.check_setup()
+
+
+def test_each_server_with_several_workers_counts_in_a_directory_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One directory for every server would be emptied by each that starts.
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path / "everyone's"))
+    running = stack(tmp_path, rasa_workers=2, action_workers=2)
+    assert "PROMETHEUS_MULTIPROC_DIR" not in running._env()
+    assert running._metrics_dir("rasa", 1) == {}  # one worker counts alone
+    made = [
+        Path(running._metrics_dir(name, 2)["PROMETHEUS_MULTIPROC_DIR"])
+        for name in ("actions", "rasa", "rasa-2")
+    ]
+    assert len(set(made)) == 3 and all(path.is_dir() for path in made)
+    running.stop()
+    assert not any(path.exists() for path in made)

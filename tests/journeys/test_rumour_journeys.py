@@ -4,11 +4,17 @@ A Dari mother on the web chat of her phone heard that Canada takes everyone with
 Pashto, an English and two Latin-letter writers ask the same over the REST channel; someone
 asks about a rumour nobody has checked. Each gets, in their own language, the editors' verdict
 with its source — never their own message quoted back — or, for the unknown one, "not checked
-yet" and what to do meanwhile; the unknown rumour is kept masked for the editors.
+yet" and what to do meanwhile; the unknown rumour is kept masked for the editors. On
+Telegram, a Dari reader forwards a chain message and is told it is false, forwards one nobody
+checked and types «۱» to be told when editors know.
 """
 
 from __future__ import annotations
 
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,12 +24,66 @@ from sqlalchemy import create_engine, select
 from actions.claims.models import ClaimAsk
 from bot.lang import tags
 from bot.lang.letters import PASHTO_LETTERS
-from tests.journeys.conftest import Phone, Running, screenshot
+from scripts.fake_providers import (
+    CHANNEL_SECRETS,
+    TELEGRAM_SECRET_HEADER,
+    FakeProviders,
+    ProvidersInThread,
+    telegram_update,
+)
+from scripts.stack import ROOT, free_port
+from tests.journeys.conftest import MODEL, Phone, Running, screenshot, start_running
 
 REPLY_TIMEOUT_MS = 60_000
 #: The demo's source for the Canada rumour, named in every language.
 IRCC = "IRCC"
 FALSE = {"en": "False", "prs": "نادرست", "ps": "ناسمه"}
+
+
+@pytest.fixture(scope="module")
+def bot_api() -> Iterator[tuple[FakeProviders, str]]:
+    """The fake Bot API the Telegram channel sends to, and its address."""
+    faked = FakeProviders()
+    serving = ProvidersInThread(faked)
+    yield faked, serving.start(free_port())
+    serving.stop()
+
+
+@pytest.fixture(scope="module")
+def running(
+    tmp_path_factory: pytest.TempPathFactory, bot_api: tuple[FakeProviders, str]
+) -> Iterator[Running]:
+    """`make run`'s stack with its web chat and REST channels, and Telegram to the fake."""
+    if not MODEL.exists():
+        pytest.fail(f"{MODEL} is missing: run `make train` (make test does it first)")
+    base = tmp_path_factory.mktemp("make-run-rumours")
+    credentials = base / "credentials.yml"
+    credentials.write_text(
+        (ROOT / "credentials.yml").read_text() + "bot.channels.telegram.TelegramInput:\n"
+    )
+    env = {**CHANNEL_SECRETS, **FakeProviders.environment(bot_api[1])}
+    started = start_running(base, env, credentials)
+    try:
+        yield started
+    finally:
+        started.stack.stop()
+
+
+def telegram(
+    running: Running, providers: FakeProviders, chat: int, text: str, forwarded: bool = False
+) -> str:
+    """A message of a private chat as Telegram posts it; what the Bot API was asked to show."""
+    time.sleep(1.1)  # Telegram sends at most one message a second to a chat
+    before = len(providers.to("telegram", str(chat)))
+    request = urllib.request.Request(
+        f"{running.stack.rasa_url}/webhooks/telegram/webhook",
+        json.dumps(telegram_update(chat, text, "fa", forwarded)).encode(),
+        {"Content-Type": "application/json", **TELEGRAM_SECRET_HEADER},
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        assert response.status == 200
+    sent = providers.to("telegram", str(chat))[before:]
+    return "\n".join(part for r in sent for part in (r.text, *r.buttons))
 
 
 def texts_of(replies: list[dict[str, Any]]) -> str:
@@ -86,3 +146,18 @@ def test_a_rumour_nobody_checked_is_said_so_and_kept_masked_for_the_editors(
     engine.dispose()
     assert any("turkish embassy" in text.lower() for text in texts), texts
     assert not any("0799123456" in text for text in texts), texts
+
+
+def test_a_dari_telegram_reader_forwards_two_rumours_and_types_one_to_be_told(
+    running: Running, bot_api: tuple[FakeProviders, str]
+) -> None:
+    providers, chat = bot_api[0], 740000001
+    chain = "امریکا از طریق فیسبوک نام‌ها را جمع میکند، نام خود را در این صفحه بنویسید"
+    reply = telegram(running, providers, chat, chain, forwarded=True)
+    assert FALSE["prs"] in reply and "فیسبوک یا واتساپ" in reply and chain not in reply, reply
+
+    unknown = "ازبکستان فردا سرحد حیرتان را برای همه خانواده‌ها باز میکند"
+    reply = telegram(running, providers, chat, unknown, forwarded=True)
+    assert "هنوز بررسی نکرده‌ایم" in reply and "۱ را بفرستید" in reply, reply
+    reply = telegram(running, providers, chat, "۱")
+    assert "همین‌جا برای تان خبر می‌دهیم" in reply, reply

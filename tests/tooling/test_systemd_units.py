@@ -44,3 +44,11 @@ def test_each_unit_can_write_var_and_sees_no_other_users_processes(unit: Path) -
 def test_the_admin_unit_names_what_closing_a_case_needs() -> None:
     text = (UNITS[1]).read_text(encoding="utf-8")
     assert "RASA_URL" in text and "RASA_API_TOKEN" in text and "CASE_WEBHOOK_URL" in text
+
+
+@pytest.mark.parametrize("unit", [UNITS[0], UNITS[3]], ids=["actions", "rasa"])
+def test_the_servers_with_workers_have_a_directory_to_add_up_their_counts(unit: Path) -> None:
+    directory = service(unit)["RuntimeDirectory"]
+    assert directory.startswith(unit.stem)  # its own, emptied on each start and stop
+    lines = unit.read_text(encoding="utf-8").splitlines()
+    assert f"Environment=PROMETHEUS_MULTIPROC_DIR=/run/{directory}" in lines

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from actions import publishing
 from actions.admin.console import flash, words
 from actions.admin.console.guard import editor_or_sign_in, field
-from actions.admin.console.needs import Need, versions, what_needs_me
+from actions.admin.console.needs import AlertReport, Need, versions, what_needs_me
 from actions.admin.console.pages import interface_language, render
 from actions.admin.console.posted import record_form
 from actions.admin.console.refusals import not_found
@@ -19,6 +19,7 @@ from actions.admin.console.titles import title
 from actions.admin.state import in_transaction, now
 from actions.content import format as fmt
 from actions.content.editing import StaleVersion
+from actions.content.localise import isolate
 from actions.content.validation import ContentError
 from actions.settings import FreshnessLimits
 
@@ -41,6 +42,25 @@ def _shown(
     }
 
 
+def _alert(report: AlertReport, language: str, moment: Any) -> dict[str, Any]:
+    """A broadcast as the page lists it: what it was about, when, and its outcome in words."""
+    outcome, key = report.outcome, report.broadcast.topic_key
+    return {
+        "topic": words.label(words.TOPIC, report.broadcast.topic.value, language),
+        # "*": every destination, every announcement.
+        "record": "" if key == "*" else isolate(key, language),
+        "when": fmt.ago(report.broadcast.created_at, moment, language),
+        "outcome": words.say("sep", language).join(
+            words.say(f"alert_{name}", language, n=n) for name, n in outcome.counts.items()
+        ),
+        "total": words.say("alert_total", language, n=outcome.total),
+        "reasons": [
+            words.say("alert_failed_why", language, reason=words.say(why, language), n=n)
+            for why, n in outcome.reasons
+        ],
+    }
+
+
 @routes.get("/console/")
 async def home(request: web.Request) -> web.Response:
     who = await editor_or_sign_in(request)
@@ -57,16 +77,8 @@ async def home(request: web.Request) -> web.Response:
             "expired": [_shown(n, language, moment, known) for n in needs.expired],
             "totals": needs.totals,
             "untranslated": needs.untranslated,
-            "failed_alerts": [
-                {
-                    "topic": a.broadcast.topic.value,
-                    "key": a.broadcast.topic_key,
-                    "when": fmt.ago(a.broadcast.created_at, moment, language),
-                    "failed": a.failed,
-                    "total": a.total,
-                }
-                for a in needs.failed_alerts
-            ],
+            "failed_alerts": [_alert(a, language, moment) for a in needs.failed_alerts],
+            "recent_alerts": [_alert(a, language, moment) for a in needs.recent_alerts],
             "empty": needs.empty,
         }
 

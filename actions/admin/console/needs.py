@@ -1,5 +1,5 @@
 """What needs an editor now: facts past or near their freshness limit, expired, untranslated,
-and alerts that did not reach people.
+and alerts that did not reach people (with what became of the latest ones).
 
 Ordered by harm: a stale fact is still shown (with a warning) and gets more wrong every hour,
 so it comes first, the stalest at the top; then those about to pass the limit; then volatile
@@ -15,7 +15,7 @@ the page is what the database holds now.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
@@ -24,8 +24,8 @@ from sqlalchemy import Integer, and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import BindParameter
 
+from actions.admin.console.alert_outcomes import Outcome, outcomes
 from actions.admin.console.titles import shown_with
-from actions.alerts import outbox
 from actions.alerts.models import Broadcast
 from actions.content.kinds import freshness_where
 from actions.content.models import Flight, UTCDateTime
@@ -40,6 +40,10 @@ RECENT_DEPARTURE = timedelta(hours=6)
 #: Volatile facts whose ``valid_until`` passed this long ago are no longer listed as expired.
 EXPIRED_SHOWN = timedelta(days=3)
 FAILED_ALERTS_LOOKED_AT = 50
+#: Alerts that all went well are listed for this long after their change was published, so
+#: that its editor sees them delivered and read; failed ones stay while they are among the
+#: latest :data:`FAILED_ALERTS_LOOKED_AT`.
+RECENT_ALERTS = timedelta(hours=24)
 #: A list shows at most this many (with the total): a surge must not make the page unusable.
 SHOWN = 20
 LISTS = ("stale", "soon", "expired")
@@ -57,10 +61,11 @@ class Need:
 
 
 @dataclass(frozen=True)
-class FailedAlert:
+class AlertReport:
+    """One published change's alerts: where they stand, counted, never who."""
+
     broadcast: Broadcast
-    failed: int
-    total: int
+    outcome: Outcome
 
 
 @dataclass(frozen=True)
@@ -69,9 +74,12 @@ class Needs:
     soon: list[Need]
     expired: list[Need]
     untranslated: list[MissingText]
-    failed_alerts: list[FailedAlert]
+    #: The latest broadcasts with a failed alert, newest first.
+    failed_alerts: list[AlertReport]
     #: How many there are in each list (a list shows at most :data:`SHOWN`).
     totals: dict[str, int]
+    #: Broadcasts of the last :data:`RECENT_ALERTS` with no failure (not a need: news).
+    recent_alerts: list[AlertReport] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -204,12 +212,22 @@ def _listed(
     return found
 
 
-def _failed_alerts(session: Session) -> list[FailedAlert]:
-    return [
-        FailedAlert(broadcast, counts.get("failed", 0), sum(counts.values()))
-        for broadcast, counts in outbox.latest(session, FAILED_ALERTS_LOOKED_AT)
-        if counts.get("failed", 0)
+def _alerts(session: Session, now: datetime) -> tuple[list[AlertReport], list[AlertReport]]:
+    """The latest broadcasts that failed someone, and the recent ones that failed nobody."""
+    broadcasts = session.scalars(
+        select(Broadcast).order_by(Broadcast.id.desc()).limit(FAILED_ALERTS_LOOKED_AT)
+    ).all()
+    found = outcomes(session, [broadcast.id for broadcast in broadcasts])
+    reports = [AlertReport(broadcast, found[broadcast.id]) for broadcast in broadcasts]
+    failed = [report for report in reports if report.outcome.failed]
+    recent = [
+        report
+        for report in reports
+        if not report.outcome.failed
+        and report.outcome.total
+        and report.broadcast.created_at >= now - RECENT_ALERTS
     ]
+    return failed, recent[:SHOWN]
 
 
 def what_needs_me(session: Session, now: datetime, limits: FreshnessLimits) -> Needs:
@@ -224,12 +242,12 @@ def what_needs_me(session: Session, now: datetime, limits: FreshnessLimits) -> N
             lists[one.name] += _listed(session, one, statement, parameters)
     missing = dict(zip(steps.texts, counted[len(steps.wanted) :], strict=True))
     untranslated = missing_translations(session, SHOWN, [kind for kind, n in missing.items() if n])
-    failed = _failed_alerts(session)
+    failed, recent = _alerts(session, now)
     totals |= {"untranslated": sum(missing.values()), "failed_alerts": len(failed)}
     stale = sorted(lists["stale"], key=lambda need: need.over, reverse=True)
     soon = sorted(lists["soon"], key=lambda need: need.over, reverse=True)
     expired = sorted(lists["expired"], key=lambda need: need.over)
-    return Needs(stale[:SHOWN], soon[:SHOWN], expired[:SHOWN], untranslated, failed, totals)
+    return Needs(stale[:SHOWN], soon[:SHOWN], expired[:SHOWN], untranslated, failed, totals, recent)
 
 
 def versions(session: Session, needs: list[Need]) -> dict[tuple[str, int], int]:

@@ -107,10 +107,36 @@ TEXTS: Final[dict[str, Entry]] = {
         "prs": "{time} پیش ختم شد",
         "ps": "{time} مخکې پای ته ورسېد",
     },
-    "failed_count": {
-        "en": "{failed} of {total} not delivered",
-        "prs": "{failed} از {total} نرسید",
-        "ps": "له {total} څخه {failed} ونه رسېدې",
+    "recent_alerts": {
+        "en": "Alerts of the last 24 hours",
+        "prs": "پیام‌های خبری ۲۴ ساعت گذشته",
+        "ps": "د تېرو ۲۴ ساعتونو خبرتیاوې",
+    },
+    # What became of a change's alerts (actions/admin/console/alert_outcomes.py), joined by
+    # cases' "sep"; the reasons are the caseworkers' words (cases.py provider_*, undelivered_*).
+    "alert_total": {"en": "Subscribers: {n}", "prs": "مشترکین: {n}", "ps": "ګډون‌وال: {n}"},
+    "alert_waiting": {
+        "en": "{n} waiting to be sent",
+        "prs": "{n} در انتظار فرستادن",
+        "ps": "{n} د لېږلو په تمه",
+    },
+    "alert_sent": {
+        "en": "{n} sent, no report yet",
+        "prs": "{n} فرستاده شد، هنوز خبری نیامده",
+        "ps": "{n} ولېږل شوې، لا خبر نه دی راغلی",
+    },
+    "alert_delivered": {"en": "{n} delivered", "prs": "{n} رسید", "ps": "{n} ورسېدې"},
+    "alert_read": {"en": "{n} read", "prs": "{n} خوانده شد", "ps": "{n} ولوستل شوې"},
+    "alert_failed": {"en": "{n} failed", "prs": "{n} نرسید", "ps": "{n} ونه رسېدې"},
+    "alert_not_sent": {
+        "en": "{n} not sent (unsubscribed, or a newer alert replaced it)",
+        "prs": "{n} فرستاده نشد (اشتراک لغو شد، یا پیام خبری تازه‌تر جای آن را گرفت)",
+        "ps": "{n} ونه لېږل شوې (ګډون لغوه شو، یا نوې خبرتیا یې ځای ونیو)",
+    },
+    "alert_failed_why": {
+        "en": "failed: {reason} ({n})",
+        "prs": "نرسید: {reason} ({n})",
+        "ps": "ونه رسېدې: {reason} ({n})",
     },
     "checked_button": {
         "en": "Checked, still true",
@@ -235,9 +261,9 @@ TEXTS: Final[dict[str, Entry]] = {
         "ps": "یوازې لومړي {n} ښودل شوي؛ د کیلي له مخې یې ولټوئ.",
     },
     "alert_topic": {
-        "en": "Alert about {topic} {key}, {ago}",
-        "prs": "پیام خبری دربارهٔ {topic} {key}، {ago}",
-        "ps": "د {topic} {key} په اړه خبرتیا، {ago}",
+        "en": "Alert: {topic} {record}, {ago}",
+        "prs": "پیام خبری: {topic} {record}، {ago}",
+        "ps": "خبرتیا: {topic} {record}، {ago}",
     },
     "preview": {"en": "Preview", "prs": "پیش‌نمایش", "ps": "مخکتنه"},
     "publish": {"en": "Publish", "prs": "نشر", "ps": "خپرول"},
@@ -383,6 +409,17 @@ TEXTS: Final[dict[str, Entry]] = {
         "ps": "له هغې اوازې پیل شوی چې {n} خبرو اترو یې پوښتنه کړې. په خپرولو سره د هغوی "
         "پوښتنې له دې معلوماتو سره تړل کېږي او هغوی ته چې غوښتل خبر شي، یو ځل ویل کېږي.",
     },
+    #: What an alert was about (``actions/alerts/models.py`` ``Topic``), before its airport,
+    #: destination or rumour.
+    **group(
+        "topic",
+        {
+            "airport": {"en": "Airport", "prs": "میدان هوایی", "ps": "هوايي ډګر"},
+            "flights": {"en": "Flights", "prs": "پروازها", "ps": "الوتنې"},
+            "announcements": {"en": "Announcements", "prs": "اعلامیه‌ها", "ps": "اعلانونه"},
+            "claims": {"en": "Rumour checked", "prs": "شایعهٔ بررسی‌شده", "ps": "کتل شوې اوازه"},
+        },
+    ),
     #: Record kinds as editors call them.
     **group(
         "kind",

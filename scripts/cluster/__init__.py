@@ -1,0 +1,1 @@
+"""`make cluster`: the multi-machine deployment as network namespaces, broken under load."""

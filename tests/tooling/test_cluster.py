@@ -1,0 +1,225 @@
+"""`make cluster`'s parts on real namespaces, a real bridge, nginx and Redis: a host whose
+cable is pulled is unreachable and the front sends its requests to the other one; nothing of
+the network outlives it. The whole run (minutes, root) is `make cluster` (docs/OPERATIONS.md).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scripts.cluster import plan, run
+from scripts.cluster.network import Network, NetworkError, ip
+from scripts.cluster.services import Nginx, Redis, nginx_config, redis_config, tcp_open
+
+ROOT = Path(__file__).resolve().parents[2]
+OPERATIONS = (ROOT / "docs" / "OPERATIONS.md").read_text(encoding="utf-8")
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="namespaces and bridges need root")
+
+#: A web server answering every GET with its host's name: which upstream served a request.
+NAMED_SERVER = """
+import http.server, sys
+class Named(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = sys.argv[2].encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer((sys.argv[1], 8080), Named).serve_forever()
+"""
+
+
+def multi_machine_section() -> str:
+    start = OPERATIONS.index("## Several machines behind a load balancer")
+    return OPERATIONS[start : OPERATIONS.index("\n## ", start + 1)]
+
+
+def test_every_variable_a_host_is_given_is_the_multi_machine_sections_and_none_is_loopback() -> (
+    None
+):
+    net = plan.network()
+    keys = plan.Secrets()
+    given = {**plan.rasa_environment(net, keys), **plan.action_environment(net, keys)}
+    section = multi_machine_section()
+    assert [name for name in given if name not in section] == []
+    for value in (*given.values(), plan.content_db_url(net, keys)):
+        assert not re.search(r"127\.0\.0\.1|localhost", value)
+    assert given["TRACKER_DB_HOST"] == "198.18.0.40" and given["REDIS_HOST"] == "198.18.0.30"
+    # Every Rasa server must share the keys, and each run has its own.
+    assert plan.rasa_environment(net, keys)["CONVERSATION_ID_KEY"] != given["CONVERSATION_ID_KEY"]
+
+
+def fenced(section: str, language: str) -> list[str]:
+    """The lines of the section's first block in ``language``, comments and blanks dropped."""
+    block = re.search(rf"^```{language}\n(.*?)^```$", section, re.S | re.M)
+    assert block, f"no {language} block"
+    lines = (line.split("#")[0].strip() for line in block.group(1).splitlines())
+    return [line for line in lines if line]
+
+
+def test_the_sections_nginx_and_redis_configuration_are_what_the_cluster_runs(
+    tmp_path: Path,
+) -> None:
+    net = plan.network()
+    upstreams = [f"{net.hosts[h].address}:{plan.RASA_PORT}" for h in plan.RASA_HOSTS]
+    nginx = nginx_config(tmp_path, net.hosts["front"].address, upstreams).splitlines()
+    redis = redis_config(tmp_path, net.hosts["redis"].address, 6379, "…").splitlines()
+    section = multi_machine_section()
+    generated = {line.strip() for line in nginx}
+    assert [line for line in fenced(section, "nginx") if line not in generated] == []
+    assert [line for line in fenced(section, "conf") if line not in redis] == []
+
+
+def test_it_refuses_to_run_when_not_root(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(sys, "argv", ["cluster"])
+    assert run.main() == 2
+    assert "needs root" in capsys.readouterr().err
+    assert "bridge evac-br" not in plan.network().leftovers()
+
+
+def test_the_fronts_log_tells_which_host_served_and_how_many_were_passed_on(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "access.log"
+    log.write_text(
+        "1.0|198.18.0.11:5005|200|200|0.2\n"
+        "2.0|198.18.0.12:5005, 198.18.0.11:5005|504, 200|200|1.3\n"
+        "3.0|198.18.0.12:5005|200|200|0.3\n"
+        "4.0|-|-|400|0.0\n"
+        "not a line of ours\n",
+        encoding="utf-8",
+    )
+    assert run.front_spread(log) == (
+        "Through the front (nginx's log), served by: 198.18.0.11:5005 2, 198.18.0.12:5005 1; "
+        "passed on to the other host (the first did not accept the connection): 1."
+    )
+    assert "served by: none" in run.front_spread(tmp_path / "missing.log")
+
+
+@pytest.fixture
+def network() -> Iterator[Network]:
+    """A small network of the test's own: its own prefix and subnet, never make cluster's."""
+    net = Network("evt", "198.19.250.0/24", {"front": 10, "up-1": 11, "up-2": 12})
+    if net.leftovers():
+        net.remove()
+    net.create()
+    try:
+        yield net
+    finally:
+        net.remove()
+
+
+def served_by(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return str(response.read().decode())
+
+
+@as_root
+def test_a_host_whose_cable_is_pulled_is_unreachable_until_plugged_in(network: Network) -> None:
+    host = network.hosts["up-1"]
+    server = subprocess.Popen(
+        host.run(sys.executable, "-c", NAMED_SERVER, host.address, "up-1"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 10
+    while not tcp_open(host.address, 8080) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert served_by(f"http://{host.address}:8080/") == "up-1"
+    # Another host reaches it over the bridge as well.
+    other = network.hosts["up-2"]
+    probe = f"import socket; socket.create_connection(({host.address!r}, 8080), timeout=2)"
+    assert subprocess.run(other.run(sys.executable, "-c", probe), timeout=20).returncode == 0
+
+    network.cut("up-1")
+    assert not tcp_open(host.address, 8080, timeout=1.0)  # silence, not a refusal
+    network.reconnect("up-1")
+    deadline = time.monotonic() + 10
+    while not tcp_open(host.address, 8080) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert served_by(f"http://{host.address}:8080/") == "up-1"
+
+    done = network.remove()
+    assert "up-1: ended 1 process(es) still running there" in done
+    assert server.wait(timeout=5) is not None
+    assert network.leftovers() == []
+    assert ip("link", "show", "evt-up-1", check=False).returncode != 0
+
+
+@as_root
+def test_a_network_that_exists_is_not_built_again_nor_torn_down(network: Network) -> None:
+    again = Network("evt", "198.19.250.0/24", {"front": 10, "up-1": 11, "up-2": 12})
+    with pytest.raises(NetworkError, match="exist already"):
+        again.create()
+    assert "bridge evt-br" in network.leftovers()  # the first one is untouched
+
+
+def test_a_name_linux_cannot_take_is_refused_before_anything_is_built() -> None:
+    with pytest.raises(NetworkError, match="longer than 15"):
+        Network("evt", "198.19.250.0/24", {"a-very-long-host": 10})
+
+
+@as_root
+@pytest.mark.skipif(shutil.which("nginx") is None, reason="nginx is missing: make deps")
+def test_the_front_sends_to_the_other_host_when_one_is_cut_off(
+    network: Network, tmp_path: Path
+) -> None:
+    upstreams = []
+    for name in ("up-1", "up-2"):
+        host = network.hosts[name]
+        subprocess.Popen(
+            host.run(sys.executable, "-c", NAMED_SERVER, host.address, name),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        upstreams.append(f"{host.address}:8080")
+    for upstream in upstreams:
+        address, port = upstream.split(":")
+        deadline = time.monotonic() + 10
+        while not tcp_open(address, int(port)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    front = Nginx(network.hosts["front"], tmp_path / "nginx", upstreams)
+    front.start()
+    try:
+        assert sorted(served_by(front.url + "/") for _ in range(4)) == ["up-1"] * 2 + ["up-2"] * 2
+        network.cut("up-1")
+        started = time.monotonic()
+        answers = [served_by(front.url + "/") for _ in range(6)]
+        assert answers == ["up-2"] * 6
+        # One connect timeout (1 s), then up-1 is skipped: nobody waits for the dead host.
+        assert time.monotonic() - started < 5
+    finally:
+        front.stop()
+    assert "passed on to the other host (the first did not accept the connection): 1" in (
+        run.front_spread(tmp_path / "nginx" / "access.log")
+    )
+
+
+@as_root
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is missing")
+def test_redis_on_its_host_wants_its_password(network: Network, tmp_path: Path) -> None:
+    redis = Redis(network.hosts["up-1"], tmp_path / "redis", "right-password")
+    redis.start()
+    try:
+        assert redis.answers()
+        wrong = Redis(network.hosts["up-1"], tmp_path / "other", "wrong-password")
+        assert not wrong.answers()
+        network.cut("up-1")
+        assert not redis.answers(timeout=0.5)
+    finally:
+        redis.stop()
