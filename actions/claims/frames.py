@@ -7,9 +7,12 @@ the rumour itself. One list per way of writing; a message may mix them.
 
 from typing import Final
 
+from bot.lang.normalise import normalise
+
 
 def _listed(words: str) -> frozenset[str]:
-    return frozenset(words.split())
+    """The words as the normaliser leaves them («وايي» → «وایی»), as messages are compared."""
+    return frozenset(normalise(words).split())
 
 
 ENGLISH: Final = _listed(
@@ -52,10 +55,38 @@ LATIN: Final = _listed(
     yawaze tayid shawe kari kra wokhera wokram hamdase"""
 )
 
-WORDS: Final = ENGLISH | ENGLISH_GRAMMAR | DARI | PASHTO | LATIN
+#: Dari and Pashto grammar words, both scripts: «را» «از» «د» «په», "ra", "az", "pa". Like
+#: English grammar they say nothing about which rumour it is, and a short one matches any
+#: text that has it.
+GRAMMAR: Final = _listed(
+    """را از و در بر برای بری هم تا د په ته له سره کې او لپاره تر
+    ra az wa aw pa ta la sara ye baraye baray bari lapara ham"""
+)
+
+WORDS: Final = ENGLISH | ENGLISH_GRAMMAR | DARI | PASHTO | LATIN | GRAMMAR
+WITHOUT_GRAMMAR: Final = WORDS - GRAMMAR
+
+#: The words that say a message passes on what someone else said: "I heard", "they say", "is
+#: it true", «میگن», «شنیدم», «وايي», «رښتیا», "megan", "awredali". People rarely wrap their own
+#: everyday question in them, so such a message is taken as a rumour even when an everyday
+#: question comes nearly as close (``matching.Guard``).
+HEARSAY: Final = _listed(
+    """heard hear true real fake rumour rumor rumours lie legit says say saying said told
+    شنیدم شنیدیم شنیده میگن میگه گویند گفتند راست راسته شایعه افواه دروغ
+    اورېدلي اورېدل واورېدل وايي وویل رښتیا اوازه
+    shunidam shenidam shunidem megan megya goft rast raste dorogh darogh shaya shaiya afwah
+    reshtia rishtia rekhtia rekhtya awredali awredale wawredal wai wayi awaza"""
+)
 
 
-def without_frame(words: list[str]) -> list[str]:
-    """The message's words without the frame; all of them if nothing else is left."""
-    kept = [word for word in words if word not in WORDS]
+def without_frame(words: list[str], *, grammar: bool = True) -> list[str]:
+    """The message's words without the frame (and without the grammar words unless
+    ``grammar`` is false); all of them if nothing else is left."""
+    dropped = WORDS if grammar else WITHOUT_GRAMMAR
+    kept = [word for word in words if word not in dropped]
     return kept or words
+
+
+def is_hearsay(words: list[str]) -> bool:
+    """Whether the (normalised) words pass on something heard: "I heard", «میگن», "wai"."""
+    return not HEARSAY.isdisjoint(words)

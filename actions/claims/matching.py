@@ -6,24 +6,31 @@ editors have seen. Each text becomes a vector of the character 2–4-grams of it
 at word boundaries, after the normaliser, without the frame words of ``frames``) and of their
 consonant skeletons (``skeleton``: "tazkira" meets «تذکره»), weighted by TF-IDF; a claim scores
 the cosine of its nearest text. ``decide`` turns the ranking into what the person is told:
-this claim, "did you mean 1 … or 2 …", or that nothing checked matches.
+this claim, "did you mean 1 … or 2 …", or that nothing checked matches. A claim only counts
+when the message is not just one of the everyday questions the assistant is trained on
+(``Guard``): nearer to it than to the nearest of them, or nearly as near when the message
+passes on hearsay ("I heard…", «میگن», "wai").
 
 Standard library only: the action server answers without numpy or scikit-learn.
 """
 
 from __future__ import annotations
 
+import gc
 import heapq
 import math
+import operator
 import re
 from array import array
 from bisect import bisect_left
-from collections import Counter
+from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import count as numbering
+from operator import methodcaller
 from typing import Final, Literal
 
-from actions.claims.frames import without_frame
+from actions.claims.frames import is_hearsay, without_frame
 from actions.claims.skeleton import skeleton
 from bot.lang.normalise import normalise
 
@@ -34,9 +41,6 @@ _SKELETON: Final = "§"
 #: N-gram sizes of a word's letters and of its consonant skeleton.
 WORD_GRAMS: tuple[int, ...] = (2, 3, 4)
 SKELETON_GRAMS: tuple[int, ...] = (2, 3)
-#: How much closer to a claim than to an everyday question a message must come (chosen on
-#: the development split, scripts/bench_claims.py).
-EVERYDAY_MARGIN: Final = -0.05
 #: Postings walked in full for a message, its rarest n-grams first; beyond them only the best
 #: texts found so far are scored on the remaining n-grams (``ClaimIndex``).
 WALK: Final = 5_000
@@ -56,13 +60,32 @@ class Candidate:
 
 
 @dataclass(frozen=True)
+class Guard:
+    """When a message counts as a rumour rather than one of the everyday questions.
+
+    A claim is kept only if the message comes at least as close to it as to the nearest
+    everyday question (plus ``margin``). A message passing on what it heard ("I heard",
+    «میگن», "wai", ``frames.HEARSAY``) is held to ``hearsay_margin`` instead.
+    ``share`` and ``enough``: an everyday question counts only if it has at least ``share``
+    of the message's words, or ``enough`` words (measured, not chosen: it lets an unchecked
+    rumour through, docs/CLAIMS.md). All are chosen on the development split
+    (scripts/bench_claims.py).
+    """
+
+    margin: float = 0.0
+    hearsay_margin: float = -0.2
+    share: float = 0.0
+    enough: int = 99
+
+
+@dataclass(frozen=True)
 class Thresholds:
     """Where a match starts, and how close a second claim must come to be offered too."""
 
     #: Below this score the message matches no checked claim.
-    match: float = 0.33
+    match: float = 0.35
     #: A second claim within this of the first (and above ``match``): ask which one.
-    close: float = 0.04
+    close: float = 0.09
 
 
 @dataclass(frozen=True)
@@ -73,18 +96,29 @@ class Decision:
     candidates: tuple[Candidate, ...]
 
 
-def features(text: str, *, skeletons: bool = True, frames: bool = True) -> Counter[str]:
+def features(
+    text: str, *, skeletons: bool = True, frames: bool = True, grammar: bool = True
+) -> Counter[str]:
     """The n-grams of a text's rumour words, counted."""
+    return _counted_grams(_words(_all_words(text), frames, grammar), skeletons)
+
+
+def _counted_grams(words: list[str], skeletons: bool) -> Counter[str]:
     grams: Counter[str] = Counter()
-    for word in _words(text, frames):
+    for word in words:
         grams.update(_word_grams(word, skeletons))
     return grams
 
 
-def _words(text: str, frames: bool) -> list[str]:
-    """The words the rumour is told in: normalised, the frame dropped (``frames``)."""
-    words = _WORD.findall(normalise(text[: MAX_CHARS * 2])[:MAX_CHARS])
-    return without_frame(words) if frames else words
+def _all_words(text: str) -> list[str]:
+    """The text's words, normalised; a long forwarded text only by its opening."""
+    return _WORD.findall(normalise(text[: MAX_CHARS * 2])[:MAX_CHARS])
+
+
+def _words(words: list[str], frames: bool, grammar: bool) -> list[str]:
+    """The words the rumour is told in: the frame dropped (``frames``), and the grammar words
+    (``grammar``)."""
+    return without_frame(words, grammar=grammar) if frames else words
 
 
 def _word_grams(word: str, skeletons: bool) -> list[str]:
@@ -96,6 +130,12 @@ def _word_grams(word: str, skeletons: bool) -> list[str]:
 
 
 def _grams(padded: str, sizes: tuple[int, ...], prefix: str) -> list[str]:
+    if not prefix:
+        return [
+            padded[start : start + size]
+            for size in sizes
+            for start in range(len(padded) - size + 1)
+        ]
     return [
         prefix + padded[start : start + size]
         for size in sizes
@@ -123,52 +163,86 @@ class ClaimIndex:
         *,
         skeletons: bool = True,
         frames: bool = True,
+        grammar: bool = True,
         background: Iterable[str] = (),
         everyday: Iterable[str] = (),
         walk: int = WALK,
         rescored: int = RESCORED,
     ) -> None:
-        self._skeletons = skeletons
-        self._frames = frames
+        collecting = gc.isenabled()
+        # The build makes tens of thousands of containers that all live on: the collector
+        # would walk them again and again for nothing (a fifth of the time at 5 000 claims).
+        gc.disable()
+        try:
+            self._build(claims, everyday, background, skeletons, frames, grammar)
+        finally:
+            if collecting:
+                gc.enable()
         self._walk = walk
         self._rescored = rescored
+
+    def _build(
+        self,
+        claims: Iterable[tuple[str, Sequence[str]]],
+        everyday: Iterable[str],
+        background: Iterable[str],
+        skeletons: bool,
+        frames: bool,
+        grammar: bool,
+    ) -> None:
+        self._skeletons = skeletons
+        self._frames = frames
+        self._grammar = grammar
         self._claims: list[str] = []
         self._texts: list[str] = []
         self._owner: list[int] = []
-        self._ids: dict[str, int] = {}
-        self._words: dict[str, list[int]] = {}
+        #: How many rumour words each text has (an everyday question much shorter than the
+        #: message does not count, ``Guard.share``).
+        self._length = array("I")
+        #: N-gram → its number; a new n-gram gets the next one (no Python call per n-gram).
+        self._ids: defaultdict[str, int] = defaultdict(numbering().__next__)
+        #: Each word's n-gram numbers, worked out once (tuples: the collector skips them).
+        self._words: dict[str, tuple[int, ...]] = {}
         grams: list[Counter[int]] = []
-        frequency: Counter[int] = Counter()
         for owner, text in self._owned(claims, everyday):
-            if counts := self._counted(text):
+            words = self._rumour_words(text)
+            if counts := self._counted(words):
                 self._texts.append(text)
                 self._owner.append(owner)
+                self._length.append(len(words))
                 grams.append(counts)
-                frequency.update(counts.keys())
+        background_frequency: Counter[int] = Counter()
         documents = len(grams)
         for text in background:
-            frequency.update(self._counted(text).keys())
+            background_frequency.update(self._counted(self._rumour_words(text)).keys())
             documents += 1
+        self._postings: list[array[int]] = [array("I") for _ in range(len(self._ids))]
+        appends = self._postings.__getitem__
+        for number, counts in enumerate(grams):
+            # Appends ``number`` to each of the text's n-grams' postings, looped in C.
+            deque(map(methodcaller("append", number), map(appends, counts)), maxlen=0)
         self._words.clear()
+        self._ids.default_factory = None
         idf = self._idf = array(
-            "d", (_idf(documents, frequency[gram]) for gram in self._ids.values())
+            "d",
+            (
+                _idf(documents, len(postings) + background_frequency[gram])
+                for gram, postings in enumerate(self._postings)
+            ),
         )
         self._unseen_idf = _idf(documents, 0)
-        self._postings: list[array[int]] = [array("I") for _ in self._ids]
+        squared = array("d", map(operator.mul, idf, idf)).__getitem__
         #: Texts that repeat an n-gram: 1 + log count, by n-gram and text number.
         self._repeated: dict[int, dict[int, float]] = {}
         #: 1 / the norm of each text's TF-IDF vector.
         self._scale = array("d")
-        appends = [postings.append for postings in self._postings]
         for number, counts in enumerate(grams):
-            norm = 0.0
-            for gram, count in counts.items():
-                appends[gram](number)
-                if count == 1:
-                    norm += idf[gram] * idf[gram]
-                else:
-                    self._repeated.setdefault(gram, {})[number] = _TF[count]
-                    norm += (_TF[count] * idf[gram]) ** 2
+            norm = math.fsum(map(squared, counts))
+            if counts.total() != len(counts):
+                for gram, times in counts.items():
+                    if times > 1:
+                        self._repeated.setdefault(gram, {})[number] = _TF[times]
+                        norm += (_TF[times] ** 2 - 1.0) * squared(gram)
             self._scale.append(1.0 / math.sqrt(norm))
 
     def _owned(
@@ -181,26 +255,27 @@ class ClaimIndex:
         for text in everyday:
             yield EVERYDAY, text
 
-    def _counted(self, text: str) -> Counter[int]:
+    def _rumour_words(self, text: str) -> list[str]:
+        return _words(_all_words(text), self._frames, self._grammar)
+
+    def _counted(self, words: list[str]) -> Counter[int]:
         """A text's n-gram ids, counted; new n-grams get the next id."""
         ids: list[int] = []
-        for word in _words(text, self._frames):
+        number = self._ids.__getitem__
+        for word in words:
             known = self._words.get(word)
             if known is None:
-                known = self._words[word] = [
-                    self._ids.setdefault(gram, len(self._ids))
-                    for gram in _word_grams(word, self._skeletons)
-                ]
+                known = self._words[word] = tuple(map(number, _word_grams(word, self._skeletons)))
             ids += known
         return Counter(ids)
 
     def __len__(self) -> int:
         return len(self._claims)
 
-    def _query(self, message: str) -> list[tuple[int, float]]:
+    def _query(self, words: list[str]) -> list[tuple[int, float]]:
         """The message's known n-grams, rarest first, each with what a posting of it adds
         to the cosine before the text's norm: its weight in the message times its IDF."""
-        counts = features(message, skeletons=self._skeletons, frames=self._frames)
+        counts = _counted_grams(words, self._skeletons)
         known: list[tuple[int, float]] = []
         norm = 0.0
         for gram, count in counts.items():
@@ -213,9 +288,9 @@ class ClaimIndex:
         known.sort(key=lambda item: len(self._postings[item[0]]))
         return [(number, weight * scale) for number, weight in known]
 
-    def _scores(self, message: str) -> dict[int, float]:
+    def _scores(self, words: list[str]) -> dict[int, float]:
         """Cosine of the message with its nearest texts, by text number."""
-        query = self._query(message)
+        query = self._query(words)
         sums: dict[int, float] = {}
         get = sums.get
         walked = 0
@@ -254,23 +329,30 @@ class ClaimIndex:
                     sums[number] += adds * repeated.get(number, 1.0)
         return sums
 
-    def match(
-        self, message: str, limit: int = 5, margin: float = EVERYDAY_MARGIN
-    ) -> list[Candidate]:
+    def match(self, message: str, limit: int = 5, *, guard: Guard = Guard()) -> list[Candidate]:
         """The claims nearest to the message, best first, at most ``limit``, none at 0.
 
-        A claim the message is not closer to than to the nearest everyday question (by at
-        least ``margin``) is left out: "is abbey gate open?" asks about the gate, not about a
-        rumour of a list read there.
+        A claim the message does not come as close to as to the nearest everyday question
+        (``Guard``) is left out: "is abbey gate open?" asks about the gate, not about a rumour
+        of a list read there.
         """
+        words = _all_words(message)
+        told = is_hearsay(words)
+        words = _words(words, self._frames, self._grammar)
+        longest = self._length
+        needed = min(guard.share * len(words), guard.enough)
         best: dict[int, tuple[float, int]] = {}
-        for number, score in self._scores(message).items():
+        everyday = 0.0
+        for number, score in self._scores(words).items():
             owner = self._owner[number]
-            if owner not in best or score > best[owner][0]:
+            if owner == EVERYDAY:
+                if score > everyday and longest[number] >= needed:
+                    everyday = score
+            elif owner not in best or score > best[owner][0]:
                 best[owner] = (score, number)
-        everyday = best.pop(EVERYDAY, (0.0, 0))[0]
+        floor = everyday + (guard.hearsay_margin if told else guard.margin)
         ranked = sorted(
-            (item for item in best.items() if item[1][0] >= everyday + margin),
+            (item for item in best.items() if item[1][0] >= floor),
             key=lambda item: -item[1][0],
         )[:limit]
         return [

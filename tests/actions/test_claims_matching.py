@@ -1,12 +1,15 @@
 """Rumours people ask about find the checked claim, in any language and script, and only it."""
 
+import re
 from pathlib import Path
 
 import pytest
 import yaml
 
 from actions.claims.everyday import everyday_questions
+from actions.claims.frames import is_hearsay, without_frame
 from actions.claims.matching import ClaimIndex, decide
+from bot.lang.normalise import normalise
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,3 +108,42 @@ def test_a_large_index_tells_people_what_exact_scoring_would(
     answer must stay the one the full cosine gives."""
     exact, two_step = both
     assert decide(two_step.match(message)) == decide(exact.match(message))
+
+
+def test_an_unchecked_rumour_sharing_words_with_a_claim_gets_no_verdict(
+    index: ClaimIndex,
+) -> None:
+    """ "for every family with children" is in the gates claim too; the border is not."""
+    message = "Uzbekistan opens the Hairatan border tomorrow for every family with children"
+    assert decide(index.match(message)).kind == "none"
+
+
+AMNESTY = "the amnesty also covers soldiers of the old army"
+
+
+def test_a_rumour_told_as_hearsay_is_checked_though_it_reads_like_a_question(
+    index: ClaimIndex,
+) -> None:
+    """Said plainly it is nearly the everyday "does amnesty cover soldiers and police"; "they
+    say" makes it a rumour to check."""
+    assert decide(index.match(AMNESTY)).kind == "none"
+    told = decide(index.match("they say " + AMNESTY))
+    assert [candidate.claim for candidate in told.candidates] == ["amnesty-soldiers-families"]
+
+
+@pytest.mark.parametrize(
+    ("message", "hearsay"),
+    [
+        ("وايي چې کاناډا ټول وړي", True),
+        ("ما اورېدلي چې کاناډا ټول وړي", True),
+        ("میگن کانادا همه ره میبره", True),
+        ("megan canada hama ra mebara", True),
+        ("کاناډا ټول وړي؟", False),
+        ("when is the next flight", False),
+    ],
+)
+def test_hearsay_is_known_in_every_script_as_people_type_it(message: str, hearsay: bool) -> None:
+    """«وايي» typed with Arabic ي still reads as Pashto's «وايي» after the normaliser."""
+    words = re.findall(r"\w+", normalise(message))
+    assert is_hearsay(words) is hearsay
+    assert "وایی" not in without_frame(words) and "اورېدلی" not in without_frame(words)

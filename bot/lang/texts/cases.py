@@ -168,9 +168,9 @@ TEXTS: Final[dict[str, Entry]] = {
         "ps": "دا شمېره پیغام نه شي اخیستلای (ثابت تلیفون)",
     },
     "provider_phone_off": {
-        "en": "the phone is off or out of coverage; trying again",
-        "prs": "تلفن خاموش است یا آنتن ندارد؛ دوباره کوشش می‌شود",
-        "ps": "تلیفون بند دی یا آنتن نه لري؛ بیا هڅه کېږي",
+        "en": "the phone is off or out of coverage",
+        "prs": "تلفن خاموش است یا آنتن ندارد",
+        "ps": "تلیفون بند دی یا آنتن نه لري",
     },
     "provider_window_closed": {
         "en": "WhatsApp allows no free message now (more than 24 hours since the person wrote)",
