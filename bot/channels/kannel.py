@@ -2,7 +2,8 @@
 (``/webhooks/kannel/receive`` and ``/webhooks/kannel/delivered``).
 
 Kannel's smsbox calls ``receive`` with a GET for every incoming SMS (the ``sms-service`` group
-that ``python -m bot.channels.kannel conf`` prints), through the receive route every connector
+that ``python -m bot.channels.kannel conf`` prints), or a POST whose body is the text
+(``conf --post``: a ``post-url``), through the receive route every connector
 shares (``webhook.WebhookInput``). It cannot add a header, so the shared secret is the URL's
 ``secret`` field, compared in constant time: a request without it gets 403 before anything
 else is read. An SMS from an operator's sender name or a short code is acknowledged and not
@@ -132,6 +133,33 @@ def parse_incoming(query: str) -> GatewayMessage:
         raise MalformedRequest("text (%b) is missing: the message's bytes")
     text = decode_text(fields["text"], coding, charset)
     return GatewayMessage(sender, text, message_id or None)
+
+
+def parse_posted(query: str, headers: Mapping[str, str], body: bytes) -> GatewayMessage:
+    """One SMS from a ``post-url``: the text is the body, in the charset of its
+    ``Content-Type`` (``text/plain; charset=UTF-16BE`` for UCS-2), the coding in
+    ``X-Kannel-Coding``, the sender in ``X-Kannel-From`` (``send-sender = true``) or the URL's
+    ``from``; the URL also carries Kannel's id."""
+    fields = query_fields(query)
+    content_type = headers.get("content-type", "")
+    charset = next(
+        (
+            value.strip().strip('"')
+            for name, _, value in (part.partition("=") for part in content_type.split(";")[1:])
+            if name.strip().lower() == "charset"
+        ),
+        "",
+    )
+    try:
+        sender = headers.get("x-kannel-from") or fields.get("from", b"").decode("utf-8")
+        message_id = fields.get("id", b"").decode("ascii").strip()
+    except UnicodeDecodeError as error:
+        raise MalformedRequest("from and id must be plain text") from error
+    sender = sender.strip()
+    if not sender or len(sender) > _MAX_SENDER_LENGTH:
+        raise MalformedRequest("X-Kannel-From (send-sender = true) or from (%p) must be the sender")
+    coding = (headers.get("x-kannel-coding") or "0").strip()
+    return GatewayMessage(sender, decode_text(body, coding, charset), message_id or None)
 
 
 def sendsms_query(settings: KannelSettings, to: str, text: str, dlr_url: str | None = None) -> str:
@@ -265,7 +293,7 @@ class KannelInput(GatewayTurns, WebhookInput[KannelSettings, GatewayInbound]):
     reports; the secret is the query's ``secret`` field."""
 
     webhook_path = RECEIVE_PATH.removeprefix(f"/webhooks/{CHANNEL}")
-    webhook_methods = ("GET",)
+    webhook_methods = ("GET", "POST")
     replies_by_api = True  # smsbox is answered empty: replies go out through sendsms
 
     api: SendSms
@@ -293,10 +321,14 @@ class KannelInput(GatewayTurns, WebhookInput[KannelSettings, GatewayInbound]):
         return secrets_match_bytes(given, self.settings.secret)
 
     def parse(self, body: bytes, request: Request) -> list[Inbound[GatewayInbound]]:
-        """The one SMS of smsbox's query (its GET has no body); none from an operator's sender
-        name or a short code (``sms_base.answerable``). A retry has the same Kannel id
-        (``%I``); without one, the same text from the same number just now."""
-        message = parse_incoming(request.query_string)
+        """The one SMS of smsbox's query (a GET, no body) or of its POST (``post-url``: the text
+        is the body); none from an operator's sender name or a short code
+        (``sms_base.answerable``). A retry has the same Kannel id (``%I``); without one, the
+        same text from the same number just now."""
+        if request.method == "POST":
+            message = parse_posted(request.query_string, request.headers, body)
+        else:
+            message = parse_incoming(request.query_string)
         if not answerable(CHANNEL, message.sender):
             return []
         conversation = conversation_id(CHANNEL, phone_key(message.sender))
@@ -339,17 +371,17 @@ def secrets_match_bytes(given: bytes, expected: str) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``conf``: print the kannel.conf groups for this deployment's settings."""
+    """``conf [--post]``: print the kannel.conf groups for this deployment's settings."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if args != ["conf"]:
-        print("usage: python -m bot.channels.kannel conf", file=sys.stderr)
+    if args not in (["conf"], ["conf", "--post"]):
+        print("usage: python -m bot.channels.kannel conf [--post]", file=sys.stderr)
         return 2
     try:
         settings = KannelSettings.load(None)
     except SettingsError as error:
         print(error, file=sys.stderr)
         return 2
-    sys.stdout.write(conf_groups(settings))
+    sys.stdout.write(conf_groups(settings, post="--post" in args))
     return 0
 
 

@@ -32,13 +32,14 @@ logger = logging.getLogger(__name__)
 MAX_BODY_BYTES = 1024 * 1024
 #: Every webhook's body limit, in one place. Telegram and WhatsApp batch several updates in one
 #: notification; Twilio and SMS gateways post one short form; Kannel's smsbox brings the SMS in
-#: the query of a GET without a body; the web chat posts one typed message.
+#: the query of a GET without a body, or as the body of a POST (the longest text read,
+#: ``MAX_TEXT_CHARS``, is 4 000 bytes as UCS-2); the web chat posts one typed message.
 BODY_LIMITS: Final[dict[str, int]] = {
     "telegram": MAX_BODY_BYTES,
     "whatsapp": MAX_BODY_BYTES,
     "twilio_sms": 64 * 1024,
     "sms_gateway": 64 * 1024,
-    "kannel": 1024,
+    "kannel": 8 * 1024,
     "webchat": 16 * 1024,
 }
 #: The most text of one message that reaches the assistant. Nobody types more at a checkpoint;

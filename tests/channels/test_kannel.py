@@ -20,12 +20,13 @@ from bot.channels.kannel import (
     decode_text,
     delivery_report_url,
     parse_incoming,
+    parse_posted,
     query_fields,
     sendsms_query,
 )
 from bot.channels.kannel_conf import conf_groups, receive_url
 from bot.channels.settings import KannelSettings
-from bot.channels.transport import MalformedRequest
+from bot.channels.transport import BODY_LIMITS, MalformedRequest
 from bot.settings_values import SettingsError
 from tests.channels.channel_support import FakeBot, serve_channel
 
@@ -195,6 +196,16 @@ class Setup:
     bot: FakeBot
     smsbox: FakeSmsbox
 
+    async def post(self, query: str, body: bytes, headers: dict[str, str]) -> tuple[int, str]:
+        """What smsbox does with a ``post-url``: the text as the body."""
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(
+                f"{self.base_url}/webhooks/kannel/receive?{query}", data=body, headers=headers
+            ) as reply,
+        ):
+            return reply.status, await reply.text()
+
     async def get(self, path: str, query: str) -> tuple[int, str]:
         async with (
             aiohttp.ClientSession() as session,
@@ -317,8 +328,87 @@ async def test_a_request_above_kannels_body_limit_is_refused(channel: Setup) -> 
     async with (
         aiohttp.ClientSession() as session,
         session.get(
-            f"{channel.base_url}/webhooks/kannel/receive?{ENGLISH_QUERY}", data=b"x" * 4096
+            f"{channel.base_url}/webhooks/kannel/receive?{ENGLISH_QUERY}",
+            data=b"x" * (BODY_LIMITS["kannel"] + 1),
         ) as reply,
     ):
         assert reply.status == 413
     assert channel.bot.messages == []
+
+
+#: The headers smsbox sends with a post-url (Kannel's user guide, "Kannel POST"): UCS-2 text
+#: as UTF-16BE with its charset in Content-Type, the coding, the sender with send-sender.
+POSTED_UCS2 = {
+    "Content-Type": "text/plain; charset=UTF-16BE",
+    "X-Kannel-From": "+93700000003",
+    "X-Kannel-To": "1234",
+    "X-Kannel-Coding": "2",
+    "X-Kannel-Service": "default",
+}
+POSTED_QUERY = "secret=" + SECRET + "&from=%2B93700000003&to=1234&id=7e1c2f0a-posted"
+
+
+def test_a_posted_sms_is_read_from_its_body_by_the_content_types_charset() -> None:
+    text = "دروازهٔ ابی باز است؟"
+    message = parse_posted(
+        POSTED_QUERY, {k.lower(): v for k, v in POSTED_UCS2.items()}, text.encode("utf-16-be")
+    )
+    assert (message.sender, message.text, message.message_id) == (
+        "+93700000003",
+        text,
+        "7e1c2f0a-posted",
+    )
+    gsm = parse_posted(
+        "secret=x&from=%2B93700000004&id=1", {"content-type": "text/plain"}, b"when are flights"
+    )
+    assert (gsm.sender, gsm.text) == ("+93700000004", "when are flights")
+
+
+@pytest.mark.parametrize(
+    ("headers", "body", "complaint"),
+    [
+        ({"content-type": "text/plain"}, b"hi", "sender"),  # no X-Kannel-From, no from
+        ({"content-type": "text/plain; charset=UTF-16BE", "x-kannel-from": "+1"}, b"abc", "even"),
+        ({"content-type": "text/plain; charset=klingon", "x-kannel-from": "+1",
+          "x-kannel-coding": "7"}, b"hi", "unknown coding"),
+    ],
+)  # fmt: skip
+def test_an_unreadable_post_says_what_to_fix(
+    headers: dict[str, str], body: bytes, complaint: str
+) -> None:
+    with pytest.raises(MalformedRequest, match=complaint):
+        parse_posted("secret=x", headers, body)
+
+
+def test_conf_post_prints_a_post_url_without_the_text_in_it() -> None:
+    printed = conf_groups(SETTINGS, post=True)
+
+    assert f'post-url = "{receive_url(SETTINGS, post=True)}"' in printed
+    assert "send-sender = true" in printed and "get-url" not in printed
+    assert receive_url(SETTINGS, post=True).endswith("&from=%p&to=%P&id=%I")
+    assert "%b" not in printed
+
+
+async def test_a_posted_pashto_sms_is_answered_through_sendsms_once(channel: Setup) -> None:
+    channel.bot.respond = lambda message: [{"text": "ابي دروازه تړلې ده."}]
+    text = "ابي دروازه خلاصه ده؟"
+
+    for _ in range(2):  # smsbox's retry of the same id
+        status, body = await channel.post(POSTED_QUERY, text.encode("utf-16-be"), POSTED_UCS2)
+        assert (status, body) == (200, "")
+
+    [message] = channel.bot.messages
+    assert message.text == text
+    assert message.sender_id == conversation_id("kannel", "+93700000003")
+    assert channel.smsbox.texts() == ["ابي دروازه تړلې ده."]
+
+
+async def test_a_post_without_the_secret_or_unreadable_is_refused_and_not_answered(
+    channel: Setup,
+) -> None:
+    body = "سلام".encode("utf-16-be")
+    forged = POSTED_QUERY.replace(SECRET, "wrong")
+    assert (await channel.post(forged, body, POSTED_UCS2))[0] == 403
+    odd = {**POSTED_UCS2, "Content-Type": "text/plain; charset=UTF-16BE"}
+    assert (await channel.post(POSTED_QUERY, b"abc", odd))[0] == 400
+    assert channel.bot.messages == [] and channel.smsbox.queries == []

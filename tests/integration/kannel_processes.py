@@ -64,10 +64,16 @@ log-level = 1
 {assistant_groups}"""
 
 
-def assistant_groups(env: dict[str, str]) -> str:
-    """``python -m bot.channels.kannel conf``, run as an operator runs it."""
+def assistant_groups(env: dict[str, str], post: bool = False) -> str:
+    """``python -m bot.channels.kannel conf [--post]``, run as an operator runs it."""
     printed = subprocess.run(
-        [str(BOT_BIN / "python"), "-m", "bot.channels.kannel", "conf"],
+        [
+            str(BOT_BIN / "python"),
+            "-m",
+            "bot.channels.kannel",
+            "conf",
+            *(["--post"] if post else []),
+        ],
         env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
         cwd=ROOT,
         check=True,
@@ -125,6 +131,8 @@ class Kannel:
 
     base: Path
     assistant_env: dict[str, str]
+    #: The sms-service's post-url (the text as the request's body) instead of its get-url.
+    post: bool = False
     ports: dict[str, int] = field(
         default_factory=lambda: {
             name: free_port() for name in ("admin", "smsbox", "smsc", "sendsms")
@@ -153,7 +161,8 @@ class Kannel:
 
     def start(self) -> None:
         conf = self.base / "kannel.conf"
-        conf.write_text(kannel_conf(self.ports, assistant_groups(self.assistant_env), self.base))
+        groups = assistant_groups(self.assistant_env, self.post)
+        conf.write_text(kannel_conf(self.ports, groups, self.base))
         bearerbox = self._spawn("bearerbox", [str(BEARERBOX), str(conf)])
         _wait_for_port(self.ports["smsbox"], bearerbox)
         smsbox = self._spawn("smsbox", [str(SMSBOX), str(conf)])

@@ -32,6 +32,7 @@ class KannelStack:
     stack: Stack
     kannel: Kannel
     secret: str
+    posting: Kannel
 
     def sms(self, number: str, text: str) -> list[Received]:
         """One SMS from ``number``; the SMS Kannel sent back to it."""
@@ -66,6 +67,10 @@ def kannel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KannelStack]:
     kannel = Kannel(base, channel_env)
     channel_env["KANNEL_SEND_URL"] = kannel.send_url
     kannel.start()
+    # A second gateway whose sms-service POSTs the text (conf --post); its replies go out
+    # through the first one's sendsms, the one KANNEL_SEND_URL names.
+    posting = Kannel(tmp_path_factory.mktemp("kannel-post"), dict(channel_env), post=True)
+    posting.start()
     stack = Stack(
         model=MODEL,
         content_db_url=db_url,
@@ -81,10 +86,11 @@ def kannel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KannelStack]:
     )
     try:
         stack.start()
-        yield KannelStack(stack, kannel, secret)
+        yield KannelStack(stack, kannel, secret, posting)
     finally:
         stack.stop()
         kannel.stop()
+        posting.stop()
 
 
 def new_number() -> str:
@@ -127,6 +133,20 @@ def test_dari_and_pashto_questions_are_answered_in_ucs2_in_their_language(
     assert answer.coding == "ucs-2" and ARABIC_SCRIPT.search(answer.text), answer
     pashto = bool(PASHTO_LETTERS & set(answer.text))
     assert pashto == (language == "ps"), f"not written in {language}: {answer.text}"
+
+
+def test_a_pashto_sms_posted_by_kannels_post_url_is_answered_in_pashto(
+    kannel: KannelStack,
+) -> None:
+    number = new_number()
+    for text in ("سلام وروره", "څوک مرسته کولای شي"):
+        before = len(kannel.kannel.to(number))
+        kannel.posting.phone_sends(number, text)
+        replies = kannel.kannel.replies(number, before)
+        assert_fits(replies)
+    (answer,) = replies
+    assert "+93 700 000 101" in answer.text.replace("\u2068", "").replace("\u2069", ""), answer
+    assert answer.coding == "ucs-2" and PASHTO_LETTERS & set(answer.text), answer
 
 
 def test_a_long_answer_arrives_as_one_concatenated_sms(kannel: KannelStack) -> None:
