@@ -90,7 +90,7 @@ def deliveries() -> list[Delivery]:
 
 
 def clear_alerts() -> None:
-    """Subscriptions are not content: the content fixtures' re-seeding leaves them."""
+    """Every subscription, alert and delivery gone: what the tests that count alerts start from."""
     with db.session_scope() as session:
         for model in (Delivery, Broadcast, Subscription, StoredAddress):
             session.execute(delete(model))

@@ -1,8 +1,10 @@
 """Fixtures for the content runtime: databases (SQLite and PostgreSQL) and the demo content.
 
 The demo content is seeded relative to ``NOW`` (Tuesday 24 August 2021, 09:00 in Kabul), and
-the actions run with the same clock, so every answer is exactly predictable. Migrating once per
-session and copying (SQLite) or re-seeding (PostgreSQL) per test keeps the suite fast.
+the actions run with the same clock, so every answer is exactly predictable. Each backend's
+database is migrated (and seeded) once per session and copied for each test: a file copy on
+SQLite, ``CREATE DATABASE … TEMPLATE`` on PostgreSQL. Which backends run: ``TEST_DATABASES``
+(``tests/databases.py``).
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ from sqlalchemy.orm import Session
 from actions.content import db
 from actions.content.migrate import upgrade_to_head
 from actions.content.seed.loader import read_file
-from actions.publishing import clear, load
+from actions.publishing import load
 from tests.actions.content_support import NOW
+from tests.databases import backend_params
 
 PG_URL = os.environ.get("CONTENT_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 PG_DSN = PG_URL.replace("+psycopg", "")
@@ -54,24 +57,41 @@ def postgres_available() -> None:
     pytest.skip(message)
 
 
-@contextmanager
-def _fresh_schema() -> Iterator[str]:
-    """A URL whose connections live in a new schema, dropped with everything in it afterwards."""
-    schema = f"test_content_{uuid.uuid4().hex[:12]}"
+def _admin(statement: str) -> None:
+    """CREATE / DROP DATABASE, which refuse to run inside a transaction."""
     with psycopg.connect(PG_DSN, autocommit=True) as connection:
-        connection.execute(f'CREATE SCHEMA "{schema}"')
+        connection.execute(statement)
+
+
+def _url_of(name: str) -> str:
+    return PG_URL.rsplit("/", 1)[0] + f"/{name}"
+
+
+@contextmanager
+def _fresh_database(template: str | None = None) -> Iterator[str]:
+    """A new database of its own (others share the server), a copy of ``template`` when given;
+    dropped afterwards with everything in it. Yields its name."""
+    name = f"test_content_{uuid.uuid4().hex[:12]}"
+    _admin(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
     try:
-        yield f"{PG_URL}?options=-csearch_path%3D{schema}"
+        yield name
     finally:
         db.dispose_engine()
-        with psycopg.connect(PG_DSN, autocommit=True) as connection:
-            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-@pytest.fixture
-def postgres_url(postgres_available: None) -> Iterator[str]:
-    with _fresh_schema() as url:
-        yield url
+@contextmanager
+def _postgres_template(document: Any | None) -> Iterator[str]:
+    """A database migrated once (and seeded with ``document`` at NOW when given), for the
+    session's tests to copy: the server copies it in a fraction of migrating or seeding."""
+    with _fresh_database() as name:
+        engine = db.create_content_engine(_url_of(name))
+        upgrade_to_head(engine)
+        if document is not None:
+            with Session(engine) as session, session.begin():
+                load(session, document, NOW)
+        engine.dispose()  # a database being copied must have no connection open
+        yield name
 
 
 @pytest.fixture
@@ -80,14 +100,7 @@ def sqlite_url(tmp_path: Path) -> Iterator[str]:
     db.dispose_engine()
 
 
-BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-
-
-@pytest.fixture(params=BACKENDS)
-def database_url(request: pytest.FixtureRequest) -> str:
-    """An empty database; each test using it runs on SQLite and on PostgreSQL."""
-    url: str = request.getfixturevalue(f"{request.param}_url")
-    return url
+BACKENDS = backend_params()
 
 
 @pytest.fixture(scope="session")
@@ -95,13 +108,40 @@ def demo_document() -> Any:
     return read_file()
 
 
-@pytest.fixture
-def migrated(database_url: str, monkeypatch: pytest.MonkeyPatch) -> Engine:
-    """A fresh, migrated, empty content database that CONTENT_DB_URL points at."""
-    monkeypatch.setenv(db.URL_ENV, database_url)
-    engine = db.get_engine()
+@pytest.fixture(scope="session")
+def sqlite_migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated, empty SQLite file, copied for each test."""
+    path = tmp_path_factory.mktemp("migrated") / "content.db"
+    engine = db.create_content_engine(f"sqlite:///{path}")
     upgrade_to_head(engine)
-    return engine
+    engine.dispose()
+    return path
+
+
+@pytest.fixture(scope="session")
+def postgres_migrated_template(postgres_available: None) -> Iterator[str]:
+    """A migrated, empty PostgreSQL database for the session, copied for each test."""
+    with _postgres_template(None) as name:
+        yield name
+
+
+@pytest.fixture(params=BACKENDS)
+def migrated(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Engine]:
+    """A fresh, migrated, empty content database that CONTENT_DB_URL points at: a copy of one
+    migrated once per session (SQLite and PostgreSQL, ``TEST_DATABASES``)."""
+    if request.param == "sqlite":
+        path = tmp_path / "content.db"
+        shutil.copyfile(request.getfixturevalue("sqlite_migrated_template"), path)
+        monkeypatch.setenv(db.URL_ENV, f"sqlite:///{path}")
+        yield db.get_engine()
+    else:
+        template = request.getfixturevalue("postgres_migrated_template")
+        with _fresh_database(template) as name:
+            monkeypatch.setenv(db.URL_ENV, _url_of(name))
+            yield db.get_engine()
+    db.dispose_engine()
 
 
 @pytest.fixture(scope="session")
@@ -117,41 +157,34 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory, demo_document: Any
 
 
 @pytest.fixture(scope="session")
-def postgres_schema(postgres_available: None) -> Iterator[str]:
-    """One migrated PostgreSQL schema for the session; tests re-seed it."""
-    with _fresh_schema() as url:
-        engine = db.create_content_engine(url)
-        upgrade_to_head(engine)
-        engine.dispose()
-        yield url
+def postgres_template(postgres_available: None, demo_document: Any) -> Iterator[str]:
+    """A migrated PostgreSQL database with the demo seeded at NOW, copied for each test."""
+    with _postgres_template(demo_document) as name:
+        yield name
 
 
 @pytest.fixture(params=BACKENDS)
 def content_db(
-    request: pytest.FixtureRequest,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    demo_document: Any,
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[Engine]:
-    """The demo content, seeded at NOW, that CONTENT_DB_URL points at (SQLite and PostgreSQL)."""
+    """The demo content, seeded at NOW, that CONTENT_DB_URL points at (SQLite and PostgreSQL,
+    ``TEST_DATABASES``): each test has a copy of its own, whatever the previous one wrote."""
     if request.param == "sqlite":
         path = tmp_path / "content.db"
         shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
         monkeypatch.setenv(db.URL_ENV, f"sqlite:///{path}")
+        yield db.get_engine()
     else:
-        monkeypatch.setenv(db.URL_ENV, request.getfixturevalue("postgres_schema"))
-        with db.session_scope() as session:
-            clear(session)
-            load(session, demo_document, NOW)
-    yield db.get_engine()
+        with _fresh_database(request.getfixturevalue("postgres_template")) as name:
+            monkeypatch.setenv(db.URL_ENV, _url_of(name))
+            yield db.get_engine()
     db.dispose_engine()
 
 
 @pytest.fixture
 def no_alert_subscribers(content_db: Engine) -> Iterator[None]:
-    """No subscriptions or alerts before the test, and none left after it: the PostgreSQL
-    schema is shared by the session, and subscribers left behind would be alerted by every
-    later test's seeding (10 000 of them made each re-seed take 3 s)."""
+    """No subscriptions or alerts before the test, and none left after it, whatever the
+    database fixture copied: these tests count who was alerted."""
     from tests.actions.alerts_support import clear_alerts
 
     clear_alerts()

@@ -28,6 +28,7 @@ from bot.stores import (
     ForgetfulSQLTrackerStore,
     asks_to_be_forgotten,
 )
+from tests.databases import backend_params
 
 DOMAIN = Domain.empty()
 #: How each store of the fixture was made: another worker's store on the same database.
@@ -95,7 +96,7 @@ def _postgres_or_skip() -> None:
         pytest.skip(f"PostgreSQL unreachable: {error}")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=backend_params("postgresql"))
 def sql_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ForgetfulSQLTrackerStore]:
     if request.param == "sqlite":
         kwargs: dict[str, Any] = {"dialect": "sqlite", "db": str(tmp_path / "rasa.db")}

@@ -37,6 +37,7 @@ from tests.channels.channel_support import (
     serve_channel,
 )
 from tests.channels.redis_support import RedisServer
+from tests.databases import backend_params
 
 # Many apps in one process, as sanic-testing does it: on startup Sanic rewrites its request
 # handling code in place and keeps the original only in test mode, so test mode must be on
@@ -71,12 +72,12 @@ def postgres_database() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+@pytest.fixture(params=backend_params())
 def content_db_url(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[str]:
     """An empty, migrated content database that CONTENT_DB_URL points at; each test using it
-    runs on SQLite and on PostgreSQL."""
+    runs on SQLite and on PostgreSQL (``TEST_DATABASES``)."""
     if request.param == "sqlite":
         url = request.getfixturevalue("sqlite_db_url")
     else:

@@ -28,6 +28,7 @@ from bot.contract import PERSON
 from bot.question_log import QuestionLog, Turn
 from bot.question_mask import wording
 from bot.stores import ForgetfulInMemoryTrackerStore, ForgetfulSQLTrackerStore
+from tests.databases import backend_params
 
 PHONE = "۰۷۹۹ ۱۲۳ ۴۵۶"
 ASKED = f"زه خپله پیشو له ځانه سره راوړلی شم؟ زما شمېره {PHONE} ده"
@@ -208,7 +209,7 @@ async def test_rasas_sql_tracker_store_records_and_forgets_too(
     sql.engine.dispose()
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("backend", backend_params("postgresql"))
 async def test_a_database_that_is_down_never_fails_the_turn(
     backend: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
