@@ -85,13 +85,43 @@ def _postgres_template(document: Any | None) -> Iterator[str]:
     """A database migrated once (and seeded with ``document`` at NOW when given), for the
     session's tests to copy: the server copies it in a fraction of migrating or seeding."""
     with _fresh_database() as name:
-        engine = db.create_content_engine(_url_of(name))
-        upgrade_to_head(engine)
-        if document is not None:
-            with Session(engine) as session, session.begin():
-                load(session, document, NOW)
-        engine.dispose()  # a database being copied must have no connection open
+        _migrate(_url_of(name), document)
         yield name
+
+
+def _migrate(url: str, document: Any | None) -> None:
+    """Migrates the database at ``url`` to head, seeding ``document`` at NOW when given; no
+    connection stays open (a PostgreSQL database being copied must have none)."""
+    engine = db.create_content_engine(url)
+    upgrade_to_head(engine)
+    if document is not None:
+        with Session(engine) as session, session.begin():
+            load(session, document, NOW)
+    engine.dispose()
+
+
+def _sqlite_template(directory: Path, document: Any | None) -> Path:
+    path = directory / "content.db"
+    _migrate(f"sqlite:///{path}", document)
+    return path
+
+
+def _copy_of(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> Iterator[Engine]:
+    """CONTENT_DB_URL pointed at this test's own copy of the backend's ``<backend>_<kind>``
+    session fixture (a file copy on SQLite, ``CREATE DATABASE … TEMPLATE`` on PostgreSQL)."""
+    template = request.getfixturevalue(f"{request.param}_{kind}")
+    if request.param == "sqlite":
+        path = tmp_path / "content.db"
+        shutil.copyfile(template, path)
+        monkeypatch.setenv(db.URL_ENV, f"sqlite:///{path}")
+        yield db.get_engine()
+    else:
+        with _fresh_database(template) as name:
+            monkeypatch.setenv(db.URL_ENV, _url_of(name))
+            yield db.get_engine()
+    db.dispose_engine()
 
 
 @pytest.fixture
@@ -111,11 +141,7 @@ def demo_document() -> Any:
 @pytest.fixture(scope="session")
 def sqlite_migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A migrated, empty SQLite file, copied for each test."""
-    path = tmp_path_factory.mktemp("migrated") / "content.db"
-    engine = db.create_content_engine(f"sqlite:///{path}")
-    upgrade_to_head(engine)
-    engine.dispose()
-    return path
+    return _sqlite_template(tmp_path_factory.mktemp("migrated"), None)
 
 
 @pytest.fixture(scope="session")
@@ -131,29 +157,13 @@ def migrated(
 ) -> Iterator[Engine]:
     """A fresh, migrated, empty content database that CONTENT_DB_URL points at: a copy of one
     migrated once per session (SQLite and PostgreSQL, ``TEST_DATABASES``)."""
-    if request.param == "sqlite":
-        path = tmp_path / "content.db"
-        shutil.copyfile(request.getfixturevalue("sqlite_migrated_template"), path)
-        monkeypatch.setenv(db.URL_ENV, f"sqlite:///{path}")
-        yield db.get_engine()
-    else:
-        template = request.getfixturevalue("postgres_migrated_template")
-        with _fresh_database(template) as name:
-            monkeypatch.setenv(db.URL_ENV, _url_of(name))
-            yield db.get_engine()
-    db.dispose_engine()
+    yield from _copy_of(request, tmp_path, monkeypatch, "migrated_template")
 
 
 @pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory: pytest.TempPathFactory, demo_document: Any) -> Path:
     """A migrated SQLite file with the demo seeded at NOW, copied for each test."""
-    path = tmp_path_factory.mktemp("template") / "content.db"
-    engine = db.create_content_engine(f"sqlite:///{path}")
-    upgrade_to_head(engine)
-    with Session(engine) as session, session.begin():
-        load(session, demo_document, NOW)
-    engine.dispose()
-    return path
+    return _sqlite_template(tmp_path_factory.mktemp("template"), demo_document)
 
 
 @pytest.fixture(scope="session")
@@ -169,16 +179,7 @@ def content_db(
 ) -> Iterator[Engine]:
     """The demo content, seeded at NOW, that CONTENT_DB_URL points at (SQLite and PostgreSQL,
     ``TEST_DATABASES``): each test has a copy of its own, whatever the previous one wrote."""
-    if request.param == "sqlite":
-        path = tmp_path / "content.db"
-        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
-        monkeypatch.setenv(db.URL_ENV, f"sqlite:///{path}")
-        yield db.get_engine()
-    else:
-        with _fresh_database(request.getfixturevalue("postgres_template")) as name:
-            monkeypatch.setenv(db.URL_ENV, _url_of(name))
-            yield db.get_engine()
-    db.dispose_engine()
+    yield from _copy_of(request, tmp_path, monkeypatch, "template")
 
 
 @pytest.fixture
