@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import platform
 import shutil
@@ -53,6 +52,7 @@ from pathlib import Path
 import aiohttp
 
 from scripts.loadtest import profiling, setups
+from scripts.loadtest.figures import cpu_model, percentile
 from scripts.loadtest.processes import Sampler
 from scripts.loadtest.traffic import Load, Turn, read_messages, send
 from scripts.loadtest.verify import Check, check_conversations, events_from_api, events_from_table
@@ -184,18 +184,11 @@ def start_profiles(
 # --- report ---------------------------------------------------------------------------------
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
-
-
 def report(results: list[Result], args: argparse.Namespace) -> str:
     now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     load1, load5, _ = os.getloadavg()
     lines = [
-        f"**Run:** {now}, {os.cpu_count()} cores ({_cpu_model()}), Python "
+        f"**Run:** {now}, {os.cpu_count()} cores ({cpu_model()}), Python "
         f"{platform.python_version()}; load average at the end {load1:.2f} / {load5:.2f} "
         "(1 / 5 min).",
         f"**Load:** {args.concurrency} concurrent conversations, {args.duration:.0f} s measured "
@@ -315,14 +308,6 @@ def _profile_table(r: Result) -> list[str]:
             share = count / total
             lines.append(f"| {stage} | {100 * share:.0f} % | {share * cpu_ms:.1f} |")
     return lines
-
-
-def _cpu_model() -> str:
-    with contextlib.suppress(FileNotFoundError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown CPU"
 
 
 # --- main -----------------------------------------------------------------------------------

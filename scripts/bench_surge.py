@@ -59,6 +59,7 @@ import aiohttp
 
 from scripts.fake_providers import CHANNEL_SECRETS
 from scripts.loadtest import profiling, setups
+from scripts.loadtest.figures import cpu_model, percentile
 from scripts.loadtest.processes import Sampler
 from scripts.loadtest.telegram_people import (
     TELEGRAM_CONNECTIONS,
@@ -335,18 +336,11 @@ def start_profiles(
 # --- report ---------------------------------------------------------------------------------
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
-
-
 def report(results: list[ModeResult], args: argparse.Namespace) -> str:
     now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     load1, load5, load15 = os.getloadavg()
     lines = [
-        f"**Run:** {now}, {os.cpu_count()} cores ({_cpu_model()}), Python "
+        f"**Run:** {now}, {os.cpu_count()} cores ({cpu_model()}), Python "
         f"{platform.python_version()}; load average at the end {load1:.2f} / {load5:.2f} / "
         f"{load15:.2f} (1 / 5 / 15 min).",
         f"**Setup:** {results[0].description if results else ''}; Telegram channel, fake Bot "
@@ -437,16 +431,6 @@ def _cpu_and_memory(results: list[ModeResult]) -> list[str]:
             )
             first = False
     return lines
-
-
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def verdict(results: list[ModeResult]) -> int:
