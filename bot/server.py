@@ -24,6 +24,9 @@ On top of Rasa's own behaviour:
   without ``CONVERSATION_ID_KEY`` or ``ADDRESS_ENCRYPTION_KEY`` and names it, and with
   ``SANIC_WORKERS`` above 1 without ``CONVERSATION_ID_KEY`` (``bot/deployment.py``). The key
   is read once, before the workers start, and they all inherit it.
+- **A worker stopped while it starts stops** (``bot/worker_start.py``): with several workers,
+  Sanic's forked workers would otherwise ignore a SIGTERM until their loop is up and then run
+  on, and the server never exits.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ from bot.settings import (
 )
 from bot.settings_values import SettingsError
 from bot.speed import kept_connections
+from bot.worker_start import stop_unstarted_workers_on_term
 
 logger = logging.getLogger(__name__)
 
@@ -137,6 +141,7 @@ def _run_hardened(run: Any) -> Any:
         # Before Sanic starts its workers: they inherit this one key.
         identity.hold_key(conversation_key_for_workers())
         prepare_metrics_dir()
+        stop_unstarted_workers_on_term()
         args.auth_token = args.auth_token or api_token()
         listeners = list(getattr(args, "server_listeners", None) or [])
         args.server_listeners = [
