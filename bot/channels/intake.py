@@ -22,14 +22,17 @@ partitions is that a slow turn delays the people behind it in its line; more lin
 
 **The wait is said.** A message waiting longer than ``QUEUE_NOTICE_SECONDS`` gets one short
 notice in the person's language, at most once per ten minutes per person, with about how many
-minutes are left: the line's length over the turns answered per minute lately.
+minutes are left: the whole line's length over the turns every process answered per minute
+lately (``LineDrainRate``).
 
 **Nothing lost, nothing answered twice.** A message leaves the line (``Line.ack``) only after
 its turn's replies, or its apology, were handed to the provider; a worker that stops in the
 middle leaves it with the line, and the next worker on that line takes it back first. The
 turn's own record (``answered:`` in the channel memory) makes a message taken back after its
 replies went out only acknowledged, not answered again; the providers' ids (``SeenMessages``)
-keep a retry out of the line.
+keep a retry out of the line. A message whose turn raises (rather than ending in an answer or
+an apology) is tried again, and on its third failure leaves the line with the apology, so that
+it cannot hold the people behind it in silence.
 
 Two lines: ``ProcessLine`` here (the embedded profile with ``CHANNEL_INTAKE=queue``; a restart
 loses what waits, which is why that profile takes each turn in its webhook by default) and
@@ -53,8 +56,9 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 from bot.case_urgency import is_urgent
+from bot.channels.counts import APOLOGIES, NO_LANGUAGE
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
-from bot.channels.notices import in_line
+from bot.channels.notices import in_line, try_again
 from bot.channels.settings import IntakeSettings, RedisSettings
 from bot.channels.turns import OnNewMessage, Outcome, conversation_language
 from bot.lang.codes import ARABIC
@@ -78,6 +82,8 @@ JUMPING_WORDS: Final = frozenset(
 )  # fmt: skip
 #: How often a person is told at most that their message waits.
 NOTICE_EVERY_SECONDS: Final = 600.0
+#: Notices of the wait handed to the provider at the same time.
+NOTICES_AT_ONCE: Final = 16
 #: How long a turn's record of having answered is kept: longer than a message ever waits.
 ANSWERED_SECONDS: Final = 24 * 3600.0
 #: What the drain rate is measured over, and what a turn is taken to last before any was.
@@ -89,6 +95,10 @@ FEWEST_MINUTES: Final = 2
 IDLE_SECONDS: Final = 0.05
 #: Messages a worker answers from one line before it lets the line go to look at the others.
 BATCH: Final = 20
+#: How often a message's turn may raise before the message leaves its line with an apology,
+#: and how long those failures are remembered.
+TURN_FAILURES: Final = 3
+FAILURES_SECONDS: Final = 3600.0
 
 
 def jumps_the_line(text: str | None) -> bool:
@@ -200,6 +210,10 @@ class Line(ABC):
     async def waiting(self, since_before: float) -> list[Job]:
         """Jobs not taken yet that were put in line before ``since_before``."""
 
+    @abstractmethod
+    async def answered(self) -> int:
+        """How many jobs ever left the line acknowledged, by any worker of any process."""
+
 
 @dataclass
 class _Partition:
@@ -217,6 +231,7 @@ class ProcessLine(Line):
         self.partitions = partitions
         self._clock = clock
         self._lines = [_Partition() for _ in range(partitions)]
+        self._answered = 0
 
     async def put(self, job: Job) -> None:
         line = self._lines[partition_of(job.conversation, self.partitions)]
@@ -263,7 +278,11 @@ class ProcessLine(Line):
         return None
 
     async def ack(self, partition: int, taken: Taken) -> None:
-        self._lines[partition].taken.pop(taken.ref, None)
+        if self._lines[partition].taken.pop(taken.ref, None) is not None:
+            self._answered += 1
+
+    async def answered(self) -> int:
+        return self._answered
 
     async def depth(self) -> int:
         return sum(len(line.first) + len(line.rest) + len(line.taken) for line in self._lines)
@@ -320,6 +339,35 @@ class DrainRate:
         return max(FEWEST_MINUTES, math.ceil(depth / rate))
 
 
+class LineDrainRate(DrainRate):
+    """Turns answered per minute lately on a whole line, whichever process answered them.
+
+    Several Rasa processes serve one Redis line, and the notice divides the whole line's
+    length by this rate: this process's own turns, only its share, would promise each person
+    a wait as many times too long as there are processes. So the rate is read from the line's
+    own count of acknowledged messages (``Line.answered``), sampled at each notice check.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(clock)
+        self._samples: collections.deque[tuple[float, int]] = collections.deque()
+
+    def observe(self, answered: int) -> None:
+        """The line's count of answered messages now."""
+        now = self._clock()
+        self._samples.append((now, answered))
+        while len(self._samples) > 2 and self._samples[1][0] <= now - RATE_WINDOW_SECONDS:
+            self._samples.popleft()
+
+    def per_minute(self) -> float | None:
+        if len(self._samples) < 2:
+            return None
+        (since, before), (now, answered) = self._samples[0], self._samples[-1]
+        if now - since < 1.0 or answered <= before:
+            return None
+        return (answered - before) * 60.0 / (now - since)
+
+
 class Intake:
     """The line of one connector and the workers that take its turns."""
 
@@ -334,7 +382,7 @@ class Intake:
         self.line = line
         self.settings = settings
         self.memory = memory if memory is not None else ProcessMemory()
-        self.rate = DrainRate()
+        self.rate = LineDrainRate()
         self._notice_check = notice_check_seconds
         self._tasks: list[asyncio.Task[None]] = []
         self._busy = 0
@@ -447,6 +495,9 @@ class Intake:
                     keeping = asyncio.create_task(self._keep_lease(partition, worker))
                     try:
                         await self._turn(taken.job, connector, agent, on_new_message)
+                    except Exception:
+                        if not await self._gives_up(taken.job, connector, agent):
+                            raise  # it stays first in its line: the worker tries it again
                     finally:
                         keeping.cancel()
                     await self.line.ack(partition, taken)
@@ -486,11 +537,41 @@ class Intake:
                 logger.error("%s: nothing reached %s; given up", connector.name(), job.conversation)
                 break
             await asyncio.sleep(pause)
-        self.rate.answered()
         try:
             await self.memory.put({record: outcome.value}, ANSWERED_SECONDS)
         except MemoryUnavailable:
             logger.debug("channel memory unavailable: the turn's record is not kept")
+
+    async def _gives_up(self, job: Job, connector: Queueable, agent: Any) -> bool:
+        """After the turn of ``job`` raised: False while it may be tried again; on its
+        ``TURN_FAILURES``-th failure (counted across processes) True, once its sender was sent
+        the apology. A message that breaks every turn it is in (a malformed job, a bug) would
+        otherwise stay first in its line for ever, and everyone behind it would wait in silence.
+        """
+        try:
+            again = await self.memory.push(
+                f"intake:failed:{job.key}", "failed", TURN_FAILURES - 1, FAILURES_SECONDS
+            )
+        except MemoryUnavailable:
+            again = True  # nothing to count with: the line itself is likely down too
+        if again:
+            logger.warning("%s: a turn failed; the message is tried again", connector.name())
+            return False
+        logger.error(
+            "%s: the turn of a message of %s failed %d times; it leaves the line with an apology",
+            connector.name(),
+            job.conversation,
+            TURN_FAILURES,
+            exc_info=True,
+        )
+        language = await language_of(agent, job)
+        try:
+            message = connector.from_queue(job.data)
+            await connector.say(message, try_again(language, getattr(connector, "hotline", None)))
+            APOLOGIES.labels(connector.name(), language or NO_LANGUAGE).inc()
+        except Exception:
+            logger.error("%s: the apology for a failed turn did not go out", connector.name())
+        return True
 
     async def _tell_the_wait(self, connector: Queueable, agent: Any) -> None:
         while not self._stopping:
@@ -505,27 +586,33 @@ class Intake:
     async def tell_the_wait(self, connector: Queueable, agent: Any) -> int:
         """One notice to each person whose message waits longer than ``notice_seconds``
         and who was not told in the last ten minutes; how many were told."""
+        self.rate.observe(await self.line.answered())
         waiting = await self.line.waiting(time.time() - self.settings.notice_seconds)
         if not waiting:
             return 0
         minutes = self.rate.minutes_for(await self.line.depth(), self.settings.workers)
-        told = 0
-        for job in _one_per_person(waiting):
+        to_tell = []
+        for job in sorted(_one_per_person(waiting), key=lambda job: job.put_at):
             try:
-                first_time = await self.memory.add(
-                    f"intake:told:{job.conversation}", NOTICE_EVERY_SECONDS
-                )
+                if await self.memory.add(f"intake:told:{job.conversation}", NOTICE_EVERY_SECONDS):
+                    to_tell.append(job)
             except MemoryUnavailable:
-                return told  # without the memory, a notice could repeat on every check
-            if not first_time:
-                continue
-            language = await language_of(agent, job)
-            try:
-                await connector.say(connector.from_queue(job.data), in_line(language, minutes))
-                told += 1
-            except Exception:
-                logger.warning("%s: the notice of the wait did not go out", connector.name())
-        return told
+                break  # without the memory, a notice could repeat on every check
+        # In a surge thousands wait at once: one notice after the other would reach the last of
+        # them long after their answer. The longest waiting go first.
+        sending = asyncio.Semaphore(NOTICES_AT_ONCE)
+
+        async def tell(job: Job) -> bool:
+            async with sending:
+                language = await language_of(agent, job)
+                try:
+                    await connector.say(connector.from_queue(job.data), in_line(language, minutes))
+                    return True
+                except Exception:
+                    logger.warning("%s: the notice of the wait did not go out", connector.name())
+                    return False
+
+        return sum(await asyncio.gather(*(tell(job) for job in to_tell)))
 
 
 def intake_for(

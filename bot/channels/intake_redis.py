@@ -55,6 +55,8 @@ class RedisLine(Line):
         self._redis = client
         self.partitions = partitions
         self._base = f"{prefix}intake:{channel}:"
+        #: Every acknowledged job of the connector's lines: the drain rate of every process.
+        self._answered_key = f"{self._base}answered"
 
     @classmethod
     def connect(cls, channel: str, partitions: int, settings: RedisSettings) -> RedisLine:
@@ -109,9 +111,12 @@ class RedisLine(Line):
                 read = await self._redis.xreadgroup(GROUP, worker, {stream: ">"}, count=1)
                 entries = read[0][1] if read else []
             for entry_id, fields in entries:
-                if fields and "job" in fields:
-                    return Taken(Job.loads(fields["job"]), f"{stream} {entry_id}")
-                await self._redis.xack(stream, GROUP, entry_id)  # deleted meanwhile
+                job = _job_of(fields)
+                if job is not None:
+                    return Taken(job, f"{stream} {entry_id}")
+                # Deleted meanwhile, or unreadable (put by another version): never its turn.
+                await self._redis.xack(stream, GROUP, entry_id)
+                await self._redis.xdel(stream, entry_id)
         return None
 
     async def ack(self, partition: int, taken: Taken) -> None:
@@ -119,7 +124,11 @@ class RedisLine(Line):
         async with self._redis.pipeline(transaction=True) as pipe:
             pipe.xack(stream, GROUP, entry_id)
             pipe.xdel(stream, entry_id)
+            pipe.incr(self._answered_key)
             await pipe.execute()
+
+    async def answered(self) -> int:
+        return int(await self._redis.get(self._answered_key) or 0)
 
     async def depth(self) -> int:
         async with self._redis.pipeline(transaction=False) as pipe:
@@ -144,11 +153,21 @@ class RedisLine(Line):
             if isinstance(entries, Exception):
                 continue
             for _, fields in entries:
-                if "job" in fields:
-                    job = Job.loads(fields["job"])
-                    if job.put_at < since_before:
-                        jobs.append(job)
+                job = _job_of(fields)
+                if job is not None and job.put_at < since_before:
+                    jobs.append(job)
         return jobs
+
+
+def _job_of(fields: Any) -> Job | None:
+    """The job an entry holds; None for a deleted entry or one this version cannot read."""
+    if not fields or "job" not in fields:
+        return None
+    try:
+        return Job.loads(fields["job"])
+    except (ValueError, TypeError):
+        logger.error("intake: an entry in line could not be read; it is left out")
+        return None
 
 
 def _last_delivered(groups: Any) -> str:

@@ -18,7 +18,7 @@ from rasa.core.channels.channel import UserMessage
 
 from bot.channels.addresses import AddressBook
 from bot.channels.identity import conversation_id
-from bot.channels.intake import Intake, Line, ProcessLine, jumps_the_line
+from bot.channels.intake import Intake, Line, LineDrainRate, ProcessLine, jumps_the_line
 from bot.channels.kannel import KannelInput
 from bot.channels.memory import ChannelMemory, ProcessMemory
 from bot.channels.redis_memory import RedisMemory
@@ -322,6 +322,55 @@ async def test_a_person_waiting_is_told_once_in_their_language(
     ]
 
 
+async def test_a_message_whose_turn_always_fails_leaves_the_line_with_an_apology(
+    lines: Lines, provider: FakeProvider, channel: TelegramInput, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One line: the people behind the broken message wait for it, unless it gives way.
+    intake = Intake(lines.make(1), settings(workers=1, partitions=1), lines.memory())
+    bot = EchoBot()
+    take = channel.take
+
+    async def breaking_on_one_message(message: Incoming, *args: Any) -> Any:
+        if message.text == "د ابی دروازه خلاصه ده؟":
+            raise RuntimeError("a bug in this message's turn")
+        return await take(message, *args)
+
+    monkeypatch.setattr(channel, "take", breaking_on_one_message)
+    broken = channel.to_queue(
+        Incoming(720, "د ابی دروازه خلاصه ده؟", "ps", sent_at=int(time.time()))
+    )
+    await intake.put(
+        broken.conversation, broken.data, key="telegram:720", text=broken.text, hint=broken.hint
+    )
+    await put(intake, channel, 721, "when is the next flight?")
+    await intake.start(channel, bot, bot.handle_message)
+    try:
+        await intake.drained(timeout=20)
+    finally:
+        await intake.stop()
+    # Tried three times, then the Pashto speaker is told in Pashto, once; the next person is
+    # answered.
+    apology = CATALOGUE.entry("channels.try_again")["ps"]
+    assert sent_texts(provider) == [apology, "re: when is the next flight?"]
+
+
+async def test_a_message_that_cannot_be_read_back_does_not_hold_its_line(
+    lines: Lines, provider: FakeProvider, channel: TelegramInput
+) -> None:
+    # Put in line by another version of the server, in a form this one does not know.
+    intake = Intake(lines.make(1), settings(workers=1, partitions=1), lines.memory())
+    await intake.put("c-unknown", {"form": "of another version"}, key="telegram:730", text="hi")
+    await put(intake, channel, 731, "is the airport open?")
+    bot = EchoBot()
+    await intake.start(channel, bot, bot.handle_message)
+    try:
+        await intake.drained(timeout=20)
+    finally:
+        await intake.stop()
+    assert sent_texts(provider) == ["re: is the airport open?"]
+    assert await intake.line.depth() == 0
+
+
 async def put(intake: Intake, channel: TelegramInput, chat_id: int, text: str) -> None:
     """A Telegram message put in line as the webhook puts it, with a delivery id."""
     queued = channel.to_queue(Incoming(chat_id, text, "en", sent_at=int(time.time())))
@@ -406,3 +455,37 @@ async def test_a_kannel_sms_waits_in_line_after_smsbox_has_its_empty_answer() ->
             assert smsbox.texts() == [f"re: {question}"]
     finally:
         await runner.cleanup()
+
+
+async def test_the_wait_is_reckoned_from_what_every_process_answered(
+    lines: Lines, provider: FakeProvider, channel: TelegramInput
+) -> None:
+    # Two processes on one line: each answers half, and the line counts both halves.
+    first = Intake(lines.make(), settings(workers=1), lines.memory())
+    second = Intake(lines.make(), settings(workers=1), lines.memory())
+    bot = EchoBot()
+    for number in range(6):
+        await put(first, channel, 740 + number, f"question {number}")
+    await first.start(channel, bot, bot.handle_message)
+    await second.start(channel, bot, bot.handle_message)
+    try:
+        await first.drained()
+        await second.drained()
+    finally:
+        await first.stop()
+        await second.stop()
+    assert await lines.make().answered() == 6
+
+
+def test_the_drain_rate_is_the_whole_lines() -> None:
+    now = [0.0]
+    rate = LineDrainRate(clock=lambda: now[0])
+    assert rate.per_minute() is None  # nothing measured yet: the assumed turn time is used
+    rate.observe(100)
+    now[0] = 30.0
+    rate.observe(160)  # 60 answered in 30 s, by whichever process
+    assert rate.per_minute() == 120.0
+    assert rate.minutes_for(600, workers=4) == 5
+    now[0] = 400.0
+    rate.observe(160)  # nothing answered for the last five minutes: not a rate of zero
+    assert rate.per_minute() is None
