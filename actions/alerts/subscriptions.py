@@ -20,7 +20,7 @@ from actions.alerts.models import (
     Topic,
 )
 from actions.alerts.outbox import cancel_queued
-from actions.claims.models import ClaimAsk
+from actions.content.claim_asks import ClaimAsk
 from bot.contract import ALERT_CHANNELS as ALERT_CHANNELS  # spelled in the contract, read here too
 
 

@@ -28,7 +28,7 @@ from actions.chat.announcements import same_key
 from actions.chat.flights import ActionAnswerFlights
 from actions.claims.everyday import everyday_questions
 from actions.claims.matching import ClaimIndex, decide
-from actions.claims.models import ANSWER_WINDOW_HOURS, MAX_ASK_TEXT, ClaimAsk
+from actions.claims.models import ANSWER_WINDOW_HOURS, MAX_ASK_TEXT
 from actions.content import format as fmt
 from actions.content import queries
 from actions.content.answering import (
@@ -38,6 +38,7 @@ from actions.content.answering import (
     latest_entity,
     own_messages,
 )
+from actions.content.claim_asks import ClaimAsk
 from actions.content.database_action import Turn
 from actions.content.localise import isolate_latin
 from actions.content.models import Claim, ClaimAbout, RecordKind

@@ -26,8 +26,8 @@ from sqlalchemy.orm import Session
 
 from actions.alerts import subscriptions
 from actions.cases import store as cases
-from actions.claims.models import ClaimAsk
 from actions.common.previous_turn import previous_turn
+from actions.content.claim_asks import ClaimAsk
 from actions.content.database_action import DatabaseAction, Events, Turn
 from actions.content.db import session_scope
 

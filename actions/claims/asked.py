@@ -18,7 +18,7 @@ from typing import Final
 from sqlalchemy import desc, distinct, func, select, update
 from sqlalchemy.orm import Session
 
-from actions.claims.models import ClaimAsk
+from actions.content.claim_asks import ClaimAsk
 
 #: k-anonymity: fewer different conversations than this and the group is not shown at all.
 MIN_CONVERSATIONS: Final = 3

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, Topic
 from actions.alerts.subscriptions import ALERT_CHANNELS
-from actions.claims.models import ClaimAsk
+from actions.content.claim_asks import ClaimAsk
 from actions.content.models import Claim, ClaimVerdict, RecordKind, Revision
 
 logger = logging.getLogger(__name__)

@@ -9,8 +9,9 @@ from datetime import datetime, timedelta
 import pytest
 from sqlalchemy import delete, select
 
-from actions.claims.models import ANSWER_WINDOW_HOURS, ClaimAsk
+from actions.claims.models import ANSWER_WINDOW_HOURS
 from actions.content import db
+from actions.content.claim_asks import ClaimAsk
 from tests.actions.content_support import NOW
 
 #: A rumour three conversations asked about, in Dari, Pashto and English.

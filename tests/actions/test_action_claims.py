@@ -11,8 +11,8 @@ from sqlalchemy import select, update
 
 from actions.chat.claims import ActionCheckClaim
 from actions.chat.privacy import ActionDeleteMyData
-from actions.claims.models import ClaimAsk
 from actions.content import db
+from actions.content.claim_asks import ClaimAsk
 from actions.content.models import Claim
 from bot.channels.sms_segments import segment_count
 from bot.contract import REMEMBER_ADDRESS

@@ -28,8 +28,8 @@ VISA = "visa canada ba pasport kohna qabul ast?"
 
 def asks_about_rumours(serving: Console) -> None:
     """Three conversations asked about the gate, two (five times) about the visa."""
-    from actions.claims.models import ClaimAsk
     from actions.content import db, models  # noqa: F401  (the claims table the asks refer to)
+    from actions.content.claim_asks import ClaimAsk
 
     now = datetime.now(timezone.utc)
     rows = [

@@ -1,4 +1,4 @@
-"""What people asked about rumours: ``claim_asks`` (``actions/claims/models.py``).
+"""What people asked about rumours: ``claim_asks`` (``actions/content/claim_asks.py``).
 
 Each ask is stored masked, grouped by ``group_key``; ``claim_id`` names the claim it matched or
 the one editors later wrote for its group; ``wants_answer`` / ``answer_by`` (at most 72 hours)

@@ -1,0 +1,50 @@
+"""What people asked about rumours (migration 0019): each ask, masked, grouped with the same
+rumour told in other words, and whether its asker wants to be told once editors know.
+
+A message is stored masked (``bot/question_mask.py``, as the question log stores it) and never
+with a phone number. An ask that wants an answer keeps its wish until ``answer_by``; "delete my
+data" deletes every ask of the conversation.
+
+Here, at the bottom, like ``outgoing.py``: STOP and forgetting in the alert system end an
+asker's wish to hear the verdict (it goes out as an alert), and the alert system sits below the
+claims. The claims package (``actions/claims``) keeps what is done with the asks: matching,
+grouping, telling the askers.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from actions.content.columns import Base
+from bot.contentdb.tables import CHANNEL, CONVERSATION_ID, LANGUAGE
+from bot.contentdb.types import UTCDateTime
+
+
+class ClaimAsk(Base):
+    """One "is this true?" from one conversation.
+
+    ``claim_id`` is the claim it matched, or, for a rumour nobody had checked, the claim an
+    editor later wrote for its group. ``group_key`` is the same for asks that tell the same
+    rumour (the console's "Claims people ask about" counts different conversations per group).
+    ``told_at``: when the verdict went out to an asker who wanted it (once).
+    """
+
+    __tablename__ = "claim_asks"
+    __table_args__ = (Index("ix_claim_asks_group_key_asked_at", "group_key", "asked_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    conversation_id: Mapped[str] = mapped_column(CONVERSATION_ID, index=True)
+    channel: Mapped[str] = mapped_column(CHANNEL)
+    language: Mapped[str] = mapped_column(LANGUAGE)
+    masked_text: Mapped[str] = mapped_column(Text)
+    group_key: Mapped[str] = mapped_column(String(64))
+    claim_id: Mapped[int | None] = mapped_column(
+        ForeignKey("claims.id", ondelete="SET NULL"), index=True
+    )
+    asked_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    wants_answer: Mapped[bool] = mapped_column(Boolean, default=False)
+    answer_by: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    told_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
