@@ -1,5 +1,5 @@
 """The alerts' outbox for the notifier: ``alert_deliveries``, re-checked against the person's
-subscriptions and stored address right before each goes out.
+subscriptions (for a rumour's verdict, their ask) and stored address right before each goes out.
 
 The steps and their exactly-once guarantees are the kernel's (``actions/common/outbox.py``);
 what is the alerts' own is the table, the intent that delivers a row, why a row must not go
@@ -17,10 +17,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from actions.alerts import unreachable
-from actions.alerts.models import Broadcast, Delivery, StoredAddress
+from actions.alerts.models import Broadcast, Delivery, StoredAddress, Topic
 from actions.alerts.subscriptions import still_wanted
 from actions.common.outbox import DeliveryStatus, Outbox
+from actions.content.claim_asks import ClaimAsk
 from actions.content.db import session_scope
+from actions.content.models import Revision
 from bot.contract import ALERT_CHANNELS, ALERT_DELIVERY, ALERT_INTENT
 
 NO_ADDRESS = "no stored address"
@@ -44,9 +46,14 @@ class AlertOutbox(Outbox):
         """Opted out since: cancelled; no address left: failed."""
         broadcast = session.get(Broadcast, row.broadcast_id)
         assert broadcast is not None
-        if not still_wanted(
-            session, row.conversation_id, broadcast.topic, broadcast.topic_key, now
-        ):
+        if broadcast.topic is Topic.CLAIMS:
+            # Those who asked about a rumour subscribe to nothing: their ask holds the wish.
+            wanted = still_asked(session, row.conversation_id, broadcast.revision_id)
+        else:
+            wanted = still_wanted(
+                session, row.conversation_id, broadcast.topic, broadcast.topic_key, now
+            )
+        if not wanted:
             return DeliveryStatus.CANCELLED, None
         if not has_address(session, row.conversation_id, now):
             return DeliveryStatus.FAILED, NO_ADDRESS
@@ -54,6 +61,23 @@ class AlertOutbox(Outbox):
 
     def stop_reaching(self, session: Session, conversation_id: str, now: datetime) -> None:
         unreachable.stop_reaching(session, conversation_id, now)
+
+
+def still_asked(session: Session, conversation_id: str, revision_id: int) -> bool:
+    """Whether the conversation still wants the verdict of the revision's claim: not after STOP
+    (the wish is cleared), "delete my data" (the ask is deleted) or ``answer_by`` (retention
+    clears the wish), as ``action_send_alert`` checks again when it writes it."""
+    claim_id = select(Revision.record_id).where(Revision.id == revision_id).scalar_subquery()
+    found = session.scalar(
+        select(ClaimAsk.id)
+        .where(
+            ClaimAsk.conversation_id == conversation_id,
+            ClaimAsk.claim_id == claim_id,
+            ClaimAsk.wants_answer.is_(True),
+        )
+        .limit(1)
+    )
+    return found is not None
 
 
 def has_address(session: Session, conversation_id: str, now: datetime) -> bool:

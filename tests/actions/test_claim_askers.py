@@ -4,6 +4,7 @@ data", and not again when the claim is published a second time."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -13,20 +14,24 @@ from sqlalchemy import select, update
 
 from actions import publishing
 from actions.alerts import subscriptions
-from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, Topic
+from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, StoredAddress, Topic
+from actions.alerts.outbox_steps import AlertOutbox
 from actions.chat.alert_delivery import ActionSendAlert
 from actions.claims import asked, askers
 from actions.content import db
 from actions.content.models import Claim
 from actions.notifier import retention
+from actions.notifier.loop import Notifier
+from actions.settings import RasaSettings
 from bot.channels.sms_render import for_basic_phones
 from bot.channels.sms_segments import segment_count
 from tests.actions.alerts_support import conversation, deliveries
 from tests.actions.claims_support import GATES, ask, asks, no_asks, person
 from tests.actions.content_support import NOW, clock
+from tests.actions.test_alerts_notifier import FAST, FakeRasa, moving, rasa, run_until_settled
 from tests.actions.test_claims_kind import RUMOUR
 
-__all__ = ["no_asks"]
+__all__ = ["no_asks", "rasa"]
 
 pytestmark = pytest.mark.usefixtures("no_asks")
 
@@ -105,6 +110,36 @@ async def test_each_asker_is_told_once_in_the_language_they_asked_in() -> None:
     assert "US Embassy" in text or "سفارت" in text  # who checked it stays
     assert segment_count(for_basic_phones(text)) <= 3  # whole in three SMS, explanation cut
     assert "…" in text
+
+
+async def test_the_notifier_brings_the_verdict_to_askers_who_subscribe_to_nothing(
+    rasa: tuple[FakeRasa, str],
+) -> None:
+    fake, url = rasa
+    two_ask()
+    with db.session_scope() as session:  # as the channel keeps it when they accept the offer
+        for asker, channel in ((DARI, "telegram"), (PASHTO, "sms_gateway")):
+            session.add(
+                StoredAddress(
+                    conversation_id=asker,
+                    channel=channel,
+                    key_id="0" * 16,
+                    sealed="opaque",
+                    created_at=NOW,
+                    expires_at=NOW + timedelta(hours=72),
+                )
+            )
+    publish(RUMOUR)
+    link_and_tell()
+
+    settings = replace(FAST, rasa=RasaSettings(url))
+    sending = moving(timedelta(hours=2, minutes=1))
+    await run_until_settled(Notifier(settings, AlertOutbox(settings, sending)))
+
+    told = {conversation: text for conversation, text, _ in fake.sent}
+    assert sorted(told) == sorted([DARI, PASHTO]) and len(fake.sent) == 2
+    assert "نادرست" in told[DARI] and "ناسم" in told[PASHTO]
+    assert {d.status for d in deliveries()} == {DeliveryStatus.SENT}
 
 
 async def test_a_second_publish_does_not_tell_again() -> None:

@@ -1,10 +1,10 @@
 """People who heard a rumour ask whether it is true, on make run's stack with the demo content.
 
 A Dari mother on the web chat of her phone heard that Canada takes everyone with a tazkira; a
-Pashto, an English and two Latin-letter writers ask the same over the REST channel; someone
-asks about a rumour nobody has checked. Each gets, in their own language, the editors' verdict
-with its source — never their own message quoted back — or, for the unknown one, "not checked
-yet" and what to do meanwhile; the unknown rumour is kept masked for the editors. On
+Dari, a Pashto, an English and two Latin-letter writers ask the same over the REST channel;
+someone asks about a rumour nobody has checked. Each gets, in their own language, the editors'
+verdict with its source — never their own message quoted back — or, for the unknown one, "not
+checked yet" and what to do meanwhile; the unknown rumour is kept masked for the editors. On
 Telegram, a Dari reader forwards a chain message and is told it is false, forwards one nobody
 checked and types «۱» to be told when editors know.
 """
@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import create_engine, select
 
-from actions.claims.models import ClaimAsk
+from actions.content.claim_asks import ClaimAsk
 from bot.lang import tags
 from bot.lang.letters import PASHTO_LETTERS
 from scripts.fake_providers import (
@@ -116,11 +116,12 @@ def test_a_dari_mother_hears_canada_takes_everyone_and_is_told_it_is_false(
     ("language", "question"),
     [
         ("en", "is it true that Canada takes every Afghan who has a tazkira?"),
+        ("prs", "راست است که کانادا هر افغان را که تذکره دارد می‌برد؟"),
         ("ps", "رښتیا ده چې کاناډا هر افغان چې تذکره لري له ځانه سره وړي؟"),
         ("prs", "rast ast ke kanada har afghan ra ke tazkira dara mibara?"),
         ("ps", "reshtia da che canada har afghan che tazkira lari wari?"),
     ],
-    ids=["en", "ps-Arab", "prs-Latn", "ps-Latn"],
+    ids=["en", "prs-Arab", "ps-Arab", "prs-Latn", "ps-Latn"],
 )
 def test_the_same_rumour_in_every_slice_gets_the_verdict_and_its_source(
     running: Running, language: str, question: str
