@@ -15,6 +15,9 @@ Standard library only: both runtimes import it. Sources, as the providers docume
   unsubscribed recipient" (the person texted STOP), 30005 "Unknown destination handset" (no
   such number), 30006 "Landline or unreachable carrier"; 30003 "Unreachable destination
   handset" is a phone switched off or out of coverage: worth another try.
+* Kannel, delivery reports (``dlr-url`` with ``%d``, kannel.org/userguide.shtml): type 1
+  delivered, 2 not delivered and 16 refused by the SMSC (failed, the type as the error code),
+  8 taken by the SMSC (sent), 4 buffered (not recorded); ``bot/channels/kannel.py``.
 """
 
 from __future__ import annotations

@@ -12,9 +12,13 @@ Dari and Pashto SMS is, comes as UTF-16BE, which Kannel's word-splitting ``%a`` 
 Replies go out through smsbox's ``sendsms`` (a GET, the account's username and password),
 each within three segments (``sms_render``), as UCS-2 (``coding=2``, UTF-16BE) when a letter
 needs it; Kannel sends a reply longer than one segment as concatenated SMS
-(``max-messages = 3`` in the account's group). Each reply asks for a delivery report, which
-Kannel brings to ``delivered`` and the channel logs, with the conversation's keyed hash and
-never the number.
+(``max-messages = 3`` in the account's group).
+
+Kannel's sendsms answers with no id of the message, so each SMS gets one of ours
+(``kannel-<hex>``), in its own ``dlr-url`` and handed back as the other channels hand back
+the provider's (``transport.note_sent``): the outbox row of an alert or a caseworker's reply
+keeps it, and the report Kannel brings to ``delivered`` with it and the report's type (``%d``)
+is written on that row (``bot/channels/statuses.py``), never the number.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import asyncio
 import hmac
 import logging
 import re
+import secrets
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
@@ -52,15 +57,18 @@ from bot.channels.sms_base import (
 from bot.channels.sms_gateway import REPEAT_WINDOW_SECONDS, delivery_id
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer
 from bot.channels.sms_segments import encoding
+from bot.channels.statuses import ProviderStatus, StatusLog, provider_status
 from bot.channels.transport import (
     API_TIMEOUT,
     MalformedRequest,
     ProviderApi,
     ProviderFailure,
+    note_sent,
     retry_after_seconds,
 )
 from bot.channels.turns import OnNewMessage
 from bot.channels.webhook import Inbound, Received, Refused, WebhookInput
+from bot.delivery_statuses import DELIVERED, FAILED, SENT
 from bot.settings_values import SettingsError
 
 logger = logging.getLogger(__name__)
@@ -79,19 +87,22 @@ _CHARSETS: Final = {
     "windows-1252": "cp1252",
     "iso-8859-1": "latin-1",
 }
-#: Which delivery reports a reply asks for: delivered (1), not delivered (2), refused by the
+#: Which delivery reports an SMS asks for: delivered (1), not delivered (2), refused by the
 #: operator's SMSC (16). Kannel's "buffered" and "sent to the SMSC" (4, 8) would only double
 #: the callbacks.
 DLR_MASK: Final = 1 | 2 | 16
-DLR_STATUSES: Final = {
-    1: "delivered",
-    2: "not delivered",
-    4: "buffered",
-    8: "accepted by the SMSC",
-    16: "refused by the SMSC",
+#: Each report type (``%d``) in our words: buffered (4) says nothing worth recording; a
+#: failure keeps its type as its error code.
+DLR_STATUSES: Final[dict[int, str | None]] = {
+    1: DELIVERED,
+    2: FAILED,
+    4: None,
+    8: SENT,
+    16: FAILED,
 }
-_CONVERSATION_RULE: Final = re.compile(r"[A-Za-z0-9_:.-]{1,128}")
-_REFERENCE_RULE: Final = re.compile(r"[0-9]{1,6}")
+#: The id each SMS is sent under (``new_message_id``): nothing in it Kannel would read as an
+#: escape or the URL would need to encode.
+_MESSAGE_ID_RULE: Final = re.compile(r"kannel-[0-9a-f]{32}")
 
 
 def query_fields(query: str) -> dict[str, bytes]:
@@ -186,12 +197,17 @@ def sendsms_query(settings: KannelSettings, to: str, text: str, dlr_url: str | N
     return "&".join(f"{name}={value}" for name, value in fields)
 
 
-def delivery_report_url(settings: KannelSettings, conversation: str, reference: int) -> str:
-    """Where Kannel reports on one reply: the secret, the conversation's keyed hash, the reply's
-    number in the conversation's turn, and Kannel's ``%d`` (the report's type)."""
+def new_message_id() -> str:
+    """An id for one SMS: sendsms gives none, and the delivery log needs one to find its row."""
+    return f"{CHANNEL}-{secrets.token_hex(16)}"
+
+
+def delivery_report_url(settings: KannelSettings, message_id: str) -> str:
+    """Where Kannel reports on one SMS: the secret, the SMS's id and Kannel's ``%d`` (the
+    report's type); never the number."""
     return (
         f"{settings.webhook_base_url}/webhooks/{CHANNEL}/delivered?secret={settings.secret}"
-        f"&conversation={quote(conversation, safe='')}&ref={reference}&status=%d"
+        f"&id={message_id}&type=%d"
     )
 
 
@@ -210,9 +226,10 @@ class SendSms(ProviderApi):
         super().__init__(f"{parts.scheme}://{parts.netloc}", answers_json=False)
         self.path = parts.path or "/cgi-bin/sendsms"
 
-    async def get(self, query: str, *, call: str) -> str:
+    async def get(self, query: str, *, call: str, message_id: str | None = None) -> str:
         """GET ``path?query``; Kannel's answer, or ``ProviderFailure`` when it refused (HTTP
-        300 and above) or could not be reached. The URL holds the password: never logged."""
+        300 and above) or could not be reached. The URL holds the password: never logged.
+        ``message_id``, the one its delivery reports name, is handed back once Kannel took it."""
         if self._session is None or self._session.closed:
             self._session = aiohttp.ClientSession(timeout=API_TIMEOUT)
         url = yarl.URL(f"{self.base_url}{self.path}?{query}", encoded=True)
@@ -223,6 +240,7 @@ class SendSms(ProviderApi):
                     # Kannel names no retry time; a proxy or rate limiter in front of it may.
                     retry_after = retry_after_seconds(reply.headers.get("Retry-After"))
                     raise ProviderFailure(reply.status, kannel_reason(body), retry_after, call=call)
+                note_sent(message_id)
                 return body
         except (aiohttp.ClientError, asyncio.TimeoutError) as error:
             failure = ProviderFailure.unreachable(error)
@@ -250,12 +268,12 @@ class KannelOutput(TextMessageOutput):
         super().__init__(api, renderer, conversation, to, addresses)
         self.sendsms = api
         self.settings = settings
-        self.sent = 0
 
     async def deliver(self, text: str) -> None:
-        self.sent += 1
-        report = delivery_report_url(self.settings, self.conversation, self.sent)
-        await self.sendsms.get(sendsms_query(self.settings, self.to, text, report), call="sendsms")
+        message_id = new_message_id()
+        report = delivery_report_url(self.settings, message_id)
+        query = sendsms_query(self.settings, self.to, text, report)
+        await self.sendsms.get(query, call="sendsms", message_id=message_id)
 
 
 class KannelAlertOutput(AlertOutput):
@@ -276,16 +294,17 @@ class KannelAlertOutput(AlertOutput):
         return KannelOutput(channel.api, channel.settings, channel.renderer, conversation, address)
 
 
-def delivery_report(fields: Mapping[str, bytes]) -> tuple[str, str, str] | None:
-    """(conversation, reply number, status) of a report, or None when it is not one of ours."""
-    conversation = fields.get("conversation", b"").decode("ascii", "replace")
-    reference = fields.get("ref", b"").decode("ascii", "replace")
-    status = fields.get("status", b"").decode("ascii", "replace")
-    if not _CONVERSATION_RULE.fullmatch(conversation) or not _REFERENCE_RULE.fullmatch(reference):
-        return None
-    if not status.isdigit() or int(status) not in DLR_STATUSES:
-        return None
-    return conversation, reference, DLR_STATUSES[int(status)]
+def delivery_report(fields: Mapping[str, bytes]) -> ProviderStatus | None:
+    """The status a report gives its SMS, or None for one worth no record (buffered);
+    ``MalformedRequest`` when it is not a report our ``dlr-url`` asked for."""
+    message_id = fields.get("id", b"").decode("ascii", "replace")
+    kind = fields.get("type", b"").decode("ascii", "replace")
+    if not _MESSAGE_ID_RULE.fullmatch(message_id):
+        raise MalformedRequest("id must be the SMS's id from its dlr-url")
+    if not kind.isdigit() or int(kind) not in DLR_STATUSES:
+        raise MalformedRequest("type must be Kannel's report type (%d): 1, 2, 4, 8 or 16")
+    status = DLR_STATUSES[int(kind)]
+    return provider_status(message_id, status, kind if status == FAILED else None)
 
 
 class KannelInput(GatewayTurns, WebhookInput[KannelSettings, GatewayInbound]):
@@ -355,13 +374,16 @@ class KannelInput(GatewayTurns, WebhookInput[KannelSettings, GatewayInbound]):
     def routes(self, blueprint: Blueprint, on_new_message: OnNewMessage) -> None:
         @blueprint.route(DELIVERED_PATH.removeprefix(f"/webhooks/{CHANNEL}"), methods=["GET"])
         async def delivered(request: Request) -> HTTPResponse:
+            """Kannel's report on one SMS, on the outbox row that keeps its id; a reply's,
+            which no row keeps, changes nothing."""
             if not self.authenticate(request):
                 return self._forged("without")
-            report = delivery_report(query_fields(request.query_string))
-            if report is None:
-                return Refused(400, "conversation, ref and status (%d) are required").answer()
-            conversation, reference, status = report
-            logger.info("%s: reply %s to %s: %s", CHANNEL, reference, conversation, status)
+            try:
+                report = delivery_report(query_fields(request.query_string))
+            except MalformedRequest as error:
+                return Refused(400, str(error)).answer()
+            if report is not None and self.addresses is not None:
+                await StatusLog(self.addresses.engine).take(CHANNEL, [report])
             return response.text("")
 
 

@@ -1,8 +1,9 @@
 """What the providers say became of an alert or a caseworker's reply after they took it.
 
 WhatsApp's webhook ``statuses`` and Twilio's ``StatusCallback`` name a message by the id the
-provider gave it when it was sent; the delivery log stored that id on the outbox row, and those
-of the further parts of a long message in ``provider_messages`` (``deliveries.py``). Here each
+provider gave it when it was sent, Kannel's delivery reports by the one the channel gave it in
+its ``dlr-url``; the delivery log stored that id on the outbox row, and those of the further
+parts of a long message in ``provider_messages`` (``deliveries.py``). Here each
 status is written on its row — its status, its error code, its time; for a message sent in
 parts, the furthest any part got, so a part that failed fails the whole — and nothing else:
 never the recipient's number, which both carry. What a permanent

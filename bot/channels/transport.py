@@ -60,6 +60,14 @@ T = TypeVar("T")
 SENT_MESSAGE_IDS: ContextVar[list[str] | None] = ContextVar("sent_message_ids", default=None)
 
 
+def note_sent(message_id: object) -> None:
+    """Hands the id of a message just sent to whoever collects them (``SENT_MESSAGE_IDS``):
+    the provider's, or one the channel made itself when the provider gives none (Kannel)."""
+    collected = SENT_MESSAGE_IDS.get()
+    if collected is not None and isinstance(message_id, str) and message_id:
+        collected.append(message_id[:128])
+
+
 class BodyTooLarge(Exception):
     """The request body is larger than a provider would ever send."""
 
@@ -298,15 +306,13 @@ class ProviderApi:
             raise failure from error
 
     def _note_sent(self, answer: dict[str, Any]) -> None:
-        collected = SENT_MESSAGE_IDS.get()
-        if collected is None:
+        if SENT_MESSAGE_IDS.get() is None:
             return
         try:
             found = self._message_id(answer)
         except (KeyError, IndexError, TypeError, AttributeError):
             found = None
-        if isinstance(found, str) and found:
-            collected.append(found[:128])
+        note_sent(found)
 
     async def close(self) -> None:
         """Closes the connection pool (called on server stop and by tests)."""

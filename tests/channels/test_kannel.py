@@ -1,10 +1,12 @@
 """The Kannel channel: smsbox's get-url fields as Kannel sends them (recorded from Kannel 1.4.5
 with fakesmsc), the sendsms requests it makes, the kannel.conf groups it prints, and the real
-blueprint on a real server with a fake smsbox recording each sendsms GET."""
+blueprint on a real server with a fake smsbox recording each sendsms GET. Reports recorded on
+an alert's row: test_delivery_statuses.py."""
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, quote_from_bytes, unquote_to_bytes
@@ -107,15 +109,33 @@ def test_dari_reply_goes_out_as_ucs2_bytes_and_english_as_utf8() -> None:
     assert english["to"] == ["+93700000002"] and english["from"] == ["1234"]
 
 
-def test_each_reply_asks_for_its_delivery_report_without_the_number() -> None:
-    report = delivery_report_url(SETTINGS, "kannel-abc", 2)
+#: The id of one SMS as ``kannel.new_message_id`` makes it.
+MESSAGE_ID = "kannel-" + "5e" * 16
+#: What the delivered route reads from the dlr-url Kannel calls: the SMS's id, the report's type.
+REPORT = re.compile(r"&id=(kannel-[0-9a-f]{32})&type=%d")
+
+
+def test_each_sms_asks_for_its_delivery_report_by_its_id_without_the_number() -> None:
+    report = delivery_report_url(SETTINGS, MESSAGE_ID)
     fields = parse_qs(sendsms_query(SETTINGS, "+93700000002", "hi", report))
 
     assert fields["dlr-mask"] == [str(kannel.DLR_MASK)]
     (url,) = fields["dlr-url"]
-    assert url.startswith("http://bot.internal:5005/webhooks/kannel/delivered?secret=" + SECRET)
-    assert url.endswith("conversation=kannel-abc&ref=2&status=%d")  # %d: Kannel fills it in
+    assert url == (  # %d: Kannel fills in the report's type
+        f"http://bot.internal:5005/webhooks/kannel/delivered?secret={SECRET}"
+        f"&id={MESSAGE_ID}&type=%d"
+    )
     assert "93700000002" not in url
+
+
+def dlr_ids(smsbox: FakeSmsbox) -> list[str]:
+    """The id in the dlr-url of each sendsms GET, in order."""
+    ids = []
+    for query in smsbox.queries:
+        found = REPORT.search(query_fields(query)["dlr-url"].decode("ascii"))
+        assert found is not None, "a sendsms GET without its id in its dlr-url"
+        ids.append(found.group(1))
+    return ids
 
 
 def test_conf_prints_the_groups_kannel_needs_filled_from_the_settings() -> None:
@@ -274,9 +294,7 @@ async def test_a_wrong_or_missing_secret_is_refused_before_anything_runs(
     query = ENGLISH_QUERY.replace("secret=" + SECRET, f"secret={secret}")
 
     assert (await channel.get("receive", query))[0] == 403
-    assert (await channel.get("delivered", f"secret={secret}&conversation=c&ref=1&status=1"))[
-        0
-    ] == 403
+    assert (await channel.get("delivered", f"secret={secret}&id={MESSAGE_ID}&type=1"))[0] == 403
     assert channel.bot.messages == [] and channel.smsbox.queries == []
 
 
@@ -295,16 +313,36 @@ async def test_a_refused_sendsms_is_logged_without_the_number_and_not_run_again(
     assert "93700000001" not in caplog.text and "pw" not in caplog.text
 
 
-async def test_a_delivery_report_is_recorded_without_the_number(
-    channel: Setup, caplog: pytest.LogCaptureFixture
+async def test_each_sms_sent_carries_its_own_id_in_its_dlr_url(channel: Setup) -> None:
+    channel.bot.respond = lambda message: [{"text": "Hello."}]
+
+    for query in (ENGLISH_QUERY, DARI_QUERY):
+        assert (await channel.get("receive", query))[0] == 200
+
+    ids = dlr_ids(channel.smsbox)
+    assert len(ids) == 2 and len(set(ids)) == 2
+
+
+@pytest.mark.parametrize(
+    ("query", "complaint"),
+    [
+        ("type=1", "id must be"),
+        ("id=kannel-abc&type=1", "id must be"),  # not an id we give
+        (f"id={MESSAGE_ID}", "type must be"),
+        (f"id={MESSAGE_ID}&type=3", "type must be"),
+    ],
+)
+async def test_a_report_our_dlr_url_did_not_ask_for_says_what_to_fix(
+    channel: Setup, query: str, complaint: str
 ) -> None:
-    query = f"secret={SECRET}&conversation=kannel-abc123&ref=1&status=1"
+    status, body = await channel.get("delivered", f"secret={SECRET}&{query}")
 
-    with caplog.at_level(logging.INFO, logger="bot.channels.kannel"):
-        assert (await channel.get("delivered", query))[0] == 200
-        assert (await channel.get("delivered", f"secret={SECRET}&ref=1&status=1"))[0] == 400
+    assert status == 400 and complaint in body
 
-    assert "kannel: reply 1 to kannel-abc123: delivered" in caplog.text
+
+async def test_a_report_without_an_address_book_is_acknowledged(channel: Setup) -> None:
+    """Without an address book the channel sends no alerts: a reply's report changes nothing."""
+    assert await channel.get("delivered", f"secret={SECRET}&id={MESSAGE_ID}&type=1") == (200, "")
 
 
 @pytest.mark.parametrize(

@@ -1,25 +1,30 @@
 """SMS through a real Kannel: bearerbox and smsbox configured with the groups
 ``python -m bot.channels.kannel conf`` prints, fakesmsc as the operator's SMSC, and the real
-Rasa and action server with the ``kannel`` channel. A phone's SMS goes in through fakesmsc, the
-answer comes back out through Kannel's sendsms to fakesmsc: English as GSM-7, Dari and Pashto
-as UCS-2, each in its language and within three segments; Kannel's delivery report reaches
-the channel; a request without the secret is refused."""
+Rasa, action server and notifier with the ``kannel`` channel. A phone's SMS goes in through
+fakesmsc, the answer comes back out through Kannel's sendsms to fakesmsc: English as GSM-7,
+Dari and Pashto as UCS-2, each in its language and within three segments; the delivery report
+Kannel brings for an alert is recorded on its row, without the number; a request without the
+secret is refused."""
 
 from __future__ import annotations
 
 import re
 import secrets
+import sqlite3
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from scripts.stack import Stack, free_port
 from tests.integration.conftest import MODEL, _content_cli
 from tests.integration.kannel_processes import SHORT_CODE, Kannel, Received, missing_binaries
+from tests.integration.test_alerts import API_TOKEN, NOTIFIER
 
 CREDENTIALS = "bot.channels.kannel.KannelInput:\n"
 #: Letters Pashto has and Dari does not.
@@ -33,6 +38,8 @@ class KannelStack:
     kannel: Kannel
     secret: str
     posting: Kannel
+    db_url: str
+    db_path: Path
 
     def sms(self, number: str, text: str) -> list[Received]:
         """One SMS from ``number``; the SMS Kannel sent back to it."""
@@ -40,8 +47,9 @@ class KannelStack:
         self.kannel.phone_sends(number, text)
         return self.kannel.replies(number, before)
 
-    def rasa_log(self) -> str:
-        return (self.stack.log_dir / "rasa.log").read_text(errors="replace")
+    def rows(self, query: str, *params: Any) -> list[tuple[Any, ...]]:
+        with sqlite3.connect(self.db_path) as connection:
+            return connection.execute(query, params).fetchall()
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +59,8 @@ def kannel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KannelStack]:
     if missing := missing_binaries():
         pytest.fail(f"{', '.join(missing)} missing: run `make deps` (kannel, kannel-extras)")
     base = tmp_path_factory.mktemp("kannel")
-    db_url = f"sqlite:///{base / 'content.db'}"
+    db_path = base / "content.db"
+    db_url = f"sqlite:///{db_path}"
     _content_cli(db_url, "migrate")
     _content_cli(db_url, "seed")
     credentials = base / "credentials.yml"
@@ -78,15 +87,18 @@ def kannel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KannelStack]:
         rasa_port=rasa_port,
         action_port=free_port(),
         credentials=credentials,
+        with_notifier=True,  # alerts, whose delivery reports are recorded
         extra_env={
             **channel_env,
+            **NOTIFIER,
             "CONVERSATION_ID_KEY": secrets.token_urlsafe(32),
             "ADDRESS_ENCRYPTION_KEY": secrets.token_urlsafe(32),
+            "RASA_API_TOKEN": API_TOKEN,
         },
     )
     try:
         stack.start()
-        yield KannelStack(stack, kannel, secret, posting)
+        yield KannelStack(stack, kannel, secret, posting, db_url, db_path)
     finally:
         stack.stop()
         kannel.stop()
@@ -158,16 +170,33 @@ def test_a_long_answer_arrives_as_one_concatenated_sms(kannel: KannelStack) -> N
 
 
 def test_kannels_delivery_report_is_recorded_without_the_number(kannel: KannelStack) -> None:
+    """An alert goes out through sendsms under an id of ours; fakesmsc takes it, Kannel reports
+    it delivered, and the report is on the alert's row, found by that id."""
     number = new_number()
-    kannel.sms(number, "hello")
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if re.search(r"kannel: reply 1 to \S+: delivered", kannel.rasa_log()):
-            break
+    assert kannel.sms(number, '/subscribe_alerts{"alert_topic": "airport"}'), "no confirmation"
+    before = len(kannel.kannel.to(number))
+    _content_cli(
+        kannel.db_url,
+        "publish", "airport", "KBL", "--state", "restricted",
+        "--advice-en", "Only the North Gate", "--advice-prs", "Only the North Gate (دری)",
+        "--advice-ps", "Only the North Gate (پښتو)", "--source", "us-embassy-kabul",
+        "--editor", "amina", "--note", "integration test",
+    )  # fmt: skip
+    assert kannel.kannel.replies(number, before), "no alert came through Kannel"
+
+    delivered = "SELECT provider_message_id FROM alert_deliveries WHERE provider_status = ?"
+    deadline = time.monotonic() + 30
+    while not (recorded := kannel.rows(delivered, "delivered")):
+        if time.monotonic() > deadline:
+            pytest.fail("no delivery report recorded on the alert")
         time.sleep(0.3)
-    else:
-        pytest.fail("no delivery report recorded in Rasa's log")
-    assert number not in kannel.rasa_log() and number.lstrip("+") not in kannel.rasa_log()
+    [(message_id,)] = recorded
+    assert re.fullmatch(r"kannel-[0-9a-f]{32}", message_id)
+    digits = number.lstrip("+")
+    for stored in kannel.db_path.parent.glob(f"{kannel.db_path.name}*"):  # with its WAL
+        assert digits.encode() not in stored.read_bytes(), stored.name
+    for log in kannel.stack.log_dir.glob("*.log"):
+        assert digits not in log.read_text(errors="replace"), log.name
 
 
 def _get(url: str) -> int:
@@ -184,7 +213,7 @@ def test_a_forged_request_is_refused_and_nothing_is_sent(kannel: KannelStack) ->
     fields = f"from=%2B{number.lstrip('+')}&text=hello&coding=0&charset=UTF-8&id={number}"
     assert _get(f"{base}/receive?secret=not-the-secret-at-all&{fields}") == 403
     assert _get(f"{base}/receive?{fields}") == 403
-    assert _get(f"{base}/delivered?secret=wrong&conversation=x&ref=1&status=1") == 403
+    assert _get(f"{base}/delivered?secret=wrong&id=kannel-{'0' * 32}&type=1") == 403
     time.sleep(3)
     assert kannel.kannel.to(number) == [], "a forged request made the assistant send an SMS"
     # The same request with the secret is answered: the refusal was the secret's.
