@@ -79,7 +79,12 @@ async def send_telegram(
     forwarded: bool = False,
 ) -> None:
     """A private chat's message, posted to Rasa's Telegram webhook (``telegram_update``)."""
-    update = telegram_update(chat, text, app_language, forwarded)
+    await post_telegram(http, rasa_url, telegram_update(chat, text, app_language, forwarded))
+
+
+async def post_telegram(http: aiohttp.ClientSession, rasa_url: str, update: dict[str, Any]) -> None:
+    """An update of any kind (a text, a photo with its caption...), posted to Rasa's Telegram
+    webhook with the secret Telegram sends."""
     url = f"{rasa_url}/webhooks/telegram/webhook"
     async with http.post(url, json=update, headers=TELEGRAM_SECRET_HEADER) as response:
         assert response.status == 200, f"telegram webhook: HTTP {response.status}"
@@ -99,6 +104,14 @@ async def send_whatsapp(
     }
     if forwarded:
         message["context"] = {"forwarded": True}
+    await post_whatsapp(http, rasa_url, number, message)
+
+
+async def post_whatsapp(
+    http: aiohttp.ClientSession, rasa_url: str, number: str, message: dict[str, Any]
+) -> None:
+    """A message of any type from ``number`` (a text, an image with its caption...), posted to
+    Rasa's WhatsApp webhook as Meta posts it (signed with the app secret)."""
     value = {
         "messaging_product": "whatsapp",
         "metadata": {"phone_number_id": CHANNEL_SECRETS["WHATSAPP_PHONE_NUMBER_ID"]},
@@ -172,6 +185,9 @@ class FakeProviders:
         }
         self._fail_every = fail_every
         self._count = 0
+        #: The path of each request no stand-in here serves (a Bot API ``getFile``, a media
+        #: download), answered 404: what the channels must never ask.
+        self.unserved: list[str] = []
         self.app = web.Application()
         self.app.router.add_post("/telegram/bot{token}/sendMessage", self.telegram)
         self.app.router.add_post("/telegram/bot{token}/answerCallbackQuery", self.ok)
@@ -180,6 +196,7 @@ class FakeProviders:
         self.app.router.add_post(
             "/twilio/2010-04-01/Accounts/{account}/Messages.json", self.twilio_message
         )
+        self.app.router.add_route("*", "/{anything:.*}", self.unknown)  # last: all the rest
         self._runner: web.AppRunner | None = None
 
     @staticmethod
@@ -226,6 +243,10 @@ class FakeProviders:
             self.refused.append((channel, to, now))
             return False
         return True
+
+    async def unknown(self, request: web.Request) -> web.Response:
+        self.unserved.append(request.path)
+        return web.Response(status=404)
 
     async def ok(self, request: web.Request) -> web.Response:
         return web.json_response({"ok": True, "result": True})

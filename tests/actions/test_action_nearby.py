@@ -33,6 +33,14 @@ from tests.actions.content_support import (
 NEAR_ABBEY = (34.5596, 69.2172)
 #: Berlin: nothing the demo knows is near.
 FAR_AWAY = (52.52, 13.405)
+#: In Shahr-e Naw, 190 m from the Kabul Aid Network's help point and 4 km from the gates.
+NEAR_AID_NETWORK = (34.5395, 69.18)
+#: The help point as the answer heads it: its organisation, what it is, how far.
+AID_NETWORK = {
+    "en": "• Kabul Aid Network (example NGO) — Advice line in Dari and Pashto — 190 m away",
+    "prs": "• شبکهٔ کمک‌رسانی کابل (مؤسسهٔ نمونه) — خط مشوره به دری و پشتو — به فاصلهٔ ۱۹۰ متر",
+    "ps": "• د کابل د مرستې شبکه (بېلګه موسسه) — په دري او پښتو د مشورې کرښه — ۱۹۰ متره لرې",
+}
 
 
 def shared(lat: float, lon: float, language: str) -> Tracker:
@@ -130,6 +138,22 @@ async def test_the_sms_answer_fits_in_three_segments(content_db: Engine, languag
     if language == "en":
         assert encoding(sms) == "GSM-7", sms
     assert "checked" in sms or "تایید" in sms
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_a_help_point_near_the_person_is_listed_first_with_how_to_reach_it(
+    content_db: Engine, language: str
+) -> None:
+    message = await answer(shared(*NEAR_AID_NETWORK, language))
+    assert message["response"] == "utter_nearby"
+    nearest, *farther = heads(message)
+    assert nearest == AID_NETWORK[language]
+    assert len(farther) == 2  # the gate and the airport, 4 km away, after it
+    chat = render(message, language)
+    sms = render(message, language, "sms_gateway")
+    for answered in (chat, sms):
+        assert "+93 700 000 141" in answered  # its WhatsApp number
+    assert segment_count(sms) <= 3
 
 
 async def test_a_gate_editors_opened_is_said_open(content_db: Engine) -> None:

@@ -133,16 +133,22 @@ async def test_a_cancelled_request_still_sends_and_records_what_it_began(book: A
     assert state(book) == (True, True)
 
 
-def queue_case_reply(book: AddressBook, status: str = "sending") -> int:
-    """A caseworker's reply in its case, as the console writes it."""
+def queue_case_reply(
+    book: AddressBook,
+    status: str = "sending",
+    channel: str = "telegram",
+    conversation: str = "telegram-1",
+) -> int:
+    """A caseworker's reply to a person on ``channel``, as the console writes it."""
+    whose = {"c": conversation, "channel": channel}
     with book.engine.begin() as connection:
         case = connection.execute(
             sa.text(
                 "INSERT INTO cases (conversation_id, channel, language, status, priority,"
-                " opened_at, active_at, taken_by) VALUES ('telegram-1', 'telegram', 'prs',"
+                " opened_at, active_at, taken_by) VALUES (:c, :channel, 'prs',"
                 " 'taken', 0, :now, :now, 'farida') RETURNING id"
             ),
-            {"now": NOW},
+            {"now": NOW, **whose},
         ).scalar_one()
         line = connection.execute(
             sa.text(
@@ -156,9 +162,9 @@ def queue_case_reply(book: AddressBook, status: str = "sending") -> int:
                 sa.text(
                     "INSERT INTO case_replies (case_id, message_id, conversation_id, channel,"
                     " language, status, attempts, next_attempt_at) VALUES (:case, :line,"
-                    " 'telegram-1', 'telegram', 'prs', :status, 1, :now) RETURNING id"
+                    " :c, :channel, 'prs', :status, 1, :now) RETURNING id"
                 ),
-                {"case": case, "line": line, "status": status, "now": NOW},
+                {"case": case, "line": line, "status": status, "now": NOW, **whose},
             ).scalar_one()
         )
 

@@ -1,7 +1,8 @@
 """What became of an alert after the provider took it: the provider's message id stored on
-send, WhatsApp's ``statuses`` and Twilio's status callbacks recorded on the delivery's row
-through the real blueprints, never the number they name; and Twilio's "texted STOP" at send
-time is the person's refusal, for good."""
+send (for Kannel, which gives none, the one in the SMS's dlr-url), WhatsApp's ``statuses``,
+Twilio's status callbacks and Kannel's delivery reports recorded on the delivery's row through
+the real blueprints, never the number they name; and Twilio's "texted STOP" at send time is
+the person's refusal, for good."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertNotDelivered
 from bot.channels.deliveries import DeliveryLog
 from bot.channels.identity import conversation_id
-from bot.channels.settings import TwilioSettings, WhatsAppSettings
+from bot.channels.kannel import KannelInput, query_fields
+from bot.channels.settings import KannelSettings, TwilioSettings, WhatsAppSettings
 from bot.channels.statuses import ProviderStatus, StatusLog
 from bot.channels.transport import SENT_MESSAGE_IDS
 from bot.channels.twilio_sms import TwilioSmsInput, twilio_signature
@@ -26,6 +28,8 @@ from bot.channels.whatsapp import SIGNATURE_HEADER, WhatsAppInput
 from bot.contract import ALERT_DELIVERY
 from tests.channels.channel_support import FakeProvider, Serve, fixture, replying
 from tests.channels.test_deliveries import queue_delivery
+from tests.channels.test_kannel import REPORT
+from tests.channels.test_kannel import SECRET as KANNEL_SECRET
 from tests.channels.test_whatsapp import (
     ACCESS_TOKEN,
     APP_SECRET,
@@ -226,12 +230,6 @@ async def callback(base_url: str, fields: dict[str, str], signed: bool = True) -
         return reply.status
 
 
-def twilio_fixture(name: str) -> dict[str, str]:
-    fields = fixture(name)
-    fields.pop("_source")
-    return fields
-
-
 async def test_a_twilio_alert_asks_for_statuses_and_records_them(
     twilio: TwilioSmsInput, book: AddressBook, provider: FakeProvider, serve: Serve
 ) -> None:
@@ -243,13 +241,13 @@ async def test_a_twilio_alert_asks_for_statuses_and_records_them(
     assert sent.form()["StatusCallback"] == TWILIO_PUBLIC + STATUS_PATH
     assert row(book)["provider_message_id"] == TWILIO_SID
 
-    unsigned = twilio_fixture("twilio_status_delivered.json")
+    unsigned = fixture("twilio_status_delivered.json")
     assert await callback(base_url, unsigned, signed=False) == 403
     assert row(book)["provider_status"] is None
 
-    assert await callback(base_url, twilio_fixture("twilio_status_delivered.json")) == 204
+    assert await callback(base_url, fixture("twilio_status_delivered.json")) == 204
     assert row(book)["provider_status"] == "delivered"
-    assert await callback(base_url, twilio_fixture("twilio_status_undelivered_21610.json")) == 204
+    assert await callback(base_url, fixture("twilio_status_undelivered_21610.json")) == 204
     stored = row(book)
     assert (stored["provider_status"], stored["provider_error"]) == ("failed", "21610")
     assert "700000001" not in " ".join(str(value) for value in stored.values())
@@ -272,3 +270,79 @@ async def test_twilio_refusing_a_person_who_texted_stop_is_their_refusal_for_goo
     answer = refused.value.answer()
     assert answer.gives_up() and answer.person_refused()
     assert row(book)["rendered_at"] is None  # released: the notifier settles it as failed
+
+
+@pytest.fixture
+def kannel(provider: FakeProvider, book: AddressBook) -> KannelInput:
+    provider.status, provider.reply = 202, {}  # smsbox: "0: Accepted for delivery"
+    settings = KannelSettings(
+        secret=KANNEL_SECRET,
+        username="assistant",
+        password="pw",
+        send_url=provider.url + "/cgi-bin/sendsms",
+        sender="1234",
+    )
+    return KannelInput(settings, addresses=book)
+
+
+async def kannel_alert(kannel: KannelInput, book: AddressBook, provider: FakeProvider) -> str:
+    """Delivery 1 sent through sendsms; the id its dlr-url gave Kannel."""
+    queue_delivery(book)
+    await alert_through(kannel, book, conversation_id("kannel", SMS_NUMBER), SMS_NUMBER)
+    [sent] = provider.requests
+    found = REPORT.search(query_fields(sent.query)["dlr-url"].decode("ascii"))
+    assert found is not None
+    return found.group(1)
+
+
+async def report(url: str, query: str) -> int:
+    """smsbox calling the dlr-url with Kannel's escapes filled in."""
+    async with aiohttp.ClientSession() as session, session.get(f"{url}/delivered?{query}") as r:
+        return r.status
+
+
+@pytest.mark.parametrize(
+    ("kind", "status", "error"),
+    [
+        ("1", "delivered", None),
+        ("2", "failed", "2"),  # not delivered
+        ("16", "failed", "16"),  # refused by the operator's SMSC
+        ("8", "sent", None),  # taken by the SMSC
+        ("4", None, None),  # buffered: nothing worth recording
+    ],
+)
+async def test_a_kannel_report_is_recorded_on_the_alert_by_the_id_in_its_dlr_url(
+    kannel: KannelInput,
+    book: AddressBook,
+    provider: FakeProvider,
+    serve: Serve,
+    kind: str,
+    status: str | None,
+    error: str | None,
+) -> None:
+    url = await serve(kannel, replying())
+    message_id = await kannel_alert(kannel, book, provider)
+    assert row(book)["provider_message_id"] == message_id
+
+    assert await report(url, f"secret={KANNEL_SECRET}&id={message_id}&type={kind}") == 200
+
+    stored = row(book)
+    assert (stored["provider_status"], stored["provider_error"]) == (status, error)
+    assert (stored["status_at"] is not None) == (status is not None)
+    assert "700000001" not in " ".join(str(value) for value in stored.values())
+
+
+async def test_a_kannel_report_without_the_secret_or_for_another_sms_changes_nothing(
+    kannel: KannelInput, book: AddressBook, provider: FakeProvider, serve: Serve
+) -> None:
+    url = await serve(kannel, replying())
+    message_id = await kannel_alert(kannel, book, provider)
+
+    for secret in ("secret=wrong&", "secret=&", ""):
+        assert await report(url, f"{secret}id={message_id}&type=16") == 403
+    another = "kannel-" + "0" * 32
+    assert await report(url, f"secret={KANNEL_SECRET}&id={another}&type=16") == 200
+
+    stored = row(book)
+    assert (stored["provider_status"], stored["provider_error"]) == (None, None)
+    assert stored["provider_message_id"] == message_id

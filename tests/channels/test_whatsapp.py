@@ -201,7 +201,7 @@ async def test_a_retried_message_is_handled_once(channel: WhatsAppInput, serve: 
 
 
 @pytest.mark.parametrize("name", ["whatsapp_status_sent.json", "whatsapp_status_read.json"])
-async def test_delivery_statuses_are_acknowledged_and_ignored(
+async def test_a_delivery_status_is_acknowledged_and_is_not_a_message_to_answer(
     channel: WhatsAppInput, serve: Serve, provider: FakeProvider, name: str
 ) -> None:
     agent = replying()

@@ -6,12 +6,15 @@ WhatsApp user forwards it too: each gets the editors' verdict in their language 
 that the embassy never collects names on Facebook or WhatsApp), never the rumour quoted back.
 A forwarded rumour nobody checked gets "not checked yet" with the offer; the "1" typed after it
 (in each slice's digits) accepts it, the next "1" is the menu. An SMS reader picks one of two
-close claims by number, and their ask is stored against that claim.
+close claims by number, and their ask is stored against that claim. A question asked in a photo's
+or an image's caption gets the verdict as typed text would, and the picture is never fetched.
 """
 
 from __future__ import annotations
 
 import asyncio
+import secrets
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -20,7 +23,13 @@ import aiohttp
 import pytest
 
 from bot.channels.identity import conversation_id
-from scripts.fake_providers import send_telegram, send_whatsapp
+from scripts.fake_providers import (
+    post_telegram,
+    post_whatsapp,
+    send_telegram,
+    send_whatsapp,
+    telegram_update,
+)
 from tests.integration.test_alerts import AlertStack, alert_stack, sms
 
 pytestmark = pytest.mark.integration
@@ -55,6 +64,18 @@ REPLY_ONE = {"en": "Reply 1", "prs": "۱ را بفرستید", "ps": "۱ راو�
 WILL_TELL = {"en": "we will tell you here", "prs": "همین‌جا برای تان خبر", "ps": "همدلته درته خبر"}
 #: Menu item 1, the flights: what "1" means when no offer is waiting.
 FLIGHTS = {"en": "Doha", "prs": "دوحه", "ps": "دوحه"}
+#: Questions about the Canada rumour, written as a picture's caption.
+CANADA_QUESTION = {
+    "en": "is it true that Canada takes everyone with a tazkira?",
+    "prs": "راست است که کانادا همه را با تذکره می‌برد؟",
+}
+#: How the editors' explanation of the Canada claim begins, in each language.
+TAZKIRA_ALONE = {"en": "A tazkira alone gives no place", "prs": "تنها تذکره کسی را حق رفتن نمی‌دهد"}
+#: A photo's sizes as a Telegram message carries them: files that only ``getFile`` would fetch.
+PHOTO_SIZES = [
+    {"file_id": "AgACAgIAAxSmall", "file_unique_id": "AQADSmall", "width": 90, "height": 67},
+    {"file_id": "AgACAgIAAxLarge", "file_unique_id": "AQADLarge", "width": 800, "height": 600},
+]
 
 
 @pytest.fixture(scope="module")
@@ -101,6 +122,18 @@ class TelegramChat:
             )
         return shown(self.sent()[before:])
 
+    async def send_photo(self, caption: str) -> str:
+        """A photo sent with ``caption``, as the Bot API posts it (``photo``, ``caption``)."""
+        await asyncio.sleep(1.1)
+        before = len(self.sent())
+        update = telegram_update(self.chat, caption, self.app_language)
+        photo = update["message"]
+        photo["caption"] = photo.pop("text")
+        photo["photo"] = PHOTO_SIZES
+        async with aiohttp.ClientSession() as session:
+            await post_telegram(session, self.channels.stack.rasa_url, update)
+        return shown(self.sent()[before:])
+
     def sent(self) -> list[Any]:
         return self.channels.providers.to("telegram", str(self.chat))
 
@@ -116,6 +149,21 @@ class WhatsAppChat:
         before = len(self.sent())
         async with aiohttp.ClientSession() as session:
             await send_whatsapp(session, self.channels.stack.rasa_url, self.number, text, forwarded)
+        return shown(self.sent()[before:])
+
+    async def send_image(self, caption: str) -> str:
+        """An image sent with ``caption``, as Meta posts it (``image``: its caption and the
+        media id that only a Graph API request would fetch)."""
+        before = len(self.sent())
+        image = {
+            "from": self.number,
+            "id": f"wamid.{secrets.token_hex(16)}",
+            "timestamp": str(int(time.time())),
+            "type": "image",
+            "image": {"caption": caption, "mime_type": "image/jpeg", "id": "1003383421387256"},
+        }
+        async with aiohttp.ClientSession() as session:
+            await post_whatsapp(session, self.channels.stack.rasa_url, self.number, image)
         return shown(self.sent()[before:])
 
     def sent(self) -> list[Any]:
@@ -142,6 +190,30 @@ async def test_a_forwarded_rumour_on_whatsapp_gets_the_verdict_in_pashto(
     reply = await person.send(FACEBOOK_RUMOUR["ps"], forwarded=True)
     assert FALSE["ps"] in reply and NEVER_ON_FACEBOOK["ps"] in reply, reply
     assert FACEBOOK_RUMOUR["ps"] not in reply
+
+
+async def test_a_rumour_asked_in_a_photos_caption_on_telegram_gets_the_verdict(
+    channels: AlertStack,
+) -> None:
+    person = TelegramChat(channels, "en")
+    unserved = len(channels.providers.unserved)
+    reply = await person.send_photo(CANADA_QUESTION["en"])
+    assert FALSE["en"] in reply and TAZKIRA_ALONE["en"] in reply, reply
+    [(_, group, claim, _)] = asks(channels, "telegram", str(person.chat))
+    assert group == "canada-every-tazkira" and claim == claim_id(channels, "canada-every-tazkira")
+    assert channels.providers.unserved[unserved:] == []  # no getFile, no download: not fetched
+
+
+async def test_a_rumour_asked_in_an_images_caption_on_whatsapp_gets_the_verdict_in_dari(
+    channels: AlertStack,
+) -> None:
+    person = WhatsAppChat(channels)
+    unserved = len(channels.providers.unserved)
+    reply = await person.send_image(CANADA_QUESTION["prs"])
+    assert FALSE["prs"] in reply and TAZKIRA_ALONE["prs"] in reply, reply
+    [(_, group, _, _)] = asks(channels, "whatsapp", person.number)
+    assert group == "canada-every-tazkira"
+    assert channels.providers.unserved[unserved:] == []  # the media id was never asked for
 
 
 @pytest.mark.parametrize(
