@@ -2,8 +2,8 @@
 
 rasa-sdk has no authentication and listens on every interface (``SANIC_HOST`` defaults to
 0.0.0.0), so anyone who can reach :5055 can run any action for any conversation id, including
-``action_delete_my_data``. Started as ``python -m actions.server --actions actions`` (the same
-arguments as ``python -m rasa_sdk``), it
+``action_delete_my_data``. Started as ``python -m actions.server --actions actions.chat`` (the
+same arguments as ``python -m rasa_sdk``), it
 
 - binds to **127.0.0.1** unless ``SANIC_HOST`` says otherwise;
 - runs nothing for a request without the shared secret ``ACTION_SERVER_SECRET`` in the header

@@ -210,7 +210,7 @@ class OneMessageScorer:
     arithmetic over ~150 n-grams. This does the same steps on those n-grams alone: counts of the
     known n-grams, sublinear tf (1 + log count) times idf, each vectoriser's block scaled to unit
     length, the weights of those features summed with the intercepts, softmax (scikit-learn's
-    multinomial ``predict_proba``). tests/bot/test_intent_classifier.py compares both.
+    multinomial ``predict_proba``). tests/bot/test_intent_scorer.py compares both.
     """
 
     def __init__(
