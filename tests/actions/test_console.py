@@ -293,6 +293,23 @@ async def test_checked_still_true_renews_the_check_as_a_revision_and_alerts_nobo
         assert session.scalars(select(Delivery)).all() == []
 
 
+async def test_checked_again_within_the_same_second_reads_as_checked(
+    browser: Client, signed_in: str, no_alert_subscribers: None
+) -> None:
+    # Two editors (or one double tap on a slow phone) mark the same fact in the same second.
+    for _ in range(2):
+        page = await (await browser.get("/console/edit/gate/KBL/north-gate")).text()
+        response = await browser.post(
+            "/console/checked/gate/KBL/north-gate",
+            data={"csrf": signed_in, "version": version_in(page)},
+        )
+        assert response.status == 200 and response.url.path == "/console/"
+        shown = visible(await response.text())
+        assert "Marked as checked: North Gate (KBL). Nobody was alerted." in shown
+        assert "no such record" not in shown.lower()
+    assert [r.note for r in revisions()].count("checked, still true") == 1
+
+
 # -- Editing ------------------------------------------------------------------------------
 
 
