@@ -1,7 +1,8 @@
-"""Start the action server and the Rasa server as real processes, and stop them cleanly.
+"""Start the assistant's servers as real processes — the action server, Rasa, and in `make run`
+the alert notifier and the editors' console — start again any that dies, and stop them cleanly.
 
-Used by `make run` (fixed ports 5055/5005, until Ctrl-C), by the integration tests (free ports,
-temporary databases) and by the load benchmark.
+Used by `make run` (fixed ports 5055/5005/5056, until Ctrl-C), by the integration tests and the
+journeys (free ports, temporary databases) and by the benchmarks.
 
 The embedded default is one Rasa process with in-memory tracker and lock stores and one action
 server. The production setup (docs/OPERATIONS.md) is the same two programs with Rasa's own
