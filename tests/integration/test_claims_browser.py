@@ -17,6 +17,7 @@ from tests.integration.test_console_browser import (  # noqa: F401  (fixtures)
     console,
     fits_the_phone,
     page,
+    screenshot,
     sign_in,
 )
 
@@ -77,6 +78,7 @@ def test_a_rumour_three_asked_is_on_a_phone_in_pashto_and_two_asked_is_not(
     assert len(quoted) <= 80
     fits_the_phone(page)
     assert page.viewport_size == PHONE
+    screenshot(page, "console-rumours-ps.png")
 
     rumours.first.get_by_role("link", name="د کتنې پایله ولیکئ").click()
     phrasings = page.locator("#phrasings").input_value()
