@@ -102,7 +102,7 @@ class BrokenLine(Line):
     async def _down(self, *_: Any) -> Any:
         raise ConnectionError("redis is down")
 
-    put = lease = renew = release = take = ack = _down  # type: ignore[assignment]
+    put = lease = renew = release = take = ack = answered = _down  # type: ignore[assignment]
 
     async def depth(self) -> int:
         raise ConnectionError("redis is down")
