@@ -15,7 +15,7 @@ after the other in the order they arrived, in this process and across processes.
 conversation would need a fair lock across processes, which Redis has not: two workers holding
 a person's first and second message race for it, and the second may win. The price of
 partitions is that a slow turn delays the people behind it in its line; more lines than workers
-(16 and 4 by default) keep that small, and a worker with nothing to do takes the next free line.
+(16 and 2 by default) keep that small, and a worker with nothing to do takes the next free line.
 
 **What jumps the line.** STOP, a withdrawal, "delete my data", "safety" and urgent words
 (``jumps_the_line``) go to each line's first line, which is read before the rest.
