@@ -57,6 +57,20 @@ def conversation(
     )
 
 
+def sealed_address(
+    conversation_id: str, channel: str, now: datetime, lifetime: timedelta
+) -> StoredAddress:
+    """The (fake, opaque) sealed address the channel keeps for a person it may write to later."""
+    return StoredAddress(
+        conversation_id=conversation_id,
+        channel=channel,
+        key_id="0" * 16,
+        sealed="opaque",
+        created_at=now,
+        expires_at=now + lifetime,
+    )
+
+
 def add_subscribers(
     count: int,
     wishes: list[Wish],
@@ -70,16 +84,7 @@ def add_subscribers(
     with db.session_scope() as session:
         for conversation_id in ids:
             if with_address:
-                session.add(
-                    StoredAddress(
-                        conversation_id=conversation_id,
-                        channel=channel,
-                        key_id="0" * 16,
-                        sealed="opaque",
-                        created_at=now,
-                        expires_at=now + timedelta(days=30),
-                    )
-                )
+                session.add(sealed_address(conversation_id, channel, now, timedelta(days=30)))
             subscribe(session, conversation_id, channel, wishes, language, now, timedelta(days=30))
     return ids
 

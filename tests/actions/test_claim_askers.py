@@ -14,7 +14,7 @@ from sqlalchemy import select, update
 
 from actions import publishing
 from actions.alerts import subscriptions
-from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, StoredAddress, Topic
+from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, Topic
 from actions.alerts.outbox_steps import AlertOutbox
 from actions.chat.alert_delivery import ActionSendAlert
 from actions.claims import asked, askers
@@ -25,7 +25,7 @@ from actions.notifier.loop import Notifier
 from actions.settings import RasaSettings
 from bot.channels.sms_render import for_basic_phones
 from bot.channels.sms_segments import segment_count
-from tests.actions.alerts_support import conversation, deliveries
+from tests.actions.alerts_support import conversation, deliveries, sealed_address
 from tests.actions.claims_support import GATES, ask, asks, no_asks, person
 from tests.actions.content_support import NOW, clock
 from tests.actions.test_alerts_notifier import FAST, FakeRasa, moving, rasa, run_until_settled
@@ -119,16 +119,7 @@ async def test_the_notifier_brings_the_verdict_to_askers_who_subscribe_to_nothin
     two_ask()
     with db.session_scope() as session:  # as the channel keeps it when they accept the offer
         for asker, channel in ((DARI, "telegram"), (PASHTO, "sms_gateway")):
-            session.add(
-                StoredAddress(
-                    conversation_id=asker,
-                    channel=channel,
-                    key_id="0" * 16,
-                    sealed="opaque",
-                    created_at=NOW,
-                    expires_at=NOW + timedelta(hours=72),
-                )
-            )
+            session.add(sealed_address(asker, channel, NOW, timedelta(hours=72)))
     publish(RUMOUR)
     link_and_tell()
 

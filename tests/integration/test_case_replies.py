@@ -39,6 +39,7 @@ from scripts.fake_providers import (
 )
 from scripts.stack import ROOT, Stack, free_port
 from tests.actions.console_support import csrf_in, visible
+from tests.integration.console_forms import ConsoleForms
 from tests.integration.test_alerts import ACTIONS_PYTHON, API_TOKEN, KEYS, MODEL, NOTIFIER
 
 
@@ -179,24 +180,11 @@ def on_whatsapp(cases: CaseStack) -> Person:
     return Person("whatsapp", number, send)
 
 
-class Caseworker:
-    """A browser without JavaScript: a cookie jar, the console's forms and their CSRF tokens."""
+class Caseworker(ConsoleForms):
+    """A caseworker in a browser without JavaScript, on the stack's console."""
 
     def __init__(self, cases: CaseStack, session: aiohttp.ClientSession) -> None:
-        self.url = cases.stack.admin_url
-        self.session = session
-
-    async def sign_in(self, code: str) -> None:
-        form = await self.page("/console/signin")
-        async with self.session.post(
-            f"{self.url}/console/signin", data={"csrf": csrf_in(form), "code": code}
-        ) as response:
-            assert response.status == 200, await response.text()
-
-    async def page(self, path: str) -> str:
-        async with self.session.get(f"{self.url}{path}") as response:
-            assert response.status == 200, path
-            return await response.text()
+        super().__init__(cases.stack.admin_url, session)
 
     async def post(self, path: str, **fields: str) -> str:
         """Posts a form of the page it is on, as its button does; the page it lands on."""

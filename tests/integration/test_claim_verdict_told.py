@@ -20,6 +20,7 @@ import aiohttp
 import pytest
 
 from tests.actions.console_support import csrf_in, form_of, version_in, visible
+from tests.integration.console_forms import ConsoleForms
 from tests.integration.test_alerts import AlertStack, alert_stack, settled, wait_for
 from tests.integration.test_claims_channels import (
     NOT_CHECKED,
@@ -71,31 +72,22 @@ def console(channels: AlertStack, tmp_path_factory: pytest.TempPathFactory) -> I
         yield serving
 
 
-class Editor:
-    """A browser without JavaScript: a cookie jar, the console's forms and their CSRF tokens."""
+class Editor(ConsoleForms):
+    """An editor in a browser without JavaScript, on the console's forms."""
 
     def __init__(self, console: Console, session: aiohttp.ClientSession) -> None:
+        super().__init__(console.url, session)
         self.console = console
-        self.session = session
 
-    async def sign_in(self, name: str) -> None:
+    async def sign_in_as(self, name: str) -> None:
         """With the one-time code of the link ``invite`` prints for ``name``."""
         found = re.search(r"code=([\w-]+)", self.console.invite(name))
         assert found is not None
-        form = await self.page("/console/signin")
-        async with self.session.post(
-            f"{self.console.url}/console/signin", data={"csrf": csrf_in(form), "code": found[1]}
-        ) as response:
-            assert response.status == 200, await response.text()
-
-    async def page(self, path: str) -> str:
-        async with self.session.get(f"{self.console.url}{path}") as response:
-            assert response.status == 200, path
-            return await response.text()
+        await self.sign_in(found[1])
 
     async def post(self, path: str, form: dict[str, str]) -> str:
         """Posts ``form`` as its button does; the page it lands on."""
-        async with self.session.post(f"{self.console.url}{path}", data=form) as response:
+        async with self.session.post(f"{self.url}{path}", data=form) as response:
             page = await response.text()
             assert response.status == 200, visible(page)[:2000]
             return page
@@ -149,7 +141,7 @@ async def test_those_who_asked_about_an_unchecked_rumour_are_told_its_verdict_on
 
     async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
         amina = Editor(console, session)
-        await amina.sign_in("amina")
+        await amina.sign_in_as("amina")
         published = await amina.write_the_verdict("حیرتان")
         assert f"Published: claim {SLUG}. 2 subscribers will be alerted." in published
 
