@@ -93,8 +93,9 @@ _FAMILY_LATIN = re.compile(r"\b\w{3,}(?:zai|zay|zoi|khel|khail|khil)\b", re.IGNO
 _FAMILY_ARABIC = re.compile(r"(?<!\S)(\S{3,}?)(زی|زۍ|زائی|خیل|خېل)(?!\S)")
 #: "سلیمان خیل": the ZWNJ of "سلیمان‌خیل" became a space in normalising.
 _FAMILY_ARABIC_APART = re.compile(r"(?<!\S)\S{2,} (?:خیل|خېل)(?!\S)")
-#: Ordinary words that end like a family name: "game", "making", "launching", "music".
-_NOT_FAMILIES: Final = ("با", "سا", "اندا", "نوا", "پردا", "تا", "ر")
+#: Ordinary words that end like a family name: "game", "making", "launching", "music", and
+#: after the normaliser's ی for Pashto's ي: «پرانیزي» (opens), «انګرېزي» / «انگریزی» (English).
+_NOT_FAMILIES: Final = ("با", "سا", "اندا", "نوا", "پردا", "تا", "ر", "پرانی", "انگری", "انګرې")
 
 #: Capitalised words that are no name: places and things the assistant answers about.
 KNOWN_WORDS: Final = _words(

@@ -4,7 +4,9 @@
 
 Indexes the demo claims (actions/content/seed/claims.yml: the claim in three languages and its
 phrasings) and asks them the held-out paraphrases in scripts/claims_bench/paraphrases.yml
-(five slices: en, Dari and Pashto in Arabic script and in Latin letters) and the unrelated
+(five slices: en, Dari and Pashto in Arabic script and in Latin letters; the first two of each
+slice are development, the last three test), those of paraphrases_dev.yml (development only,
+eight per slice, written apart from the test ones) and the unrelated
 messages of scripts/claims_bench/unrelated.yml (half development, half test),
 unrelated_test.yml (test only) and unchecked.yml (rumours no claim is about, half and half).
 Chooses the everyday guard and the decision's thresholds on
@@ -73,6 +75,13 @@ def splits() -> tuple[list[Asked], list[Asked]]:
         for name in SLICES:
             for number, text in enumerate(by_slice[name]):
                 (dev if number < DEV_PER_SLICE else test).append(Asked(text, name, claim))
+    more = yaml.safe_load((BENCH / "paraphrases_dev.yml").read_text())["claims"]
+    dev += [
+        Asked(text, name, claim)
+        for claim, by_slice in more.items()
+        for name in SLICES
+        for text in by_slice[name]
+    ]
     unrelated = yaml.safe_load((BENCH / "unrelated.yml").read_text())["unrelated"]
     for name in SLICES:
         for number, text in enumerate(unrelated[name]):

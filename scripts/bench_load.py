@@ -16,8 +16,10 @@ The setups run one after the other in the same run, on the same machine, with th
 * ``production`` — endpoints.production.yml: PostgreSQL tracker store and Redis lock store,
   ``--rasa-workers`` Rasa workers, ``--action-workers`` action-server workers, the content
   database on PostgreSQL (fresh databases, dropped afterwards);
-* ``stock`` — Rasa's own default project (`rasa init`, trained once and kept under
-  ``var/bench-load/``) served the same way: in-memory stores, no action server.
+* ``stock`` — stock Rasa on this project: ``rasa train`` with Rasa's whole default config
+  (scripts/configs/rasa_stock.yml: DIET, TED, RulePolicy, ...) on our data and domain, trained
+  when missing or older than them and kept under ``var/bench-load/stock-ours``, served by
+  Rasa's own ``rasa run`` with in-memory stores and our action server.
 
 ``--concurrency`` simulated users each hold one conversation after another (5 to 8 turns:
 greeting, questions about flights, the airport, announcements, documents, help, menu numbers,
@@ -358,7 +360,9 @@ def main() -> int:
     parser.add_argument(
         "--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/1")
     )
-    parser.add_argument("--stock-dir", type=Path, default=ROOT / "var" / "bench-load" / "stock")
+    parser.add_argument(
+        "--stock-dir", type=Path, default=ROOT / "var" / "bench-load" / "stock-ours"
+    )
     parser.add_argument("--profile", type=Path, help="py-spy every process; raw files here")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "bench-load.md")
     args = parser.parse_args()

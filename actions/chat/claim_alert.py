@@ -9,6 +9,7 @@ so a long explanation is cut at a word, never the verdict or the source.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Final
 
@@ -16,8 +17,9 @@ from sqlalchemy.orm import Session
 
 from actions.claims import askers
 from actions.content import format as fmt
+from actions.content import queries
 from actions.content.localise import language_or_default
-from actions.content.models import Claim, Revision
+from actions.content.models import Claim, GuidanceTopic, Revision
 from bot.channels.sms_render import for_basic_phones
 from bot.channels.sms_segments import fits
 from bot.lang import texts
@@ -40,27 +42,47 @@ def claim_alert(
     claim = session.get(Claim, revision.record_id)
     if claim is None or claim.withdrawn_at is not None:
         return None
-    text = _rendered(claim, now, language)
+    contact = queries.official_contact(session, claim, now)
+    text = _rendered(claim, now, language, contact)
     if channel not in SMS_CHANNELS or fits(for_basic_phones(text)):
         return text
-    return _shortened(claim, now, language)
+    if not fits(for_basic_phones(_rendered(claim, now, language, contact, ""))):
+        contact = None  # the verdict and its source come first
+    return _shortened(claim, now, language, contact)
 
 
-def _rendered(claim: Claim, now: datetime, language: str, explanation: str | None = None) -> str:
-    block = fmt.claim_block(claim, now, language, explanation)
+def _rendered(
+    claim: Claim,
+    now: datetime,
+    language: str,
+    contact: GuidanceTopic | None,
+    explanation: str | None = None,
+) -> str:
+    """The message; with ``explanation`` (cut for an SMS) the contact's one way only."""
+    block = fmt.claim_block(
+        claim, now, language, explanation, contact, briefly=explanation is not None
+    )
     return texts.render(MESSAGE, language, claim=block)
 
 
-def _shortened(claim: Claim, now: datetime, language: str) -> str:
+def _shortened(claim: Claim, now: datetime, language: str, contact: GuidanceTopic | None) -> str:
     """The longest cut of the explanation with which the whole text fits three segments."""
-    explanation = fmt.text(claim, "explanation", language)
-    low, high = 0, len(explanation)
-    best = _rendered(claim, now, language, "")
+    explanation = cut_to_fit(
+        fmt.text(claim, "explanation", language),
+        lambda cut: fits(for_basic_phones(_rendered(claim, now, language, contact, cut))),
+    )
+    return _rendered(claim, now, language, contact, explanation)
+
+
+def cut_to_fit(text: str, fitting: Callable[[str], bool]) -> str:
+    """The longest cut of ``text`` at a word (``_cut``) that is ``fitting``; "" if none is."""
+    low, high = 0, len(text)
+    best = ""
     while low <= high:
         middle = (low + high) // 2
-        text = _rendered(claim, now, language, _cut(explanation, middle))
-        if fits(for_basic_phones(text)):
-            best, low = text, middle + 1
+        cut = _cut(text, middle)
+        if fitting(cut):
+            best, low = cut, middle + 1
         else:
             high = middle - 1
     return best
@@ -76,4 +98,4 @@ def _cut(text: str, limit: int) -> str:
     return head.rstrip() + "…" if head.strip() else ""
 
 
-__all__ = ["SMS_CHANNELS", "asker_language", "claim_alert"]
+__all__ = ["SMS_CHANNELS", "asker_language", "claim_alert", "cut_to_fit"]

@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from actions.chat.airport import DEFAULT_AIRPORT, airport_reply, gate_reply
 from actions.chat.announcements import same_key
+from actions.chat.claim_alert import cut_to_fit
 from actions.chat.flights import ActionAnswerFlights
 from actions.claims.everyday import everyday_questions
 from actions.claims.matching import ClaimIndex, decide
@@ -41,9 +42,11 @@ from actions.content.answering import (
 from actions.content.claim_asks import ClaimAsk
 from actions.content.database_action import Turn
 from actions.content.localise import isolate_latin
-from actions.content.models import Claim, ClaimAbout, RecordKind
+from actions.content.models import Claim, ClaimAbout, GuidanceTopic, RecordKind
 from actions.content.queries import FlightQuery
 from actions.content.revision import Revision
+from bot.channels.sms_render import for_basic_phones
+from bot.channels.sms_segments import fits
 from bot.contract import ALERT_CHANNELS, REMEMBER_ADDRESS
 from bot.question_mask import mask
 
@@ -165,7 +168,9 @@ class ActionCheckClaim(ContentAction):
 
     def _verdict(self, turn: Turn, claim: Claim) -> list[Reply]:
         language, now = turn.language, turn.now
-        verdict = verdict_reply(claim, now, language)
+        verdict = verdict_reply(
+            claim, now, language, queries.official_contact(turn.session, claim, now)
+        )
         record = self._record_about(turn, claim) or self._record_named(turn)
         if record is None:
             return [verdict]
@@ -236,17 +241,41 @@ class ActionCheckClaim(ContentAction):
         return Reply("utter_claim_will_tell")
 
 
-def verdict_reply(claim: Claim, now: datetime, language: str) -> Reply:
-    """The claim named, what editors found, why and what to do, who checked it when."""
-    explanation = fmt.text(claim, "explanation", language)
+def verdict_reply(
+    claim: Claim, now: datetime, language: str, contact: GuidanceTopic | None = None
+) -> Reply:
+    """The claim named, what editors found, why and what to do, how the real organisation
+    reaches people (``contact``: a fake list or letter borrows its name), who checked it when.
+    On SMS the verdict comes first in at most three segments: the explanation's first
+    sentence, cut at a word where it must be, then the contact's one way (kept before the
+    rest of the sentence: it is what the reader acts on)."""
+    name = isolate_latin(claim_name(claim, language), language)
+    verdict = fmt.verdict(claim, language)
+    explanation = isolate_latin(fmt.text(claim, "explanation", language), language)
+    provenance = fmt.verified(claim, now, language)
+
+    def fitting(brief: str) -> bool:
+        # The check line sent is shorter than the provenance measured here.
+        return fits(for_basic_phones(f"{verdict}: {name}\n{brief}\n{provenance}"))
+
+    brief = first_sentence(fmt.text(claim, "explanation", language))
+    if contact is not None:
+        explanation = "\n".join((explanation, fmt.real_contact(contact, language)))
+        reach = fmt.real_contact(contact, language, briefly=True)
+        if fitting(reach):
+            before = cut_to_fit(brief, lambda cut: fitting(f"{cut}\n{reach}"))
+            brief = f"{before}\n{reach}" if before else reach
+    if not fitting(brief):
+        brief = cut_to_fit(brief, fitting)
+    brief = isolate_latin(brief, language)
     return Reply(
         "utter_claim_verdict",
         {
-            "claim": isolate_latin(claim_name(claim, language), language),
-            "verdict": fmt.verdict(claim, language),
-            "explanation": isolate_latin(explanation, language),
-            "explanation_brief": isolate_latin(first_sentence(explanation), language),
-            "provenance": fmt.verified(claim, now, language),
+            "claim": name,
+            "verdict": verdict,
+            "explanation": explanation,
+            "explanation_brief": brief,
+            "provenance": provenance,
         },
         current=[claim],
     )

@@ -73,8 +73,8 @@ class Guard:
     """
 
     margin: float = 0.0
-    hearsay_margin: float = -0.2
-    share: float = 0.0
+    hearsay_margin: float = -0.1
+    share: float = 0.6
     enough: int = 99
 
 
@@ -83,9 +83,9 @@ class Thresholds:
     """Where a match starts, and how close a second claim must come to be offered too."""
 
     #: Below this score the message matches no checked claim.
-    match: float = 0.35
+    match: float = 0.36
     #: A second claim within this of the first (and above ``match``): ask which one.
-    close: float = 0.09
+    close: float = 0.08
 
 
 @dataclass(frozen=True)

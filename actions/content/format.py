@@ -235,22 +235,51 @@ def verdict(claim: Claim, language: str) -> str:
     return word("verdict", claim.verdict.value, language)
 
 
-def claim_block(claim: Claim, now: datetime, language: str, explanation: str | None = None) -> str:
-    """A rumour with its verdict, what to do instead and who checked it when:
+def claim_block(
+    claim: Claim,
+    now: datetime,
+    language: str,
+    explanation: str | None = None,
+    contact: GuidanceTopic | None = None,
+    *,
+    briefly: bool = False,
+) -> str:
+    """A rumour with its verdict, what to do instead, how the real organisation reaches
+    people (``contact``, ``queries.official_contact``) and who checked it when:
 
     «Abbey Gate is open to everyone» — False
     It is closed; do not go there.
+    US Embassy Kabul reaches people only through its own contacts: +93 700 000 131
     verified 2 h ago · source: US Embassy Kabul
 
-    ``explanation``: a shorter one in its place (an SMS that must fit three segments).
+    ``explanation``: a shorter one in its place, and ``briefly`` the contact's one way (an SMS
+    that must fit three segments).
     """
     lines = [
         f"{BULLET} {word('label', 'claim', language, claim=text(claim, 'claim', language))}"
         f" — {verdict(claim, language)}",
         text(claim, "explanation", language) if explanation is None else explanation,
+        real_contact(contact, language, briefly=briefly),
         verified(claim, now, language),
     ]
     return isolate_latin("\n".join(line for line in lines if line), language)
+
+
+def real_contact(contact: GuidanceTopic | None, language: str, *, briefly: bool = False) -> str:
+    """ "US Embassy Kabul reaches people only through its own contacts: +93 700 000 131,
+    us-evacuation@example.org" ("" without a contact); ``briefly`` (SMS, whose check line
+    names the organisation): "Its real contact: +93 700 000 131", one way only."""
+    if contact is None or contact.organisation is None:
+        return ""
+    ways = [value for value in (contact.phone, contact.whatsapp, contact.email) if value]
+    if briefly:
+        ways = ways[:1]
+    reach = word("label", "list_separator", language).join(
+        isolate(value, language) for value in dict.fromkeys(ways)
+    )
+    who = text(contact.organisation, "name", language)
+    key = "real_contact_brief" if briefly else "real_contact"
+    return isolate_latin(word("label", key, language, organisation=who, reach=reach), language)
 
 
 def guidance_lines(topics: Sequence[GuidanceTopic], language: str) -> str:

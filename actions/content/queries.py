@@ -22,6 +22,7 @@ from actions.content.models import (
     AirportStatus,
     Announcement,
     Claim,
+    ClaimVerdict,
     Flight,
     FlightStatus,
     Gate,
@@ -240,6 +241,17 @@ def current_guidance(
         .order_by(GuidanceTopic.position, GuidanceTopic.id)
     )
     return session.scalars(statement).all()
+
+
+def official_contact(session: Session, claim: Claim, now: datetime) -> GuidanceTopic | None:
+    """How the organisation behind a false or misleading verdict really reaches people: its
+    first contacts record in force (a fake list or letter borrows a real organisation's name;
+    the answer says how that organisation does write). None for other verdicts, or when the
+    source has no contacts record."""
+    if claim.verdict not in (ClaimVerdict.FALSE, ClaimVerdict.MISLEADING):
+        return None
+    contacts = current_guidance(session, now, (GuidanceKind.CONTACTS,))
+    return next((c for c in contacts if c.organisation_id == claim.source_id), None)
 
 
 def _live_claims(now: datetime) -> Select[tuple[Claim]]:

@@ -23,7 +23,9 @@ partitions is that a slow turn delays the people behind it in its line; more lin
 **The wait is said.** A message waiting longer than ``QUEUE_NOTICE_SECONDS`` gets one short
 notice in the person's language, at most once per ten minutes per person, with about how many
 minutes are left: the whole line's length over the turns every process answered per minute
-lately (``LineDrainRate``).
+lately (``LineDrainRate``). In a surge most of those waiting are told, so the notices stay
+cheap: the language is that of the person's last answer, kept with the turn's record (no
+tracker read), and each check asks the memory only about people it has not seen told.
 
 **Nothing lost, nothing answered twice.** A message leaves the line (``Line.ack``) only after
 its turn's replies, or its apology, were handed to the provider; a worker that stops in the
@@ -55,13 +57,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
+from rasa.core.channels.channel import UserMessage
+
 from bot.case_urgency import is_urgent
 from bot.channels.counts import APOLOGIES, NO_LANGUAGE
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 from bot.channels.notices import in_line, try_again
 from bot.channels.settings import IntakeSettings, RedisSettings
-from bot.channels.turns import OnNewMessage, Outcome, conversation_language
-from bot.lang.codes import ARABIC
+from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, conversation_language
+from bot.lang.codes import ARABIC, is_language
 from bot.lang.letters import pashto_letter_count, script_of
 from bot.lang.normalise import normalise
 from bot.nlu.stop_keywords import is_opt_out, is_withdrawal
@@ -388,6 +392,10 @@ class Intake:
         self._busy = 0
         self._stopping = False
         self._lease_seconds = max(settings.claim_idle_seconds, 1.0)
+        #: Conversations this process knows were told of the wait (by it or by another
+        #: process), until when (``time.monotonic``): the checks ask the memory only about
+        #: the people newly waiting, not again about the thousands already told.
+        self._told_until: dict[str, float] = {}
 
     @property
     def workers(self) -> list[asyncio.Task[None]]:
@@ -528,8 +536,15 @@ class Intake:
         except MemoryUnavailable:
             pass
         pauses = iter(self.settings.retry_seconds)
+        outputs: list[TurnReplies] = []
+
+        async def observed(message: UserMessage) -> Any:
+            if isinstance(message.output_channel, TurnReplies):
+                outputs.append(message.output_channel)
+            return await on_new_message(message)
+
         while True:
-            outcome = await connector.take(connector.from_queue(job.data), on_new_message, agent)
+            outcome = await connector.take(connector.from_queue(job.data), observed, agent)
             if outcome is not Outcome.UNANSWERED:
                 break
             pause = next(pauses, None)
@@ -537,8 +552,16 @@ class Intake:
                 logger.error("%s: nothing reached %s; given up", connector.name(), job.conversation)
                 break
             await asyncio.sleep(pause)
+        kept = {record: outcome.value}
+        said_in = next(
+            (out.named_language for out in reversed(outputs) if out.named_language), None
+        )
+        if said_in:
+            # The notices of the wait read it instead of the tracker: in a surge most of the
+            # people waiting are told, and each tracker read is a turn's worth of SQL.
+            kept[language_key(job.conversation)] = said_in
         try:
-            await self.memory.put({record: outcome.value}, ANSWERED_SECONDS)
+            await self.memory.put(kept, ANSWERED_SECONDS)
         except MemoryUnavailable:
             logger.debug("channel memory unavailable: the turn's record is not kept")
 
@@ -564,7 +587,7 @@ class Intake:
             TURN_FAILURES,
             exc_info=True,
         )
-        language = await language_of(agent, job)
+        language = await self.language_of(agent, job)
         try:
             message = connector.from_queue(job.data)
             await connector.say(message, try_again(language, getattr(connector, "hotline", None)))
@@ -572,6 +595,17 @@ class Intake:
         except Exception:
             logger.error("%s: the apology for a failed turn did not go out", connector.name())
         return True
+
+    async def language_of(self, agent: Any, job: Job) -> str | None:
+        """The language of what the intake says by itself to ``job``'s sender: that of the
+        person's last answer (kept by ``_turn`` for a day), else ``language_for``'s."""
+        try:
+            remembered = await self.memory.get(language_key(job.conversation))
+        except MemoryUnavailable:
+            remembered = None
+        if is_language(remembered):
+            return remembered
+        return await language_for(agent, job.conversation, job.text, job.hint)
 
     async def _tell_the_wait(self, connector: Queueable, agent: Any) -> None:
         while not self._stopping:
@@ -591,20 +625,25 @@ class Intake:
         if not waiting:
             return 0
         minutes = self.rate.minutes_for(await self.line.depth(), self.settings.workers)
+        now = time.monotonic()
+        self._told_until = {key: until for key, until in self._told_until.items() if until > now}
         to_tell = []
         for job in sorted(_one_per_person(waiting), key=lambda job: job.put_at):
+            if job.conversation in self._told_until:
+                continue
             try:
                 if await self.memory.add(f"intake:told:{job.conversation}", NOTICE_EVERY_SECONDS):
                     to_tell.append(job)
             except MemoryUnavailable:
                 break  # without the memory, a notice could repeat on every check
+            self._told_until[job.conversation] = now + NOTICE_EVERY_SECONDS
         # In a surge thousands wait at once: one notice after the other would reach the last of
         # them long after their answer. The longest waiting go first.
         sending = asyncio.Semaphore(NOTICES_AT_ONCE)
 
         async def tell(job: Job) -> bool:
             async with sending:
-                language = await language_of(agent, job)
+                language = await self.language_of(agent, job)
                 try:
                     await connector.say(connector.from_queue(job.data), in_line(language, minutes))
                     return True
@@ -642,9 +681,9 @@ def _one_per_person(jobs: Iterable[Job]) -> list[Job]:
     return list(seen.values())
 
 
-async def language_of(agent: Any, job: Job) -> str | None:
-    """The language of the notice to ``job``'s sender (``language_for``)."""
-    return await language_for(agent, job.conversation, job.text, job.hint)
+def language_key(conversation: str) -> str:
+    """The channel memory's key of the language ``conversation`` was last answered in."""
+    return f"intake:language:{conversation}"
 
 
 async def language_for(

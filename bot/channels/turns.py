@@ -34,7 +34,14 @@ from bot.channels.counts import APOLOGIES, NO_LANGUAGE, TURN_SECONDS, TURNS, cou
 from bot.channels.identity import person_tag
 from bot.channels.notices import try_again
 from bot.channels.transport import ProviderFailure, capped_text
-from bot.contract import LANGUAGE_HINT, PERSON, SHOWN_PARTS, language_metadata, reply_language
+from bot.contract import (
+    LANGUAGE_HINT,
+    PERSON,
+    SHOWN_PARTS,
+    language_metadata,
+    named_language,
+    reply_language,
+)
 from bot.lang.codes import is_language
 
 logger = logging.getLogger(__name__)
@@ -91,6 +98,9 @@ class TurnReplies(OutputChannel):
         self.undelivered = 0
         #: The language of the last visible reply (``metadata.language``), for the counts.
         self.language: str | None = None
+        #: The language named by the last visible reply that names one (None: none did),
+        #: for what the connector says by itself later (``intake``: the notice of the wait).
+        self.named_language: str | None = None
 
     def name(self) -> str:  # type: ignore[override]  # Rasa asks the instance (responses per channel)
         return self.output.name()
@@ -125,6 +135,7 @@ class TurnReplies(OutputChannel):
         if visible:
             self.replies_sent += 1
             self.language = reply_language(message)
+            self.named_language = named_language(message) or self.named_language
         sending = self.output.send_response(recipient_id, message)
         await self.attempt(recipient_id, sending, shown=visible)
 

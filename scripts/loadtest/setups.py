@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -134,45 +133,75 @@ def drop_database(pg_admin: str, name: str) -> None:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+#: Rasa's whole default config (its NLU pipeline and policies), for the stock setup.
+STOCK_CONFIG = ROOT / "scripts" / "configs" / "rasa_stock.yml"
+#: What the stock model is trained from, besides its config: our own data and domain.
+STOCK_INPUTS = (ROOT / "data", ROOT / "bot" / "domain")
+#: The stock Rasa's endpoints: our action server for the answers, Rasa's own in-memory tracker
+#: store and response generation (ours tag each reply with its language: not stock).
+STOCK_ENDPOINTS = """\
+action_endpoint:
+  url: ${ACTION_ENDPOINT_URL}
+  headers:
+    X-Action-Server-Secret: ${ACTION_SERVER_SECRET}
+"""
+
+
 def stock(directory: Path, work: Path) -> Setup:
-    """Rasa's default project (`rasa init`), trained the first time and kept in ``directory``."""
-    credentials = directory / "credentials.rest.yml"
+    """Stock Rasa on this project: ``rasa train`` with Rasa's default config (DIET, TED,
+    RulePolicy, ...) on our data and domain, trained when the model is missing or older
+    than its inputs and kept in ``directory``; ``rasa run`` with our action server (the
+    answers are in the content database), in-memory stores, nothing of bot/server.py."""
+    model = directory / "models" / "stock.tar.gz"
     trained: float | None = None
-    if not sorted((directory / "models").glob("*.tar.gz")):
-        print(
-            f"Training Rasa's default project in {directory} (first run only) ...", file=sys.stderr
-        )
-        if directory.exists():
-            shutil.rmtree(directory)
-        directory.mkdir(parents=True)
+    if not model.exists() or model.stat().st_mtime < _newest(STOCK_CONFIG, *STOCK_INPUTS):
+        print(f"Training stock Rasa on this project into {directory} ...", file=sys.stderr)
         started = time.monotonic()
+        command = [str(BOT_BIN / "rasa"), "train", "--config", str(STOCK_CONFIG)]
+        command += ["--domain", str(ROOT / "bot" / "domain"), "--data", str(ROOT / "data")]
+        command += ["--out", str(model.parent), "--fixed-model-name", "stock"]
         subprocess.run(
-            [str(BOT_BIN / "rasa"), "init", "--no-prompt", "--init-dir", str(directory)],
+            command,
             check=True,
-            cwd=directory,
+            cwd=ROOT,
             env=dict(os.environ, RASA_TELEMETRY_ENABLED="false", TF_CPP_MIN_LOG_LEVEL="2"),
             stdout=subprocess.DEVNULL,
         )
         trained = time.monotonic() - started
-    # Only the REST channel, as for our bot (the template also lists Rasa X's channel).
+    work.mkdir(parents=True, exist_ok=True)
+    endpoints = work / "endpoints.stock.yml"
+    endpoints.write_text(STOCK_ENDPOINTS, encoding="utf-8")
+    credentials = work / "credentials.rest.yml"
     credentials.write_text("rest:\n", encoding="utf-8")
+    url = f"sqlite:///{work / 'content-stock.db'}"
+    content_cli(url, "migrate")
+    content_cli(url, "seed")
     stack = Stack(
-        sorted((directory / "models").glob("*.tar.gz"))[-1],
-        "",
+        model,
+        url,
         work / "logs-stock",
         rasa_port=free_port(),
         action_port=free_port(),
-        endpoints=directory / "endpoints.yml",
+        endpoints=endpoints,
         credentials=credentials,
-        with_actions=False,
         stock_rasa=True,
     )
     return Setup(
         "stock",
-        "`rasa init` project with Rasa's default config (DIET, TED, RulePolicy, ...), "
-        "1 Rasa process, in-memory stores, no custom actions",
+        "`rasa run` on this project trained with Rasa's default config (DIET, TED, "
+        "RulePolicy, ...), 1 Rasa process, in-memory stores, our action server, SQLite content DB",
         stack,
         training_seconds=trained,
+    )
+
+
+def _newest(*paths: Path) -> float:
+    """The latest change time of these files and of every file under these folders."""
+    return max(
+        child.stat().st_mtime
+        for path in paths
+        for child in ([path] if path.is_file() else path.rglob("*"))
+        if child.is_file()
     )
 
 

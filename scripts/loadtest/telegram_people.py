@@ -66,6 +66,8 @@ class Message:
     answers: int = 0
     #: A notice of the wait reached the person between ``due`` and the answer.
     noticed: bool = False
+    #: When a worker took it (its turn's stored user event), on ``due``'s clock; None: never.
+    taken_at: float | None = None
 
     @property
     def accepted(self) -> bool:
@@ -220,22 +222,29 @@ def stored_messages(db: str, senders: list[str]) -> int:
     return int(found[0]) if found else 0
 
 
-def stored_turns(db: str, senders: dict[str, int]) -> dict[int, list[tuple[str, int]]]:
-    """Each chat's turns in the tracker store: (what the person wrote, bot messages after)."""
-    turns: dict[int, list[tuple[str, int]]] = defaultdict(list)
+#: One stored turn: what the person wrote, the bot messages after it, when it was taken
+#: (the user event's time, on ``time.monotonic``'s clock like ``Message.due``).
+StoredTurn = tuple[str, int, float]
+
+
+def stored_turns(db: str, senders: dict[str, int]) -> dict[int, list[StoredTurn]]:
+    """Each chat's turns in the tracker store, in order."""
+    turns: dict[int, list[StoredTurn]] = defaultdict(list)
+    to_monotonic = time.monotonic() - time.time()
     with psycopg.connect(db) as connection:
         rows = connection.execute(
-            "SELECT sender_id, type_name, data FROM events "
+            "SELECT sender_id, type_name, data, timestamp FROM events "
             "WHERE sender_id = ANY(%s) AND type_name IN ('user', 'bot') ORDER BY id",
             (list(senders),),
         )
-        for sender, kind, data in rows:
+        for sender, kind, data, at in rows:
             chat = senders[sender]
             if kind == "user":
-                turns[chat].append((str(json.loads(data).get("text") or ""), 0))
+                text = str(json.loads(data).get("text") or "")
+                turns[chat].append((text, 0, float(at) + to_monotonic))
             elif turns[chat]:
-                text, bots = turns[chat][-1]
-                turns[chat][-1] = (text, bots + 1)
+                text, bots, taken = turns[chat][-1]
+                turns[chat][-1] = (text, bots + 1, taken)
     return turns
 
 
@@ -255,11 +264,18 @@ class Tally:
     unmatched_people: int = 0
     waited_long: int = 0
     waited_long_noticed: int = 0
+    #: People whose message waited more than 10 s before a worker took it (what the notice
+    #: is promised for), and of them those told before their answer.
+    waited_long_in_line: int = 0
+    waited_long_in_line_noticed: int = 0
+    #: Of those who waited long and were not told first: seconds in line, and until the answer.
+    untold_in_line: list[float] = field(default_factory=list)
+    untold_answered: list[float] = field(default_factory=list)
     notices: int = 0
 
 
 def account(
-    people: list[Person], providers: RecordingTelegram, turns: dict[int, list[tuple[str, int]]]
+    people: list[Person], providers: RecordingTelegram, turns: dict[int, list[StoredTurn]]
 ) -> Tally:
     """Matches each person's sends with their stored turns and fills in every message."""
     tally = Tally()
@@ -270,7 +286,7 @@ def account(
         tally.notices += len(notices)
         stored = turns.get(person.chat, [])
         position = 0
-        for text, bots in stored:
+        for text, bots, taken in stored:
             # The stored text is what the person sent, or the payload of a button whose title
             # they typed: then the turn is the earliest message still without a turn.
             mine = [m for m in person.messages if m.text == text]
@@ -281,6 +297,8 @@ def account(
             position += bots
             if target is None:
                 continue
+            if target.taken_at is None:
+                target.taken_at = taken
             if given:
                 target.answers += 1
                 if target.answered_at is None:
@@ -288,6 +306,7 @@ def account(
         if position != len(answers):
             tally.unmatched_people += 1
         first_long: Message | None = None
+        first_long_in_line: Message | None = None
         for message in person.messages:
             tally.messages += 1
             tally.accepted += message.accepted
@@ -305,7 +324,17 @@ def account(
             message.noticed = any(since <= at <= end for at in notices)
             if first_long is None and end - message.due > LONG_WAIT_SECONDS:
                 first_long = message
+            taken = message.taken_at if message.taken_at is not None else float("inf")
+            if first_long_in_line is None and taken - message.due > LONG_WAIT_SECONDS:
+                first_long_in_line = message
         if first_long is not None:
             tally.waited_long += 1
             tally.waited_long_noticed += first_long.noticed
+            if not first_long.noticed and first_long.answered_at is not None:
+                taken = first_long.taken_at if first_long.taken_at is not None else float("nan")
+                tally.untold_in_line.append(taken - first_long.due)
+                tally.untold_answered.append(first_long.answered_at - first_long.due)
+        if first_long_in_line is not None:
+            tally.waited_long_in_line += 1
+            tally.waited_long_in_line_noticed += first_long_in_line.noticed
     return tally

@@ -13,7 +13,7 @@ from actions.chat.claims import ActionCheckClaim
 from actions.chat.privacy import ActionDeleteMyData
 from actions.content import db
 from actions.content.claim_asks import ClaimAsk
-from actions.content.models import Claim
+from actions.content.models import Claim, GuidanceTopic
 from bot.channels.sms_segments import segment_count
 from bot.contract import REMEMBER_ADDRESS
 from tests.actions.content_support import NOW, Messages, clock, render, run
@@ -234,3 +234,48 @@ async def test_delete_my_data_deletes_the_conversations_asks() -> None:
     messages, _ = await run(ActionDeleteMyData(clock=clock()), deleting)  # type: ignore[arg-type]
     assert [m["response"] for m in messages] == ["utter_data_deleted"]
     assert asks(sender) == []
+
+
+FACEBOOK = {
+    "en": "is it true the us embassy collects names for flights on a facebook page?",
+    "prs": "شنیدم سفارت امریکا در فیسبوک برای پرواز نام جمع می‌کند، راست است؟",
+    "ps": "وايي د امریکا سفارت په فېسبوک کې د الوتنو لپاره نومونه راټولوي، رښتیا ده؟",
+}
+EMBASSY = {
+    "en": "US Embassy Kabul",
+    "prs": "سفارت امریکا در کابل",
+    "ps": "په کابل کې د امریکا سفارت",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "prs", "ps"])
+async def test_a_false_list_says_how_the_real_organisation_reaches_people(language: str) -> None:
+    # The fake page borrows the embassy's name: the answer gives the embassy's own contacts,
+    # from its contacts record, not from the editor's explanation.
+    [message] = await check(tracker(FACEBOOK[language], language))
+    assert message["response"] == "utter_claim_verdict"
+    shown = render(message, language)
+    assert FALSE[language] in shown
+    assert EMBASSY[language] in shown
+    assert "+93 700 000 131" in shown and "us-evacuation@example.org" in shown
+    # A claim whose source keeps no contacts record says nothing of the kind.
+    [canada] = await check(tracker(ASKED[language], language))
+    assert "+93" not in render(canada, language)
+    # On SMS the verdict comes first, the number is kept and it all fits three segments.
+    [sms] = await check(tracker(FACEBOOK[language], language, channel="sms_gateway"))
+    text = render(sms, language, "sms_gateway")
+    assert text.startswith(FALSE[language]) and segment_count(text) <= 3, text
+    assert "+93 700 000 131" in text
+
+
+async def test_the_real_contact_follows_the_record_not_the_verdict_text() -> None:
+    # The editor withdraws the embassy's contacts record: the number goes with it.
+    with db.session_scope() as session:
+        session.execute(
+            update(GuidanceTopic)
+            .where(GuidanceTopic.slug == "us-evacuation-line")
+            .values(withdrawn_at=NOW - timedelta(minutes=1))
+        )
+    [message] = await check(tracker(FACEBOOK["en"]))
+    assert message["response"] == "utter_claim_verdict"
+    assert "700 000 131" not in render(message, "en")

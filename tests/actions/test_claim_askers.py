@@ -101,6 +101,8 @@ async def test_each_asker_is_told_once_in_the_language_they_asked_in() -> None:
     assert dari["text"].startswith("جوابی که خواسته بودید:")
     assert "کانادا هر کسی را که تذکره دارد می‌برد" in dari["text"] and "نادرست" in dari["text"]
     assert LONG_EXPLANATION["prs"] in dari["text"]  # a chat message is not cut
+    # How the embassy the fake list names really reaches people, from its contacts record.
+    assert "+93 700 000 131" in dari["text"] and "us-evacuation@example.org" in dari["text"]
     assert dari["metadata"] == {"language": "prs"}
 
     (pashto,) = await written(by_person[PASHTO])
@@ -110,6 +112,7 @@ async def test_each_asker_is_told_once_in_the_language_they_asked_in() -> None:
     assert "US Embassy" in text or "سفارت" in text  # who checked it stays
     assert segment_count(for_basic_phones(text)) <= 3  # whole in three SMS, explanation cut
     assert "…" in text
+    assert "+93 700 000 131" in text  # the number is kept before the rest of the explanation
 
 
 async def test_the_notifier_brings_the_verdict_to_askers_who_subscribe_to_nothing(

@@ -55,6 +55,10 @@ def test_names_are_masked(message: str, stored: str) -> None:
 
 def test_ordinary_words_that_end_like_family_names_stay() -> None:
     assert mask("بازی و آماده سازی") == "بازی و آماده سازی"
+    # Pashto's "opens" and "English" (its ي folded to ی) are no -zai family names.
+    assert mask("حیرتان پوله پرانیزي") == "حیرتان پوله پرانیزی"
+    assert mask("انګرېزي ژبه او انگریزی") == "انګرېزی ژبه او انگریزی"
+    assert mask("احمدزی وویل") == "[name] وویل"
 
 
 def test_similar_messages_become_one_text() -> None:

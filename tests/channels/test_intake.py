@@ -31,6 +31,7 @@ from bot.channels.settings import (
 )
 from bot.channels.telegram import SECRET_HEADER, Incoming, TelegramInput
 from bot.channels.whatsapp import WhatsAppInput
+from bot.contract import language_metadata
 from bot.lang.texts import CATALOGUE
 from bot.settings_values import SettingsError
 from tests.channels.channel_support import (
@@ -289,18 +290,25 @@ def test_what_jumps_the_line() -> None:
     assert not jumps_the_line(None)
 
 
-async def test_a_person_waiting_is_told_once_in_their_language(
-    lines: Lines, provider: FakeProvider, serve: Serve
-) -> None:
+async def one_worker_telling_fast(
+    lines: Lines, provider: FakeProvider, serve: Serve, bot: EchoBot
+) -> tuple[Intake, str]:
+    """Telegram served with one intake worker, telling of the wait after 0.2 s; its URL."""
     intake = Intake(
         lines.make(),
         settings(workers=1, notice_seconds=0.2),
         lines.memory(),
         notice_check_seconds=0.05,
     )
-    channel = with_intake(provider, intake)
+    url = await serve(with_intake(provider, intake), bot)  # type: ignore[arg-type]
+    return intake, url
+
+
+async def test_a_person_waiting_is_told_once_in_their_language(
+    lines: Lines, provider: FakeProvider, serve: Serve
+) -> None:
     bot = EchoBot(held={"blocking question"})
-    url = await serve(channel, bot)  # type: ignore[arg-type]
+    intake, url = await one_worker_telling_fast(lines, provider, serve, bot)
     assert await post(url, update(1, 710, "blocking question")) == 200
     while not bot.started:
         await asyncio.sleep(0.01)
@@ -320,6 +328,50 @@ async def test_a_person_waiting_is_told_once_in_their_language(
         "re: پرواز بعدی چه وقت است؟",
         "re: میدان هوایی باز است؟",
     ]
+
+
+@dataclass
+class PashtoBot(EchoBot):
+    """Answers in Pashto, as Rasa names a reply's language; its tracker store must not be read."""
+
+    tracker_reads: int = 0
+
+    @property
+    def tracker_store(self) -> PashtoBot:
+        return self
+
+    async def retrieve(self, conversation: str) -> None:
+        self.tracker_reads += 1
+
+    async def handle_message(self, message: UserMessage) -> None:
+        self.started.append(message.text or "")
+        if message.text in self.held:
+            await self.go.wait()
+        reply = as_rasa_sends({"text": f"re: {message.text}", "metadata": language_metadata("ps")})
+        await message.output_channel.send_response(message.sender_id, reply)
+
+
+async def test_the_notice_is_in_the_language_of_the_last_answer_without_reading_the_tracker(
+    lines: Lines, provider: FakeProvider, serve: Serve
+) -> None:
+    bot = PashtoBot(held={"blocking question"})
+    intake, url = await one_worker_telling_fast(lines, provider, serve, bot)
+    # Answered in Pashto once; then, in Latin letters on an English phone, while the only
+    # worker is busy: the letters and the phone's language would both say English.
+    assert await post(url, update(1, 712, "salam", "en")) == 200
+    await intake.drained()
+    assert await post(url, update(2, 710, "blocking question")) == 200
+    while "blocking question" not in bot.started:
+        await asyncio.sleep(0.01)
+    assert await post(url, update(3, 712, "parwaz kala da", "en")) == 200
+    await asyncio.sleep(0.6)
+    pashto = CATALOGUE.entry("channels.in_line")["ps"].split("{", 1)[0]
+    assert [text for text in sent_texts(provider) if text.startswith(pashto)] != []
+    english = CATALOGUE.entry("channels.in_line")["en"].split("{", 1)[0]
+    assert not [text for text in sent_texts(provider) if text.startswith(english)]
+    assert bot.tracker_reads == 0
+    bot.go.set()
+    await intake.drained()
 
 
 async def test_a_message_whose_turn_always_fails_leaves_the_line_with_an_apology(
@@ -489,3 +541,36 @@ def test_the_drain_rate_is_the_whole_lines() -> None:
     now[0] = 400.0
     rate.observe(160)  # nothing answered for the last five minutes: not a rate of zero
     assert rate.per_minute() is None
+
+
+@dataclass
+class CountedMemory(ProcessMemory):
+    """The channel memory, counting how often the notices ask it whether someone was told."""
+
+    asked: int = 0
+
+    def __post_init__(self) -> None:
+        super().__init__()
+
+    async def add(self, key: str, ttl: float) -> bool:
+        self.asked += key.startswith("intake:told:")
+        return await super().add(key, ttl)
+
+
+async def test_the_people_told_are_not_asked_about_again_on_every_check(
+    provider: FakeProvider, channel: TelegramInput
+) -> None:
+    # In a surge thousands wait at once; each check must not ask the memory about every one
+    # of them again (a round trip each to Redis), or the newly waiting are told too late.
+    memory = CountedMemory()
+    intake = Intake(ProcessLine(4), settings(notice_seconds=0.0), memory)
+    bot = EchoBot()
+    for number in range(30):
+        await put(intake, channel, 760 + number, f"question {number}")
+    assert await intake.tell_the_wait(channel, bot) == 30
+    assert memory.asked == 30
+    await put(intake, channel, 790, "one more question")
+    assert await intake.tell_the_wait(channel, bot) == 1
+    assert memory.asked == 31
+    notice = CATALOGUE.entry("channels.in_line")["en"].split("{", 1)[0]
+    assert len([text for text in sent_texts(provider) if notice in text]) == 31

@@ -1,6 +1,8 @@
 """People who heard a rumour ask whether it is true, on make run's stack with the demo content.
 
-A Dari mother on the web chat of her phone heard that Canada takes everyone with a tazkira; a
+A Dari mother on the web chat of her phone heard that Canada takes everyone with a tazkira, a
+Pashto father that the US Embassy collects names on Facebook (he is also told how the embassy
+really reaches people, from its contacts record); a
 Dari, a Pashto, an English and two Latin-letter writers ask the same over the REST channel;
 someone asks about a rumour nobody has checked. Each gets, in their own language, the editors'
 verdict with its source — never their own message quoted back — or, for the unknown one, "not
@@ -98,18 +100,35 @@ def ask(page: Page, text: str) -> list[str]:
     return page.locator(".msg.bot").all_inner_texts()[before:]
 
 
+def on_the_web_chat(running: Running, phone: Phone, locale: str, question: str) -> tuple[Page, str]:
+    """The web chat opened on a phone set to ``locale``, ``question`` asked; its answers."""
+    page = phone(locale=locale)
+    page.goto(f"{running.stack.rasa_url}/webchat/")
+    return page, "\n".join(ask(page, question))
+
+
 def test_a_dari_mother_hears_canada_takes_everyone_and_is_told_it_is_false(
     running: Running, phone: Phone
 ) -> None:
-    page = phone(locale="fa-AF")
-    page.goto(f"{running.stack.rasa_url}/webchat/")
     question = "راست است که کانادا هر افغان را که تذکره دارد می‌برد؟"
-    replies = "\n".join(ask(page, question))
+    page, replies = on_the_web_chat(running, phone, "fa-AF", question)
     assert FALSE["prs"] in replies and IRCC in replies, replies
     assert question not in replies  # a searched phone never shows the rumour as she typed it
     assert page.evaluate("document.documentElement.lang") == tags.tag("prs")
     assert page.evaluate("document.documentElement.dir") == "rtl"
     screenshot(page, "rumour-dari-canada-false")
+
+
+def test_a_pashto_father_is_told_the_facebook_list_is_false_and_how_the_embassy_calls(
+    running: Running, phone: Phone
+) -> None:
+    question = "وايي د امریکا سفارت په فېسبوک کې د الوتنو لپاره نومونه راټولوي، رښتیا ده؟"
+    page, replies = on_the_web_chat(running, phone, "ps-AF", question)
+    assert FALSE["ps"] in replies and question not in replies, replies
+    # The embassy's own number, from its contacts record, not from the fake page.
+    assert "په کابل کې د امریکا سفارت یوازې" in replies and "700 000 131" in replies, replies
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    screenshot(page, "rumour-pashto-facebook-false")
 
 
 @pytest.mark.parametrize(
@@ -156,6 +175,8 @@ def test_a_dari_telegram_reader_forwards_two_rumours_and_types_one_to_be_told(
     chain = "امریکا از طریق فیسبوک نام‌ها را جمع میکند، نام خود را در این صفحه بنویسید"
     reply = telegram(running, providers, chat, chain, forwarded=True)
     assert FALSE["prs"] in reply and "فیسبوک یا واتساپ" in reply and chain not in reply, reply
+    # How the embassy the chain letter names really reaches people, from its contacts record.
+    assert "سفارت امریکا در کابل تنها از راه" in reply and "700 000 131" in reply, reply
 
     unknown = "ازبکستان فردا سرحد حیرتان را برای همه خانواده‌ها باز میکند"
     reply = telegram(running, providers, chat, unknown, forwarded=True)

@@ -34,10 +34,11 @@ from sqlalchemy.orm import Session
 from actions import chat
 from actions.admin.console.responses import wording
 from actions.content import format as fmt
+from actions.content import queries
 from actions.content.answering import ContentAction, Reply
 from actions.content.database_action import Turn
 from actions.content.localise import word
-from actions.content.models import Claim
+from actions.content.models import Claim, GuidanceTopic
 from actions.content.records import SPECS
 from actions.content.revision import RecordKind
 from actions.settings import FreshnessLimits
@@ -147,7 +148,7 @@ class Answers:
         asked = self.questions(kind, key, row)
         if not asked:
             if kind is RecordKind.CLAIM and row is not None:
-                return claim_answers(row, now)
+                return claim_answers(row, now, queries.official_contact(session, row, now))
             return []
         first, *rest = asked
         shown = []
@@ -169,13 +170,13 @@ class Answers:
         return shown
 
 
-def claim_answers(claim: Claim, now: datetime) -> list[Answer]:
+def claim_answers(claim: Claim, now: datetime, contact: GuidanceTopic | None) -> list[Answer]:
     """A claim as people will read it while no chat answer of its own previews it: its block
-    (``format.claim_block``: the rumour, the verdict, what to do, who checked it), on chat and
-    through the SMS channels' renderer."""
+    (``format.claim_block``: the rumour, the verdict, what to do, how the real organisation
+    reaches people, who checked it), on chat and through the SMS channels' renderer."""
     shown = []
     for language in LANGUAGES:
-        block = fmt.claim_block(claim, now, language)
+        block = fmt.claim_block(claim, now, language, contact=contact)
         sms = [Sms(text, segment_count(text)) for text in _sent_as_sms([block], language)]
         question = SPECS[RecordKind.CLAIM].preview.question(claim, language)
         shown.append(Answer(language, [_marked(block, set(), False)], sms, [], question))

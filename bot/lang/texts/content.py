@@ -184,6 +184,21 @@ TEXTS: Final[dict[str, Entry]] = {
                 "ps": "تازه لارښوونه نشته؛ له خپل سفارت یا هغې موسسې وپوښتئ چې تاسو باسي.",
             },
             "list_separator": {"en": ", ", "prs": "، ", "ps": "، "},
+            #: After a false or misleading verdict: how the organisation that checked it really
+            #: reaches people, from its own contacts record ({reach}: phone, WhatsApp, e-mail).
+            "real_contact": {
+                "en": "{organisation} reaches people only through its own contacts: {reach}",
+                "prs": "{organisation} تنها از راه شماره‌ها و آدرس‌های خود "
+                "با مردم تماس می‌گیرد: {reach}",
+                "ps": "{organisation} یوازې د خپلو شمېرو او پتو له لارې "
+                "له خلکو سره اړیکه نیسي: {reach}",
+            },
+            #: The same on SMS, where the check line after it names the organisation.
+            "real_contact_brief": {
+                "en": "Its real contact: {reach}",
+                "prs": "تماس اصلی آن: {reach}",
+                "ps": "اصلي اړیکه یې: {reach}",
+            },
             "number_ending": {
                 "en": "numbers ending in {digits}",
                 "prs": "نمبرهایی که به {digits} ختم می‌شوند",
