@@ -30,8 +30,9 @@ tracker read), and each check asks the memory only about people it has not seen 
 **Nothing lost, nothing answered twice.** A message leaves the line (``Line.ack``) only after
 its turn's replies, or its apology, were handed to the provider; a worker that stops in the
 middle leaves it with the line, and the next worker on that line takes it back first. The
-turn's own record (``answered:`` in the channel memory) makes a message taken back after its
-replies went out only acknowledged, not answered again; the providers' ids (``SeenMessages``)
+turn's own record (``answered:`` in the channel memory, kept as soon as the provider took the
+first reply) makes a message taken back after a reply went out only acknowledged, not
+answered again; the providers' ids (``SeenMessages``)
 keep a retry out of the line. A message whose turn raises (rather than ending in an answer or
 an apology) is tried again, and on its third failure leaves the line with the apology, so that
 it cannot hold the people behind it in silence.
@@ -538,9 +539,18 @@ class Intake:
         pauses = iter(self.settings.retry_seconds)
         outputs: list[TurnReplies] = []
 
+        async def replied() -> None:
+            # Kept as soon as the person has the first reply, not only once the turn is over
+            # and stored: a worker killed in between would otherwise let the turn run again.
+            try:
+                await self.memory.put({record: Outcome.ANSWERED.value}, ANSWERED_SECONDS)
+            except MemoryUnavailable:
+                logger.debug("channel memory unavailable: the first reply's record is not kept")
+
         async def observed(message: UserMessage) -> Any:
             if isinstance(message.output_channel, TurnReplies):
                 outputs.append(message.output_channel)
+                message.output_channel.on_first_delivery = replied
             return await on_new_message(message)
 
         while True:

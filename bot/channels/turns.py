@@ -101,6 +101,9 @@ class TurnReplies(OutputChannel):
         #: The language named by the last visible reply that names one (None: none did),
         #: for what the connector says by itself later (``intake``: the notice of the wait).
         self.named_language: str | None = None
+        #: Called once, when the provider took the turn's first visible reply (``intake``:
+        #: from then on a worker that dies must not let the turn be run again).
+        self.on_first_delivery: Callable[[], Awaitable[None]] | None = None
 
     def name(self) -> str:  # type: ignore[override]  # Rasa asks the instance (responses per channel)
         return self.output.name()
@@ -157,6 +160,8 @@ class TurnReplies(OutputChannel):
             return False
         if shown:
             self.delivered += 1
+            if self.delivered == 1 and self.on_first_delivery is not None:
+                await self.on_first_delivery()
         return True
 
 

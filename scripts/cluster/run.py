@@ -22,8 +22,10 @@ and when the host or process was back, then every conversation read back from th
 store. Exit status 1 if a message was lost. Whatever happens (an error, Ctrl-C, SIGTERM),
 every process, namespace and the bridge are removed.
 
-Telegram is not loaded: the production profile takes provider turns directly
-(``CHANNEL_INTAKE=direct``, docs/OPERATIONS.md "Intake"), so the web chat's path is theirs.
+Only the web chat is loaded. The providers' channels put their turns in the intake's Redis
+Streams (``CHANNEL_INTAKE=queue``, the production profile's default; docs/OPERATIONS.md
+"Intake"), whose path across hosts this run does not exercise: `make bench-surge` and the
+intake's tests run it against one Redis on one machine.
 """
 
 from __future__ import annotations

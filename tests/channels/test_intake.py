@@ -220,6 +220,39 @@ async def test_a_worker_stopped_mid_turn_leaves_the_message_to_the_next_once(
     assert sent_texts(provider) == ["re: is the gate open?"]
 
 
+@dataclass
+class ReplyThenHang(EchoBot):
+    """Answers, then hangs before its turn ends (the tracker not yet stored) until ``go``."""
+
+    async def handle_message(self, message: UserMessage) -> None:
+        self.started.append(message.text or "")
+        reply = as_rasa_sends({"text": f"re: {message.text}"})
+        await message.output_channel.send_response(message.sender_id, reply)
+        self.messages.append(message.text or "")
+        await self.go.wait()
+
+
+async def test_a_worker_stopped_after_its_first_reply_does_not_let_the_turn_run_again(
+    lines: Lines, provider: FakeProvider, channel: TelegramInput
+) -> None:
+    first = Intake(lines.make(), settings(workers=1), lines.memory())
+    bot = ReplyThenHang()
+    await first.start(channel, bot, bot.handle_message)
+    await put(first, channel, 705, "is the gate open?")
+    while not bot.messages:
+        await asyncio.sleep(0.01)
+    await first.stop()  # the person has the answer; the turn never ended
+    assert sent_texts(provider) == ["re: is the gate open?"]
+
+    second = Intake(lines.make(), settings(workers=1), lines.memory())  # another process
+    bot.go.set()
+    await second.start(channel, bot, bot.handle_message)
+    await second.drained()
+    await second.stop()
+    assert sent_texts(provider) == ["re: is the gate open?"]
+    assert bot.started == ["is the gate open?"]
+
+
 async def test_a_message_answered_before_its_worker_stopped_is_not_answered_again(
     lines: Lines, provider: FakeProvider, channel: TelegramInput
 ) -> None:
