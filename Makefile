@@ -323,7 +323,8 @@ bench-sms: setup $(MODEL)
 	$(ACT)/python scripts/bench_sms.py --transcript results/bench-sms-transcript.txt | tee results/bench-sms.md
 
 # Full stack under load, side by side: make run's setup, the production setup (PostgreSQL tracker
-# store, Redis lock store, several workers; needs both services) and stock Rasa (`rasa init`).
+# store, Redis lock store, several workers; needs both services) and stock Rasa: `rasa run` on
+# this project trained with Rasa's default config (about 35 minutes the first time, then kept).
 # BENCH_PROFILE=1 adds where each turn's CPU goes (py-spy). Setup and numbers: docs/BENCHMARKS.md.
 BENCH_DURATION ?= 60
 BENCH_CONCURRENCY ?= 50
