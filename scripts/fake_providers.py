@@ -17,7 +17,7 @@ import json
 import secrets
 import threading
 import time
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -185,6 +185,11 @@ class FakeProviders:
         }
         self._fail_every = fail_every
         self._count = 0
+        #: Until when (``time.monotonic``) every provider is down: each request is answered
+        #: 502 with a proxy's page, as when a provider's front stands but its API does not.
+        self.down_until = 0.0
+        #: Requests answered 502 while down, per channel.
+        self.down_refused: Counter[str] = Counter()
         #: The path of each request no stand-in here serves (a Bot API ``getFile``, a media
         #: download), answered 404: what the channels must never ask.
         self.unserved: list[str] = []
@@ -233,6 +238,13 @@ class FakeProviders:
     def to(self, channel: str, address: str) -> list[Received]:
         return [r for r in self.received if r.channel == channel and r.to == address]
 
+    def _down(self, channel: str) -> web.Response | None:
+        """The 502 of a provider that is down; None while it is up."""
+        if time.monotonic() >= self.down_until:
+            return None
+        self.down_refused[channel] += 1
+        return web.Response(status=502, text="<html><body>502 Bad Gateway</body></html>")
+
     def _admit(self, channel: str, to: str) -> bool:
         now = time.monotonic()
         self._count += 1
@@ -252,6 +264,8 @@ class FakeProviders:
         return web.json_response({"ok": True, "result": True})
 
     async def telegram(self, request: web.Request) -> web.Response:
+        if (down := self._down("telegram")) is not None:
+            return down
         body = await request.json()
         to = str(body.get("chat_id"))
         if not self._admit("telegram", to):
@@ -271,6 +285,8 @@ class FakeProviders:
         return web.json_response({"ok": True, "result": {"message_id": len(self.received)}})
 
     async def whatsapp(self, request: web.Request) -> web.Response:
+        if (down := self._down("whatsapp")) is not None:
+            return down
         body = await request.json()
         to = str(body.get("to"))
         if not self._admit("whatsapp", to):
@@ -293,6 +309,8 @@ class FakeProviders:
         return web.json_response({"messages": [{"id": f"wamid.{len(self.received)}"}]})
 
     async def sms(self, request: web.Request) -> web.Response:
+        if (down := self._down("sms_gateway")) is not None:
+            return down
         if request.headers.get("X-Gateway-Secret") != SMS_SECRET:
             return web.Response(status=403)
         body = await request.json()
@@ -306,6 +324,8 @@ class FakeProviders:
 
     async def twilio_message(self, request: web.Request) -> web.Response:
         """Twilio's Messages API: form fields To, From, Body; 201 with the message's sid."""
+        if (down := self._down("twilio_sms")) is not None:
+            return down
         if request.match_info["account"] != TWILIO_ACCOUNT_SID:
             return web.json_response({"code": 20404, "message": "not found"}, status=404)
         form = await request.post()

@@ -41,6 +41,12 @@ PROVIDER_REFUSALS = Counter(
     "class: rate_limited, refused_for_good, rejected, provider_error, unreachable",
     ["channel", "reason"],
 )
+HELD_REPLIES = Counter(
+    name("held_replies"),
+    "Replies the provider could not take when they were due (down, overloaded), by what "
+    "became of them: held, handed_over (later), given_up (after INTAKE_REPLY_HOLD_SECONDS)",
+    ["channel", "fate"],
+)
 
 
 def refusal_class(failure: ProviderFailure) -> str:

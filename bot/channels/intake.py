@@ -35,7 +35,10 @@ first reply) makes a message taken back after a reply went out only acknowledged
 answered again; the providers' ids (``SeenMessages``)
 keep a retry out of the line. A message whose turn raises (rather than ending in an answer or
 an apology) is tried again, and on its third failure leaves the line with the apology, so that
-it cannot hold the people behind it in silence.
+it cannot hold the people behind it in silence. Replies the provider could not take for now
+(down, overloaded) are kept with the message and handed over when it is back, before the
+message leaves its line (``held_replies``): a provider's outage delays answers, it does not
+lose them.
 
 Two lines: ``ProcessLine`` here (the embedded profile with ``CHANNEL_INTAKE=queue``; a restart
 loses what waits, which is why that profile takes each turn in its webhook by default) and
@@ -62,6 +65,7 @@ from rasa.core.channels.channel import UserMessage
 
 from bot.case_urgency import is_urgent
 from bot.channels.counts import APOLOGIES, NO_LANGUAGE
+from bot.channels.held_replies import HeldReplies
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 from bot.channels.notices import in_line, try_again
 from bot.channels.settings import IntakeSettings, RedisSettings
@@ -303,8 +307,8 @@ class ProcessLine(Line):
 
 
 class Queueable(Protocol):
-    """What a connector gives the intake: its messages as JSON and back, their turn, and a
-    short notice to their sender."""
+    """What a connector gives the intake: its messages as JSON and back, their turn, a
+    short notice to their sender, and a reply of the turn handed over later."""
 
     @classmethod
     def name(cls) -> str: ...
@@ -314,6 +318,8 @@ class Queueable(Protocol):
     async def take(self, message: Any, on_new_message: OnNewMessage, agent: Any) -> Outcome: ...
 
     async def say(self, message: Any, text: str) -> None: ...
+
+    async def reply(self, message: Any, response: dict[str, Any]) -> None: ...
 
 
 class DrainRate:
@@ -389,6 +395,7 @@ class Intake:
         self.memory = memory if memory is not None else ProcessMemory()
         self.rate = LineDrainRate()
         self._notice_check = notice_check_seconds
+        self._held: dict[str, HeldReplies] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._busy = 0
         self._stopping = False
@@ -530,6 +537,12 @@ class Intake:
         """The turn of ``job``, once: tried again after ``retry_seconds`` while nothing reached
         the person, and recorded as answered before it leaves the line."""
         record = f"intake:answered:{job.key}"
+        held = self.held_replies(connector.name())
+        still_held = await held.kept(job.key)
+        if still_held:
+            logger.info("%s: a message taken back has replies held; they go out", connector.name())
+            await self._hand_over(held, job, connector, still_held)
+            return
         try:
             if await self.memory.get(record) is not None:
                 logger.info("%s: a message taken back was answered already", connector.name())
@@ -551,11 +564,12 @@ class Intake:
             if isinstance(message.output_channel, TurnReplies):
                 outputs.append(message.output_channel)
                 message.output_channel.on_first_delivery = replied
+                message.output_channel.hold = True
             return await on_new_message(message)
 
         while True:
             outcome = await connector.take(connector.from_queue(job.data), observed, agent)
-            if outcome is not Outcome.UNANSWERED:
+            if outcome is not Outcome.UNANSWERED or (outputs and outputs[-1].held):
                 break
             pause = next(pauses, None)
             if pause is None:
@@ -570,10 +584,35 @@ class Intake:
             # The notices of the wait read it instead of the tracker: in a surge most of the
             # people waiting are told, and each tracker read is a turn's worth of SQL.
             kept[language_key(job.conversation)] = said_in
+        if outputs and outputs[-1].held:
+            await held.keep(job.key, outputs[-1].held, kept)
+            await self._hand_over(held, job, connector, outputs[-1].held)
+            return
         try:
             await self.memory.put(kept, ANSWERED_SECONDS)
         except MemoryUnavailable:
             logger.debug("channel memory unavailable: the turn's record is not kept")
+
+    def held_replies(self, channel: str) -> HeldReplies:
+        """The replies of ``channel``'s messages that wait for its provider."""
+        if channel not in self._held:
+            self._held[channel] = HeldReplies(
+                self.memory,
+                channel,
+                self.settings.reply_retry_seconds,
+                self.settings.reply_hold_seconds,
+            )
+        return self._held[channel]
+
+    async def _hand_over(
+        self, held: HeldReplies, job: Job, connector: Queueable, replies: list[dict[str, Any]]
+    ) -> None:
+        message = connector.from_queue(job.data)
+
+        async def send(reply: dict[str, Any]) -> None:
+            await connector.reply(message, reply)
+
+        await held.hand_over(job.key, replies, send)
 
     async def _gives_up(self, job: Job, connector: Queueable, agent: Any) -> bool:
         """After the turn of ``job`` raised: False while it may be tried again; on its

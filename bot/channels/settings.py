@@ -425,6 +425,7 @@ INTAKE_WORKERS_ENV: Final = "INTAKE_WORKERS"
 INTAKE_PARTITIONS_ENV: Final = "INTAKE_PARTITIONS"
 QUEUE_NOTICE_SECONDS_ENV: Final = "QUEUE_NOTICE_SECONDS"
 INTAKE_CLAIM_IDLE_ENV: Final = "INTAKE_CLAIM_IDLE_SECONDS"
+INTAKE_REPLY_HOLD_ENV: Final = "INTAKE_REPLY_HOLD_SECONDS"
 INTAKE_MODES: Final = ("queue", "direct")
 
 
@@ -464,11 +465,16 @@ class IntakeSettings:
     claim_idle_seconds: float = 120.0
     #: Pauses before a turn that reached nobody is tried again (the provider had its 200).
     retry_seconds: tuple[float, ...] = (2.0, 10.0)
+    #: Pauses before a reply the provider could not take (down, overloaded) is handed to it
+    #: again, the last repeated; for at most ``reply_hold_seconds``, while its line waits.
+    reply_retry_seconds: tuple[float, ...] = (2.0, 5.0, 15.0, 30.0, 60.0)
+    reply_hold_seconds: float = 900.0
 
     @classmethod
     def load(cls, environ: Mapping[str, str] = os.environ) -> IntakeSettings:
         """``CHANNEL_INTAKE`` (``queue`` or ``direct``), the workers, the lines,
-        ``QUEUE_NOTICE_SECONDS`` (10) and ``INTAKE_CLAIM_IDLE_SECONDS`` (120).
+        ``QUEUE_NOTICE_SECONDS`` (10), ``INTAKE_CLAIM_IDLE_SECONDS`` (120) and
+        ``INTAKE_REPLY_HOLD_SECONDS`` (900).
 
         ``queue`` by default in the production profile (``REDIS_HOST`` set: the line is in
         Redis Streams, Redis 6.2 or newer for XAUTOCLAIM), where surges come and a message
@@ -489,5 +495,8 @@ class IntakeSettings:
             notice_seconds=positive_number(environ, QUEUE_NOTICE_SECONDS_ENV, cls.notice_seconds),
             claim_idle_seconds=positive_number(
                 environ, INTAKE_CLAIM_IDLE_ENV, cls.claim_idle_seconds
+            ),
+            reply_hold_seconds=positive_number(
+                environ, INTAKE_REPLY_HOLD_ENV, cls.reply_hold_seconds
             ),
         )

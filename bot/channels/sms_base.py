@@ -251,6 +251,9 @@ class GatewayTurns(ABC):
     async def say(self, inbound: GatewayInbound, text: str) -> None:
         await self.output_for(inbound).deliver(text)
 
+    async def reply(self, inbound: GatewayInbound, response: dict[str, Any]) -> None:
+        await self.output_for(inbound).send_response(inbound.conversation, response)
+
     async def take(
         self, inbound: GatewayInbound, on_new_message: OnNewMessage, agent: Any
     ) -> Outcome:

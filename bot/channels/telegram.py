@@ -390,6 +390,10 @@ class TelegramInput(WebhookInput[TelegramSettings, Incoming]):
         output = self._output(incoming)
         await output.send_text_message(output.conversation, text)
 
+    async def reply(self, incoming: Incoming, response: dict[str, Any]) -> None:
+        output = self._output(incoming)
+        await output.send_response(output.conversation, response)
+
     async def take(self, incoming: Incoming, on_new_message: OnNewMessage, agent: Any) -> Outcome:
         output = self._output(incoming)
         conversation = output.conversation

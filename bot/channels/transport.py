@@ -150,6 +150,15 @@ class ProviderFailure(Exception):
         #: The provider refused this recipient for good (they blocked the bot): never retried.
         self.permanent = permanent
 
+    @property
+    def passing(self) -> bool:
+        """Whether the same message may go through later: the provider could not be reached,
+        failed itself (5xx) or asked to slow down (429, 408). Not a refusal of this message or
+        of this person (other 4xx: a blocked bot, a wrong address), which stays one."""
+        if self.permanent:
+            return False
+        return self.status is None or self.status >= 500 or self.status in (408, 429)
+
     @classmethod
     def unreachable(cls, error: BaseException) -> "ProviderFailure":
         """No answer at all: a timeout or a connection error (named by its type only)."""

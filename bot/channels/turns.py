@@ -104,6 +104,11 @@ class TurnReplies(OutputChannel):
         #: Called once, when the provider took the turn's first visible reply (``intake``:
         #: from then on a worker that dies must not let the turn be run again).
         self.on_first_delivery: Callable[[], Awaitable[None]] | None = None
+        #: Set by the intake, which hands them over later (``held_replies``): a visible reply
+        #: the provider could not take for now (``ProviderFailure.passing``) is kept in
+        #: ``held``, and so is every reply after it, in order.
+        self.hold = False
+        self.held: list[dict[str, Any]] = []
 
     def name(self) -> str:  # type: ignore[override]  # Rasa asks the instance (responses per channel)
         return self.output.name()
@@ -139,8 +144,17 @@ class TurnReplies(OutputChannel):
             self.replies_sent += 1
             self.language = reply_language(message)
             self.named_language = named_language(message) or self.named_language
-        sending = self.output.send_response(recipient_id, message)
-        await self.attempt(recipient_id, sending, shown=visible)
+        if self.held:
+            self.held.append(dict(message))  # behind the one that waits for the provider
+            return
+        kept = dict(message)  # Rasa's send_response pops what it sends
+        failure = await self._attempt(
+            recipient_id, self.output.send_response(recipient_id, message)
+        )
+        if failure is None:
+            await self._shown(visible)
+        elif self.hold and visible and failure.passing:
+            self.held.append(kept)
 
     async def attempt(
         self, conversation: str, sending: Awaitable[None], shown: bool = True
@@ -148,6 +162,12 @@ class TurnReplies(OutputChannel):
         """Awaits ``sending`` (a reply, or the connector's own message: a notice, a spinner
         stopped); True when the provider took it, False (logged, counted) when it refused it
         or could not be reached. ``shown``: whether it counts as something the person sees."""
+        if await self._attempt(conversation, sending) is not None:
+            return False
+        await self._shown(shown)
+        return True
+
+    async def _attempt(self, conversation: str, sending: Awaitable[None]) -> ProviderFailure | None:
         try:
             await sending
         except ProviderFailure as failure:
@@ -157,12 +177,14 @@ class TurnReplies(OutputChannel):
             )
             self.undelivered += 1
             count_refusal(self.channel, failure)
-            return False
+            return failure
+        return None
+
+    async def _shown(self, shown: bool) -> None:
         if shown:
             self.delivered += 1
             if self.delivered == 1 and self.on_first_delivery is not None:
                 await self.on_first_delivery()
-        return True
 
 
 def user_message(

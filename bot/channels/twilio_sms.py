@@ -371,6 +371,10 @@ class TwilioSmsInput(WebhookInput[TwilioSettings, TwilioMessage]):
         output, _ = self._output(message)
         await output.deliver(text)
 
+    async def reply(self, message: TwilioMessage, response: dict[str, Any]) -> None:
+        output, _ = self._output(message)
+        await output.send_response(output.conversation, response)
+
     async def take(
         self, message: TwilioMessage, on_new_message: OnNewMessage, agent: Any
     ) -> Outcome:

@@ -250,6 +250,11 @@ class WebhookInput(InputChannel, Generic[S, M]):
         wait); raises ``ProviderFailure`` when the provider refuses it."""
         raise NotImplementedError
 
+    async def reply(self, message: M, response: dict[str, Any]) -> None:
+        """Sends one of the assistant's replies (as Rasa gives it) to the person who wrote
+        ``message``, later than its turn (``held_replies``); raises ``ProviderFailure``."""
+        raise NotImplementedError
+
     def answer(self, received: Received[M]) -> HTTPResponse:
         """What the provider expects when every message was taken."""
         raise NotImplementedError

@@ -460,6 +460,10 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, Notified]):
         output, conversation = self._output(notified)
         await output.send_text_message(conversation, text)
 
+    async def reply(self, notified: Notified, response: dict[str, Any]) -> None:
+        output, conversation = self._output(notified)
+        await output.send_response(conversation, response)
+
     async def take(self, notified: Notified, on_new_message: OnNewMessage, agent: Any) -> Outcome:
         """A person's turn; the statuses item (never in line, ``queues``) recorded."""
         if notified.statuses:

@@ -24,6 +24,7 @@ from rasa.shared.core.trackers import DialogueStateTracker
 
 from bot.settings import conversation_retention
 from bot.stores import (
+    ROWS_PER_INSERT,
     ForgetfulInMemoryTrackerStore,
     ForgetfulSQLTrackerStore,
     asks_to_be_forgotten,
@@ -303,3 +304,41 @@ async def test_sql_store_reads_only_the_rows_stored_since_its_last_read(
     assert warm is not None and len(warm.events) == 41
     assert dumped(warm) == dumped(await twin(SQLTrackerStore, sql_store).retrieve("talker"))
     assert fetched and max(fetched) <= 1  # the last known row only
+
+
+async def test_sql_store_inserts_a_turns_events_in_one_statement_in_their_order(
+    sql_store: ForgetfulSQLTrackerStore,
+) -> None:
+    """A turn's events go to the database in one ``INSERT`` on PostgreSQL, and a save of
+    more rows than one statement holds keeps them all, in order: read back, the conversation
+    is the one Rasa's own store reads."""
+    inserts: list[str] = []
+    sa.event.listen(
+        sql_store.engine,
+        "before_cursor_execute",
+        lambda _c, _cur, statement, *_: (
+            inserts.append(statement) if statement.lstrip().upper().startswith("INSERT") else None
+        ),
+    )
+    posted = DialogueStateTracker("long", DOMAIN.slots)  # a tracker posted through the API
+    for turn in range(2 * ROWS_PER_INSERT):
+        posted.update(UserUttered(f"question {turn}"))
+        posted.update(BotUttered(f"answer {turn}"))
+    await sql_store.save(posted)
+    rasa_own = twin(SQLTrackerStore, sql_store)
+    assert dumped(await sql_store.retrieve("long")) == dumped(posted)
+    assert dumped(await rasa_own.retrieve("long")) == dumped(posted)
+
+    inserts.clear()
+    tracker = await sql_store.retrieve("long")
+    assert tracker is not None
+    tracker.update(UserUttered("one more"))
+    tracker.update(ActionExecuted("action_flights"))
+    tracker.update(BotUttered("QR8010 leaves at 14:00"))
+    await sql_store.save(tracker)
+    expected = 1 if sql_store.engine.dialect.name == "postgresql" else 3
+    assert len(inserts) == expected
+    assert stored_texts(sql_store, "long")[-3:] == [
+        ("user", "one more"), ("action", None), ("bot", "QR8010 leaves at 14:00"),
+    ]  # fmt: skip
+    assert dumped(await sql_store.retrieve("long")) == dumped(await rasa_own.retrieve("long"))

@@ -607,3 +607,102 @@ async def test_the_people_told_are_not_asked_about_again_on_every_check(
     assert memory.asked == 31
     notice = CATALOGUE.entry("channels.in_line")["en"].split("{", 1)[0]
     assert len([text for text in sent_texts(provider) if notice in text]) == 31
+
+
+DOWN = {"ok": False, "error_code": 502, "description": "Bad Gateway"}
+BLOCKED = {"ok": False, "error_code": 403, "description": "Forbidden: bot was blocked by the user"}
+
+
+def provider_back(provider: FakeProvider) -> int:
+    """The provider answers again; how many requests it refused until now (the fake provider
+    runs in the tests' event loop, so no request is half answered at this moment)."""
+    provider.status, provider.reply = 200, {"ok": True, "result": True}
+    return len(provider.requests)
+
+
+async def attempts(provider: FakeProvider, at_least: int) -> None:
+    while len(sent_texts(provider)) < at_least:
+        await asyncio.sleep(0.01)
+
+
+async def test_a_reply_the_provider_could_not_take_reaches_the_person_when_it_is_back(
+    lines: Lines, provider: FakeProvider, serve: Serve
+) -> None:
+    """Telegram is down when the answer is ready: the answer waits with the message, goes
+    out once Telegram is back, and the turn ran once (the conversation has the message once)."""
+    intake = Intake(lines.make(), settings(reply_retry_seconds=(0.05,)), lines.memory())
+    channel = with_intake(provider, intake)
+    bot = EchoBot()
+    url = await serve(channel, bot)  # type: ignore[arg-type]
+    provider.status, provider.reply = 502, DOWN
+    assert await post(url, update(1, 710, "is the airport open?")) == 200
+    await attempts(provider, 3)  # refused, and refused again after a pause
+    kept = await intake.held_replies("telegram").kept("telegram:1")
+    assert kept is not None and [reply.get("text") for reply in kept] == [
+        "re: is the airport open?"
+    ]
+    refused = provider_back(provider)
+    await intake.drained()
+    assert sent_texts(provider)[refused:] == ["re: is the airport open?"]
+    assert bot.messages == ["is the airport open?"]
+    assert await intake.held_replies("telegram").kept("telegram:1") is None
+
+
+async def test_a_worker_stopped_while_an_answer_waits_for_the_provider_leaves_it_to_the_next(
+    lines: Lines, provider: FakeProvider, channel: TelegramInput
+) -> None:
+    first = Intake(lines.make(), settings(workers=1, reply_retry_seconds=(0.05,)), lines.memory())
+    bot = EchoBot()
+    provider.status, provider.reply = 502, DOWN
+    await first.start(channel, bot, bot.handle_message)
+    await put(first, channel, 711, "which documents do I need?")
+    await attempts(provider, 2)
+    await first.stop()  # the process dies while Telegram is down
+    refused = provider_back(provider)
+
+    second = Intake(lines.make(), settings(workers=1), lines.memory())  # another process
+    await second.start(channel, bot, bot.handle_message)
+    await second.drained()
+    await second.stop()
+    assert sent_texts(provider)[refused:] == ["re: which documents do I need?"]
+    assert bot.started == ["which documents do I need?"]  # the turn was not run again
+
+
+async def test_a_reply_refused_for_the_person_is_not_held_and_holds_nobody(
+    lines: Lines, provider: FakeProvider, serve: Serve
+) -> None:
+    """A person who blocked the bot: the refusal stays one, so the reply is not tried again
+    and the next person in the line is answered at once."""
+    intake = Intake(
+        lines.make(partitions=1), settings(workers=1, reply_retry_seconds=(5.0,)), lines.memory()
+    )
+    channel = with_intake(provider, intake)
+    bot = EchoBot()
+    url = await serve(channel, bot)  # type: ignore[arg-type]
+    provider.status, provider.reply = 403, BLOCKED
+    assert await post(url, update(1, 712, "salam")) == 200
+    await attempts(provider, 1)
+    refused = provider_back(provider)
+    assert await post(url, update(2, 713, "is the gate open?")) == 200
+    await intake.drained(timeout=3.0)
+    assert sent_texts(provider) == ["re: salam", "re: is the gate open?"]
+    assert refused == 1
+
+
+async def test_held_replies_are_given_up_after_the_hold_and_the_line_goes_on(
+    lines: Lines, provider: FakeProvider, serve: Serve
+) -> None:
+    intake = Intake(
+        lines.make(),
+        settings(reply_retry_seconds=(0.05,), reply_hold_seconds=0.3),
+        lines.memory(),
+    )
+    channel = with_intake(provider, intake)
+    bot = EchoBot()
+    url = await serve(channel, bot)  # type: ignore[arg-type]
+    provider.status, provider.reply = 502, DOWN
+    assert await post(url, update(1, 714, "next flight?")) == 200
+    await intake.drained(timeout=3.0)  # the message left its line although nothing went out
+    assert len(sent_texts(provider)) >= 3
+    assert await intake.held_replies("telegram").kept("telegram:1") is None
+    assert bot.messages == ["next flight?"]

@@ -110,3 +110,14 @@ async def test_an_unreachable_provider_is_named_by_the_error_type_only() -> None
         assert failure.value.status is None and "SECRET" not in str(failure.value)
     finally:
         await api.close()
+
+
+def test_what_may_go_through_later_and_what_stays_refused() -> None:
+    """Held and tried again: the provider unreachable, failing itself, or asking to slow down.
+    Not: a refusal of the message or the person (blocked, wrong address, bad request)."""
+    assert ProviderFailure.unreachable(TimeoutError()).passing
+    for status in (500, 502, 503, 429, 408):
+        assert ProviderFailure(status, "busy").passing, status
+    for status in (400, 403, 404):
+        assert not ProviderFailure(status, "refused").passing, status
+    assert not ProviderFailure(503, "refused for good", permanent=True).passing

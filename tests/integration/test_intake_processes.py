@@ -18,6 +18,7 @@ import asyncio
 import os
 import secrets
 import signal
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -229,6 +230,31 @@ async def test_the_web_chat_past_its_limit_answers_the_notice_and_the_mailbox_th
     await until(lambda: queued.bot_texts(later), 30, "the second turn answered")
     got = await until(mailbox, 5, "the answer in the mailbox")
     assert [m["text"] for m in got if m.get("text")] == queued.bot_texts(later)
+
+
+async def test_telegram_down_for_seconds_delays_the_answers_and_loses_none(
+    queued: Queued,
+) -> None:
+    """Telegram's API answers 502 for six seconds while people write: every answer reaches
+    its person once Telegram is back, and each message is in its conversation once."""
+    chats = [a_chat() for _ in range(3)]
+    providers = queued.servers.providers
+    providers.down_until = time.monotonic() + 6.0
+    refused_before = providers.down_refused["telegram"]
+    async with aiohttp.ClientSession() as http:
+        for number, chat in enumerate(chats):
+            text = ["is abbey gate open?", "پرواز بعدی چی وقت است", "د کابل میدان پرانیستی دی؟"][
+                number
+            ]
+            await send_telegram(http, queued.urls[number % 2], chat, text)
+    for chat in chats:
+        await answered(queued, chat, 1, timeout=60)
+    assert providers.down_refused["telegram"] > refused_before  # the replies did meet the outage
+    for chat in chats:
+        conversation = conversation_id("telegram", str(chat))
+        assert len(queued.user_texts(conversation)) == 1
+        got = answers(queued.received(chat))
+        assert got and got == queued.bot_texts(conversation)  # every reply, once, in order
 
 
 async def test_a_server_killed_mid_turn_leaves_each_message_to_the_other_answered_once(
