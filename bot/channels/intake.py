@@ -25,7 +25,9 @@ notice in the person's language, at most once per ten minutes per person, with a
 minutes are left: the whole line's length over the turns every process answered per minute
 lately (``LineDrainRate``). In a surge most of those waiting are told, so the notices stay
 cheap: the language is that of the person's last answer, kept with the turn's record (no
-tracker read), and each check asks the memory only about people it has not seen told.
+tracker read), and each check asks the memory only about people it has not seen told. A check
+(once a second) looks ahead to the next one: a notice goes when its message has waited that
+long, not up to a second later, when its answer may already have gone out.
 
 **Nothing lost, nothing answered twice.** A message leaves the line (``Line.ack``) only after
 its turn's replies, or its apology, were handed to the provider; a worker that stops in the
@@ -536,7 +538,7 @@ class Intake:
     ) -> None:
         """The turn of ``job``, once: tried again after ``retry_seconds`` while nothing reached
         the person, and recorded as answered before it leaves the line."""
-        record = f"intake:answered:{job.key}"
+        record = answered_key(job.key)
         held = self.held_replies(connector.name())
         still_held = await held.kept(job.key)
         if still_held:
@@ -592,6 +594,13 @@ class Intake:
             await self.memory.put(kept, ANSWERED_SECONDS)
         except MemoryUnavailable:
             logger.debug("channel memory unavailable: the turn's record is not kept")
+
+    async def _answered(self, job: Job) -> bool:
+        """Whether ``job``'s turn has reached its person (its record, ``_turn``)."""
+        try:
+            return await self.memory.get(answered_key(job.key)) is not None
+        except MemoryUnavailable:
+            return False
 
     def held_replies(self, channel: str) -> HeldReplies:
         """The replies of ``channel``'s messages that wait for its provider."""
@@ -657,20 +666,34 @@ class Intake:
         return await language_for(agent, job.conversation, job.text, job.hint)
 
     async def _tell_the_wait(self, connector: Queueable, agent: Any) -> None:
-        while not self._stopping:
-            await asyncio.sleep(self._notice_check)
-            try:
-                await self.tell_the_wait(connector, agent)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                logger.exception("intake: the notices of the wait failed")
+        # Each check tells, at its time, whoever crosses the wait before the next check; a
+        # check still waiting for someone's time must not hold up the next one.
+        checks: set[asyncio.Task[None]] = set()
+        try:
+            while not self._stopping:
+                await asyncio.sleep(self._notice_check)
+                check = asyncio.create_task(self._check_the_wait(connector, agent))
+                checks.add(check)
+                check.add_done_callback(checks.discard)
+        finally:
+            for check in checks:
+                check.cancel()
 
-    async def tell_the_wait(self, connector: Queueable, agent: Any) -> int:
-        """One notice to each person whose message waits longer than ``notice_seconds``
-        and who was not told in the last ten minutes; how many were told."""
+    async def _check_the_wait(self, connector: Queueable, agent: Any) -> None:
+        try:
+            await self.tell_the_wait(connector, agent, ahead=self._notice_check)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("intake: the notices of the wait failed")
+
+    async def tell_the_wait(self, connector: Queueable, agent: Any, ahead: float = 0.0) -> int:
+        """One notice to each person whose message waits longer than ``notice_seconds``, or
+        will within ``ahead`` seconds, and who was not told in the last ten minutes; how many
+        were told. A notice goes when its message has waited ``notice_seconds`` (not up to a
+        check later, when the answer may be out before it), unless its answer went first."""
         self.rate.observe(await self.line.answered())
-        waiting = await self.line.waiting(time.time() - self.settings.notice_seconds)
+        waiting = await self.line.waiting(time.time() - self.settings.notice_seconds + ahead)
         if not waiting:
             return 0
         minutes = self.rate.minutes_for(await self.line.depth(), self.settings.workers)
@@ -691,6 +714,11 @@ class Intake:
         sending = asyncio.Semaphore(NOTICES_AT_ONCE)
 
         async def tell(job: Job) -> bool:
+            early = job.put_at + self.settings.notice_seconds - time.time()
+            if early > 0:
+                await asyncio.sleep(early)
+                if await self._answered(job):
+                    return False
             async with sending:
                 language = await self.language_of(agent, job)
                 try:
@@ -728,6 +756,11 @@ def _one_per_person(jobs: Iterable[Job]) -> list[Job]:
     for job in jobs:
         seen.setdefault(job.conversation, job)
     return list(seen.values())
+
+
+def answered_key(job_key: str) -> str:
+    """The channel memory's key of the record that the message ``job_key`` was answered."""
+    return f"intake:answered:{job_key}"
 
 
 def language_key(conversation: str) -> str:

@@ -609,6 +609,35 @@ async def test_the_people_told_are_not_asked_about_again_on_every_check(
     assert len([text for text in sent_texts(provider) if notice in text]) == 31
 
 
+async def test_a_notice_goes_when_its_wait_is_reached_not_a_check_later(
+    lines: Lines, provider: FakeProvider, channel: TelegramInput
+) -> None:
+    """A check looks ahead to the next one: whoever crosses the wait before it is told at
+    that moment, not up to a check later, when their answer may already be out."""
+    intake = Intake(lines.make(), settings(notice_seconds=0.4), lines.memory())
+    put_at = time.monotonic()
+    await put(intake, channel, 770, "when is the next flight?")
+    assert await intake.tell_the_wait(channel, EchoBot(), ahead=5.0) == 1
+    assert time.monotonic() - put_at >= 0.4  # not before the wait was reached
+    notice = CATALOGUE.entry("channels.in_line")["en"].split("{", 1)[0]
+    assert [text for text in sent_texts(provider) if notice in text] != []
+
+
+async def test_no_notice_for_a_message_answered_before_its_wait_was_reached(
+    lines: Lines, provider: FakeProvider, channel: TelegramInput
+) -> None:
+    intake = Intake(lines.make(), settings(workers=1, notice_seconds=0.6), lines.memory())
+    bot = EchoBot()
+    await put(intake, channel, 771, "is the airport open?")
+    telling = asyncio.create_task(intake.tell_the_wait(channel, bot, ahead=5.0))
+    await asyncio.sleep(0.2)  # the check has chosen whom to tell, at 0.6 s
+    await intake.start(channel, bot, bot.handle_message)
+    await intake.drained()
+    assert await telling == 0
+    await intake.stop()
+    assert sent_texts(provider) == ["re: is the airport open?"]
+
+
 DOWN = {"ok": False, "error_code": 502, "description": "Bad Gateway"}
 BLOCKED = {"ok": False, "error_code": 403, "description": "Forbidden: bot was blocked by the user"}
 
