@@ -218,13 +218,14 @@ def report(
     think_time: float,
     setup: str = ONE_MACHINE,
     title: str = "Chaos run",
+    where: str = "in the web chat",
 ) -> str:
     now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     load1, load5, _ = os.getloadavg()
     heading = " ".join(part for part in (title, label) if part)
     lines = [
         f"**{heading}:** {now}, {os.cpu_count()} cores, load average at the end "
-        f"{load1:.2f} / {load5:.2f} (1 / 5 min); {users} people in the web chat "
+        f"{load1:.2f} / {load5:.2f} (1 / 5 min); {users} people {where} "
         f"(en, prs, ps; Arabic script and romanized), {think_time:g} s mean think time; " + setup,
         "",
         "| phase (from the kill) | s | messages | answered | apologised | lost | sent again "

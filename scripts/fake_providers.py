@@ -185,6 +185,8 @@ class FakeProviders:
         }
         self._fail_every = fail_every
         self._count = 0
+        #: The address ``start`` listens on (a cluster run's: this machine's on its bridge).
+        self.host = "127.0.0.1"
         #: Until when (``time.monotonic``) every provider is down: each request is answered
         #: 502 with a proxy's page, as when a provider's front stands but its API does not.
         self.down_until = 0.0
@@ -228,8 +230,8 @@ class FakeProviders:
     async def start(self, port: int) -> str:
         self._runner = web.AppRunner(self.app, access_log=None)
         await self._runner.setup()
-        await web.TCPSite(self._runner, "127.0.0.1", port).start()
-        return f"http://127.0.0.1:{port}"
+        await web.TCPSite(self._runner, self.host, port).start()
+        return f"http://{self.host}:{port}"
 
     async def stop(self) -> None:
         if self._runner is not None:

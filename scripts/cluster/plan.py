@@ -13,6 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 
 from scripts.cluster.network import Network
+from scripts.fake_providers import CHANNEL_SECRETS
 from scripts.stack import fresh_keys
 
 SUBNET = "198.18.0.0/24"
@@ -67,6 +68,16 @@ def rasa_environment(net: Network, keys: Secrets) -> dict[str, str]:
         "ACTION_ENDPOINT_URL": f"http://{net.hosts['actions'].address}:{ACTION_PORT}/webhook",
         "WEBCHAT_TRUSTED_PROXIES": net.hosts["front"].address,
         **fresh_keys(api_token=True, environ={}),
+    }
+
+
+def telegram_environment(net: Network, api_port: int) -> dict[str, str]:
+    """What every Rasa host needs for Telegram: the bot's token and webhook secret (a fake
+    Bot API's), and that API on this machine's address on the bridge."""
+    return {
+        "TELEGRAM_BOT_TOKEN": CHANNEL_SECRETS["TELEGRAM_BOT_TOKEN"],
+        "TELEGRAM_SECRET_TOKEN": CHANNEL_SECRETS["TELEGRAM_SECRET_TOKEN"],
+        "TELEGRAM_API_BASE_URL": f"http://{net.gateway}:{api_port}/telegram",
     }
 
 

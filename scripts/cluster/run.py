@@ -22,10 +22,10 @@ and when the host or process was back, then every conversation read back from th
 store. Exit status 1 if a message was lost. Whatever happens (an error, Ctrl-C, SIGTERM),
 every process, namespace and the bridge are removed.
 
-Only the web chat is loaded. The providers' channels put their turns in the intake's Redis
-Streams (``CHANNEL_INTAKE=queue``, the production profile's default; docs/OPERATIONS.md
-"Intake"), whose path across hosts this run does not exercise: `make bench-surge` and the
-intake's tests run it against one Redis on one machine.
+People write in the web chat (turns answered in the front's request) and on Telegram (turns
+queued in the intake's Redis Streams, ``CHANNEL_INTAKE=queue``, the production profile's
+default, and taken by whichever Rasa host's worker holds the line: scripts/cluster/telegram.py);
+each gets its own table.
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ from scripts import chaos
 from scripts.cluster import plan
 from scripts.cluster.network import Network, NetworkError, refuse_unless_root
 from scripts.cluster.services import Nginx, Postgres, Redis, ServiceError, missing_programs
+from scripts.cluster.telegram import TelegramPeople, menu_folded
+from scripts.loadtest.telegram_people import RecordingTelegram
 from scripts.loadtest.verify import check_conversations, events_from_table
 from scripts.loadtest.webchat_people import (
     LOST,
@@ -61,13 +63,14 @@ from scripts.loadtest.webchat_people import (
     apology_patterns,
     try_again_sentences,
 )
-from scripts.stack import ACTIONS_BIN, ROOT, Stack, StackError
+from scripts.stack import ACTIONS_BIN, ROOT, Stack, StackError, free_port
 
 #: The run's folder in the temporary directory (data, configuration, logs); `--clean` removes
 #: what a killed run left there.
 WORK_PREFIX = "evac-cluster-"
-#: The web chat's connector as credentials.channels.yml names it.
+#: The connectors under load, as credentials.channels.yml names them.
 WEBCHAT = "bot.channels.webchat.WebchatInput"
+TELEGRAM = "bot.channels.telegram.TelegramInput"
 SETUP = (
     "6 hosts (network namespaces on one bridge, 198.18.0.0/24): nginx front, 2 Rasa hosts "
     "(1 worker each), 1 action server, Redis, PostgreSQL (tracker store and content)."
@@ -122,7 +125,7 @@ def cluster_stack(
         extra_env={"ACTION_SERVER_SECRET": keys.action_server},
         rasa_env=rasa_env,
         endpoints=ROOT / "endpoints.production.yml",
-        credentials=web_chat_only(logs.parent),
+        credentials=channels_under_load(logs.parent),
         rasa_hosts=tuple(net.hosts[name].address for name in plan.RASA_HOSTS),
         action_host=net.hosts["actions"].address,
         namespaces={
@@ -131,19 +134,26 @@ def cluster_stack(
     )
 
 
-def web_chat_only(folder: Path) -> Path:
-    """credentials.channels.yml with only the channel under load: each of the others refuses to
-    start without its provider's secrets, which a test machine does not have."""
+def channels_under_load(folder: Path) -> Path:
+    """credentials.channels.yml with only the channels under load: each of the others refuses
+    to start without its provider's secrets, which a test machine does not have."""
     path = folder / "credentials.yml"
-    path.write_text(f"{WEBCHAT}:\n", encoding="utf-8")
+    path.write_text(f"{WEBCHAT}:\n{TELEGRAM}:\n", encoding="utf-8")
     return path
 
 
 async def load_with_faults(
-    net: Network, stack: Stack, front: Nginx, redis: Redis, args: argparse.Namespace
-) -> tuple[list[Message], list[chaos.Fault], float]:
+    net: Network,
+    stack: Stack,
+    front: Nginx,
+    redis: Redis,
+    bot_api: tuple[RecordingTelegram, int],
+    args: argparse.Namespace,
+) -> tuple[list[Message], TelegramPeople, list[chaos.Fault], float]:
     apology = apology_patterns(try_again_sentences())
     balancer = Balancer([front.url])
+    api, api_port = bot_api
+    await api.start(api_port)
     cut_rasa = stack.rasa_urls[1]
     end = args.baseline + 3 * args.phase
     reconnections: list[asyncio.Task[None]] = []
@@ -189,15 +199,22 @@ async def load_with_faults(
         ]
         start = time.monotonic()
         people = People(balancer, args.users, args.think_time, args.give_up, apology, start, end)
+        writers = TelegramPeople(
+            api, front.url, args.telegram_users, args.think_time, args.give_up, apology, start, end
+        )
         load = asyncio.create_task(people.run())
+        telegram = asyncio.create_task(writers.run())
         await asyncio.gather(
             load,
+            telegram,
             chaos.inject(faults, people.clock),
             chaos.watch_recoveries(faults, people.clock, load.done),
-            chaos.supervise(stack, load.done),
+            chaos.supervise(stack, lambda: load.done() and telegram.done()),
         )
         await asyncio.gather(*reconnections)
-    return people.messages, faults, end
+    writers.read_replies()
+    await api.stop()
+    return people.messages, writers, faults, end
 
 
 def front_spread(access_log: Path) -> str:
@@ -225,6 +242,9 @@ def parse_args() -> argparse.Namespace:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--users", type=int, default=6, help="people chatting at once")
+    parser.add_argument(
+        "--telegram-users", type=int, default=4, help="people writing on Telegram at once"
+    )
     parser.add_argument("--think-time", type=float, default=1.0, help="mean s between messages")
     parser.add_argument("--baseline", type=float, default=10.0, help="s before the first fault")
     parser.add_argument("--phase", type=float, default=40.0, help="s between faults, and after")
@@ -303,8 +323,11 @@ def run(net: Network, work: Path, args: argparse.Namespace) -> tuple[str, bool] 
     logs = work / "logs"
     logs.mkdir()
     # The keys the tracker-store check needs to find each conversation by its web chat id.
-    rasa_env = plan.rasa_environment(net, keys)
+    api_port = free_port()
+    rasa_env = {**plan.rasa_environment(net, keys), **plan.telegram_environment(net, api_port)}
     os.environ["CONVERSATION_ID_KEY"] = rasa_env["CONVERSATION_ID_KEY"]
+    api = RecordingTelegram()
+    api.host = net.gateway  # where the Rasa hosts reach this machine
     model = work / "assistant.tar.gz"
     shutil.copy2(args.model, model)  # others may retrain models/ meanwhile
     pg = Postgres(net.hosts["postgres"], work / "postgres", net.subnet, keys.postgres)
@@ -339,7 +362,9 @@ def run(net: Network, work: Path, args: argparse.Namespace) -> tuple[str, bool] 
         # One message per Rasa host and one through the front: no phase pays a first message.
         asyncio.run(chaos.warm_up([*stack.rasa_urls, front.url], give_up=60.0))
         say("load and faults")
-        messages, faults, end = asyncio.run(load_with_faults(net, stack, front, redis, args))
+        messages, writers, faults, end = asyncio.run(
+            load_with_faults(net, stack, front, redis, (api, api_port), args)
+        )
         tracker = pg.url("rasa", keys.rasa_db, "rasa")
         events = events_from_table(tracker, "webchat")
         check = check_conversations(chaos.stored_turns(messages), events)
@@ -348,13 +373,28 @@ def run(net: Network, work: Path, args: argparse.Namespace) -> tuple[str, bool] 
         text = chaos.report(
             label, all_phases, check, args.users, args.think_time, SETUP, "Cluster run"
         )
-        text += "\n" + front_spread(work / "nginx" / "access.log") + "\n"
+        text += "\n" + front_spread(work / "nginx" / "access.log") + "\n\n"
+        telegram_phases = chaos.phases(writers.messages, faults, end)
+        telegram_check = check_conversations(
+            writers.stored_turns(), menu_folded(events_from_table(tracker, "telegram"))
+        )
+        text += chaos.report(
+            label,
+            telegram_phases,
+            telegram_check,
+            args.telegram_users,
+            args.think_time,
+            "the same hosts; the turns queued in Redis Streams, the answers to a fake Bot API "
+            "on this machine.",
+            "Telegram through the front",
+            where="on Telegram",
+        )
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.with_suffix(".json").write_text(
             json.dumps(chaos.details(all_phases, events), ensure_ascii=False, indent=1),
             encoding="utf-8",
         )
-        return text, any(m.outcome == LOST for m in messages)
+        return text, any(m.outcome == LOST for m in [*messages, *writers.messages])
     except (NetworkError, ServiceError, StackError, psycopg.Error, RuntimeError) as error:
         print(f"make cluster failed: {error}", file=sys.stderr)
         show_logs(work)
