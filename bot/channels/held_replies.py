@@ -6,10 +6,11 @@ replies fail although the turn itself went well. Running the turn again would ad
 to the conversation twice; acknowledging it would lose the answer. So the intake keeps the
 replies that did not go out (``TurnReplies.held``: the first that failed and every one after
 it, in order) in the channel memory under the message's key, with the turn's record, and its
-worker hands them over with growing pauses (``IntakeSettings.reply_retry_seconds``, the
-provider's ``retry_after`` when it names one) for up to ``reply_hold_seconds``. Only then does
-the message leave its line. A worker that stops meanwhile leaves the message in line; the next
-one finds the kept replies and hands over what is left instead of running the turn.
+worker hands them over after the provider's ``retry_after`` when it names one, else with
+growing pauses (``IntakeSettings.reply_retry_seconds``), for up to ``reply_hold_seconds``.
+Only then does the message leave its line. A worker that stops meanwhile leaves the message
+in line; the next one finds the kept replies and hands over what is left instead of running
+the turn.
 
 Meanwhile the people behind it in its line wait: their replies would meet the same provider.
 A refusal that stays one (a blocked bot, a wrong address: ``ProviderFailure.passing``) is not
@@ -98,8 +99,11 @@ class HeldReplies:
                         self.hold_seconds,
                     )
                     break
-                pause = next(pauses, pause)
-                await asyncio.sleep(max(pause, float(failure.retry_after or 0)))
+                if failure.retry_after is not None:
+                    await asyncio.sleep(max(0.1, failure.retry_after))  # when it said to
+                else:
+                    pause = next(pauses, pause)
+                    await asyncio.sleep(pause)
                 continue
             left.pop(0)
             HELD_REPLIES.labels(self.channel, "handed_over").inc()

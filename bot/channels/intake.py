@@ -595,6 +595,14 @@ class Intake:
         except MemoryUnavailable:
             logger.debug("channel memory unavailable: the turn's record is not kept")
 
+    async def _untold(self, conversation: str) -> None:
+        """Forgets that ``conversation`` was told of the wait: it was answered first."""
+        self._told_until.pop(conversation, None)
+        try:
+            await self.memory.delete(told_key(conversation))
+        except MemoryUnavailable:
+            logger.debug("channel memory unavailable: the notice's mark expires by itself")
+
     async def _answered(self, job: Job) -> bool:
         """Whether ``job``'s turn has reached its person (its record, ``_turn``)."""
         try:
@@ -704,7 +712,7 @@ class Intake:
             if job.conversation in self._told_until:
                 continue
             try:
-                if await self.memory.add(f"intake:told:{job.conversation}", NOTICE_EVERY_SECONDS):
+                if await self.memory.add(told_key(job.conversation), NOTICE_EVERY_SECONDS):
                     to_tell.append(job)
             except MemoryUnavailable:
                 break  # without the memory, a notice could repeat on every check
@@ -718,6 +726,7 @@ class Intake:
             if early > 0:
                 await asyncio.sleep(early)
                 if await self._answered(job):
+                    await self._untold(job.conversation)  # their next wait may need one
                     return False
             async with sending:
                 language = await self.language_of(agent, job)
@@ -761,6 +770,11 @@ def _one_per_person(jobs: Iterable[Job]) -> list[Job]:
 def answered_key(job_key: str) -> str:
     """The channel memory's key of the record that the message ``job_key`` was answered."""
     return f"intake:answered:{job_key}"
+
+
+def told_key(conversation: str) -> str:
+    """The channel memory's mark that ``conversation`` was told of the wait lately."""
+    return f"intake:told:{conversation}"
 
 
 def language_key(conversation: str) -> str:

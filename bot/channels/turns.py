@@ -147,13 +147,13 @@ class TurnReplies(OutputChannel):
         if self.held:
             self.held.append(dict(message))  # behind the one that waits for the provider
             return
-        kept = dict(message)  # Rasa's send_response pops what it sends
+        kept = dict(message) if self.hold else None  # Rasa's send_response pops what it sends
         failure = await self._attempt(
             recipient_id, self.output.send_response(recipient_id, message)
         )
         if failure is None:
             await self._shown(visible)
-        elif self.hold and visible and failure.passing:
+        elif kept is not None and visible and failure.passing:
             self.held.append(kept)
 
     async def attempt(

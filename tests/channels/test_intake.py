@@ -18,7 +18,14 @@ from rasa.core.channels.channel import UserMessage
 
 from bot.channels.addresses import AddressBook
 from bot.channels.identity import conversation_id
-from bot.channels.intake import Intake, Line, LineDrainRate, ProcessLine, jumps_the_line
+from bot.channels.intake import (
+    Intake,
+    Line,
+    LineDrainRate,
+    ProcessLine,
+    jumps_the_line,
+    told_key,
+)
 from bot.channels.kannel import KannelInput
 from bot.channels.memory import ChannelMemory, ProcessMemory
 from bot.channels.redis_memory import RedisMemory
@@ -636,6 +643,8 @@ async def test_no_notice_for_a_message_answered_before_its_wait_was_reached(
     assert await telling == 0
     await intake.stop()
     assert sent_texts(provider) == ["re: is the airport open?"]
+    # Not marked as told either: a long wait for their next message gets its notice.
+    assert await intake.memory.get(told_key(conversation_id("telegram", "771"))) is None
 
 
 DOWN = {"ok": False, "error_code": 502, "description": "Bad Gateway"}
