@@ -540,17 +540,20 @@ class Intake:
         the person, and recorded as answered before it leaves the line."""
         record = answered_key(job.key)
         held = self.held_replies(connector.name())
-        still_held = await held.kept(job.key)
-        if still_held:
-            logger.info("%s: a message taken back has replies held; they go out", connector.name())
-            await self._hand_over(held, job, connector, still_held)
-            return
         try:
-            if await self.memory.get(record) is not None:
-                logger.info("%s: a message taken back was answered already", connector.name())
-                return
+            answered = await self.memory.get(record) is not None
         except MemoryUnavailable:
-            pass
+            answered = False
+        if answered:
+            # Held replies are kept with the record, so only a message answered already can
+            # have some: a turn that runs pays one read of the memory, not two.
+            still_held = await held.kept(job.key)
+            if still_held:
+                logger.info("%s: a message taken back has replies held", connector.name())
+                await self._hand_over(held, job, connector, still_held)
+            else:
+                logger.info("%s: a message taken back was answered already", connector.name())
+            return
         pauses = iter(self.settings.retry_seconds)
         outputs: list[TurnReplies] = []
 
