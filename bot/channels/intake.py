@@ -677,36 +677,43 @@ class Intake:
         return await language_for(agent, job.conversation, job.text, job.hint)
 
     async def _tell_the_wait(self, connector: Queueable, agent: Any) -> None:
-        # Each check tells, at its time, whoever crosses the wait before the next check; a
-        # check still waiting for someone's time must not hold up the next one.
-        checks: set[asyncio.Task[None]] = set()
+        # The checks choose whom to tell one after the other, as before; the notices they
+        # chose go in the background, each when its wait is reached, so that a check never
+        # waits for its people's time before the next one.
+        sending: set[asyncio.Task[int]] = set()
         try:
             while not self._stopping:
                 await asyncio.sleep(self._notice_check)
-                check = asyncio.create_task(self._check_the_wait(connector, agent))
-                checks.add(check)
-                check.add_done_callback(checks.discard)
+                try:
+                    jobs, minutes = await self._to_tell(ahead=self._notice_check)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    logger.exception("intake: the notices of the wait failed")
+                    continue
+                if jobs:
+                    task = asyncio.create_task(self._tell(connector, agent, jobs, minutes))
+                    sending.add(task)
+                    task.add_done_callback(sending.discard)
         finally:
-            for check in checks:
-                check.cancel()
-
-    async def _check_the_wait(self, connector: Queueable, agent: Any) -> None:
-        try:
-            await self.tell_the_wait(connector, agent, ahead=self._notice_check)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            logger.exception("intake: the notices of the wait failed")
+            for task in sending:
+                task.cancel()
 
     async def tell_the_wait(self, connector: Queueable, agent: Any, ahead: float = 0.0) -> int:
         """One notice to each person whose message waits longer than ``notice_seconds``, or
         will within ``ahead`` seconds, and who was not told in the last ten minutes; how many
         were told. A notice goes when its message has waited ``notice_seconds`` (not up to a
         check later, when the answer may be out before it), unless its answer went first."""
+        jobs, minutes = await self._to_tell(ahead)
+        return await self._tell(connector, agent, jobs, minutes)
+
+    async def _to_tell(self, ahead: float) -> tuple[list[Job], int]:
+        """The oldest waiting message of each person to tell (``tell_the_wait``), the
+        longest waiting first, marked as told; and the minutes the notices promise."""
         self.rate.observe(await self.line.answered())
         waiting = await self.line.waiting(time.time() - self.settings.notice_seconds + ahead)
         if not waiting:
-            return 0
+            return [], 0
         minutes = self.rate.minutes_for(await self.line.depth(), self.settings.workers)
         now = time.monotonic()
         self._told_until = {key: until for key, until in self._told_until.items() if until > now}
@@ -720,6 +727,9 @@ class Intake:
             except MemoryUnavailable:
                 break  # without the memory, a notice could repeat on every check
             self._told_until[job.conversation] = now + NOTICE_EVERY_SECONDS
+        return to_tell, minutes
+
+    async def _tell(self, connector: Queueable, agent: Any, jobs: list[Job], minutes: int) -> int:
         # In a surge thousands wait at once: one notice after the other would reach the last of
         # them long after their answer. The longest waiting go first.
         sending = asyncio.Semaphore(NOTICES_AT_ONCE)
@@ -740,7 +750,7 @@ class Intake:
                     logger.warning("%s: the notice of the wait did not go out", connector.name())
                     return False
 
-        return sum(await asyncio.gather(*(tell(job) for job in to_tell)))
+        return sum(await asyncio.gather(*(tell(job) for job in jobs)))
 
 
 def intake_for(
