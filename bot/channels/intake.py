@@ -540,11 +540,7 @@ class Intake:
         the person, and recorded as answered before it leaves the line."""
         record = answered_key(job.key)
         held = self.held_replies(connector.name())
-        try:
-            answered = await self.memory.get(record) is not None
-        except MemoryUnavailable:
-            answered = False
-        if answered:
+        if await self._answered(job):
             # Held replies are kept with the record, so only a message answered already can
             # have some: a turn that runs pays one read of the memory, not two.
             still_held = await held.kept(job.key)

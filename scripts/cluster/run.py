@@ -200,7 +200,14 @@ async def load_with_faults(
         start = time.monotonic()
         people = People(balancer, args.users, args.think_time, args.give_up, apology, start, end)
         writers = TelegramPeople(
-            api, front.url, args.telegram_users, args.think_time, args.give_up, apology, start, end
+            Balancer([front.url]),
+            args.telegram_users,
+            args.think_time,
+            args.give_up,
+            apology,
+            start,
+            end,
+            api=api,
         )
         load = asyncio.create_task(people.run())
         telegram = asyncio.create_task(writers.run())

@@ -18,9 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import random
-import re
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,15 +26,8 @@ import aiohttp
 from bot.channels.identity import conversation_id
 from scripts.fake_providers import TELEGRAM_SECRET_HEADER
 from scripts.loadtest.telegram_people import RecordingTelegram, update
-from scripts.loadtest.traffic import (
-    MENU_NUMBERS,
-    SLICES,
-    Turn,
-    conversation,
-    read_messages,
-    squeeze,
-)
-from scripts.loadtest.webchat_people import ANSWERED, Message, classify
+from scripts.loadtest.traffic import MENU_NUMBERS, Turn, squeeze
+from scripts.loadtest.webchat_people import ANSWERED, Message, People, classify
 
 #: Telegram sends a webhook again after an error; here a second later each time.
 RESEND_SECONDS = 1.0
@@ -48,57 +38,31 @@ _chats = itertools.count(880_000_000)
 
 
 @dataclass
-class TelegramPeople:
-    """``count`` people writing to the bot through ``front`` until ``until`` seconds after
-    ``start``; ``api`` is the fake Bot API the Rasa hosts send the answers to."""
+class TelegramPeople(People):
+    """``People`` writing to the bot on Telegram through the front (``balancer``'s one URL)
+    until ``until`` seconds after ``start``; ``api`` is the fake Bot API the Rasa hosts send
+    the answers to. Each message's ``sender`` is its chat id, a new chat for each conversation."""
 
-    api: RecordingTelegram
-    front: str
-    count: int
-    think_time: float
-    give_up: float
-    apology: list[re.Pattern[str]]
-    start: float
-    until: float
+    api: RecordingTelegram = field(default_factory=RecordingTelegram)
     seed: int = 23
-    #: Each message's ``sender`` is its chat id.
-    messages: list[Message] = field(default_factory=list)
 
-    def clock(self) -> float:
-        return time.monotonic() - self.start
-
-    async def run(self) -> None:
-        phrases = read_messages()
+    def session(self) -> aiohttp.ClientSession:
         connector = aiohttp.TCPConnector(limit=0, force_close=True)
         timeout = aiohttp.ClientTimeout(total=WEBHOOK_TIMEOUT_SECONDS)
-        async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
-            await asyncio.gather(*(self._person(session, i, phrases) for i in range(self.count)))
+        return aiohttp.ClientSession(connector=connector, timeout=timeout)
 
-    async def _person(
-        self, session: aiohttp.ClientSession, index: int, phrases: dict[str, dict[str, list[str]]]
-    ) -> None:
-        rng = random.Random(self.seed * 1000 + index)
-        slice_name = SLICES[index % len(SLICES)]
-        while self.clock() < self.until:
-            chat = next(_chats)
-            for text in conversation(rng, slice_name, phrases[slice_name]):
-                if self.clock() >= self.until:
-                    return
-                message = Message(str(chat), slice_name.split("_")[0], text, self.clock())
-                self.messages.append(message)
-                await self._deliver(session, chat, slice_name, message)
-                await asyncio.sleep(min(5.0, rng.expovariate(1 / self.think_time)))
+    def new_sender(self) -> str:
+        return str(next(_chats))
 
-    async def _deliver(
-        self, session: aiohttp.ClientSession, chat: int, slice_name: str, message: Message
-    ) -> None:
+    async def send(self, session: aiohttp.ClientSession, message: Message, slice_name: str) -> None:
+        chat = int(message.sender)
         body = update(chat, message.text, slice_name)
         answered = self.api.waiter(chat)
         deadline = message.written + self.give_up
         while True:
             try:
                 async with session.post(
-                    f"{self.front}/webhooks/telegram/webhook",
+                    f"{self.balancer.urls[0]}/webhooks/telegram/webhook",
                     json=body,
                     headers=TELEGRAM_SECRET_HEADER,
                 ) as response:

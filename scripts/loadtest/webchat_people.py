@@ -202,9 +202,21 @@ class People:
 
     async def run(self) -> None:
         phrases = read_messages()
-        connector = aiohttp.TCPConnector(limit=0, force_close=True)
-        async with aiohttp.ClientSession(connector=connector) as session:
+        async with self.session() as session:
             await asyncio.gather(*(self._person(session, i, phrases) for i in range(self.count)))
+
+    def session(self) -> aiohttp.ClientSession:
+        """Where the people's requests go out: a new connection each, as phones make them."""
+        connector = aiohttp.TCPConnector(limit=0, force_close=True)
+        return aiohttp.ClientSession(connector=connector)
+
+    def new_sender(self) -> str:
+        """Whom a new conversation comes from: a web chat's sender id."""
+        return f"chaos{uuid.uuid4().hex}"
+
+    async def send(self, session: aiohttp.ClientSession, message: Message, slice_name: str) -> None:
+        """Sends ``message`` and notes on it what became of it."""
+        await deliver(session, self.balancer, message, self.apology, self.clock, self.give_up)
 
     async def _person(
         self, session: aiohttp.ClientSession, index: int, phrases: dict[str, dict[str, list[str]]]
@@ -213,13 +225,11 @@ class People:
         slice_name = SLICES[index % len(SLICES)]
         language = slice_name.split("_")[0]
         while self.clock() < self.until:
-            sender = f"chaos{uuid.uuid4().hex}"
+            sender = self.new_sender()
             for text in conversation(rng, slice_name, phrases[slice_name]):
                 if self.clock() >= self.until:
                     return
                 message = Message(sender, language, text, self.clock())
                 self.messages.append(message)
-                await deliver(
-                    session, self.balancer, message, self.apology, self.clock, self.give_up
-                )
+                await self.send(session, message, slice_name)
                 await asyncio.sleep(min(5.0, rng.expovariate(1 / self.think_time)))
