@@ -34,7 +34,9 @@ its turn's replies, or its apology, were handed to the provider; a worker that s
 middle leaves it with the line, and the next worker on that line takes it back first. The
 turn's own record (``answered:`` in the channel memory, kept as soon as the provider took the
 first reply) makes a message taken back after a reply went out only acknowledged, not
-answered again; the providers' ids (``SeenMessages``)
+answered again; the process remembers its own turns' records too, until their message left
+the line, for a Redis that cannot be reached between a reply and its ``XACK``; the providers'
+ids (``SeenMessages``)
 keep a retry out of the line. A message whose turn raises (rather than ending in an answer or
 an apology) is tried again, and on its third failure leaves the line with the apology, so that
 it cannot hold the people behind it in silence. Replies the provider could not take for now
@@ -110,6 +112,9 @@ BATCH: Final = 20
 #: and how long those failures are remembered.
 TURN_FAILURES: Final = 3
 FAILURES_SECONDS: Final = 3600.0
+#: How many turns over and not yet acknowledged this process remembers at most (only while
+#: Redis cannot be reached are there more than the workers).
+OVER_REMEMBERED: Final = 10_000
 
 
 def jumps_the_line(text: str | None) -> bool:
@@ -406,6 +411,12 @@ class Intake:
         #: process), until when (``time.monotonic``): the checks ask the memory only about
         #: the people newly waiting, not again about the thousands already told.
         self._told_until: dict[str, float] = {}
+        #: The records of the turns over in this process whose message has not left its line:
+        #: job key → what ``_turn`` keeps. When Redis cannot be reached between a turn's reply
+        #: and its ``XACK`` (a partition), neither the record nor the acknowledgement is kept;
+        #: the worker takes its own message back once Redis answers, and this is what tells it
+        #: that the person has the answer already, so that the turn is not run again.
+        self._over: collections.OrderedDict[str, dict[str, str]] = collections.OrderedDict()
 
     @property
     def workers(self) -> list[asyncio.Task[None]]:
@@ -519,6 +530,7 @@ class Intake:
                     finally:
                         keeping.cancel()
                     await self.line.ack(partition, taken)
+                    self._over.pop(taken.job.key, None)
                 finally:
                     self._busy -= 1
                 answered += 1
@@ -541,6 +553,7 @@ class Intake:
         record = answered_key(job.key)
         held = self.held_replies(connector.name())
         if await self._answered(job):
+            await self._keep_record_again(job)
             # Held replies are kept with the record, so only a message answered already can
             # have some: a turn that runs pays one read of the memory, not two.
             still_held = await held.kept(job.key)
@@ -556,6 +569,7 @@ class Intake:
         async def replied() -> None:
             # Kept as soon as the person has the first reply, not only once the turn is over
             # and stored: a worker killed in between would otherwise let the turn run again.
+            self._remember_over(job.key, {record: Outcome.ANSWERED.value})
             try:
                 await self.memory.put({record: Outcome.ANSWERED.value}, ANSWERED_SECONDS)
             except MemoryUnavailable:
@@ -585,6 +599,7 @@ class Intake:
             # The notices of the wait read it instead of the tracker: in a surge most of the
             # people waiting are told, and each tracker read is a turn's worth of SQL.
             kept[language_key(job.conversation)] = said_in
+        self._remember_over(job.key, kept)
         if outputs and outputs[-1].held:
             await held.keep(job.key, outputs[-1].held, kept)
             await self._hand_over(held, job, connector, outputs[-1].held)
@@ -593,6 +608,23 @@ class Intake:
             await self.memory.put(kept, ANSWERED_SECONDS)
         except MemoryUnavailable:
             logger.debug("channel memory unavailable: the turn's record is not kept")
+
+    def _remember_over(self, job_key: str, kept: dict[str, str]) -> None:
+        self._over[job_key] = kept
+        self._over.move_to_end(job_key)
+        while len(self._over) > OVER_REMEMBERED:
+            self._over.popitem(last=False)
+
+    async def _keep_record_again(self, job: Job) -> None:
+        """Keeps the record of a turn over in this process that could not be kept then
+        (Redis unreachable), now that its message was taken back: for the other processes."""
+        kept = self._over.get(job.key)
+        if kept is None:
+            return
+        try:
+            await self.memory.put(kept, ANSWERED_SECONDS)
+        except MemoryUnavailable:
+            logger.debug("channel memory unavailable: the turn's record is kept here only")
 
     async def _untold(self, conversation: str) -> None:
         """Forgets that ``conversation`` was told of the wait: it was answered first."""
@@ -604,6 +636,8 @@ class Intake:
 
     async def _answered(self, job: Job) -> bool:
         """Whether ``job``'s turn has reached its person (its record, ``_turn``)."""
+        if job.key in self._over:
+            return True
         try:
             return await self.memory.get(answered_key(job.key)) is not None
         except MemoryUnavailable:

@@ -27,7 +27,7 @@ from bot.channels.intake import (
     told_key,
 )
 from bot.channels.kannel import KannelInput
-from bot.channels.memory import ChannelMemory, ProcessMemory
+from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 from bot.channels.redis_memory import RedisMemory
 from bot.channels.settings import (
     IntakeSettings,
@@ -744,3 +744,58 @@ async def test_held_replies_are_given_up_after_the_hold_and_the_line_goes_on(
     assert len(sent_texts(provider)) >= 3
     assert await intake.held_replies("telegram").kept("telegram:1") is None
     assert bot.messages == ["next flight?"]
+
+
+@dataclass
+class CutBeforeReply(EchoBot):
+    """Cuts Redis off (``cut``) just before its first answer: the reply reaches the provider,
+    the turn's record and the message's ``XACK`` do not reach Redis."""
+
+    cut: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def handle_message(self, message: UserMessage) -> None:
+        if not self.started:
+            self.cut.set()
+        await super().handle_message(message)
+
+
+async def test_redis_cut_off_between_a_reply_and_its_ack_does_not_run_the_turn_again(
+    lines: Lines, provider: FakeProvider, channel: TelegramInput, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A partition from Redis while the answer goes out: the worker takes its own message
+    back once Redis answers, and acknowledges it without answering it a second time (which
+    would also store the message twice in the conversation)."""
+    line, memory = lines.make(), lines.memory()
+    bot = CutBeforeReply()
+    refused: list[str] = []
+    real_put, real_get, real_ack = memory.put, memory.get, line.ack
+
+    async def cut_put(*args: Any, **kwargs: Any) -> None:
+        if bot.cut.is_set():
+            raise MemoryUnavailable("Redis cannot be reached")
+        await real_put(*args, **kwargs)
+
+    async def cut_get(key: str) -> str | None:
+        if bot.cut.is_set():
+            raise MemoryUnavailable("Redis cannot be reached")
+        return await real_get(key)
+
+    async def cut_ack(partition: int, taken: Any) -> None:
+        if bot.cut.is_set():
+            refused.append(taken.job.key)
+            bot.cut.clear()  # the partition heals after the worker failed to acknowledge
+            raise ConnectionError("Redis cannot be reached")
+        await real_ack(partition, taken)
+
+    monkeypatch.setattr(memory, "put", cut_put)
+    monkeypatch.setattr(memory, "get", cut_get)
+    monkeypatch.setattr(line, "ack", cut_ack)
+    intake = Intake(line, settings(workers=1), memory)
+    await intake.start(channel, bot, bot.handle_message)
+    await put(intake, channel, 715, "is the gate open?")
+    await intake.drained()
+    await intake.stop()
+    assert refused == ["telegram:715"]
+    assert sent_texts(provider) == ["re: is the gate open?"]
+    assert bot.started == ["is the gate open?"]  # the turn ran once
+    assert await memory.get("intake:answered:telegram:715") == "answered"
