@@ -768,10 +768,12 @@ class Intake:
             early = job.put_at + self.settings.notice_seconds - time.time()
             if early > 0:
                 await asyncio.sleep(early)
+            async with sending:
+                # Asked again after the wait for a turn to send: "your question is in line"
+                # after its answer would only confuse.
                 if await self._answered(job):
                     await self._untold(job.conversation)  # their next wait may need one
                     return False
-            async with sending:
                 language = await self.language_of(agent, job)
                 try:
                     await connector.say(connector.from_queue(job.data), in_line(language, minutes))

@@ -647,6 +647,24 @@ async def test_no_notice_for_a_message_answered_before_its_wait_was_reached(
     assert await intake.memory.get(told_key(conversation_id("telegram", "771"))) is None
 
 
+async def test_a_notice_chosen_late_is_not_sent_after_its_answer(
+    lines: Lines, provider: FakeProvider, channel: TelegramInput
+) -> None:
+    """In a surge a notice may wait for the ones before it; if the answer went out
+    meanwhile, "your question is in line" would come after it and confuse."""
+    intake = Intake(lines.make(), settings(workers=1, notice_seconds=0.05), lines.memory())
+    bot = EchoBot()
+    await put(intake, channel, 772, "is the airport open?")
+    await asyncio.sleep(0.1)
+    chosen, minutes = await intake._to_tell(ahead=0.0)  # the wait is reached: it is chosen
+    assert [job.conversation for job in chosen] == [conversation_id("telegram", "772")]
+    await intake.start(channel, bot, bot.handle_message)  # and answered before it goes
+    await intake.drained()
+    assert await intake._tell(channel, bot, chosen, minutes) == 0
+    await intake.stop()
+    assert sent_texts(provider) == ["re: is the airport open?"]
+
+
 DOWN = {"ok": False, "error_code": 502, "description": "Bad Gateway"}
 BLOCKED = {"ok": False, "error_code": 403, "description": "Forbidden: bot was blocked by the user"}
 
