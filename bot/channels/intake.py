@@ -26,8 +26,9 @@ minutes are left: the whole line's length over the turns every process answered 
 lately (``LineDrainRate``). In a surge most of those waiting are told, so the notices stay
 cheap: the language is that of the person's last answer, kept with the turn's record (no
 tracker read), and each check asks the memory only about people it has not seen told. A check
-(once a second) looks ahead to the next one: a notice goes when its message has waited that
-long, not up to a second later, when its answer may already have gone out.
+(once a second) looks ahead to the end of the next one: a notice goes when its message has
+waited that long, not up to a second later, when its answer may already have gone out; a
+notice whose answer went out first is not sent.
 
 **Nothing lost, nothing answered twice.** A message leaves the line (``Line.ack``) only after
 its turn's replies, or its apology, were handed to the provider; a worker that stops in the
@@ -112,6 +113,11 @@ BATCH: Final = 20
 #: and how long those failures are remembered.
 TURN_FAILURES: Final = 3
 FAILURES_SECONDS: Final = 3600.0
+#: How long a server that stops lets the turns under way end (replies out, conversation
+#: stored, message acknowledged) before it cuts them off: a restart in a surge then leaves
+#: nobody half answered, nor waiting ``INTAKE_CLAIM_IDLE_SECONDS`` for another process.
+#: Inside the 10 s that Docker, and ``make run``'s stack, give a process after SIGTERM.
+STOP_GRACE_SECONDS: Final = 8.0
 #: How many turns over and not yet acknowledged this process remembers at most (only while
 #: Redis cannot be reached are there more than the workers).
 OVER_REMEMBERED: Final = 10_000
@@ -458,11 +464,16 @@ class Intake:
         notices = asyncio.create_task(self._tell_the_wait(connector, agent), name="intake-notices")
         self._tasks.append(notices)
 
-    async def stop(self) -> None:
-        """Stops the workers; what they had not answered stays in the line."""
-        tasks, self._tasks = self._tasks, []
-        # A client library may turn a cancellation into its own error: the flag ends the loop.
+    async def stop(self, grace: float = STOP_GRACE_SECONDS) -> None:
+        """Stops the workers: each ends the turn it is in, for up to ``grace`` seconds, and
+        takes no other; what they had not answered stays in the line. (A process killed
+        outright ends none: a test of that stops with ``grace=0``.)"""
+        workers, tasks, self._tasks = self.workers, self._tasks, []
+        # The flag ends the workers' loops after their turn; it also ends them when a client
+        # library turns the cancellation below into its own error.
         self._stopping = True
+        if grace > 0 and workers:
+            await asyncio.wait(workers, timeout=grace)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -711,16 +722,23 @@ class Intake:
         # chose go in the background, each when its wait is reached, so that a check never
         # waits for its people's time before the next one.
         sending: set[asyncio.Task[int]] = set()
+        took = 0.0
         try:
             while not self._stopping:
                 await asyncio.sleep(self._notice_check)
+                started = time.monotonic()
                 try:
-                    jobs, minutes = await self._to_tell(ahead=self._notice_check)
+                    # Ahead to the end of the next check, which starts a second after this one
+                    # ends: under a surge a check takes a while, and whoever crossed their
+                    # wait in between would be answered before their notice went.
+                    jobs, minutes = await self._to_tell(ahead=self._notice_check + 2 * took)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
                     logger.exception("intake: the notices of the wait failed")
                     continue
+                finally:
+                    took = time.monotonic() - started
                 if jobs:
                     task = asyncio.create_task(self._tell(connector, agent, jobs, minutes))
                     sending.add(task)

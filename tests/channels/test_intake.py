@@ -216,7 +216,7 @@ async def test_a_worker_stopped_mid_turn_leaves_the_message_to_the_next_once(
     await put(first, channel, 703, "is the gate open?")
     while not bot.started:
         await asyncio.sleep(0.01)
-    await first.stop()  # the worker dies in the middle of the turn: nothing was sent
+    await first.stop(grace=0)  # the worker dies in the middle of the turn: nothing was sent
     assert sent_texts(provider) == []
 
     second = Intake(lines.make(), settings(workers=1), lines.memory())  # another process
@@ -225,6 +225,35 @@ async def test_a_worker_stopped_mid_turn_leaves_the_message_to_the_next_once(
     await second.drained()
     await second.stop()
     assert sent_texts(provider) == ["re: is the gate open?"]
+
+
+async def test_a_server_that_stops_ends_the_turn_under_way_and_takes_no_other(
+    lines: Lines, provider: FakeProvider, channel: TelegramInput
+) -> None:
+    """A restart during a surge: the person whose answer is being made gets it (and the
+    conversation stores it) before the process goes; the next message waits for the next
+    process instead of being cut off in the middle."""
+    first = Intake(lines.make(1), settings(workers=1, partitions=1), lines.memory())
+    bot = EchoBot(held={"is the gate open?"})
+    await first.start(channel, bot, bot.handle_message)
+    await put(first, channel, 706, "is the gate open?")
+    await put(first, channel, 707, "which documents do I need?")
+    while not bot.started:
+        await asyncio.sleep(0.01)
+    stopping = asyncio.create_task(first.stop())
+    await asyncio.sleep(0.2)
+    assert not stopping.done()  # it waits for the turn under way
+    bot.go.set()
+    await asyncio.wait_for(stopping, 5)
+    assert sent_texts(provider) == ["re: is the gate open?"]
+    assert await lines.make(1).depth() == 1  # the second message waits in line
+
+    second = Intake(lines.make(1), settings(workers=1, partitions=1), lines.memory())
+    await second.start(channel, bot, bot.handle_message)
+    await second.drained()
+    await second.stop()
+    assert sent_texts(provider) == ["re: is the gate open?", "re: which documents do I need?"]
+    assert bot.started == ["is the gate open?", "which documents do I need?"]
 
 
 @dataclass
@@ -248,7 +277,7 @@ async def test_a_worker_stopped_after_its_first_reply_does_not_let_the_turn_run_
     await put(first, channel, 705, "is the gate open?")
     while not bot.messages:
         await asyncio.sleep(0.01)
-    await first.stop()  # the person has the answer; the turn never ended
+    await first.stop(grace=0)  # the person has the answer; the turn never ended
     assert sent_texts(provider) == ["re: is the gate open?"]
 
     second = Intake(lines.make(), settings(workers=1), lines.memory())  # another process
@@ -278,7 +307,7 @@ async def test_a_message_answered_before_its_worker_stopped_is_not_answered_agai
     await put(first, channel, 704, "is the gate open?")
     # Stopped once the turn is over (its replies out, its record kept) and only XACK is left.
     await asyncio.wait_for(acking.wait(), 10)
-    await first.stop()
+    await first.stop(grace=0)
     line.ack = real_ack  # type: ignore[method-assign]
 
     second = Intake(lines.make(), settings(workers=1), lines.memory())
@@ -713,7 +742,7 @@ async def test_a_worker_stopped_while_an_answer_waits_for_the_provider_leaves_it
     await first.start(channel, bot, bot.handle_message)
     await put(first, channel, 711, "which documents do I need?")
     await attempts(provider, 2)
-    await first.stop()  # the process dies while Telegram is down
+    await first.stop(grace=0)  # the process dies while Telegram is down
     refused = provider_back(provider)
 
     second = Intake(lines.make(), settings(workers=1), lines.memory())  # another process

@@ -3,8 +3,9 @@ servers with two intake workers each, one line in Redis Streams, the fake Telegr
 
 Each person's messages are answered in the order they arrived and each once, whichever server
 took the webhook; STOP goes before what waits; a person kept waiting is told so in their
-language before the answer; a server killed in the middle of turns leaves them to the other,
-and each is answered exactly once; the web chat past ``SYNC_TURNS_WAITING`` answers with the
+language before the answer; a server stopped (SIGTERM) in the middle of turns ends them
+before it goes; a server killed in the middle of turns leaves them to the other, and each is
+answered exactly once; the web chat past ``SYNC_TURNS_WAITING`` answers with the
 notice at once and its mailbox brings the answer.
 
 Turns are made slow where a test needs a backlog by a stand-in between Rasa and its action
@@ -255,6 +256,60 @@ async def test_telegram_down_for_seconds_delays_the_answers_and_loses_none(
         assert len(queued.user_texts(conversation)) == 1
         got = answers(queued.received(chat))
         assert got and got == queued.bot_texts(conversation)  # every reply, once, in order
+
+
+async def test_a_server_stopped_mid_turn_ends_its_turns_before_it_goes(queued: Queued) -> None:
+    """A restart in a surge (SIGTERM, as ``docker stop`` and ``make run``'s stack send it):
+    the turns under way in the server that stops end there, each answered once; none is cut
+    off to be run again by the other server, which answers the rest."""
+    chats = [a_chat() for _ in range(8)]
+    async with aiohttp.ClientSession() as http:
+        for chat in chats:
+            await send_telegram(http, queued.urls[0], chat, "hello", "en")
+        for chat in chats:
+            await answered(queued, chat, 1, timeout=60)
+        before = {chat: len(queued.received(chat)) for chat in chats}
+        calls = queued.actions.calls
+        queued.actions.delay = 2.0
+        for chat in chats:
+            await send_telegram(http, queued.urls[0], chat, "is abbey gate open?", "en")
+    # Four workers, two in each server, each in the middle of a turn (in its action).
+    await until(lambda: queued.actions.in_flight >= 4, 30, "four turns in flight at once")
+    os.killpg(queued.servers.stack.processes()["rasa-2"].pid, signal.SIGTERM)
+    try:
+        for chat in chats:
+            await answered(queued, chat, 2, timeout=60)
+        assert queued.actions.calls - calls == len(chats)  # no turn was run a second time
+        for chat in chats:
+            conversation = conversation_id("telegram", str(chat))
+            assert queued.user_texts(conversation) == ["hello", "is abbey gate open?"]
+            got = answers(queued.received(chat, before[chat]))
+            assert got and got == queued.bot_texts(conversation, after=1)
+    finally:
+        await started_again(queued, "rasa-2")  # for the tests after this one
+
+
+async def started_again(queued: Queued, name: str) -> None:
+    """Starts the server ``name`` again once it has exited, as ``make run``'s stack does,
+    and waits until it answers."""
+    stack = queued.servers.stack
+    await until(lambda: stack.processes()[name].poll() is not None, 30, f"{name} exited")
+
+    def restarted() -> bool:
+        stack.restart_dead()  # the first call sets when, a later one starts it
+        return stack.processes()[name].poll() is None
+
+    await until(restarted, 30, f"{name} started again")
+    url = queued.urls[[server for server, *_ in stack.rasa_servers()].index(name)]
+
+    async def answers() -> bool:
+        try:
+            async with aiohttp.ClientSession() as http, http.get(f"{url}/") as response:
+                return response.status == 200
+        except aiohttp.ClientError:
+            return False
+
+    await until(answers, 120, f"{name} answers again")
 
 
 async def test_a_server_killed_mid_turn_leaves_each_message_to_the_other_answered_once(
