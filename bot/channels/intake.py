@@ -787,8 +787,8 @@ class Intake:
             if early > 0:
                 await asyncio.sleep(early)
             async with sending:
-                # Asked again after the wait for a turn to send: "your question is in line"
-                # after its answer would only confuse.
+                # Asked only now that it may go (its time reached, the notices before it
+                # sent): "your question is in line" after the answer would only confuse.
                 if await self._answered(job):
                     await self._untold(job.conversation)  # their next wait may need one
                     return False
