@@ -36,8 +36,9 @@ middle leaves it with the line, and the next worker on that line takes it back f
 turn's own record (``answered:`` in the channel memory, kept as soon as the provider took the
 first reply) makes a message taken back after a reply went out only acknowledged, not
 answered again; the process remembers its own turns' records too, until their message left
-the line, for a Redis that cannot be reached between a reply and its ``XACK``; the providers'
-ids (``SeenMessages``)
+the line, for a Redis that cannot be reached between a reply and its ``XACK``; a message its
+webhook answered at once because its put timed out is recorded the same way, in case the put
+reached the line after all; the providers' ids (``SeenMessages``)
 keep a retry out of the line. A message whose turn raises (rather than ending in an answer or
 an apology) is tried again, and on its third failure leaves the line with the apology, so that
 it cannot hold the people behind it in silence. Replies the provider could not take for now
@@ -441,7 +442,7 @@ class Intake:
         """Puts a message in line: ``key`` is its delivery id when the provider gave one,
         ``text`` what the person wrote (what decides whether it jumps the line)."""
         job = Job(
-            key or f"job:{uuid.uuid4().hex}",
+            key or job_key(None),
             conversation,
             data,
             text=text,
@@ -619,6 +620,29 @@ class Intake:
             await self.memory.put(kept, ANSWERED_SECONDS)
         except MemoryUnavailable:
             logger.debug("channel memory unavailable: the turn's record is not kept")
+
+    async def answering_at_once(self, key: str) -> None:
+        """A message that could not be put in line is answered by its webhook now. A put that
+        timed out may still have reached the line (Redis took it, its answer was lost): the
+        worker that takes it finds this record and lets it go, as a message answered already,
+        instead of answering it a second time, even while this turn still runs."""
+        kept = {answered_key(key): Outcome.ANSWERED.value}
+        self._remember_over(key, kept)
+        try:
+            await self.memory.put(kept, ANSWERED_SECONDS)
+        except MemoryUnavailable:
+            logger.debug("channel memory unavailable: the record is kept in this process only")
+
+    async def answered_at_once(self, key: str, outcome: Outcome) -> None:
+        """The webhook's turn is over; when it reached nobody, the provider sends the message
+        again, and a copy that reached the line after all may be answered."""
+        if outcome is not Outcome.UNANSWERED:
+            return
+        self._over.pop(key, None)
+        try:
+            await self.memory.delete(answered_key(key))
+        except MemoryUnavailable:
+            logger.debug("channel memory unavailable: a copy in line is let go unanswered")
 
     def _remember_over(self, job_key: str, kept: dict[str, str]) -> None:
         self._over[job_key] = kept
@@ -828,6 +852,11 @@ def _one_per_person(jobs: Iterable[Job]) -> list[Job]:
     for job in jobs:
         seen.setdefault(job.conversation, job)
     return list(seen.values())
+
+
+def job_key(delivery: str | None) -> str:
+    """What a message is known by in the line: the provider's delivery id, else one made."""
+    return delivery or f"job:{uuid.uuid4().hex}"
 
 
 def answered_key(job_key: str) -> str:

@@ -44,7 +44,7 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import address_book_for
 from bot.channels.blueprints import Blueprint
 from bot.channels.dedup import SeenMessages, sent_too_long_ago
-from bot.channels.intake import Intake, Queued, intake_for
+from bot.channels.intake import Intake, Queued, intake_for, job_key
 from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
 from bot.channels.settings import IntakeSettings, RedisSettings, for_rasa, hotline, message_max_age
 from bot.channels.transport import (
@@ -317,17 +317,22 @@ class WebhookInput(InputChannel, Generic[S, M]):
                 )
                 received.taken.append((each.message, Outcome.ANSWERED))
                 continue
-            if (
-                self.intake is not None
-                and self.queues(each.message)
-                and await self._put_in_line(each)
-            ):
-                received.queued += 1
-                continue
+            # The webhook takes the turn itself when the line cannot be reached; a put that
+            # timed out may have reached it all the same: ``at_once`` keeps that copy quiet.
+            at_once: str | None = None
+            if self.intake is not None and self.queues(each.message):
+                key = job_key(each.delivery)
+                if await self._put_in_line(each, key):
+                    received.queued += 1
+                    continue
+                at_once = key
+                await self.intake.answering_at_once(key)
             try:
                 outcome = await self.handle(each.message, on_new_message, request)
             except Refused as refusal:
+                await self._answered_at_once(at_once, Outcome.UNANSWERED)
                 return refusal.answer()
+            await self._answered_at_once(at_once, outcome)
             if outcome is Outcome.UNANSWERED and each.delivery is not None:
                 await self.seen.forget(each.delivery)
             received.taken.append((each.message, outcome))
@@ -336,16 +341,22 @@ class WebhookInput(InputChannel, Generic[S, M]):
             return Refused(503, NOT_ANSWERED).answer()
         return self.answer(received)
 
-    async def _put_in_line(self, inbound: Inbound[M]) -> bool:
-        """Puts the message in the intake's line; False when the line cannot be reached (the
-        turn is then taken at once, as without a line: late is better than lost)."""
+    async def _answered_at_once(self, key: str | None, outcome: Outcome) -> None:
+        if self.intake is not None and key is not None:
+            await self.intake.answered_at_once(key, outcome)
+
+    async def _put_in_line(self, inbound: Inbound[M], key: str) -> bool:
+        """Puts the message in the intake's line under ``key``; False when the line cannot be
+        reached (the turn is then taken at once, as without a line: late is better than lost;
+        ``Intake.answering_at_once`` keeps a put that reached the line after all from being
+        answered again)."""
         assert self.intake is not None
         queued = self.to_queue(inbound.message)
         try:
             await self.intake.put(
                 queued.conversation,
                 queued.data,
-                key=inbound.delivery,
+                key=key,
                 text=queued.text,
                 hint=queued.hint,
             )

@@ -846,3 +846,29 @@ async def test_redis_cut_off_between_a_reply_and_its_ack_does_not_run_the_turn_a
     assert sent_texts(provider) == ["re: is the gate open?"]
     assert bot.started == ["is the gate open?"]  # the turn ran once
     assert await memory.get("intake:answered:telegram:715") == "answered"
+
+
+async def test_a_put_that_timed_out_but_reached_the_line_is_not_answered_twice(
+    lines: Lines, provider: FakeProvider, serve: Serve, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Redis took the message but its answer did not come back in time: the webhook answers
+    at once (the line looked unreachable), and the worker that later takes the message from
+    the line lets it go instead of answering it a second time."""
+    line = lines.make()
+    real_put = line.put
+
+    async def put_without_its_answer(job: Any) -> None:
+        await real_put(job)
+        raise TimeoutError("Redis did not answer in time")
+
+    monkeypatch.setattr(line, "put", put_without_its_answer)
+    intake = Intake(line, settings(), lines.memory())
+    channel = with_intake(provider, intake)
+    bot = EchoBot()
+    url = await serve(channel, bot)  # type: ignore[arg-type]
+    assert await post(url, update(1, 716, "is the airport open?")) == 200
+    assert sent_texts(provider) == ["re: is the airport open?"]  # answered at once
+    await intake.drained()
+    assert await line.depth() == 0
+    assert sent_texts(provider) == ["re: is the airport open?"]
+    assert bot.messages == ["is the airport open?"]
