@@ -442,7 +442,7 @@ class Intake:
         """Puts a message in line: ``key`` is its delivery id when the provider gave one,
         ``text`` what the person wrote (what decides whether it jumps the line)."""
         job = Job(
-            key or job_key(None),
+            job_key(key),
             conversation,
             data,
             text=text,
@@ -565,7 +565,10 @@ class Intake:
         record = answered_key(job.key)
         held = self.held_replies(connector.name())
         if await self._answered(job):
-            await self._keep_record_again(job)
+            kept_here = self._over.get(job.key)
+            if kept_here is not None:
+                # Over in this process when Redis could not keep its record: for the others.
+                await self._keep_record(job.key, kept_here)
             # Held replies are kept with the record, so only a message answered already can
             # have some: a turn that runs pays one read of the memory, not two.
             still_held = await held.kept(job.key)
@@ -581,11 +584,7 @@ class Intake:
         async def replied() -> None:
             # Kept as soon as the person has the first reply, not only once the turn is over
             # and stored: a worker killed in between would otherwise let the turn run again.
-            self._remember_over(job.key, {record: Outcome.ANSWERED.value})
-            try:
-                await self.memory.put({record: Outcome.ANSWERED.value}, ANSWERED_SECONDS)
-            except MemoryUnavailable:
-                logger.debug("channel memory unavailable: the first reply's record is not kept")
+            await self._keep_record(job.key, {record: Outcome.ANSWERED.value})
 
         async def observed(message: UserMessage) -> Any:
             if isinstance(message.output_channel, TurnReplies):
@@ -611,27 +610,19 @@ class Intake:
             # The notices of the wait read it instead of the tracker: in a surge most of the
             # people waiting are told, and each tracker read is a turn's worth of SQL.
             kept[language_key(job.conversation)] = said_in
-        self._remember_over(job.key, kept)
         if outputs and outputs[-1].held:
-            await held.keep(job.key, outputs[-1].held, kept)
+            self._remember_over(job.key, kept)
+            await held.keep(job.key, outputs[-1].held, kept)  # the record goes with them
             await self._hand_over(held, job, connector, outputs[-1].held)
             return
-        try:
-            await self.memory.put(kept, ANSWERED_SECONDS)
-        except MemoryUnavailable:
-            logger.debug("channel memory unavailable: the turn's record is not kept")
+        await self._keep_record(job.key, kept)
 
     async def answering_at_once(self, key: str) -> None:
         """A message that could not be put in line is answered by its webhook now. A put that
         timed out may still have reached the line (Redis took it, its answer was lost): the
         worker that takes it finds this record and lets it go, as a message answered already,
         instead of answering it a second time, even while this turn still runs."""
-        kept = {answered_key(key): Outcome.ANSWERED.value}
-        self._remember_over(key, kept)
-        try:
-            await self.memory.put(kept, ANSWERED_SECONDS)
-        except MemoryUnavailable:
-            logger.debug("channel memory unavailable: the record is kept in this process only")
+        await self._keep_record(key, {answered_key(key): Outcome.ANSWERED.value})
 
     async def answered_at_once(self, key: str, outcome: Outcome) -> None:
         """The webhook's turn is over; when it reached nobody, the provider sends the message
@@ -650,12 +641,11 @@ class Intake:
         while len(self._over) > OVER_REMEMBERED:
             self._over.popitem(last=False)
 
-    async def _keep_record_again(self, job: Job) -> None:
-        """Keeps the record of a turn over in this process that could not be kept then
-        (Redis unreachable), now that its message was taken back: for the other processes."""
-        kept = self._over.get(job.key)
-        if kept is None:
-            return
+    async def _keep_record(self, job_key: str, kept: dict[str, str]) -> None:
+        """Keeps a turn's record (``kept``: the answered mark, and the language it was said
+        in) in this process until its message leaves the line, and in the channel memory
+        for every process when it can be reached."""
+        self._remember_over(job_key, kept)
         try:
             await self.memory.put(kept, ANSWERED_SECONDS)
         except MemoryUnavailable:
