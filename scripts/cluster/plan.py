@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from scripts.cluster.network import Network
 from scripts.fake_providers import CHANNEL_SECRETS
@@ -18,6 +19,8 @@ from scripts.stack import fresh_keys
 
 SUBNET = "198.18.0.0/24"
 PREFIX = "evac"
+#: Held by the run under way, whichever checkout it runs from: one network, one run at a time.
+LOCK = Path("/run/lock") / f"{PREFIX}-cluster.lock"
 #: Each host's number in the subnet (.1 is this machine, on the bridge).
 HOSTS = {"front": 10, "rasa-1": 11, "rasa-2": 12, "actions": 20, "redis": 30, "postgres": 40}
 RASA_HOSTS = ("rasa-1", "rasa-2")

@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -42,6 +43,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import aiohttp
@@ -264,6 +266,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--clean", action="store_true", help="only remove what an earlier, killed run left"
     )
+    parser.add_argument(
+        "--wait", type=float, default=900.0, help="s to wait for another run to end"
+    )
     return parser.parse_args()
 
 
@@ -275,8 +280,12 @@ def main() -> int:
         return 2
     net = plan.network()
     if args.clean:
-        for line in clean(net) or ["nothing to remove"]:
-            print(line)
+        with the_only_run(plan.LOCK, wait=0.0) as alone:
+            if not alone:
+                print(f"a make cluster is running (it holds {plan.LOCK})", file=sys.stderr)
+                return 2
+            for line in clean(net) or ["nothing to remove"]:
+                print(line)
         return 0
     missing = missing_programs()
     if missing:
@@ -289,17 +298,26 @@ def main() -> int:
     if not args.model.exists():
         print(f"{args.model} is missing: run make train", file=sys.stderr)
         return 2
-    leftovers = net.leftovers()
-    if leftovers:
-        print(
-            f"{', '.join(leftovers)} already exist: another make cluster is running, or one "
-            "was killed; remove them with: .venv/actions/bin/python -m scripts.cluster --clean",
-            file=sys.stderr,
-        )
-        return 2
     # Ctrl-C and SIGTERM end the run through the clean-up below, also inside the event loop.
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, lambda signum, _: sys.exit(128 + signum))
+    with the_only_run(plan.LOCK, args.wait) as alone:
+        if not alone:
+            print(
+                f"another make cluster still holds {plan.LOCK} after {args.wait:.0f} s: "
+                "let it end, or stop it (Ctrl-C) and run this again",
+                file=sys.stderr,
+            )
+            return 2
+        # No run holds the lock, so whatever of the network exists was left by one that was
+        # killed (kill -9, a machine that went down, a CI job cut off): it goes first.
+        for line in clean(net) if net.leftovers() else []:
+            print(f"left by a killed run: {line}", file=sys.stderr)
+        return whole_run(net, args)
+
+
+def whole_run(net: Network, args: argparse.Namespace) -> int:
+    """The run in a folder of its own; its report printed and written to ``args.out``."""
     began = time.monotonic()
     with tempfile.TemporaryDirectory(prefix=WORK_PREFIX) as tmp:
         work = Path(tmp)
@@ -313,6 +331,35 @@ def main() -> int:
     args.out.write_text(text, encoding="utf-8")
     print(text)
     return 1 if lost else 0
+
+
+@contextlib.contextmanager
+def the_only_run(lock: Path, wait: float) -> Iterator[bool]:
+    """Hold ``lock`` for the run; False if another run still held it after ``wait`` s.
+
+    The kernel lets go of a lock when its process dies, however it dies: a lock that can be
+    taken means no run is under way, even if a killed one left its network behind.
+    """
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with lock.open("a") as file:
+        deadline = time.monotonic() + wait
+        told = False
+        while True:
+            try:
+                fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    yield False
+                    return
+                if not told:
+                    print(f"another make cluster holds {lock}: waiting for it", file=sys.stderr)
+                    told = True
+                time.sleep(1.0)
+        try:
+            yield True
+        finally:
+            fcntl.flock(file, fcntl.LOCK_UN)
 
 
 def clean(net: Network) -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -85,11 +86,71 @@ def test_the_sections_nginx_and_redis_configuration_are_what_the_cluster_runs(
 def test_it_refuses_to_run_when_not_root(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    commands: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "run", lambda command, **_: commands.append(command))
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     monkeypatch.setattr(sys, "argv", ["cluster"])
     assert run.main() == 2
     assert "needs root" in capsys.readouterr().err
-    assert "bridge evac-br" not in plan.network().leftovers()
+    assert commands == []  # nothing built, nothing looked at
+
+
+HOLD_THE_LOCK = """
+import fcntl, sys, time
+file = open(sys.argv[1], "a")
+fcntl.flock(file, fcntl.LOCK_EX)
+print("held", flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_run_waits_for_the_one_under_way_and_not_for_one_that_was_killed(
+    tmp_path: Path,
+) -> None:
+    lock = tmp_path / "cluster.lock"
+    other = subprocess.Popen(
+        [sys.executable, "-c", HOLD_THE_LOCK, str(lock)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert other.stdout is not None and other.stdout.readline() == "held\n"
+        began = time.monotonic()
+        with run.the_only_run(lock, wait=0.5) as alone:
+            assert not alone
+        assert time.monotonic() - began >= 0.5
+    finally:
+        other.kill()  # as kill -9 would: the kernel lets its lock go
+        other.wait()
+    with run.the_only_run(lock, wait=0.0) as alone:
+        assert alone
+        # ...and holds it: no second run gets in meanwhile.
+        with run.the_only_run(lock, wait=0.0) as second:
+            assert not second
+
+
+@as_root
+def test_a_network_a_killed_run_left_is_removed_before_the_next_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, network: Network
+) -> None:
+    """The killed run's hosts, bridge and a process still in one are gone; the run goes on."""
+    host = network.hosts["up-1"]
+    orphan = subprocess.Popen(host.run(sys.executable, "-c", "import time; time.sleep(60)"))
+    found_at_start: list[list[str]] = []
+
+    def whole_run(net: Network, args: object) -> int:
+        found_at_start.append(net.leftovers())
+        return 0
+
+    model = tmp_path / "assistant.tar.gz"
+    model.write_bytes(b"")
+    monkeypatch.setattr(plan, "LOCK", tmp_path / "cluster.lock")
+    monkeypatch.setattr(plan, "network", lambda: network)
+    monkeypatch.setattr(run, "missing_programs", lambda: [])
+    monkeypatch.setattr(run, "whole_run", whole_run)
+    monkeypatch.setattr(signal, "signal", lambda *_: None)  # pytest keeps its own Ctrl-C
+    monkeypatch.setattr(sys, "argv", ["cluster", "--model", str(model)])
+    assert run.main() == 0
+    assert found_at_start == [[]]
+    assert orphan.wait(timeout=5) is not None
 
 
 def test_the_fronts_log_tells_which_host_served_and_how_many_were_passed_on(
