@@ -34,17 +34,18 @@ notice whose answer went out first is not sent.
 its turn's replies, or its apology, were handed to the provider; a worker that stops in the
 middle leaves it with the line, and the next worker on that line takes it back first. The
 turn's own record (``answered:`` in the channel memory, kept as soon as the provider took the
-first reply) makes a message taken back after a reply went out only acknowledged, not
-answered again; the process remembers its own turns' records too, until their message left
-the line, for a Redis that cannot be reached between a reply and its ``XACK``; a message its
-webhook answered at once because its put timed out is recorded the same way, in case the put
-reached the line after all; the providers' ids (``SeenMessages``)
-keep a retry out of the line. A message whose turn raises (rather than ending in an answer or
-an apology) is tried again, and on its third failure leaves the line with the apology, so that
-it cannot hold the people behind it in silence. Replies the provider could not take for now
-(down, overloaded) are kept with the message and handed over when it is back, before the
-message leaves its line (``held_replies``): a provider's outage delays answers, it does not
-lose them.
+first reply) makes a message taken back after its answer went out only acknowledged, not
+answered again; one taken back after its first reply only, from a turn that never ended (a
+killed process), is not run again either (its actions would do their work twice), and its
+person is told the answer may be incomplete; the process remembers its own turns' records too,
+until their message left the line, for a Redis that cannot be reached between a reply and its
+``XACK``; a message its webhook answered at once because its put timed out is recorded the same
+way, in case the put reached the line after all; the providers' ids (``SeenMessages``) keep a
+retry out of the line. A message whose turn raises (rather than ending in an answer or an
+apology) is tried again, and on its third failure leaves the line with the apology, so that it
+cannot hold the people behind it in silence. Replies the provider could not take for now (down,
+overloaded) are kept with the message and handed over when it is back, before the message
+leaves its line (``held_replies``): a provider's outage delays answers, it does not lose them.
 
 Two lines: ``ProcessLine`` here (the embedded profile with ``CHANNEL_INTAKE=queue``; a restart
 loses what waits, which is why that profile takes each turn in its webhook by default) and
@@ -63,7 +64,7 @@ import math
 import time
 import uuid
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
@@ -73,7 +74,7 @@ from bot.case_urgency import is_urgent
 from bot.channels.counts import APOLOGIES, NO_LANGUAGE
 from bot.channels.held_replies import HeldReplies
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
-from bot.channels.notices import in_line, try_again
+from bot.channels.notices import cut_off, in_line, try_again
 from bot.channels.settings import IntakeSettings, RedisSettings
 from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, conversation_language
 from bot.lang.codes import ARABIC, is_language
@@ -122,6 +123,9 @@ STOP_GRACE_SECONDS: Final = 8.0
 #: How many turns over and not yet acknowledged this process remembers at most (only while
 #: Redis cannot be reached are there more than the workers).
 OVER_REMEMBERED: Final = 10_000
+#: A turn's record while it runs, from its first reply: taken back with this record, its
+#: turn was cut off in the middle (``Intake._say_cut_off``).
+UNDER_WAY: Final = "under way"
 
 
 def jumps_the_line(text: str | None) -> bool:
@@ -562,9 +566,9 @@ class Intake:
     ) -> None:
         """The turn of ``job``, once: tried again after ``retry_seconds`` while nothing reached
         the person, and recorded as answered before it leaves the line."""
-        record = answered_key(job.key)
         held = self.held_replies(connector.name())
-        if await self._answered(job):
+        recorded = await self._record_of(job)
+        if recorded is not None:
             kept_here = self._over.get(job.key)
             if kept_here is not None:
                 # Over in this process when Redis could not keep its record: for the others.
@@ -575,6 +579,8 @@ class Intake:
             if still_held:
                 logger.info("%s: a message taken back has replies held", connector.name())
                 await self._hand_over(held, job, connector, still_held)
+            elif recorded == UNDER_WAY:
+                await self._say_cut_off(job, connector, agent)
             else:
                 logger.info("%s: a message taken back was answered already", connector.name())
             return
@@ -584,7 +590,7 @@ class Intake:
         async def replied() -> None:
             # Kept as soon as the person has the first reply, not only once the turn is over
             # and stored: a worker killed in between would otherwise let the turn run again.
-            await self._keep_record(job.key, {record: Outcome.ANSWERED.value})
+            await self._keep_record(job.key, turn_record(job, UNDER_WAY, outputs))
 
         async def observed(message: UserMessage) -> Any:
             if isinstance(message.output_channel, TurnReplies):
@@ -602,14 +608,7 @@ class Intake:
                 logger.error("%s: nothing reached %s; given up", connector.name(), job.conversation)
                 break
             await asyncio.sleep(pause)
-        kept = {record: outcome.value}
-        said_in = next(
-            (out.named_language for out in reversed(outputs) if out.named_language), None
-        )
-        if said_in:
-            # The notices of the wait read it instead of the tracker: in a surge most of the
-            # people waiting are told, and each tracker read is a turn's worth of SQL.
-            kept[language_key(job.conversation)] = said_in
+        kept = turn_record(job, outcome.value, outputs)
         if outputs and outputs[-1].held:
             self._remember_over(job.key, kept)
             await held.keep(job.key, outputs[-1].held, kept)  # the record goes with them
@@ -661,12 +660,31 @@ class Intake:
 
     async def _answered(self, job: Job) -> bool:
         """Whether ``job``'s turn has reached its person (its record, ``_turn``)."""
-        if job.key in self._over:
-            return True
+        return await self._record_of(job) is not None
+
+    async def _record_of(self, job: Job) -> str | None:
+        """How ``job``'s turn ended (an ``Outcome``'s value), ``UNDER_WAY`` once its first
+        reply went out, or None: it has reached nobody yet."""
+        kept_here = self._over.get(job.key)
+        if kept_here is not None:
+            return kept_here[answered_key(job.key)]
         try:
-            return await self.memory.get(answered_key(job.key)) is not None
+            return await self.memory.get(answered_key(job.key))
         except MemoryUnavailable:
-            return False
+            return None
+
+    async def _say_cut_off(self, job: Job, connector: Queueable, agent: Any) -> None:
+        """The turn of ``job`` stopped after its first reply went out and before it ended (its
+        process was killed, or it raised): the person has part of an answer, and their
+        conversation does not hold the message. Running the turn again would do its actions'
+        work twice (a case opened, a subscription) and repeat what they already read; they
+        are told instead, in their language, that the answer may be incomplete."""
+        logger.warning("%s: a turn was cut off after its first reply", connector.name())
+        language = await self.language_of(agent, job)
+        # A provider that does not take it raises: the message stays in its line (_gives_up).
+        await connector.say(connector.from_queue(job.data), cut_off(language))
+        APOLOGIES.labels(connector.name(), language or NO_LANGUAGE).inc()
+        await self._keep_record(job.key, {answered_key(job.key): Outcome.APOLOGISED.value})
 
     def held_replies(self, channel: str) -> HeldReplies:
         """The replies of ``channel``'s messages that wait for its provider."""
@@ -815,6 +833,19 @@ class Intake:
                     return False
 
         return sum(await asyncio.gather(*(tell(job) for job in jobs)))
+
+
+def turn_record(job: Job, state: str, outputs: Sequence[TurnReplies]) -> dict[str, str]:
+    """The record of ``job``'s turn in ``state`` (``UNDER_WAY`` or an ``Outcome``'s value),
+    with the language its replies named so far. What the intake says by itself later (the
+    notice of the wait, the word that an answer was cut off) reads it instead of the
+    tracker: in a surge most of the people waiting are told, and each tracker read is a
+    turn's worth of SQL; a turn cut off never stored its language at all."""
+    kept = {answered_key(job.key): state}
+    said_in = next((out.named_language for out in reversed(outputs) if out.named_language), None)
+    if said_in:
+        kept[language_key(job.conversation)] = said_in
+    return kept
 
 
 def intake_for(

@@ -55,6 +55,14 @@ def try_again(language: str | None, hotline: str | None) -> str:
     return "\n\n".join(sentence(code) for code in UNKNOWN_LANGUAGE_ORDER)
 
 
+def cut_off(language: str | None) -> str:
+    """That the answer to the person's last message may be incomplete; in all three languages
+    when the language is unknown."""
+    if language in LANGUAGES:
+        return texts.render("channels.cut_off", language)
+    return in_every_language("channels.cut_off")
+
+
 def in_line(language: str | None, minutes: int) -> str:
     """The notice that a message waits in line, with about how many ``minutes`` (written in
     the language's digits); in all three languages when the language is unknown."""

@@ -258,17 +258,18 @@ async def test_a_server_that_stops_ends_the_turn_under_way_and_takes_no_other(
 
 @dataclass
 class ReplyThenHang(EchoBot):
-    """Answers, then hangs before its turn ends (the tracker not yet stored) until ``go``."""
+    """Answers in Dari, then hangs before its turn ends (the tracker not yet stored) until
+    ``go``."""
 
     async def handle_message(self, message: UserMessage) -> None:
         self.started.append(message.text or "")
-        reply = as_rasa_sends({"text": f"re: {message.text}"})
+        reply = as_rasa_sends({"text": f"re: {message.text}", "metadata": language_metadata("prs")})
         await message.output_channel.send_response(message.sender_id, reply)
         self.messages.append(message.text or "")
         await self.go.wait()
 
 
-async def test_a_worker_stopped_after_its_first_reply_does_not_let_the_turn_run_again(
+async def test_a_worker_killed_after_its_first_reply_does_not_run_the_turn_again_and_says_so(
     lines: Lines, provider: FakeProvider, channel: TelegramInput
 ) -> None:
     first = Intake(lines.make(), settings(workers=1), lines.memory())
@@ -277,7 +278,7 @@ async def test_a_worker_stopped_after_its_first_reply_does_not_let_the_turn_run_
     await put(first, channel, 705, "is the gate open?")
     while not bot.messages:
         await asyncio.sleep(0.01)
-    await first.stop(grace=0)  # the person has the answer; the turn never ended
+    await first.stop(grace=0)  # killed: the person has a first reply; the turn never ended
     assert sent_texts(provider) == ["re: is the gate open?"]
 
     second = Intake(lines.make(), settings(workers=1), lines.memory())  # another process
@@ -285,8 +286,47 @@ async def test_a_worker_stopped_after_its_first_reply_does_not_let_the_turn_run_
     await second.start(channel, bot, bot.handle_message)
     await second.drained()
     await second.stop()
-    assert sent_texts(provider) == ["re: is the gate open?"]
+    # Not run again (its actions would do their work twice): told once, in the language
+    # its first reply named, which only that reply's record kept.
+    cut_off = CATALOGUE.entry("channels.cut_off")["prs"]
+    assert sent_texts(provider) == ["re: is the gate open?", cut_off]
     assert bot.started == ["is the gate open?"]
+
+    third = Intake(lines.make(), settings(workers=1), lines.memory())
+    await third.start(channel, bot, bot.handle_message)
+    await third.drained()
+    await third.stop()
+    assert len(sent_texts(provider)) == 2
+    assert await third.line.depth() == 0
+
+
+async def test_a_turn_that_breaks_after_its_first_reply_is_not_run_again_and_says_so(
+    lines: Lines, provider: FakeProvider, channel: TelegramInput, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    intake = Intake(lines.make(1), settings(workers=1, partitions=1), lines.memory())
+    bot = EchoBot()
+    take = channel.take
+
+    async def breaking_after_its_answer(message: Incoming, *args: Any) -> Any:
+        await take(message, *args)
+        raise RuntimeError("a bug after the answer went out")
+
+    monkeypatch.setattr(channel, "take", breaking_after_its_answer)
+    question = channel.to_queue(
+        Incoming(706, "د ابی دروازه خلاصه ده؟", "ps", sent_at=int(time.time()))
+    )
+    await intake.put(
+        question.conversation, question.data, key="telegram:706", text=question.text, hint="ps"
+    )
+    await intake.start(channel, bot, bot.handle_message)
+    try:
+        await intake.drained(timeout=20)
+    finally:
+        await intake.stop()
+    cut_off = CATALOGUE.entry("channels.cut_off")["ps"]
+    assert sent_texts(provider) == ["re: د ابی دروازه خلاصه ده؟", cut_off]
+    assert bot.started == ["د ابی دروازه خلاصه ده؟"]
+    assert await intake.line.depth() == 0
 
 
 async def test_a_message_answered_before_its_worker_stopped_is_not_answered_again(

@@ -27,6 +27,13 @@ TEXTS: Final[dict[str, Entry]] = {
         "prs": "ببخشید، مشکلی پیش آمد. چند دقیقه بعد دوباره کوشش کنید.",
         "ps": "بښنه غواړم، ستونزه پېښه شوه. څو دقیقې وروسته بیا هڅه وکړئ.",
     },
+    # Sent when a turn stopped after its first reply (its server was killed): the person has
+    # part of an answer and does not know it; running the turn again could repeat its actions.
+    "cut_off": {
+        "en": "Sorry, my answer to your last message may be incomplete. Please send it again.",
+        "prs": "ببخشید، جواب پیام آخر تان شاید کامل نباشد. لطفاً آن را دوباره بفرستید.",
+        "ps": "بښنه غواړم، ستاسو د وروستي پیغام ځواب ښايي بشپړ نه وي. مهرباني وکړئ بیا یې ولېږئ.",
+    },
     # Added to try_again when the operator set EMERGENCY_HOTLINE (the same sentence as the
     # action server's utter_content_unavailable_hotline).
     "call_hotline": {
