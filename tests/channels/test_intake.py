@@ -312,17 +312,8 @@ async def test_a_turn_that_breaks_after_its_first_reply_is_not_run_again_and_say
         raise RuntimeError("a bug after the answer went out")
 
     monkeypatch.setattr(channel, "take", breaking_after_its_answer)
-    question = channel.to_queue(
-        Incoming(706, "د ابی دروازه خلاصه ده؟", "ps", sent_at=int(time.time()))
-    )
-    await intake.put(
-        question.conversation, question.data, key="telegram:706", text=question.text, hint="ps"
-    )
-    await intake.start(channel, bot, bot.handle_message)
-    try:
-        await intake.drained(timeout=20)
-    finally:
-        await intake.stop()
+    await put(intake, channel, 706, "د ابی دروازه خلاصه ده؟", "ps")
+    await served_until_drained(intake, channel, bot)
     cut_off = CATALOGUE.entry("channels.cut_off")["ps"]
     assert sent_texts(provider) == ["re: د ابی دروازه خلاصه ده؟", cut_off]
     assert bot.started == ["د ابی دروازه خلاصه ده؟"]
@@ -497,18 +488,9 @@ async def test_a_message_whose_turn_always_fails_leaves_the_line_with_an_apology
         return await take(message, *args)
 
     monkeypatch.setattr(channel, "take", breaking_on_one_message)
-    broken = channel.to_queue(
-        Incoming(720, "د ابی دروازه خلاصه ده؟", "ps", sent_at=int(time.time()))
-    )
-    await intake.put(
-        broken.conversation, broken.data, key="telegram:720", text=broken.text, hint=broken.hint
-    )
+    await put(intake, channel, 720, "د ابی دروازه خلاصه ده؟", "ps")
     await put(intake, channel, 721, "when is the next flight?")
-    await intake.start(channel, bot, bot.handle_message)
-    try:
-        await intake.drained(timeout=20)
-    finally:
-        await intake.stop()
+    await served_until_drained(intake, channel, bot)
     # Tried three times, then the Pashto speaker is told in Pashto, once; the next person is
     # answered.
     apology = CATALOGUE.entry("channels.try_again")["ps"]
@@ -522,20 +504,33 @@ async def test_a_message_that_cannot_be_read_back_does_not_hold_its_line(
     intake = Intake(lines.make(1), settings(workers=1, partitions=1), lines.memory())
     await intake.put("c-unknown", {"form": "of another version"}, key="telegram:730", text="hi")
     await put(intake, channel, 731, "is the airport open?")
-    bot = EchoBot()
+    await served_until_drained(intake, channel, EchoBot())
+    assert sent_texts(provider) == ["re: is the airport open?"]
+    assert await intake.line.depth() == 0
+
+
+async def put(
+    intake: Intake, channel: TelegramInput, chat_id: int, text: str, language: str | None = None
+) -> None:
+    """A Telegram message put in line as the webhook puts it, with a delivery id; with the
+    language hint of the sender's app when ``language`` is given."""
+    queued = channel.to_queue(Incoming(chat_id, text, language or "en", sent_at=int(time.time())))
+    await intake.put(
+        queued.conversation,
+        queued.data,
+        key=f"telegram:{chat_id}",
+        text=queued.text,
+        hint=queued.hint if language else None,
+    )
+
+
+async def served_until_drained(intake: Intake, channel: TelegramInput, bot: EchoBot) -> None:
+    """``intake``'s workers answer what waits in its line, then stop."""
     await intake.start(channel, bot, bot.handle_message)
     try:
         await intake.drained(timeout=20)
     finally:
         await intake.stop()
-    assert sent_texts(provider) == ["re: is the airport open?"]
-    assert await intake.line.depth() == 0
-
-
-async def put(intake: Intake, channel: TelegramInput, chat_id: int, text: str) -> None:
-    """A Telegram message put in line as the webhook puts it, with a delivery id."""
-    queued = channel.to_queue(Incoming(chat_id, text, "en", sent_at=int(time.time())))
-    await intake.put(queued.conversation, queued.data, key=f"telegram:{chat_id}", text=queued.text)
 
 
 def test_messages_wait_in_line_by_default_in_the_production_profile_only() -> None:
