@@ -30,6 +30,7 @@ import pytest
 
 from bot.channels.identity import conversation_id
 from bot.lang.texts import CATALOGUE
+from scripts.chaos import http_ok
 from scripts.fake_providers import FakeProviders, ProvidersInThread, send_telegram
 from scripts.stack import free_port
 from tests.integration.intake_support import SlowActions, until
@@ -301,15 +302,8 @@ async def started_again(queued: Queued, name: str) -> None:
 
     await until(restarted, 30, f"{name} started again")
     url = queued.urls[[server for server, *_ in stack.rasa_servers()].index(name)]
-
-    async def answers() -> bool:
-        try:
-            async with aiohttp.ClientSession() as http, http.get(f"{url}/") as response:
-                return response.status == 200
-        except aiohttp.ClientError:
-            return False
-
-    await until(answers, 120, f"{name} answers again")
+    async with aiohttp.ClientSession() as http:
+        await until(lambda: http_ok(http, f"{url}/"), 120, f"{name} answers again")
 
 
 async def test_a_server_killed_mid_turn_leaves_each_message_to_the_other_answered_once(
