@@ -309,9 +309,9 @@ def main() -> int:
                 file=sys.stderr,
             )
             return 2
-        # No run holds the lock, so whatever of the network exists was left by one that was
-        # killed (kill -9, a machine that went down, a CI job cut off): it goes first.
-        for line in clean(net) if net.leftovers() else []:
+        # No run holds the lock, so whatever of the network (or a run's folder) exists was left
+        # by one that was killed (kill -9, a machine that went down, a CI job cut off).
+        for line in clean(net):
             print(f"left by a killed run: {line}", file=sys.stderr)
         return whole_run(net, args)
 
