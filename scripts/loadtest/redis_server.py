@@ -98,8 +98,19 @@ class RedisServer:
             self._process.send_signal(signal.SIGKILL)
             self._process.wait()
 
+    def pause(self) -> None:
+        """It stops answering, connections stay open: what a network partition looks like to
+        its clients (their calls time out), without root. ``resume`` ends it."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        if self._process is not None and self._process.poll() is None:
+            self._process.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         """End it if it still runs; safe to call twice."""
+        self.resume()  # a paused process would not act on SIGTERM
         if self._process is not None and self._process.poll() is None:
             self._process.terminate()
             try:

@@ -6,19 +6,22 @@ and these tests must run.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import threading
 import urllib.parse
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from rasa.core.lock_store import LockStore, RedisLockStore
+from rasa.core.lock_store import LockError, LockStore, RedisLockStore
 from rasa.core.utils import number_of_sanic_workers
 from rasa.utils.endpoints import EndpointConfig
 
-from bot.locks import AtomicRedisLockStore
+from bot.locks import RETURN_AGAIN_SECONDS, AtomicRedisLockStore
+from tests.channels.redis_support import RedisServer
 
 REDIS_URL = urllib.parse.urlsplit(
     os.environ.get("LOCKS_TEST_REDIS_URL", "redis://127.0.0.1:6379/1")
@@ -127,3 +130,64 @@ def test_rasa_starts_several_workers_with_it(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("SANIC_WORKERS", "3")
     config = EndpointConfig(url=HOST, type="bot.locks.AtomicRedisLockStore")
     assert number_of_sanic_workers(config) == 3
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
+    """A Redis of this test's own, which it can make stop answering (``pause``)."""
+    server = RedisServer(tmp_path)
+    server.start()
+    yield server
+    server.stop()
+
+
+async def test_a_ticket_kept_by_a_redis_outage_is_returned_once_redis_answers(
+    own_redis: RedisServer,
+) -> None:
+    """Redis stops answering while a turn runs (a partition): the turn ends as it ended, and
+    its ticket is returned as soon as Redis answers again, not when it expires a minute later,
+    so that the person's next message is not held that long."""
+    locks = AtomicRedisLockStore(host=own_redis.host, port=own_redis.port, socket_timeout=0.3)
+    async with locks.lock("conversation", lock_lifetime=60, wait_time_in_seconds=0.05):
+        own_redis.pause()
+    # No error: the turn's replies went out and its conversation was stored.
+    own_redis.resume()
+    lock = locks.get_lock("conversation")
+    assert lock is not None and lock.is_someone_waiting()  # the ticket is still there
+
+    async def next_message() -> None:
+        async with locks.lock("conversation", lock_lifetime=60, wait_time_in_seconds=0.05):
+            pass
+
+    # Served once the ticket is returned, long before it would have expired.
+    await asyncio.wait_for(next_message(), timeout=10 * RETURN_AGAIN_SECONDS)
+    assert locks.get_lock("conversation") is None
+
+
+async def test_a_redis_that_does_not_answer_holds_up_only_the_turns_that_need_it(
+    own_redis: RedisServer,
+) -> None:
+    """The lock store's calls wait for Redis off the event loop: the server goes on with its
+    other work (here a clock ticking every 10 ms) while a turn waits for its ticket."""
+    locks = AtomicRedisLockStore(host=own_redis.host, port=own_redis.port, socket_timeout=0.5)
+    locks.issue_ticket("warm")  # a connection in the pool, as in a running server
+    ticks = 0
+
+    async def clock() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    ticking = asyncio.create_task(clock())
+    own_redis.pause()
+    try:
+        with pytest.raises(LockError):
+            async with locks.lock("conversation"):
+                pytest.fail("a ticket without Redis")
+    finally:
+        own_redis.resume()
+        ticking.cancel()
+    assert ticks >= 10  # 0.5 s of waiting: about 50 ticks; none with the loop blocked
+    async with locks.lock("conversation", wait_time_in_seconds=0.05):
+        pass
