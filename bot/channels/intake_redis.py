@@ -12,11 +12,21 @@ back (``XAUTOCLAIM``) what is pending, oldest first, before anything new: the le
 waited out the idle time, and taking back first keeps the person's order. The turn's record of
 having answered (bot/channels/intake.py) keeps a message whose replies went out from being
 answered again.
+
+**A call that timed out is not carried out later.** During a network partition a call's
+request waits in the kernel, which sends it again and again, and it reaches Redis once the
+network is back, long after its caller gave up. For a put that is a message in line twice: its
+webhook, finding the line unreachable, answered it at once, and a worker answers it again when
+the put lands (seen in `make cluster`'s Redis partition). So the line's connections are closed
+with a reset (``SO_LINGER`` 0, ``LetGoConnection``), which throws away whatever Redis has not
+received: a call that timed out either reached Redis before the partition or never does.
 """
 
 from __future__ import annotations
 
 import logging
+import socket
+import struct
 from typing import Any, Final
 
 from redis import asyncio as aioredis
@@ -46,6 +56,18 @@ return 0
 """
 
 
+class LetGoConnection(aioredis.Connection):  # type: ignore[misc]  # untyped in redis 4
+    """A connection whose close throws away what Redis has not received (the module's doc):
+    the kernel resets it instead of sending its queue on once the network is back."""
+
+    async def _connect(self) -> None:
+        await super()._connect()
+        assert self._writer is not None
+        sock = self._writer.transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+
 class RedisLine(Line):
     """A connector's lines in Redis Streams under ``<prefix>intake:<channel>:``."""
 
@@ -61,7 +83,7 @@ class RedisLine(Line):
     @classmethod
     def connect(cls, channel: str, partitions: int, settings: RedisSettings) -> RedisLine:
         """The lock store's Redis, as the channels' memory, with a worker's longer timeout."""
-        client = redis_client(settings, INTAKE_REDIS_TIMEOUT_SECONDS)
+        client = redis_client(settings, INTAKE_REDIS_TIMEOUT_SECONDS, LetGoConnection)
         return cls(client, channel, partitions, deployment_prefix(settings))
 
     def _streams(self, partition: int) -> tuple[str, str]:

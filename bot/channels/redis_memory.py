@@ -38,10 +38,14 @@ return 1
 """
 
 
-def redis_client(settings: RedisSettings, timeout: float = REDIS_TIMEOUT_SECONDS) -> aioredis.Redis:
+def redis_client(
+    settings: RedisSettings,
+    timeout: float = REDIS_TIMEOUT_SECONDS,
+    connection: type[aioredis.Connection] = aioredis.Connection,
+) -> aioredis.Redis:
     """A client of ``settings``' Redis, connected when first used; operations slower than
     ``timeout`` fail."""
-    return aioredis.Redis(
+    client = aioredis.Redis(
         host=settings.host,
         port=settings.port,
         db=settings.db,
@@ -53,6 +57,8 @@ def redis_client(settings: RedisSettings, timeout: float = REDIS_TIMEOUT_SECONDS
         retry_on_error=[RedisConnectionError],
         decode_responses=True,
     )
+    client.connection_pool.connection_class = connection
+    return client
 
 
 def deployment_prefix(settings: RedisSettings) -> str:

@@ -216,6 +216,31 @@ class Redis:
         except OSError:
             return False
 
+    def count(self, command: str, db: int = 1, timeout: float = 0.2) -> int:
+        """The number Redis answers ``command`` with in database ``db`` (an integer, or how
+        many items an array has: ``KEYS``), through its inline protocol; 0 when it does not
+        answer."""
+        try:
+            with socket.create_connection((self.host.address, self.port), timeout) as conn:
+                conn.sendall(f"AUTH {self.password}\r\nSELECT {db}\r\n{command}\r\n".encode())
+                reply = b""
+                while reply.count(b"\r\n") < 3:
+                    chunk = conn.recv(4096)
+                    if not chunk:
+                        return 0
+                    reply += chunk
+        except OSError:
+            return 0
+        authed, selected, answer = reply.split(b"\r\n")[:3]
+        if authed != b"+OK" or selected != b"+OK" or answer[:1] not in (b"*", b":"):
+            return 0
+        return int(answer[1:])
+
+    def locks_held(self, pattern: str) -> int:
+        """How many conversations' locks (Rasa's lock store) whose keys match ``pattern`` are
+        held now: the turns under way."""
+        return self.count(f"KEYS {pattern}")
+
     def stop(self) -> None:
         _stop(self._process, self._log)
         self._log = None

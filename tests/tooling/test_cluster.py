@@ -284,3 +284,115 @@ def test_redis_on_its_host_wants_its_password(network: Network, tmp_path: Path) 
         assert not redis.answers(timeout=0.5)
     finally:
         redis.stop()
+
+
+@as_root
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is missing")
+def test_the_turns_holding_a_lock_are_counted_by_their_channel(
+    network: Network, tmp_path: Path
+) -> None:
+    """What the Redis partition waits for: a Telegram turn under way (its lock's key)."""
+    redis = Redis(network.hosts["up-1"], tmp_path / "redis", "right-password")
+    redis.start()
+    try:
+        assert redis.locks_held("evac:lock:telegram-*") == 0
+        for key in ("webchat-1", "telegram-1", "telegram-2"):
+            assert redis.count(f"APPEND evac:lock:{key} {{}}") == 2
+        assert redis.locks_held("evac:lock:telegram-*") == 2
+        assert redis.locks_held("evac:lock:*") == 3
+        assert Redis(redis.host, tmp_path / "x", "wrong").locks_held("evac:lock:*") == 0
+        network.cut("up-1")
+        assert redis.locks_held("evac:lock:*") == 0
+    finally:
+        redis.stop()
+
+
+#: A Rasa process's intake putting one message in line while the test pulls Redis's cable:
+#: ``python - HOST PORT PASSWORD CONNECTION``, into the line of a channel named after the
+#: connection; it says "ready", waits for a line on stdin, puts, says how the put ended, and
+#: waits for another line before it ends.
+PUT_DURING_A_PARTITION = """
+import asyncio, sys
+from redis import asyncio as aioredis
+from bot.channels.intake import Job
+from bot.channels.intake_redis import LetGoConnection, RedisLine
+from bot.channels.redis_memory import redis_client
+from bot.channels.settings import RedisSettings
+
+host, port, password, kind = sys.argv[1:5]
+connection = LetGoConnection if kind == "letgo" else aioredis.Connection
+
+async def main():
+    settings = RedisSettings(host, int(port), 1, password, "evt")
+    line = RedisLine(redis_client(settings, 1.0, connection), kind, 1, "evt:")
+    await line.open()
+    print("ready", flush=True)
+    sys.stdin.readline()
+    try:
+        await line.put(Job("telegram:1", "telegram-c", {}))
+        print("put", flush=True)
+    except Exception as error:
+        print(type(error).__name__, flush=True)
+    await line.close()
+    sys.stdin.readline()
+
+asyncio.run(main())
+"""
+
+
+@as_root
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is missing")
+@pytest.mark.skipif(not (ROOT / ".venv/bot/bin/python").exists(), reason="make setup first")
+def test_a_put_that_timed_out_in_a_partition_does_not_reach_the_line_afterwards(
+    network: Network, tmp_path: Path
+) -> None:
+    """The webhook whose put timed out answered the message at once; had the put reached the
+    line when the network came back, a worker would have answered it a second time. Two
+    processes put during one partition: with an ordinary connection the kernel sends the
+    request again until it lands; with the line's own (``LetGoConnection``) it does not."""
+    redis = Redis(network.hosts["up-1"], tmp_path / "redis", "right-password")
+    redis.start()
+    clients = {
+        kind: subprocess.Popen(
+            [
+                str(ROOT / ".venv/bot/bin/python"),
+                "-c",
+                PUT_DURING_A_PARTITION,
+                redis.host.address,
+                str(redis.port),
+                "right-password",
+                kind,
+            ],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for kind in ("ordinary", "letgo")
+    }
+    try:
+        for client in clients.values():
+            assert client.stdout is not None and client.stdout.readline().strip() == "ready"
+        network.cut("up-1")
+        for client in clients.values():
+            assert client.stdin is not None
+            client.stdin.write("put\n")
+            client.stdin.flush()
+        for client in clients.values():
+            assert client.stdout is not None
+            assert client.stdout.readline().strip() == "TimeoutError"
+        # Longer than the kernel keeps packets waiting for the host's address to resolve
+        # (three probes a second apart), as in a partition longer than a few seconds.
+        time.sleep(4)
+        network.reconnect("up-1")
+        # The kernel sends a request again 0.2, 0.6, 1.4, 3, 6.2, 12.6 s after the first try.
+        deadline = time.monotonic() + 10
+        while not redis.count("XLEN evt:intake:ordinary:0") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert redis.count("XLEN evt:intake:ordinary:0") == 1
+        time.sleep(1)  # the other put was sent a moment later: its next try too
+        assert redis.count("XLEN evt:intake:letgo:0") == 0
+    finally:
+        for client in clients.values():
+            client.communicate("end\n", timeout=10)
+        redis.stop()
