@@ -190,7 +190,7 @@ class Run:
                     await post(http, url, message, slice_name)
                     if message.accepted:
                         with contextlib.suppress(asyncio.TimeoutError):
-                            await asyncio.wait_for(answered.wait(), 60)
+                            await asyncio.wait_for(answered, 60)
 
         async with session() as http:
             await asyncio.gather(

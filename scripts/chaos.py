@@ -28,7 +28,8 @@ in which its reply came:
 
 * answered: a reply that is not the apology;
 * apologised: the reply has the assistant's "sorry, something went wrong, try again" text
-  (``channels.try_again`` of the catalogue, matched in all three languages);
+  (``channels.try_again`` of the catalogue, matched in all three languages), or on Telegram
+  its word that the answer was cut off (``channels.cut_off``);
 * lost: no reply by ``--give-up`` seconds, a 4xx, or a reply with no message in it.
 
 Reported per phase: messages, answered, apologised, lost (why), how many needed the page to
@@ -72,9 +73,9 @@ from scripts.loadtest.webchat_people import (
     Balancer,
     Message,
     People,
+    apologies,
     apology_patterns,
     deliver,
-    try_again_sentences,
 )
 from scripts.stack import ROOT, Stack
 
@@ -99,6 +100,8 @@ class Fault:
     healthy: Callable[[], Awaitable[bool]]
     #: What to wait for (at most ``MAX_AIM_SECONDS``) before killing: someone being answered.
     aim: Callable[[], bool] = lambda: True
+    #: How long after its aim is met it strikes: inside the turn it waited for.
+    into_the_turn: float = INTO_THE_TURN_SECONDS
     killed_at: float | None = None
     back_at: float | None = None
 
@@ -123,12 +126,15 @@ async def inject(faults: list[Fault], clock: Callable[[], float]) -> None:
     for fault in faults:
         await asyncio.sleep(max(0.0, fault.at - clock()))
         aiming_until = clock() + MAX_AIM_SECONDS
-        while not fault.aim() and clock() < aiming_until:
+        while not (aimed := fault.aim()) and clock() < aiming_until:
             await asyncio.sleep(0.005)
-        await asyncio.sleep(INTO_THE_TURN_SECONDS)
+        await asyncio.sleep(fault.into_the_turn)
         await fault.kill()
         fault.killed_at = clock()
-        print(f"[chaos] {clock():6.1f} s  killed: {fault.name}", file=sys.stderr, flush=True)
+        missed = "" if aimed else f" (nothing to aim at in {MAX_AIM_SECONDS:g} s)"
+        print(
+            f"[chaos] {clock():6.1f} s  killed: {fault.name}{missed}", file=sys.stderr, flush=True
+        )
 
 
 async def supervise(stack: Stack, until: Callable[[], bool]) -> None:
@@ -321,7 +327,7 @@ def details(all_phases: list[Phase], events: Mapping[str, list[dict[str, Any]]])
 async def chaos(
     stack: Stack, redis: RedisServer, args: argparse.Namespace
 ) -> tuple[list[Message], list[Fault], float]:
-    apology = apology_patterns(try_again_sentences())
+    apology = apology_patterns(apologies())
     balancer = Balancer(stack.rasa_urls)
     second_rasa = stack.rasa_urls[1]
     end = args.baseline + 3 * args.phase
@@ -380,7 +386,7 @@ async def chaos(
 
 async def warm_up(urls: list[str], give_up: float = 30.0) -> None:
     """One message per Rasa process, so that no phase pays for a first-message cost."""
-    apology = apology_patterns(try_again_sentences())
+    apology = apology_patterns(apologies())
     async with aiohttp.ClientSession() as session:
         for url in urls:
             message = Message(f"warmup{uuid.uuid4().hex}", "en", "hello", time.monotonic())

@@ -64,7 +64,7 @@ def rasa_environment(net: Network, keys: Secrets) -> dict[str, str]:
         "REDIS_PORT": "6379",
         "REDIS_DB": "1",
         "REDIS_PASSWORD": keys.redis,
-        "REDIS_KEY_PREFIX": "evac",
+        "REDIS_KEY_PREFIX": PREFIX,
         # Rasa's defaults (50 / 100 per worker) would pass PostgreSQL's max_connections.
         "SQL_POOL_SIZE": "2",
         "SQL_MAX_OVERFLOW": "2",

@@ -14,7 +14,8 @@ names, and then, under a web chat load in English, Dari and Pashto through the n
 
 1. cuts one Rasa host off its network (link down) for ``--cut`` seconds;
 2. ``kill -9``s the action server, which the stack starts again as a supervisor would;
-3. partitions Redis off the network for ``--partition`` seconds.
+3. partitions Redis off the network for ``--partition`` seconds, the moment a Telegram turn
+   holds its conversation's lock.
 
 Each message counts for the fault that first held it up (scripts/chaos.py, ``phases``); the
 report gives per fault messages, answered, apologised, lost (must be 0), the time to recover
@@ -62,8 +63,8 @@ from scripts.loadtest.webchat_people import (
     Balancer,
     Message,
     People,
+    apologies,
     apology_patterns,
-    try_again_sentences,
 )
 from scripts.stack import ACTIONS_BIN, ROOT, Stack, StackError, free_port
 
@@ -152,7 +153,7 @@ async def load_with_faults(
     bot_api: tuple[RecordingTelegram, int],
     args: argparse.Namespace,
 ) -> tuple[list[Message], TelegramPeople, list[chaos.Fault], float]:
-    apology = apology_patterns(try_again_sentences())
+    apology = apology_patterns(apologies())
     balancer = Balancer([front.url])
     api, api_port = bot_api
     await api.start(api_port)
@@ -196,7 +197,10 @@ async def load_with_faults(
                 args.baseline + 2 * args.phase,
                 lambda: offline("redis", args.partition),
                 lambda: asyncio.to_thread(redis.answers),
-                aim=in_flight,
+                # The hard case: a queued turn under way, holding its conversation's lock;
+                # at once, since such a turn takes a few tens of milliseconds.
+                aim=lambda: redis.locks_held(f"{plan.PREFIX}:lock:telegram-*") > 0,
+                into_the_turn=0.0,
             ),
         ]
         start = time.monotonic()
@@ -447,6 +451,9 @@ def run(net: Network, work: Path, args: argparse.Namespace) -> tuple[str, bool] 
         args.out.with_suffix(".json").write_text(
             json.dumps(chaos.details(all_phases, events), ensure_ascii=False, indent=1),
             encoding="utf-8",
+        )
+        args.out.with_name("cluster-telegram.json").write_text(
+            json.dumps(writers.details(), ensure_ascii=False, indent=1), encoding="utf-8"
         )
         return text, any(m.outcome == LOST for m in [*messages, *writers.messages])
     except (NetworkError, ServiceError, StackError, psycopg.Error, RuntimeError) as error:

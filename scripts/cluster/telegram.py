@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import aiohttp
@@ -77,18 +77,19 @@ class TelegramPeople(People):
                 return
             await asyncio.sleep(RESEND_SECONDS)
         try:
-            await asyncio.wait_for(answered.wait(), max(0.1, deadline - self.clock()))
+            reply = await asyncio.wait_for(answered, max(0.1, deadline - self.clock()))
         except asyncio.TimeoutError:
             message.fail(f"no answer in {self.give_up:g} s", self.clock())
             message.settled = self.clock()
             return
-        message.answered_at = message.settled = self.clock()
+        message.answered_at = reply.at - self.start
+        message.settled = self.clock()
         message.outcome = ANSWERED
 
     def read_replies(self) -> None:
         """Each message's replies as the Bot API got them (notices of the wait left out): what
-        reached the chat from its answer until the chat's next message; its outcome from them
-        (an apology is one)."""
+        reached the chat from the send that woke its person (``answered_at``) until the chat's
+        next message; its outcome from them (an apology is one)."""
         by_chat: dict[int, list[Message]] = {}
         for message in self.messages:
             by_chat.setdefault(int(message.sender), []).append(message)
@@ -100,11 +101,23 @@ class TelegramPeople(People):
                     continue
                 until = following.written if following is not None else float("inf")
                 message.texts = [
-                    r.text
-                    for r in received
-                    if message.answered_at - 0.5 <= r.at - self.start < until
+                    r.text for r in received if message.answered_at <= r.at - self.start < until
                 ]
                 message.outcome = classify(message.texts, self.apology)
+
+    def details(self) -> dict[str, Any]:
+        """Every message and every send the Bot API got for its chat, on the load's clock: to
+        find out afterwards what happened to one message (results/cluster-telegram.json)."""
+        chats = {int(m.sender) for m in self.messages}
+        return {
+            "messages": [asdict(m) for m in self.messages],
+            "sends": {
+                str(chat): [
+                    {"at": round(r.at - self.start, 3), "text": r.text[:80]} for r in received
+                ]
+                for chat, received in sorted(self.api.sends(chats).items())
+            },
+        }
 
     def stored_turns(self) -> list[Turn]:
         """The messages as the tracker-store check reads them (``chaos.stored_turns``), a

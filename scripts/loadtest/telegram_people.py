@@ -91,7 +91,7 @@ class RecordingTelegram(FakeProviders):
     def __init__(self) -> None:
         super().__init__(telegram_rate=None, whatsapp_rate=None, telegram_per_chat=None)
         self.notices = notice_openings()
-        self._waiting: dict[str, asyncio.Event] = {}
+        self._waiting: dict[str, asyncio.Future[Received]] = {}
 
     def is_notice(self, text: str) -> bool:
         return any(opening in text for opening in self.notices)
@@ -101,14 +101,16 @@ class RecordingTelegram(FakeProviders):
         if self.received:
             last = self.received[-1]
             waiter = self._waiting.get(last.to)
-            if waiter is not None and not self.is_notice(last.text):
-                waiter.set()
+            if waiter is not None and not waiter.done() and not self.is_notice(last.text):
+                waiter.set_result(last)
         return answer
 
-    def waiter(self, chat: int) -> asyncio.Event:
-        event = asyncio.Event()
-        self._waiting[str(chat)] = event
-        return event
+    def waiter(self, chat: int) -> asyncio.Future[Received]:
+        """The chat's next send that is not a notice of the wait, once it reaches the Bot API
+        (its ``at`` is when it did, however late the waiting task wakes up)."""
+        future: asyncio.Future[Received] = asyncio.get_running_loop().create_future()
+        self._waiting[str(chat)] = future
+        return future
 
     def sends(self, prefix: Iterable[int]) -> dict[int, list[Received]]:
         chats = set(prefix)

@@ -46,12 +46,22 @@ def apology_patterns(sentences: Mapping[str, str]) -> list[re.Pattern[str]]:
     return patterns
 
 
-def try_again_sentences() -> Mapping[str, str]:
+def try_again_sentences(entry: str = "channels.try_again") -> Mapping[str, str]:
     """The apology the assistant sends when it failed, by language, from the bot's own code."""
     from bot.lang.texts import CATALOGUE
 
-    apology = CATALOGUE.entry("channels.try_again")
+    apology = CATALOGUE.entry(entry)
     return {str(language): str(sentence) for language, sentence in apology.items()}
+
+
+def apologies() -> Mapping[str, str]:
+    """Every apology: "sorry, something went wrong, try again", and, on a channel whose turns
+    come from a line, "my answer may be incomplete, send it again" (a turn cut off)."""
+    return {
+        f"{entry}:{language}": sentence
+        for entry in ("channels.try_again", "channels.cut_off")
+        for language, sentence in try_again_sentences(entry).items()
+    }
 
 
 def classify(texts: list[str], apology: list[re.Pattern[str]]) -> str:
