@@ -20,7 +20,7 @@ from scripts.loadtest import webchat_people as people
 from scripts.loadtest.redis_server import RedisServer, answers_ping
 from scripts.stack import free_port
 
-APOLOGY = people.apology_patterns(people.try_again_sentences())
+APOLOGY = people.apology_patterns(people.apologies())
 
 
 @pytest.mark.parametrize("language", ["prs", "ps", "en"])
@@ -29,6 +29,12 @@ def test_the_bots_apology_counts_as_apologised_in_each_language(language: str) -
     # The web chat may split a reply at blank lines, and the hotline may follow the apology.
     assert people.classify([sentence, "+93 20 000 0000"], APOLOGY) == people.APOLOGISED
     assert people.classify([sentence.replace(" ", "\n")], APOLOGY) == people.APOLOGISED
+
+
+@pytest.mark.parametrize("language", ["prs", "ps", "en"])
+def test_the_word_that_an_answer_was_cut_off_counts_as_apologised(language: str) -> None:
+    sentence = people.try_again_sentences("channels.cut_off")[language]
+    assert people.classify([sentence], APOLOGY) == people.APOLOGISED
 
 
 def test_other_sorries_and_answers_are_answers_and_an_empty_reply_is_lost() -> None:
