@@ -21,7 +21,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 
 .PHONY: help setup run db purge train lint mypy check test test-unit validate validate-if-changed test-nlu test-stories test-followups \
 	test-integration journeys deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
-	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-surge bench-language bench-urgency bench-claims \
+	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-surge bench-language bench-urgency bench-claims bench-locks \
 	chaos cluster cluster-if-root clean
 
 help:
@@ -46,6 +46,7 @@ help:
 	@echo "make bench-language  do shared words («سلام», numbers, names) move a conversation's language?"
 	@echo "make bench-urgency   urgent-case words: precision and recall per language beside the old matcher"
 	@echo "make bench-claims    rumours to checked claims: top-1 per language slice, false matches, 5 000 claims"
+	@echo "make bench-locks     a conversation's lock per turn: Redis calls in the event loop vs in threads"
 	@echo "make bench-load  full stack under load: make run's setup, production (PostgreSQL, Redis,"
 	@echo "            several workers) and stock Rasa side by side (BENCH_DURATION=60 BENCH_CONCURRENCY=50)"
 	@echo "make bench-surge production on Telegram at 3x its capacity, direct vs queued intake"
@@ -109,7 +110,7 @@ run: setup db train
 # .venv/bot's interpreter. Each script is checked with the venv that runs it. `make mypy` is also
 # the pre-commit hook (.pre-commit-config.yaml), so it needs the venvs but never builds them.
 BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_language_hold.py scripts/bench_channel_memory.py scripts/dated_stories.py \
-	scripts/bench_tracker_read.py
+	scripts/bench_tracker_read.py scripts/bench_lock_store.py
 MYPY_ACTIONS := actions bot/contentdb bot/lang bot/alert_rates.py bot/pacing.py bot/settings_values.py bot/case_urgency.py bot/case_hours.py \
 	bot/channels/sms_segments.py bot/question_mask.py \
 	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest scripts/cluster
@@ -248,7 +249,7 @@ test: deps-check setup lint test-unit validate train test-nlu test-stories test-
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
 bench: bench-nlu bench-content bench-alerts bench-action-secret bench-action-server bench-memory bench-mailbox \
-	bench-console bench-cases bench-sms bench-language bench-urgency bench-claims
+	bench-console bench-cases bench-sms bench-language bench-urgency bench-claims bench-locks
 
 # Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
 bench-nlu: .venv/bot/.installed
@@ -311,6 +312,11 @@ bench-action-server: .venv/actions/.installed
 bench-memory: .venv/bot/.installed
 	@mkdir -p results
 	$(BOT)/python scripts/bench_channel_memory.py | tee results/bench-memory.md
+# A conversation's lock per turn: Redis calls in the event loop (Rasa's way) against the lock
+# store's own threads, and what each does to the event loop while Redis does not answer.
+bench-locks: .venv/bot/.installed
+	@mkdir -p results
+	$(BOT)/python scripts/bench_lock_store.py | tee results/bench-locks.md
 # What the web chat pages' mailbox fetches cost a real Rasa process (memory there, and Redis).
 bench-mailbox: setup $(MODEL)
 	@mkdir -p results
