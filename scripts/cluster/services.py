@@ -202,39 +202,32 @@ class Redis:
         )
 
     def answers(self, timeout: float = 1.0) -> bool:
-        """Whether it answers PING once authenticated (its inline protocol)."""
-        try:
-            with socket.create_connection((self.host.address, self.port), timeout) as conn:
-                conn.sendall(f"AUTH {self.password}\r\nPING\r\n".encode())
-                reply = b""
-                while b"PONG" not in reply and len(reply) < 64:
-                    chunk = conn.recv(64)
-                    if not chunk:
-                        break
-                    reply += chunk
-                return b"+OK\r\n+PONG" in reply
-        except OSError:
-            return False
+        """Whether it answers PING once authenticated."""
+        return self._replies("PING", 2, timeout) == [b"+OK", b"+PONG"]
 
     def count(self, command: str, db: int = 1, timeout: float = 0.2) -> int:
         """The number Redis answers ``command`` with in database ``db`` (an integer, or how
-        many items an array has: ``KEYS``), through its inline protocol; 0 when it does not
-        answer."""
+        many items an array has: ``KEYS``); 0 when it does not answer."""
+        replies = self._replies(f"SELECT {db}\r\n{command}", 3, timeout)
+        if replies is None or replies[:2] != [b"+OK", b"+OK"] or replies[2][:1] not in (b"*", b":"):
+            return 0
+        return int(replies[2][1:])
+
+    def _replies(self, commands: str, lines: int, timeout: float) -> list[bytes] | None:
+        """The first ``lines`` lines Redis answers to AUTH and then ``commands`` (its inline
+        protocol, one command a line); None when it does not answer them all."""
         try:
             with socket.create_connection((self.host.address, self.port), timeout) as conn:
-                conn.sendall(f"AUTH {self.password}\r\nSELECT {db}\r\n{command}\r\n".encode())
+                conn.sendall(f"AUTH {self.password}\r\n{commands}\r\n".encode())
                 reply = b""
-                while reply.count(b"\r\n") < 3:
+                while reply.count(b"\r\n") < lines:
                     chunk = conn.recv(4096)
                     if not chunk:
-                        return 0
+                        return None
                     reply += chunk
         except OSError:
-            return 0
-        authed, selected, answer = reply.split(b"\r\n")[:3]
-        if authed != b"+OK" or selected != b"+OK" or answer[:1] not in (b"*", b":"):
-            return 0
-        return int(answer[1:])
+            return None
+        return reply.split(b"\r\n")[:lines]
 
     def locks_held(self, pattern: str) -> int:
         """How many conversations' locks (Rasa's lock store) whose keys match ``pattern`` are
