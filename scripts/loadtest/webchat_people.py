@@ -46,12 +46,16 @@ def apology_patterns(sentences: Mapping[str, str]) -> list[re.Pattern[str]]:
     return patterns
 
 
-def try_again_sentences(entry: str = "channels.try_again") -> Mapping[str, str]:
-    """The apology the assistant sends when it failed, by language, from the bot's own code."""
+def sentences(entry: str) -> Mapping[str, str]:
+    """A text of the bot's catalogue, by language, from the bot's own code."""
     from bot.lang.texts import CATALOGUE
 
-    apology = CATALOGUE.entry(entry)
-    return {str(language): str(sentence) for language, sentence in apology.items()}
+    return {str(language): str(sentence) for language, sentence in CATALOGUE.entry(entry).items()}
+
+
+def try_again_sentences() -> Mapping[str, str]:
+    """The apology the assistant sends when it failed, by language."""
+    return sentences("channels.try_again")
 
 
 def apologies() -> Mapping[str, str]:
@@ -60,7 +64,7 @@ def apologies() -> Mapping[str, str]:
     return {
         f"{entry}:{language}": sentence
         for entry in ("channels.try_again", "channels.cut_off")
-        for language, sentence in try_again_sentences(entry).items()
+        for language, sentence in sentences(entry).items()
     }
 
 

@@ -33,7 +33,7 @@ def test_the_bots_apology_counts_as_apologised_in_each_language(language: str) -
 
 @pytest.mark.parametrize("language", ["prs", "ps", "en"])
 def test_the_word_that_an_answer_was_cut_off_counts_as_apologised(language: str) -> None:
-    sentence = people.try_again_sentences("channels.cut_off")[language]
+    sentence = people.sentences("channels.cut_off")[language]
     assert people.classify([sentence], APOLOGY) == people.APOLOGISED
 
 
