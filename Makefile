@@ -44,7 +44,7 @@ help:
 	@echo "make bench-cases 'talk to a person' to the caseworkers' queue and a helpdesk; 1 000 cases"
 	@echo "make bench-sms   what an SMS user pays (sends, segments) per question, five language slices"
 	@echo "make bench-language  do shared words («سلام», numbers, names) move a conversation's language?"
-	@echo "make bench-urgency   urgent-case words: precision and recall per language beside the old matcher"
+	@echo "make bench-urgency   urgent-case words, and danger first: precision and recall per kind and slice"
 	@echo "make bench-claims    rumours to checked claims: top-1 per language slice, false matches, 5 000 claims"
 	@echo "make bench-locks     a conversation's lock per turn: Redis calls in the event loop vs in threads"
 	@echo "make bench-load  full stack under load: make run's setup, production (PostgreSQL, Redis,"
@@ -111,7 +111,7 @@ run: setup db train
 # the pre-commit hook (.pre-commit-config.yaml), so it needs the venvs but never builds them.
 BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_language_hold.py scripts/bench_channel_memory.py scripts/dated_stories.py \
 	scripts/bench_tracker_read.py scripts/bench_lock_store.py
-MYPY_ACTIONS := actions bot/contentdb bot/lang bot/alert_rates.py bot/pacing.py bot/settings_values.py bot/case_urgency.py bot/case_hours.py \
+MYPY_ACTIONS := actions bot/contentdb bot/lang bot/alert_rates.py bot/pacing.py bot/settings_values.py bot/case_urgency.py bot/danger.py bot/case_hours.py \
 	bot/channels/sms_segments.py bot/question_mask.py \
 	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest scripts/cluster
 MYPY_BOT := bot $(BOT_SCRIPTS)
@@ -262,6 +262,7 @@ bench-nlu: .venv/bot/.installed
 bench-urgency: .venv/actions/.installed
 	@mkdir -p results
 	$(ACT)/python scripts/bench_urgency.py | tee results/bench-urgency.md
+	$(ACT)/python scripts/bench_danger.py | tee results/bench-danger.md
 
 # Rumours to checked claims: held-out paraphrases in five slices, unrelated messages, 5 000 claims.
 bench-claims: .venv/actions/.installed

@@ -11,7 +11,9 @@ subclass also lets through, without resuming the conversation:
 * "safety" (``ask_safety``: how to delete this chat from the phone),
 * the caseworker closing the case, which arrives through Rasa's HTTP API (``trigger_intent``),
 * a caseworker's reply (``EXTERNAL_case_reply``, triggered by the notifier's courier): its
-  rule runs ``action_send_case_reply``, which sends it and leaves the conversation paused.
+  rule runs ``action_send_case_reply``, which sends it and leaves the conversation paused;
+* a message that speaks of danger (``bot/policies/danger.py``): the lines that answer now, and
+  the case marked urgent, by ``action_answer_danger``, which also records the message in it.
 
 Everything else the person writes is logged in the tracker and recorded in the case
 (``bot/case_inbox.py``), and answered with one line, "received", at most once every
@@ -44,6 +46,7 @@ from bot.case_inbox import RECEIVED, CaseInbox, message_for_the_case
 from bot.contract import CASE_CLOSED_INTENT, CASE_REPLY_INTENT
 from bot.lang import texts
 from bot.lang.codes import DEFAULT_LANGUAGE, is_language
+from bot.policies.danger import speaks_of_danger
 
 logger = logging.getLogger(__name__)
 
@@ -106,7 +109,9 @@ class PausedConversationProcessor(MessageProcessor):
         if MessageProcessor._should_handle_message(tracker):
             return True
         latest = tracker.latest_message
-        return latest is not None and latest.intent.get(INTENT_NAME_KEY) in ALWAYS_ANSWERED
+        if latest is None:
+            return False
+        return latest.intent.get(INTENT_NAME_KEY) in ALWAYS_ANSWERED or speaks_of_danger(latest)
 
     async def parse_message(
         self,

@@ -39,14 +39,16 @@ def open_case(
     request: str,
     assistant_answers: Sequence[str],
     now: datetime,
+    urgent: bool = False,
 ) -> Case:
-    """A new waiting case, with the assistant's last answers as context; urgent if the request
-    names an emergency (``bot/case_urgency.py``). A conversation has at most one open case:
-    asking again returns the one it has."""
+    """A new waiting case, with the assistant's last answers as context; urgent when the caller
+    found danger in the request (``bot/danger.py``) or it names an emergency
+    (``bot/case_urgency.py``). A conversation has at most one open case: asking again returns
+    the one it has."""
     case = open_case_of(session, conversation_id)
     if case is not None:
         return case
-    urgent = is_urgent(request)
+    urgent = urgent or is_urgent(request)
     case = Case(
         conversation_id=conversation_id,
         channel=channel,
@@ -80,11 +82,12 @@ def opened_since(session: Session, conversation_id: str, since: datetime) -> int
     )
 
 
-def add_line(session: Session, case: Case, text: str, now: datetime) -> bool:
-    """The person's message as a line of their case (raising it to urgent for an urgent word,
-    ``bot/case_urgency.py``), for a case that waits without pausing the conversation; whether
+def add_line(session: Session, case: Case, text: str, now: datetime, urgent: bool = False) -> bool:
+    """The person's message as a line of their case (raising it to urgent when the caller found
+    danger in it, or for an urgent word, ``bot/case_urgency.py``), for a message the assistant
+    answered itself (the conversation is not paused, or the message spoke of danger); whether
     the message was urgent."""
-    urgent = is_urgent(text)
+    urgent = urgent or is_urgent(text)
     session.add(CaseMessage(case_id=case.id, author=Author.PERSON, text=text, written_at=now))
     case.active_at = now
     if urgent:

@@ -69,6 +69,8 @@ class Handoff:
     case_id: int | None
     #: The person's channel, where the caseworker's replies go.
     channel: str = ""
+    #: When the caseworkers start, for a case that waits for them.
+    opens_at: datetime | None = None
 
 
 #: Notices said once, after an answer: a caseworker reading the queue needs the answer the
@@ -97,8 +99,9 @@ def own_words(tracker: Tracker) -> str:
     return str((tracker.latest_message or {}).get("text") or "")
 
 
-def request_caseworker(turn: Turn) -> Handoff:
-    """Open (or find) the conversation's case with whoever answers now or next."""
+def request_caseworker(turn: Turn, urgent: bool = False) -> Handoff:
+    """Open (or find) the conversation's case with whoever answers now or next; ``urgent`` when
+    the request spoke of danger (``bot/danger.py``)."""
     session, tracker, language, now = turn.session, turn.tracker, turn.language, turn.now
     answerer = hours.who_answers(session, now)
     if answerer is None:
@@ -117,6 +120,7 @@ def request_caseworker(turn: Turn) -> Handoff:
         request=own_words(tracker),
         assistant_answers=assistant_answers(tracker),
         now=now,
+        urgent=urgent,
     )
     organisation = fmt.text(answerer.organisation, "name", language)
     if answerer.open_now:
@@ -132,7 +136,18 @@ def request_caseworker(turn: Turn) -> Handoff:
         "organisation": organisation,
         "opens": fmt.clock(answerer.answers_from, language),
     }
-    return Handoff("utter_caseworker_later", variables, case.id, case.channel)
+    return Handoff(
+        "utter_caseworker_later", variables, case.id, case.channel, answerer.answers_from
+    )
+
+
+def remember_address(dispatcher: CollectingDispatcher, channel: str, now: datetime) -> None:
+    """Before a case's first words: the channel seals the address it holds (never shown to the
+    person), so that the caseworker's replies and "I am back" can reach them; kept as long as an
+    untouched case is (retention), renewed by every reply (actions/cases/replies.py)."""
+    if channel in ALERT_CHANNELS:
+        until = now + conversation_retention()
+        dispatcher.utter_message(json_message={REMEMBER_ADDRESS: {"expires_at": until.isoformat()}})
 
 
 class ActionRequestCaseworker(DatabaseAction):
@@ -176,14 +191,8 @@ class ActionRequestCaseworker(DatabaseAction):
                 handoff.case_id,
                 handoff.channel,
             )
-        if handoff.case_id is not None and handoff.channel in ALERT_CHANNELS:
-            # First the channel seals the address it holds (never shown to the person), so
-            # that the caseworker's replies and "I am back" can reach them; kept as long as an
-            # untouched case is (retention), renewed by every reply (actions/cases/replies.py).
-            until = now + conversation_retention()
-            dispatcher.utter_message(
-                json_message={REMEMBER_ADDRESS: {"expires_at": until.isoformat()}}
-            )
+        if handoff.case_id is not None:
+            remember_address(dispatcher, handoff.channel, now)
         dispatcher.utter_message(response=handoff.response, **handoff.variables)
         if handoff.case_id is None:
             return []

@@ -405,6 +405,10 @@ class GuidanceTopic(Placed, Provenance, Withdrawable, Base):
     hours_en: Mapped[str | None] = mapped_column(NAME)
     hours_prs: Mapped[str | None] = mapped_column(NAME)
     hours_ps: Mapped[str | None] = mapped_column(NAME)
+    # Danger first (bot/danger.py): the dangers a contact's line answers ("missing,medical"),
+    # and when it answers, daily in Kabul time ("08:00-16:00"; "00:00-00:00" day and night).
+    dangers: Mapped[str | None] = mapped_column(String(64))
+    open_hours: Mapped[str | None] = mapped_column(String(11))
 
     organisation: Mapped[Organisation | None] = relationship(foreign_keys=[organisation_id])
 

@@ -21,7 +21,10 @@ from actions.content.records import KindSpec, spec_for, values_of
 from actions.content.validation import ContentError
 from bot.lang.codes import LANGUAGES
 
-CONTACT_DETAILS = ("organisation", "phone", "whatsapp", "email", "hours", "latitude", "longitude")
+CONTACT_DETAILS = (
+    "organisation", "phone", "whatsapp", "email", "hours", "open_hours", "dangers", "latitude",
+    "longitude",
+)  # fmt: skip
 
 
 class MissingTranslation(ContentError):

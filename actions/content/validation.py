@@ -25,6 +25,8 @@ FLIGHT_NUMBER = re.compile(r"[A-Z0-9]+")
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 #: Daily opening hours in Kabul time; "20:00-02:00" runs past midnight.
 CASE_HOURS = re.compile(r"(?:[01]\d|2[0-3]):[0-5]\d-(?:[01]\d|2[0-3]):[0-5]\d")
+#: The dangers a contact's line answers, comma-separated (bot/danger.py ``Danger``).
+DANGERS = re.compile(r"(?:missing|medical|threat)(?:,(?:missing|medical|threat))*")
 IATA = re.compile(r"[A-Z]{3}")
 #: Editors and notes show up in every history line: short, one line.
 EDITOR_MAX, NOTE_MAX = 64, 500

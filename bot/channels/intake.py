@@ -77,6 +77,7 @@ from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 from bot.channels.notices import cut_off, in_line, try_again
 from bot.channels.settings import IntakeSettings, RedisSettings
 from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, conversation_language
+from bot.danger import dangers
 from bot.lang.codes import ARABIC, is_language
 from bot.lang.letters import pashto_letter_count, script_of
 from bot.lang.normalise import normalise
@@ -130,7 +131,8 @@ UNDER_WAY: Final = "under way"
 
 def jumps_the_line(text: str | None) -> bool:
     """Whether a message goes before the others of its line: STOP and a withdrawal, "delete
-    my data", "safety" and urgent words (the lists of ``stop_keywords`` and ``case_urgency``)."""
+    my data", "safety", urgent words and danger (the lists of ``stop_keywords`` and
+    ``case_urgency``, and ``bot/danger.py``)."""
     if not text:
         return False
     stripped = text.strip()
@@ -138,7 +140,9 @@ def jumps_the_line(text: str | None) -> bool:
         return True
     if is_opt_out(stripped) or is_withdrawal(stripped):
         return True
-    return normalise(stripped).strip(" .!?؟") in JUMPING_WORDS or is_urgent(stripped)
+    if normalise(stripped).strip(" .!?؟") in JUMPING_WORDS:
+        return True
+    return is_urgent(stripped) or bool(dangers(stripped))
 
 
 def partition_of(conversation: str, partitions: int) -> int:

@@ -7,6 +7,9 @@ answer of the same turn already uses them — inside the Rasa process: no turn p
 action-server call for them (docs/CONVERSATIONS.md has the measurements). The rules
 (data/rules/) then route on the updated slots, e.g. a follow-up on the ``topic`` slot.
 
+A message that speaks of danger is answered first by ``action_answer_danger``
+(bot/policies/danger.py), in every state of the conversation.
+
 It also ends a new user's first turn with ``utter_safety_offer``, in the language just chosen.
 The computation is idempotent: each prediction of a turn recomputes it and emits only the slot
 changes not yet applied, so ``rasa test`` (which replays stories without policy events) and a
@@ -31,6 +34,7 @@ from bot.contract import LANGUAGE_HINT, is_external
 from bot.lang.choice import LanguageState, choose_language
 from bot.lang.codes import is_language
 from bot.policies.cases import case_action
+from bot.policies.danger import danger_action, helped, without_help
 from bot.policies.memory import ACTION_TOPIC, TOPIC, remembered
 from bot.settings import conversation_memory, language_follow_confidence
 
@@ -116,8 +120,18 @@ class ConversationPolicy(RulePolicy):
         events = self.turn_events(tracker)
         if events:
             tracker = with_turn_events(tracker, events, domain)
-        routed = case_action(tracker)
-        if routed is not None:
+        first = danger_action(tracker)
+        if first is not None:
+            # Danger first (bot/policies/danger.py): the help, then at most a command or the
+            # question the message also asks.
+            prediction = self._rule_prediction(
+                self._prediction_result(first, tracker, domain), first
+            )
+        elif helped(tracker):
+            prediction = super().predict_action_probabilities(
+                without_help(tracker, domain), domain, rule_only_data
+            )
+        elif (routed := case_action(tracker)) is not None:
             # A waiting case takes what is not a question for the assistant (bot/policies/cases.py).
             prediction = self._rule_prediction(
                 self._prediction_result(routed, tracker, domain), routed

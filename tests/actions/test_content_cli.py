@@ -244,15 +244,15 @@ def test_export_and_import_round_trip(database: Path, tmp_path: Path) -> None:
     first, second, fresh = tmp_path / "a.yml", tmp_path / "b.yml", tmp_path / "fresh.db"
     exported = content(database, "export", first)
     assert exported.stdout == (
-        "Exported 16 organisations, 13 airports, 5 gates, 10 flights, 4 announcements, "
-        f"15 guidance topics, {CLAIMS} claims from sqlite:///{database} to {first}.\n"
+        "Exported 18 organisations, 13 airports, 5 gates, 10 flights, 4 announcements, "
+        f"18 guidance topics, {CLAIMS} claims from sqlite:///{database} to {first}.\n"
     )
     assert content(fresh, "migrate").returncode == 0
     imported = content(fresh, "import", first, "--editor", "amina")
     assert (imported.returncode, imported.stdout) == (
         0,
-        f"Imported a.yml into sqlite:///{fresh}: 16 organisations, 13 airports, 5 gates, "
-        f"10 flights, 4 announcements, 15 guidance topics, {CLAIMS} claims — {SEEDED} created, "
+        f"Imported a.yml into sqlite:///{fresh}: 18 organisations, 13 airports, 5 gates, "
+        f"10 flights, 4 announcements, 18 guidance topics, {CLAIMS} claims — {SEEDED} created, "
         f"0 changed, 0 unchanged, 0 withdrawn (revisions 1–{SEEDED}).\n",
     )
     assert content(fresh, "export", second).returncode == 0

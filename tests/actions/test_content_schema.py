@@ -63,7 +63,7 @@ FLIGHTS = {
 def test_migration_creates_the_whole_schema(migrated: Engine) -> None:
     tables = set(inspect(migrated).get_table_names())
     assert tables == TABLES | {"alembic_version"}
-    assert current_revision(migrated) == head_revision() == "0022"
+    assert current_revision(migrated) == head_revision() == "0023"
 
 
 def test_migration_matches_the_models(migrated: Engine) -> None:

@@ -72,7 +72,7 @@ def test_a_person_asks_for_a_caseworker_and_the_assistant_steps_aside(
     assert "یک کارمند شبکهٔ کمک‌رسانی کابل" in texts(replies)
     assert "در یک پیام کوتاه بنویسید" in texts(replies)
 
-    received = texts(say(sender, "فامیلم ده دروازه ابی جدا شدن"))
+    received = texts(say(sender, "ویزه‌ام رد شده و نمی‌دانم چه کنم"))
     assert received == "پیام شما رسید و برای کارمند نگه داشته شد."
     # A question, yet no answer: it is the caseworker's, and "received" came a moment ago.
     assert say(sender, "پرواز بعدی به دوحه چی وقت است") == []
@@ -83,15 +83,20 @@ def test_a_person_asks_for_a_caseworker_and_the_assistant_steps_aside(
     lines = case_lines(db, sender)
     assert lines[-3:] == [
         ("person", "میخواهم با یک انسان صحبت کنم"),
-        ("person", "فامیلم ده دروازه ابی جدا شدن"),
+        ("person", "ویزه‌ام رد شده و نمی‌دانم چه کنم"),
         ("person", "پرواز بعدی به دوحه چی وقت است"),
     ]
     assert lines[0][0] == "assistant"  # the greeting before: context for the caseworker
 
-    assert say(sender, "طفلم مریض است") == []
+    # Danger is answered even while the caseworker holds the conversation: the lines that
+    # answer now first, and the case marked urgent, with the message in it.
+    helped = texts(say(sender, "طفلم سخت مریض است، بیهوش شده")).replace("\xa0", " ")
+    assert helped.startswith("کسی زخمی یا سخت مریض است — همین حالا زنگ بزنید:")
+    assert "+93 700 000 121" in helped and "قضیهٔ شما حالا عاجل نشانی شد" in helped
     assert db.execute(
         "SELECT priority FROM cases WHERE conversation_id = ?", (sender,)
     ).fetchone() == (1,)
+    assert case_lines(db, sender)[-1] == ("person", "طفلم سخت مریض است، بیهوش شده")
 
     assert "این چت را از تیلفون‌تان پاک کنید" in texts(say(sender, "امنیت"))  # safety
     stopped = texts(say(sender, "توقف"))

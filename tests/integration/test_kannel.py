@@ -161,6 +161,16 @@ def test_a_pashto_sms_posted_by_kannels_post_url_is_answered_in_pashto(
     assert answer.coding == "ucs-2" and PASHTO_LETTERS & set(answer.text), answer
 
 
+def test_a_wound_written_first_gets_the_number_first_through_kannel(kannel: KannelStack) -> None:
+    """Danger first (docs/DANGER.md): the first SMS back starts with the day-and-night line."""
+    number = new_number()
+    replies = kannel.sms(number, "my brother is wounded near abbey gate, bleeding")
+    assert_fits(replies)
+    first = re.sub("[\u200e\u200f\u2066-\u2069]", "", replies[0].text)
+    assert first.startswith("+93 700 000 1"), first
+    assert "Urgent case opened" in first
+
+
 def test_a_long_answer_arrives_as_one_concatenated_sms(kannel: KannelStack) -> None:
     number = new_number()
     kannel.sms(number, "سلام")

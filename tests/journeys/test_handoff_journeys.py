@@ -1,8 +1,8 @@
 """Journeys of people who ask for a person, on `make run`'s stack (docs/HANDOFF.md).
 
 * A Dari mother at night, on the web chat of her phone: the caseworkers are off, she reports
-  her lost son and is told it was received, with the numbers that answer day and night; her
-  next flight question is still answered.
+  her lost son and gets the family line that answers day and night, her case marked urgent;
+  her next flight question is still answered.
 * A Pashto user types STOP during an open case: she is told that the alerts stop and that the
   caseworker's reply will still come; «لغوه یې کړه» withdraws the request, the caseworker's
   case says so, and the assistant answers her again.
@@ -100,10 +100,11 @@ def test_a_dari_mother_at_night_is_heard_and_keeps_the_assistant(
     assert "تا آن وقت من به سوال‌های شما" in told and "«لغو»" in told
 
     lost = "پسر ۸ ساله‌ام دیروز پیش دروازه ابی گم شد. کمک کنید"
-    answer = write(page, lost, RECEIVED["prs"])
-    # The 24-hour numbers from the organisations' records (the ICRC line, "day and night").
-    assert "شبانه‌روزی جواب می‌دهند" in answer
-    assert ICRC_NUMBER in answer
+    answer = write(page, lost, "همین حالا زنگ بزنید").replace("\xa0", " ")
+    # Danger first (docs/DANGER.md): the family line that answers day and night, from the
+    # organisations' records, and her case marked urgent.
+    assert ICRC_NUMBER in answer and "شبانه‌روزی" in answer
+    assert "قضیهٔ شما حالا عاجل نشانی شد" in answer
     screenshot(page, "handoff-prs-night-received")
     _, status, priority, _ = case_of(running, lost)
     assert (status, priority) == ("waiting", 1)  # urgent: a child

@@ -180,7 +180,10 @@ def _topic(topic: GuidanceTopic) -> dict[str, Any]:
     if topic.kind is GuidanceKind.CONTACTS:
         assert topic.organisation is not None
         entry["organisation"] = topic.organisation.slug
-        entry |= {name: getattr(topic, name) for name in ("phone", "whatsapp", "email")}
+        entry |= {
+            name: getattr(topic, name)
+            for name in ("phone", "whatsapp", "email", "open_hours", "dangers")
+        }
         entry = {name: value for name, value in entry.items() if value is not None}
         entry |= _texts_of(topic, "hours") | _place(topic)
     return entry | _provenance(topic)

@@ -49,7 +49,10 @@ STATUS_KEYS = (
     "valid_for",
     "valid_until",
 )
-CONTACT_FIELDS = ("organisation", "phone", "whatsapp", "email", "hours", "latitude", "longitude")
+CONTACT_FIELDS = (
+    "organisation", "phone", "whatsapp", "email", "hours", "open_hours", "dangers", "latitude",
+    "longitude",
+)  # fmt: skip
 #: Where a place is: ``latitude: 34.5594`` and ``longitude: 69.2175``, both or neither.
 PLACE_LIMITS = {"latitude": 90.0, "longitude": 180.0}
 
@@ -297,6 +300,8 @@ def _contact(entry: Entry, orgs: Collection[str]) -> dict[str, Any]:
         "organisation": entry.ref("organisation", orgs),
         **reach,
         **_texts(entry, "hours"),
+        "open_hours": _matching(entry, "open_hours", check.CASE_HOURS, "08:00-16:00"),
+        "dangers": _matching(entry, "dangers", check.DANGERS, "missing,medical"),
         **_place(entry),
     }
 

@@ -2,7 +2,8 @@
 
 Rasa's domain (``bot/domain/*.yml``) holds what the bot answers; this catalogue holds the rest:
 what connectors say by themselves (``channels``, ``sms``), alerts and topic names (``alerts``),
-a caseworker's reply and the caseworkers' pages (``cases``), the editors' console
+a caseworker's reply and the caseworkers' pages (``cases``), the help a person in danger
+gets first (``danger``), the editors' console
 (``console``, ``questions``), the words around database content (``content``), what
 publishing says of a change that would contradict other facts (``publishing``) and the web
 chat page's own words (``webchat``). One
@@ -21,6 +22,7 @@ from bot.lang.texts import (
     channels,
     console,
     content,
+    danger,
     publishing,
     questions,
     sms,
@@ -37,6 +39,7 @@ CATALOGUE: Final = Catalogue(
         "console": console.TEXTS,
         "questions": questions.TEXTS,
         "content": content.TEXTS,
+        "danger": danger.TEXTS,
         "webchat": webchat.TEXTS,
         "publishing": publishing.TEXTS,
     }

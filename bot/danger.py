@@ -1,0 +1,336 @@
+"""Is a person in danger now, and of what kind? Read before anything else answers a message.
+
+Three kinds, each answered by its own day-and-night line (content: a contact's ``dangers``):
+
+* ``missing`` — a child or a relative lost, missing, separated, taken and not heard of since;
+  a child alone;
+* ``medical`` — wounded, bleeding, fainted, in labour, very sick: care is needed now;
+* ``threat`` — armed men at the door, beaten, threatened, followed, shot at, in hiding.
+
+A kind is found by a phrase that means it alone («بیهوش شد», "ambulance", "death threat"), or by
+two words of one sentence that mean it together: someone and what happened to them ("my son" …
+"lost"; «مادرم» … «مریض»). The pairs are what keep everyday messages calm: "I lost my ticket"
+names nobody, and "my son's **passport** is lost" names a thing between the son and the loss, so
+neither is a missing child. A thing counts within its clause (cut at a comma too): "my son has
+no phone, he is missing" is still a missing son. "Lost my son at the gate, is the gate open?"
+leaves a question (:func:`asks_more`) for the assistant to answer after the help.
+
+Someone **taken** ("they took my husband", «بردنش», «یې بوتلو») is a threat, unless the message
+also says that nobody knows where they are now (a ``missing`` word: "no news", «هیچ درکش نیست»):
+then they are missing, and the missing line answers, not the threat line too. A beating or a
+death threat in the same message is a threat still.
+
+Words are matched whole, as written or with one of their language's endings, after the
+project's normaliser and after folding Pashto letters to what a Persian keyboard types, as
+``bot/case_urgency.py`` does. Every language's words are tried on every message: people mix
+them. Precision and recall per kind and per slice: ``scripts/bench_danger.py``, on held-out
+messages written apart from the lexicon (tests/nlu/danger/).
+
+Standard library only: Rasa's policy routes on it and the action server answers with it.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+from functools import lru_cache
+from typing import Final
+
+from bot.lang.danger_words import DANGER_WORDS, QUESTION_OPENERS, QUESTION_WORDS, TAKEN, Pair
+from bot.lang.letters import PERSIAN_KEYBOARD
+from bot.lang.normalise import normalise
+
+
+class Danger(str, enum.Enum):
+    """The kinds of danger, most pressing first: the order answers are given in."""
+
+    MISSING = "missing"
+    MEDICAL = "medical"
+    THREAT = "threat"
+
+
+#: Romanized spellings of one sound: "mashoom" and "mashum", "beemar" and "bimar"; and English
+#: contractions with or without their apostrophe: "can't" and "cant".
+_LATIN_SPELLINGS: Final = (("oo", "u"), ("ee", "i"), ("n't", "nt"), ("n\u2019t", "nt"))
+#: What a Persian keyboard types for each Pashto letter (bot/lang/letters.py).
+_KEYBOARD: Final = tuple((chr(letter), str(typed)) for letter, typed in PERSIAN_KEYBOARD.items())
+#: Dari's negative prefix, typed joined, apart or after a zero-width non-joiner (a space once
+#: normalised): «نمیتانم», «نمی تانم» and «نمی‌توانم» are one word to the lexicon.
+_NEGATIVE_PREFIX: Final = re.compile(r"(?<!\w)(نمی) (?=\w)")
+#: A word, where a sentence ends (punctuation in both scripts; a line break, cut before
+#: normalising), and where a clause ends within it.
+_WORD: Final = re.compile(r"\w+")
+_TOKEN: Final = re.compile(r"(\w+)|([.!?؟;؛])|[,،]|\s-\s")
+_LINE_END: Final = re.compile(r"[\r\n]+")
+#: A romanized word this short takes no ending: "i" is not "is", nor "ma" "may".
+_SHORTEST_TO_INFLECT: Final = 3
+#: How near a thing must stand to a pair's words to make the pair about the thing.
+_THING_SPAN: Final = 3
+
+Phrase = tuple[str, ...]
+#: The kinds a lexicon is written for: the three dangers, and someone taken (see above).
+_KEYS: Final = (*(kind.value for kind in Danger), TAKEN)
+
+
+def _folded(text: str) -> str:
+    """``text`` as the lexicon is written: normalised, Pashto letters folded as a Persian
+    keyboard types them, one spelling of each romanized sound."""
+    folded = normalise(text)
+    for letter, typed in _KEYBOARD:  # as_on_persian_keyboard, letter by letter: many times faster
+        if letter in folded:
+            folded = folded.replace(letter, typed)
+    if "نمی" in folded:
+        folded = _NEGATIVE_PREFIX.sub(r"\1", folded)
+    return _spelled(folded)
+
+
+def _spelled(word: str) -> str:
+    """``word`` with one spelling of each romanized sound, as an ending may join two: "mobile"
+    and "e" are "mobili", as the message's «mobile-e» reads."""
+    for spelling, sound in _LATIN_SPELLINGS:
+        word = word.replace(spelling, sound)
+    return word
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text`` as the lexicon is written: normalised, Pashto letters folded."""
+    return _WORD.findall(_folded(text))
+
+
+def _forms(phrases: Iterable[str], endings: Iterable[str]) -> set[Phrase]:
+    """Every accepted form of ``phrases``: the last word with each ending of its script (but a
+    short romanized word only as written)."""
+    by_script = {
+        script: [e for e in endings if not e or e.isascii() == script] for script in (True, False)
+    }
+    forms: set[Phrase] = set()
+    for phrase in phrases:
+        *head, last = words(phrase)
+        if len(last) < _SHORTEST_TO_INFLECT and last.isascii():
+            forms.add((*head, last))
+        else:
+            forms.update((*head, _spelled(last + ending)) for ending in by_script[last.isascii()])
+    return forms
+
+
+#: What a phrase found in a message is to one kind: a phrase that means it alone, a phrase that
+#: looks like it and is calm, or one side of one of its pairs ("who" or "what" of pair n).
+Role = tuple[str, str, int]
+_THING: Final[Role] = ("", "thing", 0)
+
+
+def _roles() -> dict[Phrase, set[Role]]:
+    """Every accepted form of every phrase of every language, with what it is to which kind."""
+    roles: dict[Phrase, set[Role]] = {}
+    for lexicon in DANGER_WORDS.values():
+        for form in _forms(lexicon.things, lexicon.endings):
+            roles.setdefault(form, set()).add(_THING)
+        for key in _KEYS:
+            kind_words = lexicon.kinds[key]
+            for part in ("alone", "calm"):
+                for form in _forms(getattr(kind_words, part), lexicon.endings):
+                    roles.setdefault(form, set()).add((key, part, 0))
+            for n, pair in enumerate(kind_words.pairs):
+                for side in ("who", "what"):
+                    for form in _forms(getattr(pair, side), lexicon.endings):
+                        roles.setdefault(form, set()).add((key, side, n))
+    return roles
+
+
+#: A word's roles as a phrase of its own, and the longer phrases it begins, by length.
+Entry = tuple[frozenset[Role], tuple[tuple[int, dict[Phrase, frozenset[Role]]], ...]]
+
+
+def _index() -> dict[str, Entry]:
+    """Every phrase of every language by its first word, then by its length, with what it is
+    to which kind: a few dictionary look-ups per word of a message, however long the lexicon."""
+    by_first: dict[str, dict[int, dict[Phrase, frozenset[Role]]]] = {}
+    shared: dict[frozenset[Role], frozenset[Role]] = {}  # one set for the forms of a phrase
+    for phrase, found in _roles().items():
+        roles = shared.setdefault(frozenset(found), frozenset(found))
+        by_first.setdefault(phrase[0], {}).setdefault(len(phrase), {})[phrase] = roles
+    return {
+        first: (
+            lengths.pop(1, {}).get((first,), frozenset()),
+            tuple(sorted(lengths.items())),
+        )
+        for first, lengths in by_first.items()
+    }
+
+
+_INDEX: Final = _index()
+
+
+def _pairs() -> dict[str, tuple[Pair, ...]]:
+    """How each pair of each kind is read (its span, whether things count, what it yields to):
+    pair n means the same in every language, so it is read one way, its words put aside."""
+    pairs: dict[str, tuple[Pair, ...]] = {}
+    for key in _KEYS:
+        by_n: dict[int, set[Pair]] = {}
+        for lexicon in DANGER_WORDS.values():
+            for n, pair in enumerate(lexicon.kinds[key].pairs):
+                by_n.setdefault(n, set()).add(replace(pair, who=(), what=()))
+        if any(len(read) > 1 for read in by_n.values()):
+            raise ValueError(f"bot/lang/danger_words.py: {key} pairs read differently by language")
+        pairs[key] = tuple(read.pop() for _, read in sorted(by_n.items()))
+    return pairs
+
+
+_PAIRS: Final = _pairs()
+_ASKING: Final = frozenset(
+    form for table in QUESTION_WORDS.values() for form in _forms(table, ("",))
+)
+_OPENERS: Final = frozenset(
+    form[0] for table in QUESTION_OPENERS.values() for form in _forms(table, ("",))
+)
+_QUESTION_MARK: Final = re.compile(r"[?؟]\s*$")
+
+Span = tuple[int, int]
+
+
+class _Sentence:
+    """The words of one sentence, the clause each stands in, and where each role's phrases
+    stand among them."""
+
+    def __init__(self, clauses: list[list[str]]) -> None:
+        self.words = sentence = [word for clause in clauses for word in clause]
+        self.clause = [n for n, clause in enumerate(clauses) for _ in clause]
+        self.found: dict[Role, list[Span]] = {}
+        found = self.found
+        for i, word in enumerate(sentence):
+            entry = _INDEX.get(word)
+            if entry is None:
+                continue
+            alone, longer = entry
+            for role in alone:
+                found.setdefault(role, []).append((i, i + 1))
+            for length, phrases in longer:
+                for role in phrases.get(tuple(sentence[i : i + length]), ()):
+                    found.setdefault(role, []).append((i, i + length))
+        self.things = [start for start, _ in found.get(_THING, ())]
+        self._spans: dict[Role, list[Span]] = {}
+        self._has: dict[str, bool] = {}
+
+    def spans(self, key: str, part: str, n: int = 0) -> list[Span]:
+        """Where the ``part`` phrases of ``key`` stand, but those inside a calm phrase of it."""
+        role = (key, part, n)
+        if role not in self._spans:
+            spans = self.found.get(role, [])
+            calm = self.found.get((key, "calm", 0))
+            if calm and spans:
+                spans = [
+                    span
+                    for span in spans
+                    if not any(start <= span[0] and span[1] <= end for start, end in calm)
+                ]
+            self._spans[role] = spans
+        return self._spans[role]
+
+    def has(self, key: str) -> bool:
+        """Whether the sentence speaks of ``key``: a phrase alone, or a pair close together."""
+        if key not in self._has:
+            found = self.found
+            self._has[key] = bool(self.spans(key, "alone")) or any(
+                (key, "who", n) in found
+                and (key, "what", n) in found
+                and self._paired(self.spans(key, "who", n), self.spans(key, "what", n), pair)
+                and not (pair.unless and self.has(pair.unless))
+                for n, pair in enumerate(_PAIRS[key])
+            )
+        return self._has[key]
+
+    def _paired(self, whos: list[Span], whats: list[Span], pair: Pair) -> bool:
+        """A person and what happened to them, close together, and not about a thing."""
+        return any(
+            max(what[0] - who[1], who[0] - what[1]) < pair.span
+            and not (pair.of_things and self.things and self._of_a_thing(who, what))
+            for who in whos
+            for what in whats
+        )
+
+    def _of_a_thing(self, who: Span, what: Span) -> bool:
+        """Whether a thing of the what's clause makes the pair about the thing: "my son's
+        passport is lost", «پاسپورت بچیم گم شده» (the thing before its owner), "my son lost
+        his phone", "where is my daughter's passport", "my phone is broken, I write from my
+        brother's" (the owner in a later clause)."""
+        clause = self.clause[what[0]]
+        for thing in self.things:
+            if self.clause[thing] != clause or any(s[0] <= thing < s[1] for s in (who, what)):
+                continue  # another clause's, or part of a side ("phone off")
+            if self.clause[who[0]] > clause:
+                return True  # the loss and its thing, then someone else's clause
+            if min(who[0], what[0]) <= thing < max(who[1], what[1]):
+                return True  # between them
+            if who[1] <= what[0]:
+                if who[0] - _THING_SPAN <= thing < who[0] or thing == what[1] + 1:
+                    return True  # before its owner, or right after the loss and a "his"
+            elif who[1] <= thing < who[1] + _THING_SPAN:
+                return True  # right after its owner
+        return False
+
+
+def _sentences(text: str) -> list[_Sentence]:
+    """Each sentence of ``text`` with words, cut into clauses."""
+    sentences: list[_Sentence] = []
+    for line in _LINE_END.split(text):
+        clauses: list[list[str]] = []
+        clause: list[str] = []
+        for word, sentence_end in _TOKEN.findall(_folded(line)):
+            if word:
+                clause.append(word)
+                continue
+            if clause:
+                clauses.append(clause)
+                clause = []
+            if sentence_end and clauses:
+                sentences.append(_Sentence(clauses))
+                clauses = []
+        if clause:
+            clauses.append(clause)
+        if clauses:
+            sentences.append(_Sentence(clauses))
+    return sentences
+
+
+def _kinds(sentences: list[_Sentence]) -> set[Danger]:
+    """The kinds ``sentences`` speak of, someone taken counted as missing or as a threat."""
+    kinds = {kind for kind in Danger if any(s.has(kind.value) for s in sentences)}
+    if any(s.has(TAKEN) for s in sentences):
+        unheard_of = any(
+            s.spans(Danger.MISSING.value, "what", n)
+            for s in sentences
+            for n in range(len(_PAIRS[Danger.MISSING.value]))
+        )
+        kinds.add(Danger.MISSING if unheard_of or Danger.MISSING in kinds else Danger.THREAT)
+    return kinds
+
+
+@lru_cache(maxsize=4096)
+def dangers(text: str) -> tuple[Danger, ...]:
+    """The kinds of danger ``text`` speaks of, most pressing first; empty when none.
+
+    Cached: Rasa's policy asks once per prediction of a turn, the action server once more.
+    """
+    found = _kinds(_sentences(text))
+    return tuple(kind for kind in Danger if kind in found)
+
+
+def asks_more(text: str) -> bool:
+    """Whether ``text`` also asks a question in a clause that speaks of no danger ("lost my son
+    at the gate, is the gate open?"): then its answer follows the help. A clause asks when it
+    ends with a question mark or holds a question word ("is", «کی», «کله», "kay")."""
+    for clause in re.split(r"(?<=[.!?؟;؛\n,،])", text):
+        clause_words = words(clause)
+        if len(clause_words) < 2 or _kinds([_Sentence([clause_words])]):
+            continue
+        if _QUESTION_MARK.search(clause.strip(" .,،")) or clause_words[0] in _OPENERS:
+            return True
+        if any(
+            tuple(clause_words[i : i + len(q)]) == q
+            for q in _ASKING
+            for i in range(len(clause_words))
+        ):
+            return True
+    return False
