@@ -22,11 +22,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from scripts.fake_providers import (
     CHANNEL_SECRETS,
-    SMS_SECRET,
     TELEGRAM_SECRET_HEADER,
     FakeProviders,
     ProvidersInThread,
@@ -34,10 +33,11 @@ from scripts.fake_providers import (
 )
 from scripts.stack import ROOT, free_port
 from tests.journeys.conftest import MODEL, Phone, Running, screenshot, start_running
+from tests.journeys.test_handoff_journeys import write
+from tests.journeys.test_sms_journeys import SmsStack
 
 pytestmark = pytest.mark.integration
 
-TURN_MS = 30_000
 FAMILY_LINE = "+93 700 000 121"
 PROTECTION_LINE = "+93 700 000 142"
 #: Bidi marks are invisible, and a number's unbreakable spaces read as spaces.
@@ -51,15 +51,7 @@ class DangerStack:
 
     def sms(self, sender: str, text: str) -> list[str]:
         """One SMS through the gateway's webhook; the SMS sent back."""
-        before = len(self.providers.received)
-        request = urllib.request.Request(
-            f"{self.running.stack.rasa_url}/webhooks/sms_gateway/webhook",
-            json.dumps({"from": sender, "text": text, "id": secrets.token_hex(8)}).encode(),
-            {"Content-Type": "application/json", "X-Gateway-Secret": SMS_SECRET},
-        )
-        with urllib.request.urlopen(request, timeout=60) as response:
-            assert response.status == 200
-        return [r.text for r in self.providers.received[before:] if r.to == sender]
+        return SmsStack(self.running.stack, self.providers, self.running.db_url).text(sender, text)
 
     def telegram(self, chat: int, text: str) -> str:
         """A private chat's message as Telegram posts it; what the Bot API was asked to show."""
@@ -105,16 +97,6 @@ def danger(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DangerStack]:
     finally:
         started.stack.stop()
         serving.stop()
-
-
-def write(page: Page, text: str, expected: str) -> str:
-    """Type ``text`` in the web chat, wait for a reply holding ``expected``; the bubbles after."""
-    before = page.locator(".msg.bot").count()
-    page.locator("#input").fill(text)
-    page.keyboard.press("Enter")
-    expect(page.locator(".msg.bot", has_text=expected).last).to_be_visible(timeout=TURN_MS)
-    page.wait_for_timeout(500)  # the turn's later bubbles
-    return "\n".join(page.locator(".msg.bot").all_inner_texts()[before:])
 
 
 def test_a_dari_mother_whose_child_is_lost_gets_the_family_line_first_then_her_answer(
