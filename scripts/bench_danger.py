@@ -27,7 +27,7 @@ from bot.danger import Danger, dangers
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 SETS: Final = ROOT / "tests" / "nlu" / "danger"
-SPLITS: Final = ("dev", "dev2", "test")
+SPLITS: Final = ("dev", "dev2", "dev3", "test")
 SLICES: Final = ("en", "prs", "prs-Latn", "ps", "ps-Latn")
 CALM: Final = "calm"
 

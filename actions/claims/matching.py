@@ -31,7 +31,7 @@ from operator import methodcaller
 from typing import Final, Literal
 
 from actions.claims.frames import is_hearsay, without_frame
-from actions.claims.skeleton import skeleton
+from bot.lang.skeleton import skeleton
 from bot.lang.normalise import normalise
 
 #: A forwarded message can be long; its opening says what it is about.

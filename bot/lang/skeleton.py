@@ -4,7 +4,10 @@ both give "tzkr", "canada" and «کاناډا» both "knd".
 Romanized Dari and Pashto have no fixed spelling, and Arabic script leaves short vowels out,
 so vowels (and و / ی, which are vowels as often as not) are dropped on both sides and
 letters people romanize alike share one symbol. Crude on purpose: it only adds evidence
-beside the words' own letters.
+beside the words' own letters (the rumour matcher, actions/claims/matching.py) or stands in for
+a romanized word the danger words do not spell that way (bot/danger.py).
+
+Standard library only: both runtimes import it.
 """
 
 import re
