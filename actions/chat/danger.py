@@ -176,14 +176,17 @@ def help_for(kind: Danger, lines: Sequence[DangerLine], now: datetime, point: Po
     return Help(kind, later[:LINES_PER_KIND], False)
 
 
-def _when(line: DangerLine, now: datetime, language: str) -> str:
+def _when(line: DangerLine, now: datetime, language: str, pattern: str = "pattern.time") -> str:
+    """When the line answers: day and night, until when today, or from when; ``pattern``
+    "brief.time" is the SMS form of the time («۸ صبح»)."""
     if line.day_and_night:
         return texts.render("danger.day_and_night", language)
     assert line.hours is not None
     if line.answers_at(now):
         closes = datetime.combine(now.astimezone(KABUL).date(), line.hours.closes, KABUL)
-        return texts.render("danger.open_until", language, closes=fmt.clock(closes, language))
-    opens = fmt.clock(line.hours.next_opening(now), language)
+        until = fmt.clock(closes, language, pattern)
+        return texts.render("danger.open_until", language, closes=until)
+    opens = fmt.clock(line.hours.next_opening(now), language, pattern)
     return texts.render("danger.opens_at", language, opens=opens)
 
 
@@ -218,7 +221,8 @@ def sms_block(found: Help, now: datetime, language: str, hotline: str | None) ->
     if found.lines:
         line = found.lines[0]
         comma = texts.render("danger.comma", language)
-        return f"{line.briefs[language]}{comma}{_when(line, now, language)}: {what}"
+        when = _when(line, now, language, "brief.time")
+        return f"{line.briefs[language]}{comma}{when}: {what}"
     if hotline:
         return f"{isolate(hotline, language)}: {what}"
     return f"{texts.render('danger.sms_none', language)} {what}"

@@ -160,6 +160,22 @@ async def test_on_sms_the_number_comes_first_within_three_messages(
     assert segment_count(sms) <= 3, sms
 
 
+@pytest.mark.parametrize("language", ["en", "prs", "ps"])
+async def test_an_office_hours_line_on_sms_still_fits_three_messages(
+    content_db: Engine, language: str
+) -> None:
+    with db.session_scope() as session:
+        session.execute(
+            update(GuidanceTopic)
+            .where(GuidanceTopic.slug == "kabul-aid-network-emergency")
+            .values(withdrawn_at=NOW)
+        )
+    helped, _, _ = await answer("they beat my brother and say they will kill him", language)
+    sms = render(helped, language, "sms_gateway")
+    assert "+93 700 000 10" in sms  # UNHCR's line, open now, until 16:00
+    assert segment_count(sms) <= 3, sms
+
+
 async def test_with_the_database_down_the_lines_last_read_still_answer(
     content_db: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
