@@ -31,8 +31,8 @@ from operator import methodcaller
 from typing import Final, Literal
 
 from actions.claims.frames import is_hearsay, without_frame
-from bot.lang.skeleton import skeleton
 from bot.lang.normalise import normalise
+from bot.lang.skeleton import skeleton
 
 #: A forwarded message can be long; its opening says what it is about.
 MAX_CHARS: Final = 2000
