@@ -22,8 +22,13 @@ death threat in the same message is a threat still.
 
 Words are matched whole, as written or with one of their language's endings, after the
 project's normaliser and after folding Pashto letters to what a Persian keyboard types, as
-``bot/case_urgency.py`` does. Every language's words are tried on every message: people mix
-them. Precision and recall per kind and per slice: ``scripts/bench_danger.py``, on held-out
+``bot/case_urgency.py`` does. Romanized Dari and Pashto have no fixed spelling: a word is read
+by its shape, its consonants and where its vowels stand (bot/lang/skeleton.py), so "bihush",
+"zaxmi" and "doxtar-em" are read as the lexicon's "behosh", "zakhmi" and "dokhtar" with their
+ending — only for shapes distinctive enough (three consonants) and meaning one thing (see
+:func:`_spellings`). A run of fragments ("son 6yo. red shirt. lost.") is read as one sentence.
+Every language's words are tried on every message: people mix them. Precision and recall per
+kind and per slice: ``scripts/bench_danger.py``, on held-out
 messages written apart from the lexicon (tests/nlu/danger/).
 
 Standard library only: Rasa's policy routes on it and the action server answers with it.
@@ -33,14 +38,23 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import lru_cache
 from typing import Final
 
-from bot.lang.danger_words import DANGER_WORDS, QUESTION_OPENERS, QUESTION_WORDS, TAKEN, Pair
+from bot.lang.codes import ENGLISH
+from bot.lang.danger_words import (
+    DANGER_WORDS,
+    QUESTION_OPENERS,
+    QUESTION_WORDS,
+    TAKEN,
+    DangerWords,
+    Pair,
+)
 from bot.lang.letters import PERSIAN_KEYBOARD
 from bot.lang.normalise import normalise
+from bot.lang.skeleton import skeleton
 
 
 class Danger(str, enum.Enum):
@@ -66,6 +80,14 @@ _TOKEN: Final = re.compile(r"(\w+)|([.!?؟;؛])|[,،]|\s-\s")
 _LINE_END: Final = re.compile(r"[\r\n]+")
 #: A romanized word this short takes no ending: "i" is not "is", nor "ma" "may".
 _SHORTEST_TO_INFLECT: Final = 3
+#: A romanized word the lexicon does not spell is read by its consonants when it has this many
+#: ("bhS" is «بیهوش» however spelled; "rk" or "gm" could be anything).
+_FEWEST_CONSONANTS: Final = 3
+#: A romanized word's vowels, and its w and y, each a slot between consonants (see _shape).
+_VOWELS: Final = re.compile("[aeiou]+")
+_W_Y: Final = re.compile("[wy]+")
+#: A sentence of this many words or fewer is a fragment, read with the fragments beside it.
+_FRAGMENT: Final = 4
 #: How near a thing must stand to a pair's words to make the pair about the thing.
 _THING_SPAN: Final = 3
 
@@ -143,14 +165,14 @@ def _roles() -> dict[Phrase, set[Role]]:
 Entry = tuple[frozenset[Role], tuple[tuple[int, dict[Phrase, frozenset[Role]]], ...]]
 
 
-def _index() -> dict[str, Entry]:
+def _index(roles: dict[Phrase, set[Role]]) -> dict[str, Entry]:
     """Every phrase of every language by its first word, then by its length, with what it is
     to which kind: a few dictionary look-ups per word of a message, however long the lexicon."""
     by_first: dict[str, dict[int, dict[Phrase, frozenset[Role]]]] = {}
     shared: dict[frozenset[Role], frozenset[Role]] = {}  # one set for the forms of a phrase
-    for phrase, found in _roles().items():
-        roles = shared.setdefault(frozenset(found), frozenset(found))
-        by_first.setdefault(phrase[0], {}).setdefault(len(phrase), {})[phrase] = roles
+    for phrase, found in roles.items():
+        kinds = shared.setdefault(frozenset(found), frozenset(found))
+        by_first.setdefault(phrase[0], {}).setdefault(len(phrase), {})[phrase] = kinds
     return {
         first: (
             lengths.pop(1, {}).get((first,), frozenset()),
@@ -160,7 +182,114 @@ def _index() -> dict[str, Entry]:
     }
 
 
-_INDEX: Final = _index()
+def _written(lexicon: DangerWords) -> Iterator[str]:
+    """Every phrase of ``lexicon``, as written."""
+    yield from lexicon.things
+    for key in _KEYS:
+        kind_words = lexicon.kinds[key]
+        yield from (*kind_words.alone, *kind_words.calm)
+        for pair in kind_words.pairs:
+            yield from (*pair.who, *pair.what)
+
+
+def _shape(word: str) -> str:
+    """A romanized word's consonants (bot/lang/skeleton.py) and where its vowels ("9") and its
+    w and y ("8") stand between them: "bihush", "behosh" and "bihosh" are all "b9h9S", but
+    "emroz" (today) is "9mr9z", not "mariz" (sick), "m9r9z", nor "nawishta" (written)
+    "nishta" (is not), nor "memory" "memera" (is dying)."""
+    return skeleton(_W_Y.sub("8", _VOWELS.sub("9", word)))
+
+
+def _spellings(roles: dict[Phrase, set[Role]]) -> tuple[dict[str, str], dict[str, str]]:
+    """One spelling for the romanized Dari and Pashto words of one shape and one meaning, by
+    shape and by each word the lexicon writes: "zakhmi" and "zakhme", "gum shuda" and "gom
+    shoda" are read as one, on the lexicon's side and the message's, and so are spellings the
+    lexicon does not write ("zaxmi", "doxtar", "gom shode"). A shape stands for none when it is
+    not distinctive (one of its words has fewer than ``_FEWEST_CONSONANTS`` consonants before
+    its ending: "tab-ash" is not "tebbi-esh"), when its words mean different things alone (two
+    kinds, a word of phrases and a word alone), when one is a thing (names are not "sim-am"),
+    or when one is English, spelled one way ("later" is not "letter")."""
+    alone = {phrase[0]: frozenset(found) for phrase, found in roles.items() if len(phrase) == 1}
+    by_shape: dict[str, set[str]] = {}
+    rejected: set[str] = set()
+    shapes: dict[str, str] = {}
+    for language, lexicon in DANGER_WORDS.items():
+        for phrase in set(_written(lexicon)):
+            written = words(phrase)
+            for form in _forms((phrase,), lexicon.endings):
+                for word, stem in zip(form, written, strict=True):
+                    if not word.isascii():
+                        continue
+                    shape = shapes.get(word) or shapes.setdefault(word, _shape(word))
+                    by_shape.setdefault(shape, set()).add(word)
+                    if (
+                        language == ENGLISH
+                        or _THING in alone.get(word, ())
+                        or _consonants(shapes.get(stem) or _shape(stem)) < _FEWEST_CONSONANTS
+                    ):
+                        rejected.add(shape)
+    by_word: dict[str, str] = {}
+    spellings: dict[str, str] = {}
+    for shape, spelled in by_shape.items():
+        if shape not in rejected and len({alone.get(word) for word in spelled}) == 1:
+            spellings[shape] = min(spelled, key=lambda word: (len(word), word))
+            by_word.update(dict.fromkeys(spelled, spellings[shape]))
+    return spellings, by_word
+
+
+def _respelled(roles: dict[Phrase, set[Role]], spelling: dict[str, str]) -> dict[Phrase, set[Role]]:
+    """``roles`` with every word in its one ``spelling``: the roles of "zakhmi" and "zakhme"
+    are one word's."""
+    respelled: dict[Phrase, set[Role]] = {}
+    for phrase, found in roles.items():
+        respelled.setdefault(tuple(spelling.get(w, w) for w in phrase), set()).update(found)
+    return respelled
+
+
+def _consonants(shape: str) -> int:
+    return len(shape) - shape.count("9") - shape.count("8")
+
+
+#: The one spelling of each shape of romanized Dari and Pashto words that means one thing, and
+#: every word of the lexicon in it.
+_ROLES: Final = _roles()
+_BY_SHAPE, _SPELLING = _spellings(_ROLES)
+_INDEX: Final = _index(_respelled(_ROLES, _SPELLING))
+#: Every word the lexicon writes (in the one spelling of its shape).
+_KNOWN: Final = frozenset(_SPELLING.get(word, word) for phrase in _ROLES for word in phrase)
+del _ROLES
+#: Romanized endings, longest first, to find a respelled word's stem: "zaxm-esh".
+_LATIN_ENDINGS: Final = sorted(
+    {
+        e
+        for language, lexicon in DANGER_WORDS.items()
+        if language != ENGLISH
+        for e in lexicon.endings
+        if e.isascii() and e
+    },
+    key=len,
+    reverse=True,
+)
+
+
+@lru_cache(maxsize=16384)
+def _as_spelled(word: str) -> str:
+    """``word`` as the lexicon spells it: a romanized word in the one spelling of its shape,
+    with the ending it came with ("zaxm-esh" is "zakhm-esh")."""
+    if not word.isascii() or word in _KNOWN:
+        return word
+    respelled = _BY_SHAPE.get(_shape(word))
+    if respelled:
+        return respelled
+    for ending in _LATIN_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= _SHORTEST_TO_INFLECT:
+            stem = _BY_SHAPE.get(_shape(word[: -len(ending)]))
+            if stem:
+                inflected = _spelled(stem + ending)
+                inflected = _BY_SHAPE.get(_shape(inflected), inflected)
+                if inflected in _KNOWN:
+                    return inflected
+    return word
 
 
 def _pairs() -> dict[str, tuple[Pair, ...]]:
@@ -195,7 +324,7 @@ class _Sentence:
     stand among them."""
 
     def __init__(self, clauses: list[list[str]]) -> None:
-        self.words = sentence = [word for clause in clauses for word in clause]
+        self.words = sentence = [_as_spelled(word) for clause in clauses for word in clause]
         self.clause = [n for n, clause in enumerate(clauses) for _ in clause]
         self.found: dict[Role, list[Span]] = {}
         found = self.found
@@ -272,12 +401,15 @@ class _Sentence:
 
 
 def _sentences(text: str) -> list[_Sentence]:
-    """Each sentence of ``text`` with words, cut into clauses."""
-    sentences: list[_Sentence] = []
+    """Each sentence of ``text`` with words, cut into clauses; a run of fragments ("son 6yo.
+    red shirt. lost. north gate", «زن حامله. درد. آبش شکسته.») is one sentence, each fragment
+    a clause of it."""
+    sentences: list[list[list[str]]] = []
     for line in _LINE_END.split(text):
+        fragment = False  # whether the line's last sentence was a fragment
         clauses: list[list[str]] = []
         clause: list[str] = []
-        for word, sentence_end in _TOKEN.findall(_folded(line)):
+        for word, sentence_end in (*_TOKEN.findall(_folded(line)), ("", ".")):
             if word:
                 clause.append(word)
                 continue
@@ -285,13 +417,14 @@ def _sentences(text: str) -> list[_Sentence]:
                 clauses.append(clause)
                 clause = []
             if sentence_end and clauses:
-                sentences.append(_Sentence(clauses))
+                short = sum(map(len, clauses)) <= _FRAGMENT
+                if short and fragment:
+                    sentences[-1] += clauses
+                else:
+                    sentences.append(clauses)
+                fragment = short and sum(map(len, sentences[-1][-1:])) <= _FRAGMENT
                 clauses = []
-        if clause:
-            clauses.append(clause)
-        if clauses:
-            sentences.append(_Sentence(clauses))
-    return sentences
+    return [_Sentence(clauses) for clauses in sentences]
 
 
 def _kinds(sentences: list[_Sentence]) -> set[Danger]:
