@@ -126,10 +126,12 @@ def test_a_helpdesk_follows_a_real_case_from_request_to_close(
 
     assert say("میخواهم با یک انسان صحبت کنم")  # told who answers, asked for one line
     # To the case (Rasa's tracker store), answered "received" once for the burst.
-    assert [r.get("text") for r in say("فامیلم ده دروازه ابی جدا شدن")] == [
+    assert [r.get("text") for r in say("ویزه‌ام رد شده، حالا چه کنم")] == [
         "پیام شما رسید و برای کارمند نگه داشته شد."
     ]
-    assert say("طفلم زخمی است") == []  # an urgent word: the case is urgent from here on
+    # Danger: the lines that answer now first, and the case urgent from here on.
+    [helped, *_] = [str(r.get("text")) for r in say("طفلم زخمی است")]
+    assert helped.startswith("کسی زخمی یا سخت مریض است"), helped
     events = wait_for(helpdesk, 4)
     case_id = events[0]["case"]["id"]
 
@@ -154,7 +156,7 @@ def test_a_helpdesk_follows_a_real_case_from_request_to_close(
     lines = [e["message"]["text"] for e in events if e["type"] == "case.message"]
     assert lines == [
         "میخواهم با یک انسان صحبت کنم",
-        "فامیلم ده دروازه ابی جدا شدن",
+        "ویزه‌ام رد شده، حالا چه کنم",
         "طفلم زخمی است",
     ]
     assert [e["case"]["priority"] for e in events] == ["normal"] * 3 + ["urgent"] * 3
