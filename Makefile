@@ -20,7 +20,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 	$(wildcard bot/nlu/*.py bot/lang/*.py)
 
 .PHONY: help setup run db purge train lint mypy check test test-unit validate validate-if-changed test-nlu test-stories test-followups \
-	test-integration journeys deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
+	test-integration journeys danger-model deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
 	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-surge bench-language bench-urgency bench-claims bench-locks \
 	chaos cluster cluster-if-root clean
 
@@ -45,6 +45,7 @@ help:
 	@echo "make bench-sms   what an SMS user pays (sends, segments) per question, five language slices"
 	@echo "make bench-language  do shared words («سلام», numbers, names) move a conversation's language?"
 	@echo "make bench-urgency   urgent-case words, and danger first: precision and recall per kind and slice"
+	@echo "make danger-model    train the classifier behind the danger words (bot/danger_model.json)"
 	@echo "make bench-claims    rumours to checked claims: top-1 per language slice, false matches, 5 000 claims"
 	@echo "make bench-locks     a conversation's lock per turn: Redis calls in the event loop vs in threads"
 	@echo "make bench-load  full stack under load: make run's setup, production (PostgreSQL, Redis,"
@@ -110,8 +111,8 @@ run: setup db train
 # .venv/bot's interpreter. Each script is checked with the venv that runs it. `make mypy` is also
 # the pre-commit hook (.pre-commit-config.yaml), so it needs the venvs but never builds them.
 BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_language_hold.py scripts/bench_channel_memory.py scripts/dated_stories.py \
-	scripts/bench_tracker_read.py scripts/bench_lock_store.py
-MYPY_ACTIONS := actions bot/contentdb bot/lang bot/alert_rates.py bot/pacing.py bot/settings_values.py bot/case_urgency.py bot/danger.py bot/case_hours.py \
+	scripts/bench_tracker_read.py scripts/bench_lock_store.py scripts/train_danger.py
+MYPY_ACTIONS := actions bot/contentdb bot/lang bot/alert_rates.py bot/pacing.py bot/settings_values.py bot/case_urgency.py bot/danger.py bot/danger_classifier.py bot/case_hours.py \
 	bot/channels/sms_segments.py bot/question_mask.py \
 	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest scripts/cluster
 MYPY_BOT := bot $(BOT_SCRIPTS)
@@ -259,6 +260,10 @@ bench-nlu: .venv/bot/.installed
 
 # Content actions on 10 000 flights: SQLite, and PostgreSQL too when BENCH_PG_URL is set.
 # Urgent cases: whole-word lexicons beside the old prefix matcher, held-out precision and recall.
+# The classifier behind the danger words, trained on the development messages (bot/danger_model.json).
+danger-model: .venv/bot/.installed
+	$(BOT)/python scripts/train_danger.py
+
 bench-urgency: .venv/actions/.installed
 	@mkdir -p results
 	$(ACT)/python scripts/bench_urgency.py | tee results/bench-urgency.md

@@ -43,6 +43,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Final
 
+from bot.danger_classifier import guess
 from bot.lang.codes import ENGLISH
 from bot.lang.danger_words import (
     DANGER_WORDS,
@@ -96,7 +97,7 @@ Phrase = tuple[str, ...]
 _KEYS: Final = (*(kind.value for kind in Danger), TAKEN)
 
 
-def _folded(text: str) -> str:
+def folded(text: str) -> str:
     """``text`` as the lexicon is written: normalised, Pashto letters folded as a Persian
     keyboard types them, one spelling of each romanized sound."""
     folded = normalise(text)
@@ -118,7 +119,7 @@ def _spelled(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """The words of ``text`` as the lexicon is written: normalised, Pashto letters folded."""
-    return _WORD.findall(_folded(text))
+    return _WORD.findall(folded(text))
 
 
 def _forms(phrases: Iterable[str], endings: Iterable[str]) -> set[Phrase]:
@@ -409,7 +410,7 @@ def _sentences(text: str) -> list[_Sentence]:
         fragment = False  # whether the line's last sentence was a fragment
         clauses: list[list[str]] = []
         clause: list[str] = []
-        for word, sentence_end in (*_TOKEN.findall(_folded(line)), ("", ".")):
+        for word, sentence_end in (*_TOKEN.findall(folded(line)), ("", ".")):
             if word:
                 clause.append(word)
                 continue
@@ -440,14 +441,25 @@ def _kinds(sentences: list[_Sentence]) -> set[Danger]:
     return kinds
 
 
+def words_alone(text: str) -> tuple[Danger, ...]:
+    """The kinds the danger words find in ``text``, most pressing first."""
+    found = _kinds(_sentences(text))
+    return tuple(kind for kind in Danger if kind in found)
+
+
 @lru_cache(maxsize=4096)
 def dangers(text: str) -> tuple[Danger, ...]:
-    """The kinds of danger ``text`` speaks of, most pressing first; empty when none.
+    """The kinds of danger ``text`` speaks of, most pressing first; empty when none: the words
+    first, and the classifier trained beside them (bot/danger_classifier.py) when they find
+    none.
 
     Cached: Rasa's policy asks once per prediction of a turn, the action server once more.
     """
-    found = _kinds(_sentences(text))
-    return tuple(kind for kind in Danger if kind in found)
+    found = words_alone(text)
+    if found:
+        return found
+    kind = guess(folded(text))
+    return () if kind is None else (Danger(kind),)
 
 
 def asks_more(text: str) -> bool:

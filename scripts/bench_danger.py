@@ -1,5 +1,6 @@
 """Danger first: precision and recall of bot/danger.py per kind and per slice, beside the
-urgent-case words (bot/case_urgency.py), which know no kinds and were all there was before.
+urgent-case words (bot/case_urgency.py), which know no kinds and were all there was before, and
+beside the danger words without the classifier behind them (bot/danger_classifier.py).
 
     .venv/actions/bin/python scripts/bench_danger.py [--misses dev|dev2]
 
@@ -13,6 +14,7 @@ both. ``--misses`` lists what a split's messages got wrong, to tune on a develop
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -23,10 +25,16 @@ from typing import Final
 import yaml
 
 from bot.case_urgency import is_urgent
-from bot.danger import Danger, dangers
+from bot.danger import Danger, dangers, words_alone
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 SETS: Final = ROOT / "tests" / "nlu" / "danger"
+#: Intents whose messages may speak of danger: not everyday questions.
+NOT_EVERYDAY: Final = frozenset({"ask_help", "ask_human"})
+#: An annotated entity in an NLU example: "[doha]{...}" or "[today](date)" → "doha".
+_ANNOTATION: Final = re.compile(r"\[([^\]]*)\](?:\{[^}]*\}|\([^)]*\))")
+#: The NLU's held-out questions (tests/nlu/heldout): everyday messages in every slice.
+HELD_OUT_QUESTIONS: Final = ROOT / "tests" / "nlu" / "heldout"
 SPLITS: Final = ("dev", "dev2", "dev3", "test")
 SLICES: Final = ("en", "prs", "prs-Latn", "ps", "ps-Latn")
 CALM: Final = "calm"
@@ -58,6 +66,20 @@ class Score:
 
 def _uncached(text: str) -> tuple[Danger, ...]:
     return dangers.__wrapped__(text)
+
+
+def everyday(paths: list[Path]) -> list[str]:
+    """The examples of every intent but help and a person, as people typed them."""
+    found: list[str] = []
+    for path in paths:
+        for item in yaml.safe_load(path.read_text(encoding="utf-8")).get("nlu") or []:
+            if item.get("intent") in NOT_EVERYDAY or not item.get("examples"):
+                continue
+            for line in str(item["examples"]).splitlines():
+                text = _ANNOTATION.sub(r"\1", line.strip().removeprefix("- ")).strip()
+                if text:
+                    found.append(text)
+    return found
 
 
 def kind_scores(split: str, slice_name: str) -> dict[str, Score]:
@@ -95,21 +117,28 @@ def report() -> str:
         lines += [
             f"**{split}** — recall / precision per kind; any kind: ours against the urgent words",
             "",
-            "| slice | missing | medical | threat | any kind: ours | any kind: urgent words |",
-            "|---|---|---|---|---|---|",
+            "| slice | missing | medical | threat | any kind: ours | any kind: words alone "
+            "| any kind: urgent words |",
+            "|---|---|---|---|---|---|---|",
         ]
         for slice_name in SLICES:
             data = messages(split, slice_name)
             every += [text for texts in data.values() for text in texts]
             ours = kind_scores(split, slice_name)
+            alone = _any_score(data, lambda text: bool(words_alone(text)))
             stock = _any_score(data, is_urgent)
-            cells = [f"{s.recall:.2f} / {s.precision:.2f}" for s in ours.values()]
-            lines.append(
-                f"| {slice_name} | {' | '.join(cells)} | "
-                f"{stock.recall:.2f} / {stock.precision:.2f} |"
-            )
+            cells = [f"{s.recall:.2f} / {s.precision:.2f}" for s in (*ours.values(), alone, stock)]
+            lines.append(f"| {slice_name} | {' | '.join(cells)} |")
         lines.append("")
     kinds, words = cpu_per_check(_uncached, every), cpu_per_check(is_urgent, every)
+    questions = everyday(sorted(HELD_OUT_QUESTIONS.glob("*.yml")))
+    lines.append(
+        f"Everyday questions called danger (tests/nlu/heldout, {len(questions)} messages of every "
+        f"intent but help and a person): ours {sum(bool(_uncached(q)) for q in questions)}, "
+        f"words alone {sum(bool(words_alone(q)) for q in questions)}, "
+        f"urgent words {sum(map(is_urgent, questions))}"
+    )
+    lines.append("")
     lines.append(
         f"CPU per check, uncached, over {len(every)} messages: danger kinds {kinds:.0f} µs, "
         f"urgent words {words:.0f} µs"
