@@ -26,6 +26,10 @@ CALM: Final = "calm"
 #: The n-gram lengths the model was trained with (scripts/train_danger.py).
 SHORTEST, LONGEST = 2, 5
 _SPACES: Final = re.compile(r"\s\s+")
+#: The fewest n-grams the model knows that a message must have for its guess to count: a
+#: vector of one or two n-grams puts all its weight on them ("),", an emoji's neighbour), and a
+#: message that short speaks of no danger the words would miss.
+FEWEST_KNOWN: Final = 12
 
 
 @dataclass(frozen=True)
@@ -64,14 +68,24 @@ def grams(folded: str) -> Counter[str]:
     return found
 
 
-def probabilities(folded: str) -> dict[str, float]:
-    """Each class's probability for a message already folded as the danger words fold it."""
+def _weights(folded: str) -> list[tuple[float, tuple[float, ...]]]:
+    """Each known n-gram's TF-IDF weight (before normalising) and its weight per class."""
     trained = model()
     weights: list[tuple[float, tuple[float, ...]]] = []
     for gram, count in grams(folded).items():
         known = trained.grams.get(gram)
         if known is not None:
             weights.append(((1.0 + math.log(count)) * known[0], known[1:]))
+    return weights
+
+
+def probabilities(folded: str) -> dict[str, float]:
+    """Each class's probability for a message already folded as the danger words fold it."""
+    return _probabilities(_weights(folded))
+
+
+def _probabilities(weights: list[tuple[float, tuple[float, ...]]]) -> dict[str, float]:
+    trained = model()
     norm = math.sqrt(sum(weight * weight for weight, _ in weights)) or 1.0
     scores = list(trained.intercepts)
     for weight, per_class in weights:
@@ -85,6 +99,9 @@ def probabilities(folded: str) -> dict[str, float]:
 
 def guess(folded: str) -> str | None:
     """The kind of danger the classifier is sure enough of; None for calm or unsure."""
-    found = probabilities(folded)
+    weights = _weights(folded)
+    if len(weights) < FEWEST_KNOWN:
+        return None
+    found = _probabilities(weights)
     kind = max(found, key=found.__getitem__)
     return None if kind == CALM or found[kind] < model().threshold else kind

@@ -41,6 +41,12 @@ def test_short_words_count_once_as_sklearn_counts_them() -> None:
     assert danger_classifier.grams("a") == {" a": 1, "a ": 1, " a ": 1}
 
 
+@pytest.mark.parametrize("text", ["), ", "🙂", "?", "...", "ok", "۱", "8", "no"])
+def test_a_message_it_knows_too_little_of_is_no_danger(text: str) -> None:
+    assert danger_classifier.guess(folded(text)) is None
+    assert dangers(text) == ()
+
+
 @pytest.mark.parametrize(
     ("text", "kind"),
     [("bachem dar bir o bar az dastam raft, hichja nest", Danger.MISSING),
