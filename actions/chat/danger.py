@@ -216,7 +216,7 @@ def chat_block(
 
 
 def sms_block(found: Help, now: datetime, language: str, hotline: str | None) -> str:
-    """The number first: "+93 700 000 121 — ICRC (day and night): lost family. Stay …"."""
+    """The number first: "+93 700 000 121 ICRC, day and night: lost family. Stay …"."""
     what = texts.render(f"danger.sms_{found.kind.value}", language)
     if found.lines:
         line = found.lines[0]

@@ -75,21 +75,16 @@ def danger_action(tracker: DialogueStateTracker) -> str | None:
     """The action danger decides at this point of the turn; None to let the rules decide (on
     :func:`without_help`'s tracker when the help was given)."""
     message = tracker.latest_message
-    latest = _latest_user_event(tracker)
-    if latest is None or not speaks_of_danger(latest):
+    if message is None or not speaks_of_danger(message):
         return None
     if not helped(tracker):
         return DANGER_ACTION if tracker.latest_action_name == ACTION_LISTEN_NAME else None
     if tracker.latest_action_name != DANGER_ACTION:
         return None  # the command or the question after the help: the rules go on
-    intent = message.intent.get("name") if message is not None else None
-    if intent in COMMANDS or (intent in QUESTIONS and asks_more(latest.text or "")):
+    intent = message.intent.get("name")
+    if intent in COMMANDS or (intent in QUESTIONS and asks_more(message.text or "")):
         return None
     return ACTION_LISTEN_NAME
-
-
-def _latest_user_event(tracker: DialogueStateTracker) -> UserUttered | None:
-    return next((e for e in reversed(tracker.events) if isinstance(e, UserUttered)), None)
 
 
 def without_help(tracker: DialogueStateTracker, domain: Domain) -> DialogueStateTracker:
