@@ -26,10 +26,15 @@ class Hours:
         start, _, end = text.partition("-")
         return cls(time.fromisoformat(start), time.fromisoformat(end))
 
+    @property
+    def round_the_clock(self) -> bool:
+        """ "00:00-00:00" (any time that both opens and closes): day and night."""
+        return self.opens == self.closes
+
     def is_open(self, now: datetime) -> bool:
         local = now.astimezone(KABUL).time().replace(tzinfo=None)
-        if self.opens == self.closes:
-            return True  # round the clock
+        if self.round_the_clock:
+            return True
         if self.opens < self.closes:
             return self.opens <= local < self.closes
         return local >= self.opens or local < self.closes  # past midnight

@@ -54,7 +54,6 @@ logger = logging.getLogger(__name__)
 RESPONSE: Final = "utter_danger"
 #: Lines shown per kind of danger on chat; an SMS shows the first.
 LINES_PER_KIND: Final = 2
-ROUND_THE_CLOCK: Final = Hours.parse("00:00-00:00")
 NO_BREAK_SPACE: Final = "\u00a0"
 ABBREVIATION: Final = re.compile(r"\(([A-Z]{2,8})\)\s*$")
 
@@ -74,19 +73,10 @@ class DangerLine:
 
     @property
     def day_and_night(self) -> bool:
-        return self.hours is not None and self.hours.opens == self.hours.closes
+        return self.hours is not None and self.hours.round_the_clock
 
     def answers_at(self, now: datetime) -> bool:
         return self.hours is not None and self.hours.is_open(now)
-
-
-def _hours(contact: GuidanceTopic) -> Hours | None:
-    if contact.open_hours:
-        return Hours.parse(contact.open_hours)
-    # Contacts published before open hours existed: the English hours text says day and night.
-    if handoff.day_and_night([contact]):
-        return ROUND_THE_CLOCK
-    return None
 
 
 def _abbreviation(contact: GuidanceTopic) -> str:
@@ -115,7 +105,7 @@ def _line(contact: GuidanceTopic) -> DangerLine:
             for language in LANGUAGES
         },
         briefs,
-        _hours(contact),
+        handoff.hours_of(contact),
         nearby.point_of(contact),
     )
 

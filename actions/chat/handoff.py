@@ -36,7 +36,7 @@ from actions.content.database_action import DatabaseAction, Events, Turn
 from actions.content.localise import digits, isolate, isolate_latin
 from actions.content.models import GuidanceKind, GuidanceTopic, Organisation
 from actions.settings import conversation_retention, emergency_hotline
-from bot.case_hours import staffed
+from bot.case_hours import Hours, staffed
 from bot.case_urgency import is_urgent
 from bot.contract import ALERT_CHANNELS, REMEMBER_ADDRESS
 from bot.lang import texts
@@ -54,8 +54,8 @@ CASE_WAITING: Final = "case_waiting"
 RECEIVED: Final = "utter_case_received"
 #: At most one "received" in this many seconds (as bot/paused.py in a paused conversation).
 RECEIPT_SECONDS: Final = 60.0
-#: A contact answers day and night when its English hours say so (the content's own words:
-#: "Day and night, every day"; "24 hours"; "24/7"; "round the clock").
+#: A contact without open hours answers day and night when its English hours say so (the
+#: content's own words: "Day and night, every day"; "24 hours"; "24/7"; "round the clock").
 ROUND_THE_CLOCK: Final = re.compile(r"day and night|24\s*(hours|h\b|/\s*7)|round the clock", re.I)
 
 
@@ -235,10 +235,19 @@ def receipt_due(tracker: Tracker, now: float) -> bool:
     return True
 
 
+def hours_of(contact: GuidanceTopic) -> Hours | None:
+    """When a contact answers: its open hours; for one published before they existed, day and
+    night when the English text editors give every contact says so; None when unknown."""
+    if contact.open_hours:
+        return Hours.parse(contact.open_hours)
+    if ROUND_THE_CLOCK.search(fmt.text(contact, "hours", "en") or ""):
+        return Hours.parse("00:00-00:00")
+    return None
+
+
 def day_and_night(contacts: Sequence[GuidanceTopic]) -> list[GuidanceTopic]:
-    """The contacts whose hours say they answer at any hour (from the English text editors
-    give every contact)."""
-    return [c for c in contacts if ROUND_THE_CLOCK.search(fmt.text(c, "hours", "en") or "")]
+    """The contacts that answer at any hour."""
+    return [c for c in contacts if (hours := hours_of(c)) is not None and hours.round_the_clock]
 
 
 def nobody_works(session: Session, case: Case, now: datetime) -> bool:

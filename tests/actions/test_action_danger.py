@@ -116,6 +116,20 @@ async def test_a_threat_at_night_never_gets_an_office_hours_line_as_the_answer(
     assert "closed now, answers from 08:00" in lines[3]
 
 
+async def test_open_hours_decide_over_the_hours_text(content_db: Engine) -> None:
+    """The ICRC line's text still says "Day and night", but its editors now give 08:00-16:00."""
+    with db.session_scope() as session:
+        session.execute(
+            update(GuidanceTopic)
+            .where(GuidanceTopic.slug == "icrc-family-links")
+            .values(open_hours="08:00-16:00")
+        )
+    helped, _, _ = await answer("my son is lost at the gate", "en", NIGHT)
+    lines = chat(helped, "en").splitlines()
+    assert lines[1] == "No line for this answers at this hour. The best we have:"
+    assert "+93 700 000 121 (closed now, answers from 08:00)" in lines[2]
+
+
 async def test_the_operators_hotline_is_given_too(
     content_db: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
