@@ -40,7 +40,7 @@ import enum
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Final
 
 from bot.danger_classifier import guess
@@ -122,20 +122,28 @@ def words(text: str) -> list[str]:
     return _WORD.findall(folded(text))
 
 
-def _forms(phrases: Iterable[str], endings: Iterable[str]) -> set[Phrase]:
+def _forms(phrases: Iterable[str], endings: tuple[str, ...]) -> set[Phrase]:
     """Every accepted form of ``phrases``: the last word with each ending of its script (but a
     short romanized word only as written)."""
-    by_script = {
-        script: [e for e in endings if not e or e.isascii() == script] for script in (True, False)
-    }
     forms: set[Phrase] = set()
     for phrase in phrases:
-        *head, last = words(phrase)
-        if len(last) < _SHORTEST_TO_INFLECT and last.isascii():
-            forms.add((*head, last))
-        else:
-            forms.update((*head, _spelled(last + ending)) for ending in by_script[last.isascii()])
+        forms |= _phrase_forms(phrase, endings)
     return forms
+
+
+@cache
+def _phrase_forms(phrase: str, endings: tuple[str, ...]) -> frozenset[Phrase]:
+    """One phrase's forms (:func:`_forms`), kept while the index is built: the respelling reads
+    every phrase's forms again (cleared once the index stands)."""
+    *head, last = words(phrase)
+    if len(last) < _SHORTEST_TO_INFLECT and last.isascii():
+        return frozenset({(*head, last)})
+    script = last.isascii()
+    return frozenset(
+        (*head, _spelled(last + ending))
+        for ending in endings
+        if not ending or ending.isascii() == script
+    )
 
 
 #: What a phrase found in a message is to one kind: a phrase that means it alone, a phrase that
@@ -217,7 +225,7 @@ def _spellings(roles: dict[Phrase, set[Role]]) -> tuple[dict[str, str], dict[str
     for language, lexicon in DANGER_WORDS.items():
         for phrase in set(_written(lexicon)):
             written = words(phrase)
-            for form in _forms((phrase,), lexicon.endings):
+            for form in _phrase_forms(phrase, lexicon.endings):
                 for word, stem in zip(form, written, strict=True):
                     if not word.isascii():
                         continue
@@ -316,6 +324,7 @@ _OPENERS: Final = frozenset(
     form[0] for table in QUESTION_OPENERS.values() for form in _forms(table, ("",))
 )
 _QUESTION_MARK: Final = re.compile(r"[?؟]\s*$")
+_phrase_forms.cache_clear()  # the index stands: no phrase is read again
 
 Span = tuple[int, int]
 
