@@ -22,7 +22,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 .PHONY: help setup run db purge train lint mypy check test test-unit validate validate-if-changed test-nlu test-stories test-followups \
 	test-integration journeys danger-model deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
 	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-surge bench-language bench-urgency bench-claims bench-locks \
-	chaos cluster cluster-if-root clean
+	bench-webchat chaos cluster cluster-if-root clean
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
@@ -48,6 +48,9 @@ help:
 	@echo "make danger-model    train the classifier behind the danger words (bot/danger_model.json)"
 	@echo "make bench-claims    rumours to checked claims: top-1 per language slice, false matches, 5 000 claims"
 	@echo "make bench-locks     a conversation's lock per turn: Redis calls in the event loop vs in threads"
+	@echo "make bench-webchat   300 people behind one address and one script flooding from it: the old"
+	@echo "            per-address limit vs pages' tickets and work; the work timed in Chromium"
+	@echo "            (BENCH_WEBCHAT_REDIS=1 also against a redis-server of its own)"
 	@echo "make bench-load  full stack under load: make run's setup, production (PostgreSQL, Redis,"
 	@echo "            several workers) and stock Rasa side by side (BENCH_DURATION=60 BENCH_CONCURRENCY=50)"
 	@echo "make bench-surge production on Telegram at 3x its capacity, direct vs queued intake"
@@ -111,7 +114,7 @@ run: setup db train
 # .venv/bot's interpreter. Each script is checked with the venv that runs it. `make mypy` is also
 # the pre-commit hook (.pre-commit-config.yaml), so it needs the venvs but never builds them.
 BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_language_hold.py scripts/bench_channel_memory.py scripts/dated_stories.py \
-	scripts/bench_tracker_read.py scripts/bench_lock_store.py scripts/train_danger.py
+	scripts/bench_tracker_read.py scripts/bench_lock_store.py scripts/train_danger.py scripts/bench_webchat.py
 MYPY_ACTIONS := actions bot/contentdb bot/lang bot/alert_rates.py bot/pacing.py bot/settings_values.py bot/case_urgency.py bot/danger.py bot/danger_classifier.py bot/case_hours.py \
 	bot/channels/sms_segments.py bot/question_mask.py \
 	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest scripts/cluster
@@ -250,7 +253,7 @@ test: deps-check setup lint test-unit validate train test-nlu test-stories test-
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
 bench: bench-nlu bench-content bench-alerts bench-action-secret bench-action-server bench-memory bench-mailbox \
-	bench-console bench-cases bench-sms bench-language bench-urgency bench-claims bench-locks
+	bench-console bench-cases bench-sms bench-language bench-urgency bench-claims bench-locks bench-webchat
 
 # Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
 bench-nlu: .venv/bot/.installed
@@ -323,6 +326,14 @@ bench-memory: .venv/bot/.installed
 bench-locks: .venv/bot/.installed
 	@mkdir -p results
 	$(BOT)/python scripts/bench_lock_store.py | tee results/bench-locks.md
+# The web chat's limits per client: 300 people behind one address within an hour and one script
+# flooding new conversations from it, the old per-address rule beside pages' tickets and work,
+# through the real web chat channel on a simulated clock; then the page's work (work.js) timed
+# in Chromium, at full speed and 6x slower (a cheap phone). About 2 minutes.
+bench-webchat: .venv/bot/.installed .venv/actions/.installed
+	@mkdir -p results
+	$(BOT)/python scripts/bench_webchat.py $(if $(BENCH_WEBCHAT_REDIS),--redis) | tee results/bench-webchat.md
+	$(ACT)/python scripts/bench_webchat_work.py | tee -a results/bench-webchat.md
 # What the web chat pages' mailbox fetches cost a real Rasa process (memory there, and Redis).
 bench-mailbox: setup $(MODEL)
 	@mkdir -p results

@@ -8,8 +8,13 @@ and rollback, whichever door it came through (CLI, admin API, console, imports o
   under the airport's state, and "is Abbey Gate open?" reads the gate: both must say closed.
   Closing an airport whose gates still say open is refused, naming them, unless the editor asks
   to close them too (``close_gates``): each then becomes a revision of its own, closed, with the
-  note "The airport is closed." in every language and the airport's source and check. Opening
-  a gate at a closed airport is refused.
+  note "The airport is closed." in every language and the airport's check; each keeps its own
+  source, whoever reports on that gate. Opening a gate at a closed airport is refused. Undoing
+  the closure puts those gates back with it (:func:`actions.publishing.rollback`).
+* **A gate does not say the airport is closed while it is open.** A gate still saying so after
+  the airport reopened (by a new change rather than an undo, or changed since the closure, so
+  that the undo left it) is not refused, since the gate itself may well still be closed, but
+  listed for editors (:func:`contradicting_gates`, the console's "What needs me now").
 * **A changed state does not keep a text that may say the opposite.** When a gate or an
   airport changes state, its note or advice in a language the editor left unchanged ("Open
   for people called by their embassy" under "closed") is refused unless the editor confirms
@@ -27,8 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session, joinedload
 
 from actions.content import format as fmt
 from actions.content.localise import word
@@ -199,14 +204,44 @@ def closed_gates(session: Session, airport_id: int) -> list[Gate]:
     return gates_saying(session, airport_id, GateState.CLOSED)
 
 
-def closing(status: AirportStatus) -> dict[str, Any]:
-    """The change that closes a gate with its airport: closed, the note "The airport is
-    closed." in every language, and the airport's source (who said it is closed)."""
-    note = {lang: texts.render("publishing.closed_with_airport", lang) for lang in LANGUAGES}
-    changes: dict[str, Any] = {"state": GateState.CLOSED.value, "note": note}
-    if status.source is not None:
-        changes["source"] = status.source.slug
-    return changes
+def closed_with_airport_note() -> dict[str, str]:
+    """The note a gate closed with its airport gets, "The airport is closed.", per language."""
+    return {lang: texts.render("publishing.closed_with_airport", lang) for lang in LANGUAGES}
+
+
+def closing() -> dict[str, Any]:
+    """The change that closes a gate with its airport: closed, with the note "The airport is
+    closed." in every language. Its source stays the gate's own: the organisation that reports
+    on that gate is still the one to ask about it."""
+    return {"state": GateState.CLOSED.value, "note": closed_with_airport_note()}
+
+
+def contradicting_gates(session: Session) -> list[Gate]:
+    """Current gates whose note says the airport is closed while their airport is not (open,
+    open with restrictions, or its status withdrawn), in the order answers list them.
+
+    The note is matched on the sentence the close-gates path writes, in any of its languages
+    and case, without its full stop, so "The airport is closed until further notice" counts.
+    Each gate comes whole, with its airport and status, even when the session already holds it
+    as a narrower read (the console's lists load only what their titles show).
+    """
+    said = [
+        getattr(Gate, f"note_{lang}").icontains(phrase.rstrip(".۔ "), autoescape=True)
+        for lang, phrase in closed_with_airport_note().items()
+    ]
+    airport_open = or_(
+        AirportStatus.state != AirportState.CLOSED, AirportStatus.withdrawn_at.is_not(None)
+    )
+    return list(
+        session.scalars(
+            select(Gate)
+            .join(AirportStatus, AirportStatus.airport_id == Gate.airport_id)
+            .where(Gate.withdrawn_at.is_(None), airport_open, or_(*said))
+            .order_by(Gate.airport_id, Gate.position, Gate.id)
+            .options(joinedload(Gate.airport).joinedload(Airport.status))
+            .execution_options(populate_existing=True)
+        )
+    )
 
 
 def check_airport(

@@ -42,6 +42,15 @@ logger = logging.getLogger(__name__)
 #: The one-line "received" a message that went into the case gets (bot/paused.py); it does not
 #: make the message answered.
 RECEIVED: Final = "utter_case_received"
+#: Questions the assistant answers while a caseworker holds the conversation, as it does while a
+#: case waits at night: the flights, the airport and its gates, and a follow-up of those. Only
+#: these: "my visa was refused, what now" reads like a documents question and is the person's
+#: problem, for the caseworker. The message still goes into the case, with its "received": the
+#: caseworker sees what was asked, and a line meant for them that reads like a question
+#: ("I am at the North Gate, they do not let me in") is not lost.
+ANSWERED_WHILE_HELD: Final = frozenset({"ask_flights", "ask_airport_status", "follow_up"})
+#: The action that records its message in the case itself (actions/chat/danger.py).
+RECORDS_ITS_MESSAGE: Final = "action_answer_danger"
 
 
 def is_receipt(event: Event) -> bool:
@@ -55,19 +64,25 @@ def is_receipt(event: Event) -> bool:
 
 
 def message_for_the_case(tracker: DialogueStateTracker) -> str | None:
-    """The person's message that ended this turn unanswered because the conversation is
-    paused; None for any other turn. (Rasa may still log slot events after it, from the
-    message's entities, and the "received" line: only an action or a reply after it means it
-    was answered.)"""
+    """The person's message of this turn that belongs to their case because the conversation
+    is paused: one that ended the turn unanswered, or a question answered while held
+    (``ANSWERED_WHILE_HELD``); None for any other turn. (Rasa may still log slot events after
+    it, from the message's entities, and the "received" line: only an action or a reply after
+    it means it was answered.)"""
     if not tracker.is_paused():
         return None
+    answered = False
     for event in reversed(tracker.events):
+        if isinstance(event, ActionExecuted) and event.action_name == RECORDS_ITS_MESSAGE:
+            return None
         if is_receipt(event):
             continue
         if isinstance(event, (ActionExecuted, BotUttered)):
-            return None
-        if isinstance(event, UserUttered):
+            answered = True
+        elif isinstance(event, UserUttered):
             if not event.text or is_external(event.intent_name):
+                return None
+            if answered and event.intent_name not in ANSWERED_WHILE_HELD:
                 return None
             return event.text
     return None

@@ -13,11 +13,14 @@ subclass also lets through, without resuming the conversation:
 * a caseworker's reply (``EXTERNAL_case_reply``, triggered by the notifier's courier): its
   rule runs ``action_send_case_reply``, which sends it and leaves the conversation paused;
 * a message that speaks of danger (``bot/policies/danger.py``): the lines that answer now, and
-  the case marked urgent, by ``action_answer_danger``, which also records the message in it.
+  the case marked urgent, by ``action_answer_danger``, which also records the message in it;
+* a question about the flights or the airport and its gates (``ANSWERED_WHILE_HELD``):
+  answered as while a case waits at night, then recorded in the case with its "received" too,
+  so the caseworker sees it and the person knows it reached them.
 
 Everything else the person writes is logged in the tracker and recorded in the case
-(``bot/case_inbox.py``), and answered with one line, "received", at most once every
-``RECEIPT_SECONDS``: never silent, and a burst of lines is not answered line by line.
+(``bot/case_inbox.py``), and answered with one line, "received", for each message; lines sent
+within ``RECEIPT_SECONDS`` of a receipt (a burst typed in one go) share it.
 
 A pause is kept: a typed ``/restart`` (or any ``/intent``) is read as text while paused, and a
 conversation whose tracker is missing (the embedded store lives in memory; a restart loses it)
@@ -42,11 +45,12 @@ from rasa.shared.core.events import ActionExecuted, BotUttered, ConversationPaus
 from rasa.shared.core.trackers import DialogueStateTracker
 from rasa.shared.nlu.constants import INTENT_NAME_KEY
 
-from bot.case_inbox import RECEIVED, CaseInbox, message_for_the_case
+from bot.case_inbox import ANSWERED_WHILE_HELD, RECEIVED, CaseInbox, message_for_the_case
 from bot.contract import CASE_CLOSED_INTENT, CASE_REPLY_INTENT
 from bot.lang import texts
 from bot.lang.codes import DEFAULT_LANGUAGE, is_language
 from bot.policies.danger import speaks_of_danger
+from bot.typed_choice import picked_payload
 
 logger = logging.getLogger(__name__)
 
@@ -63,9 +67,9 @@ ALWAYS_ANSWERED: Final = frozenset(
         CASE_REPLY_INTENT,
     }
 )
-#: At most one "received" in this many seconds: a person who writes five lines in a row gets
-#: one, a person who writes again a few minutes later gets another.
-RECEIPT_SECONDS: Final = 60.0
+#: At most one "received" in this many seconds: five lines typed in one go get one, a message
+#: written after a pause to think gets its own.
+RECEIPT_SECONDS: Final = 10.0
 #: The slot of a waiting case that does not pause the conversation (bot/domain/handoff.yml).
 CASE_WAITING_SLOT: Final = "case_waiting"
 _TYPED_INTENT: Final = "/"
@@ -84,11 +88,30 @@ def receipt_due(tracker: DialogueStateTracker, now: float | None = None) -> bool
     return True
 
 
+def _answered_while_held(tracker: DialogueStateTracker) -> bool:
+    """Whether the latest message is a question answered in a held conversation, which goes
+    into the case too (not danger: its own answer says the case is urgent)."""
+    latest = tracker.latest_message
+    return (
+        tracker.is_paused()
+        and latest is not None
+        and latest.intent.get(INTENT_NAME_KEY) in ANSWERED_WHILE_HELD
+        and not speaks_of_danger(latest)
+    )
+
+
 def as_text(message: UserMessage) -> UserMessage:
     """The message with its leading ``/`` taken off, so that Rasa reads it as words, not as
     a typed intent (``/restart``)."""
+    return with_text(
+        message, message.text.lstrip().lstrip(_TYPED_INTENT) if message.text else message.text
+    )
+
+
+def with_text(message: UserMessage, text: str | None) -> UserMessage:
+    """The same message with another text: a typed number as the button it picks."""
     return UserMessage(
-        message.text.lstrip().lstrip(_TYPED_INTENT) if message.text else message.text,
+        text,
         message.output_channel,
         message.sender_id,
         message.parse_data,
@@ -100,7 +123,8 @@ def as_text(message: UserMessage) -> UserMessage:
 
 class PausedConversationProcessor(MessageProcessor):
     """Rasa's processor, which in a paused conversation also handles ``ALWAYS_ANSWERED``,
-    says "received" to the rest and keeps the pause across ``/restart`` and restarts."""
+    says "received" to the rest and keeps the pause across ``/restart`` and restarts; in
+    any other, a typed number picks the numbered button just offered (``typed_choice.py``)."""
 
     _inbox: CaseInbox | None = None
 
@@ -111,7 +135,10 @@ class PausedConversationProcessor(MessageProcessor):
         latest = tracker.latest_message
         if latest is None:
             return False
-        return latest.intent.get(INTENT_NAME_KEY) in ALWAYS_ANSWERED or speaks_of_danger(latest)
+        intent = latest.intent.get(INTENT_NAME_KEY)
+        return (
+            intent in ALWAYS_ANSWERED or intent in ANSWERED_WHILE_HELD or speaks_of_danger(latest)
+        )
 
     async def parse_message(
         self,
@@ -122,6 +149,10 @@ class PausedConversationProcessor(MessageProcessor):
         typed = (message.text or "").lstrip().startswith(_TYPED_INTENT)
         if typed and tracker is not None and tracker.is_paused():
             message = as_text(message)
+        elif tracker is not None and not tracker.is_paused():
+            payload = picked_payload(tracker.events, message.text or "", time.time())
+            if payload is not None:
+                message = with_text(message, payload)
         return await super().parse_message(message, tracker, only_output_properties)
 
     async def _run_prediction_loop(
@@ -129,7 +160,8 @@ class PausedConversationProcessor(MessageProcessor):
     ) -> None:
         if self._should_handle_message(tracker) or message_for_the_case(tracker) is None:
             await super()._run_prediction_loop(output_channel, tracker)
-            return
+            if not _answered_while_held(tracker):
+                return
         if not receipt_due(tracker):
             return
         prediction = PolicyPrediction.for_action_name(self.domain, RECEIVED)

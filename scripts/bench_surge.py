@@ -34,6 +34,9 @@ connections included) and non-2xx answers; messages lost (never answered) and an
 of the people who waited more than 10 s for their answer, and of those whose message waited
 more than 10 s before a worker took it (what the notice is promised for), how many were told
 of the wait before their answer;
+for each notice, the wait it promised beside the wait that followed it (to the person's next
+answer): how many named minutes within a factor of two of it, how many said "in a moment" and
+were answered within three minutes;
 the drain rate (answers per second once the arrivals stopped) against the closed-loop rate;
 the peak RSS of every process, CPU per answered message. Exit 1 when a message was lost or
 answered twice in the queue mode.
@@ -59,6 +62,7 @@ from pathlib import Path
 
 import aiohttp
 
+from bot.channels.waits import SOON_SECONDS
 from scripts.fake_providers import CHANNEL_SECRETS
 from scripts.loadtest import profiling, setups
 from scripts.loadtest.figures import cpu_model, percentile
@@ -372,6 +376,20 @@ def report(results: list[ModeResult], args: argparse.Namespace) -> str:
         )
     for r in results:
         t = r.surge.tally
+        within, named, soon, moments = t.promises_kept()
+        if named or moments:
+            ratios = t.promised_over_waited
+            spread = (
+                f"; promised ÷ waited p5 {percentile(ratios, 0.05):.2f}, p50 "
+                f"{percentile(ratios, 0.5):.2f}, p95 {percentile(ratios, 0.95):.2f}"
+                if ratios
+                else ""
+            )
+            lines.append(
+                f"\n{r.mode}: of the {named} notices that named minutes, {within} were within a "
+                f"factor of two of the wait that followed{spread}; of the {moments} that said "
+                f'"in a moment", {soon} were answered within {2 * SOON_SECONDS:.0f} s.'
+            )
         if t.untold_answered:
             lines.append(
                 f"\n{r.mode}: the {len(t.untold_answered)} who waited > 10 s and were not told "

@@ -54,7 +54,9 @@ async def history(request: web.Request) -> web.Response:
 
 @routes.post(r"/revisions/{revision:\d{1,9}}/rollback")
 async def rollback(request: web.Request) -> web.Response:
-    """Put a record back as it was before the revision, as a new revision (itself undoable)."""
+    """Put a record back as it was before the revision, as a new revision (itself undoable);
+    an airport's closure puts back the gates closed with it (``with_it``), except those changed
+    since (``left``: the revisions that changed them)."""
     revision_id = int(request.match_info["revision"])
     body = await read_json(request, NOTE_SCHEMA, optional=True)
     note = note_of(body.get("note", ""))
@@ -63,10 +65,16 @@ async def rollback(request: web.Request) -> web.Response:
     def undo(session: Session) -> dict[str, Any] | None:
         if session.get(Revision, revision_id) is None:
             return None
-        revision = publishing.rollback(session, who, revision_id, note, now=when)
+        undone = publishing.rollback(session, who, revision_id, note, now=when)
+        revision = undone.revision
         spec = spec_for(revision.kind)
         row = session.get(spec.model, revision.record_id)
-        return {"revision": present.revision(revision), "record": present.record(spec, row)}
+        return {
+            "revision": present.revision(revision),
+            "record": present.record(spec, row),
+            "with_it": [present.revision(gate) for gate in undone.with_it],
+            "left": [present.revision(gate) for gate in undone.left],
+        }
 
     try:
         undone = await in_transaction(request, undo)

@@ -180,11 +180,18 @@ def review_paths() -> dict[str, Any]:
         },
         "/revisions/{revision}/rollback": {
             "post": operation(
-                "put the record back as it was before this revision (a new revision)",
+                "put the record back as it was before this revision (a new revision); undoing "
+                "an airport's closure puts back the gates closed with it too (with_it), except "
+                "those changed since (left: the revisions that changed them)",
                 json_body(
                     {
                         "type": "object",
-                        "properties": {"revision": ref("Revision"), "record": {"type": "object"}},
+                        "properties": {
+                            "revision": ref("Revision"),
+                            "record": {"type": "object"},
+                            "with_it": {"type": "array", "items": ref("Revision")},
+                            "left": {"type": "array", "items": ref("Revision")},
+                        },
                     }
                 ),
                 "BadRequest NotFound Conflict TooLarge Invalid",

@@ -7,10 +7,11 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from actions.chat.claim_verdicts import RumourFirst
 from actions.chat.nearby import named_point, nearby_reply
 from actions.content import briefs, queries
 from actions.content import format as fmt
-from actions.content.answering import ContentAction, Reply, asked_detail, detail
+from actions.content.answering import Reply, asked_detail, detail
 from actions.content.database_action import Turn
 from actions.content.localise import isolate_latin, word
 from actions.content.models import Provenance
@@ -19,9 +20,10 @@ from actions.content.models import Provenance
 DEFAULT_AIRPORT = "KBL"
 
 
-class ActionAnswerAirportStatus(ContentAction):
+class ActionAnswerAirportStatus(RumourFirst):
     """Answers "is the airport open?" (entity ``airport``, default KBL) and "is the East Gate
-    open?" (entity ``gate``: that gate first and fully, one line on how to see the others)."""
+    open?" (entity ``gate``: that gate first and fully, one line on how to see the others);
+    a rumour's own phrasing ("Is the Torkham border open?") gets its verdict first."""
 
     def name(self) -> str:
         return "action_answer_airport_status"

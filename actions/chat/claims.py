@@ -1,11 +1,14 @@
 """``action_check_claim``: "is this true?" answered from the rumours editors checked.
 
 The message is matched against every live claim (``actions/claims/matching.py``): one claim
-gets its verdict, two close ones a numbered "did you mean", none "we have not checked this"
-with what to do meanwhile and, on channels that can write later, the offer to be told. A live
-record wins over a rumour about it: a claim about a gate, an airport or a flight (or a message
-naming a gate or a flight) is answered from that record first, and the claim's verdict only
-follows when it was checked no earlier than the record.
+gets its verdict (as "what you heard" when the match is strong or the message is word for word
+one of its phrasings, else as the closest rumour checked), two close ones a numbered "did you
+mean", none "we have not checked this" with what to do meanwhile (about paying for a seat, the
+anti-fraud line first) and, on channels that can write later, the offer to be told.
+
+A claim about a gate, an airport or a flight (or a message naming one) comes with that live
+record. A false or misleading verdict always comes first, the record after it. Any other
+verdict gives way to a record checked after it, and otherwise follows the record.
 
 Every ask typed is kept masked (``bot/question_mask.py``) in ``claim_asks`` with a group key:
 the claim's for a match, else the key of a recent unknown ask telling the same rumour. Of two
@@ -14,23 +17,20 @@ close claims, the one the person picks gets their ask (the message the choice an
 
 from __future__ import annotations
 
-import threading
 import uuid
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from functools import lru_cache
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from actions.chat.airport import DEFAULT_AIRPORT, airport_reply, gate_reply
 from actions.chat.announcements import same_key
-from actions.chat.claim_alert import cut_to_fit
+from actions.chat.claim_verdicts import INDEX, MISLEAD, claim_name, verdict_reply
 from actions.chat.flights import ActionAnswerFlights
-from actions.claims.everyday import everyday_questions
 from actions.claims.matching import ClaimIndex, decide
 from actions.claims.models import ANSWER_WINDOW_HOURS, MAX_ASK_TEXT
-from actions.content import format as fmt
+from actions.claims.money import speaks_of_money
 from actions.content import queries
 from actions.content.answering import (
     ContentAction,
@@ -42,81 +42,18 @@ from actions.content.answering import (
 from actions.content.claim_asks import ClaimAsk
 from actions.content.database_action import Turn
 from actions.content.localise import isolate_latin
-from actions.content.models import Claim, ClaimAbout, GuidanceTopic, RecordKind
+from actions.content.models import Claim, ClaimAbout
 from actions.content.queries import FlightQuery
-from actions.content.revision import Revision
-from bot.channels.sms_render import for_basic_phones
-from bot.channels.sms_segments import fits
 from bot.contract import ALERT_CHANNELS, REMEMBER_ADDRESS
 from bot.question_mask import mask
 
 #: The ``detail`` of the offer's button: "tell me when you know".
 NOTIFY = "notify"
-#: A claim is named in at most this many characters: people read it as the name of what
-#: they heard, never their own message quoted back.
-CLAIM_NAME_CHARS = 80
 #: Unknown asks this recent are grouped with a new one telling the same rumour.
 GROUPING_WINDOW = timedelta(days=7)
 GROUPING_ASKS = 2000
 #: An offer accepted later than this after the ask no longer names it.
 OFFER_WINDOW = timedelta(hours=1)
-
-
-@lru_cache(maxsize=1)
-def _everyday() -> tuple[str, ...]:
-    return tuple(everyday_questions())
-
-
-class ClaimIndexCache:
-    """The claims' index, built once per process and again only when the claims changed.
-
-    The check is two cheap queries: the newest claim revision (an edit, a rollback, a
-    withdrawal) and how many claims are live now (a verdict that lapsed writes no revision).
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._version: tuple[int, int] | None = None
-        self._index: ClaimIndex | None = None
-
-    def get(self, session: Session, now: datetime) -> ClaimIndex:
-        version = _claims_version(session, now)
-        with self._lock:
-            if self._index is None or version != self._version:
-                claims = queries.claims_for_matching(session, now)
-                self._index = ClaimIndex(claims, everyday=_everyday())
-                self._version = version
-            return self._index
-
-
-def _claims_version(session: Session, now: datetime) -> tuple[int, int]:
-    newest = session.scalar(select(func.max(Revision.id)).where(Revision.kind == RecordKind.CLAIM))
-    live = session.scalar(
-        select(func.count(Claim.id)).where(
-            Claim.withdrawn_at.is_(None), Claim.valid_until.is_(None) | (Claim.valid_until > now)
-        )
-    )
-    return int(newest or 0), int(live or 0)
-
-
-INDEX = ClaimIndexCache()
-
-
-def claim_name(claim: Claim, language: str) -> str:
-    """The claim's own text in at most ``CLAIM_NAME_CHARS``, cut at a word."""
-    name = " ".join(fmt.text(claim, "claim", language).split())
-    if len(name) > CLAIM_NAME_CHARS:
-        name = name[: CLAIM_NAME_CHARS - 1].rsplit(" ", 1)[0] + "…"
-    return name
-
-
-def first_sentence(text: str) -> str:
-    """The explanation's first sentence: what an SMS has room for after the verdict."""
-    for end in (". ", "؛ ", "; ", "۔ "):
-        head, found, _ = text.partition(end)
-        if found and len(head) >= 20:
-            return head + end.strip()
-    return text
 
 
 class ActionCheckClaim(ContentAction):
@@ -147,6 +84,11 @@ class ActionCheckClaim(ContentAction):
                 _store_pick(turn, claim)
                 return self._verdict(turn, claim)
         message = str((tracker.latest_message or {}).get("text") or "")
+        phrased = INDEX.phrased(session, message, now)
+        claim = queries.claim_by_slug(session, phrased, now) if phrased else None
+        if claim is not None:
+            _store_ask(turn, message, str(claim.slug), claim.id)
+            return self._verdict(turn, claim)
         decision = decide(INDEX.get(session, now).match(message))
         if decision.kind == "two":
             claims = [queries.claim_by_slug(session, c.claim, now) for c in decision.candidates]
@@ -156,24 +98,33 @@ class ActionCheckClaim(ContentAction):
             claim = queries.claim_by_slug(session, decision.candidates[0].claim, now)
             if claim is not None:
                 _store_ask(turn, message, str(claim.slug), claim.id)
-                return self._verdict(turn, claim)
+                return self._verdict(turn, claim, closest=not decision.strong)
         key = _group_key(session, mask(message), now)
         _store_ask(turn, message, key, None)
         record = self._record_named(turn)
-        channel = tracker.get_latest_input_channel()
-        unchecked = Reply(
-            "utter_claim_unchecked_offer" if channel in ALERT_CHANNELS else "utter_claim_unchecked"
-        )
+        unchecked = _unchecked(tracker.get_latest_input_channel(), speaks_of_money(message))
         return [record, unchecked] if record is not None else [unchecked]
 
-    def _verdict(self, turn: Turn, claim: Claim) -> list[Reply]:
+    def _verdict(self, turn: Turn, claim: Claim, *, closest: bool = False) -> list[Reply]:
+        """The verdict with the live record it is about. A false or misleading verdict is
+        always shown, first: a newer record never hides it (a gate open for people called
+        must not read as "all gates open tonight" confirmed). A claim the message came only
+        loosely close to is named as the closest one checked, before what the message itself
+        names; the record the claim is about may not be what the person heard."""
         language, now = turn.language, turn.now
         verdict = verdict_reply(
-            claim, now, language, queries.official_contact(turn.session, claim, now)
+            claim,
+            now,
+            language,
+            queries.official_contact(turn.session, claim, now),
+            closest=closest,
         )
-        record = self._record_about(turn, claim) or self._record_named(turn)
+        named = self._record_named(turn)
+        record = named if closest else self._record_about(turn, claim) or named
         if record is None:
             return [verdict]
+        if closest or claim.verdict in MISLEAD:
+            return [verdict, Reply("utter_claim_now"), record]
         heard = Reply(
             "utter_claim_heard", {"claim": isolate_latin(claim_name(claim, language), language)}
         )
@@ -241,44 +192,11 @@ class ActionCheckClaim(ContentAction):
         return Reply("utter_claim_will_tell")
 
 
-def verdict_reply(
-    claim: Claim, now: datetime, language: str, contact: GuidanceTopic | None = None
-) -> Reply:
-    """The claim named, what editors found, why and what to do, how the real organisation
-    reaches people (``contact``: a fake list or letter borrows its name), who checked it when.
-    On SMS the verdict comes first in at most three segments: the explanation's first
-    sentence, cut at a word where it must be, then the contact's one way (kept before the
-    rest of the sentence: it is what the reader acts on)."""
-    name = isolate_latin(claim_name(claim, language), language)
-    verdict = fmt.verdict(claim, language)
-    explanation = isolate_latin(fmt.text(claim, "explanation", language), language)
-    provenance = fmt.verified(claim, now, language)
-
-    def fitting(brief: str) -> bool:
-        # The check line sent is shorter than the provenance measured here.
-        return fits(for_basic_phones(f"{verdict}: {name}\n{brief}\n{provenance}"))
-
-    brief = first_sentence(fmt.text(claim, "explanation", language))
-    if contact is not None:
-        explanation = "\n".join((explanation, fmt.real_contact(contact, language)))
-        reach = fmt.real_contact(contact, language, briefly=True)
-        if fitting(reach):
-            before = cut_to_fit(brief, lambda cut: fitting(f"{cut}\n{reach}"))
-            brief = f"{before}\n{reach}" if before else reach
-    if not fitting(brief):
-        brief = cut_to_fit(brief, fitting)
-    brief = isolate_latin(brief, language)
-    return Reply(
-        "utter_claim_verdict",
-        {
-            "claim": name,
-            "verdict": verdict,
-            "explanation": explanation,
-            "explanation_brief": brief,
-            "provenance": provenance,
-        },
-        current=[claim],
-    )
+def _unchecked(channel: str | None, money: bool) -> Reply:
+    """ "Not checked yet" with what to do meanwhile; about paying, the anti-fraud line first;
+    on a channel that can write later, with the offer to be told."""
+    name = "utter_claim_money" if money else "utter_claim_unchecked"
+    return Reply(f"{name}_offer" if channel in ALERT_CHANNELS else name)
 
 
 def _which(claims: Sequence[Claim], language: str) -> Reply:

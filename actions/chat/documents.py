@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
 from typing import Final
 
+from actions.chat.claim_verdicts import RumourFirst
 from actions.content import briefs, queries
 from actions.content import format as fmt
-from actions.content.answering import ContentAction, Reply, asked_detail
+from actions.content.answering import Reply, asked_detail
 from actions.content.database_action import Turn
-from actions.content.models import GuidanceKind
+from actions.content.models import GuidanceKind, GuidanceTopic
 
 KINDS = (GuidanceKind.DOCUMENTS, GuidanceKind.ELIGIBILITY)
 #: Titles an SMS answer names of each part; the advice itself is a detail offered by number.
@@ -18,7 +21,19 @@ SMS_TITLES: Final[dict[str, int]] = {"en": 2, "prs": 1, "ps": 1}
 DETAILS = {"documents": GuidanceKind.DOCUMENTS, "eligibility": GuidanceKind.ELIGIBILITY}
 
 
-class ActionAnswerDocuments(ContentAction):
+def checked_lines(topics: Sequence[GuidanceTopic], now: datetime, language: str) -> str:
+    """One "• title: advice" line per topic, each followed by its own check, as flights and
+    gates have: checks gathered at the end of a part say which source vouches for the part,
+    not for which item, and the reader cannot tell a fresh item from one checked hours ago."""
+    if not topics:
+        return fmt.guidance_lines(topics, language)
+    return "\n".join(
+        f"{fmt.guidance_lines([topic], language)}\n  {fmt.verified(topic, now, language)}"
+        for topic in topics
+    )
+
+
+class ActionAnswerDocuments(RumourFirst):
     """Answers "which documents?", "is a tazkira enough?", "can my parents come too?"."""
 
     def name(self) -> str:
@@ -41,11 +56,8 @@ class ActionAnswerDocuments(ContentAction):
         return Reply(
             "utter_documents",
             {
-                "documents": fmt.guidance_lines(documents, language),
-                "eligibility": fmt.guidance_lines(eligibility, language),
-                # Each part with its own sources' checks: on chat a part is a message.
-                "documents_checked": fmt.provenance(documents, now, language),
-                "eligibility_checked": fmt.provenance(eligibility, now, language),
+                "documents": checked_lines(documents, now, language),
+                "eligibility": checked_lines(eligibility, now, language),
                 "document_titles": briefs.titles(documents, language, titles),
                 "eligibility_titles": briefs.titles(eligibility, language, titles),
             },

@@ -11,10 +11,12 @@ from typing import Final
 
 from rasa_sdk import Tracker
 
+from actions.chat.claim_verdicts import RumourFirst
+from actions.chat.closures import closures
 from actions.common.previous_turn import previous_turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
-from actions.content.answering import ContentAction, Reply, asked_detail, detail
+from actions.content.answering import Reply, asked_detail, detail
 from actions.content.database_action import Turn
 from actions.content.localise import digits, isolate_latin, word
 from actions.content.models import Airport, Flight, Provenance
@@ -143,12 +145,13 @@ def left_the_airport(tracker: Tracker) -> bool:
     return False
 
 
-class ActionAnswerFlights(ContentAction):
+class ActionAnswerFlights(RumourFirst):
     """Answers "next flights?", "flights to Doha tomorrow?", "is QR8010 on time?", "871?".
 
-    An answer to a question with filters says what it answered ("Flights for Doha · Wed 2
-    Dec") and shows only those flights, with one line on how to see the others; a day with no
-    flight shows the next one that matches the rest of the question.
+    While a listed flight's airport or assembly gate is closed, that comes first
+    (``closures.py``). An answer to a question with filters says what it answered ("Flights
+    for Doha · Wed 2 Dec") and shows only those flights, with one line on how to see the
+    others; a day with no flight shows the next one that matches the rest of the question.
     """
 
     def name(self) -> str:
@@ -163,6 +166,10 @@ class ActionAnswerFlights(ContentAction):
             airports = queries.airports_at(session, query.destination)
             query = replace(query, destination_ids=tuple(airport.id for airport in airports))
         reply = self._flights(turn, query, airports)
+        shown = [fact for fact in reply.current if isinstance(fact, Flight)]
+        closed = closures(session, shown, turn.now, language)
+        if closed:
+            reply = replace(reply, preface=(*closed, *reply.preface))
         if query.day is not None and left_the_airport(tracker):
             day = {"day": fmt.kabul_day(query.day, language)}
             reply = replace(reply, preface=(Reply(GATES_ONLY_NOW, day), *reply.preface))

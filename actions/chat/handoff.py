@@ -53,7 +53,7 @@ CASES_WINDOW: Final = timedelta(hours=1)
 CASE_WAITING: Final = "case_waiting"
 RECEIVED: Final = "utter_case_received"
 #: At most one "received" in this many seconds (as bot/paused.py in a paused conversation).
-RECEIPT_SECONDS: Final = 60.0
+RECEIPT_SECONDS: Final = 10.0
 #: A contact without open hours answers day and night when its English hours say so (the
 #: content's own words: "Day and night, every day"; "24 hours"; "24/7"; "round the clock").
 ROUND_THE_CLOCK: Final = re.compile(r"day and night|24\s*(hours|h\b|/\s*7)|round the clock", re.I)

@@ -15,11 +15,13 @@ def _listed(words: str) -> frozenset[str]:
     return frozenset(normalise(words).split())
 
 
+#: Not "everyone", "anyone" or "any": "Canada takes everyone" is about everyone, as «کانادا
+#: همه را می‌برد» and «کاناډا ټول خلک وړي» are (``senses``).
 ENGLISH: Final = _listed(
     """is it this that true real correct right confirmed fake false rumour rumor rumours lie
     genuine legit so or not just gossip i heard have has said says say saying told me someone
-    somebody anyone people they everyone my please pls can you check verify fact tell if a the
-    should believe sounds like any truth there news message post video saw got"""
+    somebody people they my please pls can you check verify fact tell if a the
+    should believe sounds like truth there news message post video saw got"""
 )
 
 #: English grammar words: "flights from mazar for anyone with a visa" is about flights, Mazar,
@@ -47,23 +49,38 @@ PASHTO: Final = _listed(
 
 #: Dari and Pashto in Latin letters, as people type them in chat.
 LATIN: Final = _listed(
-    """rast raste ast as ke ki aya ee in durust dorost dorogh darogh shunidam shenidam
-    shunidem goft megan megya mardom yak yaki nafar kasi ba man waqean wagean haqiqat
-    dara shaya afwah gap khabar payam ya ne na faqat taeed shoda check ko kon konom bawar
-    etebar hamitor reshtia rishtia rekhtia rekhtya da dai di che ka hagha sama sam awredali
-    awredale wawredal me ma wewayal wai khalk yaw cha rata lari awaza khabara paygham
-    yawaze tayid shawe kari kra wokhera wokram hamdase"""
+    """rast raste rasta ast as ke ki aya ee in durust dorost durusta dorosta dorogh darogh
+    shunidam shenidam shenidom shunidem goft megan megya mardom yak yaki nafar kasi ba man
+    waqean wagean haqiqat dara shaya afwah gap khabar payam ya ne na faqat taeed shoda check
+    ko kon konom bawar etebar hamitor reshtia rishtia rishtya ryshtia reshtya rekhtia
+    rekhtya da dai di che ka hagha sama sam awredali awredale wawredal me ma wewayal wai
+    khalk khalak yaw cha rata lari awaza khabara paygham yawaze tayid shawe kari kra
+    wokhera wokram hamdase"""
 )
 
-#: Dari and Pashto grammar words, both scripts: «را» «از» «د» «په», "ra", "az", "pa". Like
-#: English grammar they say nothing about which rumour it is, and a short one matches any
-#: text that has it.
+#: What a forwarded chain letter wraps its rumour in: "URGENT", "forward", "share", «فوری»,
+#: «شریک کنید», «ولېږئ», "rawan konen". Like the frame, it says nothing about which rumour it
+#: is, and a long appeal to pass it on would make a chain letter far from its own claim.
+CHAIN: Final = _listed(
+    """urgent breaking important forward forwarded share send fast groups
+    فوری مهم شریک کنید کنین روان بفرستید زود گروپ
+    بیړني بیړنی شریک کړئ ولېږئ واستوئ ژر ګروپونو
+    fawri muhim share konen konin rawan befresten zod beranai beranay krai wolegai wastawai
+    zhar"""
+)
+
+#: Dari and Pashto grammar words, both scripts: «را» «از» «د» «په», "ra", "az", "pa", as
+#: spoken too («ره», «ده», "bara", "o"), and the plural «ها» the normaliser parts from its word
+#: at the joiner («دروازه‌ها» → «دروازه ها»). Like English grammar they say nothing about which
+#: rumour it is, and a short one matches any text that has it.
 GRAMMAR: Final = _listed(
-    """را از و در بر برای بری هم تا د په ته له سره کې او لپاره تر
-    ra az wa aw pa ta la sara ye baraye baray bari lapara ham"""
+    """را ره از و در ده بر برای بری هم تا د په ته له سره کې کی او لپاره تر ها های هایی
+    یې به خو نو
+    ra az wa o aw pa ta la sara ye baraye baray bari bara bare lapara ham hum ha haye hay
+    de ba kho no"""
 )
 
-WORDS: Final = ENGLISH | ENGLISH_GRAMMAR | DARI | PASHTO | LATIN | GRAMMAR
+WORDS: Final = ENGLISH | ENGLISH_GRAMMAR | DARI | PASHTO | LATIN | CHAIN | GRAMMAR
 WITHOUT_GRAMMAR: Final = WORDS - GRAMMAR
 
 #: The words that say a message passes on what someone else said: "I heard", "they say", "is

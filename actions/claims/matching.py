@@ -1,15 +1,19 @@
-"""Which checked claim is a message about? Character n-gram TF-IDF, nearest text wins.
+"""Which checked claim is a message about? Character n-gram TF-IDF over every way it is told.
 
 People tell a rumour in Dari, Pashto or English, in Arabic script or Latin letters, spelled
 every which way; a claim is stored with its text in the three languages and the phrasings
-editors have seen. Each text becomes a vector of the character 2–4-grams of its words (padded
-at word boundaries, after the normaliser, without the frame words of ``frames``) and of their
-consonant skeletons (``skeleton``: "tazkira" meets «تذکره»), weighted by TF-IDF; a claim scores
-the cosine of its nearest text. ``decide`` turns the ranking into what the person is told:
-this claim, "did you mean 1 … or 2 …", or that nothing checked matches. A claim only counts
-when the message is not just one of the everyday questions the assistant is trained on
-(``Guard``): nearer to it than to the nearest of them, or nearly as near when the message
-passes on hearsay ("I heard…", «میگن», "wai").
+editors have seen. Each text becomes a TF-IDF vector of n-grams (``grams``: its rumour words'
+letters and consonant skeletons, and the senses they share across languages). A claim scores
+its nearest text's cosine, blended with its cosine as a whole (all its texts together: how it
+is told in every language), so that the same rumour finds the same claim in whichever of the
+five ways it is written. A claim that names places is not matched to a message about
+other places ("Australia takes everyone"). ``decide`` turns the ranking into what the person is
+told: this claim (strong: what they heard; weak: the closest rumour checked), "did you mean
+1 … or 2 …", or that nothing checked matches. A claim only counts when the message is not just
+one of the everyday questions the assistant is trained on (``Guard``): nearer to it than to the
+nearest of them, or nearly as near when the message passes on hearsay ("I heard…", «میگن»,
+"wai"). The guard and the thresholds are chosen on the development split of
+``scripts/bench_claims.py``.
 
 Standard library only: the action server answers without numpy or scikit-learn.
 """
@@ -20,127 +24,41 @@ import gc
 import heapq
 import math
 import operator
-import re
 from array import array
 from bisect import bisect_left
 from collections import Counter, defaultdict, deque
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain, repeat
 from itertools import count as numbering
 from operator import methodcaller
-from typing import Final, Literal
+from typing import Final
 
-from actions.claims.frames import is_hearsay, without_frame
-from bot.lang.normalise import normalise
-from bot.lang.skeleton import skeleton
+from actions.claims.decision import Candidate, Decision, Guard, Nearness, Thresholds, decide
+from actions.claims.frames import is_hearsay
+from actions.claims.grams import TF, all_words, counted_grams, rumour_words, terms, word_grams
+from actions.claims.senses import Places, places
 
-#: A forwarded message can be long; its opening says what it is about.
-MAX_CHARS: Final = 2000
-_WORD: Final = re.compile(r"\w+")
-_SKELETON: Final = "§"
-#: N-gram sizes of a word's letters and of its consonant skeleton.
-WORD_GRAMS: tuple[int, ...] = (2, 3, 4)
-SKELETON_GRAMS: tuple[int, ...] = (2, 3)
+__all__ = [
+    "Candidate",
+    "ClaimIndex",
+    "Decision",
+    "Guard",
+    "Nearness",
+    "Thresholds",
+    "decide",
+]
+
 #: Postings walked in full for a message, its rarest n-grams first; beyond them only the best
-#: texts found so far are scored on the remaining n-grams (``ClaimIndex``).
+#: texts found so far, this many claims' texts and as many everyday questions, are scored on
+#: the remaining n-grams (``ClaimIndex``); this many claims are scored as wholes.
 WALK: Final = 5_000
-RESCORED: Final = 50
+RESCORED: Final = 25
 #: The owner of the everyday questions' texts (not a claim).
 EVERYDAY: Final = -1
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A checked claim and how close the message came to it (cosine, 0–1)."""
-
-    claim: str
-    score: float
-    #: The claim's text or phrasing nearest to the message, to show which one it matched.
-    text: str
-
-
-@dataclass(frozen=True)
-class Guard:
-    """When a message counts as a rumour rather than one of the everyday questions.
-
-    A claim is kept only if the message comes at least as close to it as to the nearest
-    everyday question (plus ``margin``). A message passing on what it heard ("I heard",
-    «میگن», "wai", ``frames.HEARSAY``) is held to ``hearsay_margin`` instead.
-    ``share`` and ``enough``: an everyday question counts only if it has at least ``share``
-    of the message's words, or ``enough`` words (measured, not chosen: it lets an unchecked
-    rumour through, docs/CLAIMS.md). All are chosen on the development split
-    (scripts/bench_claims.py).
-    """
-
-    margin: float = 0.0
-    hearsay_margin: float = -0.1
-    share: float = 0.6
-    enough: int = 99
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """Where a match starts, and how close a second claim must come to be offered too."""
-
-    #: Below this score the message matches no checked claim.
-    match: float = 0.36
-    #: A second claim within this of the first (and above ``match``): ask which one.
-    close: float = 0.08
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What the person is told: one claim, a choice of two, or that none matches."""
-
-    kind: Literal["one", "two", "none"]
-    candidates: tuple[Candidate, ...]
-
-
-def features(
-    text: str, *, skeletons: bool = True, frames: bool = True, grammar: bool = True
-) -> Counter[str]:
-    """The n-grams of a text's rumour words, counted."""
-    return _counted_grams(_words(_all_words(text), frames, grammar), skeletons)
-
-
-def _counted_grams(words: list[str], skeletons: bool) -> Counter[str]:
-    grams: Counter[str] = Counter()
-    for word in words:
-        grams.update(_word_grams(word, skeletons))
-    return grams
-
-
-def _all_words(text: str) -> list[str]:
-    """The text's words, normalised; a long forwarded text only by its opening."""
-    return _WORD.findall(normalise(text[: MAX_CHARS * 2])[:MAX_CHARS])
-
-
-def _words(words: list[str], frames: bool, grammar: bool) -> list[str]:
-    """The words the rumour is told in: the frame dropped (``frames``), and the grammar words
-    (``grammar``)."""
-    return without_frame(words, grammar=grammar) if frames else words
-
-
-def _word_grams(word: str, skeletons: bool) -> list[str]:
-    """A word's letter n-grams (padded at its edges), then its consonant skeleton's."""
-    grams = _grams(f" {word} ", WORD_GRAMS, "")
-    if skeletons and (bones := skeleton(word)):
-        grams += _grams(f" {bones} ", SKELETON_GRAMS, _SKELETON)
-    return grams
-
-
-def _grams(padded: str, sizes: tuple[int, ...], prefix: str) -> list[str]:
-    if not prefix:
-        return [
-            padded[start : start + size]
-            for size in sizes
-            for start in range(len(padded) - size + 1)
-        ]
-    return [
-        prefix + padded[start : start + size]
-        for size in sizes
-        for start in range(len(padded) - size + 1)
-    ]
+#: A claim's score: its nearest text's cosine, and this share of its cosine as a whole.
+WHOLE: Final = 0.8
+#: The guard chosen on the development split (``Guard``'s defaults).
+GUARD: Final = Guard()
 
 
 class ClaimIndex:
@@ -152,9 +70,13 @@ class ClaimIndex:
     that repeat it), so scoring adds one number per posting. A message is scored in two steps
     so that 5 000 claims stay fast in pure Python: the postings of its rarer n-grams are
     walked in full, up to ``walk`` entries, which finds the texts it can be close to; only the
-    ``rescored`` best of those then get the rest of their cosine from the common n-grams,
-    looked up by bisection in the sorted postings. With few texts every posting fits in the
-    walk and the cosine is exact.
+    ``rescored`` best claims' texts and as many everyday questions (apart, so that a message
+    near many everyday questions does not lose its claim) then get the rest of their cosine
+    from the common n-grams, looked up by bisection in the sorted postings. With few texts
+    every posting fits in the walk and the cosine is exact.
+
+    The claims of the ``rescored`` nearest texts are then scored as wholes (``WHOLE``): each
+    claim's n-grams of all its texts together, one compact array per claim.
     """
 
     def __init__(
@@ -168,7 +90,14 @@ class ClaimIndex:
         everyday: Iterable[str] = (),
         walk: int = WALK,
         rescored: int = RESCORED,
+        senses: bool = True,
+        whole: float = WHOLE,
+        elsewhere: bool = True,
     ) -> None:
+        self._senses = senses
+        self._share = whole
+        #: Whether a claim that names places is left out for a message about others.
+        self._by_place = elsewhere
         collecting = gc.isenabled()
         # The build makes tens of thousands of containers that all live on: the collector
         # would walk them again and again for nothing (a fifth of the time at 5 000 claims).
@@ -204,17 +133,25 @@ class ClaimIndex:
         #: Each word's n-gram numbers, worked out once (tuples: the collector skips them).
         self._words: dict[str, tuple[int, ...]] = {}
         grams: list[Counter[int]] = []
+        #: The places each claim names (``senses.places``).
+        self._places: list[Places] = []
         for owner, text in self._owned(claims, everyday):
             words = self._rumour_words(text)
-            if counts := self._counted(words):
+            if counts := self._counted(terms(words, self._senses)):
                 self._texts.append(text)
                 self._owner.append(owner)
                 self._length.append(len(words))
                 grams.append(counts)
+                if owner != EVERYDAY:
+                    self._places[owner] |= places(words)
+        #: The claims' texts come first, numbered 0 to this; the everyday questions after.
+        self._claim_texts = self._owner.index(EVERYDAY) if EVERYDAY in self._owner else len(grams)
         background_frequency: Counter[int] = Counter()
         documents = len(grams)
         for text in background:
-            background_frequency.update(self._counted(self._rumour_words(text)).keys())
+            background_frequency.update(
+                self._counted(terms(self._rumour_words(text), self._senses))
+            )
             documents += 1
         self._postings: list[array[int]] = [array("I") for _ in range(len(self._ids))]
         appends = self._postings.__getitem__
@@ -241,22 +178,38 @@ class ClaimIndex:
             if counts.total() != len(counts):
                 for gram, times in counts.items():
                     if times > 1:
-                        self._repeated.setdefault(gram, {})[number] = _TF[times]
-                        norm += (_TF[times] ** 2 - 1.0) * squared(gram)
+                        self._repeated.setdefault(gram, {})[number] = TF[times]
+                        norm += (TF[times] ** 2 - 1.0) * squared(gram)
             self._scale.append(1.0 / math.sqrt(norm))
+        self._wholes(grams, squared)
+
+    def _wholes(self, grams: list[Counter[int]], squared: Callable[[int], float]) -> None:
+        """Each claim as a whole: the n-grams of all its texts, counted together (one said in
+        every phrasing is what the claim is about), as sorted ids, their weights before IDF
+        (1 + log count) and 1 / the vector's norm.
+
+        Kept apart from the postings: only the claims of a message's nearest texts are scored
+        as wholes, and a claim's few hundred n-grams stay two compact arrays.
+        """
+        texts: list[list[int]] = [[] for _ in self._claims]
+        for number, owner in enumerate(self._owner):
+            if owner != EVERYDAY:
+                texts[owner].append(number)
+        self._vocabulary = [_whole(grams, numbers, squared) for numbers in texts]
 
     def _owned(
         self, claims: Iterable[tuple[str, Sequence[str]]], everyday: Iterable[str]
     ) -> Iterator[tuple[int, str]]:
         for key, texts in claims:
             self._claims.append(key)
+            self._places.append(Places())
             for text in texts:
                 yield len(self._claims) - 1, text
         for text in everyday:
             yield EVERYDAY, text
 
     def _rumour_words(self, text: str) -> list[str]:
-        return _words(_all_words(text), self._frames, self._grammar)
+        return rumour_words(all_words(text), self._frames, self._grammar)
 
     def _counted(self, words: list[str]) -> Counter[int]:
         """A text's n-gram ids, counted; new n-grams get the next id."""
@@ -265,7 +218,7 @@ class ClaimIndex:
         for word in words:
             known = self._words.get(word)
             if known is None:
-                known = self._words[word] = tuple(map(number, _word_grams(word, self._skeletons)))
+                known = self._words[word] = tuple(map(number, word_grams(word, self._skeletons)))
             ids += known
         return Counter(ids)
 
@@ -275,12 +228,12 @@ class ClaimIndex:
     def _query(self, words: list[str]) -> list[tuple[int, float]]:
         """The message's known n-grams, rarest first, each with what a posting of it adds
         to the cosine before the text's norm: its weight in the message times its IDF."""
-        counts = _counted_grams(words, self._skeletons)
+        counts = counted_grams(words, self._skeletons)
         known: list[tuple[int, float]] = []
         norm = 0.0
         for gram, count in counts.items():
             number = self._ids.get(gram)
-            weight = _TF[count] * (self._unseen_idf if number is None else self._idf[number])
+            weight = TF[count] * (self._unseen_idf if number is None else self._idf[number])
             norm += weight * weight
             if number is not None:
                 known.append((number, weight * self._idf[number]))
@@ -288,9 +241,8 @@ class ClaimIndex:
         known.sort(key=lambda item: len(self._postings[item[0]]))
         return [(number, weight * scale) for number, weight in known]
 
-    def _scores(self, words: list[str]) -> dict[int, float]:
-        """Cosine of the message with its nearest texts, by text number."""
-        query = self._query(words)
+    def _scores(self, query: list[tuple[int, float]]) -> dict[int, float]:
+        """Cosine of the message (its ``_query``) with its nearest texts, by text number."""
         sums: dict[int, float] = {}
         get = sums.get
         walked = 0
@@ -307,11 +259,24 @@ class ClaimIndex:
                 sums[number] += adds * (tf - 1.0)
         scale = self._scale
         if rest < len(query):
-            best = heapq.nlargest(
-                self._rescored, sums, key=lambda number: sums[number] * scale[number]
-            )
+            # The best claim texts and the best everyday questions, apart: a message near many
+            # everyday questions must not lose the claim it is about, nor the guard them.
+            claims = self._claim_texts
+            best = [
+                *heapq.nlargest(
+                    self._rescored, filter(claims.__gt__, sums), key=self._partial(sums)
+                ),
+                *heapq.nlargest(
+                    self._rescored, filter(claims.__le__, sums), key=self._partial(sums)
+                ),
+            ]
             sums = self._rescore({number: sums[number] for number in sorted(best)}, query[rest:])
         return {number: total * scale[number] for number, total in sums.items()}
+
+    def _partial(self, sums: dict[int, float]) -> Callable[[int], float]:
+        """A text's cosine so far, from the n-grams walked."""
+        scale = self._scale
+        return lambda number: sums[number] * scale[number]
 
     def _rescore(self, sums: dict[int, float], common: list[tuple[int, float]]) -> dict[int, float]:
         """Adds what the message's common n-grams give the texts in ``sums`` (by ascending
@@ -329,54 +294,81 @@ class ClaimIndex:
                     sums[number] += adds * repeated.get(number, 1.0)
         return sums
 
-    def match(self, message: str, limit: int = 5, *, guard: Guard = Guard()) -> list[Candidate]:
+    def match(self, message: str, limit: int = 5, *, guard: Guard = GUARD) -> list[Candidate]:
         """The claims nearest to the message, best first, at most ``limit``, none at 0.
 
         A claim the message does not come as close to as to the nearest everyday question
         (``Guard``) is left out: "is abbey gate open?" asks about the gate, not about a rumour
         of a list read there.
         """
-        words = _all_words(message)
+        return self.nearness(message).candidates(guard, limit)
+
+    def nearness(self, message: str) -> Nearness:
+        """How near the message came to each claim and to the everyday questions."""
+        words = all_words(message)
         told = is_hearsay(words)
-        words = _words(words, self._frames, self._grammar)
-        longest = self._length
-        needed = min(guard.share * len(words), guard.enough)
+        words = rumour_words(words, self._frames, self._grammar)
+        named = places(words) if self._by_place else Places()
         best: dict[int, tuple[float, int]] = {}
-        everyday = 0.0
-        for number, score in self._scores(words).items():
+        everyday: dict[int, float] = {}
+        query = self._query(terms(words, self._senses))
+        for number, score in self._scores(query).items():
             owner = self._owner[number]
             if owner == EVERYDAY:
-                if score > everyday and longest[number] >= needed:
-                    everyday = score
+                if score > everyday.get(length := self._length[number], 0.0):
+                    everyday[length] = score
             elif owner not in best or score > best[owner][0]:
                 best[owner] = (score, number)
-        floor = everyday + (guard.hearsay_margin if told else guard.margin)
-        ranked = sorted(
-            (item for item in best.items() if item[1][0] >= floor),
-            key=lambda item: -item[1][0],
-        )[:limit]
-        return [
-            Candidate(self._claims[owner], round(min(score, 1.0), 4), self._texts[number])
-            for owner, (score, number) in ranked
-        ]
+        near = heapq.nlargest(
+            self._rescored,
+            (
+                (score, owner, number)
+                for owner, (score, number) in best.items()
+                if not self._elsewhere(owner, named)
+            ),
+        )
+        adds = dict(query)
+        share = self._share
+        blended = sorted(
+            (
+                ((1.0 - share) * score + share * self._as_whole(owner, adds), score, owner, number)
+                for score, owner, number in near
+            ),
+            reverse=True,
+        )
+        return Nearness(
+            told,
+            len(words),
+            tuple(everyday.items()),
+            tuple(
+                (score, nearest, self._claims[owner], self._texts[number])
+                for score, nearest, owner, number in blended
+            ),
+        )
+
+    def _as_whole(self, owner: int, adds: dict[int, float]) -> float:
+        """The message's cosine with the claim as a whole (``adds``: its ``_query``)."""
+        ids, weights, scale = self._vocabulary[owner]
+        return scale * math.fsum(map(operator.mul, map(adds.get, ids, repeat(0.0)), weights))
+
+    def _elsewhere(self, owner: int, named: Places) -> bool:
+        """Whether the claim is about other places than the message (``Places.elsewhere``)."""
+        return self._places[owner].elsewhere(named)
 
 
-#: 1 + log(count), the weight of an n-gram a text has ``count`` times (a text has ≤ 2 000
-#: characters, so fewer than 2 000 of any one).
-_TF: Final = array("d", [0.0] + [1.0 + math.log(count) for count in range(1, 4 * MAX_CHARS)])
+def _whole(
+    grams: list[Counter[int]], texts: list[int], squared: Callable[[int], float]
+) -> tuple[array[int], array[float], float]:
+    """One claim as a whole, from its texts' counted n-grams (one claim at a time: 5 000
+    claims' counts together would take hundreds of megabytes while the index is built)."""
+    counts = Counter(chain.from_iterable(grams[number].elements() for number in texts))
+    ids = array("I", sorted(counts))
+    # 1 + log count, from the table (a count past its end weighs what its last entry does).
+    last = len(TF) - 1
+    weights = array("f", map(TF.__getitem__, map(min, map(counts.__getitem__, ids), repeat(last))))
+    norm = math.fsum(map(operator.mul, map(squared, ids), map(operator.mul, weights, weights)))
+    return ids, weights, 1.0 / (math.sqrt(norm) or 1.0)
 
 
 def _idf(documents: int, frequency: int) -> float:
     return math.log((1 + documents) / (1 + frequency)) + 1.0
-
-
-def decide(candidates: Sequence[Candidate], thresholds: Thresholds = Thresholds()) -> Decision:
-    """One claim, two close ones to choose from ("did you mean 1 … or 2 …"), or none."""
-    if not candidates or candidates[0].score < thresholds.match:
-        return Decision("none", ())
-    first = candidates[0]
-    if len(candidates) > 1:
-        second = candidates[1]
-        if second.score >= thresholds.match and first.score - second.score <= thresholds.close:
-            return Decision("two", (first, second))
-    return Decision("one", (first,))

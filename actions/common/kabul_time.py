@@ -9,6 +9,8 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from bot.lang.calendar import MORNING
+
 KABUL = ZoneInfo("Asia/Kabul")
 
 
@@ -30,3 +32,11 @@ def kabul_day_bounds(day: date) -> tuple[datetime, datetime]:
     """The UTC instants a Kabul calendar day starts and ends (end exclusive)."""
     start = datetime.combine(day, time.min, tzinfo=KABUL)
     return start, start + timedelta(days=1)
+
+
+def asked_day_bounds(day: date) -> tuple[datetime, datetime]:
+    """A day a person asks about ("tonight", «امشب», "Sunday"): its calendar day and the night
+    after it, until ``MORNING`` (04:00). The answers name a 01:35 flight by the evening it
+    belongs to («امشب ۱:۳۵ بعد از نیمه‌شب»), so "tonight?" asked at 21:40 must find it."""
+    start, end = kabul_day_bounds(day)
+    return start, end + timedelta(hours=MORNING)

@@ -12,10 +12,11 @@ turn a 459-character budget into 201.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
+from typing import Final
 
 from actions.common.kabul_time import KABUL
-from actions.content.format import ago, organisation, short_name, text
+from actions.content.format import ago, clock_words, organisation, short_name, text
 from actions.content.format import clock as format_clock
 from actions.content.localise import (
     digits,
@@ -31,24 +32,70 @@ from actions.content.models import (
     Provenance,
 )
 from actions.content.records import spec_of
-from bot.lang.calendar import weekday
+from bot.lang.calendar import after_midnight, month, night, reckoned_day, weekday
+
+#: A night this many days away or more is dated: its weekday alone could be this week's.
+WEEK: Final = 7
 
 
 def day_and_time(moment: datetime, now: datetime, language: str) -> str:
-    """ "today 15:50", «فردا ۳:۵۰ بعد از چاشت», «پنجشنبه ۲۶ د شپې ۱:۵۸ بجې»: Kabul time, short.
+    """ "today 15:50", «فردا ۳:۵۰ بعد از چاشت», «پنجشنبه ۲۶ د سهار ۹ بجې»: Kabul time, short.
 
     Dari and Pashto say the hour with the part of the day, as the chat does (format.clock):
-    «۰۳:۰۰» alone is easily taken for three in the afternoon.
+    «۰۳:۰۰» alone is easily taken for three in the afternoon. A time after midnight they name
+    by its night (``night_time``).
     """
-    local, today = moment.astimezone(KABUL), now.astimezone(KABUL).date()
-    clock = format_clock(moment, language, "brief.time")
-    if local.date() == today:
-        day = word("brief", "today", language)
-    elif local.date() == today + timedelta(days=1):
-        day = word("brief", "tomorrow", language)
-    else:
-        day = f"{weekday(local.isoweekday(), language)} {digits(str(local.day), language)}"
-    return f"{day} {clock}"
+    local = moment.astimezone(KABUL)
+    day = calendar_day(local.date(), now.astimezone(KABUL).date(), language)
+    if after_midnight(local.hour):
+        return night_time(local, now, day, language)
+    return f"{day} {format_clock(moment, language, 'brief.time')}"
+
+
+def calendar_day(day: date, today: date, language: str) -> str:
+    """ "today", "tomorrow" or "Thu 26": a Kabul day as an SMS names it."""
+    if day == today:
+        return word("brief", "today", language)
+    if day == today + timedelta(days=1):
+        return word("brief", "tomorrow", language)
+    return f"{weekday(day.isoweekday(), language)} {digits(str(day.day), language)}"
+
+
+def night_time(local: datetime, now: datetime, day: str, language: str) -> str:
+    """A Kabul time after midnight: «امشب ۱:۳۵ بعد از نیمه‌شب», «د یکشنبې شپه ۱:۳۵ بجه (له
+    نیمې شپې وروسته)»; English "tomorrow 01:35" (``day``).
+
+    In Kabul «فردا شب» / «سبا شپه» is the night after tomorrow's day: said of 01:35 on the
+    night coming, it sends the reader a day late.
+    """
+    return word(
+        "brief",
+        "night_time",
+        language,
+        day=day,
+        night=night_of(local, now, language),
+        **clock_words(local, language),
+    )
+
+
+def night_of(local: datetime, now: datetime, language: str) -> str:
+    """The night a time after midnight falls in, counted as the reader at ``now`` counts:
+    «امشب» from the morning before until that night's 04:00, then the evening's weekday
+    («یکشنبه شب»), with its date when it is a week or more away."""
+    evening, reader = reckoned_day(local), reckoned_day(now.astimezone(KABUL))
+    if evening == reader:
+        return word("brief", "tonight", language)
+    named = night(evening.isoweekday(), language)
+    if abs((evening - reader).days) < WEEK:
+        return named
+    return word(
+        "brief",
+        "night_dated",
+        language,
+        night=named,
+        day=digits(str(evening.day), language),
+        month=month(evening.month, language),
+    )
 
 
 def flight_brief(flight: Flight, now: datetime, language: str) -> str:

@@ -34,7 +34,7 @@ from actions.content.models import (
     Organisation,
     Provenance,
 )
-from bot.lang.calendar import day_part, month, weekday
+from bot.lang.calendar import after_midnight, day_part, month, night, reckoned_day, weekday
 
 BULLET = "•"
 SEPARATOR = " · "
@@ -69,30 +69,53 @@ def _date_parts(moment: datetime, language: str) -> dict[str, str]:
     }
 
 
+def clock_words(local: datetime, language: str) -> dict[str, str]:
+    """What a pattern says a Kabul time ``local`` with: {hh_mm} "01:35", {hour} "1:35" on the
+    12-hour clock, {part} of the day, Pashto's {o_clock}, and {after_midnight} (at 00:00,
+    "midnight") for the night patterns."""
+    hour = local.hour % 12 or 12
+    midnight = "midnight" if local.hour == local.minute == 0 else "after_midnight"
+    return {
+        "hh_mm": digits(local.strftime("%H:%M"), language),
+        "hour": digits(f"{hour}:{local.minute:02d}" if local.minute else str(hour), language),
+        "part": day_part(local.hour, language),
+        "o_clock": PASHTO_O_CLOCK[0 if hour == 1 else 1],
+        "after_midnight": word("pattern", midnight, language),
+    }
+
+
 def clock(moment: datetime, language: str, pattern: str = "pattern.time") -> str:
     """A Kabul time as people there say it: "ساعت ۳ بعد از چاشت (۱۵:۰۰)", "د ماښام ۷ بجې (۱۹:۰۰)".
 
     Dari and Pashto readers count on the 12-hour clock with the part of the day; "۰۳:۰۰" alone
     is easily read as the afternoon. English keeps the 24-hour clock of tickets and call-ups.
-    ``pattern`` "brief.time" is the SMS form, without the 24-hour time in brackets: «۱:۵۸ شب».
+    ``pattern`` "brief.time" is the SMS form, without the 24-hour time in brackets: «۳ بعد از
+    چاشت». Without a day, a night time («ساعت ۲ شب») is the coming one; with a day, use
+    ``departure`` or ``briefs.day_and_time``, which name the night.
     """
-    local = moment.astimezone(KABUL)
-    hour = local.hour % 12 or 12
     group, key = pattern.split(".")
-    return word(
-        group,
-        key,
-        language,
-        hh_mm=digits(local.strftime("%H:%M"), language),
-        hour=digits(f"{hour}:{local.minute:02d}" if local.minute else str(hour), language),
-        part=day_part(local.hour, language),
-        o_clock=PASHTO_O_CLOCK[0 if hour == 1 else 1],
-    )
+    return word(group, key, language, **clock_words(moment.astimezone(KABUL), language))
 
 
 def departure(moment: datetime, language: str) -> str:
-    """Kabul time as "Tue 24 Aug, 15:00" / "سه‌شنبه ۲۴ اگست، ساعت ۳ بعد از چاشت (۱۵:۰۰)"."""
-    return word("pattern", "departure", language, **_date_parts(moment, language))
+    """Kabul time as "Tue 24 Aug, 15:00" / "سه‌شنبه ۲۴ اگست، ساعت ۳ بعد از چاشت (۱۵:۰۰)".
+
+    A time after midnight is named by the night it falls in, «یکشنبه شب، ساعت ۱:۳۵ بعد از
+    نیمه‌شب (دوشنبه ۷ دسمبر، ۰۱:۳۵)»: in Kabul «دوشنبه … شب» is Monday evening, a day late.
+    """
+    local = moment.astimezone(KABUL)
+    parts = _date_parts(local, language)
+    if not after_midnight(local.hour):
+        return word("pattern", "departure", language, **parts)
+    evening = night(reckoned_day(local).isoweekday(), language)
+    return word(
+        "pattern",
+        "departure_night",
+        language,
+        night=evening,
+        **parts,
+        **clock_words(local, language),
+    )
 
 
 def calendar_date(moment: datetime, language: str) -> str:

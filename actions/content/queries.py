@@ -16,7 +16,7 @@ from sqlalchemy import ColumnElement, Select, exists, func, select
 from sqlalchemy.orm import Session, joinedload, selectinload, with_loader_criteria
 
 from actions.common.clock import utc_now
-from actions.common.kabul_time import kabul_day_bounds
+from actions.common.kabul_time import asked_day_bounds
 from actions.content.models import (
     Airport,
     AirportStatus,
@@ -84,7 +84,7 @@ class FlightQuery:
         elif self.destination:
             conditions.append(Flight.destination_id.in_(_at_place(self.destination, Airport.id)))
         if self.day is not None:
-            start, end = kabul_day_bounds(self.day)
+            start, end = asked_day_bounds(self.day)
             conditions += [Flight.departs_at >= start, Flight.departs_at < end]
         if self.flight_number:
             conditions.append(self.number_condition())

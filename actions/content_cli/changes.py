@@ -244,7 +244,8 @@ def withdraw(args: argparse.Namespace, engine: Engine) -> str:
 
 def rollback(args: argparse.Namespace, engine: Engine) -> str:
     with command_transaction(engine) as session:
-        revision = publishing.rollback(session, args.editor, args.revision, args.note)
+        undone = publishing.rollback(session, args.editor, args.revision, args.note)
+        revision = undone.revision
         later = session.scalars(
             select(Revision.id).where(
                 Revision.kind == revision.kind,
@@ -258,7 +259,28 @@ def rollback(args: argparse.Namespace, engine: Engine) -> str:
         f"Revision {revision.id}: {revision.editor} rolled back revision {args.revision}: "
         f"{revision.kind.value} {revision.record_key} is as it was before it "
         f"({changed(revision)} restored{also}; undo: rollback {revision.id})."
+        + _undone_with_it(undone)
     )
+
+
+def _undone_with_it(undone: publishing.Undone) -> str:
+    """The gates a joint change touched: put back with it, or left and why."""
+    said = ""
+    rechecked = [gate for gate in undone.with_it if gate not in undone.changed_state]
+    for heading, gates in (
+        ("Put back with it", undone.changed_state),
+        ("Re-check undone with it", rechecked),
+    ):
+        if gates:
+            named = ", ".join(f"{gate.record_key} (revision {gate.id})" for gate in gates)
+            said += f" {heading}: gate {named}."
+    if undone.left:
+        named = ", ".join(
+            f"{gate.record_key} (revision {gate.id} by {gate.editor})" for gate in undone.left
+        )
+        them = "it" if len(undone.left) == 1 else "them"
+        said += f" Not put back, changed since: gate {named}; check {them}."
+    return said
 
 
 def _receipt(revision: Revision, verb: str) -> str:

@@ -21,10 +21,11 @@ partitions is that a slow turn delays the people behind it in its line; more lin
 (``jumps_the_line``) go to each line's first line, which is read before the rest.
 
 **The wait is said.** A message waiting longer than ``QUEUE_NOTICE_SECONDS`` gets one short
-notice in the person's language, at most once per ten minutes per person, with about how many
-minutes are left: the whole line's length over the turns every process answered per minute
-lately (``LineDrainRate``). In a surge most of those waiting are told, so the notices stay
-cheap: the language is that of the person's last answer, kept with the turn's record (no
+notice in the person's language (one language: ``notice_language``), at most once per ten
+minutes per person, with about how many minutes are left, or "in a moment": the messages in
+line before it over the pace every process answered at while there was work (``waits.py``,
+sampled from the line's own count). In a surge most of those waiting are told, so the notices
+stay cheap: the language is that of the person's last answer, kept with the turn's record (no
 tracker read), and each check asks the memory only about people it has not seen told. A check
 (once a second) looks ahead to the end of the next one: a notice goes when its message has
 waited that long, not up to a second later, when its answer may already have gone out; a
@@ -60,7 +61,6 @@ import collections
 import hashlib
 import json
 import logging
-import math
 import time
 import uuid
 from abc import ABC, abstractmethod
@@ -77,7 +77,9 @@ from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 from bot.channels.notices import cut_off, in_line, try_again
 from bot.channels.settings import IntakeSettings, RedisSettings
 from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, conversation_language
+from bot.channels.waits import ServicePace, Wait
 from bot.danger import dangers
+from bot.lang.choice import choose_language
 from bot.lang.codes import ARABIC, is_language
 from bot.lang.letters import pashto_letter_count, script_of
 from bot.lang.normalise import normalise
@@ -103,11 +105,8 @@ NOTICE_EVERY_SECONDS: Final = 600.0
 NOTICES_AT_ONCE: Final = 16
 #: How long a turn's record of having answered is kept: longer than a message ever waits.
 ANSWERED_SECONDS: Final = 24 * 3600.0
-#: What the drain rate is measured over, and what a turn is taken to last before any was.
-RATE_WINDOW_SECONDS: Final = 300.0
-ASSUMED_TURN_SECONDS: Final = 3.0
-#: A promise of one minute that is missed costs more trust than a minute given back.
-FEWEST_MINUTES: Final = 2
+#: How long the notice's language may take to read from the person's first message.
+PARSE_SECONDS: Final = 2.0
 #: A worker with nothing to do looks again after this long.
 IDLE_SECONDS: Final = 0.05
 #: Messages a worker answers from one line before it lets the line go to look at the others.
@@ -344,63 +343,6 @@ class Queueable(Protocol):
     async def reply(self, message: Any, response: dict[str, Any]) -> None: ...
 
 
-class DrainRate:
-    """Turns answered per minute lately, for the notice's "about N minutes"."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
-        self._done: collections.deque[float] = collections.deque()
-        self._since = clock()
-
-    def answered(self) -> None:
-        self._done.append(self._clock())
-
-    def per_minute(self) -> float | None:
-        now = self._clock()
-        while self._done and self._done[0] < now - RATE_WINDOW_SECONDS:
-            self._done.popleft()
-        if not self._done:
-            return None
-        span = min(RATE_WINDOW_SECONDS, max(now - self._since, 1.0))
-        return len(self._done) * 60.0 / span
-
-    def minutes_for(self, depth: int, workers: int) -> int:
-        """About how many minutes until ``depth`` messages are answered."""
-        rate = self.per_minute()
-        if rate is None:
-            rate = workers * 60.0 / ASSUMED_TURN_SECONDS
-        return max(FEWEST_MINUTES, math.ceil(depth / rate))
-
-
-class LineDrainRate(DrainRate):
-    """Turns answered per minute lately on a whole line, whichever process answered them.
-
-    Several Rasa processes serve one Redis line, and the notice divides the whole line's
-    length by this rate: this process's own turns, only its share, would promise each person
-    a wait as many times too long as there are processes. So the rate is read from the line's
-    own count of acknowledged messages (``Line.answered``), sampled at each notice check.
-    """
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__(clock)
-        self._samples: collections.deque[tuple[float, int]] = collections.deque()
-
-    def observe(self, answered: int) -> None:
-        """The line's count of answered messages now."""
-        now = self._clock()
-        self._samples.append((now, answered))
-        while len(self._samples) > 2 and self._samples[1][0] <= now - RATE_WINDOW_SECONDS:
-            self._samples.popleft()
-
-    def per_minute(self) -> float | None:
-        if len(self._samples) < 2:
-            return None
-        (since, before), (now, answered) = self._samples[0], self._samples[-1]
-        if now - since < 1.0 or answered <= before:
-            return None
-        return (answered - before) * 60.0 / (now - since)
-
-
 class Intake:
     """The line of one connector and the workers that take its turns."""
 
@@ -415,7 +357,9 @@ class Intake:
         self.line = line
         self.settings = settings
         self.memory = memory if memory is not None else ProcessMemory()
-        self.rate = LineDrainRate()
+        #: Sampled from the line's count at each check: every process's answers, not this
+        #: one's share (several Rasa processes serve one Redis line).
+        self.pace = ServicePace()
         self._notice_check = notice_check_seconds
         self._held: dict[str, HeldReplies] = {}
         self._tasks: list[asyncio.Task[None]] = []
@@ -767,7 +711,7 @@ class Intake:
                     # Ahead to the end of the next check, which starts a second after this one
                     # ends: under a surge a check takes a while, and whoever crossed their
                     # wait in between would be answered before their notice went.
-                    jobs, minutes = await self._to_tell(ahead=self._notice_check + 2 * took)
+                    told = await self._to_tell(ahead=self._notice_check + 2 * took)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
@@ -775,8 +719,8 @@ class Intake:
                     continue
                 finally:
                     took = time.monotonic() - started
-                if jobs:
-                    task = asyncio.create_task(self._tell(connector, agent, jobs, minutes))
+                if told:
+                    task = asyncio.create_task(self._tell(connector, agent, told))
                     sending.add(task)
                     task.add_done_callback(sending.discard)
         finally:
@@ -788,37 +732,40 @@ class Intake:
         will within ``ahead`` seconds, and who was not told in the last ten minutes; how many
         were told. A notice goes when its message has waited ``notice_seconds`` (not up to a
         check later, when the answer may be out before it), unless its answer went first."""
-        jobs, minutes = await self._to_tell(ahead)
-        return await self._tell(connector, agent, jobs, minutes)
+        return await self._tell(connector, agent, await self._to_tell(ahead))
 
-    async def _to_tell(self, ahead: float) -> tuple[list[Job], int]:
+    async def _to_tell(self, ahead: float) -> list[tuple[Job, Wait]]:
         """The oldest waiting message of each person to tell (``tell_the_wait``), the
-        longest waiting first, marked as told; and the minutes the notices promise."""
-        self.rate.observe(await self.line.answered())
+        longest waiting first, marked as told, each with the wait its notice promises: the
+        messages put in line before it, and it, over the pace of the line."""
+        answered, depth = await self.line.answered(), await self.line.depth()
+        self.pace.observe(answered, busy=depth > 0)
         waiting = await self.line.waiting(time.time() - self.settings.notice_seconds + ahead)
         if not waiting:
-            return [], 0
-        minutes = self.rate.minutes_for(await self.line.depth(), self.settings.workers)
+            return []
+        waiting.sort(key=lambda job: job.put_at)
+        place = {job.key: number for number, job in enumerate(waiting, start=1)}
         now = time.monotonic()
         self._told_until = {key: until for key, until in self._told_until.items() if until > now}
         to_tell = []
-        for job in sorted(_one_per_person(waiting), key=lambda job: job.put_at):
+        for job in _one_per_person(waiting):
             if job.conversation in self._told_until:
                 continue
             try:
                 if await self.memory.add(told_key(job.conversation), NOTICE_EVERY_SECONDS):
-                    to_tell.append(job)
+                    wait = self.pace.seconds_for(place[job.key], self.settings.workers)
+                    to_tell.append((job, wait))
             except MemoryUnavailable:
                 break  # without the memory, a notice could repeat on every check
             self._told_until[job.conversation] = now + NOTICE_EVERY_SECONDS
-        return to_tell, minutes
+        return to_tell
 
-    async def _tell(self, connector: Queueable, agent: Any, jobs: list[Job], minutes: int) -> int:
+    async def _tell(self, connector: Queueable, agent: Any, told: list[tuple[Job, Wait]]) -> int:
         # In a surge thousands wait at once: one notice after the other would reach the last of
         # them long after their answer. The longest waiting go first.
         sending = asyncio.Semaphore(NOTICES_AT_ONCE)
 
-        async def tell(job: Job) -> bool:
+        async def tell(job: Job, wait: Wait) -> bool:
             early = job.put_at + self.settings.notice_seconds - time.time()
             if early > 0:
                 await asyncio.sleep(early)
@@ -828,15 +775,18 @@ class Intake:
                 if await self._answered(job):
                     await self._untold(job.conversation)  # their next wait may need one
                     return False
-                language = await self.language_of(agent, job)
+                language = await self.language_of(agent, job) or await answer_language(
+                    agent, job.text
+                )
+                notice = in_line(language, wait.minutes)
                 try:
-                    await connector.say(connector.from_queue(job.data), in_line(language, minutes))
+                    await connector.say(connector.from_queue(job.data), notice)
                     return True
                 except Exception:
                     logger.warning("%s: the notice of the wait did not go out", connector.name())
                     return False
 
-        return sum(await asyncio.gather(*(tell(job) for job in jobs)))
+        return sum(await asyncio.gather(*(tell(job, wait) for job, wait in told)))
 
 
 def turn_record(job: Job, state: str, outputs: Sequence[TurnReplies]) -> dict[str, str]:
@@ -913,3 +863,24 @@ async def language_for(
     if text and script_of(text) == ARABIC:
         return "ps" if pashto_letter_count(text) else "prs"
     return None
+
+
+async def notice_language(agent: Any, conversation: str, text: str | None, hint: str | None) -> str:
+    """The one language of a notice of the wait: ``language_for``'s, else the one the turn
+    will answer in (``answer_language``). Never all three, as the apologies are when nothing
+    is known: a notice goes to many at once, and three languages are three times as long to
+    read and, on SMS, to pay for."""
+    return await language_for(agent, conversation, text, hint) or await answer_language(agent, text)
+
+
+async def answer_language(agent: Any, text: str | None) -> str:
+    """The language a first message in Latin letters will be answered in: the agent's NLU
+    identifies it (romanized Dari, Pashto or English) and ``choose_language`` decides, as in
+    the turn; English, the default, when that cannot be asked."""
+    parsed: dict[str, Any] = {}
+    if text:
+        try:
+            parsed = await asyncio.wait_for(agent.parse_message(text), PARSE_SECONDS)
+        except Exception:
+            logger.debug("intake: the notice's language could not be read from the message")
+    return choose_language(None, parsed).language

@@ -63,11 +63,14 @@ def cut_off(language: str | None) -> str:
     return in_every_language("channels.cut_off")
 
 
-def in_line(language: str | None, minutes: int) -> str:
+def in_line(language: str | None, minutes: int | None) -> str:
     """The notice that a message waits in line, with about how many ``minutes`` (written in
-    the language's digits); in all three languages when the language is unknown."""
+    the language's digits), or None: "in a moment" (``waits.Wait.minutes``); in all three
+    languages when the language is unknown."""
 
     def sentence(code: str) -> str:
+        if minutes is None:
+            return texts.render("channels.in_line_soon", code)
         return texts.render("channels.in_line", code, minutes=written_digits(str(minutes), code))
 
     if language in LANGUAGES:

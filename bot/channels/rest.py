@@ -8,11 +8,12 @@ list of the replies) and the same ``sender`` as the conversation id. Its turn go
 ``take_turn``, as in the other connectors, which gives the same apology in the conversation's
 language (``notices.try_again``). Rasa's ``?stream=true`` is not offered: nothing here uses it.
 
-Past ``SYNC_TURNS_WAITING`` turns in this process (``sync_turns.py``) the answer is at once a
-list of one reply, the notice of the wait marked ``"waiting": true``; the turn goes on and its
-replies wait in the sender's mailbox: ``POST /webhooks/rest/mailbox {"sender": …}`` returns
-``{"messages": [{"id": …, "text": …}, …]}``, and a later fetch with ``"ack": [ids]``
-forgets those (as the web chat's mailbox, ``mailbox.py``).
+Past ``SYNC_TURNS_WAITING`` turns in this process (``sync_turns.py``) a turn that has not
+ended after ``QUEUE_NOTICE_SECONDS`` is answered with a list of one reply, the notice of the
+wait marked ``"waiting": true`` (an empty list for a sender told in the last ten minutes); the
+turn goes on and its replies wait in the sender's mailbox: ``POST /webhooks/rest/mailbox
+{"sender": …}`` returns ``{"messages": [{"id": …, "text": …}, …]}``, and a later fetch with
+``"ack": [ids]`` forgets those (as the web chat's mailbox, ``mailbox.py``).
 
 For development and tests only (``credentials.yml``): the sender it is given is the
 conversation id, so a deployment never exposes it (``credentials.channels.yml`` leaves it out).
@@ -20,6 +21,7 @@ conversation id, so a deployment never exposes it (``credentials.channels.yml`` 
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Final
 
 from rasa.core.channels.channel import CollectingOutputChannel, UserMessage
@@ -33,30 +35,12 @@ from bot.channels.mailbox import MESSAGE_ID, Mailbox, MailboxFull
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory, channel_memory
 from bot.channels.settings import RedisSettings, hotline
 from bot.channels.sync_turns import SyncTurns, process_turns
-from bot.channels.transport import ProviderFailure
 from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn
+
+logger = logging.getLogger(__name__)
 
 #: A REST sender's mailbox is kept apart from the web chat's conversations of the same id.
 MAILBOX_PREFIX: Final = "rest:"
-
-
-class MailboxCollector(CollectingOutputChannel):
-    """The replies of a turn that went on after its notice: into the sender's mailbox, in the
-    form the REST answer would have had them."""
-
-    def __init__(self, mailbox: Mailbox) -> None:
-        super().__init__()
-        self._mailbox = mailbox
-
-    @classmethod
-    def name(cls) -> str:
-        return "rest"
-
-    async def _persist_message(self, message: dict[str, Any]) -> None:
-        try:
-            await self._mailbox.store(MAILBOX_PREFIX + message["recipient_id"], message)
-        except (MemoryUnavailable, MailboxFull) as error:
-            raise ProviderFailure(None, f"the mailbox refused a reply ({error})") from error
 
 
 class RestInput(RasaRestInput):
@@ -73,7 +57,8 @@ class RestInput(RasaRestInput):
         turns: SyncTurns | None = None,
     ) -> None:
         self.hotline = hotline
-        self.mailbox = Mailbox(memory if memory is not None else ProcessMemory())
+        self.memory = memory if memory is not None else ProcessMemory()
+        self.mailbox = Mailbox(self.memory)
         self.turns = turns if turns is not None else process_turns()
 
     def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
@@ -102,14 +87,21 @@ class RestInput(RasaRestInput):
                     metadata=self.get_metadata(request),
                 )
 
-            if self.turns.answers_later(text):
-                notice = await self.turns.notice(agent, sender, text, None)
-                later = message(MailboxCollector(self.mailbox))
-                self.turns.go_on(take_turn(later, on_new_message, agent, self.hotline), sender)
-                return response.json([{"recipient_id": sender, **notice}])
             collector = CollectingOutputChannel()
-            async with self.turns.turn():
-                outcome = await take_turn(message(collector), on_new_message, agent, self.hotline)
+            turn = take_turn(message(collector), on_new_message, agent, self.hotline)
+            if self.turns.answers_later(text):
+
+                async def hand_over() -> None:
+                    await self._to_mailbox(sender, collector.messages)
+
+                taken = await self.turns.answer(turn, sender, hand_over)
+                if taken is None:
+                    notice = await self.turns.notice(agent, sender, text, None, self.memory)
+                    return response.json([{"recipient_id": sender, **notice}] if notice else [])
+                outcome = taken
+            else:
+                async with self.turns.turn():
+                    outcome = await turn
             if outcome is Outcome.UNANSWERED:
                 return response.json({"error": "the assistant failed"}, status=503)
             return response.json(collector.messages)
@@ -133,3 +125,12 @@ class RestInput(RasaRestInput):
             return response.json({"messages": messages})
 
         return blueprint
+
+    async def _to_mailbox(self, sender: str, replies: list[dict[str, Any]]) -> None:
+        """The replies of a turn answered by the notice, in the form the REST answer would
+        have had them; one the mailbox refuses is logged, the next ones are still tried."""
+        for reply in replies:
+            try:
+                await self.mailbox.store(MAILBOX_PREFIX + sender, reply)
+            except (MemoryUnavailable, MailboxFull):
+                logger.warning("rest: the mailbox refused a reply to a turn told to wait")

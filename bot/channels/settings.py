@@ -48,17 +48,24 @@ WHATSAPP_PHONE_NUMBER_ID_ENV: Final = "WHATSAPP_PHONE_NUMBER_ID"
 WHATSAPP_BASE_URL_ENV: Final = "WHATSAPP_API_BASE_URL"
 WHATSAPP_DEFAULT_BASE_URL: Final = "https://graph.facebook.com/v19.0"
 
-#: Where the web chat page sends a person whose browser runs no JavaScript (shown only if set).
+#: Where the web chat page sends a person whose browser runs no JavaScript, or who is told to
+#: wait (shown only if set).
 WEBCHAT_SMS_NUMBER_ENV: Final = "WEBCHAT_SMS_NUMBER"
 WEBCHAT_TELEGRAM_ENV: Final = "WEBCHAT_TELEGRAM"
-#: The web chat's limits per client address (bot/channels/webchat_limits.py).
+#: The web chat's limits per client: its page's ticket, or its address (webchat_limits.py).
 WEBCHAT_MESSAGES_PER_MINUTE_ENV: Final = "WEBCHAT_MESSAGES_PER_MINUTE"
 WEBCHAT_CONVERSATIONS_PER_HOUR_ENV: Final = "WEBCHAT_CONVERSATIONS_PER_HOUR"
+WEBCHAT_CONVERSATIONS_PER_HOUR_WITH_WORK_ENV: Final = "WEBCHAT_CONVERSATIONS_PER_HOUR_WITH_WORK"
+WEBCHAT_NETWORK_MESSAGES_PER_MINUTE_ENV: Final = "WEBCHAT_NETWORK_MESSAGES_PER_MINUTE"
 #: Peers whose client-address header is believed: addresses or networks, comma-separated.
 WEBCHAT_TRUSTED_PROXIES_ENV: Final = "WEBCHAT_TRUSTED_PROXIES"
 WEBCHAT_CLIENT_HEADER_ENV: Final = "WEBCHAT_CLIENT_HEADER"
 DEFAULT_WEBCHAT_MESSAGES_PER_MINUTE: Final = 60
 DEFAULT_WEBCHAT_CONVERSATIONS_PER_HOUR: Final = 30
+#: 300 people an hour behind one address (a carrier's NAT, a hotel's Wi-Fi), with room to spare.
+DEFAULT_WEBCHAT_CONVERSATIONS_PER_HOUR_WITH_WORK: Final = 400
+#: Ten busy people's worth: what the many pages behind one address send together at a peak.
+DEFAULT_WEBCHAT_NETWORK_MESSAGES_PER_MINUTE: Final = 600
 DEFAULT_WEBCHAT_CLIENT_HEADER: Final = "X-Forwarded-For"
 
 TWILIO_CHANNEL: Final = "twilio_sms"
@@ -377,7 +384,14 @@ def _networks(environ: Mapping[str, str], name: str) -> tuple[IPNetwork, ...]:
 
 @dataclass(frozen=True)
 class WebchatSettings:
-    """The other ways in, shown without JavaScript, and the limits per client address.
+    """The other ways in (shown without JavaScript, and to a person told to wait), and the
+    limits per client (``bot/channels/webchat_limits.py``).
+
+    ``conversations_per_hour`` new conversations an address opens without more ado (and all
+    that a page too old to carry a ticket may open); past them, up to
+    ``conversations_per_hour_with_work``, each after a proof of work. ``messages_per_minute``
+    per page that has a ticket, else per address; ``network_messages_per_minute`` from one
+    address, whatever its pages. The two ceilings are never below the numbers they cap.
 
     A person behind a proxy is known by the proxy's header only when the peer is one of
     ``trusted_proxies``: anyone else could write any address there and escape the limits.
@@ -389,11 +403,23 @@ class WebchatSettings:
     conversations_per_hour: int = DEFAULT_WEBCHAT_CONVERSATIONS_PER_HOUR
     trusted_proxies: tuple[IPNetwork, ...] = ()
     client_header: str = DEFAULT_WEBCHAT_CLIENT_HEADER
+    conversations_per_hour_with_work: int = DEFAULT_WEBCHAT_CONVERSATIONS_PER_HOUR_WITH_WORK
+    network_messages_per_minute: int = DEFAULT_WEBCHAT_NETWORK_MESSAGES_PER_MINUTE
+
+    @property
+    def conversations_ceiling(self) -> int:
+        """New conversations an address may open an hour at all (with work past the first)."""
+        return max(self.conversations_per_hour, self.conversations_per_hour_with_work)
+
+    @property
+    def network_ceiling(self) -> int:
+        """Messages an address may send a minute, from all its pages together."""
+        return max(self.messages_per_minute, self.network_messages_per_minute)
 
     @classmethod
     def load(cls, environ: Mapping[str, str] = os.environ) -> WebchatSettings:
         """``WEBCHAT_SMS_NUMBER`` (else the Twilio channel's own number), ``WEBCHAT_TELEGRAM``,
-        the two limits and the trusted proxies with their header."""
+        the limits and the trusted proxies with their header."""
         sms = " ".join(
             (environ.get(WEBCHAT_SMS_NUMBER_ENV) or environ.get("TWILIO_FROM_NUMBER", "")).split()
         )
@@ -415,6 +441,16 @@ class WebchatSettings:
             ),
             trusted_proxies=_networks(environ, WEBCHAT_TRUSTED_PROXIES_ENV),
             client_header=header,
+            conversations_per_hour_with_work=whole_number(
+                environ,
+                WEBCHAT_CONVERSATIONS_PER_HOUR_WITH_WORK_ENV,
+                DEFAULT_WEBCHAT_CONVERSATIONS_PER_HOUR_WITH_WORK,
+            ),
+            network_messages_per_minute=whole_number(
+                environ,
+                WEBCHAT_NETWORK_MESSAGES_PER_MINUTE_ENV,
+                DEFAULT_WEBCHAT_NETWORK_MESSAGES_PER_MINUTE,
+            ),
         )
 
 
@@ -430,8 +466,8 @@ INTAKE_MODES: Final = ("queue", "direct")
 
 
 #: REST and the web chat answer in the HTTP response, but past this many turns in progress
-#: or waiting in the Rasa process they answer at once that the message is in line
-#: (bot/channels/sync_turns.py).
+#: in the Rasa process a turn still under way after ``QUEUE_NOTICE_SECONDS`` is answered with
+#: the notice that the message is in line (bot/channels/sync_turns.py).
 SYNC_TURNS_WAITING_ENV: Final = "SYNC_TURNS_WAITING"
 #: About three seconds of turns on two cores (a turn is ~0.1 s of CPU): a longer wait in a
 #: page or a client is better said than spent silent.
@@ -440,7 +476,7 @@ DEFAULT_SYNC_TURNS_WAITING: Final = 32
 
 def sync_turns_waiting(environ: Mapping[str, str] = os.environ) -> int:
     """``SYNC_TURNS_WAITING``: the turns REST and the web chat take at once in this process
-    before the next message is answered with the notice of the wait."""
+    before the next message may be answered with the notice of the wait."""
     return whole_number(environ, SYNC_TURNS_WAITING_ENV, DEFAULT_SYNC_TURNS_WAITING)
 
 

@@ -21,11 +21,9 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import custom_payload_in_reply
 from bot.channels.intake import Queued
 from bot.channels.sms_render import ReplyRenderer
-from bot.channels.sms_segments import fits
 from bot.channels.transport import ProviderApi
 from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn, user_message
 from bot.contract import reply_language
-from bot.lang import texts
 from bot.lang.letters import to_ascii_digits
 
 logger = logging.getLogger(__name__)
@@ -36,11 +34,6 @@ _DIALABLE: Final = re.compile(r"\+?[0-9]+")
 #: seven with the country code (Niue's +683 and four), while short codes have three to six
 #: (Roshan's and AWCC's service numbers, US short codes).
 MIN_PHONE_DIGITS: Final = 7
-#: A folded reply's short reply that ends its first page (``TextMessageOutput.fold``).
-LAST_LINE: Final = "sms_last_line"
-#: Replies a person must read on the SMS they get, even where the answer before them is full:
-#: a new person's one-time safety notice (one segment, bot/domain/privacy.yml).
-READ_FIRST: Final = frozenset({"utter_safety_offer"})
 
 
 def phone_key(number: str) -> str:
@@ -69,17 +62,6 @@ def answerable(channel: str, sender: str) -> bool:
         return True
     logger.info("%s: an SMS from %s acknowledged, not answered", channel, kind)
     return False
-
-
-def gives_way(line: str, language: str) -> bool:
-    """Whether ``line`` of a full SMS answer may wait for MORE to make room for the safety
-    notice: only the numbers of later flights (``content.brief.later``), which the person
-    can also ask for again; never a check line, an advice line or an option."""
-    pattern = texts.CATALOGUE.entry("content.brief.later").get(language)
-    if pattern is None:
-        return False
-    start = pattern.split("{", 1)[0].strip()
-    return bool(start) and line.strip().startswith(start)
 
 
 class TextMessageOutput(OutputChannel):
@@ -129,9 +111,8 @@ class TextMessageOutput(OutputChannel):
     ) -> None:
         """One bot reply, rendered in the language Rasa says it is written in."""
         language = reply_language(message)
-        last_line = str(message.get(LAST_LINE) or "")
         await self.deliver_all(
-            await self.renderer.outgoing(self.conversation, text, buttons, language, last_line)
+            await self.renderer.outgoing(self.conversation, text, buttons, language)
         )
 
     def fold(self, first: dict[str, Any], then: dict[str, Any]) -> dict[str, Any] | None:
@@ -140,14 +121,12 @@ class TextMessageOutput(OutputChannel):
         (paged SMS only: each message costs, and two may arrive out of order); None
         otherwise. Not two replies with options, whose numbers would clash.
 
-        The safety notice (``READ_FIRST``) that does not fit after a full answer takes the
-        place of the answer's last line when that line only names later flights ("Later:
-        RCH618, GAF614", ``gives_way``): the notice then ends the first page, after the
-        options, and that line waits for MORE (docs/SMS.md, "First contact"). Otherwise,
-        and for any other reply, it comes on its own SMS: no check line, no "go only when
-        you are told to" and no option ever gives way to it.
+        The safety notice that does not fit after a full answer comes on its own SMS: no
+        line of the answer gives way to it, not even the numbers of later flights ("Later:
+        QR8010, RCH618"), which a reader would take for no more flights (docs/SMS.md, "First
+        contact").
         """
-        if not self.renderer.paged or first.get(LAST_LINE):
+        if not self.renderer.paged:
             return None
         if first.get("buttons") and then.get("buttons"):
             return None
@@ -158,14 +137,7 @@ class TextMessageOutput(OutputChannel):
         buttons = first.get("buttons") or then.get("buttons") or []
         if self.renderer.fits_one_message(f"{said}\n{after}", buttons, language):
             return {**first, "text": f"{said}\n{after}", "buttons": buttons}
-        if then.get("utter_action") not in READ_FIRST or then.get("buttons") or not fits(after, 1):
-            return None
-        kept, _, last = said.rpartition("\n")
-        if not kept or not gives_way(last, language):
-            return None
-        if not self.renderer.fits_one_message(f"{kept}\n{after}", buttons, language):
-            return None
-        return {**first, LAST_LINE: after}
+        return None
 
     async def send_custom_json(
         self, recipient_id: str, json_message: dict[str, Any], **kwargs: Any

@@ -160,21 +160,19 @@ def condense(
     language: str = ENGLISH,
     max_segments: int = MAX_SEGMENTS,
     keep_last: str = "",
-    *,
-    more_hint: bool = True,
 ) -> tuple[str, str]:
     """(what to send now, what waits for MORE); the part sent fits in ``max_segments``.
 
     Whole lines are kept from the start; a single line too long on its own is cut at a word.
     The part sent ends with ``keep_last`` (a reply's numbered options: what the person can
-    answer must be on the SMS they read) and, unless ``more_hint`` is False, the MORE hint in
-    the reply's language, ``language``.
+    answer must be on the SMS they read) and the MORE hint in the reply's language,
+    ``language``.
     """
     text = text.strip()
     whole = "\n".join(part for part in (text, keep_last.strip()) if part)
     if fits(whole, max_segments):
         return whole, ""
-    hint = texts.render("sms.more_hint", language) if more_hint else ""
+    hint = texts.render("sms.more_hint", language)
     end = "\n".join(part for part in (keep_last.strip(), hint) if part)
     lines = text.splitlines()
     kept: list[str] = []
@@ -356,13 +354,9 @@ class ReplyRenderer:
         text: str,
         buttons: Sequence[Mapping[str, Any]] = (),
         language: str = ENGLISH,
-        last_line: str = "",
     ) -> list[str]:
         """The messages to send for one bot reply, written in ``language``.
 
-        ``last_line`` (paged only): a short reply of the same turn that must be read on this
-        SMS, such as a new person's safety notice; it ends the first page, after the options
-        and in the place of the MORE hint, and the reply's rest still waits for MORE.
         Remembers its options, its unsent rest and its language (for the channel's own notices).
         """
         rendered, options = numbered_options(text, buttons, language)
@@ -371,13 +365,11 @@ class ReplyRenderer:
             return split_messages(rendered, self.max_chars)
         body = text.rstrip()
         options_added = rendered[len(body) :] if rendered != text else ""
-        end = "\n".join(part for part in (options_added.strip(), last_line.strip()) if part)
         page, rest = condense(
             for_basic_phones(body if options_added else rendered),
             language,
             self.max_segments,
-            keep_last=for_basic_phones(end),
-            more_hint=not last_line.strip(),
+            keep_last=for_basic_phones(options_added.strip()),
         )
         later: list[str] = []
         while rest:  # cut now: then MORE is one atomic pop, whichever process receives it

@@ -1,8 +1,8 @@
 """Web chat: a small chat page served by the Rasa server itself, at ``/webchat/``.
 
-The page (``bot/channels/webchat/``: index.html, widget.js, widget.css; no CDN, no web fonts)
-works on a machine with no internet and on a cheap phone. It posts each message to this
-channel's ``/webhook`` and shows the replies the REST channel would have returned.
+The page (``bot/channels/webchat/``: index.html, widget.js, work.js, widget.css; no CDN, no
+web fonts) works on a machine with no internet and on a cheap phone. It posts each message to
+this channel's ``/webhook`` and shows the replies the REST channel would have returned.
 
 What comes out of turn (``trigger_intent?output_channel=webchat``: a caseworker's reply, the
 "I am back" of a closed case) goes to the conversation's mailbox (``mailbox.py``) through
@@ -10,12 +10,15 @@ What comes out of turn (``trigger_intent?output_channel=webchat``: a caseworker'
 posts messages with, so only the person's own page can read it (docs/HANDOFF.md, "The web chat").
 
 The answer to the page's message carries its replies, unless more than ``SYNC_TURNS_WAITING``
-turns are under way in this process: then it is the notice that the message is in line, and the
-replies come by the mailbox (``sync_turns.py``).
+turns are under way in this process and its own has not ended after ``QUEUE_NOTICE_SECONDS``:
+then it is the notice that the message is in line, and the replies come by the mailbox
+(``sync_turns.py``).
 
 Each reply goes to the page with the language it was written in (``bot/nlg.py`` tags it), so the
 page lays it out by that, never by its letters; the page itself (``webchat_page.py``) and the
-limits per client (``webchat_limits.py``, answered with 429) live beside this module.
+limits per client (``webchat_limits.py``, answered with 429, or 401 with the work a page must
+do first) live beside this module. The page's ticket (``webchat_tickets.py``) comes back in the
+``X-Webchat-Ticket`` header of an answer, and goes with the page's every message after.
 
 Rasa mounts every channel under ``/webhooks/<name>/``; the widget is wanted at ``/webchat/``
 too. ``blueprint()`` therefore returns a group of two blueprints with the same routes: one
@@ -25,6 +28,7 @@ relative URLs, so it works from either address.
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -59,8 +63,9 @@ from bot.channels.transport import (
     parse_json,
 )
 from bot.channels.turns import OnNewMessage, Outcome, take_turn, user_message
-from bot.channels.webchat_limits import ClientLimits
+from bot.channels.webchat_limits import ClientLimits, PageProof, Refusal
 from bot.channels.webchat_page import Welcome, render_page
+from bot.channels.webchat_tickets import Work
 from bot.channels.webhook import Inbound, Received, Refused, WebhookInput, read_parsed
 from bot.contract import LANGUAGE_HINT, SHOWN_PARTS, named_language
 from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
@@ -75,6 +80,7 @@ FILES = {
     "widget.js": "text/javascript; charset=utf-8",
     "widget.css": "text/css; charset=utf-8",
     "sw.js": "text/javascript; charset=utf-8",
+    "work.js": "text/javascript; charset=utf-8",
 }
 #: Where the page is served besides Rasa's ``/webhooks/webchat/``.
 PUBLIC_PREFIX = "/webchat"
@@ -89,6 +95,9 @@ REPLY_LANGUAGE_FIELD = "language"
 DELETED_FIELD = "deleted"
 #: Ids one fetch may acknowledge: every message a full mailbox holds, twice over.
 MAX_ACKNOWLEDGED = 2 * MAILBOX_MESSAGES
+#: The header an answer gives the page its ticket in (``webchat_tickets.py``).
+TICKET_HEADER: Final = "X-Webchat-Ticket"
+_TICKET_RULE = re.compile(r"[0-9a-f.]{0,64}")
 
 
 #: Answers that mean "a caseworker will answer this" (bot/paused.py, actions/chat/handoff.py): the
@@ -101,6 +110,8 @@ class WebchatCollector(CollectingOutputChannel):
     confirmation that the person's data was deleted (their mailbox goes too)."""
 
     deleted_data = False
+    #: The ticket the page is given with this answer (its first, or a fresh one).
+    ticket: str | None = None
 
     async def send_response(self, recipient_id: str, message: dict[str, Any]) -> None:
         if message.get("utter_action") == DELETED_CONFIRMATION:
@@ -195,8 +206,9 @@ def _sender(data: object) -> str:
     return sender
 
 
-def parse_message(body: bytes) -> tuple[str, str, str | None]:
-    """``(sender, text, language_hint)`` from the widget's JSON body."""
+def parse_message(body: bytes) -> tuple[str, str, str | None, PageProof | None]:
+    """``(sender, text, language_hint, proof)`` from the widget's JSON body; ``proof`` is
+    None from a page too old to send a ``ticket``."""
     data = parse_json(body)
     sender = _sender(data)
     text = data.get("message")
@@ -204,7 +216,13 @@ def parse_message(body: bytes) -> tuple[str, str, str | None]:
         raise MalformedRequest(f"message must be a text of 1-{MAX_TEXT_CHARS} characters")
     metadata = data.get("metadata")
     hint = metadata.get(LANGUAGE_HINT) if isinstance(metadata, dict) else None
-    return sender, text, hint if hint in LANGUAGES else None
+    proof = None
+    if "ticket" in data:
+        ticket = data["ticket"]
+        if not isinstance(ticket, str) or not _TICKET_RULE.fullmatch(ticket):
+            raise MalformedRequest("ticket must be the one the server gave, or empty")
+        proof = PageProof(ticket, Work.from_page(data.get("work")))
+    return sender, text, hint if hint in LANGUAGES else None, proof
 
 
 def parse_fetch(body: bytes) -> tuple[str, frozenset[str]]:
@@ -221,6 +239,25 @@ def parse_fetch(body: bytes) -> tuple[str, frozenset[str]]:
             f"ack must be a list of at most {MAX_ACKNOWLEDGED} message ids (16 hex digits)"
         )
     return sender, frozenset(acknowledged)
+
+
+def _refused(refusal: Refusal) -> Refused:
+    """429 with the wait; or 401 with the work to do, as HTTP authentication schemes answer
+    (a page too old to know tickets never gets one)."""
+    if refusal.work is None:
+        return Refused(
+            429,
+            f"too many {refusal.reason}",
+            headers={"Retry-After": str(refusal.retry_after)},
+            retry_after=refusal.retry_after,
+        )
+    challenge, bits = refusal.work.text, refusal.work.bits
+    return Refused(
+        401,
+        f"many {refusal.reason}: work first",
+        headers={"WWW-Authenticate": f'Work challenge="{challenge}", bits="{bits}"'},
+        work={"challenge": challenge, "bits": bits},
+    )
 
 
 def _load_assets(settings: WebchatSettings, hotline: str | None) -> dict[str, bytes]:
@@ -244,6 +281,8 @@ class WebchatMessage:
     conversation: str
     text: str
     language_hint: str | None
+    #: The page's ticket and work; None from a page too old to know them.
+    proof: PageProof | None = None
     replies: WebchatCollector = field(default_factory=WebchatCollector)
 
 
@@ -324,8 +363,12 @@ class WebchatInput(WebhookInput[WebchatSettings, WebchatMessage]):
 
         @blueprint.route("/sw.js", methods=["GET"])
         async def service_worker(_: Request) -> HTTPResponse:
-            # Keeps the three files above for opening the page offline (widget.js registers it).
+            # Keeps the page's files for opening it offline (widget.js registers it).
             return self._file("sw.js")
+
+        @blueprint.route("/work.js", methods=["GET"])
+        async def work(_: Request) -> HTTPResponse:
+            return self._file("work.js")
 
         @blueprint.route("/webhook", methods=["POST"], stream=True)
         async def webhook(request: Request) -> HTTPResponse:
@@ -365,23 +408,21 @@ class WebchatInput(WebhookInput[WebchatSettings, WebchatMessage]):
         return True
 
     def parse(self, body: bytes, request: Request) -> list[Inbound[WebchatMessage]]:
-        sender, text, hint = parse_message(body)
-        return [Inbound(WebchatMessage(conversation_id(self.name(), sender), text, hint))]
+        sender, text, hint, proof = parse_message(body)
+        conversation = conversation_id(self.name(), sender)
+        return [Inbound(WebchatMessage(conversation, text, hint, proof))]
 
     async def handle(
         self, message: WebchatMessage, on_new_message: OnNewMessage, request: Request
     ) -> Outcome:
-        """The turn of one typed message, unless its client is over its limits (429)."""
+        """The turn of one typed message, unless its client is over its limits (429) or must
+        work before it opens a conversation (401)."""
         client = self.limits.client_address(request.ip, request.headers)
-        refusal = await self.limits.admit(client, message.conversation)
-        if refusal is not None:
-            logger.debug("webchat: a client is over its limit of %s", refusal.reason)
-            raise Refused(
-                429,
-                f"too many {refusal.reason}",
-                headers={"Retry-After": str(refusal.retry_after)},
-                retry_after=refusal.retry_after,
-            )
+        admitted = await self.limits.admit(client, message.conversation, message.proof)
+        if isinstance(admitted, Refusal):
+            logger.debug("webchat: a client is over its limit of %s", admitted.reason)
+            raise _refused(admitted)
+        message.replies.ticket = admitted.ticket
         hint = message.language_hint
         agent = request.app.ctx.agent
 
@@ -398,14 +439,7 @@ class WebchatInput(WebhookInput[WebchatSettings, WebchatMessage]):
             )
 
         if self.turns.answers_later(message.text):
-            # Many people are writing: the page gets the notice now, the replies by its mailbox.
-            notice = await self.turns.notice(agent, message.conversation, message.text, hint)
-            message.replies.messages.append(notice)
-            later = incoming(MailboxWriter(self.mailbox, message.conversation))
-            self.turns.go_on(
-                take_turn(later, on_new_message, agent, self.hotline), message.conversation
-            )
-            return Outcome.ANSWERED
+            return await self._answer_or_notice(message, incoming, on_new_message, agent)
         async with self.turns.turn():
             outcome = await take_turn(
                 incoming(message.replies), on_new_message, agent, self.hotline
@@ -415,13 +449,51 @@ class WebchatInput(WebhookInput[WebchatSettings, WebchatMessage]):
         # A 503 says so: the widget then keeps the message and tries again.
         return outcome
 
+    async def _answer_or_notice(
+        self,
+        message: WebchatMessage,
+        incoming: Callable[[OutputChannel], UserMessage],
+        on_new_message: OnNewMessage,
+        agent: Any,
+    ) -> Outcome:
+        """Many people are writing (``sync_turns.py``): the replies in the answer when the turn
+        ends within the notice's wait; else the notice now (or nothing, to a page told
+        already: it then asks its mailbox), and the replies by the mailbox when it ends."""
+        replies = WebchatCollector()
+        writer = MailboxWriter(self.mailbox, message.conversation)
+
+        async def hand_over() -> None:
+            if replies.deleted_data:
+                await self._forget_mailbox(message.conversation)  # the confirmation stays
+            for reply in replies.messages:
+                try:
+                    await writer.send_response(message.conversation, reply)
+                except ProviderFailure:
+                    logger.warning("webchat: the mailbox refused a reply to a turn told to wait")
+
+        turn = take_turn(incoming(replies), on_new_message, agent, self.hotline)
+        outcome = await self.turns.answer(turn, message.conversation, hand_over)
+        if outcome is not None:
+            message.replies.messages.extend(replies.messages)
+            if replies.deleted_data:
+                await self._forget_mailbox(message.conversation)
+            return outcome
+        notice = await self.turns.notice(
+            agent, message.conversation, message.text, message.language_hint, self.memory
+        )
+        message.replies.messages.extend([notice] if notice else [])
+        return Outcome.ANSWERED
+
     def answer(self, received: Received[WebchatMessage]) -> HTTPResponse:
+        tickets = [message.replies.ticket for message, _ in received.taken]
+        given = [ticket for ticket in tickets if ticket]
         return response.json(
             [
                 visible_parts(reply)
                 for message, _ in received.taken
                 for reply in message.replies.messages
-            ]
+            ],
+            headers={TICKET_HEADER: given[-1]} if given else None,
         )
 
     def _welcome_for(self, agent: Any) -> Welcome | None:

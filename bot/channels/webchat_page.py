@@ -5,7 +5,9 @@ the page's words come from ``bot/lang`` (the tag and direction of each language 
 ``tags.PAGE_LANGUAGES``, the words from the catalogue's ``webchat`` entries, the digits from
 ``letters.WRITTEN_DIGITS``), handed to ``widget.js`` as one JSON block, so a language added to
 ``LANGUAGES`` reaches the page without touching the script. The notice shown without
-JavaScript names the other ways in the deployment has (``WebchatSettings``), in every language.
+JavaScript names the other ways in the deployment has (``WebchatSettings``), in every language;
+so does the page's notice to a person told to wait (``ways``: the SMS number, the help line),
+since a wait of half an hour is too long for someone who needs help now.
 
 The first screen: the page asks ``/welcome?language=…`` for the greeting and the menu a
 "hello" would get, rendered by Rasa's own response generator from the domain for that language
@@ -39,6 +41,7 @@ PAGE_WORDS: Final = (
     "reconnecting",
     "retry_in",
     "too_many",
+    "too_many_minutes",
     "refused",
     "clear",
     "cleared",
@@ -77,9 +80,27 @@ def _language_buttons() -> str:
     )
 
 
-def page_config() -> dict[str, Any]:
-    """What ``widget.js`` reads from the page: every language's tag, direction, words and
-    digits, and the language of a browser that says nothing the page knows."""
+def _other_ways(code: str, settings: WebchatSettings, hotline: str | None) -> list[list[str]]:
+    """The other ways to ask, or to get help, as ``[before, number, after]`` in ``code``: the
+    page keeps the number left to right inside a right-to-left sentence."""
+    marker = "\x00"
+    ways = []
+    for entry, variable, number in (
+        ("webchat.no_script_sms", "number", settings.sms_number),
+        ("channels.call_hotline", "hotline", hotline),
+    ):
+        if number:
+            before, after = texts.render(entry, code, **{variable: marker}).split(marker, 1)
+            ways.append([before, number, after])
+    return ways
+
+
+def page_config(
+    settings: WebchatSettings | None = None, hotline: str | None = None
+) -> dict[str, Any]:
+    """What ``widget.js`` reads from the page: every language's tag, direction, words, digits
+    and other ways in, and the language of a browser that says nothing the page knows."""
+    settings = settings or WebchatSettings()
     return {
         "default": codes.DEFAULT_LANGUAGE,
         "languages": {
@@ -88,6 +109,7 @@ def page_config() -> dict[str, Any]:
                 "dir": PAGE_LANGUAGES[code].direction,
                 "digits": WRITTEN_DIGITS[code],
                 "words": {word: texts.text(f"webchat.{word}", code) for word in PAGE_WORDS},
+                "ways": _other_ways(code, settings, hotline),
             }
             for code in codes.LANGUAGES
         },
@@ -98,7 +120,7 @@ def render_page(template: str, settings: WebchatSettings, hotline: str | None) -
     """``index.html`` filled in: English until the script knows the person's language, the
     title and the notice in every language."""
     default = codes.DEFAULT_LANGUAGE
-    config = json.dumps(page_config(), ensure_ascii=False, separators=(",", ":"))
+    config = json.dumps(page_config(settings, hotline), ensure_ascii=False, separators=(",", ":"))
     filled = string.Template(template).substitute(
         tag=tag(default),
         dir=direction(default),

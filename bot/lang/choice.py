@@ -1,25 +1,42 @@
-"""The conversation's language: explicit choice (sticky) > confident detection > channel hint.
+"""The conversation's language: explicit choice (sticky) > the person's own sentences > channel
+hint.
 
-A message made only of words Dari and Pashto share («سلام», «بس», "ok", names, numbers, flight
-codes; the identifier marks it ``shared``) is no detection at all for a conversation that has a
-language: a Pashto speaker who greets with «سلام» stays in Pashto. It still decides the first
-message of a conversation when no channel hint does, since a guess beats English for «سلام»;
-and words in Arabic script are shared by Dari and Pashto only, never by English: «سلام» still
-moves a conversation that is in English (as every conversation is until its person writes)
-to the language the identifier guesses.
+A conversation that has a language (or, on its first message, a channel hint: Telegram's app
+language, the web chat page's) keeps it unless the person writes what only another language
+writes:
 
-Standard library only. Rasa's conversation policy (bot/policies/conversation.py) decides with it
-on every turn, inside the Rasa process, so no turn costs an action-server call for it.
+* **Shared words** («سلام», «بس», "ok", STOP, names, numbers, flight codes; the identifier
+  marks such a message ``shared``) move nothing: a Pashto speaker who greets with «سلام» or
+  sends the STOP a Pashto reply taught stays in Pashto.
+* **Latin letters need a sentence.** English and romanized Dari and Pashto share the alphabet,
+  and a word in it ("help", «sabah?») is a coin toss between them: a move away from Dari or
+  Pashto needs ``SENTENCE_WORDS`` words of the new language (the identifier's ``words``). A
+  Dari speaker who types "8", "yes" or a romanized Pashto word is answered in Dari still. A
+  conversation held in English follows a single romanized word of Dari or Pashto: English is
+  where every conversation starts, not a sign of who writes.
+* **Arabic script is never English**: «سلام», «۸» or any word in it moves a conversation held
+  in English (as every conversation is until its person writes) to Dari or Pashto, whatever
+  the identifier's confidence between the two.
+* **A forwarded message** (``contract.FORWARDED``) is someone else's words: an English rumour
+  a Dari speaker passes on says nothing of the language they read.
+
+Only an explicit choice (``set_language``) moves a chosen language. Standard library only.
+Rasa's conversation policy (bot/policies/conversation.py) decides with it on every turn,
+inside the Rasa process, so no turn costs an action-server call for it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-from bot.lang.codes import ARABIC, DEFAULT_LANGUAGE, RTL_LANGUAGES, is_language
+from bot.lang.codes import ARABIC, DEFAULT_LANGUAGE, ENGLISH, LATIN, RTL_LANGUAGES, is_language
 from bot.settings import DEFAULT_FOLLOW_CONFIDENCE
+
+#: Words of the new language a Latin-letter message needs to move a conversation
+#: (docs/BENCHMARKS.md, "A conversation keeps its language").
+SENTENCE_WORDS: Final = 2
 
 
 @dataclass(frozen=True)
@@ -33,26 +50,52 @@ def choose_language(
     message: Mapping[str, Any],
     hint: str | None = None,
     follow_confidence: float = DEFAULT_FOLLOW_CONFIDENCE,
+    forwarded: bool = False,
 ) -> LanguageState:
     """The conversation's language after ``message`` (a parse result with ``language``)."""
-    if (message.get("intent") or {}).get("name") == "set_language":
-        named = [
-            e.get("value") for e in message.get("entities") or [] if e.get("entity") == "language"
-        ]
-        if named and is_language(named[-1]):
-            return LanguageState(named[-1], chosen=True)
+    named = named_language(message)
+    if named:
+        return LanguageState(named, chosen=True)
     if current and current.chosen:
         return current
+    held = current or (LanguageState(hint, chosen=False) if is_language(hint) else None)
     detected = message.get("language") or {}
-    if detected.get("shared"):
-        kept = current or (LanguageState(hint, chosen=False) if is_language(hint) else None)
-        if kept and shares_words(kept.language, detected.get("script")):
-            return kept
-    if is_language(detected.get("code")) and detected.get("confidence", 0.0) >= follow_confidence:
+    if held is not None:
+        if forwarded or not moves(held.language, detected, follow_confidence):
+            return held
         return LanguageState(detected["code"], chosen=False)
-    if current:
-        return current
-    return LanguageState(hint if is_language(hint) else DEFAULT_LANGUAGE, chosen=False)
+    code = detected.get("code")
+    if is_language(code) and (
+        detected.get("script") == ARABIC or detected.get("confidence", 0.0) >= follow_confidence
+    ):
+        return LanguageState(code, chosen=False)
+    return LanguageState(DEFAULT_LANGUAGE, chosen=False)
+
+
+def named_language(message: Mapping[str, Any]) -> str | None:
+    """The language a ``set_language`` message names ("Pashto", «دری», the page's button)."""
+    if (message.get("intent") or {}).get("name") != "set_language":
+        return None
+    named = [e.get("value") for e in message.get("entities") or [] if e.get("entity") == "language"]
+    return named[-1] if named and is_language(named[-1]) else None
+
+
+def moves(held: str, detected: Mapping[str, Any], follow_confidence: float) -> bool:
+    """Whether a message identified as ``detected`` moves a conversation held in ``held``
+    (the module's doc says when)."""
+    code, script = detected.get("code"), detected.get("script")
+    if not is_language(code) or code == held:
+        return False
+    if detected.get("shared") and shares_words(held, script):
+        return False
+    if script == ARABIC and held not in RTL_LANGUAGES:
+        return True
+    if detected.get("confidence", 0.0) < follow_confidence:
+        return False
+    if script != LATIN or held == ENGLISH:
+        return True
+    # A parse from before the identifier counted words is taken as a sentence, as it was.
+    return int(detected.get("words", SENTENCE_WORDS)) >= SENTENCE_WORDS
 
 
 def shares_words(language: str, script: object) -> bool:

@@ -4,9 +4,12 @@
 "sabah" is tomorrow's ISO date in Kabul. Replaces Rasa's EntitySynonymMapper, whose lookup
 misses synonyms typed with another keyboard's letter forms.
 
-It also finds the entities named in ``lexical_entities`` (the gates) itself, by the names in the
-lookup tables of the training data: a closed list of a few names per airport, which the CRF
-would have to learn from annotations in every sentence that mentions a gate.
+It also finds the entities named in ``lexical_entities`` itself, by the names in the lookup
+tables of the training data and the spans annotated as such: the gates, a closed list of a few
+names per airport, which the CRF would have to learn from annotations in every sentence that
+mentions a gate; and the destinations, whose inflected forms the CRF misses in a sentence it
+was not shown («د دوحې الوتنه کله ده؟», "flights of Doha"). ``lexical_intents`` keeps a kind to
+the questions it belongs to: "سفارت امریکا" names no destination in a question about documents.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from rasa.shared.nlu.constants import (
     ENTITY_ATTRIBUTE_START,
     ENTITY_ATTRIBUTE_TYPE,
     ENTITY_ATTRIBUTE_VALUE,
+    INTENT,
+    INTENT_NAME_KEY,
     TEXT,
 )
 from rasa.shared.nlu.training_data.message import Message
@@ -37,6 +42,9 @@ from bot.nlu.storage import load_json, save_json
 
 _SYNONYMS_FILE = "synonyms.json"
 _LEXICON_FILE = "lexicon.json"
+_INTENTS_FILE = "lexical_intents.json"
+#: Shorter names are too often part of other words' spelling («قطر» stays: three letters).
+MIN_NAME = 3
 _NOT_FLIGHT_NUMBER = re.compile(r"[^A-Z0-9]")
 
 
@@ -56,6 +64,7 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
         synonyms: Dict[str, str] | None = None,
         lexicon: Dict[str, List[str]] | None = None,
         lexical: List[str] | None = None,
+        lexical_intents: Dict[str, List[str]] | None = None,
     ) -> None:
         self._model_storage = model_storage
         self._resource = resource
@@ -63,10 +72,15 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
         #: entity type → its names as the normaliser writes them, longest first
         self.lexicon = lexicon or {}
         self._lexical = lexical or []
+        #: entity type → the intents whose messages it is looked for in (all when absent)
+        self.lexical_intents = lexical_intents or {}
 
     @staticmethod
     def get_default_config() -> Dict[str, Any]:
-        return {"lexical_entities": ["gate"]}
+        return {
+            "lexical_entities": ["gate", "destination"],
+            "lexical_intents": {"destination": ["ask_flights", "follow_up"]},
+        }
 
     @classmethod
     def create(
@@ -76,7 +90,12 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
         resource: Resource,
         execution_context: ExecutionContext,
     ) -> EntityCanonicaliser:
-        return cls(model_storage, resource, lexical=list(config.get("lexical_entities") or []))
+        return cls(
+            model_storage,
+            resource,
+            lexical=list(config.get("lexical_entities") or []),
+            lexical_intents=dict(config.get("lexical_intents") or {}),
+        )
 
     def train(self, training_data: TrainingData) -> Resource:
         synonyms = {normalise(raw): value for raw, value in training_data.entity_synonyms.items()}
@@ -85,13 +104,7 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
         self.synonyms = synonyms
         self.lexicon = {
             kind: sorted(
-                {
-                    normalise(name)
-                    for table in training_data.lookup_tables
-                    if table.get("name") == kind
-                    for name in table.get("elements") or []
-                    if normalise(name)
-                },
+                {name for name in self._names(training_data, kind) if len(name) >= MIN_NAME},
                 key=len,
                 reverse=True,
             )
@@ -99,7 +112,25 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
         }
         save_json(self._model_storage, self._resource, _SYNONYMS_FILE, synonyms)
         save_json(self._model_storage, self._resource, _LEXICON_FILE, self.lexicon)
+        save_json(self._model_storage, self._resource, _INTENTS_FILE, self.lexical_intents)
         return self._resource
+
+    @staticmethod
+    def _names(training_data: TrainingData, kind: str) -> set[str]:
+        """A kind's names: its lookup table's and the spans annotated as it, normalised."""
+        names = {
+            normalise(name)
+            for table in training_data.lookup_tables
+            if table.get("name") == kind
+            for name in table.get("elements") or []
+        }
+        for example in training_data.entity_examples:
+            text = str(example.get(TEXT) or "")
+            for entity in example.get(ENTITIES, []):
+                if entity.get(ENTITY_ATTRIBUTE_TYPE) == kind:
+                    span = text[entity[ENTITY_ATTRIBUTE_START] : entity[ENTITY_ATTRIBUTE_END]]
+                    names.add(normalise(span))
+        return names
 
     @classmethod
     def load(
@@ -115,6 +146,7 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
             resource,
             load_json(model_storage, resource, _SYNONYMS_FILE),
             load_json(model_storage, resource, _LEXICON_FILE),
+            lexical_intents=load_json(model_storage, resource, _INTENTS_FILE),
         )
 
     def process(self, messages: List[Message]) -> List[Message]:
@@ -132,7 +164,8 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
                     entity[ENTITY_ATTRIBUTE_VALUE] = value
                     self.add_processor_name(entity)
                 entities.append(entity)
-            entities += self.named_in(text, entities)
+            intent = (message.get(INTENT) or {}).get(INTENT_NAME_KEY)
+            entities += self.named_in(text, entities, intent)
             message.set(ENTITIES, entities, add_to_output=True)
         return messages
 
@@ -148,8 +181,11 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
             entity[ENTITY_ATTRIBUTE_START] = begin
             entity[ENTITY_ATTRIBUTE_VALUE] = text[begin:end]
 
-    def named_in(self, text: str, found: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-        """The lexicon's names in ``text`` (already normalised), where no entity is yet.
+    def named_in(
+        self, text: str, found: List[Dict[str, Any]], intent: str | None = None
+    ) -> List[Dict[str, Any]]:
+        """The lexicon's names in ``text`` (already normalised), where no entity is yet, of
+        the kinds looked for in messages of ``intent``.
 
         Names and text are compared as a Persian keyboard types them, letter for letter (so the
         spans stay the text's): «ګیت شمالی», Dari typed on a Pashto keyboard, is «گیت شمالی».
@@ -158,6 +194,8 @@ class EntityCanonicaliser(GraphComponent, EntityExtractorMixin):
         named: List[Dict[str, Any]] = []
         typed = as_on_persian_keyboard(text)
         for kind, names in self.lexicon.items():
+            if kind in self.lexical_intents and intent not in self.lexical_intents[kind]:
+                continue
             for name in names:
                 wanted = re.escape(as_on_persian_keyboard(name))
                 for match in re.finditer(rf"(?<!\w){wanted}(?!\w)", typed):

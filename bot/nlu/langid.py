@@ -9,6 +9,11 @@ We therefore decide in three steps:
    not ګ alone, which Dari typed on a Pashto keyboard has too), and langdetect's English
    probability for longer Latin-letter messages.
 Everything is deterministic (langdetect is seeded) and needs no network or model download.
+
+Besides the guess it says how much a message could move a conversation (bot/lang/choice.py):
+whether all its words are shared, and how many of them are the guessed language's own. The
+opt-out words (STOP, «بس») count as shared: the Dari and Pashto replies teach them. Digits in
+their Persian or Arabic form, alone, are Arabic script: they come from a Dari or Pashto keyboard.
 """
 
 import logging
@@ -16,12 +21,19 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from bot.lang.codes import ARABIC, DARI, DEFAULT_LANGUAGE, ENGLISH, LATIN, PASHTO
-from bot.lang.letters import PASHTO_GAF, pashto_letter_count, script_of
+from bot.lang.letters import (
+    ARABIC_INDIC_DIGITS,
+    PASHTO_GAF,
+    PERSIAN_DIGITS,
+    pashto_letter_count,
+    script_of,
+)
 from bot.lang.normalise import normalise
+from bot.nlu.stop_keywords import is_opt_out, is_withdrawal
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +58,10 @@ class LanguageGuess:
     #: the guess says which language such a first message more likely is, but it is no reason
     #: to move a conversation that already has a language (bot/lang/choice.py).
     shared: bool = False
+    #: How many words speak for ``code``: neither shared nor another language's more often.
+    #: In Latin letters one or two such words («stop», «sabah?») are no sentence, and do not
+    #: move a conversation that has a language (bot/lang/choice.py).
+    words: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -53,10 +69,15 @@ class LanguageGuess:
             "script": self.script,
             "confidence": round(self.confidence, 4),
             "shared": self.shared,
+            "words": self.words,
         }
 
 
 NO_EVIDENCE: Final = LanguageGuess(DEFAULT_LANGUAGE, LATIN, 0.0)
+#: Persian or Arabic digits and no letter («۸», «۱۲»): typed on a Dari or Pashto keyboard, so
+#: Arabic script, and Dari's more likely than Pashto's; shared, so they keep either language.
+ARABIC_DIGITS_ONLY: Final = LanguageGuess(DARI, ARABIC, 0.5, shared=True)
+_ARABIC_DIGITS: Final = frozenset(PERSIAN_DIGITS + ARABIC_INDIC_DIGITS)
 
 
 def label(code: str, script: str) -> str:
@@ -129,6 +150,26 @@ class LanguageProfile:
         tokens = _TOKENS.findall(text[:_MAX_CHARS])
         return bool(tokens) and all(self.is_shared(token, labels) for token in tokens)
 
+    def own_words(self, text: str, labels: Iterable[str], winner: str) -> int:
+        """How many words of ``text`` (normalised) speak for ``winner``: not shared, and not
+        written more often in another of ``labels``. A word no data has counts for the winner
+        (its letters chose it); «ast» in "flight ba germany kay ast?" counts for Dari, whatever
+        langdetect made of the whole."""
+        labels = [lab for lab in labels if lab in self.counts]
+        return sum(
+            1
+            for word in _WORDS.findall(text[:_MAX_CHARS])
+            if not self.is_shared(word, labels) and self._favours(word, labels) in (None, winner)
+        )
+
+    def _favours(self, word: str, labels: list[str]) -> str | None:
+        """The label that writes ``word`` most often for its size; None when none writes it."""
+        rates = {
+            lab: self.counts[lab].get("w:" + word, 0) / self._word_totals[lab] for lab in labels
+        }
+        favoured = max(rates, key=rates.__getitem__, default=None)
+        return favoured if favoured is not None and rates[favoured] > 0 else None
+
     def posteriors(self, text: str, labels: Iterable[str]) -> dict[str, float]:
         """Probabilities over ``labels`` (those the profile knows), tempered for short text.
 
@@ -193,13 +234,19 @@ class ProfileIdentifier:
         self.profile = profile
 
     def identify(self, text: str) -> LanguageGuess:
-        text = normalise(text[: _MAX_CHARS * 4])
+        raw = text[: _MAX_CHARS * 4]
+        text = normalise(raw)
         script = script_of(text)
         if script is None:
-            return NO_EVIDENCE
-        if script == ARABIC:
-            return self._identify_arabic_script(text)
-        return self._identify_latin(text)
+            # The normaliser made «۸» an "8": the keyboard it came from is read before.
+            return ARABIC_DIGITS_ONLY if _ARABIC_DIGITS.intersection(raw) else NO_EVIDENCE
+        guess = (
+            self._identify_arabic_script(text) if script == ARABIC else self._identify_latin(text)
+        )
+        if not guess.shared and (is_opt_out(raw) or is_withdrawal(raw)):
+            # The opt-out words every reply teaches («بس» یا STOP): no one's language.
+            return replace(guess, shared=True, words=0)
+        return guess
 
     def _identify_arabic_script(self, text: str) -> LanguageGuess:
         pashto_letters = pashto_letter_count(text)
@@ -213,9 +260,9 @@ class ProfileIdentifier:
             # One Pashto-only letter is near proof; two or more settle it.
             p_pashto = max(p_pashto, 0.9 if proof == 1 else 0.98)
         shared = not pashto_letters and self.profile.only_shared_words(text, labels)
-        if p_pashto >= 0.5:
-            return LanguageGuess(PASHTO, ARABIC, p_pashto, shared)
-        return LanguageGuess(DARI, ARABIC, 1.0 - p_pashto, shared)
+        code, confidence = (PASHTO, p_pashto) if p_pashto >= 0.5 else (DARI, 1.0 - p_pashto)
+        words = self.profile.own_words(text, labels, label(code, ARABIC))
+        return LanguageGuess(code, ARABIC, confidence, shared, words)
 
     def _identify_latin(self, text: str) -> LanguageGuess:
         labels = [label(ENGLISH, LATIN), label(DARI, LATIN), label(PASHTO, LATIN)]
@@ -230,7 +277,9 @@ class ProfileIdentifier:
                 post = _reweigh_english(post, p_en, label(ENGLISH, LATIN))
                 best = max(post, key=post.__getitem__)
         code = best.split("-")[0]
-        return LanguageGuess(code, LATIN, post[best], self.profile.only_shared_words(text, labels))
+        shared = self.profile.only_shared_words(text, labels)
+        words = self.profile.own_words(text, labels, best)
+        return LanguageGuess(code, LATIN, post[best], shared, words)
 
 
 def _reweigh_english(post: dict[str, float], p_en: float, en_label: str) -> dict[str, float]:

@@ -30,7 +30,7 @@ from rasa.shared.core.domain import Domain
 from rasa.shared.core.events import ActionExecuted, Event, SlotSet, UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
 
-from bot.contract import LANGUAGE_HINT, is_external
+from bot.contract import FORWARDED, LANGUAGE_HINT, is_external
 from bot.lang.choice import LanguageState, choose_language
 from bot.lang.codes import is_language
 from bot.policies.cases import case_action
@@ -162,8 +162,14 @@ class ConversationPolicy(RulePolicy):
             if is_language(language)
             else None
         )
-        hint = (latest.metadata or {}).get(LANGUAGE_HINT)
-        new = choose_language(current, message, hint, self._follow_confidence)
+        metadata = latest.metadata or {}
+        new = choose_language(
+            current,
+            message,
+            metadata.get(LANGUAGE_HINT),
+            self._follow_confidence,
+            forwarded=metadata.get(FORWARDED) is True,
+        )
         if new != current:
             changes.update({LANGUAGE_SLOT: new.language, CHOSEN_SLOT: new.chosen})
         own = own_messages(tracker)

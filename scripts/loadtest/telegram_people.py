@@ -5,7 +5,8 @@ the secret header Telegram sends (``X-Telegram-Bot-Api-Secret-Token``). The fake
 (scripts/fake_providers.py) records every ``sendMessage`` with its time; afterwards each
 person's sends are matched with their turns as the tracker store holds them (a turn's answer
 is the turn's bot messages, in order), which tells for every message when its answer arrived,
-whether it never came or came twice, and whether a notice of the wait came before it.
+whether it never came or came twice, and whether a notice of the wait came before it; and for
+each notice, how long the person then waited beside the wait it promised.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import hmac
 import itertools
 import json
 import random
+import re
 import time
 from collections import defaultdict
 from collections.abc import Iterable
@@ -25,8 +27,10 @@ import aiohttp
 import psycopg
 from aiohttp import web
 
+from bot.channels.waits import SOON_SECONDS
 from bot.lang import texts
 from bot.lang.codes import LANGUAGES
+from bot.lang.letters import to_ascii_digits
 from scripts.fake_providers import CHANNEL_SECRETS, FakeProviders, Received
 from scripts.loadtest.traffic import SLICES, conversation
 
@@ -274,6 +278,27 @@ class Tally:
     untold_in_line: list[float] = field(default_factory=list)
     untold_answered: list[float] = field(default_factory=list)
     notices: int = 0
+    #: For each notice that named minutes: the wait it promised over the wait that followed
+    #: (to the person's next answer); for each "in a moment": the wait that followed, s.
+    promised_over_waited: list[float] = field(default_factory=list)
+    waited_after_a_moment: list[float] = field(default_factory=list)
+
+    def note_promise(self, text: str, waited: float) -> None:
+        """What a notice promised (``text``) beside the ``waited`` seconds that followed it."""
+        minutes = re.search(r"\d+", to_ascii_digits(text))
+        if minutes is None:
+            self.waited_after_a_moment.append(waited)
+        elif waited > 0:
+            self.promised_over_waited.append(int(minutes.group()) * 60.0 / waited)
+
+    def promises_kept(self) -> tuple[int, int, int, int]:
+        """(notices naming minutes within a factor of two of the wait that followed, of how
+        many; "in a moment" notices followed by an answer within twice ``SOON_SECONDS``, of
+        how many)."""
+        ratios, moments = self.promised_over_waited, self.waited_after_a_moment
+        within = sum(0.5 <= ratio <= 2.0 for ratio in ratios)
+        soon = sum(waited <= 2 * SOON_SECONDS for waited in moments)
+        return within, len(ratios), soon, len(moments)
 
 
 def account(
@@ -284,8 +309,13 @@ def account(
     sends = providers.sends(p.chat for p in people)
     for person in people:
         answers = [r for r in sends.get(person.chat, []) if not providers.is_notice(r.text)]
-        notices = [r.at for r in sends.get(person.chat, []) if providers.is_notice(r.text)]
+        told = [r for r in sends.get(person.chat, []) if providers.is_notice(r.text)]
+        notices = [r.at for r in told]
         tally.notices += len(notices)
+        for notice in told:
+            following = next((r.at for r in answers if r.at >= notice.at), None)
+            if following is not None:
+                tally.note_promise(notice.text, following - notice.at)
         stored = turns.get(person.chat, [])
         position = 0
         for text, bots, taken in stored:

@@ -9,6 +9,8 @@ import pytest
 from rasa_sdk import Tracker
 from sqlalchemy import select, update
 
+from actions.chat.airport import ActionAnswerAirportStatus
+from actions.chat.claim_verdicts import brief_explanation
 from actions.chat.claims import ActionCheckClaim
 from actions.chat.privacy import ActionDeleteMyData
 from actions.content import db
@@ -172,7 +174,8 @@ async def test_an_unknown_rumour_is_stored_masked_and_the_offer_is_kept_for_72_h
     messages = await check(tracker(UNKNOWN, channel="telegram", sender=sender))
     assert responses(messages) == ["utter_claim_unchecked_offer"]
     shown = render(messages[0], "en")
-    assert "do not go to the airport unless" in shown
+    assert "Do not go to the airport unless" in shown
+    assert "cannot say whether it is true" not in shown
     [ask] = asks(sender)
     assert "0700123456" not in ask.masked_text and "Ahmadzai" not in ask.masked_text
     assert "uzbekistan" in ask.masked_text.lower()
@@ -200,12 +203,38 @@ async def test_a_channel_that_cannot_write_later_makes_no_offer() -> None:
     assert responses(messages) == ["utter_claim_unchecked"]
 
 
-async def test_the_live_gate_record_wins_over_an_older_verdict() -> None:
-    # "A list of names is read out at Abbey Gate": checked 1 h ago; the gate 40 min ago.
+async def test_a_false_verdict_is_shown_first_even_when_the_live_record_is_newer() -> None:
+    # "A list of names is read out at Abbey Gate", false: checked 1 h ago; the gate 40 min ago.
+    messages = await check(tracker("they read a list of names at abbey gate, you must be there"))
+    assert responses(messages) == ["utter_claim_verdict", "utter_claim_now", "utter_gate_status"]
+    shown = render(messages[0], "en")
+    assert "Our check: False" in shown and "nobody reads names out at Abbey Gate" in shown
+    assert "Abbey Gate: closed" in messages[2]["gate"]
+
+
+@pytest.mark.parametrize("language", ["en", "prs", "ps"])
+async def test_all_gates_open_tonight_is_false_before_the_gates_now(language: str) -> None:
+    asked = {
+        "en": "is it true all gates open tonight for women and children?",
+        "prs": "راست است که امشب همه دروازه‌ها برای زنان و اطفال باز می‌شوند؟",
+        "ps": "رښتیا ده چې نن شپه ټولې دروازې د ښځو او ماشومانو لپاره خلاصېږي؟",
+    }[language]
+    messages = await check(tracker(asked, language))
+    assert responses(messages)[0] in ("utter_claim_verdict", "utter_claim_closest")
+    assert FALSE[language] in render(messages[0], language)
+    assert responses(messages)[1:] == ["utter_claim_now", "utter_airport_status"]
+
+
+async def test_a_true_verdict_older_than_the_record_gives_way_to_the_record() -> None:
+    with db.session_scope() as session:
+        session.execute(
+            update(Claim)
+            .where(Claim.slug == "abbey-gate-names-list")
+            .values(verdict="true", verified_at=NOW - timedelta(hours=3))
+        )
     messages = await check(tracker("they read a list of names at abbey gate, you must be there"))
     assert responses(messages) == ["utter_claim_heard", "utter_gate_status"]
-    assert "Abbey Gate: closed" in messages[1]["gate"]
-    assert "A list of names is read out at Abbey Gate" in messages[0]["claim"]
+    assert "Only what follows is confirmed" in render(messages[0], "en")
 
     # Checked again after the gate: its verdict follows the record.
     with db.session_scope() as session:
@@ -214,6 +243,42 @@ async def test_the_live_gate_record_wins_over_an_older_verdict() -> None:
         )
     messages = await check(tracker("they read a list of names at abbey gate, you must be there"))
     assert responses(messages) == ["utter_claim_heard", "utter_gate_status", "utter_claim_verdict"]
+
+
+PAY_FOR_A_SEAT = {
+    "en": "I heard they give seats at the airport to people who pay 2000 dollars",
+    "prs": "شنیدم که در میدان هوایی به کسانی که پول بدهند جای میدهند",
+    "ps": "ما اورېدلي چې په هوايي ډګر کې که پیسې ورکړې ځای درکوي",
+}
+NOBODY_MAY_CHARGE = {
+    "en": "Nobody may charge money",
+    "prs": "هیچ کس حق ندارد",
+    "ps": "هېڅوک حق نه لري",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "prs", "ps"])
+@pytest.mark.parametrize("channel", ["webchat", "telegram", "sms_gateway"])
+async def test_paying_for_a_seat_is_answered_with_the_anti_fraud_line_first(
+    language: str, channel: str
+) -> None:
+    [answer] = await check(tracker(PAY_FOR_A_SEAT[language], language, channel=channel))
+    shown = render(answer, language, channel)
+    first_line = shown.splitlines()[0]
+    assert first_line.startswith(NOBODY_MAY_CHARGE[language]) or (
+        channel == "sms_gateway" and NOBODY_MAY_CHARGE[language][:6] in first_line[:60]
+    ), shown
+    assert (
+        "cannot say" not in shown and "نمی‌توانیم بگوییم" not in shown and "نه شو ویلای" not in shown
+    )
+    assert segment_count(shown) <= 3 or channel != "sms_gateway"
+
+
+@pytest.mark.parametrize("language", ["en", "prs", "ps"])
+async def test_an_unchecked_rumour_says_what_to_do_if_in_danger(language: str) -> None:
+    [answer] = await check(tracker(UNKNOWN, language, channel="webchat"))
+    shown = render(answer, language)
+    assert {"en": '"help"', "prs": "«کمک»", "ps": "«مرسته»"}[language] in shown
 
 
 @pytest.mark.parametrize("language", ["en", "prs", "ps"])
@@ -279,3 +344,72 @@ async def test_the_real_contact_follows_the_record_not_the_verdict_text() -> Non
     [message] = await check(tracker(FACEBOOK["en"]))
     assert message["response"] == "utter_claim_verdict"
     assert "700 000 131" not in render(message, "en")
+
+
+ABBEY_LIST = {
+    "en": "they read a list of names at abbey gate, you must be there",
+    "prs": "میگن در ابی گیت لست نام‌ها را میخوانند، باید آنجا باشی",
+    "ps": "وايي په ابي ګېټ کې د نومونو لست لولي، باید هلته اوسې",
+}
+DO_NOT_WAIT = {"en": "Do not wait at the gate", "prs": "منتظر نمانید", "ps": "انتظار"}
+
+
+@pytest.mark.parametrize("language", ["en", "prs", "ps"])
+async def test_an_sms_verdict_keeps_what_to_do_not_only_the_first_sentence(language: str) -> None:
+    messages = await check(tracker(ABBEY_LIST[language], language, channel="sms_gateway"))
+    sms = render(messages[0], language, "sms_gateway")
+    assert sms.startswith(FALSE[language]) and segment_count(sms) <= 3, sms
+    assert DO_NOT_WAIT[language] in sms, sms
+
+
+def test_the_brief_keeps_the_advice_before_the_rest_in_the_editors_order() -> None:
+    told = (
+        "No such opening has been announced. Do not go to the airport on a rumour: crowds at "
+        "the gates are dangerous. Check the gates' state here before you leave."
+    )
+    room = len("No such opening has been announced. Do not go to the airport on a rumour: ")
+    brief = brief_explanation(told, "en", lambda text: len(text) <= room + 60)
+    assert brief.startswith("No such opening") and "Do not go to the airport" in brief
+    only_one = brief_explanation(told, "en", lambda text: len(text) <= 80)
+    assert only_one.startswith("Do not go to the airport on a rumour")
+    cut = brief_explanation(told, "en", lambda text: len(text) <= 30)
+    assert cut.startswith("Do not go") and cut.endswith("…")
+
+
+#: Phrasings of "all gates open tonight for women and children" as its editors typed them.
+EDITORS_PHRASINGS = {
+    "en": "Women and children can enter any gate tonight!",
+    "prs": "امشب زن‌ها و بچه‌ها را از همه دروازه‌ها داخل می‌کنند",
+    "ps": "نن شپه د هوايي ډګر ټولې دروازې ښځو او ماشومانو ته خلاصې دي",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "prs", "ps"])
+async def test_an_editors_phrasing_read_as_an_airport_question_gets_the_rumour_first(
+    language: str,
+) -> None:
+    # The NLU takes it for "are the gates open?": the airport's answer still leads with the
+    # rumour's verdict, then says what the sources say now.
+    state = tracker(EDITORS_PHRASINGS[language], language)
+    state.latest_message["intent"] = {"name": "ask_airport_status", "confidence": 0.9}
+    messages, _ = await run(ActionAnswerAirportStatus(clock=clock()), state)
+    assert responses(messages) == ["utter_claim_verdict", "utter_claim_now", "utter_airport_status"]
+    assert FALSE[language] in render(messages[0], language)
+    # The airport's own question is the airport's answer alone.
+    plain = tracker(
+        {"en": "is the airport open?", "prs": "میدان هوایی باز است؟", "ps": "هوايي ډګر خلاص دی؟"}[
+            language
+        ],
+        language,
+    )
+    messages, _ = await run(ActionAnswerAirportStatus(clock=clock()), plain)
+    assert responses(messages) == ["utter_airport_status"]
+
+
+async def test_an_editors_phrasing_is_a_verdict_not_a_choice_of_two() -> None:
+    for text in (
+        "Women and children can enter any gate tonight",
+        "Canada is taking every Afghan who has a tazkira",
+    ):
+        messages = await check(tracker(text))
+        assert responses(messages)[0] == "utter_claim_verdict", text

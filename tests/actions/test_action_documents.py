@@ -35,7 +35,15 @@ async def ask(language: object, offset: timedelta = timedelta()) -> dict[str, An
 
 
 def titles(block: str) -> list[str]:
-    return [line.removeprefix("• ").split(": ", 1)[0] for line in block.split("\n")]
+    items = [line for line in block.split("\n") if line.startswith("• ")]
+    return [line.removeprefix("• ").split(": ", 1)[0] for line in items]
+
+
+def checks(block: str) -> list[str]:
+    """The line under each item: its own "verified … · source: …"."""
+    lines = block.split("\n")
+    assert all(line.startswith("• ") for line in lines[::2]), block
+    return [line.removeprefix("  ") for line in lines[1::2]]
 
 
 EXPECTED = {
@@ -48,9 +56,13 @@ EXPECTED = {
             "Keep your documents hidden",
         ],
         "eligibility": ["Foreign nationals", "SIV applicants with approval", "Family members"],
-        "documents_checked": "verified 1 h ago · source: US Embassy Kabul\n"
-        "verified 3 h ago · source: Kabul Aid Network (example NGO)",
-        "eligibility_checked": "verified 1 h ago · source: US Embassy Kabul",
+        # Each item its own check: "Keep your documents hidden" was checked 2 h ago, not 3.
+        "documents_checked": [
+            *["verified 1 h ago · source: US Embassy Kabul"] * 2,
+            *["verified 3 h ago · source: Kabul Aid Network (example NGO)"] * 2,
+            "verified 2 h ago · source: Kabul Aid Network (example NGO)",
+        ],
+        "eligibility_checked": ["verified 1 h ago · source: US Embassy Kabul"] * 3,
         "hidden": "Do not hold them up or wave them at the gate",
     },
     "prs": {
@@ -62,9 +74,12 @@ EXPECTED = {
             "اسناد خود را پنهان نگه دارید",
         ],
         "eligibility": ["اتباع خارجی", f"متقاضیان {FSI}SIV{PDI} که منظوری دارند", "اعضای فامیل"],
-        "documents_checked": "۱ ساعت پیش تایید شده · منبع: سفارت امریکا در کابل\n"
-        "۳ ساعت پیش تایید شده · منبع: شبکهٔ کمک‌رسانی کابل (مؤسسهٔ نمونه)",
-        "eligibility_checked": "۱ ساعت پیش تایید شده · منبع: سفارت امریکا در کابل",
+        "documents_checked": [
+            *["۱ ساعت پیش تایید شده · منبع: سفارت امریکا در کابل"] * 2,
+            *["۳ ساعت پیش تایید شده · منبع: شبکهٔ کمک‌رسانی کابل (مؤسسهٔ نمونه)"] * 2,
+            "۲ ساعت پیش تایید شده · منبع: شبکهٔ کمک‌رسانی کابل (مؤسسهٔ نمونه)",
+        ],
+        "eligibility_checked": ["۱ ساعت پیش تایید شده · منبع: سفارت امریکا در کابل"] * 3,
         "hidden": "پیش دروازه اسناد را بالا نگیرید و تکان ندهید",
     },
     "ps": {
@@ -80,9 +95,12 @@ EXPECTED = {
             f"د {FSI}SIV{PDI} هغه غوښتونکي چې منظوري لري",
             "د کورنۍ غړي",
         ],
-        "documents_checked": "۱ ساعت مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت\n"
-        "۳ ساعته مخکې تایید شوي · سرچینه: د کابل د مرستې شبکه (بېلګه موسسه)",
-        "eligibility_checked": "۱ ساعت مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت",
+        "documents_checked": [
+            *["۱ ساعت مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت"] * 2,
+            *["۳ ساعته مخکې تایید شوي · سرچینه: د کابل د مرستې شبکه (بېلګه موسسه)"] * 2,
+            "۲ ساعته مخکې تایید شوي · سرچینه: د کابل د مرستې شبکه (بېلګه موسسه)",
+        ],
+        "eligibility_checked": ["۱ ساعت مخکې تایید شوي · سرچینه: په کابل کې د امریکا سفارت"] * 3,
         "hidden": "پر دروازه اسناد مه پورته کوئ او مه یې ښوروئ",
     },
 }
@@ -95,13 +113,16 @@ async def test_documents_and_who_may_board(content_db: Engine, language: str) ->
     assert message["response"] == "utter_documents"
     assert titles(message["documents"]) == expected["documents"]
     assert titles(message["eligibility"]) == expected["eligibility"]  # not the lapsed UK ARAP
-    hidden = message["documents"].split("\n")[-1]
+    hidden = message["documents"].split("\n")[-2]
     assert expected["hidden"] in hidden, "carry documents hidden, do not display them"
+    # Each item with its own check right under it, as a flight or a gate has.
+    assert checks(message["documents"]) == expected["documents_checked"]
+    assert checks(message["eligibility"]) == expected["eligibility_checked"]
     shown = render(message, language)
-    # Each part shows as a message of its own on chat, with the checks of its own sources.
+    # Each part shows as a message of its own on chat, ending with its last item's check.
     documents, eligibility = shown.split("\n\n")[:2]
-    assert documents.endswith(f"{message['documents']}\n{expected['documents_checked']}")
-    assert eligibility.endswith(f"{message['eligibility']}\n{expected['eligibility_checked']}")
+    assert documents.endswith(message["documents"])
+    assert eligibility.endswith(message["eligibility"])
 
 
 @pytest.mark.parametrize("language", ["prs", "ps"])
@@ -125,11 +146,13 @@ async def test_lapsed_eligibility_is_not_shown_but_documents_are(
 
 async def test_provenance_counts_only_what_is_shown(content_db: Engine) -> None:
     message = await ask("en", offset=timedelta(hours=12, minutes=1))
-    assert message["documents_checked"] == (
-        "verified 13 h ago · source: US Embassy Kabul\n"
-        "verified 15 h ago · source: Kabul Aid Network (example NGO)"
-    )
-    assert message["eligibility_checked"] == ""  # lapsed: nothing shown, nothing vouched for
+    assert checks(message["documents"]) == [
+        *["verified 13 h ago · source: US Embassy Kabul"] * 2,
+        *["verified 15 h ago · source: Kabul Aid Network (example NGO)"] * 2,
+        "verified 14 h ago · source: Kabul Aid Network (example NGO)",
+    ]
+    # Lapsed: nothing shown, nothing vouched for.
+    assert "verified" not in message["eligibility"]
 
 
 def remove_guidance(how: str) -> None:
@@ -155,7 +178,7 @@ async def test_no_current_guidance(content_db: Engine, how: str, language: str) 
     remove_guidance(how)
     message = await ask(language)
     assert message == {**message, "response": "utter_documents_none"}
-    assert not {"documents", "eligibility", "documents_checked"} & set(message)
+    assert not {"documents", "eligibility"} & set(message)
     assert render(message, language).startswith(NONE[language])
 
 

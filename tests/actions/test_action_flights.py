@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 from typing import Any
 
 import pytest
@@ -13,7 +13,14 @@ from sqlalchemy import Engine, select, update
 from actions.chat.flights import ActionAnswerFlights
 from actions.content import db
 from actions.content.localise import word
-from actions.content.models import Flight, FlightStatus
+from actions.content.models import (
+    AirportState,
+    AirportStatus,
+    Flight,
+    FlightStatus,
+    Gate,
+    GateState,
+)
 from tests.actions.content_support import (
     LANGUAGES,
     NOW,
@@ -283,7 +290,8 @@ async def test_an_editors_change_shows_in_the_very_next_answer(content_db: Engin
 
 
 async def test_kabul_day_boundaries(content_db: Engine) -> None:
-    """00:30 in Kabul on the 25th is still the 24th in UTC: it belongs to the 25th."""
+    """00:30 in Kabul on the 25th is still the 24th in UTC: it belongs to the 25th, and to
+    the night of the 24th (a day asked for keeps its night until 04:00)."""
     with db.session_scope() as session:
         flight = session.scalars(select(Flight).where(Flight.flight_number == "RCH618")).one()
         flight.departs_at = NOW.replace(hour=20, minute=0)  # 20:00 UTC = 00:30 Kabul, 25 Aug
@@ -291,7 +299,9 @@ async def test_kabul_day_boundaries(content_db: Engine) -> None:
     assert flight_numbers(on_25th["flights"])[0] == "RCH618"
     assert "• RCH618 — Wed 25 Aug, 00:30" in on_25th["flights"]
     on_24th = await ask("en", {"date": "2021-08-24"})
-    assert "RCH618" not in flight_numbers(on_24th["flights"])
+    assert "RCH618" in flight_numbers(on_24th["flights"])
+    on_23rd = await ask("en", {"date": "2021-08-23"})
+    assert "RCH618" not in flight_numbers(on_23rd.get("flights", ""))
 
 
 async def test_an_unparseable_date_is_ignored(content_db: Engine) -> None:
@@ -585,3 +595,69 @@ async def test_on_sms_stale_flights_say_so_beside_the_flight(
     assert for_basic_phones(message["brief"]) in first
     assert for_basic_phones(message["checked"]) in first
     assert option in first
+
+
+async def answers(language: str, entities: dict[str, str]) -> list[dict[str, Any]]:
+    messages, _ = await run(
+        ActionAnswerFlights(clock=clock()), tracker("ask_flights", language, entities)
+    )
+    return messages
+
+
+CLOSED_NOW = {"en": "is closed now", "prs": "همین حالا بسته است", "ps": "اوس تړلی دی"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_flights_while_the_airport_is_closed_say_so_first(
+    content_db: Engine, language: str
+) -> None:
+    with db.session_scope() as session:
+        session.execute(update(AirportStatus).values(state=AirportState.CLOSED))
+    messages = await answers(language, {"destination": "Doha"})
+    assert [m["response"] for m in messages][:1] == ["utter_flights_airport_closed"]
+    first = render(messages[0], language)
+    assert CLOSED_NOW[language] in first, first
+    assert messages[-1]["response"] == "utter_flights_for"
+    # On SMS too, before the list.
+    sms = render(messages[0], language, "sms_gateway")
+    assert sms and ("CLOSED" in sms or CLOSED_NOW[language] in sms), sms
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_flights_whose_assembly_gate_is_closed_say_so_first(
+    content_db: Engine, language: str
+) -> None:
+    with db.session_scope() as session:
+        session.execute(
+            update(Gate).where(Gate.slug == "north-gate").values(state=GateState.CLOSED)
+        )
+    messages = await answers(language, {"destination": "Doha"})
+    assert messages[0]["response"] == "utter_flights_gate_closed"
+    assert "RCH871" in messages[0]["flights"]
+    # East Gate is open: a flight meeting there is not named.
+    assert "UAF102" not in messages[0]["flights"]
+
+
+async def test_flights_with_everything_open_have_no_closure_line(content_db: Engine) -> None:
+    messages = await answers("en", {"destination": "Doha"})
+    assert [m["response"] for m in messages] == ["utter_flights_for"]
+
+
+async def test_a_day_asked_for_keeps_the_night_after_it_until_four(content_db: Engine) -> None:
+    # "Flights tonight?" asked on the evening of the seed's day: a flight at 01:35 after
+    # midnight belongs to that night («امشب ۱:۳۵ بعد از نیمه‌شب»), one at 04:30 to the next day.
+    from actions.common.kabul_time import KABUL
+
+    today = NOW.astimezone(KABUL).date()
+    night = datetime.combine(today + timedelta(days=1), time(1, 35), tzinfo=KABUL)
+    morning = datetime.combine(today + timedelta(days=1), time(4, 30), tzinfo=KABUL)
+    with db.session_scope() as session:
+        session.execute(
+            update(Flight).where(Flight.flight_number == "RCH618").values(departs_at=night)
+        )
+        session.execute(
+            update(Flight).where(Flight.flight_number == "UAF102").values(departs_at=morning)
+        )
+    messages = await answers("prs", {"date": today.isoformat()})
+    numbers = flight_numbers(messages[-1]["flights"])
+    assert "RCH618" in numbers and "UAF102" not in numbers, numbers

@@ -8,7 +8,7 @@ import yaml
 
 from actions.claims.everyday import everyday_questions
 from actions.claims.frames import is_hearsay, without_frame
-from actions.claims.matching import ClaimIndex, decide
+from actions.claims.matching import ClaimIndex, Guard, decide
 from bot.lang.normalise import normalise
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,10 +124,12 @@ AMNESTY = "the amnesty also covers soldiers of the old army"
 def test_a_rumour_told_as_hearsay_is_checked_though_it_reads_like_a_question(
     index: ClaimIndex,
 ) -> None:
-    """Said plainly it is nearly the everyday "does amnesty cover soldiers and police"; "they
-    say" makes it a rumour to check."""
-    assert decide(index.match(AMNESTY)).kind == "none"
-    told = decide(index.match("they say " + AMNESTY))
+    """Said plainly it is as near the everyday "does amnesty cover soldiers and police" as the
+    claim; a guard that wants the claim nearer leaves it out, and "they say" makes it a rumour
+    to check all the same."""
+    strict = Guard(margin=0.0, hearsay_margin=-0.15, share=0.0, enough=99)
+    assert decide(index.match(AMNESTY, guard=strict)).kind == "none"
+    told = decide(index.match("they say " + AMNESTY, guard=strict))
     assert [candidate.claim for candidate in told.candidates] == ["amnesty-soldiers-families"]
 
 

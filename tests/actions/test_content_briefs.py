@@ -19,13 +19,21 @@ SOURCE = "us-embassy-kabul"
 
 
 def test_the_day_is_today_tomorrow_or_a_weekday_in_kabul_time() -> None:
-    # NOW is 09:00 in Kabul on Tue 24 Aug 2021. Dari and Pashto say the part of the day.
+    # NOW is 09:00 in Kabul on Tue 24 Aug 2021. Dari and Pashto say the part of the day, and
+    # name a time after midnight by its night (tests/actions/test_night_hours.py).
     assert briefs.day_and_time(NOW + timedelta(hours=2), NOW, "en") == "today 11:00"
     assert briefs.day_and_time(NOW + timedelta(hours=20), NOW, "prs") == "فردا ۵ صبح"
-    assert briefs.day_and_time(NOW + timedelta(hours=16, minutes=58), NOW, "prs") == "فردا ۱:۵۸ شب"
+    assert (
+        briefs.day_and_time(NOW + timedelta(hours=16, minutes=58), NOW, "prs")
+        == "امشب ۱:۵۸ بعد از نیمه‌شب"
+    )
     assert briefs.day_and_time(NOW + timedelta(hours=6), NOW, "prs") == "امروز ۳ بعد از چاشت"
     assert briefs.day_and_time(NOW + timedelta(days=2), NOW, "ps") == "پنجشنبه ۲۶ د سهار ۹ بجې"
-    assert briefs.day_and_time(NOW + timedelta(hours=16), NOW, "ps") == "سبا د شپې ۱ بجه"
+    assert (
+        briefs.day_and_time(NOW + timedelta(hours=16), NOW, "ps")
+        == "نن شپه ۱ بجه (له نیمې شپې وروسته)"
+    )
+    assert briefs.day_and_time(NOW + timedelta(hours=16), NOW, "en") == "tomorrow 01:00"
 
 
 def test_no_sms_flight_time_is_a_bare_24_hour_time() -> None:

@@ -56,7 +56,12 @@ def test_weekdays_and_months_in_every_language() -> None:
         (NOW, "prs", "سه‌شنبه ۲۴ اگست، ساعت ۹ صبح (۰۹:۰۰)"),
         (NOW, "ps", "سه‌شنبه ۲۴ اګست، د سهار ۹ بجې (۰۹:۰۰)"),
         (datetime(2021, 8, 24, 19, 45, tzinfo=UTC), "en", "Wed 25 Aug, 00:15"),
-        (NOW.replace(hour=19, minute=45), "prs", "چهارشنبه ۲۵ اگست، ساعت ۱۲:۱۵ شب (۰۰:۱۵)"),
+        # After midnight: the night named by its evening, the calendar day in brackets.
+        (
+            NOW.replace(hour=19, minute=45),
+            "prs",
+            "سه‌شنبه شب، ساعت ۱۲:۱۵ بعد از نیمه‌شب (چهارشنبه ۲۵ اگست، ۰۰:۱۵)",
+        ),
     ],
 )
 def test_departure_in_kabul_time(moment: datetime, language: str, expected: str) -> None:

@@ -47,12 +47,7 @@ SENT: dict[str, dict[str, set[str]]] = {
     },
     "action_answer_documents": {
         **MAY_BE_OUTDATED,
-        "utter_documents": {
-            "documents",
-            "eligibility",
-            "documents_checked",
-            "eligibility_checked",
-        },
+        "utter_documents": {"documents", "eligibility"},
         "utter_documents_none": set(),
         **UNAVAILABLE,
     },

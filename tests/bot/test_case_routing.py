@@ -108,9 +108,10 @@ def test_one_received_per_burst_and_another_after_a_pause() -> None:
         ActionExecuted("utter_case_received", timestamp=T0 + 1),
         receipt(T0 + 1),
         listen(T0 + 1),
-        said("and my tazkira", "nlu_fallback", at=T0 + 20),
+        said("and my tazkira", "nlu_fallback", at=T0 + 5),
     )
-    assert not receipt_due(burst, now=T0 + 20)
+    assert not receipt_due(burst, now=T0 + 5)
+    assert receipt_due(burst, now=T0 + 30)  # written after a pause: its own "received"
     assert receipt_due(burst, now=T0 + 1 + RECEIPT_SECONDS + 1)
 
 

@@ -12,6 +12,8 @@ from rasa.shared.core.domain import Domain
 from rasa.shared.core.events import ActionExecuted, SlotSet, UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
 
+from bot.nlu.langid import LanguageProfile, ProfileIdentifier
+from bot.nlu.language_identifier import entity_names, labelled_examples
 from bot.policies.conversation import (
     ConversationPolicy,
     answered_topic,
@@ -170,3 +172,98 @@ def test_the_memory_setting() -> None:
     for wrong in ("0", "half an hour", "-5", "nan"):
         with pytest.raises(ValueError, match="CONVERSATION_MEMORY_MINUTES"):
             conversation_memory({"CONVERSATION_MEMORY_MINUTES": wrong})
+
+
+@pytest.fixture(scope="module")
+def identifier() -> ProfileIdentifier:
+    data = ROOT / "data" / "nlu"
+    return ProfileIdentifier(LanguageProfile.train(labelled_examples(data), entity_names(data)))
+
+
+def written(
+    identifier: ProfileIdentifier,
+    text: str,
+    intent: str = "ask_flights",
+    metadata: dict[str, Any] | None = None,
+) -> UserUttered:
+    """What Rasa stores of a message: the identifier's language as the pipeline sets it."""
+    parse = {
+        "text": text,
+        "intent": {"name": intent, "confidence": 1.0},
+        "entities": [],
+        "language": identifier.identify(text).as_dict(),
+    }
+    return UserUttered(text, parse["intent"], [], parse, metadata=metadata or {})
+
+
+def languages_over(
+    policy: ConversationPolicy, domain: Domain, messages: list[UserUttered], *before: Any
+) -> list[str]:
+    """The conversation's language after each message, the turns' slot events applied."""
+    tracker = conversation(domain, *before)
+    said_in = []
+    for message in messages:
+        tracker.update(message)
+        for event in policy.turn_events(tracker):
+            tracker.update(event)
+        said_in.append(tracker.get_slot("language"))
+        tracker.update(ActionExecuted("action_listen"))
+    return said_in
+
+
+def test_a_dari_telegram_user_forwarding_an_english_rumour_is_answered_in_dari(
+    policy: ConversationPolicy, domain: Domain, identifier: ProfileIdentifier
+) -> None:
+    """Then "8", the menu's "delete my data": its answer and the deletion's are Dari too."""
+    app = {"language_hint": "prs"}
+    rumour = (
+        "URGENT: the Taliban announced that all flights to Doha are cancelled from tomorrow, "
+        "share this with everyone"
+    )
+    messages = [
+        written(identifier, "سلام", "greet", app),
+        written(identifier, rumour, "check_claim", {**app, "forwarded": True}),
+        written(identifier, "8", "delete_my_data", app),
+    ]
+    assert languages_over(policy, domain, messages) == ["prs", "prs", "prs"]
+
+
+def test_a_pashto_user_waiting_for_a_case_who_sends_stop_stays_in_pashto(
+    policy: ConversationPolicy, domain: Domain, identifier: ProfileIdentifier
+) -> None:
+    messages = [written(identifier, "STOP", "unsubscribe_alerts", {"language_hint": "ps"})]
+    pashto = (SlotSet("language", "ps"), SlotSet("language_chosen", False))
+    assert languages_over(policy, domain, messages, *pashto) == ["ps"]
+
+
+@pytest.mark.parametrize("digits", ["۸", "۱"])
+def test_persian_digits_as_a_first_message_are_answered_in_dari(
+    policy: ConversationPolicy, domain: Domain, identifier: ProfileIdentifier, digits: str
+) -> None:
+    assert languages_over(policy, domain, [written(identifier, digits)]) == ["prs"]
+
+
+def test_the_web_chat_page_never_goes_back_to_english_over_romanized_messages(
+    policy: ConversationPolicy, domain: Domain, identifier: ProfileIdentifier
+) -> None:
+    """Five romanized messages from a page that was in English: it moved English → Dari →
+    Pashto → Dari → English. A Pashto sentence may still move it from Dari; "sabah?" and
+    romanized Dari around "flight" and "germany" move nothing."""
+    texts = [
+        "salam",
+        "parwaz ba doha kai ast?",
+        "darwaza abbey khlasa da?",
+        "sabah?",
+        "flight ba germany kay ast?",
+    ]
+    page = {"language_hint": "en"}
+    messages = [written(identifier, text, metadata=page) for text in texts]
+    assert languages_over(policy, domain, messages) == ["en", "prs", "ps", "ps", "ps"]
+
+
+def test_a_sentence_of_english_still_switches_a_dari_conversation(
+    policy: ConversationPolicy, domain: Domain, identifier: ProfileIdentifier
+) -> None:
+    dari = (SlotSet("language", "prs"), SlotSet("language_chosen", False))
+    english = [written(identifier, "when is the next flight to Germany?")]
+    assert languages_over(policy, domain, english, *dari) == ["en"]

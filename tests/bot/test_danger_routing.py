@@ -99,5 +99,5 @@ def test_a_paused_conversation_lets_danger_through() -> None:
     assert danger.is_paused()
     assert PausedConversationProcessor._should_handle_message(danger)
     assert danger_action(danger) == DANGER_ACTION
-    calm = conversation(*paused, said("when is the next flight", "ask_flights"))
+    calm = conversation(*paused, said("my visa was refused, what now", "nlu_fallback"))
     assert not PausedConversationProcessor._should_handle_message(calm)

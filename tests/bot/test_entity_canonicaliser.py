@@ -44,7 +44,21 @@ def test_a_gate_typed_on_another_keyboard_is_found() -> None:
     component.synonyms = {"گیت شمالی": "north-gate"}
     component.lexicon = {"gate": ["گیت شمالی"]}
     component._lexical = ["gate"]
+    component.lexical_intents = {}
     found = component.named_in("ګیت شمالی باز است", [])
     assert [(e["entity"], e["start"], e["end"], e["value"]) for e in found] == [
         ("gate", 0, 9, "north-gate")
     ]
+
+
+def test_an_inflected_destination_is_found_in_a_flight_question_only() -> None:
+    """«د دوحې الوتنه کله ده؟»: the CRF missed the oblique «دوحې» in a sentence it was not
+    shown; the name annotated elsewhere finds it. In a question about documents, «امریکا» of
+    «سفارت امریکا» names no destination."""
+    component = EntityCanonicaliser.__new__(EntityCanonicaliser)
+    component.synonyms = {"دوحې": "Doha", "امریکا": "Washington"}
+    component.lexicon = {"destination": ["دوحې", "امریکا"]}
+    component.lexical_intents = {"destination": ["ask_flights", "follow_up"]}
+    found = component.named_in("د دوحې الوتنه کله ده؟", [], "ask_flights")
+    assert [(e["entity"], e["value"]) for e in found] == [("destination", "Doha")]
+    assert component.named_in("سفارت امریکا چه اسناد میخواهد", [], "ask_documents") == []

@@ -52,9 +52,45 @@ def test_one_pashto_only_letter_is_strong_evidence(identifier: ProfileIdentifier
     assert guess.confidence >= 0.9
 
 
-@pytest.mark.parametrize("text", ["", "   ", "123", "۱۲۳", "🙂🙂", "?!", "\x00\x01\x10"])
+@pytest.mark.parametrize("text", ["", "   ", "123", "8.", "🙂🙂", "?!", "\x00\x01\x10"])
 def test_no_letters_means_no_evidence(identifier: ProfileIdentifier, text: str) -> None:
     assert identifier.identify(text) == NO_EVIDENCE
+
+
+@pytest.mark.parametrize("text", ["۸", "۱", "۱۲۳", "٣", " ۸. "])
+def test_persian_digits_alone_are_a_dari_keyboards(
+    identifier: ProfileIdentifier, text: str
+) -> None:
+    """A menu number typed on a Dari or Pashto keyboard: Arabic script, never English, and
+    shared, so that it keeps a Pashto conversation in Pashto (bot/lang/choice.py)."""
+    guess = identifier.identify(text)
+    assert (guess.code, guess.script, guess.shared) == ("prs", "Arab", True)
+
+
+@pytest.mark.parametrize("text", ["STOP", "Stop!", "stop alerts", "cancel", "بس", "توقف", "bas"])
+def test_the_opt_out_words_the_replies_teach_are_shared(
+    identifier: ProfileIdentifier, text: str
+) -> None:
+    """The Pashto subscription reply says «بس» یا STOP: neither may move its reader."""
+    assert identifier.identify(text).shared, text
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "words"),
+    [
+        ("when is the next flight to Germany?", "en", 5),
+        ("parwaz ba doha kai ast?", "prs", 3),
+        ("sabah?", "prs", 1),
+        ("help", "en", 1),
+        # Dari around two shared words; langdetect calls the whole English.
+        ("flight ba germany kay ast?", "en", 0),
+    ],
+)
+def test_words_count_only_those_of_the_guessed_language(
+    identifier: ProfileIdentifier, text: str, code: str, words: int
+) -> None:
+    guess = identifier.identify(text)
+    assert (guess.code, guess.words) == (code, words)
 
 
 def test_huge_message_is_bounded(identifier: ProfileIdentifier) -> None:

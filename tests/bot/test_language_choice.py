@@ -114,3 +114,82 @@ def test_latin_shared_words_keep_any_language() -> None:
     for established in ("en", "prs", "ps"):
         current = LanguageState(established, False)
         assert choose_language(current, in_script(shared("prs"), "Latn")) == current
+
+
+def latin(code: str, confidence: float = 0.99, words: int = 1) -> dict[str, Any]:
+    message = in_script(parse(code=code, confidence=confidence), "Latn")
+    message["language"]["words"] = words
+    return message
+
+
+@pytest.mark.parametrize("established", ["prs", "ps"])
+def test_a_forwarded_text_is_not_the_readers_language(established: str) -> None:
+    """A Dari speaker forwards an English rumour to ask whether it is true: the answer, and
+    every answer after it, stays in Dari."""
+    rumour = latin("en", confidence=1.0, words=14)
+    current = LanguageState(established, False)
+    assert choose_language(current, rumour, forwarded=True) == current
+    assert choose_language(None, rumour, hint=established, forwarded=True) == current
+    # The same text as the person's own words is a switch.
+    assert choose_language(current, rumour).language == "en"
+
+
+@pytest.mark.parametrize("established", ["prs", "ps"])
+@pytest.mark.parametrize(
+    "message",
+    [latin("en", 0.9988, words=1), latin("en", 0.9375, words=1), latin("en", 0.936, words=0)],
+    ids=["help", "yes", "flight ba germany kay ast"],
+)
+def test_a_latin_word_or_two_is_no_switch_to_english(
+    established: str, message: dict[str, Any]
+) -> None:
+    """Dari and Pashto speakers type "help", "yes" or English nouns among romanized words;
+    one or two Latin words of English do not make them English readers."""
+    current = LanguageState(established, False)
+    assert choose_language(current, message) == current
+
+
+def test_one_romanized_word_does_not_flip_dari_and_pashto() -> None:
+    """ "sabah?" after a Pashto sentence: the page stays in Pashto."""
+    pashto = LanguageState("ps", False)
+    assert choose_language(pashto, latin("prs", 0.715, words=1)) == pashto
+    assert choose_language(pashto, latin("prs", 0.998, words=3)).language == "prs"
+
+
+@pytest.mark.parametrize("code", ["en", "prs", "ps"])
+def test_a_latin_sentence_still_switches(code: str) -> None:
+    others = [other for other in ("en", "prs", "ps") if other != code]
+    for established in others:
+        moved = choose_language(LanguageState(established, False), latin(code, words=3))
+        assert moved.language == code
+
+
+def test_an_english_conversation_follows_one_romanized_word() -> None:
+    """English is where every conversation starts, not what its person chose: a romanized
+    word of Dari is the first sign of who writes."""
+    assert choose_language(LanguageState("en", False), latin("prs", words=1)).language == "prs"
+
+
+def test_arabic_script_is_never_english_however_unsure_dari_or_pashto() -> None:
+    unsure = parse(code="ps", confidence=0.55)
+    assert choose_language(LanguageState("en", False), unsure).language == "ps"
+    assert choose_language(None, unsure, hint="en").language == "ps"
+    assert choose_language(None, unsure).language == "ps"
+    # Between Dari and Pashto an unsure guess still keeps the conversation.
+    assert choose_language(LanguageState("prs", False), unsure).language == "prs"
+
+
+def test_persian_digits_alone_start_a_conversation_in_dari() -> None:
+    """«۸» in a new conversation: typed on a Dari or Pashto keyboard, so not English; a
+    Pashto conversation stays Pashto."""
+    digits = in_script(shared("prs", confidence=0.5), "Arab")
+    assert choose_language(None, digits).language == "prs"
+    assert choose_language(None, digits, hint="en").language == "prs"
+    assert choose_language(None, digits, hint="ps").language == "ps"
+    assert choose_language(LanguageState("ps", False), digits).language == "ps"
+
+
+def test_asking_for_a_language_switches_a_forwarded_or_short_message_too() -> None:
+    asked = latin("en", words=1)
+    asked.update(intent={"name": "set_language"}, entities=[{"entity": "language", "value": "en"}])
+    assert choose_language(LanguageState("prs", False), asked) == LanguageState("en", True)

@@ -25,9 +25,14 @@ OWN_VARIABLES = {
     "content.pattern.time": "English keeps the 24-hour clock; Dari and Pashto add the hour "
     "as said aloud and the part of the day, Pashto its word for o'clock",
     "content.brief.time": "the same on SMS, without the 24-hour time in brackets",
+    "content.pattern.departure_night": "after midnight, Dari and Pashto name the night by its "
+    "evening and say 'after midnight'; English gives the day and time as by day",
+    "content.brief.night_time": "the same on SMS",
 }
-#: What format.clock fills in for the clock patterns.
-CLOCK_VARIABLES = {"hh_mm", "hour", "part", "o_clock"}
+#: What format.clock_words fills in for the clock patterns, and the day and night the
+#: patterns of a time after midnight add.
+CLOCK_VARIABLES = {"hh_mm", "hour", "part", "o_clock", "after_midnight"}
+CLOCK_VARIABLES |= {"night", "weekday", "day", "month"}
 #: Iranian Persian where Afghans write میدان هوایی and طیاره.
 IRANIAN = re.compile("فرودگاه|هواپیما")
 #: A Pashto text this long is a sentence: it has at least one letter only Pashto writes.

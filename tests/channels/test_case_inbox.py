@@ -87,6 +87,25 @@ async def test_a_paused_conversations_messages_go_to_its_open_case(inbox: CaseIn
     assert priority(inbox, case) == 0
 
 
+async def test_a_question_answered_while_held_still_goes_to_the_case(inbox: CaseInbox) -> None:
+    case = open_case(inbox)
+    store = ForgetfulInMemoryTrackerStore(domain=None)
+    store._cases = inbox
+    answered = paused_tracker(
+        said("د ابي دروازه خلاصه ده؟", "ask_airport_status"),
+        ActionExecuted("action_answer_airport_status"),
+        BotUttered("Abbey Gate: closed"),
+    )
+    await store.save(answered)
+    danger = paused_tracker(
+        said("my son is lost at abbey gate", "ask_airport_status"),
+        ActionExecuted("action_answer_danger"),
+        BotUttered("Lost family: ICRC …"),
+    )
+    await store.save(danger)  # the danger action records its message itself
+    assert lines(inbox, case) == ["د ابي دروازه خلاصه ده؟"]
+
+
 async def test_an_urgent_word_raises_the_priority(inbox: CaseInbox) -> None:
     case = open_case(inbox)
     assert inbox.record(PERSON, "زما ماشوم ناروغ دی")
@@ -122,12 +141,16 @@ async def test_what_is_not_a_paused_persons_message_stays_out(inbox: CaseInbox) 
         ("EXTERNAL_case_closed", True),
         ("EXTERNAL_case_reply", True),
         ("restart", True),
-        ("ask_flights", False),
+        ("ask_flights", True),
+        ("ask_airport_status", True),
+        ("follow_up", True),
+        ("ask_documents", False),
         ("ask_human", False),
+        ("greet", False),
         ("nlu_fallback", False),
     ],
 )
-def test_in_a_paused_conversation_only_what_must_always_work_is_answered(
+def test_in_a_paused_conversation_what_must_always_work_and_questions_are_answered(
     intent: str, answered: bool
 ) -> None:
     tracker = paused_tracker(said("…", intent))

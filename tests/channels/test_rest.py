@@ -13,11 +13,11 @@ import aiohttp
 import pytest
 from rasa.core.channels.channel import UserMessage
 
-from bot.channels.intake import FEWEST_MINUTES
 from bot.channels.notices import in_line, try_again
 from bot.channels.rest import RestInput
 from bot.channels.settings import DEFAULT_SYNC_TURNS_WAITING, sync_turns_waiting
 from bot.channels.sync_turns import SyncTurns
+from bot.channels.waits import SOON_SECONDS
 from bot.lang.texts import CATALOGUE
 from bot.settings_values import SettingsError
 from tests.channels import channel_support
@@ -120,33 +120,134 @@ async def fetch(url: str, sender: str, acknowledged: list[str] | None = None) ->
         return (await reply.json())["messages"]
 
 
-async def test_past_the_limit_the_answer_is_the_notice_and_the_mailbox_brings_the_reply(
+async def test_past_the_limit_a_turn_still_under_way_gets_the_notice_and_the_mailbox_its_reply(
     serve: Serve,
 ) -> None:
     bot = HeldBot()
     bot.tracker_store.trackers["zarmina"] = channel_support.Tracker(language="ps")
-    turns = SyncTurns(1)
+    turns = SyncTurns(1, notice_seconds=0.2)
     url = await serve(RestInput(turns=turns), bot)
     first = asyncio.create_task(post(url, {"sender": "amina", "message": "slow question"}))
     await until(lambda: asyncio.sleep(0, turns.taking))  # the first turn is in progress
 
-    status, replies = await post(url, {"sender": "zarmina", "message": "الوتکه کله ده"})
+    status, replies = await post(url, {"sender": "zarmina", "message": "slow الوتکه کله ده"})
     assert status == 200
     [notice] = replies
     assert notice["waiting"] is True and notice["recipient_id"] == "zarmina"
-    assert notice["text"] == in_line("ps", FEWEST_MINUTES)  # Pashto, from the conversation
+    # Pashto, from the conversation; two turns ahead at the assumed pace: "in a moment".
+    assert notice["text"] == in_line("ps", None)
     # STOP is no one's to wait behind: answered in the response, over the limit too.
     assert await post(url, {"sender": "zarmina", "message": "STOP"}) == (
         200,
         [{"recipient_id": "zarmina", "text": "answer: STOP"}],
     )
-    [later] = await until(lambda: fetch(url, "zarmina"))
-    assert later["text"] == "answer: الوتکه کله ده"
-    assert await fetch(url, "zarmina", [later["id"]]) == []  # acknowledged: once only
+    assert await fetch(url, "zarmina") == []  # still under way
 
     bot.release.set()
+    [later] = await until(lambda: fetch(url, "zarmina"))
+    assert later["text"] == "answer: slow الوتکه کله ده"
+    assert await fetch(url, "zarmina", [later["id"]]) == []  # acknowledged: once only
     assert (await first)[1] == [{"recipient_id": "amina", "text": "answer: slow question"}]
     assert await fetch(url, "amina") == []  # answered in its response, not twice
+
+
+@dataclass
+class BusyBot(KnowingBot):
+    """Answers "answer: <text>" after ``seconds``, ``at_once`` turns at a time (the others
+    wait their turn, in order), and records when each answer was ready."""
+
+    seconds: float = 0.02
+    at_once: int = 1000
+    answered_at: dict[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.respond = lambda message: [{"text": f"answer: {message.text}"}]
+        self._serving = asyncio.Semaphore(self.at_once)
+
+    async def handle_message(self, message: UserMessage) -> None:
+        async with self._serving:
+            await asyncio.sleep(self.seconds)
+            self.answered_at[message.sender_id] = time.monotonic()
+            await super().handle_message(message)
+
+    async def parse_message(self, text: str) -> dict[str, Any]:
+        """The NLU's reading of a first message in romanized Dari."""
+        latin = {"code": "prs", "script": "Latn", "confidence": 0.99, "shared": False, "words": 3}
+        return {"text": text, "language": latin}
+
+
+async def test_a_rush_answered_within_seconds_gets_its_answers_and_no_notice(
+    serve: Serve,
+) -> None:
+    """120 people at once, as the web chat sends them: all answered in about a second, so
+    nobody is told "the answer comes in about 21 minutes" (nor "2")."""
+    bot = BusyBot(seconds=0.05)
+    url = await serve(RestInput(turns=SyncTurns(4)), bot)
+    people = [f"person{number}" for number in range(120)]
+    answers = await asyncio.gather(
+        *(post(url, {"sender": who, "message": f"question of {who}"}) for who in people)
+    )
+    for who, (status, replies) in zip(people, answers, strict=True):
+        assert status == 200
+        assert replies == [{"recipient_id": who, "text": f"answer: question of {who}"}]
+
+
+async def test_a_person_kept_waiting_is_told_once_in_one_language(serve: Serve) -> None:
+    """A new conversation in romanized Dari, no tracker, no hint: the notice in Dari, as the
+    turn will answer (not in all three languages); their next message that waits is
+    answered with nothing, and both answers come by the mailbox."""
+    bot = HeldBot()
+    bot.parse_message = BusyBot.parse_message.__get__(bot)  # type: ignore[method-assign]
+    turns = SyncTurns(1)
+    turns.notice_seconds = 0.2
+    url = await serve(RestInput(turns=turns), bot)
+    first = asyncio.create_task(post(url, {"sender": "amina", "message": "slow question"}))
+    await until(lambda: asyncio.sleep(0, turns.taking))
+
+    status, [notice] = await post(url, {"sender": "nadia", "message": "slow parwaz ba doha"})
+    assert status == 200 and notice["text"] == in_line("prs", None)
+    assert await post(url, {"sender": "nadia", "message": "slow kabul?"}) == (200, [])
+    bot.release.set()
+    later = await until(lambda: fetch(url, "nadia"))
+    while len(later) < 2:
+        later = await fetch(url, "nadia")
+    assert sorted(m["text"] for m in later) == [
+        "answer: slow kabul?",
+        "answer: slow parwaz ba doha",
+    ]
+    await first
+
+
+async def test_the_wait_said_is_within_twice_the_wait_measured(serve: Serve) -> None:
+    """A line answered one turn at a time, 0.1 s a turn, seen on a clock that runs 100 times
+    faster: the waits are minutes on it. Every notice's minutes, or its "in a moment" (up to
+    a minute and a half), are within a factor of two of how long its answer then took
+    (in Dari: the bot's NLU reads the question as romanized Dari)."""
+    speed = 100.0
+    bot = BusyBot(seconds=0.1, at_once=1)
+    turns = SyncTurns(1, notice_seconds=0.45, clock=lambda: time.monotonic() * speed)
+    url = await serve(RestInput(turns=turns), bot)
+    people = [f"person{number}" for number in range(24)]
+
+    async def ask(who: str) -> tuple[str, float, list[dict[str, Any]]]:
+        _, replies = await post(url, {"sender": who, "message": "when is the next flight?"})
+        return who, time.monotonic(), replies
+
+    asked = await asyncio.gather(*(ask(who) for who in people))
+    await until(lambda: asyncio.sleep(0, len(bot.answered_at) == len(people)))
+    promised = {
+        who: (at, replies[0]["text"]) for who, at, replies in asked if replies[0].get("waiting")
+    }
+    assert len(promised) >= 15  # most were told
+    minutes = {in_line("prs", n): n for n in range(2, 10)}
+    for who, (told_at, text) in promised.items():
+        took = (bot.answered_at[who] - told_at) * speed
+        if text == in_line("prs", None):
+            assert took <= 2 * SOON_SECONDS, (who, took)
+        else:
+            said = minutes[text] * 60.0
+            assert 0.5 <= said / took <= 2.0, (who, said, took)
+    assert any(text != in_line("prs", None) for _, text in promised.values())
 
 
 async def test_a_mailbox_fetch_without_a_sender_is_a_400(serve: Serve) -> None:

@@ -8,7 +8,6 @@ import aiohttp
 import pytest
 
 from bot.channels.identity import conversation_id
-from bot.channels.intake import FEWEST_MINUTES
 from bot.channels.notices import in_line
 from bot.channels.sync_turns import SyncTurns
 from bot.channels.transport import BODY_LIMITS
@@ -45,6 +44,7 @@ async def test_the_page_is_served_under_rasas_prefix_and_at_webchat(serve: Serve
             ("widget.js", "text/javascript"),
             ("widget.css", "text/css"),
             ("sw.js", "text/javascript"),
+            ("work.js", "text/javascript"),
         ):
             status, content_type, _ = await get(f"{base}/{name}")
             assert (status, content_type.split(";")[0]) == (200, kind)
@@ -89,6 +89,8 @@ async def test_a_received_line_of_a_case_tells_the_page_a_caseworker_will_answer
         {"sender": "../../etc", "message": "hi"},
         {"sender": SENDER, "message": 5},
         {"sender": SENDER, "message": "x" * 2001},
+        {"sender": SENDER, "message": "hi", "ticket": 5},
+        {"sender": SENDER, "message": "hi", "ticket": "<script>"},
     ],
 )
 async def test_malformed_messages_are_refused_with_400(serve: Serve, body: object) -> None:
@@ -117,16 +119,17 @@ async def test_an_unknown_language_hint_is_dropped(serve: Serve) -> None:
 async def test_past_the_limit_the_page_gets_the_notice_and_its_mailbox_the_answer(
     serve: Serve,
 ) -> None:
-    bot, turns = HeldBot(), SyncTurns(1)
+    bot, turns = HeldBot(), SyncTurns(1, notice_seconds=0.2)
     url = await serve(WebchatInput(turns=turns), bot)
     first = asyncio.create_task(post(url, {"sender": SENDER, "message": "slow question"}))
     await until(lambda: asyncio.sleep(0, turns.taking))
 
     other = "fedcba9876543210fedcba9876543210"
-    status, [notice] = await post(url, {"sender": other, "message": "میدان هوایی باز است؟"})
+    status, [notice] = await post(url, {"sender": other, "message": "slow میدان هوایی باز است؟"})
     assert status == 200
     # In Dari (its letters, no Pashto ones), marked as an answer still to come.
-    assert notice == {"text": in_line("prs", FEWEST_MINUTES), "waiting": True, "language": "prs"}
+    assert notice == {"text": in_line("prs", None), "waiting": True, "language": "prs"}
+    bot.release.set()
 
     async def mailbox() -> list[dict[str, Any]]:
         status, fetched = await post(url, {"sender": other, "ack": []}, "mailbox")
@@ -134,6 +137,19 @@ async def test_past_the_limit_the_page_gets_the_notice_and_its_mailbox_the_answe
         return list(fetched["messages"])
 
     [later] = await until(mailbox)
-    assert later["text"] == "answer: میدان هوایی باز است؟"
-    bot.release.set()
+    assert later["text"] == "answer: slow میدان هوایی باز است؟"
     assert (await first)[1] == [{"text": "answer: slow question"}]
+
+
+async def test_a_page_that_knows_tickets_gets_one_and_an_old_page_none(serve: Serve) -> None:
+    url = await serve(WebchatInput(), replying([{"text": "ok"}]))
+    async with aiohttp.ClientSession() as session:
+        body = {"sender": SENDER, "message": "hi", "ticket": ""}
+        async with session.post(f"{url}/webhook", json=body) as answer:
+            assert answer.status == 200 and await answer.json() == [{"text": "ok"}]
+            ticket = answer.headers["X-Webchat-Ticket"]
+        async with session.post(f"{url}/webhook", json={**body, "ticket": ticket}) as answer:
+            assert answer.status == 200 and "X-Webchat-Ticket" not in answer.headers  # kept
+        old = {"sender": "fedcba9876543210fedcba9876543210", "message": "hi"}
+        async with session.post(f"{url}/webhook", json=old) as answer:
+            assert answer.status == 200 and "X-Webchat-Ticket" not in answer.headers

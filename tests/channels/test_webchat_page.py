@@ -186,3 +186,31 @@ async def test_the_apology_names_its_language_when_it_is_in_one(
     assert [reply.get("language") for reply in replies] == [language] * len(replies)
     # Unknown language: the apology in all three, one bubble each, the browser lays them out.
     assert len(replies) == (1 if language else 3)
+
+
+async def test_a_person_told_to_wait_is_given_the_wait_in_minutes_and_the_other_ways(
+    serve: Serve,
+) -> None:
+    """What the page says to someone told to wait half an hour: the minutes in their language,
+    and the SMS number and the help line meanwhile, the numbers kept left to right."""
+    settings = WebchatSettings(sms_number="+93 700 000 000")
+    channel = WebchatInput(settings=settings, hotline="+93 700 000 100")
+    url = await serve(channel, FakeBot())
+    _, _, body = await get(f"{url}/")
+    languages = page_config(body)["languages"]
+    dari = languages["prs"]
+    assert dari["words"]["too_many_minutes"].startswith("همین حالا از این شبکه")
+    assert "پس از {minutes} دقیقه" in dari["words"]["too_many_minutes"]
+    assert "په {minutes} دقیقو کې" in languages["ps"]["words"]["too_many_minutes"]
+    assert dari["ways"] == [
+        ["همین سوال‌ها را با پیام کوتاه (SMS) بپرسید: ", "+93 700 000 000", ""],
+        ["اگر همین حالا به کمک ضرورت دارید، به ", "+93 700 000 100", " زنگ بزنید."],
+    ]
+    assert [way[1] for way in languages["en"]["ways"]] == ["+93 700 000 000", "+93 700 000 100"]
+    assert b'<script src="work.js"></script>' in body
+
+
+async def test_without_an_sms_number_or_a_help_line_the_wait_names_none(serve: Serve) -> None:
+    url = await serve(WebchatInput(settings=WebchatSettings()), FakeBot())
+    languages = page_config((await get(f"{url}/"))[2])["languages"]
+    assert all(language["ways"] == [] for language in languages.values())

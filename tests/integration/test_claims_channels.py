@@ -57,11 +57,15 @@ UNKNOWN_RUMOUR = {
 }
 NOT_CHECKED = {
     "en": "We have not checked this yet",
-    "prs": "این موضوع را هنوز بررسی نکرده‌ایم",
-    "ps": "دا موضوع مو لا نه دی کتلی",
+    "prs": "این گپ را هنوز بررسی نکرده‌ایم",
+    "ps": "دا خبره مو لا نه ده کتلې",
 }
-REPLY_ONE = {"en": "Reply 1", "prs": "۱ را بفرستید", "ps": "۱ راولیږئ"}
-WILL_TELL = {"en": "we will tell you here", "prs": "همین‌جا برای تان خبر", "ps": "همدلته درته خبر"}
+REPLY_ONE = {"en": "Reply 1", "prs": "۱ بفرستید", "ps": "۱ راولېږئ"}
+WILL_TELL = {
+    "en": "we will tell you here",
+    "prs": "همین‌جا برایتان خبر",
+    "ps": "همدلته به درته ووایو",
+}
 #: Menu item 1, the flights: what "1" means when no offer is waiting.
 FLIGHTS = {"en": "Doha", "prs": "دوحه", "ps": "دوحه"}
 #: Questions about the Canada rumour, written as a picture's caption.

@@ -5,8 +5,8 @@ Each person's messages are answered in the order they arrived and each once, whi
 took the webhook; STOP goes before what waits; a person kept waiting is told so in their
 language before the answer; a server stopped (SIGTERM) in the middle of turns ends them
 before it goes; a server killed in the middle of turns leaves them to the other, and each is
-answered exactly once; the web chat past ``SYNC_TURNS_WAITING`` answers with the
-notice at once and its mailbox brings the answer.
+answered exactly once; the web chat past ``SYNC_TURNS_WAITING`` answers a turn still under
+way after ``QUEUE_NOTICE_SECONDS`` with the notice, and its mailbox brings the answer.
 
 Turns are made slow where a test needs a backlog by a stand-in between Rasa and its action
 server (``SlowActions``). Needs PostgreSQL and redis-server; skipped with the reason without
@@ -46,9 +46,9 @@ from tests.integration.test_shared_stores import (
 
 pytestmark = [pytest.mark.integration, pytest.mark.postgres]
 
-#: The notice's words before its number of minutes, per language.
+#: The notice's first sentence, per language: the same whether it names minutes or "a moment".
 NOTICE_STARTS = {
-    code: text.split("{minutes}")[0] for code, text in CATALOGUE.entry("channels.in_line").items()
+    code: text.split(".")[0] for code, text in CATALOGUE.entry("channels.in_line").items()
 }
 
 

@@ -202,6 +202,25 @@ def test_every_sms_answer_of_the_demo_fits_in_three_segments(sms: SmsStack, lang
         assert_fits(replies)
 
 
+#: A new person's first SMS, asking for the flights to Doha (three of them in the demo).
+FIRST_DOHA = {
+    "en": "when are the flights to Doha",
+    "prs": "پرواز به دوحه کی است",
+    "ps": "دوحې ته الوتنه کله ده",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "prs", "ps"])
+def test_a_first_sms_names_every_flight_asked_for_or_says_more_waits(
+    sms: SmsStack, language: str
+) -> None:
+    replies = sms.gateway(new_number(), FIRST_DOHA[language])
+    assert_fits(replies)
+    said = plain("\n".join(replies))
+    missing = [number for number in ("RCH871", "QR8010", "RCH618") if number not in said]
+    assert not missing or "MORE" in said or "«بیشتر»" in said or "«نور»" in said, replies
+
+
 DETAILS = {
     "en": ("when are the flights to Doha", "1"),
     "prs": ("پرواز به دوحه کی است", "۱"),

@@ -1,12 +1,14 @@
 """The web chat page in a real browser (Debian's Chromium driven by Playwright) against the
 whole stack: Rasa with the webchat channel and the action server as real processes."""
 
+import hashlib
 import json
 import os
 import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
@@ -33,7 +35,7 @@ REPLY_TIMEOUT_MS = 30_000
 #: A bubble answering the person (the first screen's greeting and menu are ``.welcome``).
 REPLY = ".msg.bot:not(.welcome)"
 MAX_WIDGET_BYTES = 100 * 1024
-WIDGET_FILES = {"", "widget.js", "widget.css"}  # "" is the page itself, /webchat/
+WIDGET_FILES = {"", "widget.js", "work.js", "widget.css"}  # "" is the page itself, /webchat/
 DOCS_SCREENSHOT = ROOT / "docs" / "webchat.png"
 #: Every letter, digit and mark Dari and Pashto text uses, Pashto's own letters first.
 DARI_AND_PASHTO = (
@@ -335,6 +337,87 @@ def test_too_many_messages_the_page_waits_as_told_says_so_and_then_sends(
     assert page.locator(".msg.failed").count() == 0 and page.locator(".msg.user").count() == 1
     expect(status).to_be_hidden()
     page.context.close()
+
+
+def test_told_to_wait_half_an_hour_the_dari_page_says_so_and_sends_it_then(
+    browser: Browser, stack: Stack
+) -> None:
+    """The server asks a page behind a busy network to come back in 2000 s: the page says so
+    in Dari minutes («پس از ۳۴ دقیقه»), right to left, not "60 seconds", and sends the message
+    by itself at that time, once."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="fa-AF")
+    page = context.new_page()
+    page.clock.install()
+    sent: list[str] = []
+
+    def crowded_once(route: Route) -> None:
+        sent.append(route.request.post_data or "")
+        if len(sent) > 1:
+            route.continue_()
+            return
+        route.fulfill(
+            status=429,
+            headers={"Retry-After": "2000"},
+            content_type="application/json",
+            body=json.dumps({"error": "too many new conversations per hour", "retry_after": 2000}),
+        )
+
+    page.route("**/webhook", crowded_once)
+    page.goto(f"{stack.rasa_url}/webchat/")
+    page.get_by_label("سوال شما").fill("پرواز بعدی چه وقت است؟")
+    page.keyboard.press("Enter")
+    status = page.get_by_role("status")
+    expect(status).to_contain_text("پیام شما پس از ۳۴ دقیقه فرستاده می‌شود")
+    assert status.evaluate("el => getComputedStyle(el).direction") == "rtl"
+    assert not any(digit in status.inner_text() for digit in "0123456789")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.clock.fast_forward(1_990_000)  # not yet: still waiting, still shown as waiting
+    assert len(sent) == 1
+    expect(page.locator(".msg.user.pending")).to_have_count(1)
+    page.clock.fast_forward(20_000)
+    reply = page.locator(REPLY).first
+    expect(reply).to_be_visible(timeout=REPLY_TIMEOUT_MS)
+    assert reply.get_attribute("lang") == "fa-AF"
+    assert len(sent) == 2 and json.loads(sent[1])["message"] == "پرواز بعدی چه وقت است؟"
+    assert page.locator(".msg.user").count() == 1 and page.locator(".msg.failed").count() == 0
+    expect(status).to_be_hidden()
+    context.close()
+
+
+def test_asked_for_work_the_page_does_it_and_sends_the_message_again(
+    page: Page, stack: Stack
+) -> None:
+    """A busy network: the server answers 401 with work; the page finds the nonce in plain
+    JavaScript (SHA-256 of "challenge:nonce" starting with 12 zero bits), sends the message
+    again with it, and keeps the ticket the answer gives it for its later messages."""
+    challenge = f"{int(time.time())}.{'ab' * 12}"
+    bodies: list[dict[str, Any]] = []
+
+    def work_first(route: Route) -> None:
+        bodies.append(json.loads(route.request.post_data or "{}"))
+        if len(bodies) > 1:
+            route.continue_()
+            return
+        route.fulfill(
+            status=401,
+            headers={"WWW-Authenticate": f'Work challenge="{challenge}", bits="12"'},
+            content_type="application/json",
+            body=json.dumps({"error": "work first", "work": {"challenge": challenge, "bits": 12}}),
+        )
+
+    page.route("**/webhook", work_first)
+    page.goto(f"{stack.rasa_url}/webchat/")
+    answer = ask(page, "is abbey gate open?")
+    assert answer.startswith("• Abbey Gate:")
+    first, second = bodies[:2]
+    assert first["ticket"] == "" and "work" not in first
+    assert second["work"]["challenge"] == challenge
+    digest = hashlib.sha256(f"{challenge}:{second['work']['nonce']}".encode()).digest()
+    assert int.from_bytes(digest, "big") >> (256 - 12) == 0
+    ticket = page.evaluate("localStorage.getItem('evacuee-webchat.ticket')")
+    assert ticket  # the real server gave the page its ticket with the answer
+    ask(page, "when is the next flight?")
+    assert bodies[-1]["ticket"] == ticket and "work" not in bodies[-1]
 
 
 def test_reopened_offline_the_page_shows_the_chat_kept_on_the_phone(

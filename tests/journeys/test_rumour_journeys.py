@@ -131,6 +131,29 @@ def test_a_pashto_father_is_told_the_facebook_list_is_false_and_how_the_embassy_
     screenshot(page, "rumour-pashto-facebook-false")
 
 
+def test_a_dari_reader_hears_all_gates_open_tonight_and_reads_false_before_the_gates(
+    running: Running, phone: Phone
+) -> None:
+    # The gates' record is newer than the verdict; the verdict is still shown, first.
+    question = "راست است که امشب همه دروازه‌ها برای زنان و اطفال باز می‌شوند؟"
+    page, replies = on_the_web_chat(running, phone, "fa-AF", question)
+    assert FALSE["prs"] in replies and "چنین چیزی اعلام نشده است" in replies, replies
+    assert replies.index(FALSE["prs"]) < replies.index("معلومات فعلی منابع ما"), replies
+    assert replies.index("معلومات فعلی منابع ما") < replies.index("دروازهٔ شمالی"), replies
+    screenshot(page, "rumour-dari-gates-tonight-false")
+
+
+def test_a_dari_reader_pays_for_a_seat_rumour_is_told_nobody_may_charge_first(
+    running: Running, phone: Phone
+) -> None:
+    question = "شنیدم که در میدان هوایی به کسانی که پول بدهند جای میدهند"
+    page, replies = on_the_web_chat(running, phone, "fa-AF", question)
+    assert "هیچ کس حق ندارد برای جای در پرواز" in replies, replies
+    assert replies.index("هیچ کس حق ندارد") < replies.index("هنوز بررسی نکرده‌ایم"), replies
+    assert "نمی‌توانیم بگوییم" not in replies, replies
+    screenshot(page, "rumour-dari-pay-for-a-seat")
+
+
 @pytest.mark.parametrize(
     ("language", "question"),
     [
@@ -180,6 +203,6 @@ def test_a_dari_telegram_reader_forwards_two_rumours_and_types_one_to_be_told(
 
     unknown = "ازبکستان فردا سرحد حیرتان را برای همه خانواده‌ها باز میکند"
     reply = telegram(running, providers, chat, unknown, forwarded=True)
-    assert "هنوز بررسی نکرده‌ایم" in reply and "۱ را بفرستید" in reply, reply
+    assert "هنوز بررسی نکرده‌ایم" in reply and "۱ بفرستید" in reply, reply
     reply = telegram(running, providers, chat, "۱")
-    assert "همین‌جا برای تان خبر می‌دهیم" in reply, reply
+    assert "همین‌جا برایتان خبر می‌دهیم" in reply, reply

@@ -17,11 +17,17 @@ from actions.admin.console.guard import set_cookie
 FLASH_COOKIE = "console_flash"
 
 
+#: A further message: its key and values.
+Said = tuple[str, dict[str, object]]
+
+
 def redirect_with(
-    request: web.Request, location: str, key: str, **values: object
+    request: web.Request, location: str, key: str, *also: Said, **values: object
 ) -> web.HTTPSeeOther:
+    """Redirect, saying ``key`` with ``values`` on the next page, then each of ``also``."""
     response = web.HTTPSeeOther(location)
-    payload = json.dumps({"key": key, "values": values}, ensure_ascii=True)
+    more = [{"key": said, "values": named} for said, named in also]
+    payload = json.dumps({"key": key, "values": values, "also": more}, ensure_ascii=True)
     set_cookie(
         request, response, FLASH_COOKIE, base64.urlsafe_b64encode(payload.encode()).decode(), 60
     )
@@ -29,17 +35,17 @@ def redirect_with(
 
 
 def take(request: web.Request, language: str) -> list[tuple[str, str]]:
-    """The waiting message, as (kind, text); the caller deletes the cookie."""
+    """The waiting messages, as (kind, text); the caller deletes the cookie."""
     raw = request.cookies.get(FLASH_COOKIE)
     if not raw:
         return []
     try:
         data = json.loads(base64.urlsafe_b64decode(raw.encode()))
-        key, values = data["key"], data["values"]
-        if not words.has(key) or not isinstance(values, dict):
+        said = [data, *data.get("also", [])]
+        if not all(words.has(one["key"]) and isinstance(one["values"], dict) for one in said):
             return []
-        return [("ok", words.say(key, language, **values))]
-    except (ValueError, KeyError, TypeError, IndexError):
+        return [("ok", words.say(one["key"], language, **one["values"])) for one in said]
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
         return []
 
 

@@ -2,7 +2,8 @@
 
 The diff is per field (texts per language): before struck through, after underlined, which
 is what an editor needs to see at a glance on a phone. Undoing is ``publishing.rollback``: a new
-revision, itself undoable.
+revision, itself undoable; undoing an airport's closure puts back the gates closed with it, and
+the page after it names them, and any it left because they changed since.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 from aiohttp import web
 from sqlalchemy.orm import Session
 
-from actions import publishing
+from actions import consistency, publishing
 from actions.admin.console import flash
 from actions.admin.console.forms import shown
 from actions.admin.console.guard import FormRefused, checked_form, editor_or_sign_in, field
@@ -21,6 +22,7 @@ from actions.admin.console.refusals import form_refused, not_found
 from actions.admin.state import in_transaction, now
 from actions.content import editing
 from actions.content import format as fmt
+from actions.content.models import Gate
 from actions.content.records import KindSpec, spec_for
 from actions.content.revision import Revision
 from actions.content.validation import ContentError
@@ -97,19 +99,35 @@ async def rollback(request: web.Request) -> web.Response:
     except FormRefused as refusal:
         return form_refused(request, who, refusal)
     revision_id, moment = int(request.match_info["revision"]), now(request)
+    language, _ = interface_language(request)
 
-    def undo(session: Session) -> tuple[str, str]:
-        change = publishing.rollback(
+    def undo(session: Session) -> tuple[str, str, list[flash.Said]]:
+        undone = publishing.rollback(
             session, who.editor, revision_id, field(form, "note"), now=moment
         )
-        return change.kind.value, change.record_key
+        change = undone.revision
+        return change.kind.value, change.record_key, _with_it(session, undone, language)
 
     try:
-        kind, key = await in_transaction(request, undo)
+        kind, key, also = await in_transaction(request, undo)
     except ContentError as error:
         return render(
             request, "refused.html", {"reason": "not_found", "detail": str(error)}, who, 409
         )
     raise flash.redirect_with(
-        request, f"/console/history/{kind}/{key}", "rolled_back", record=f"{kind} {key}"
+        request, f"/console/history/{kind}/{key}", "rolled_back", *also, record=f"{kind} {key}"
     )
+
+
+def _with_it(session: Session, undone: publishing.Undone, language: str) -> list[flash.Said]:
+    """ "Gates put back with it: East Gate, …", and those left because they changed since."""
+    said: list[flash.Said] = []
+    for key, gates in (("rolled_back_gates", undone.changed_state), ("rollback_left", undone.left)):
+        names = [
+            fmt.text(row, "name", language)
+            for gate in gates
+            if (row := session.get(Gate, gate.record_id)) is not None
+        ]
+        if names:
+            said.append((key, {"gates": consistency.listed(names, language)}))
+    return said

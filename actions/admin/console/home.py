@@ -19,7 +19,8 @@ from actions.admin.console.titles import title
 from actions.admin.state import in_transaction, now
 from actions.content import format as fmt
 from actions.content.editing import StaleVersion
-from actions.content.localise import isolate
+from actions.content.localise import isolate, word
+from actions.content.models import Gate, RecordKind
 from actions.content.validation import ContentError
 from actions.settings import FreshnessLimits
 
@@ -39,6 +40,23 @@ def _shown(
         "limit": words.duration(need.limit, language),
         "over": words.duration(abs(need.over), language),
         "version": known.get((need.kind, need.row.id), 0),
+    }
+
+
+def _contradicting(gate: Gate, language: str) -> dict[str, Any]:
+    """A gate whose note says the airport is closed, with what the airport says instead."""
+    status = gate.airport.status
+    if status is None or status.withdrawn_at is not None:
+        state = words.say("is_withdrawn", language)
+    else:
+        state = word("status", status.state.value, language)
+    return {
+        "kind": RecordKind.GATE.value,
+        "key": f"{gate.airport.iata}/{gate.slug}",
+        "title": title(gate, language),
+        "note": fmt.text(gate, "note", language),
+        "airport": fmt.text(gate.airport, "name", language),
+        "state": state,
     }
 
 
@@ -72,6 +90,7 @@ async def home(request: web.Request) -> web.Response:
         needs = what_needs_me(session, moment, limits)
         known = versions(session, [*needs.stale, *needs.soon, *needs.expired])
         return {
+            "contradicting": [_contradicting(gate, language) for gate in needs.contradicting],
             "stale": [_shown(n, language, moment, known) for n in needs.stale],
             "soon": [_shown(n, language, moment, known) for n in needs.soon],
             "expired": [_shown(n, language, moment, known) for n in needs.expired],

@@ -1,10 +1,14 @@
-"""What needs an editor now: facts past or near their freshness limit, expired, untranslated,
-and alerts that did not reach people (with what became of the latest ones).
+"""What needs an editor now: gates that contradict their airport, facts past or near their
+freshness limit, expired, untranslated, and alerts that did not reach people (with what became
+of the latest ones).
 
-Ordered by harm: a stale fact is still shown (with a warning) and gets more wrong every hour,
-so it comes first, the stalest at the top; then those about to pass the limit; then volatile
-facts past ``valid_until``, which answers already call out of date. Flights count only until a
-few hours after departure (:data:`RECENT_DEPARTURE`): after that nobody asks about them.
+Ordered by harm: a gate saying "closed — The airport is closed." under an open airport is
+read as true by everyone who asks, with no warning, so it comes first
+(:func:`actions.consistency.contradicting_gates`); a stale fact is still shown (with a warning)
+and gets more wrong every hour, so it comes next, the stalest at the top; then those about to
+pass the limit; then volatile facts past ``valid_until``, which answers already call out of
+date. Flights count only until a few hours after departure (:data:`RECENT_DEPARTURE`): after
+that nobody asks about them.
 
 Why it is fast with 10 000 flights: the database counts every list in one statement, from
 partial indexes of current records that hold what the counts compare (migration 0013); then
@@ -24,11 +28,12 @@ from sqlalchemy import Integer, and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import BindParameter
 
+from actions import consistency
 from actions.admin.console.alert_outcomes import Outcome, outcomes
 from actions.admin.console.titles import shown_with
 from actions.alerts.models import Broadcast
 from actions.content.kinds import freshness_where
-from actions.content.models import Flight, UTCDateTime
+from actions.content.models import Flight, Gate, UTCDateTime
 from actions.content.records import SPECS
 from actions.content.review import MissingText, missing_translations, untranslated_count
 from actions.content.revision import RecordKind, Revision
@@ -80,6 +85,8 @@ class Needs:
     totals: dict[str, int]
     #: Broadcasts of the last :data:`RECENT_ALERTS` with no failure (not a need: news).
     recent_alerts: list[AlertReport] = field(default_factory=list)
+    #: Gates whose note says the airport is closed while it is not.
+    contradicting: list[Gate] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -243,11 +250,25 @@ def what_needs_me(session: Session, now: datetime, limits: FreshnessLimits) -> N
     missing = dict(zip(steps.texts, counted[len(steps.wanted) :], strict=True))
     untranslated = missing_translations(session, SHOWN, [kind for kind, n in missing.items() if n])
     failed, recent = _alerts(session, now)
-    totals |= {"untranslated": sum(missing.values()), "failed_alerts": len(failed)}
+    contradicting = consistency.contradicting_gates(session)
+    totals |= {
+        "untranslated": sum(missing.values()),
+        "failed_alerts": len(failed),
+        "contradicting": len(contradicting),
+    }
     stale = sorted(lists["stale"], key=lambda need: need.over, reverse=True)
     soon = sorted(lists["soon"], key=lambda need: need.over, reverse=True)
     expired = sorted(lists["expired"], key=lambda need: need.over)
-    return Needs(stale[:SHOWN], soon[:SHOWN], expired[:SHOWN], untranslated, failed, totals, recent)
+    return Needs(
+        stale[:SHOWN],
+        soon[:SHOWN],
+        expired[:SHOWN],
+        untranslated,
+        failed,
+        totals,
+        recent,
+        contradicting[:SHOWN],
+    )
 
 
 def versions(session: Session, needs: list[Need]) -> dict[tuple[str, int], int]:

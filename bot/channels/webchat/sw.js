@@ -1,4 +1,4 @@
-/* The web chat's service worker: keeps the page's own three files, so that the page opens, and
+/* The web chat's service worker: keeps the page's own four files, so that the page opens, and
  * shows the chat kept on the phone, without a connection (a reload on a bad network must not end
  * on the browser's "No internet" page). Network first: when the server answers, its files are
  * used and kept; only when it cannot be reached are the kept ones shown. Nothing else passes
@@ -6,7 +6,7 @@
 "use strict";
 
 var CACHE = "evacuee-webchat-page";
-var FILES = ["", "widget.js", "widget.css"]; // relative to the page's address: "" is the page
+var FILES = ["", "widget.js", "widget.css", "work.js"]; // relative to the page: "" is the page
 
 function kept(path) {
   return new URL(path, self.registration.scope).href;

@@ -11,7 +11,14 @@
  *
  * The chat is kept on this device, bounded (HISTORY_LIMIT, HISTORY_DAYS), and shown again when
  * the page is reopened; "clear this chat" and "delete my data" remove it
- * (docs/DATA_PROTECTION.md, "The web chat on a shared phone"). */
+ * (docs/DATA_PROTECTION.md, "The web chat on a shared phone").
+ *
+ * Limits (docs/OPERATIONS.md, "Web chat limits per client"): the server gives the page a ticket
+ * for its conversation, sent with every message after, so that the many people behind one
+ * network address are each a client of their own. Opening a conversation from a busy network
+ * may first ask for a little work (work.js), done here before the message is sent again. Told
+ * to wait (429), the page says how long the server asked, in minutes when it is long, with the
+ * SMS number and the help line meanwhile, and sends the message then by itself. */
 (function () {
   "use strict";
 
@@ -21,7 +28,12 @@
   var WELCOME = "welcome";
   var STORE = "evacuee-webchat.";
   var MAX_DELAY = 30000;
-  var MAX_CROWDED_DELAY = 60000; // a 429 says when to come back; ask again at most this late
+  // A 429 says when to come back: at the latest when the server's hour turns (and once more
+  // for a clock a little off); the page then asks again, and is told again if need be.
+  var MAX_CROWDED_DELAY = 3660000;
+  var MINUTES_FROM = 120; // a wait this long or longer is said in minutes
+  var MAX_WORK_ROUNDS = 5; // work asked again and again: wait as after a failure instead
+  var TICKET_HEADER = "X-Webchat-Ticket";
   var MAILBOX = "mailbox";
   var POLL_FIRST = 5000;        // right after the person wrote, or a message came
   var POLL_WAITING = 15000;     // at most, while a caseworker has the conversation
@@ -66,6 +78,9 @@
 
   var sender = store("sender") || randomId();
   store("sender", sender);
+  // "" tells the server this page knows tickets and can do the work; a page without work.js
+  // (an older copy of the page around this script) says nothing and keeps the old rule.
+  var ticket = window.webchatWork ? store("ticket") || "" : null;
 
   function known(code) { return Object.prototype.hasOwnProperty.call(LANGS, code); }
 
@@ -86,7 +101,10 @@
 
   function say(key, seconds) {
     var text = LANGS[language].words[key];
-    return seconds === undefined ? text : text.replace("{seconds}", inDigits(seconds, language));
+    if (seconds === undefined) return text;
+    var minutes = Math.ceil(seconds / 60);
+    return text.replace("{seconds}", inDigits(seconds, language))
+      .replace("{minutes}", inDigits(minutes, language));
   }
 
   /* Text into an element laid out in ``code``: in a left-to-right bubble every Arabic-script
@@ -240,9 +258,20 @@
     }).catch(function () { /* offline on a first visit: the composer still works */ });
   }
 
-  function showStatus(text) {
+  /* ``ways``: the other ways to ask or get help, each [before, number, after], a line each,
+   * the number kept left to right in a right-to-left sentence. */
+  function showStatus(text, ways) {
     statusLine.hidden = !text;
     statusLine.textContent = text || "";
+    (ways || []).forEach(function (way) {
+      var number = document.createElement("bdi");
+      number.dir = "ltr";
+      number.textContent = way[1];
+      statusLine.appendChild(document.createElement("br"));
+      statusLine.appendChild(document.createTextNode(way[0]));
+      statusLine.appendChild(number);
+      statusLine.appendChild(document.createTextNode(way[2]));
+    });
     form.setAttribute("aria-busy", String(Boolean(text)));
   }
 
@@ -268,24 +297,59 @@
     flush();
   }
 
-  function retryLater(wait, message) {
-    showStatus(say(message, Math.round(wait / 1000))); // «پس از ۴ ثانیه»: the reader's digits
+  function retryLater(wait, message, ways) {
+    showStatus(say(message, Math.round(wait / 1000)), ways); // «پس از ۴ ثانیه»: the reader's digits
     timer = window.setTimeout(function () { timer = null; flush(); }, wait);
+  }
+
+  /* Told to wait: as long as the server asked, said in seconds or minutes, and what else to do
+   * meanwhile (a long wait is no use to someone who needs help now). */
+  function waitAsTold(wait) {
+    var long = wait >= MINUTES_FROM * 1000 && LANGS[language].words.too_many_minutes;
+    retryLater(wait, long ? "too_many_minutes" : "too_many", LANGS[language].ways);
+  }
+
+  /* 401 with work: the nonce that opens the conversation, then the message goes again. */
+  function doWork(entry, body) {
+    var work = body && body.work;
+    entry.workRounds = (entry.workRounds || 0) + 1;
+    if (!work || entry.workRounds > MAX_WORK_ROUNDS) {
+      return Promise.resolve(work ? { failed: true } : { refused: true });
+    }
+    return window.webchatWork.solve(String(work.challenge), Number(work.bits)).then(function (nonce) {
+      entry.work = { challenge: String(work.challenge), nonce: nonce };
+      return { again: true };
+    });
   }
 
   function flush() {
     if (busy || timer || !outbox.length) return;
     busy = true;
     var entry = outbox[0];
+    var body = { sender: sender, message: entry.text, metadata: { language_hint: language } };
+    if (ticket !== null) body.ticket = ticket;
+    if (entry.work) body.work = entry.work;
     fetch(WEBHOOK, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ sender: sender, message: entry.text, metadata: { language_hint: language } })
+      body: JSON.stringify(body)
     }).then(function (response) {
+      var given = response.headers.get(TICKET_HEADER);
+      if (given && ticket !== null) {
+        ticket = given;
+        store("ticket", given);
+      }
       if (response.status === 429) {
         // Many messages from this network: wait as long as the server asks, then send again.
-        var asked = Number(response.headers.get("Retry-After")) * 1000;
-        return { crowded: Math.min(Math.max(asked || delay, 1000), MAX_CROWDED_DELAY) };
+        return response.json().catch(function () { return {}; }).then(function (answer) {
+          var asked = Number(response.headers.get("Retry-After")) || Number(answer && answer.retry_after);
+          return { crowded: Math.min(Math.max(asked * 1000 || delay, 1000), MAX_CROWDED_DELAY) };
+        });
+      }
+      if (response.status === 401) {
+        return response.json().catch(function () { return null; }).then(function (answer) {
+          return doWork(entry, answer);
+        });
       }
       if (response.status >= 400 && response.status < 500) {
         return { refused: true }; // the server will never take it: don't retry forever
@@ -293,8 +357,15 @@
       if (!response.ok) throw new Error("HTTP " + response.status);
       return response.json().then(function (replies) { return { replies: replies }; });
     }).then(function (result) {
+      if (result.again) return; // the work is done: sent again at once
+      if (result.failed) { // asked for work again and again: try later, as after a failure
+        entry.workRounds = 0;
+        retryLater(delay, "retry_in");
+        delay = Math.min(delay * 2, MAX_DELAY);
+        return;
+      }
       if (result.crowded) {
-        retryLater(result.crowded, "too_many");
+        waitAsTold(result.crowded);
         return;
       }
       outbox.shift();

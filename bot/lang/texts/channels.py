@@ -51,6 +51,13 @@ TEXTS: Final[dict[str, Entry]] = {
         "ps": "اوس ډېر خلک پیغامونه لیږي. ستاسو پوښتنه په کتار کې ده؛ ځواب به نږدې {minutes} "
         "دقیقې وروسته درشي.",
     },
+    # The same notice when the answer is less than a minute away (bot/channels/waits.py).
+    "in_line_soon": {
+        "en": "Many people are writing now. Your question is in line; the answer comes in a "
+        "moment.",
+        "prs": "فعلاً مردم زیاد پیام می‌فرستند. سوال‌تان در نوبت است؛ جواب چند لحظه بعد می‌رسد.",
+        "ps": "اوس ډېر خلک پیغامونه لیږي. ستاسو پوښتنه په کتار کې ده؛ ځواب به څو شېبې وروسته درشي.",
+    },
     # Said once a day in a Telegram group the bot was added to, followed by the link to the
     # bot (https://t.me/<bot username>): in a group everyone sees who asks what.
     "write_privately": {

@@ -61,6 +61,18 @@ TEXTS: Final[dict[str, Entry]] = {
         "ps": "دا فورم ونه لوستل شو؛ ښايي د فایل په نوم کې نوې کرښه وي. هېڅ شی بدل نه شو: "
         "د فایل نوم بدل کړئ او بیا یې ولېږئ.",
     },
+    #: Gates whose note says the airport is closed while it is not (actions/consistency.py).
+    "contradicting": {
+        "en": "Gates that say the airport is closed",
+        "prs": "دروازه‌هایی که می‌گویند میدان هوایی بسته است",
+        "ps": "هغه دروازې چې وايي هوايي ډګر بند دی",
+    },
+    "contradicting_why": {
+        "en": "Its note says “{note}”, but {airport} is {state}. Change the gate's state and note.",
+        "prs": "یادداشت آن می‌گوید «{note}»، ولی {airport} {state} است. وضعیت و یادداشت "
+        "دروازه را تغییر دهید.",
+        "ps": "یادښت یې وايي «{note}»، خو {airport} {state} دی. د دروازې حالت او یادښت بدل کړئ.",
+    },
     "stale": {
         "en": "Past their freshness limit",
         "prs": "وقت بررسی‌شان گذشته",
@@ -340,6 +352,20 @@ TEXTS: Final[dict[str, Entry]] = {
         "en": "Undone: {record}.",
         "prs": "لغو شد: {record}.",
         "ps": "بېرته وګرځول شو: {record}.",
+    },
+    #: Undoing an airport's closure puts back the gates closed with it (actions/publishing.py).
+    "rolled_back_gates": {
+        "en": "Gates put back with it: {gates}.",
+        "prs": "دروازه‌هایی که همراه آن به حالت قبلی برگشتند: {gates}.",
+        "ps": "هغه دروازې چې ورسره پخواني حالت ته وګرځېدې: {gates}.",
+    },
+    #: ... except a gate changed since: its later change may be a closure of its own.
+    "rollback_left": {
+        "en": "Not put back, because they changed since: {gates}. Check that each still holds.",
+        "prs": "به حالت قبلی برنگشتند، چون بعداً تغییر کرده‌اند: {gates}. بررسی کنید که هر "
+        "کدام هنوز درست است.",
+        "ps": "پخواني حالت ته ونه ګرځول شوې، ځکه وروسته بدلې شوې دي: {gates}. وګورئ چې هره "
+        "یوه لا سمه ده.",
     },
     "before": {"en": "before", "prs": "قبل", "ps": "مخکې"},
     "after": {"en": "after", "prs": "بعد", "ps": "وروسته"},

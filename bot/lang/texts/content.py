@@ -32,6 +32,22 @@ TEXTS: Final[dict[str, Entry]] = {
                 "prs": "ساعت {hour} {part} ({hh_mm})",
                 "ps": "{part} {hour} {o_clock} ({hh_mm})",
             },
+            # A time after midnight (00:00–03:59): Dari and Pashto name the night by the
+            # evening it follows ({night}: «یکشنبه شب», bot/lang/calendar.py NIGHTS) and give
+            # the calendar day with the 24-hour time in brackets; English as by day.
+            "departure_night": {
+                "en": "{weekday} {day} {month}, {hh_mm}",
+                "prs": "{night}، ساعت {hour} {after_midnight} ({weekday} {day} {month}، {hh_mm})",
+                "ps": "{night}، {after_midnight} {hour} {o_clock} "
+                "({weekday} {day} {month}، {hh_mm})",
+            },
+            # {after_midnight} of the night patterns, and the same at 00:00 itself.
+            "after_midnight": {
+                "en": "after midnight",
+                "prs": "بعد از نیمه‌شب",
+                "ps": "له نیمې شپې وروسته",
+            },
+            "midnight": {"en": "midnight", "prs": "نیمه‌شب", "ps": "نیمه شپه"},
             "date": {
                 "en": "{day} {month} {year}",
                 "prs": "{day} {month} {year}",
@@ -177,6 +193,12 @@ TEXTS: Final[dict[str, Entry]] = {
             },
             "any_destination": {"en": "any destination", "prs": "همه مقصدها", "ps": "ټولو ځایونو"},
             "just_now": {"en": "just now", "prs": "همین حالا", "ps": "همدا اوس"},
+            #: An SMS verdict of a claim a message came only loosely close to.
+            "closest_checked": {
+                "en": "Closest we checked",
+                "prs": "نزدیک‌ترین گپ بررسی‌شده",
+                "ps": "تر ټولو نږدې کتلې خبره",
+            },
             "none": {"en": "none", "prs": "هیچ کدام", "ps": "هېڅ یو"},
             "no_current_guidance": {
                 "en": "No current guidance; ask your embassy or the organisation evacuating you.",
@@ -220,10 +242,26 @@ TEXTS: Final[dict[str, Entry]] = {
         "brief",
         {
             # A flight's time on SMS: pattern.time without the 24-hour time in brackets,
-            # «۱:۵۸ شب», «د شپې ۱:۵۸ بجې»; English keeps the 24-hour clock.
+            # «۳ بعد از چاشت», «د سهار ۹ بجې»; English keeps the 24-hour clock.
             "time": {"en": "{hh_mm}", "prs": "{hour} {part}", "ps": "{part} {hour} {o_clock}"},
             "today": {"en": "today", "prs": "امروز", "ps": "نن"},
             "tomorrow": {"en": "tomorrow", "prs": "فردا", "ps": "سبا"},
+            # A time after midnight on SMS: Dari and Pashto name the night ({night}: «امشب»,
+            # «یکشنبه شب»), never «فردا شب», which is the night after tomorrow's day; English
+            # names the calendar day ({day}: "tomorrow") as by day.
+            "night_time": {
+                "en": "{day} {hh_mm}",
+                "prs": "{night} {hour} {after_midnight}",
+                "ps": "{night} {hour} {o_clock} ({after_midnight})",
+            },
+            # The night the reader is in or is coming, as they count it even after midnight.
+            "tonight": {"en": "tonight", "prs": "امشب", "ps": "نن شپه"},
+            # A night a week or more away, whose weekday alone could be this week's.
+            "night_dated": {
+                "en": "{night} ({day} {month})",
+                "prs": "{night} ({day} {month})",
+                "ps": "{night} ({day} {month})",
+            },
             "checked": {
                 "en": "checked {ago}, {source}",
                 "prs": "تایید {ago}، {source}",

@@ -2,7 +2,7 @@
 without JavaScript. The page gets them from the server with the table of page languages
 (``bot/channels/webchat_page.py``), so a language added to ``LANGUAGES`` without them stops
 the start like every other entry of the catalogue. ``{seconds}`` is filled in by the page, in
-the language's own digits.
+the language's own digits, as is ``{minutes}``.
 """
 
 from __future__ import annotations
@@ -34,13 +34,23 @@ TEXTS: Final[dict[str, Entry]] = {
         "ps": "بیا وصلېږي… بله هڅه په {seconds} ثانیو کې.",
     },
     # The server answered 429: many messages from one network (a camp's Wi-Fi, or a flood).
-    # The message is kept and sent by itself; the person need not write it again.
+    # The message is kept and sent by itself, after the wait the server gave; the person need
+    # not write it again. Under two minutes in seconds, else in minutes (``too_many_minutes``).
+    # Below either: the SMS number and the help line (``no_script_sms``, channels.call_hotline).
     "too_many": {
         "en": "Many messages are coming from this network right now. Yours will be sent in "
         "{seconds} s; you do not need to write it again.",
         "prs": "همین حالا از این شبکه پیام‌های زیادی می‌آید. پیام شما پس از {seconds} ثانیه "
         "فرستاده می‌شود؛ لازم نیست آن را دوباره بنویسید.",
         "ps": "همدا اوس له دې شبکې ډېر پیغامونه راځي. ستاسو پیغام به په {seconds} ثانیو کې "
+        "ولېږل شي؛ اړتیا نشته چې بیا یې ولیکئ.",
+    },
+    "too_many_minutes": {
+        "en": "Many messages are coming from this network right now. Yours will be sent in "
+        "{minutes} min; you do not need to write it again.",
+        "prs": "همین حالا از این شبکه پیام‌های زیادی می‌آید. پیام شما پس از {minutes} دقیقه "
+        "فرستاده می‌شود؛ لازم نیست آن را دوباره بنویسید.",
+        "ps": "همدا اوس له دې شبکې ډېر پیغامونه راځي. ستاسو پیغام به په {minutes} دقیقو کې "
         "ولېږل شي؛ اړتیا نشته چې بیا یې ولیکئ.",
     },
     "refused": {

@@ -1,0 +1,207 @@
+"""The verdict of a checked rumour, and the rumour a message is: shared by the claims' action
+and the answers a rumour may be hiding behind.
+
+An editor's own phrasing of a rumour, typed word for word ("Is the Torkham border open?"), is
+read by the NLU as the everyday question it looks like: the airport's status. The answers to
+such questions (``RumourFirst``) give the rumour's verdict first when the message is one of
+its claim's texts or phrasings, then their own answer as what the sources say now.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from functools import lru_cache
+from typing import Final
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from actions.chat.claim_alert import cut_to_fit
+from actions.claims.everyday import everyday_questions
+from actions.claims.matching import ClaimIndex
+from actions.content import format as fmt
+from actions.content import queries
+from actions.content.answering import ContentAction, Reply
+from actions.content.database_action import Turn
+from actions.content.localise import isolate_latin, word
+from actions.content.models import Claim, ClaimVerdict, GuidanceTopic, RecordKind
+from actions.content.revision import Revision
+from bot.channels.sms_render import for_basic_phones
+from bot.channels.sms_segments import fits
+from bot.lang.advice import is_advice, sentences
+from bot.lang.normalise import normalise
+
+#: A claim is named in at most this many characters: people read it as the name of what
+#: they heard, never their own message quoted back.
+CLAIM_NAME_CHARS = 80
+#: The lengths an SMS tries for the name, longest first, to leave room for whole advice.
+SMS_NAME_CHARS: Final = (CLAIM_NAME_CHARS, 60, 40)
+#: Verdicts that say the rumour is wrong: shown whatever a newer record says.
+MISLEAD: Final = frozenset({ClaimVerdict.FALSE, ClaimVerdict.MISLEADING})
+#: What is left of a text to compare word for word: its words, without case or punctuation.
+_WORDS: Final = re.compile(r"\w+")
+
+
+def word_for_word(text: str) -> str:
+    """``text`` as compared with an editor's phrasing: «آیا سرحد تورخم باز است؟» and
+    "ایا سرحد تورخم باز است" are the same."""
+    return " ".join(_WORDS.findall(normalise(text)))
+
+
+@lru_cache(maxsize=1)
+def _everyday() -> tuple[str, ...]:
+    return tuple(everyday_questions())
+
+
+class ClaimIndexCache:
+    """The claims' index, built once per process and again only when the claims changed.
+
+    The check is two cheap queries: the newest claim revision (an edit, a rollback, a
+    withdrawal) and how many claims are live now (a verdict that lapsed writes no revision).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._version: tuple[int, int] | None = None
+        self._index: ClaimIndex | None = None
+        self._phrased: Mapping[str, str] = {}
+
+    def get(self, session: Session, now: datetime) -> ClaimIndex:
+        return self._current(session, now)[0]
+
+    def phrased(self, session: Session, message: str, now: datetime) -> str | None:
+        """The slug of the claim ``message`` is word for word a text or phrasing of."""
+        return self._current(session, now)[1].get(word_for_word(message))
+
+    def _current(self, session: Session, now: datetime) -> tuple[ClaimIndex, Mapping[str, str]]:
+        version = _claims_version(session, now)
+        with self._lock:
+            if self._index is None or version != self._version:
+                claims = queries.claims_for_matching(session, now)
+                self._index = ClaimIndex(claims, everyday=_everyday())
+                self._phrased = {
+                    word_for_word(text): slug for slug, texts in claims for text in texts
+                }
+                self._version = version
+            return self._index, self._phrased
+
+
+def _claims_version(session: Session, now: datetime) -> tuple[int, int]:
+    newest = session.scalar(select(func.max(Revision.id)).where(Revision.kind == RecordKind.CLAIM))
+    live = session.scalar(
+        select(func.count(Claim.id)).where(
+            Claim.withdrawn_at.is_(None), Claim.valid_until.is_(None) | (Claim.valid_until > now)
+        )
+    )
+    return int(newest or 0), int(live or 0)
+
+
+INDEX = ClaimIndexCache()
+
+
+def claim_name(claim: Claim, language: str, chars: int = CLAIM_NAME_CHARS) -> str:
+    """The claim's own text in at most ``chars``, cut at a word."""
+    name = " ".join(fmt.text(claim, "claim", language).split())
+    if len(name) > chars:
+        name = name[: chars - 1].rsplit(" ", 1)[0] + "…"
+    return name
+
+
+def brief_explanation(explanation: str, language: str, fitting: Callable[[str], bool]) -> str:
+    """What an SMS keeps of an explanation: as many of its sentences as are ``fitting``, what
+    it asks the reader to do first, then the fact it opens with, then the rest, in the editor's
+    order; the most important one cut at a word when even it alone does not fit."""
+    parts = sentences(explanation)
+    if not parts:
+        return ""
+    advice = [index for index, part in enumerate(parts) if is_advice(part, language)]
+    ranked = list(dict.fromkeys([*advice[:1], 0, *advice, *range(len(parts))]))
+    kept: set[int] = set()
+    for index in ranked:
+        if fitting(" ".join(parts[i] for i in sorted(kept | {index}))):
+            kept.add(index)
+    if not kept:
+        return cut_to_fit(parts[ranked[0]], fitting)
+    return " ".join(parts[i] for i in sorted(kept))
+
+
+def verdict_reply(
+    claim: Claim,
+    now: datetime,
+    language: str,
+    contact: GuidanceTopic | None = None,
+    *,
+    closest: bool = False,
+) -> Reply:
+    """The claim named, what editors found, why and what to do, how the real organisation
+    reaches people (``contact``: a fake list or letter borrows its name), who checked it when.
+    On SMS the verdict comes first in at most three segments: the explanation's sentences
+    that fit, what to do first (``brief_explanation``), then the contact's one way (kept
+    before the rest: it is what the reader acts on); when a sentence would be cut short,
+    the claim's name is shortened first (``SMS_NAME_CHARS``), which still says what it is.
+    ``closest``: the message came only loosely close, so the claim is named as the closest
+    one checked (``utter_claim_closest``)."""
+    name = isolate_latin(claim_name(claim, language), language)
+    verdict = fmt.verdict(claim, language)
+    explanation = isolate_latin(fmt.text(claim, "explanation", language), language)
+    provenance = fmt.verified(claim, now, language)
+    heading = word("label", "closest_checked", language) if closest else ""
+    reach = fmt.real_contact(contact, language, briefly=True) if contact is not None else ""
+    if contact is not None:
+        explanation = "\n".join((explanation, fmt.real_contact(contact, language)))
+    told = fmt.text(claim, "explanation", language)
+    for chars in SMS_NAME_CHARS:
+        sms_name = isolate_latin(claim_name(claim, language, chars), language)
+        head = f"{heading}: {verdict}: {sms_name}" if heading else f"{verdict}: {sms_name}"
+        brief, whole = _sms_brief(told, language, reach, head, provenance)
+        if whole:
+            break
+    return Reply(
+        "utter_claim_closest" if closest else "utter_claim_verdict",
+        {
+            "claim": name,
+            "claim_brief": sms_name,
+            "verdict": verdict,
+            "explanation": explanation,
+            "explanation_brief": isolate_latin(brief, language),
+            "provenance": provenance,
+            "heading": heading,
+        },
+        current=[claim],
+    )
+
+
+def _sms_brief(
+    told: str, language: str, reach: str, head: str, provenance: str
+) -> tuple[str, bool]:
+    """The explanation an SMS under ``head`` keeps, with the contact's one way (``reach``)
+    when it fits, and whether no sentence of it was cut short."""
+
+    def fitting(brief: str) -> bool:
+        # The check line sent is shorter than the provenance measured here.
+        return fits(for_basic_phones(f"{head}\n{brief}\n{provenance}"))
+
+    if reach and fitting(reach):
+        before = brief_explanation(told, language, lambda cut: fitting(f"{cut}\n{reach}"))
+        return (f"{before}\n{reach}" if before else reach), not before.endswith("…")
+    brief = brief_explanation(told, language, fitting)
+    return brief, not brief.endswith("…")
+
+
+class RumourFirst(ContentAction):
+    """An answer that a rumour's word-for-word phrasing reaches gives that rumour's verdict
+    first, then "what our sources say now" and its own answer."""
+
+    def replies(self, turn: Turn) -> list[Reply]:
+        answer = super().replies(turn)
+        message = str((turn.tracker.latest_message or {}).get("text") or "")
+        slug = INDEX.phrased(turn.session, message, turn.now) if message.strip() else None
+        claim = queries.claim_by_slug(turn.session, slug, turn.now) if slug else None
+        if claim is None:
+            return answer
+        contact = queries.official_contact(turn.session, claim, turn.now)
+        verdict = verdict_reply(claim, turn.now, turn.language, contact)
+        return [*self.completed(verdict, turn), Reply("utter_claim_now"), *answer]

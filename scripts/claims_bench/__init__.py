@@ -1,0 +1,1 @@
+"""The rumour benchmark's messages (YAML) and what it measures on them (``told``)."""
