@@ -333,7 +333,7 @@ async def test_a_focused_answer_says_what_it_answered_and_how_to_see_the_rest(
     heading = {
         "en": f"Flights for {message['query']} (Kabul time):",
         "prs": f"پروازها برای {message['query']} (به وقت کابل):",
-        "ps": f"د {message['query']} الوتنې (د کابل په وخت):",
+        "ps": f"الوتنې: {message['query']} (د کابل په وخت):",
     }[language]
     # Each flight block carries its own check; none stands apart (it would be a message alone).
     assert shown.startswith(f"{heading}\n\n{message['flights']}\n\n")

@@ -31,7 +31,7 @@ TEXTS: Final[dict[str, Entry]] = {
     # part of an answer and does not know it; running the turn again could repeat its actions.
     "cut_off": {
         "en": "Sorry, my answer to your last message may be incomplete. Please send it again.",
-        "prs": "ببخشید، جواب پیام آخر تان شاید کامل نباشد. لطفاً آن را دوباره بفرستید.",
+        "prs": "ببخشید، جواب پیام آخرتان شاید کامل نباشد. لطفاً آن را دوباره بفرستید.",
         "ps": "بښنه غواړم، ستاسو د وروستي پیغام ځواب ښايي بشپړ نه وي. مهرباني وکړئ بیا یې ولېږئ.",
     },
     # Added to try_again when the operator set EMERGENCY_HOTLINE (the same sentence as the
@@ -48,7 +48,7 @@ TEXTS: Final[dict[str, Entry]] = {
         "about {minutes} minutes.",
         "prs": "فعلاً مردم زیاد پیام می‌فرستند. سوال‌تان در نوبت است؛ جواب تقریباً بعد از "
         "{minutes} دقیقه می‌رسد.",
-        "ps": "اوس ډېر خلک پیغامونه لیږي. ستاسو پوښتنه په کتار کې ده؛ ځواب به نږدې {minutes} "
+        "ps": "اوس ډېر خلک پیغامونه لېږي. ستاسو پوښتنه په کتار کې ده؛ ځواب به نږدې {minutes} "
         "دقیقې وروسته درشي.",
     },
     # The same notice when the answer is less than a minute away (bot/channels/waits.py).
@@ -56,7 +56,7 @@ TEXTS: Final[dict[str, Entry]] = {
         "en": "Many people are writing now. Your question is in line; the answer comes in a "
         "moment.",
         "prs": "فعلاً مردم زیاد پیام می‌فرستند. سوال‌تان در نوبت است؛ جواب چند لحظه بعد می‌رسد.",
-        "ps": "اوس ډېر خلک پیغامونه لیږي. ستاسو پوښتنه په کتار کې ده؛ ځواب به څو شېبې وروسته درشي.",
+        "ps": "اوس ډېر خلک پیغامونه لېږي. ستاسو پوښتنه په کتار کې ده؛ ځواب به څو شېبې وروسته درشي.",
     },
     # Said once a day in a Telegram group the bot was added to, followed by the link to the
     # bot (https://t.me/<bot username>): in a group everyone sees who asks what.
