@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 
+from rasa_sdk import Tracker
 from sqlalchemy.orm import Session
 
 from actions.chat.claim_verdicts import RumourFirst
@@ -22,7 +24,8 @@ DEFAULT_AIRPORT = "KBL"
 
 class ActionAnswerAirportStatus(RumourFirst):
     """Answers "is the airport open?" (entity ``airport``, default KBL) and "is the East Gate
-    open?" (entity ``gate``: that gate first and fully, one line on how to see the others);
+    open?" (entity ``gate``: that gate first and fully, one line on how to see the others;
+    each gate a message names, when it names several);
     a rumour's own phrasing ("Is the Torkham border open?") gets its verdict first."""
 
     def name(self) -> str:
@@ -38,10 +41,22 @@ class ActionAnswerAirportStatus(RumourFirst):
         near = None if point is None else nearby_reply(session, point, language, now)
         if near is not None:
             return near
+        named = named_gates(tracker)
+        if len(named) > 1:
+            # "Is Abbey Gate or East Gate open?": each gate, in the order asked.
+            *first, last = (gate_reply(session, iata, gate, language, now) for gate in named)
+            before = tuple(part for reply in first for part in self.completed(reply, turn))
+            return replace(last, preface=(*before, *last.preface))
         gate = detail(tracker, "gate")
         if gate:
             return gate_reply(session, iata, gate, language, now)
         return airport_reply(session, iata, language, now, self.is_stale(now))
+
+
+def named_gates(tracker: Tracker) -> list[str]:
+    """The gates the latest message names, each once, in its order."""
+    values = tracker.get_latest_entity_values("gate")
+    return list(dict.fromkeys(v.strip() for v in values if isinstance(v, str) and v.strip()))
 
 
 def gate_reply(session: Session, iata: str, gate_key: str, language: str, now: datetime) -> Reply:

@@ -323,3 +323,18 @@ async def test_on_sms_the_airport_names_the_source_of_each_gate(
         for name in ("Baron", "بارون"):
             if name in page:
                 assert "FCDO" in page or "بریتانیا" in page
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_a_message_naming_two_gates_gets_both(content_db: Engine, language: str) -> None:
+    state = tracker("ask_airport_status", language)
+    state.latest_message["entities"] = [
+        {"entity": "gate", "value": "KBL/abbey-gate"},
+        {"entity": "gate", "value": "KBL/east-gate"},
+    ]
+    messages, _ = await run(ActionAnswerAirportStatus(clock=clock()), state)
+    assert [m["response"] for m in messages] == ["utter_gate_status", "utter_gate_status"]
+    names = {"en": ("Abbey Gate", "East Gate"), "prs": ("ابی", "شرقی"), "ps": ("ابي", "ختیځ")}
+    assert names[language][0] in messages[0]["gate"] and names[language][1] in messages[1]["gate"]
+    # Each keeps its own SMS check line.
+    assert all(m.get("checked") for m in messages), messages
