@@ -6,12 +6,14 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Final
 
+from actions.chat.airport import DEFAULT_AIRPORT, airport_reply
 from actions.chat.claim_verdicts import RumourFirst
 from actions.content import briefs, queries
 from actions.content import format as fmt
 from actions.content.answering import Reply, asked_detail
 from actions.content.database_action import Turn
 from actions.content.models import GuidanceKind, GuidanceTopic
+from bot.lang.gate_words import names_a_gate
 
 KINDS = (GuidanceKind.DOCUMENTS, GuidanceKind.ELIGIBILITY)
 #: Titles an SMS answer names of each part; the advice itself is a detail offered by number.
@@ -34,10 +36,19 @@ def checked_lines(topics: Sequence[GuidanceTopic], now: datetime, language: str)
 
 
 class ActionAnswerDocuments(RumourFirst):
-    """Answers "which documents?", "is a tazkira enough?", "can my parents come too?"."""
+    """Answers "which documents?", "is a tazkira enough?", "can my parents come too?"; a
+    question that also asks for a gate ("which gate for SIV holders?") gets the gates too."""
 
     def name(self) -> str:
         return "action_answer_documents"
+
+    def replies(self, turn: Turn) -> list[Reply]:
+        answer = super().replies(turn)
+        if not names_a_gate(str((turn.tracker.latest_message or {}).get("text") or "")):
+            return answer
+        stale = self.is_stale(turn.now)
+        gates = airport_reply(turn.session, DEFAULT_AIRPORT, turn.language, turn.now, stale)
+        return [*answer, *self.completed(gates, turn)]
 
     def answer(self, turn: Turn) -> Reply:
         session, tracker, language, now = turn.session, turn.tracker, turn.language, turn.now

@@ -191,3 +191,26 @@ async def test_an_editors_change_shows_in_the_next_answer(content_db: Engine) ->
         topic.position = -1
     message = await ask("en")
     assert titles(message["eligibility"])[0] == "Family members (immediate family only)"
+
+
+SIV_GATE = {
+    "en": "Which gate should SIV holders go to?",
+    "prs": "دارندگان SIV به کدام دروازه بروند؟",
+    "ps": "د SIV خاوندان کومې دروازې ته ولاړ شي؟",
+}
+NORTH_GATE = {"en": "North Gate", "prs": "دروازهٔ شمالی", "ps": "شمالي دروازه"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_which_gate_for_siv_holders_names_the_gate(content_db: Engine, language: str) -> None:
+    # Read as a documents question ("SIV holders"), it still names the gate, in every language.
+    state = tracker("ask_documents", language)
+    state.latest_message["text"] = SIV_GATE[language]
+    messages, _ = await run(ActionAnswerDocuments(clock=clock()), state)
+    assert [m["response"] for m in messages] == ["utter_documents", "utter_airport_status"]
+    gates = render(messages[-1], language)
+    assert NORTH_GATE[language] in gates and "SIV" in gates, gates
+    # Without a gate in the question, the documents alone.
+    plain = tracker("ask_documents", language)
+    messages, _ = await run(ActionAnswerDocuments(clock=clock()), plain)
+    assert [m["response"] for m in messages] == ["utter_documents"]
