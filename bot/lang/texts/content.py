@@ -210,7 +210,7 @@ TEXTS: Final[dict[str, Entry]] = {
             #: reaches people, from its own contacts record ({reach}: phone, WhatsApp, e-mail).
             "real_contact": {
                 "en": "{organisation} reaches people only through its own contacts: {reach}",
-                "prs": "{organisation} تنها از راه شماره‌ها و آدرس‌های خود "
+                "prs": "{organisation} تنها از راه نمبرها و آدرس‌های خود "
                 "با مردم تماس می‌گیرد: {reach}",
                 "ps": "{organisation} یوازې د خپلو شمېرو او پتو له لارې "
                 "له خلکو سره اړیکه نیسي: {reach}",
