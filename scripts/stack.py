@@ -275,7 +275,9 @@ class Stack:
         )
         if not self.client_limits:
             env.update(
-                WEBCHAT_MESSAGES_PER_MINUTE=UNLIMITED, WEBCHAT_CONVERSATIONS_PER_HOUR=UNLIMITED
+                WEBCHAT_MESSAGES_PER_MINUTE=UNLIMITED,
+                WEBCHAT_CONVERSATIONS_PER_HOUR=UNLIMITED,
+                WEBCHAT_NETWORK_MESSAGES_PER_MINUTE=UNLIMITED,
             )
         if not self.bounded_sync_turns:
             env.update(SYNC_TURNS_WAITING=UNLIMITED)
