@@ -231,19 +231,14 @@ GO_ONLY_WHEN_TOLD = {"prs": "فقط وقتی بروید که خبرتان کنن
 MENU_END = {"prs": "9 همین مینو", "ps": "9 همدا مینو"}
 
 
-#: The longest times on SMS («۲:۳۰ بعد از چاشت» in Dari; after midnight, «امشب ۱:۳۵ بعد از
-#: نیمه‌شب», «نن شپه ۱:۳۵ بجه (له نیمې شپې وروسته)»): a flight then leaves no room for the
-#: notice, which comes on its own SMS (docs/SMS.md, "First contact").
-LONGEST_TIMES = {"prs": ("بعد از چاشت", "نیمه‌شب"), "ps": ("نیمې شپې", "نیمه شپه")}
-
-
 def with_notice(received: list[str], language: str) -> str:
     """A new person's first answer, checked to be one SMS of at most three segments that
-    ends with the safety notice (or, after a Dari afternoon flight or a flight after midnight,
-    the answer whole and the notice in one segment of its own); the answer with the notice."""
+    ends with the safety notice, or, when the answer fills its three segments (no line of it
+    gives way), the answer whole and the notice in one segment of its own; the answer with the
+    notice."""
     safety = {"prs": "«امنیت»", "ps": "«خوندیتوب»", "en": '"safety"'}[language]
     assert all(segment_count(sms) <= 3 for sms in received), received
-    if len(received) == 2 and any(t in received[0] for t in LONGEST_TIMES.get(language, ())):
+    if len(received) == 2:
         assert segment_count(received[1]) == 1 and safety in received[1], received
         return "\n".join(received)
     assert len(received) == 1, received
