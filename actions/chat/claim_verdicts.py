@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from typing import Final
@@ -66,27 +67,30 @@ class ClaimIndexCache:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._version: tuple[int, int] | None = None
-        self._index: ClaimIndex | None = None
-        self._phrased: Mapping[str, str] = {}
+        self._checked: CheckedClaims | None = None
 
-    def get(self, session: Session, now: datetime) -> ClaimIndex:
-        return self._current(session, now)[0]
-
-    def phrased(self, session: Session, message: str, now: datetime) -> str | None:
-        """The slug of the claim ``message`` is word for word a text or phrasing of."""
-        return self._current(session, now)[1].get(word_for_word(message))
-
-    def _current(self, session: Session, now: datetime) -> tuple[ClaimIndex, Mapping[str, str]]:
+    def get(self, session: Session, now: datetime) -> CheckedClaims:
         version = _claims_version(session, now)
         with self._lock:
-            if self._index is None or version != self._version:
+            if self._checked is None or version != self._version:
                 claims = queries.claims_for_matching(session, now)
-                self._index = ClaimIndex(claims, everyday=_everyday())
-                self._phrased = {
-                    word_for_word(text): slug for slug, texts in claims for text in texts
-                }
+                phrasings = {word_for_word(text): slug for slug, texts in claims for text in texts}
+                self._checked = CheckedClaims(ClaimIndex(claims, everyday=_everyday()), phrasings)
                 self._version = version
-            return self._index, self._phrased
+            return self._checked
+
+
+@dataclass(frozen=True)
+class CheckedClaims:
+    """The live claims as a message is compared with them: the matcher's index, and each
+    text and phrasing word for word."""
+
+    index: ClaimIndex
+    phrasings: Mapping[str, str]
+
+    def phrased(self, message: str) -> str | None:
+        """The slug of the claim ``message`` is word for word a text or phrasing of."""
+        return self.phrasings.get(word_for_word(message)) if message.strip() else None
 
 
 def _claims_version(session: Session, now: datetime) -> tuple[int, int]:
@@ -198,7 +202,7 @@ class RumourFirst(ContentAction):
     def replies(self, turn: Turn) -> list[Reply]:
         answer = super().replies(turn)
         message = str((turn.tracker.latest_message or {}).get("text") or "")
-        slug = INDEX.phrased(turn.session, message, turn.now) if message.strip() else None
+        slug = INDEX.get(turn.session, turn.now).phrased(message)
         claim = queries.claim_by_slug(turn.session, slug, turn.now) if slug else None
         if claim is None:
             return answer

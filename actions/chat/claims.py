@@ -84,12 +84,13 @@ class ActionCheckClaim(ContentAction):
                 _store_pick(turn, claim)
                 return self._verdict(turn, claim)
         message = str((tracker.latest_message or {}).get("text") or "")
-        phrased = INDEX.phrased(session, message, now)
+        checked = INDEX.get(session, now)
+        phrased = checked.phrased(message)
         claim = queries.claim_by_slug(session, phrased, now) if phrased else None
         if claim is not None:
             _store_ask(turn, message, str(claim.slug), claim.id)
             return self._verdict(turn, claim)
-        decision = decide(INDEX.get(session, now).match(message))
+        decision = decide(checked.index.match(message))
         if decision.kind == "two":
             claims = [queries.claim_by_slug(session, c.claim, now) for c in decision.candidates]
             if all(claims):
