@@ -66,10 +66,11 @@ Change = Callable[Concatenate[Session, P], R]
 
 def announce(session: Session, revision: Revision) -> None:
     """Queue the alerts ``revision`` calls for (none for a re-check or a typo fix); a claim's
-    verdict goes to those who asked about it and are still waiting (``claims/askers.py``)."""
+    verdict or an editor's answer goes to those who asked about it and are still waiting
+    (``claims/askers.py``)."""
     row = session.get(spec_for(revision.kind).model, revision.record_id)
     queue_alerts(session, revision, row)
-    if revision.kind is RecordKind.CLAIM:
+    if revision.kind in askers.AWAITED:
         askers.tell(session, revision)
 
 

@@ -9,7 +9,7 @@ from sqlalchemy import MetaData
 
 import actions.alerts.models
 import actions.cases.models
-import actions.content.claim_asks
+import actions.content.asks
 import actions.content.models
 import actions.questions.models
 from bot.contentdb import tables
@@ -22,6 +22,6 @@ MODELS = (
     actions.content.models,
     actions.alerts.models,
     actions.cases.models,
-    actions.content.claim_asks,
+    actions.content.asks,
     actions.questions.models,
 )

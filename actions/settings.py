@@ -21,11 +21,13 @@ for both runtimes:
     that a process (or a test) pointed at another database uses it from the next answer on.
 ``CONTENT_FRESHNESS_AIRPORT`` (``2h``), ``CONTENT_FRESHNESS_FLIGHTS`` (``6h``),
 ``CONTENT_FRESHNESS_ANNOUNCEMENTS`` (``72h``), ``CONTENT_FRESHNESS_GUIDANCE`` (``14d``),
-``CONTENT_FRESHNESS_CONTACTS`` (``14d``), ``CONTENT_FRESHNESS_CLAIMS`` (``24h``)
+``CONTENT_FRESHNESS_CONTACTS`` (``14d``), ``CONTENT_FRESHNESS_CLAIMS`` (``24h``),
+``CONTENT_FRESHNESS_ANSWERS`` (``3d``)
     How long after an editor last checked a fact an answer still presents it without a warning
     that it may be out of date (it is still shown until its ``valid_until``). Airport and gate
     states change within hours in a crisis, flights within a day, advice and help lines slowly.
-    A rumour's verdict is re-checked daily: what was false yesterday may be true today.
+    A rumour's verdict is re-checked daily: what was false yesterday may be true today; an
+    editor's answer (a border, a bank, a programme) every few days.
     A duration is whole numbers with units ``d``, ``h``, ``m``: ``90m``, ``2h``, ``1h30m``,
     ``14d`` (``bot/settings_values.py`` reads durations for both runtimes). Read when the
     action server starts (each action reads them once when it is created), so a wrong value
@@ -192,6 +194,7 @@ class FreshnessLimits:
     guidance: timedelta = timedelta(days=14)  # documents and who may board
     contacts: timedelta = timedelta(days=14)
     claims: timedelta = timedelta(hours=24)  # rumours' verdicts
+    answers: timedelta = timedelta(days=3)  # editors' answers to people's questions
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> FreshnessLimits:

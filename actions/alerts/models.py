@@ -45,6 +45,9 @@ class Topic(str, enum.Enum):
     #: Not subscribed to: the verdict on a rumour, for those who asked about it and wanted to be
     #: told (``actions/claims/askers.py``; key: the claim's slug, cut to 16 characters).
     CLAIMS = "claims"
+    #: Not subscribed to either: an editor's answer to a question someone asked when there was
+    #: none, for those who wanted to be told (key: the answer's slug, cut to 16 characters).
+    ANSWERS = "answers"
 
 
 class Subscription(Base):

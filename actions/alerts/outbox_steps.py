@@ -20,7 +20,7 @@ from actions.alerts import unreachable
 from actions.alerts.models import Broadcast, Delivery, StoredAddress, Topic
 from actions.alerts.subscriptions import still_wanted
 from actions.common.outbox import DeliveryStatus, Outbox
-from actions.content.claim_asks import ClaimAsk
+from actions.content.asks import Ask
 from actions.content.db import session_scope
 from actions.content.models import Revision
 from bot.contract import ALERT_CHANNELS, ALERT_DELIVERY, ALERT_INTENT
@@ -46,9 +46,10 @@ class AlertOutbox(Outbox):
         """Opted out since: cancelled; no address left: failed."""
         broadcast = session.get(Broadcast, row.broadcast_id)
         assert broadcast is not None
-        if broadcast.topic is Topic.CLAIMS:
-            # Those who asked about a rumour subscribe to nothing: their ask holds the wish.
-            wanted = still_asked(session, row.conversation_id, broadcast.revision_id)
+        if broadcast.topic in (Topic.CLAIMS, Topic.ANSWERS):
+            # Those who asked about a rumour or a question subscribe to nothing: their ask
+            # holds the wish.
+            wanted = still_asked(session, row.conversation_id, broadcast)
         else:
             wanted = still_wanted(
                 session, row.conversation_id, broadcast.topic, broadcast.topic_key, now
@@ -63,17 +64,18 @@ class AlertOutbox(Outbox):
         unreachable.stop_reaching(session, conversation_id, now)
 
 
-def still_asked(session: Session, conversation_id: str, revision_id: int) -> bool:
-    """Whether the conversation still wants the verdict of the revision's claim: not after STOP
-    (the wish is cleared), "delete my data" (the ask is deleted) or ``answer_by`` (retention
-    clears the wish), as ``action_send_alert`` checks again when it writes it."""
-    claim_id = select(Revision.record_id).where(Revision.id == revision_id).scalar_subquery()
+def still_asked(session: Session, conversation_id: str, broadcast: Broadcast) -> bool:
+    """Whether the conversation still wants the verdict or answer the broadcast tells: not
+    after STOP (the wish is cleared), "delete my data" (the ask is deleted) or ``answer_by``
+    (retention clears the wish), as ``action_send_alert`` checks again when it writes it."""
+    record_id = select(Revision.record_id).where(Revision.id == broadcast.revision_id)
+    asked = Ask.claim_id if broadcast.topic is Topic.CLAIMS else Ask.answer_id
     found = session.scalar(
-        select(ClaimAsk.id)
+        select(Ask.id)
         .where(
-            ClaimAsk.conversation_id == conversation_id,
-            ClaimAsk.claim_id == claim_id,
-            ClaimAsk.wants_answer.is_(True),
+            Ask.conversation_id == conversation_id,
+            asked == record_id.scalar_subquery(),
+            Ask.wants_answer.is_(True),
         )
         .limit(1)
     )

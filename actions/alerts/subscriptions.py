@@ -20,7 +20,7 @@ from actions.alerts.models import (
     Topic,
 )
 from actions.alerts.outbox import cancel_queued
-from actions.content.claim_asks import ClaimAsk
+from actions.content.asks import Ask
 from bot.contract import ALERT_CHANNELS as ALERT_CHANNELS  # spelled in the contract, read here too
 
 
@@ -108,8 +108,8 @@ def unsubscribe(
     cancel_queued(session, conversation_id, now)
     # Nor the verdict on a rumour they asked about (actions/claims/askers.py).
     session.execute(
-        update(ClaimAsk)
-        .where(ClaimAsk.conversation_id == conversation_id, ClaimAsk.wants_answer.is_(True))
+        update(Ask)
+        .where(Ask.conversation_id == conversation_id, Ask.wants_answer.is_(True))
         .values(wants_answer=False, answer_by=None)
     )
     if not keep_address:
@@ -127,7 +127,7 @@ def forget(session: Session, conversation_ids: Sequence[str]) -> None:
     session.execute(delete(Delivery).where(Delivery.conversation_id.in_(ids)))
     session.execute(delete(Subscription).where(Subscription.conversation_id.in_(ids)))
     session.execute(delete(StoredAddress).where(StoredAddress.conversation_id.in_(ids)))
-    session.execute(delete(ClaimAsk).where(ClaimAsk.conversation_id.in_(ids)))
+    session.execute(delete(Ask).where(Ask.conversation_id.in_(ids)))
 
 
 def still_wanted(

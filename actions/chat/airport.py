@@ -9,6 +9,7 @@ from datetime import datetime
 from rasa_sdk import Tracker
 from sqlalchemy.orm import Session
 
+from actions.chat.answers import AnswerFirst
 from actions.chat.claim_verdicts import RumourFirst
 from actions.chat.nearby import named_point, nearby_reply
 from actions.content import briefs, queries
@@ -22,7 +23,7 @@ from actions.content.models import Provenance
 DEFAULT_AIRPORT = "KBL"
 
 
-class ActionAnswerAirportStatus(RumourFirst):
+class ActionAnswerAirportStatus(AnswerFirst, RumourFirst):
     """Answers "is the airport open?" (entity ``airport``, default KBL) and "is the East Gate
     open?" (entity ``gate``: that gate first and fully, one line on how to see the others;
     each gate a message names, when it names several);

@@ -19,6 +19,7 @@ runs this action and sends what it utters through the subscriber's channel. The 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -29,7 +30,7 @@ from sqlalchemy.orm import Session
 from actions import settings
 from actions.alerts import subscriptions
 from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, Subscription, Topic
-from actions.chat import claim_alert
+from actions.chat import answer_alert, claim_alert
 from actions.chat.airport import airport_reply
 from actions.content import format as fmt
 from actions.content.answering import Reply, latest_entity, own_messages
@@ -117,6 +118,21 @@ def utter_out_of_turn(
     turn.dispatcher.utter_message(text=text, json_message=tag, metadata=metadata)
 
 
+@dataclass(frozen=True)
+class AskedWriter:
+    """How the alert for those who asked is written: their language (None: no longer
+    wanted) and the text (None: the record is gone)."""
+
+    language: Callable[[Session, str, int], str | None]
+    text: Callable[[Session, Revision, str, datetime, str | None], str | None]
+
+
+ASKED: dict[Topic, AskedWriter] = {
+    Topic.CLAIMS: AskedWriter(claim_alert.asker_language, claim_alert.claim_alert),
+    Topic.ANSWERS: AskedWriter(answer_alert.asker_language, answer_alert.answer_alert),
+}
+
+
 class ActionSendAlert(DatabaseAction):
     """Writes one alert for the person; when the database cannot be used nothing is sent, and
     the notifier, seeing the delivery undelivered after Rasa's answer, tries again later."""
@@ -133,8 +149,8 @@ class ActionSendAlert(DatabaseAction):
             return None
         broadcast = session.get(Broadcast, delivery.broadcast_id)
         assert broadcast is not None  # a foreign key
-        if broadcast.topic is Topic.CLAIMS:
-            return self._claim(session, delivery, broadcast, now)
+        if broadcast.topic in ASKED:
+            return self._asked(session, delivery, broadcast, now, ASKED[broadcast.topic])
         if not subscriptions.still_wanted(
             session, delivery.conversation_id, broadcast.topic, broadcast.topic_key, now
         ):
@@ -151,21 +167,26 @@ class ActionSendAlert(DatabaseAction):
         return Alert(texts.render(reply.response, language, **reply.variables), language)
 
     @staticmethod
-    def _claim(
-        session: Session, delivery: Delivery, broadcast: Broadcast, now: datetime
+    def _asked(
+        session: Session,
+        delivery: Delivery,
+        broadcast: Broadcast,
+        now: datetime,
+        writer: AskedWriter,
     ) -> Alert | None:
-        """The verdict on a rumour the person asked about, in the language they asked in;
-        nothing once their ask is deleted ("delete my data") or the claim withdrawn."""
+        """The verdict on a rumour or the answer to a question the person asked about, in
+        the language they asked in; nothing once their ask is deleted ("delete my data") or
+        the record withdrawn."""
         revision = session.get(Revision, broadcast.revision_id)
         assert revision is not None  # a foreign key
-        language = claim_alert.asker_language(session, delivery.conversation_id, revision.record_id)
+        language = writer.language(session, delivery.conversation_id, revision.record_id)
         if language is None:
             _finish(session, delivery.id, DeliveryStatus.CANCELLED, now)
             return None
         if delivery.status is not DeliveryStatus.SENDING or delivery.delivered_at is not None:
             logger.info("alert delivery %s is not being sent: nothing written", delivery.id)
             return None
-        text = claim_alert.claim_alert(session, revision, language, now, delivery.channel)
+        text = writer.text(session, revision, language, now, delivery.channel)
         if text is None:
             _finish(session, delivery.id, DeliveryStatus.SUPERSEDED, now)
             return None

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from actions.chat.answers import AnswerFirst
 from actions.content import briefs, queries, topics
 from actions.content import format as fmt
-from actions.content.answering import ContentAction, Reply, asked_detail
+from actions.content.answering import Reply, asked_detail
 from actions.content.database_action import Turn
+from actions.content.keys import same_key
 from actions.content.localise import isolate_latin
 from actions.content.models import Announcement
 
@@ -17,7 +19,7 @@ LATEST = 3
 ON_TOPIC_SEARCH = 50
 
 
-class ActionAnswerAnnouncements(ContentAction):
+class ActionAnswerAnnouncements(AnswerFirst):
     """Answers "what did the Taliban / the embassy announce?" with the three newest in force,
     and "amnesty?", "عفو", "بښنه", "Germany's embassy?" with the one on that topic first and
     one line about the others (topics.py finds it by the announcements' own words)."""
@@ -53,13 +55,6 @@ class ActionAnswerAnnouncements(ContentAction):
             # The SMS form shows the newest alone, with its own check and source.
             listed=latest[:1],
         )
-
-
-def same_key(slug: str) -> str:
-    """A slug as it comes back in a payload: the NLU's normaliser lowercases it and folds a
-    hyphen ("taliban-amnesty" → "talibanamnesty", as it folds an ezafe), so compare letters and
-    digits only."""
-    return "".join(ch for ch in slug.lower() if ch.isalnum())
 
 
 def short_forms(

@@ -9,31 +9,21 @@ its claim's texts or phrasings, then their own answer as what the sources say no
 
 from __future__ import annotations
 
-import re
-import threading
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
 from datetime import datetime
-from functools import lru_cache
 from typing import Final
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
-
 from actions.chat.claim_alert import cut_to_fit
-from actions.claims.everyday import everyday_questions
-from actions.claims.matching import ClaimIndex
+from actions.chat.written import WRITTEN
 from actions.content import format as fmt
 from actions.content import queries
 from actions.content.answering import ContentAction, Reply
 from actions.content.database_action import Turn
 from actions.content.localise import isolate_latin, word
-from actions.content.models import Claim, ClaimVerdict, GuidanceTopic, RecordKind
-from actions.content.revision import Revision
+from actions.content.models import Claim, ClaimVerdict, GuidanceTopic
 from bot.channels.sms_render import for_basic_phones
 from bot.channels.sms_segments import fits
 from bot.lang.advice import is_advice, sentences
-from bot.lang.normalise import normalise
 
 #: A claim is named in at most this many characters: people read it as the name of what
 #: they heard, never their own message quoted back.
@@ -42,68 +32,6 @@ CLAIM_NAME_CHARS = 80
 SMS_NAME_CHARS: Final = (CLAIM_NAME_CHARS, 60, 40)
 #: Verdicts that say the rumour is wrong: shown whatever a newer record says.
 MISLEAD: Final = frozenset({ClaimVerdict.FALSE, ClaimVerdict.MISLEADING})
-#: What is left of a text to compare word for word: its words, without case or punctuation.
-_WORDS: Final = re.compile(r"\w+")
-
-
-def word_for_word(text: str) -> str:
-    """``text`` as compared with an editor's phrasing: «آیا سرحد تورخم باز است؟» and
-    "ایا سرحد تورخم باز است" are the same."""
-    return " ".join(_WORDS.findall(normalise(text)))
-
-
-@lru_cache(maxsize=1)
-def _everyday() -> tuple[str, ...]:
-    return tuple(everyday_questions())
-
-
-class ClaimIndexCache:
-    """The claims' index, built once per process and again only when the claims changed.
-
-    The check is two cheap queries: the newest claim revision (an edit, a rollback, a
-    withdrawal) and how many claims are live now (a verdict that lapsed writes no revision).
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._version: tuple[int, int] | None = None
-        self._checked: CheckedClaims | None = None
-
-    def get(self, session: Session, now: datetime) -> CheckedClaims:
-        version = _claims_version(session, now)
-        with self._lock:
-            if self._checked is None or version != self._version:
-                claims = queries.claims_for_matching(session, now)
-                phrasings = {word_for_word(text): slug for slug, texts in claims for text in texts}
-                self._checked = CheckedClaims(ClaimIndex(claims, everyday=_everyday()), phrasings)
-                self._version = version
-            return self._checked
-
-
-@dataclass(frozen=True)
-class CheckedClaims:
-    """The live claims as a message is compared with them: the matcher's index, and each
-    text and phrasing word for word."""
-
-    index: ClaimIndex
-    phrasings: Mapping[str, str]
-
-    def phrased(self, message: str) -> str | None:
-        """The slug of the claim ``message`` is word for word a text or phrasing of."""
-        return self.phrasings.get(word_for_word(message)) if message.strip() else None
-
-
-def _claims_version(session: Session, now: datetime) -> tuple[int, int]:
-    newest = session.scalar(select(func.max(Revision.id)).where(Revision.kind == RecordKind.CLAIM))
-    live = session.scalar(
-        select(func.count(Claim.id)).where(
-            Claim.withdrawn_at.is_(None), Claim.valid_until.is_(None) | (Claim.valid_until > now)
-        )
-    )
-    return int(newest or 0), int(live or 0)
-
-
-INDEX = ClaimIndexCache()
 
 
 def claim_name(claim: Claim, language: str, chars: int = CLAIM_NAME_CHARS) -> str:
@@ -202,7 +130,7 @@ class RumourFirst(ContentAction):
     def replies(self, turn: Turn) -> list[Reply]:
         answer = super().replies(turn)
         message = str((turn.tracker.latest_message or {}).get("text") or "")
-        slug = INDEX.get(turn.session, turn.now).phrased(message)
+        slug = WRITTEN.get(turn.session, turn.now).phrased(message)
         claim = queries.claim_by_slug(turn.session, slug, turn.now) if slug else None
         if claim is None:
             return answer

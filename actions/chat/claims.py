@@ -10,26 +10,30 @@ A claim about a gate, an airport or a flight (or a message naming one) comes wit
 record. A false or misleading verdict always comes first, the record after it. Any other
 verdict gives way to a record checked after it, and otherwise follows the record.
 
-Every ask typed is kept masked (``bot/question_mask.py``) in ``claim_asks`` with a group key:
-the claim's for a match, else the key of a recent unknown ask telling the same rumour. Of two
-close claims, the one the person picks gets their ask (the message the choice answered).
+Every ask typed is kept masked (``bot/question_mask.py``) with a group key (``asks.py``): the
+claim's for a match, else the key of a recent unknown ask telling the same rumour. Of two close
+claims, the one the person picks gets their ask (the message the choice answered).
 """
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from actions.chat.airport import DEFAULT_AIRPORT, airport_reply, gate_reply
-from actions.chat.announcements import same_key
-from actions.chat.claim_verdicts import INDEX, MISLEAD, claim_name, verdict_reply
+from actions.chat.answers import answered
+from actions.chat.asks import OFFER_WINDOW, accept_wish, store_ask, store_unanswered
+from actions.chat.claim_verdicts import MISLEAD, claim_name, verdict_reply
 from actions.chat.flights import ActionAnswerFlights
-from actions.claims.matching import ClaimIndex, decide
-from actions.claims.models import ANSWER_WINDOW_HOURS, MAX_ASK_TEXT
+from actions.chat.written import WRITTEN
+from actions.claims.frames import is_hearsay
+from actions.claims.grams import all_words
+from actions.claims.matching import decide
+from actions.claims.models import MAX_ASK_TEXT
 from actions.claims.money import speaks_of_money
 from actions.content import queries
 from actions.content.answering import (
@@ -39,21 +43,21 @@ from actions.content.answering import (
     latest_entity,
     own_messages,
 )
-from actions.content.claim_asks import ClaimAsk
+from actions.content.asks import Ask, AskAbout
 from actions.content.database_action import Turn
+from actions.content.keys import same_key
 from actions.content.localise import isolate_latin
 from actions.content.models import Claim, ClaimAbout
 from actions.content.queries import FlightQuery
-from bot.contract import ALERT_CHANNELS, REMEMBER_ADDRESS
+from bot.contract import ALERT_CHANNELS, FORWARDED
+from bot.danger import asks_more
 from bot.question_mask import mask
 
 #: The ``detail`` of the offer's button: "tell me when you know".
 NOTIFY = "notify"
-#: Unknown asks this recent are grouped with a new one telling the same rumour.
-GROUPING_WINDOW = timedelta(days=7)
-GROUPING_ASKS = 2000
-#: An offer accepted later than this after the ask no longer names it.
-OFFER_WINDOW = timedelta(hours=1)
+#: A message longer than this many words that no rumour matches is still told "not checked
+#: yet": a question is shorter; a chain letter is not.
+QUESTION_WORDS = 30
 
 
 class ActionCheckClaim(ContentAction):
@@ -84,13 +88,13 @@ class ActionCheckClaim(ContentAction):
                 _store_pick(turn, claim)
                 return self._verdict(turn, claim)
         message = str((tracker.latest_message or {}).get("text") or "")
-        checked = INDEX.get(session, now)
+        checked = WRITTEN.get(session, now)
         phrased = checked.phrased(message)
         claim = queries.claim_by_slug(session, phrased, now) if phrased else None
         if claim is not None:
             _store_ask(turn, message, str(claim.slug), claim.id)
             return self._verdict(turn, claim)
-        decision = decide(checked.index.match(message))
+        decision = decide(checked.claims(message))
         if decision.kind == "two":
             claims = [queries.claim_by_slug(session, c.claim, now) for c in decision.candidates]
             if all(claims):
@@ -100,9 +104,11 @@ class ActionCheckClaim(ContentAction):
             if claim is not None:
                 _store_ask(turn, message, str(claim.slug), claim.id)
                 return self._verdict(turn, claim, closest=not decision.strong)
-        key = _group_key(session, mask(message), now)
-        _store_ask(turn, message, key, None)
         record = self._record_named(turn)
+        if record is None and _asks_a_question(tracker.latest_message or {}, message):
+            # "Is the Torkham border open? anyone know": a question, not a rumour passed on.
+            return answered(turn, message)
+        store_unanswered(turn, message, AskAbout.CLAIM)
         unchecked = _unchecked(tracker.get_latest_input_channel(), speaks_of_money(message))
         return [record, unchecked] if record is not None else [unchecked]
 
@@ -168,29 +174,19 @@ class ActionCheckClaim(ContentAction):
         return reply if reply.current else None
 
     def _accept(self, turn: Turn) -> Reply:
-        """ "1" after the offer: the latest unknown ask of this conversation waits for its
-        verdict up to 72 h, and the channel keeps the address as long, no longer."""
-        channel = turn.tracker.get_latest_input_channel()
-        if channel not in ALERT_CHANNELS:
-            return Reply("utter_alerts_channel_unsupported")
-        ask = turn.session.scalars(
-            select(ClaimAsk)
-            .where(
-                ClaimAsk.conversation_id == turn.conversation,
-                ClaimAsk.claim_id.is_(None),
-                ClaimAsk.asked_at > turn.now - OFFER_WINDOW,
-            )
-            .order_by(ClaimAsk.asked_at.desc(), ClaimAsk.id.desc())
-            .limit(1)
-        ).first()
-        if ask is None:
-            return Reply("utter_claim_ask_again")
-        ask.wants_answer = True
-        ask.answer_by = turn.now + timedelta(hours=ANSWER_WINDOW_HOURS)
-        turn.dispatcher.utter_message(
-            json_message={REMEMBER_ADDRESS: {"expires_at": ask.answer_by.isoformat()}}
-        )
-        return Reply("utter_claim_will_tell")
+        """ "1" after the offer: the latest unknown ask waits for its verdict."""
+        return accept_wish(turn, AskAbout.CLAIM, "utter_claim_will_tell", "utter_claim_ask_again")
+
+
+def _asks_a_question(latest: dict[str, Any], message: str) -> bool:
+    """Whether a message the NLU took for "is this true?" that no checked rumour matches asks
+    a question of its own rather than passing on what was heard: it asks (a question mark or
+    word), is not forwarded, says nothing of hearsay ("I heard", «میگن», "is it true") and is
+    no pasted chain letter."""
+    words = all_words(message)
+    forwarded = (latest.get("metadata") or {}).get(FORWARDED) is True
+    heard = is_hearsay(words) or len(words) > QUESTION_WORDS
+    return not forwarded and not heard and asks_more(message)
 
 
 def _unchecked(channel: str | None, money: bool) -> Reply:
@@ -217,24 +213,6 @@ def _claim_by_key(session: Session, key: str, now: datetime) -> Claim | None:
     return None
 
 
-def _group_key(session: Session, masked: str, now: datetime) -> str:
-    """The key of recent unknown asks telling the same rumour, else a new one."""
-    rows = session.execute(
-        select(ClaimAsk.group_key, ClaimAsk.masked_text)
-        .where(ClaimAsk.claim_id.is_(None), ClaimAsk.asked_at > now - GROUPING_WINDOW)
-        .order_by(ClaimAsk.id.desc())
-        .limit(GROUPING_ASKS)
-    ).all()
-    groups: dict[str, list[str]] = {}
-    for key, text in rows:
-        groups.setdefault(key, []).append(text)
-    if masked and groups:
-        decision = decide(ClaimIndex(groups.items()).match(masked))
-        if decision.kind != "none":
-            return decision.candidates[0].claim
-    return uuid.uuid4().hex[:16]
-
-
 def _choice_answered(turn: Turn) -> str:
     """The person's own words "which one did you hear?" answered: their latest message before
     the choice that is not a button's payload (an SMS "2" arrives as one)."""
@@ -254,13 +232,13 @@ def _store_pick(turn: Turn, claim: Claim) -> None:
     if not masked:
         return
     earlier = turn.session.scalars(
-        select(ClaimAsk)
+        select(Ask)
         .where(
-            ClaimAsk.conversation_id == turn.conversation,
-            ClaimAsk.masked_text == masked,
-            ClaimAsk.asked_at > turn.now - OFFER_WINDOW,
+            Ask.conversation_id == turn.conversation,
+            Ask.masked_text == masked,
+            Ask.asked_at > turn.now - OFFER_WINDOW,
         )
-        .order_by(ClaimAsk.id.desc())
+        .order_by(Ask.id.desc())
         .limit(1)
     ).first()
     if earlier is None:
@@ -272,19 +250,4 @@ def _store_pick(turn: Turn, claim: Claim) -> None:
 
 
 def _store_ask(turn: Turn, message: str, group_key: str, claim_id: int | None) -> None:
-    masked = mask(message)[:MAX_ASK_TEXT]
-    if not masked:
-        return
-    turn.session.add(
-        ClaimAsk(
-            conversation_id=turn.conversation,
-            channel=str(turn.tracker.get_latest_input_channel() or ""),
-            language=turn.language,
-            masked_text=masked,
-            group_key=group_key,
-            claim_id=claim_id,
-            asked_at=turn.now,
-            wants_answer=False,
-        )
-    )
-    turn.session.flush()
+    store_ask(turn, message, group_key, AskAbout.CLAIM, claim_id)

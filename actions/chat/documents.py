@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Final
 
 from actions.chat.airport import DEFAULT_AIRPORT, airport_reply
+from actions.chat.answers import AnswerFirst
 from actions.chat.claim_verdicts import RumourFirst
 from actions.content import briefs, queries
 from actions.content import format as fmt
@@ -35,7 +36,7 @@ def checked_lines(topics: Sequence[GuidanceTopic], now: datetime, language: str)
     )
 
 
-class ActionAnswerDocuments(RumourFirst):
+class ActionAnswerDocuments(AnswerFirst, RumourFirst):
     """Answers "which documents?", "is a tazkira enough?", "can my parents come too?"; a
     question that also asks for a gate ("which gate for SIV holders?") gets the gates too."""
 

@@ -11,6 +11,7 @@ from typing import Final
 
 from rasa_sdk import Tracker
 
+from actions.chat.answers import AnswerFirst
 from actions.chat.claim_verdicts import RumourFirst
 from actions.chat.closures import closures
 from actions.common.previous_turn import previous_turn
@@ -145,7 +146,7 @@ def left_the_airport(tracker: Tracker) -> bool:
     return False
 
 
-class ActionAnswerFlights(RumourFirst):
+class ActionAnswerFlights(AnswerFirst, RumourFirst):
     """Answers "next flights?", "flights to Doha tomorrow?", "is QR8010 on time?", "871?".
 
     While a listed flight's airport or assembly gate is closed, that comes first

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Final
 
+from actions.chat.answers import AnswerFirst
 from actions.chat.nearby import answer_near
 from actions.content import briefs, queries
 from actions.content import format as fmt
-from actions.content.answering import ContentAction, Reply, asked_detail
+from actions.content.answering import Reply, asked_detail
 from actions.content.database_action import Turn
 from actions.content.models import GuidanceKind
 
@@ -17,7 +18,7 @@ from actions.content.models import GuidanceKind
 SMS_CONTACTS: Final[dict[str, int]] = {"en": 2, "prs": 1, "ps": 1}
 
 
-class ActionAnswerHelp(ContentAction):
+class ActionAnswerHelp(AnswerFirst):
     """Answers "who can help?", "UNHCR number?", "I am in danger" with the checked contacts.
 
     Each contact shows its own verification line: a number is only as good as its last check.

@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 from actions.alerts import subscriptions
 from actions.cases import store as cases
 from actions.common.previous_turn import previous_turn
-from actions.content.claim_asks import ClaimAsk
+from actions.content.asks import Ask
 from actions.content.database_action import DatabaseAction, Events, Turn
 from actions.content.db import session_scope
 
@@ -62,7 +62,7 @@ def forget_conversation(conversation_id: str) -> None:
 
 def forget(session: Session, conversation_id: str) -> None:
     subscriptions.forget(session, [conversation_id])
-    session.execute(delete(ClaimAsk).where(ClaimAsk.conversation_id == conversation_id))
+    session.execute(delete(Ask).where(Ask.conversation_id == conversation_id))
     cases.forget(session, [conversation_id])
 
 

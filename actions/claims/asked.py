@@ -1,10 +1,15 @@
-"""Rumours people ask about that nobody has checked yet: the editors' "Claims people ask about".
+"""What people ask that nobody has answered yet, in groups, for the editors: the rumours of
+"Rumours people ask about" and the questions of "What people ask".
 
-Asks of one group (``group_key``: the same rumour told in other words) with no claim yet, shown
-only once at least :data:`MIN_CONVERSATIONS` different conversations sent one: a rumour one
-person typed cannot reach the editors' page, nor a text that could tell who sent it. Newest
-first, so that what spreads now is on top. "Write a verdict" starts a claim from a group
-(:func:`draft`), and publishing it links the group's asks to the claim (:func:`link_group`).
+Asks of one group (``group_key``: the same rumour or question told in other words) that no claim
+or answer names yet, each kind of ask (``about``) apart, shown only once at least
+:data:`MIN_CONVERSATIONS` different conversations sent one: a text one person typed, however
+often, cannot reach the editors' pages, nor a text that could tell who sent it. Rumours are shown
+newest first, so that what spreads now is on top; questions of the last :data:`QUESTION_WINDOW`
+most people first (then most channels, then newest), a page at a time (:func:`page`), as an
+editor reads 200 of them on a phone. "Write a verdict" or "Write an answer" starts the record
+from a group (:func:`draft`), and publishing it links the group's asks to it
+(:func:`link_group`).
 """
 
 from __future__ import annotations
@@ -12,29 +17,53 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Final
 
-from sqlalchemy import desc, distinct, func, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, desc, distinct, func, select, update
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from actions.content.claim_asks import ClaimAsk
+from actions.content.asks import Ask, AskAbout
 
 #: k-anonymity: fewer different conversations than this and the group is not shown at all.
 MIN_CONVERSATIONS: Final = 3
 SHOWN_GROUPS: Final = 50
 #: The sample text on the page is cut to this many characters.
 SAMPLE_CHARS: Final = 80
-#: A claim's phrasing is at most this long (``fields.lines``); longer asks are cut to it.
+#: A phrasing is at most this long (``fields.lines``); longer asks are cut to it.
 PHRASING_CHARS: Final = 200
+#: At most this many phrasings are prefilled (a record takes up to ``validation.LINES_MAX``).
 PREFILLED_PHRASINGS: Final = 20
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 SLUG_WORDS: Final = 6
+#: Unanswered questions this recent are counted ("What people ask" is the last week's).
+QUESTION_WINDOW: Final = timedelta(days=7)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """How the asks of one ``about`` are grouped for the editors."""
+
+    #: Where an ask names the record that answers it; asks without one are the page's.
+    record: InstrumentedAttribute[int | None]
+    #: Only asks this recent count (None: all of them).
+    window: timedelta | None
+    #: Most people first (then most channels, then newest); else newest first.
+    by_people: bool
+    #: A slug suggested for a group written in no Latin words starts with it.
+    slug_prefix: str
+
+
+KINDS: Final = {
+    AskAbout.CLAIM: Kind(Ask.claim_id, None, by_people=False, slug_prefix="rumour"),
+    AskAbout.ANSWER: Kind(Ask.answer_id, QUESTION_WINDOW, by_people=True, slug_prefix="question"),
+}
 
 
 @dataclass(frozen=True)
 class AskedGroup:
-    """One rumour as the page shows it: how many asked, where, in which languages, when."""
+    """One rumour or question as a page shows it: how many asked, where, in which languages,
+    when, and what the newest of them wrote."""
 
     group_key: str
     conversations: int
@@ -43,12 +72,35 @@ class AskedGroup:
     channels: tuple[str, ...]
     first_asked: datetime
     last_asked: datetime
-    sample: str
+    #: The newest texts, each cut to :data:`SAMPLE_CHARS`: one per conversation, no repeats.
+    samples: tuple[str, ...]
+
+    @property
+    def sample(self) -> str:
+        """The group's latest text."""
+        return self.samples[0]
+
+
+@dataclass(frozen=True)
+class GroupsPage:
+    """One page of the groups, the pages counted."""
+
+    groups: list[AskedGroup]
+    #: Groups shown on all the pages together.
+    total: int
+    page: int
+    pages: int
+    per_page: int
+
+    @property
+    def first(self) -> int:
+        """The rank of the page's first group (1 on the first page)."""
+        return (self.page - 1) * self.per_page + 1
 
 
 @dataclass(frozen=True)
 class Draft:
-    """A new claim started from a group: its masked texts as phrasings, and a slug to start."""
+    """A new record started from a group: its masked texts as phrasings, and a slug to start."""
 
     group_key: str
     phrasings: list[str]
@@ -68,37 +120,71 @@ def cut(text: str, limit: int) -> str:
     return head.rstrip() + "…"
 
 
-def groups(session: Session, limit: int = SHOWN_GROUPS) -> list[AskedGroup]:
-    """The unchecked groups at least :data:`MIN_CONVERSATIONS` conversations asked, newest
-    first; counted by the database, the few shown then read for their languages and a text."""
-    conversations = func.count(distinct(ClaimAsk.conversation_id)).label("conversations")
-    last = func.max(ClaimAsk.asked_at).label("last")
+def unanswered(about: AskAbout, now: datetime) -> tuple[ColumnElement[bool], ...]:
+    """The asks of ``about`` nothing answers yet (of the window, for questions)."""
+    kind = KINDS[about]
+    found: tuple[ColumnElement[bool], ...] = (Ask.about == about, kind.record.is_(None))
+    if kind.window is not None:
+        found += (Ask.asked_at > now - kind.window,)
+    return found
+
+
+_PEOPLE = func.count(distinct(Ask.conversation_id)).label("conversations")
+_CHANNELS = func.count(distinct(Ask.channel)).label("channels")
+_LAST = func.max(Ask.asked_at).label("last")
+
+
+def count(session: Session, about: AskAbout, now: datetime) -> int:
+    """How many groups the page shows in all."""
+    shown = (
+        select(Ask.group_key)
+        .where(*unanswered(about, now))
+        .group_by(Ask.group_key)
+        .having(_PEOPLE >= MIN_CONVERSATIONS)
+        .subquery()
+    )
+    return int(session.scalar(select(func.count()).select_from(shown)) or 0)
+
+
+def groups(
+    session: Session,
+    about: AskAbout,
+    now: datetime,
+    *,
+    limit: int = SHOWN_GROUPS,
+    offset: int = 0,
+    samples: int = 1,
+) -> list[AskedGroup]:
+    """The groups of ``about`` at least :data:`MIN_CONVERSATIONS` conversations asked, in the
+    page's order, each with up to ``samples`` texts; counted by the database, the few shown
+    then read for their languages and texts."""
+    unlinked = unanswered(about, now)
+    ranked = (
+        (desc(_PEOPLE), desc(_CHANNELS), desc(_LAST), Ask.group_key)
+        if KINDS[about].by_people
+        else (desc(_LAST), Ask.group_key)
+    )
     counted = session.execute(
-        select(ClaimAsk.group_key, conversations, func.count(), func.min(ClaimAsk.asked_at), last)
-        .where(ClaimAsk.claim_id.is_(None))
-        .group_by(ClaimAsk.group_key)
-        .having(conversations >= MIN_CONVERSATIONS)
-        .order_by(desc("last"), ClaimAsk.group_key)
+        select(Ask.group_key, _PEOPLE, func.count(), func.min(Ask.asked_at), _LAST)
+        .where(*unlinked)
+        .group_by(Ask.group_key)
+        .having(_PEOPLE >= MIN_CONVERSATIONS)
+        .order_by(*ranked)
         .limit(limit)
+        .offset(offset)
     ).all()
     keys = [row[0] for row in counted]
     if not keys:
         return []
-    unchecked = (ClaimAsk.claim_id.is_(None), ClaimAsk.group_key.in_(keys))
+    of_shown = (*unlinked, Ask.group_key.in_(keys))
     languages: dict[str, set[str]] = defaultdict(set)
     channels: dict[str, set[str]] = defaultdict(set)
     for key, language, channel in session.execute(
-        select(ClaimAsk.group_key, ClaimAsk.language, ClaimAsk.channel).where(*unchecked).distinct()
+        select(Ask.group_key, Ask.language, Ask.channel).where(*of_shown).distinct()
     ):
         languages[key].add(language)
         channels[key].add(channel)
-    samples: dict[str, str] = {}
-    for key, text in session.execute(
-        select(ClaimAsk.group_key, ClaimAsk.masked_text)
-        .where(*unchecked)
-        .order_by(ClaimAsk.group_key, desc(ClaimAsk.asked_at), desc(ClaimAsk.id))
-    ):
-        samples.setdefault(key, text)  # the latest text of each group
+    texts = _newest_texts(session, of_shown, samples)
     return [
         AskedGroup(
             key,
@@ -108,49 +194,97 @@ def groups(session: Session, limit: int = SHOWN_GROUPS) -> list[AskedGroup]:
             tuple(sorted(channels[key])),
             first,
             latest,
-            cut(samples[key], SAMPLE_CHARS),
+            tuple(texts[key]),
         )
         for key, people, asks, first, latest in counted
     ]
 
 
-def draft(session: Session, group_key: str) -> Draft | None:
-    """A claim to start from the group; None when the group is not one the page shows (gone,
-    checked already, or asked by fewer than :data:`MIN_CONVERSATIONS` conversations)."""
-    people = session.scalar(
-        select(func.count(distinct(ClaimAsk.conversation_id))).where(
-            ClaimAsk.group_key == group_key, ClaimAsk.claim_id.is_(None)
+def _newest_texts(
+    session: Session, of_shown: tuple[ColumnElement[bool], ...], samples: int
+) -> dict[str, list[str]]:
+    """Per group, its newest ``samples`` texts, cut: each conversation's latest ask only (one
+    person sending many cannot fill the group's lines), a text said twice shown once."""
+    newest = (
+        func.row_number()
+        .over(
+            partition_by=(Ask.group_key, Ask.conversation_id),
+            order_by=(desc(Ask.asked_at), desc(Ask.id)),
         )
+        .label("newest")
     )
+    latest = (
+        select(Ask.group_key, Ask.masked_text, Ask.asked_at, Ask.id, newest)
+        .where(*of_shown)
+        .subquery()
+    )
+    texts: dict[str, list[str]] = defaultdict(list)
+    for key, text in session.execute(
+        select(latest.c.group_key, latest.c.masked_text)
+        .where(latest.c.newest == 1)
+        .order_by(latest.c.group_key, desc(latest.c.asked_at), desc(latest.c.id))
+    ):
+        shown = texts[key]
+        line = cut(text, SAMPLE_CHARS)
+        if len(shown) < samples and line not in shown:
+            shown.append(line)
+    return texts
+
+
+def page(
+    session: Session, about: AskAbout, now: datetime, number: int, per_page: int, samples: int
+) -> GroupsPage:
+    """Page ``number`` (from 1; one past the end is the last) of the groups of ``about``."""
+    total = count(session, about, now)
+    pages = max(1, -(-total // per_page))
+    number = min(max(number, 1), pages)
+    found = groups(
+        session,
+        about,
+        now,
+        limit=per_page,
+        offset=(number - 1) * per_page,
+        samples=samples,
+    )
+    return GroupsPage(found, total, number, pages, per_page)
+
+
+def draft(session: Session, about: AskAbout, group_key: str, now: datetime) -> Draft | None:
+    """A claim or answer to start from the group; None when the group is not one the page
+    shows (gone, answered already, or asked by fewer than :data:`MIN_CONVERSATIONS`
+    conversations)."""
+    of_group = (Ask.group_key == group_key, *unanswered(about, now))
+    people = session.scalar(select(func.count(distinct(Ask.conversation_id))).where(*of_group))
     if not people or people < MIN_CONVERSATIONS:
         return None
     texts = session.scalars(
-        select(ClaimAsk.masked_text)
-        .where(ClaimAsk.group_key == group_key, ClaimAsk.claim_id.is_(None))
-        .order_by(desc(ClaimAsk.asked_at), desc(ClaimAsk.id))
+        select(Ask.masked_text).where(*of_group).order_by(desc(Ask.asked_at), desc(Ask.id))
     )
     phrasings = list(dict.fromkeys(cut(text, PHRASING_CHARS) for text in texts))
     phrasings = phrasings[:PREFILLED_PHRASINGS]
-    return Draft(group_key, phrasings, suggest_slug(phrasings, group_key), int(people))
+    slug = suggest_slug(phrasings, group_key, KINDS[about].slug_prefix)
+    return Draft(group_key, phrasings, slug, int(people))
 
 
-def suggest_slug(phrasings: list[str], group_key: str) -> str:
-    """The first Latin words people used ("abbey gate open"), else ``rumour-<group>``: a
+def suggest_slug(phrasings: list[str], group_key: str, prefix: str = "rumour") -> str:
+    """The first Latin words people used ("abbey gate open"), else ``<prefix>-<group>``: a
     slug is Latin lower case, and most asks are in Dari or Pashto script."""
     for text in phrasings:
         words = [w for w in _NOT_SLUG.split(text.lower()) if w][:SLUG_WORDS]
         if len(words) >= 2:
             return "-".join(words)[:48].strip("-")
     tail = _NOT_SLUG.sub("", group_key.lower())[:12] or "new"
-    return f"rumour-{tail}"
+    return f"{prefix}-{tail}"
 
 
-def link_group(session: Session, group_key: str, claim_id: int) -> int:
-    """The group's unchecked asks now belong to the claim; how many. The caller then tells
-    those who wanted to know (``askers.tell``), in the same transaction."""
+def link_group(session: Session, about: AskAbout, group_key: str, record_id: int) -> int:
+    """The group's unanswered asks of ``about`` now belong to the claim or answer
+    ``record_id``; how many. The caller then tells those who wanted to know
+    (``askers.tell``), in the same transaction."""
+    record = KINDS[about].record
     result = session.execute(
-        update(ClaimAsk)
-        .where(ClaimAsk.group_key == group_key, ClaimAsk.claim_id.is_(None))
-        .values(claim_id=claim_id)
+        update(Ask)
+        .where(Ask.group_key == group_key, Ask.about == about, record.is_(None))
+        .values({record: record_id})
     )
     return int(getattr(result, "rowcount", 0) or 0)

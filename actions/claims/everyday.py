@@ -6,7 +6,7 @@ gate question people ask every day (``matching.ClaimIndex``, ``everyday``).
 """
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Final
 
@@ -17,11 +17,13 @@ NLU_DATA: Final = Path(__file__).resolve().parents[2] / "data" / "nlu"
 _ANNOTATION: Final = re.compile(r"\[([^\]]*)\](?:\([^)]*\)|\{[^}]*\})")
 
 
-def everyday_questions(data_dir: Path = NLU_DATA) -> Iterator[str]:
-    """Every training example under ``data_dir`` whose intent is not ``check_claim``."""
+def everyday_questions(
+    data_dir: Path = NLU_DATA, leaving_out: Collection[str] = ("check_claim",)
+) -> Iterator[str]:
+    """Every training example under ``data_dir`` whose intent is not one ``leaving_out``."""
     for path in sorted(data_dir.glob("*/*.yml")):
         for block in yaml.safe_load(path.read_text(encoding="utf-8")).get("nlu") or []:
-            if block.get("intent") in (None, "check_claim"):
+            if block.get("intent") in (None, *leaving_out):
                 continue
             for line in str(block.get("examples") or "").splitlines():
                 line = line.strip()

@@ -1,5 +1,5 @@
 """How long and how much of a rumour's ask the claims keep. The asks themselves are the
-``claim_asks`` model (``actions/content/claim_asks.py``), defined at the bottom so that the
+``claim_asks`` model (``actions/content/asks.py``), defined at the bottom so that the
 alert system can end an asker's wish without the claims.
 """
 

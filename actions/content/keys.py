@@ -157,3 +157,10 @@ def new_guidance(session: Session, key: str) -> GuidanceTopic:
     """New topics go last; ``position`` orders topics within their kind, gaps do no harm."""
     last = session.scalar(select(func.max(GuidanceTopic.position)))
     return GuidanceTopic(slug=key, position=0 if last is None else last + 1)
+
+
+def same_key(slug: str) -> str:
+    """A slug as it comes back in a payload: the NLU's normaliser lowercases it and folds a
+    hyphen ("taliban-amnesty" → "talibanamnesty", as it folds an ezafe), so compare letters and
+    digits only."""
+    return "".join(ch for ch in slug.lower() if ch.isalnum())

@@ -21,6 +21,7 @@ from actions.content.localise import isolate_latin, word
 from actions.content.models import (
     AirportStatus,
     Announcement,
+    Answer,
     Claim,
     Flight,
     Gate,
@@ -168,6 +169,10 @@ def claim_label(fact: Claim, language: str) -> str:
     return fmt.text(fact, "claim", language)
 
 
+def question_label(fact: Answer, language: str) -> str:
+    return fmt.text(fact, "question", language)
+
+
 # Previews: the questions a record answers.
 
 
@@ -208,6 +213,16 @@ def guidance_asked(key: str, row: Any) -> tuple[Asked, ...]:
 def claim_asked(key: str, row: Any) -> tuple[Asked, ...]:
     """ "Is it true that…?" answered with this claim, as its button in "which one?" asks."""
     return (Asked("action_check_claim", {"detail": key}),)
+
+
+def answer_asked(key: str, row: Any) -> tuple[Asked, ...]:
+    """The question an editor's answer answers, as its button in "which question?" asks."""
+    return (Asked("action_answer_question", {"detail": key}),)
+
+
+def answer_question(row: Any, language: str) -> str:
+    """ "Is the Torkham border open?": the question itself, previewed as asked."""
+    return fmt.text(row, "question", language) if isinstance(row, Answer) else ""
 
 
 def asked_inside_others(key: str, row: Any) -> tuple[Asked, ...]:

@@ -457,3 +457,32 @@ class Claim(Provenance, Withdrawable, Base):
 
     def is_current(self, now: datetime) -> bool:
         return self.valid_until is None or now < self.valid_until
+
+
+class Answer(Provenance, Withdrawable, Base):
+    """An editor's answer to a question people ask that no fixed topic answers: "Is the Torkham
+    border open?" and what is known, with its source.
+
+    ``question`` is the question in a few words (offered as a choice when a message comes close
+    to several answers, and named to those told later); ``answer`` is what people are told.
+    ``phrasings`` are the other ways people ask it, in any language or script, kept on the row
+    as a claim's are (a revision carries them; the matcher reads every answer in one query).
+    Published answers are found without a retrain (``actions/chat/written.py``).
+    """
+
+    __tablename__ = "answers"
+    __table_args__ = (current_only("ix_answers_current_checks", "verified_at", "valid_until"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    slug: Mapped[str] = mapped_column(SLUG, unique=True)
+    question_en: Mapped[str] = mapped_column(NAME)
+    question_prs: Mapped[str] = mapped_column(NAME)
+    question_ps: Mapped[str] = mapped_column(NAME)
+    answer_en: Mapped[str] = mapped_column(Text)
+    answer_prs: Mapped[str] = mapped_column(Text)
+    answer_ps: Mapped[str] = mapped_column(Text)
+    phrasings: Mapped[list[str]] = mapped_column(JSON, default=list)
+    valid_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    def is_current(self, now: datetime) -> bool:
+        return self.valid_until is None or now < self.valid_until

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import ColumnElement, Select, exists, func, select
 from sqlalchemy.orm import Session, joinedload, selectinload, with_loader_criteria
@@ -21,6 +21,7 @@ from actions.content.models import (
     Airport,
     AirportStatus,
     Announcement,
+    Answer,
     Claim,
     ClaimVerdict,
     Flight,
@@ -31,6 +32,8 @@ from actions.content.models import (
     Withdrawable,
 )
 from bot.lang.codes import LANGUAGES
+
+W = TypeVar("W", Claim, Answer)
 
 FINISHED = (FlightStatus.DEPARTED, FlightStatus.CANCELLED)
 #: Keeps withdrawn rows out of relationships loaded along with a query (an airport's gates).
@@ -254,33 +257,56 @@ def official_contact(session: Session, claim: Claim, now: datetime) -> GuidanceT
     return next((c for c in contacts if c.organisation_id == claim.source_id), None)
 
 
-def _live_claims(now: datetime) -> Select[tuple[Claim]]:
-    return select(Claim).where(
-        Claim.withdrawn_at.is_(None), (Claim.valid_until.is_(None)) | (Claim.valid_until > now)
+def _live(model: type[W], now: datetime) -> Select[tuple[W]]:
+    return select(model).where(
+        model.withdrawn_at.is_(None), (model.valid_until.is_(None)) | (model.valid_until > now)
     )
+
+
+def _live_claims(now: datetime) -> Select[tuple[Claim]]:
+    return _live(Claim, now)
+
+
+def for_matching(
+    session: Session, model: type[W], said: str, now: datetime | None = None
+) -> list[tuple[str, list[str]]]:
+    """Every live record of ``model`` by slug, with all the ways it is said: its ``said`` text
+    in each language it has, then its phrasings. Withdrawn and lapsed ones are left out.
+
+    One query for all of them: whoever recognises them in what people write reads this once
+    and matches against it, rather than asking the database per message.
+    """
+    statement = _live(model, now or utc_now()).order_by(model.slug)
+    found: list[tuple[str, list[str]]] = []
+    rows: Sequence[Claim | Answer] = session.scalars(statement).all()
+    for row in rows:
+        told: list[str] = [getattr(row, f"{said}_{lang}") for lang in LANGUAGES]
+        phrasings: list[str] = row.phrasings
+        texts = dict.fromkeys(text for text in [*told, *phrasings] if text)
+        found.append((str(row.slug), list(texts)))
+    return found
 
 
 def claims_for_matching(
     session: Session, now: datetime | None = None
 ) -> list[tuple[str, list[str]]]:
-    """Every claim people may be told about, by slug, with all the ways it is said: its text
-    in each language it has, then its phrasings. Withdrawn and lapsed claims are left out.
-
-    One query for all of them: whoever recognises claims in what people write reads this
-    once and matches against it, rather than asking the database per message.
-    """
-    statement = _live_claims(now or utc_now()).order_by(Claim.slug)
-    found = []
-    for claim in session.scalars(statement):
-        told = [getattr(claim, f"claim_{lang}") for lang in LANGUAGES]
-        texts = dict.fromkeys(text for text in [*told, *claim.phrasings] if text)
-        found.append((claim.slug, list(texts)))
-    return found
+    """Every claim people may be told about, by slug, with all the ways it is said."""
+    return for_matching(session, Claim, "claim", now)
 
 
 def claim_by_slug(session: Session, slug: str, now: datetime | None = None) -> Claim | None:
     """A claim people may be told about, with its source; None if withdrawn or lapsed."""
     statement = (
         _live_claims(now or utc_now()).where(Claim.slug == slug).options(joinedload(Claim.source))
+    )
+    return session.scalars(statement).first()
+
+
+def answer_by_slug(session: Session, slug: str, now: datetime | None = None) -> Answer | None:
+    """An editor's answer people may be told, with its source; None if withdrawn or lapsed."""
+    statement = (
+        _live(Answer, now or utc_now())
+        .where(Answer.slug == slug)
+        .options(joinedload(Answer.source))
     )
     return session.scalars(statement).first()

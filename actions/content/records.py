@@ -13,6 +13,7 @@ flight          number@Kabul date       ``QR8010@2021-08-24`` (date of departure
 announcement    slug                    ``taliban-amnesty-2021-08-17``
 guidance        slug                    ``keep-documents-hidden``
 claim           slug                    ``abbey-gate-open-to-all``
+answer          slug                    ``torkham-border``
 ==============  ======================  ==========================================
 
 A flight's key follows its departure day (a flight moved past midnight gets a new key); its
@@ -41,6 +42,7 @@ from actions.content.models import (
     AirportStatus,
     Announcement,
     AnnouncementKind,
+    Answer,
     Claim,
     ClaimAbout,
     ClaimVerdict,
@@ -58,6 +60,8 @@ from actions.settings import FreshnessLimits
 
 #: A claim is read as the name of what people heard: a few words.
 CLAIM_MAX = 80
+#: A question is offered as one of a few choices ("which question is yours?"): a few words.
+QUESTION_MAX = 80
 
 
 @dataclass(frozen=True)
@@ -144,7 +148,7 @@ SPECS: dict[RecordKind, KindSpec] = {
             volatile=False,
             title=k.named,
             title_reads=TitleReads(("slug", "name")),
-            menu=7,
+            menu=8,
             preview=Preview(k.asked_inside_others, k.no_question),
             alert=None,
             sms_label=None,
@@ -168,7 +172,7 @@ SPECS: dict[RecordKind, KindSpec] = {
             volatile=False,
             title=k.named,
             title_reads=TitleReads(("iata", "name")),
-            menu=8,
+            menu=9,
             preview=Preview(k.airport_asked, k.no_question),
             alert=None,
             sms_label=None,
@@ -339,7 +343,7 @@ SPECS: dict[RecordKind, KindSpec] = {
             volatile=False,
             title=k.titled,
             title_reads=TitleReads(("slug", "title")),
-            menu=6,
+            menu=7,
             preview=Preview(k.guidance_asked, k.no_question),
             alert=None,
             sms_label=k.titled,
@@ -391,6 +395,40 @@ SPECS: dict[RecordKind, KindSpec] = {
             # of its new verdict on a path of their own.
             alert=None,
             sms_label=k.claim_label,
+        ),
+        KindSpec(
+            RecordKind.ANSWER,
+            Answer,
+            (
+                Field(
+                    "question",
+                    FieldType.TEXT,
+                    "the question it answers, in a few words",
+                    max_length=QUESTION_MAX,
+                ),
+                f.text("answer", "what is known, and what to do"),
+                f.lines(
+                    "phrasings", "another way people ask it, any language or script", "phrasing"
+                ),
+                *f.PROVENANCE,
+                f.OPTIONAL_VALID_UNTIL,
+            ),
+            "torkham-border",
+            keys.slug_key("answer", "torkham-border"),
+            keys.by(Answer, "slug"),
+            lambda _session, key: Answer(slug=key, phrasings=[]),
+            lambda row: str(row.slug),
+            lambda: select(Answer).order_by(Answer.slug),
+            freshness=(Freshness("answers"),),
+            volatile=False,
+            title=k.answer_question,
+            title_reads=TitleReads(("slug", "question")),
+            menu=6,
+            preview=Preview(k.answer_asked, k.answer_question),
+            # Not news for subscribers of a topic: those who asked the question when it had no
+            # answer are told on a path of their own (``actions/claims/askers.py``).
+            alert=None,
+            sms_label=k.question_label,
         ),
     )
 }

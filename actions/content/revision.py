@@ -27,6 +27,7 @@ class RecordKind(str, enum.Enum):
     ANNOUNCEMENT = "announcement"  # slug
     GUIDANCE = "guidance"  # slug
     CLAIM = "claim"  # slug
+    ANSWER = "answer"  # slug
 
 
 class RevisionAction(str, enum.Enum):

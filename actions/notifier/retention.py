@@ -9,7 +9,7 @@
   shorter (``actions/cases/store.py``);
 * the question log (turn counts and the masked messages not answered, ``bot/question_log.py``):
   ``CONVERSATION_RETENTION`` after the hour or the message;
-* what people asked about rumours (``actions/content/claim_asks.py``): the wish to be told ends at
+* what people asked about rumours (``actions/content/asks.py``): the wish to be told ends at
   ``answer_by`` (72 hours at most), the ask itself ``CONVERSATION_RETENTION`` after it was
   asked, as the question log's messages.
 
@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 from actions.alerts.models import FINAL_STATUSES, Delivery, StoredAddress, Subscription
 from actions.cases import store
 from actions.claims import askers
-from actions.content.claim_asks import ClaimAsk
+from actions.content.asks import Ask
 from actions.questions import report
 
 logger = logging.getLogger(__name__)
@@ -76,7 +76,7 @@ def purge(
         cases += store.purge_closed(session, now - closed_cases)
     questions = report.purge(session, now - retention)
     askers.lapse(session, now)
-    asks = session.execute(delete(ClaimAsk).where(ClaimAsk.asked_at < now - retention))
+    asks = session.execute(delete(Ask).where(Ask.asked_at < now - retention))
     purged = Purged(
         _count(subscriptions),
         _count(addresses),

@@ -11,7 +11,7 @@ from sqlalchemy import delete, select
 
 from actions.claims.models import ANSWER_WINDOW_HOURS
 from actions.content import db
-from actions.content.claim_asks import ClaimAsk
+from actions.content.asks import Ask
 from tests.actions.content_support import NOW
 
 #: A rumour three conversations asked about, in Dari, Pashto and English.
@@ -33,7 +33,7 @@ def ask(
 ) -> None:
     with db.session_scope() as session:
         session.add(
-            ClaimAsk(
+            Ask(
                 conversation_id=conversation,
                 channel=channel,
                 language=language,
@@ -47,9 +47,9 @@ def ask(
         )
 
 
-def asks() -> list[ClaimAsk]:
+def asks() -> list[Ask]:
     with db.session_scope() as session:
-        return list(session.scalars(select(ClaimAsk).order_by(ClaimAsk.id)))
+        return list(session.scalars(select(Ask).order_by(Ask.id)))
 
 
 def person(channel: str, n: int) -> str:
@@ -58,7 +58,7 @@ def person(channel: str, n: int) -> str:
 
 def clear_asks() -> None:
     with db.session_scope() as session:
-        session.execute(delete(ClaimAsk))
+        session.execute(delete(Ask))
 
 
 @pytest.fixture

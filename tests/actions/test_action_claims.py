@@ -14,7 +14,7 @@ from actions.chat.claim_verdicts import brief_explanation
 from actions.chat.claims import ActionCheckClaim
 from actions.chat.privacy import ActionDeleteMyData
 from actions.content import db
-from actions.content.claim_asks import ClaimAsk
+from actions.content.asks import Ask
 from actions.content.models import Claim, GuidanceTopic
 from bot.channels.sms_segments import segment_count
 from bot.contract import REMEMBER_ADDRESS
@@ -76,9 +76,9 @@ def responses(messages: Messages) -> list[str]:
     return [m.get("response") or "json" for m in messages]
 
 
-def asks(sender: str) -> list[ClaimAsk]:
+def asks(sender: str) -> list[Ask]:
     with db.session_scope() as session:
-        rows = session.scalars(select(ClaimAsk).where(ClaimAsk.conversation_id == sender)).all()
+        rows = session.scalars(select(Ask).where(Ask.conversation_id == sender)).all()
         session.expunge_all()
         return list(rows)
 

@@ -19,6 +19,7 @@ from actions.alerts.outbox_steps import AlertOutbox
 from actions.chat.alert_delivery import ActionSendAlert
 from actions.claims import asked, askers
 from actions.content import db
+from actions.content.asks import AskAbout
 from actions.content.models import Claim
 from actions.notifier import retention
 from actions.notifier.loop import Notifier
@@ -58,7 +59,7 @@ def link_and_tell(now: datetime = LATER) -> None:
     with db.session_scope() as session:
         claim_id = session.scalar(select(Claim.id).where(Claim.slug == SLUG))
         assert claim_id is not None
-        asked.link_group(session, GATES, claim_id)
+        asked.link_group(session, AskAbout.CLAIM, GATES, claim_id)
         askers.tell_linked(session, claim_id, now)
 
 

@@ -48,6 +48,7 @@ KINDS = (
 SEEDED = len(parse(read_file(), datetime.now(timezone.utc)))
 NEXT = SEEDED + 1
 CLAIMS = len(read_file()["claims"])
+ANSWERS = len(read_file()["answers"])
 ADVICE = {
     "en": "The airport is closed after the blast. Do not come.",
     "prs": "میدان هوایی پس از انفجار بسته است. نیایید.",
@@ -245,14 +246,16 @@ def test_export_and_import_round_trip(database: Path, tmp_path: Path) -> None:
     exported = content(database, "export", first)
     assert exported.stdout == (
         "Exported 18 organisations, 13 airports, 5 gates, 10 flights, 4 announcements, "
-        f"18 guidance topics, {CLAIMS} claims from sqlite:///{database} to {first}.\n"
+        f"18 guidance topics, {CLAIMS} claims, {ANSWERS} answers from sqlite:///{database} "
+        f"to {first}.\n"
     )
     assert content(fresh, "migrate").returncode == 0
     imported = content(fresh, "import", first, "--editor", "amina")
     assert (imported.returncode, imported.stdout) == (
         0,
         f"Imported a.yml into sqlite:///{fresh}: 18 organisations, 13 airports, 5 gates, "
-        f"10 flights, 4 announcements, 18 guidance topics, {CLAIMS} claims — {SEEDED} created, "
+        f"10 flights, 4 announcements, 18 guidance topics, {CLAIMS} claims, {ANSWERS} answers "
+        f"— {SEEDED} created, "
         f"0 changed, 0 unchanged, 0 withdrawn (revisions 1–{SEEDED}).\n",
     )
     assert content(fresh, "export", second).returncode == 0

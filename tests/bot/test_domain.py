@@ -17,7 +17,7 @@ CONTRACT_INTENTS = {
     "ask_documents", "ask_help", "set_language", "subscribe_alerts", "unsubscribe_alerts",
     "show_menu", "delete_my_data", "out_of_scope", "list_subscriptions", "ask_safety",
     "EXTERNAL_alert", "follow_up", "ask_human", "EXTERNAL_case_closed", "EXTERNAL_case_reply",
-    "withdraw_case", "check_claim",
+    "withdraw_case", "check_claim", "ask_question",
 }  # fmt: skip
 PASHTO_ONLY = PASHTO_LETTERS
 

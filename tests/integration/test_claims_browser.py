@@ -30,7 +30,7 @@ VISA = "visa canada ba pasport kohna qabul ast?"
 def asks_about_rumours(serving: Console) -> None:
     """Three conversations asked about the gate, two (five times) about the visa."""
     from actions.content import db, models  # noqa: F401  (the claims table the asks refer to)
-    from actions.content.claim_asks import ClaimAsk
+    from actions.content.asks import Ask
 
     now = datetime.now(timezone.utc)
     rows = [
@@ -45,7 +45,7 @@ def asks_about_rumours(serving: Console) -> None:
         with Session(engine) as session, session.begin():
             for conversation, channel, language, text, group, at in rows:
                 session.add(
-                    ClaimAsk(
+                    Ask(
                         conversation_id=conversation,
                         channel=channel,
                         language=language,

@@ -23,7 +23,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import create_engine, select
 
-from actions.content.claim_asks import ClaimAsk
+from actions.content.asks import Ask
 from bot.lang import tags
 from bot.lang.letters import PASHTO_LETTERS
 from scripts.fake_providers import (
@@ -185,7 +185,7 @@ def test_a_rumour_nobody_checked_is_said_so_and_kept_masked_for_the_editors(
     assert "not checked" in reply.lower() and "0799123456" not in reply, reply
     engine = create_engine(running.db_url)
     with engine.connect() as connection:
-        texts = list(connection.execute(select(ClaimAsk.masked_text)).scalars())
+        texts = list(connection.execute(select(Ask.masked_text)).scalars())
     engine.dispose()
     assert any("turkish embassy" in text.lower() for text in texts), texts
     assert not any("0799123456" in text for text in texts), texts

@@ -15,12 +15,11 @@ from aiohttp import web
 
 from actions.admin.console.guard import editor_or_sign_in
 from actions.admin.console.pages import interface_language, kabul, render
-from actions.admin.console.questions import _shown
-from actions.admin.state import in_transaction
+from actions.admin.console.questions import _shown, language_name
+from actions.admin.state import in_transaction, now
 from actions.claims import asked
+from actions.content.asks import AskAbout
 from actions.content.localise import digits
-from bot.lang.codes import LANGUAGES
-from bot.lang.names import own_name
 
 routes = web.RouteTableDef()
 
@@ -29,13 +28,15 @@ routes = web.RouteTableDef()
 async def claims_asked(request: web.Request) -> web.Response:
     who = await editor_or_sign_in(request)
     language, _ = interface_language(request)
-    found = await in_transaction(request, partial(asked.groups))
+    found = await in_transaction(
+        request, partial(asked.groups, about=AskAbout.CLAIM, now=now(request))
+    )
     context = {
         "groups": found,
         "min_conversations": asked.MIN_CONVERSATIONS,
         "shown": lambda masked: _shown(masked, language),
         "num": lambda n: digits(str(n), language),
         "when": lambda moment: digits(kabul(moment), language),
-        "language_name": lambda code: own_name(code) if code in LANGUAGES else code,
+        "language_name": language_name,
     }
     return render(request, "claims.html", context, who)

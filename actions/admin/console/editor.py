@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from aiohttp import web
 from sqlalchemy import select
@@ -39,6 +39,7 @@ from actions.admin.state import ENGINE, in_transaction, now
 from actions.alerts import outbox
 from actions.claims import asked, askers
 from actions.content import format as fmt
+from actions.content.asks import AskAbout
 from actions.content.editing import StaleVersion, version_of
 from actions.content.models import Airport, Gate, Organisation, RecordKind
 from actions.content.records import KindSpec, snapshot, spec_for
@@ -46,6 +47,46 @@ from actions.content.validation import ContentError
 
 routes = web.RouteTableDef()
 ANSWERS: web.AppKey[Answers] = web.AppKey("answers")
+
+
+@dataclass(frozen=True)
+class FromGroup:
+    """A kind an editor may start from a group of asks (``?group=``): the asks it answers, and
+    the catalogue's line that says how many asked."""
+
+    about: AskAbout
+    said: str
+
+
+#: A claim from a rumour people asked about (``claims.py``), an answer from a question nobody
+#: had answered (``questions.py``): publishing links the group's asks to the new record and
+#: tells those who asked to be told.
+FROM_GROUP: Final = {
+    RecordKind.CLAIM: FromGroup(AskAbout.CLAIM, "from_group"),
+    RecordKind.ANSWER: FromGroup(AskAbout.ANSWER, "from_question_group"),
+}
+
+
+def group_draft(
+    session: Session, spec: KindSpec, group: str, moment: datetime
+) -> asked.Draft | None:
+    """The record to start from ``group``; None for a kind not started from asks, or a group
+    its page does not show."""
+    grouped = FROM_GROUP.get(spec.kind)
+    if grouped is None or not group:
+        return None
+    return asked.draft(session, grouped.about, group, moment)
+
+
+def _from_group(spec: KindSpec, draft: asked.Draft | None) -> dict[str, Any]:
+    """What the form shows of the group it was started from."""
+    if draft is None:
+        return {"group": None, "group_people": 0}
+    return {
+        "group": draft.group_key,
+        "group_people": draft.conversations,
+        "group_said": FROM_GROUP[spec.kind].said,
+    }
 
 
 @dataclass
@@ -115,10 +156,11 @@ BLANK: dict[str, Any] = {
     "errors_shown": False,
     "notice": None,
     "withdraw_error": None,
-    # A claim started from a rumour people asked about (``claims.py``): its group, and how
-    # many conversations asked it.
+    # A claim or answer started from a group of asks (``FROM_GROUP``): its group, how many
+    # conversations asked it, and the line that says so.
     "group": None,
     "group_people": 0,
+    "group_said": "from_group",
 }
 
 
@@ -161,10 +203,10 @@ async def new(request: web.Request) -> web.Response:
         spec = spec_for(request.match_info["kind"])
     except ContentError:
         return not_found(request, who)
-    group = request.query.get("group", "") if spec.kind is RecordKind.CLAIM else ""
+    group, moment = request.query.get("group", ""), now(request)
 
     def read(session: Session) -> tuple[dict[str, list[str]], asked.Draft | None]:
-        return options(session), asked.draft(session, group) if group else None
+        return options(session), group_draft(session, spec, group, moment)
 
     opts, draft = await in_transaction(request, read)
     values: dict[str, Any] = {} if draft is None else {"phrasings": draft.phrasings}
@@ -176,11 +218,7 @@ async def new(request: web.Request) -> web.Response:
         "creating": True,
     }
     if draft is not None:
-        record |= {
-            "typed_key": draft.slug,
-            "group": draft.group_key,
-            "group_people": draft.conversations,
-        }
+        record |= {"typed_key": draft.slug, **_from_group(spec, draft)}
     return page(request, who, spec, "", record)
 
 
@@ -212,11 +250,11 @@ def _attempt(
         close_gates=form_field(form, "close_gates") == "yes",
         confirm_unchanged=form_field(form, "confirm_unchanged") == "yes",
     )
-    group = form_field(form, "group")
-    if revision is not None and group and spec.kind is RecordKind.CLAIM:
-        # Started from a rumour people asked about: their asks are this claim's now, and
-        # those still waiting are told (the publish itself found nobody linked yet).
-        asked.link_group(session, group, revision.record_id)
+    group, grouped = form_field(form, "group"), FROM_GROUP.get(spec.kind)
+    if revision is not None and group and grouped is not None:
+        # Started from a group of asks: they are this claim's or answer's now, and those
+        # still waiting are told (the publish itself found nobody linked yet).
+        asked.link_group(session, grouped.about, group, revision.record_id)
         askers.tell(session, revision)
     outcome = Outcome(key)
     if revision is not None:
@@ -263,7 +301,7 @@ async def _again(
     errors = errors or {}
     language, _ = interface_language(request)
 
-    group = form_field(form, "group") if spec.kind is RecordKind.CLAIM else ""
+    group, moment = form_field(form, "group"), now(request)
 
     def read(session: Session) -> tuple[dict[str, list[str]], str | None, asked.Draft | None]:
         return (
@@ -271,7 +309,7 @@ async def _again(
             flags.close_gates_label(
                 session, spec, spec.find(session, key) if key else None, language
             ),
-            asked.draft(session, group) if group else None,
+            group_draft(session, spec, group, moment),
         )
 
     opts, close_gates, draft = await in_transaction(request, read)
@@ -302,8 +340,7 @@ async def _again(
         "form_error": errors.get("", {}).get("") or errors.get("key", {}).get(""),
         "errors_shown": bool(errors),
         "notice": notice,
-        "group": None if draft is None else draft.group_key,
-        "group_people": 0 if draft is None else draft.conversations,
+        **_from_group(spec, draft),
     }
     return page(request, who, spec, key, record, status)
 

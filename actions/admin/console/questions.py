@@ -1,29 +1,39 @@
 """``/console/questions``: what people asked in the last 7 days, and what we could not answer.
 
-Editors' role only. Counts by question (intent), language and script, channel, hour and day,
-and the masked messages the assistant could not answer that at least five conversations sent
-(on two channels or over six hours; ``actions/questions/report.py``), so that editors can add
-what is missing. Nothing on the page names a person or a conversation.
+Editors' role only. First the questions the assistant could not answer, grouped as the same
+question in any language or script (``actions/claims/asked.py``): each group at least three
+conversations asked, most people first, 20 to a page (``?page=``), with its languages,
+channels and newest masked messages, and "Write an answer", which starts an answer from the
+group (publishing it tells those who asked to be told). Then counts by question (intent),
+language and script, channel, hour and day, and the masked messages the assistant could not
+answer that at least five conversations sent word for word (on two channels or over six hours;
+``actions/questions/report.py``). Nothing on the page names a person or a conversation.
 """
 
 from __future__ import annotations
 
 import re
-from functools import partial
-from typing import Any
+from typing import Any, Final
 
 from aiohttp import web
+from sqlalchemy.orm import Session
 
 from actions.admin.console import words
 from actions.admin.console.guard import editor_or_sign_in
 from actions.admin.console.pages import interface_language, kabul, render
 from actions.admin.state import in_transaction, now
+from actions.claims import asked
+from actions.content.asks import AskAbout
 from actions.content.localise import digits
 from actions.questions import report
 from bot.lang.codes import LANGUAGES
 from bot.lang.names import own_name
 
 routes = web.RouteTableDef()
+
+#: Groups of unanswered questions on one page, and the newest messages shown of each.
+GROUPS_PER_PAGE: Final = 20
+MESSAGES_SHOWN: Final = 5
 
 
 def _rows(pairs: list[tuple[str, int]]) -> dict[str, Any]:
@@ -39,21 +49,47 @@ def _shown(masked: str, language: str) -> str:
     return _MASKS.sub(lambda found: words.say(f"mask_{found.group(1)}", language), masked)
 
 
+def language_name(code: str) -> str:
+    """A language as it names itself ("دری"), or its code."""
+    return own_name(code) if code in LANGUAGES else code
+
+
 def _language_name(code: str, script: str, language: str) -> str:
     """ "پښتو · Latin letters": a language as it names itself, and how it was written."""
-    name = own_name(code) if code in LANGUAGES else code
+    name = language_name(code)
     if script not in ("Arab", "Latn"):
         return name
     return f"{name} · {words.say('script_' + script, language)}"
+
+
+def _page_link(number: int) -> str:
+    """The page's address on page ``number`` of the questions waiting for an answer."""
+    query = f"?page={number}" if number > 1 else ""
+    return f"/console/questions{query}#waiting"
 
 
 @routes.get("/console/questions")
 async def questions(request: web.Request) -> web.Response:
     who = await editor_or_sign_in(request)
     language, _ = interface_language(request)
-    week = await in_transaction(request, partial(report.week, now=now(request)))
+    moment = now(request)
+    wanted = request.query.get("page", "1")
+    number = int(wanted) if wanted.isdigit() and len(wanted) < 6 else 1
+
+    def read(session: Session) -> tuple[report.Week, asked.GroupsPage]:
+        waiting = asked.page(
+            session, AskAbout.ANSWER, moment, number, GROUPS_PER_PAGE, MESSAGES_SHOWN
+        )
+        return report.week(session, now=moment), waiting
+
+    week, waiting = await in_transaction(request, read)
 
     context = {
+        "waiting": waiting,
+        "group_min": asked.MIN_CONVERSATIONS,
+        "language_name": language_name,
+        "previous_page": _page_link(waiting.page - 1) if waiting.page > 1 else None,
+        "next_page": _page_link(waiting.page + 1) if waiting.page < waiting.pages else None,
         "week": week,
         "min_conversations": report.MIN_CONVERSATIONS,
         "shown": lambda masked: _shown(masked, language),

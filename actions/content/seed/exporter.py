@@ -16,6 +16,7 @@ import yaml
 from sqlalchemy.orm import Session
 
 from actions.common.kabul_time import KABUL
+from actions.content.fields import FieldType
 from actions.content.models import (
     Airport,
     Announcement,
@@ -27,7 +28,9 @@ from actions.content.models import (
     Organisation,
     RecordKind,
 )
+from actions.content.records import spec_for
 from actions.content.review import records
+from actions.content.seed.records import BY_FIELDS
 from bot.lang.codes import LANGUAGES
 
 HEADER = (
@@ -57,6 +60,8 @@ def export_document(session: Session) -> dict[str, Any]:
     for kind in GuidanceKind:
         document[kind.value] = [_topic(topic) for topic in topics if topic.kind is kind]
     document["claims"] = [_claim(row) for _, row in records(session, RecordKind.CLAIM)]
+    for name, plain in BY_FIELDS.items():
+        document[name] = [by_fields(key, row, plain) for key, row in records(session, plain)]
     return {name: section for name, section in document.items() if section}
 
 
@@ -79,6 +84,7 @@ def count(document: dict[str, Any]) -> str:
         "announcements": len(document.get("announcements", [])),
         "guidance topics": guidance,
         "claims": len(document.get("claims", [])),
+        **{name: len(document.get(name, [])) for name in BY_FIELDS},
     }
     return ", ".join(f"{number} {name}" for name, number in parts.items())
 
@@ -187,6 +193,18 @@ def _topic(topic: GuidanceTopic) -> dict[str, Any]:
         entry = {name: value for name, value in entry.items() if value is not None}
         entry |= _texts_of(topic, "hours") | _place(topic)
     return entry | _provenance(topic)
+
+
+def by_fields(key: str, row: Any, kind: RecordKind) -> dict[str, Any]:
+    """A record of a kind whose file entry is its slug and its fields (``seed/records.py``
+    ``by_fields`` reads it back): texts by language, lines as a list, where there are any."""
+    entry: dict[str, Any] = {"slug": key}
+    for field in spec_for(kind).fields:
+        if field.form is FieldType.TEXT:
+            entry |= _texts_of(row, field.name)
+        elif field.form is FieldType.LINES and getattr(row, field.name):
+            entry[field.name] = list(getattr(row, field.name))
+    return entry | _provenance(row)
 
 
 def _claim(claim: Claim) -> dict[str, Any]:

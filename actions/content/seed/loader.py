@@ -24,6 +24,7 @@ from actions.content.models import (
     Airport,
     AirportStatus,
     Announcement,
+    Answer,
     Base,
     Claim,
     Flight,
@@ -45,8 +46,9 @@ from bot.contentdb import tables
 __all__ = ["DEMO_FILE", "SeedError", "_Mapping", "clear", "load", "read_demo", "read_file"]
 
 DEMO_FILE = Path(__file__).resolve().with_name("demo.yml")
-#: The demo's rumours, in a file of their own beside the demo (its ``claims:`` section).
-CLAIMS_FILE_NAME = "claims.yml"
+#: The demo's rumours and editors' answers, each in a file of their own beside the demo (its
+#: ``claims:`` and ``answers:`` sections): they change by the day while the rest stays put.
+SIDE_FILES = {"claims": "claims.yml", "answers": "answers.yml"}
 SEED_EDITOR = "seed"
 #: Deleted child tables first, so foreign keys hold at every step.
 CONTENT_MODELS: tuple[type[Base] | Table, ...] = (
@@ -54,6 +56,7 @@ CONTENT_MODELS: tuple[type[Base] | Table, ...] = (
     tables.cases,
     Revision,
     Claim,  # claims name the record they are about by key, not by foreign key
+    Answer,
     GuidanceTopic,
     Announcement,
     Flight,
@@ -64,6 +67,7 @@ CONTENT_MODELS: tuple[type[Base] | Table, ...] = (
 )
 #: What ``replace`` withdraws when a file leaves it out: facts before what facts cite.
 WITHDRAW_ORDER = (
+    RecordKind.ANSWER,
     RecordKind.CLAIM,
     RecordKind.GUIDANCE,
     RecordKind.ANNOUNCEMENT,
@@ -81,6 +85,7 @@ _NAMES = {
     RecordKind.ANNOUNCEMENT: "announcements",
     RecordKind.GUIDANCE: "guidance topics",
     RecordKind.CLAIM: "claims",
+    RecordKind.ANSWER: "answers",
 }
 
 
@@ -113,22 +118,21 @@ def read_file(path: Path | None = None) -> _Mapping:
 
 
 def read_demo(path: Path = DEMO_FILE) -> _Mapping:
-    """The demo: ``path`` and the ``claims:`` of the claims file beside it, if there is one.
-
-    The rumours are kept apart because they change by the day while the rest stays put; a
-    claims file holds that one section, and the demo file must not have one too.
-    """
+    """The demo: ``path`` with the ``claims:`` and ``answers:`` of the files beside it, if
+    there are any (``SIDE_FILES``); each holds its one section, and the demo file must not
+    have that section too."""
     document = reading.read_file(path)
-    claims_file = path.with_name(CLAIMS_FILE_NAME)
-    if not claims_file.exists():
-        return document
-    claims = reading.read_file(claims_file)
-    extra = sorted(set(claims) - {"claims"})
-    if extra:
-        raise SeedError(f"{claims_file.name}: only 'claims' belongs here, not {', '.join(extra)}")
-    if "claims" in document:
-        raise SeedError(f"{path.name}: its claims belong in {claims_file.name}")
-    document["claims"] = claims.get("claims")
+    for section, name in SIDE_FILES.items():
+        side_file = path.with_name(name)
+        if not side_file.exists():
+            continue
+        side = reading.read_file(side_file)
+        extra = sorted(set(side) - {section})
+        if extra:
+            raise SeedError(f"{name}: only '{section}' belongs here, not {', '.join(extra)}")
+        if section in document:
+            raise SeedError(f"{path.name}: its {section} belong in {name}")
+        document[section] = side.get(section)
     return document
 
 

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from actions.content import validation as check
+from actions.content.fields import FieldType
 from actions.content.keys import FLIGHT_NUMBER_MAX, flight_key
 from actions.content.models import (
     AirportState,
@@ -26,6 +27,7 @@ from actions.content.models import (
     RecordKind,
     Verification,
 )
+from actions.content.records import spec_for
 from actions.content.seed.content_file import _Mapping
 from actions.content.seed.entries import Entry, SeedError, entries
 
@@ -36,7 +38,10 @@ SECTIONS = (
     "flights",
     "announcements",
     "claims",
+    "answers",
 )
+#: The sections whose entries are a slug and their kind's fields, read by ``by_fields``.
+BY_FIELDS: dict[str, RecordKind] = {"answers": RecordKind.ANSWER}
 #: The guidance sections of a content file, in the order they are answered.
 GUIDANCE_SECTIONS: tuple[GuidanceKind, ...] = tuple(GuidanceKind)
 #: An airport_statuses entry without these has only gates (its airport has no status).
@@ -131,7 +136,35 @@ def parse(
             records.add(entry, "slug", RecordKind.GUIDANCE, entry.text("slug"), values)
     for entry in section("claims"):
         _claim(entry, orgs, records)
+    for name, plain in BY_FIELDS.items():
+        for entry in section(name):
+            records.add(entry, "slug", plain, entry.text("slug"), by_fields(entry, plain, orgs))
     return records
+
+
+def by_fields(entry: Entry, kind: RecordKind, orgs: Collection[str]) -> dict[str, Any]:
+    """A record of a kind whose file entry is its slug and its fields as ``KindSpec`` has
+    them: a text as ``{en, prs, ps}``, lines as a list, its source and when it was checked."""
+    spec = spec_for(kind)
+    values: dict[str, Any] = entry.provenance(orgs, volatile=spec.volatile)
+    for field in spec.fields:
+        if field.form is FieldType.TEXT:
+            values[field.name] = entry.localised(field.name, field.required)
+        elif field.form is FieldType.LINES:
+            values[field.name] = _lines(entry, field.name)
+        elif field.name not in values:
+            raise SeedError(f"{entry.where}: a {field.form.value} field has no file form yet")
+    return values
+
+
+def _lines(entry: Entry, name: str) -> list[str]:
+    said = entry.raw(name, required=False) or []
+    if not isinstance(said, list):
+        raise entry.error(name, "must be a list")
+    try:
+        return check.lines(name, said, 200)
+    except check.ContentError as error:
+        raise SeedError(f"{entry.where}: {error}") from None
 
 
 def _organisations(
@@ -231,13 +264,7 @@ BY_SLUG = (RecordKind.ANNOUNCEMENT, RecordKind.GUIDANCE)
 
 def _claim(entry: Entry, orgs: Collection[str], records: _Records) -> None:
     """A rumour with its verdict; ``about`` and ``phrasings`` are optional."""
-    phrasings = entry.raw("phrasings", required=False) or []
-    if not isinstance(phrasings, list):
-        raise entry.error("phrasings", "must be a list of the ways people say it")
-    try:
-        said = check.lines("phrasings", phrasings, 200)
-    except check.ContentError as error:
-        raise SeedError(f"{entry.where}: {error}") from None
+    said = _lines(entry, "phrasings")
     about_kind, about_key = _about(entry, records)
     values = {
         "verdict": entry.choice("verdict", ClaimVerdict),

@@ -75,4 +75,9 @@ TEXTS: Final[dict[str, Entry]] = {
         "prs": "جوابی که خواسته بودید:\n{claim}",
         "ps": "هغه ځواب چې غوښتی مو و:\n{claim}",
     },
+    "answer": {
+        "en": "You asked: {question}\nOur answer now:\n{answer}\n{verified}",
+        "prs": "شما پرسیده بودید: {question}\nجواب ما حالا:\n{answer}\n{verified}",
+        "ps": "تاسو پوښتلي وو: {question}\nزموږ ځواب اوس:\n{answer}\n{verified}",
+    },
 }

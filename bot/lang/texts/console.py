@@ -435,6 +435,62 @@ TEXTS: Final[dict[str, Entry]] = {
         "ps": "له هغې اوازې پیل شوی چې {n} خبرو اترو یې پوښتنه کړې. په خپرولو سره د هغوی "
         "پوښتنې له دې معلوماتو سره تړل کېږي او هغوی ته چې غوښتل خبر شي، یو ځل ویل کېږي.",
     },
+    # "What people ask" (actions/admin/console/questions.py): questions nobody answered yet,
+    # the same question in other words counted once; "Write an answer" starts an answer.
+    "question_groups": {
+        "en": "Questions waiting for an answer",
+        "prs": "سوال‌هایی که منتظر جواب اند",
+        "ps": "هغه پوښتنې چې ځواب ته په تمه دي",
+    },
+    "question_groups_help": {
+        "en": "Questions of the last 7 days the assistant could not answer; one question asked "
+        "in other words, languages or scripts is counted once. Most people first. Shown only "
+        "once at least {n} different conversations asked it. Numbers, phone numbers, e-mails, "
+        "web addresses and names are replaced before storing. Write an answer: the assistant "
+        "gives it from then on, and those who asked to be told get it once, in their language.",
+        "prs": "سوال‌های ۷ روز گذشته که دستیار جواب داده نتوانست؛ سوالی که با کلمه‌ها، زبان‌ها یا "
+        "خط‌های دیگر پرسیده شده، یک بار حساب می‌شود. اول سوالی که بیشتر مردم پرسیده‌اند. تنها "
+        "وقتی نشان داده می‌شود که دست کم {n} گفتگوی مختلف آن را پرسیده باشند. عددها، نمبرهای "
+        "تیلفون، ایمیل‌ها، آدرس‌های ویب و نام‌ها پیش از ذخیره پاک می‌شوند. جواب را بنویسید: از آن "
+        "به بعد دستیار همین جواب را می‌دهد و کسانی که خواسته بودند خبر شوند، یک بار به زبان خود "
+        "آن را می‌گیرند.",
+        "ps": "د تېرو ۷ ورځو هغه پوښتنې چې مرستیال یې ځواب نه شو ورکولای؛ یوه پوښتنه چې په نورو "
+        "ټکو، ژبو یا لیکونو پوښتل شوې، یو ځل شمېرل کېږي. لومړی هغه چې ډېرو خلکو پوښتلې. یوازې "
+        "هغه وخت ښودل کېږي چې لږ تر لږه {n} بېلابېلو خبرو اترو پوښتلې وي. شمېرې، د ټیلیفون "
+        "شمېرې، ایمیلونه، د وېب پتې او نومونه له ساتلو مخکې لرې کېږي. ځواب ولیکئ: له هغې وروسته "
+        "به مرستیال همدا ځواب ورکوي، او هغوی چې غوښتل خبر شي، یو ځل به یې په خپله ژبه ترلاسه "
+        "کړي.",
+    },
+    "no_question_groups": {
+        "en": "No question without an answer was asked by {n} or more conversations in the "
+        "last 7 days.",
+        "prs": "در ۷ روز گذشته هیچ سوال بی‌جوابی از {n} گفتگو یا بیشتر نیامده است.",
+        "ps": "په تېرو ۷ ورځو کې هېڅ بې ځوابه پوښتنه له {n} یا ډېرو خبرو اترو نه ده راغلې.",
+    },
+    "question_groups_total": {
+        "en": "Questions waiting: {n}",
+        "prs": "سوال‌های منتظر جواب: {n}",
+        "ps": "ځواب ته په تمه پوښتنې: {n}",
+    },
+    "question_group_by": {
+        "en": "{people} people asked, {times} times",
+        "prs": "{people} نفر پرسیده‌اند، {times} بار",
+        "ps": "{people} کسانو پوښتلي، {times} ځله",
+    },
+    "question_group_newest": {
+        "en": "Newest messages",
+        "prs": "تازه‌ترین پیام‌ها",
+        "ps": "تر ټولو نوي پیغامونه",
+    },
+    "write_answer": {"en": "Write an answer", "prs": "جواب را بنویسید", "ps": "ځواب ولیکئ"},
+    "from_question_group": {
+        "en": "Started from a question {n} people asked. Publishing links their questions to "
+        "this answer and tells, once, those who asked to be told.",
+        "prs": "از سوالی شروع شده که {n} نفر پرسیده‌اند. با نشر، سوال‌های شان به این جواب وصل "
+        "می‌شود و به کسانی که خواسته بودند خبر شوند، یک بار خبر داده می‌شود.",
+        "ps": "له هغې پوښتنې پیل شوی چې {n} کسانو پوښتلې ده. په خپرولو سره د هغوی پوښتنې له دې "
+        "ځواب سره تړل کېږي او هغوی ته چې غوښتل خبر شي، یو ځل ویل کېږي.",
+    },
     #: What an alert was about (``actions/alerts/models.py`` ``Topic``), before its airport,
     #: destination or rumour.
     **group(
@@ -444,6 +500,7 @@ TEXTS: Final[dict[str, Entry]] = {
             "flights": {"en": "Flights", "prs": "پروازها", "ps": "الوتنې"},
             "announcements": {"en": "Announcements", "prs": "اعلامیه‌ها", "ps": "اعلانونه"},
             "claims": {"en": "Rumour checked", "prs": "شایعهٔ بررسی‌شده", "ps": "کتل شوې اوازه"},
+            "answers": {"en": "Question answered", "prs": "جواب سوال", "ps": "د پوښتنې ځواب"},
         },
     ),
     #: Record kinds as editors call them.
@@ -464,6 +521,11 @@ TEXTS: Final[dict[str, Entry]] = {
                 "ps": "لارښوونې او اړیکې",
             },
             "claim": {"en": "Rumours", "prs": "شایعه‌ها", "ps": "اوازې"},
+            "answer": {
+                "en": "Answers to questions",
+                "prs": "جواب سوال‌ها",
+                "ps": "د پوښتنو ځوابونه",
+            },
             "organisation": {"en": "Organisations", "prs": "مؤسسه‌ها", "ps": "ادارې"},
             "airport-name": {
                 "en": "Airport names",
@@ -525,6 +587,8 @@ TEXTS: Final[dict[str, Entry]] = {
                 "prs": "شکل‌های دیگر گفتن آن (هر کدام در یک سطر)",
                 "ps": "د ویلو نورې بڼې (هره یوه په یوه کرښه)",
             },
+            "question": {"en": "Question", "prs": "سوال", "ps": "پوښتنه"},
+            "answer": {"en": "Answer", "prs": "جواب", "ps": "ځواب"},
             "about_kind": {"en": "About (kind)", "prs": "در بارهٔ (نوع)", "ps": "په اړه (ډول)"},
             "about_key": {"en": "About (which)", "prs": "در بارهٔ (کدام)", "ps": "په اړه (کوم یو)"},
             # Where a place is, for the nearest-place answer: 34.5594 / 69.2175.

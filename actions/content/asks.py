@@ -1,5 +1,7 @@
-"""What people asked about rumours (migration 0019): each ask, masked, grouped with the same
-rumour told in other words, and whether its asker wants to be told once editors know.
+"""What people asked that editors answer (migrations 0019, 0024): each ask, masked, grouped with
+the same rumour or question told in other words, and whether its asker wants to be told once
+editors know. An ask is ``about`` a rumour ("is this true?", answered by a claim's verdict) or a
+question the assistant had no answer for (answered by an editor's answer).
 
 A message is stored masked (``bot/question_mask.py``, as the question log stores it) and never
 with a phone number. An ask that wants an answer keeps its wish until ``answer_by``; "delete my
@@ -13,23 +15,33 @@ grouping, telling the askers.
 
 from __future__ import annotations
 
+import enum
 from datetime import datetime
 
 from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from actions.content.columns import Base
+from actions.content.columns import Base, choice
 from bot.contentdb.tables import CHANNEL, CONVERSATION_ID, LANGUAGE
 from bot.contentdb.types import UTCDateTime
 
 
-class ClaimAsk(Base):
-    """One "is this true?" from one conversation.
+class AskAbout(str, enum.Enum):
+    """What an ask wants: a rumour's verdict, or an answer to a question."""
+
+    CLAIM = "claim"
+    ANSWER = "answer"
+
+
+class Ask(Base):
+    """One "is this true?", or one question nobody had answered, from one conversation.
 
     ``claim_id`` is the claim it matched, or, for a rumour nobody had checked, the claim an
-    editor later wrote for its group. ``group_key`` is the same for asks that tell the same
-    rumour (the console's "Claims people ask about" counts different conversations per group).
-    ``told_at``: when the verdict went out to an asker who wanted it (once).
+    editor later wrote for its group; ``answer_id`` likewise the editors' answer to a question.
+    ``group_key`` is the same for asks that tell the same rumour or ask the same thing (the
+    console's "Rumours people ask about" and "What people ask" count different conversations
+    per group). ``told_at``: when the verdict or answer went out to an asker who wanted it
+    (once).
     """
 
     __tablename__ = "claim_asks"
@@ -41,8 +53,14 @@ class ClaimAsk(Base):
     language: Mapped[str] = mapped_column(LANGUAGE)
     masked_text: Mapped[str] = mapped_column(Text)
     group_key: Mapped[str] = mapped_column(String(64))
+    about: Mapped[AskAbout] = mapped_column(
+        choice(AskAbout, "about"), default=AskAbout.CLAIM, server_default=AskAbout.CLAIM.value
+    )
     claim_id: Mapped[int | None] = mapped_column(
         ForeignKey("claims.id", ondelete="SET NULL"), index=True
+    )
+    answer_id: Mapped[int | None] = mapped_column(
+        ForeignKey("answers.id", ondelete="SET NULL"), index=True
     )
     asked_at: Mapped[datetime] = mapped_column(UTCDateTime)
     wants_answer: Mapped[bool] = mapped_column(Boolean, default=False)

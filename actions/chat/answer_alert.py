@@ -1,0 +1,61 @@
+"""An editor's answer, as it reaches someone who asked the question before there was one and
+wanted to be told.
+
+Written by ``action_send_alert`` for a broadcast of topic ``answers``
+(``actions/claims/askers.py``): the question, the answer, who said it and when it was checked,
+in the language the person asked in. On SMS it must arrive whole in at most three segments
+(nobody is waiting to write MORE), so the answer keeps what it says to do first, then its fact
+(``brief_explanation``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Final
+
+from sqlalchemy.orm import Session
+
+from actions.chat.claim_alert import SMS_CHANNELS
+from actions.chat.claim_verdicts import brief_explanation
+from actions.claims import askers
+from actions.content import format as fmt
+from actions.content.localise import language_or_default
+from actions.content.models import Answer, RecordKind, Revision
+from bot.channels.sms_render import for_basic_phones
+from bot.channels.sms_segments import fits
+from bot.lang import texts
+
+MESSAGE: Final = "alerts.answer"
+
+
+def asker_language(session: Session, conversation_id: str, answer_id: int) -> str | None:
+    """The language the person asked in; None when they no longer want the answer."""
+    ask = askers.asked_about(session, conversation_id, answer_id, RecordKind.ANSWER)
+    return None if ask is None else language_or_default(ask.language)
+
+
+def answer_alert(
+    session: Session, revision: Revision, language: str, now: datetime, channel: str | None
+) -> str | None:
+    """The finished text; None when the answer is gone or withdrawn since it was queued."""
+    answer = session.get(Answer, revision.record_id)
+    if answer is None or answer.withdrawn_at is not None:
+        return None
+    told = fmt.text(answer, "answer", language)
+    if channel in SMS_CHANNELS:
+        told = brief_explanation(
+            told,
+            language,
+            lambda cut: fits(for_basic_phones(_rendered(answer, now, language, cut))),
+        )
+    return _rendered(answer, now, language, told)
+
+
+def _rendered(answer: Answer, now: datetime, language: str, told: str) -> str:
+    return texts.render(
+        MESSAGE,
+        language,
+        question=fmt.text(answer, "question", language),
+        answer=told,
+        verified=fmt.verified(answer, now, language),
+    )
