@@ -21,7 +21,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 
 .PHONY: help setup run db purge train lint mypy check test test-unit validate validate-if-changed test-nlu test-stories test-followups \
 	test-integration journeys danger-model deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
-	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-surge bench-language bench-urgency bench-claims bench-locks \
+	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-surge bench-language bench-urgency bench-claims bench-answers bench-locks \
 	bench-webchat chaos cluster cluster-if-root clean
 
 help:
@@ -47,6 +47,8 @@ help:
 	@echo "make bench-urgency   urgent-case words, and danger first: precision and recall per kind and slice"
 	@echo "make danger-model    train the classifier behind the danger words (bot/danger_model.json)"
 	@echo "make bench-claims    rumours to checked claims: top-1 per language slice, false matches, 5 000 claims"
+	@echo "make bench-answers   editors' answers through the NLU, find and route: top-1 per slice, wrong"
+	@echo "            answers, the fixed topics kept; ours vs BM25 vs an embedding (after make train)"
 	@echo "make bench-locks     a conversation's lock per turn: Redis calls in the event loop vs in threads"
 	@echo "make bench-webchat   300 people behind one address and one script flooding from it: the old"
 	@echo "            per-address limit vs pages' tickets and work; the work timed in Chromium"
@@ -276,6 +278,21 @@ bench-urgency: .venv/actions/.installed
 bench-claims: .venv/actions/.installed
 	@mkdir -p results
 	$(ACT)/python scripts/bench_claims.py | tee results/bench-claims.md
+
+# Editors' answers: paraphrases of the demo answers in five slices through the trained NLU and
+# find/route (the NLU's parses cached in results/answers-nlu.json), needs nothing answers, the
+# fixed topics' held-out messages; thresholds chosen on dev; ours vs BM25 vs multilingual-e5-small
+# (.venv/bench-embedding, never the product's); 5 000 answers. About 4 minutes; needs the model.
+bench-answers: .venv/actions/.installed .venv/bot/.installed .venv/bench-embedding/.installed
+	@mkdir -p results
+	@test -f $(MODEL) || { echo "$(MODEL) is missing: run make train first"; exit 1; }
+	$(ACT)/python scripts/bench_answers.py | tee results/bench-answers.md
+
+# The embedding bench-answers compares, in a venv of its own (requirements/bench-embedding.txt).
+.venv/bench-embedding/.installed: requirements/bench-embedding.txt
+	$(PYTHON) -m venv .venv/bench-embedding
+	.venv/bench-embedding/bin/$(PIP_INSTALL) -r requirements/bench-embedding.txt
+	touch $@
 
 # Does a conversation keep its language on words Dari and Pashto share (docs/BENCHMARKS.md)?
 bench-language: .venv/bot/.installed

@@ -51,23 +51,25 @@ class AnswerThresholds:
     topic gives way. Chosen on the development split (scripts/bench_answers.py)."""
 
     #: Below this score the message matches nothing editors wrote.
-    match: float = 0.30
-    #: Answers within this of the first (and above ``match``): "which question is yours?".
-    close: float = 0.05
+    match: float = 0.25
+    #: Answers within this of the first (and above ``match``): "which question is yours?"
+    #: (0 on today's development split: a choice never found an answer the first one missed).
+    close: float = 0.0
     #: A fixed topic's answer gives way to an editor's answer scoring at least this ...
-    overrule: float = 0.40
-    #: ... whose nearest text came at least this much closer than any fixed topic's question.
-    overrule_margin: float = 0.05
+    overrule: float = 0.32
+    #: ... whose nearest text came at least this much closer than any fixed topic's question
+    #: (negative: nearly as close will do).
+    overrule_margin: float = -0.05
     #: A message of at least ``topic_words`` words whose nearest fixed-topic question is less
     #: near than this, naming nothing the topics know, is about something they do not answer.
-    topic_floor: float = 0.25
-    topic_words: int = 3
+    topic_floor: float = 0.5
+    topic_words: int = 6
 
 
 THRESHOLDS: Final = AnswerThresholds()
 #: A message counts as an editor's answer only when it comes nearly as close to one of its
 #: texts as to the nearest question a fixed topic answers (chosen with the thresholds).
-GUARD: Final = Guard(margin=-0.05, hearsay_margin=-0.15)
+GUARD: Final = Guard(margin=-0.1, hearsay_margin=-0.1)
 
 
 @dataclass(frozen=True)
@@ -215,7 +217,7 @@ def answered(turn: Turn, message: str) -> list[Reply]:
         reply = _one(turn, message, found.keys[0])
         if reply is not None:
             return [reply]
-    return [*no_answer(turn, message), Reply("utter_menu")]
+    return no_answer(turn, message)
 
 
 def _one(turn: Turn, message: str, key: str) -> Reply | None:
@@ -255,16 +257,19 @@ class AnswerFirst(ContentAction):
                 store_ask(turn, message, answer.slug, AskAbout.ANSWER, answer.id)
                 return self.completed(answer_reply(answer, turn), turn)
         if found.kind == "none":
-            return [*no_answer(turn, message), Reply("utter_menu")]
+            return no_answer(turn, message)
         return super().replies(turn)
 
 
 def no_answer(turn: Turn, message: str) -> list[Reply]:
-    """ "No answer to this yet", with the offer to be told where the channel can write later;
-    the ask is kept for "What people ask"."""
+    """ "No answer to this yet" and what it can answer, the ask kept for "What people ask".
+    Where the channel can write later, the offer to be told comes last and names the topics in
+    words: "reply 1" must pick the offer, and a menu after it would take the "1" for flights
+    (``bot/typed_choice.py`` reads the last numbered buttons); elsewhere the menu follows."""
     store_unanswered(turn, message, AskAbout.ANSWER)
-    channel = turn.tracker.get_latest_input_channel()
-    return [Reply("utter_answer_none_offer" if channel in ALERT_CHANNELS else "utter_answer_none")]
+    if turn.tracker.get_latest_input_channel() in ALERT_CHANNELS:
+        return [Reply("utter_answer_none_offer")]
+    return [Reply("utter_answer_none"), Reply("utter_menu")]
 
 
 def _answer_by_key(turn: Turn, key: str) -> Answer | None:

@@ -34,6 +34,7 @@ from actions.claims.matching import ClaimIndex
 from actions.content import queries
 from actions.content.models import Answer, Claim, RecordKind
 from actions.content.revision import Revision
+from bot.lang.codes import LANGUAGES
 from bot.lang.normalise import normalise
 
 #: The key of an answer in the index: this and its slug (a claim's key is its slug).
@@ -41,6 +42,9 @@ ANSWER: Final = "answer:"
 #: Intents whose examples do not guard answers: what the assistant cannot answer yet, and
 #: rumours (the answers' index has the claims themselves).
 UNANSWERED: Final = frozenset({"out_of_scope", "check_claim"})
+#: An answer's (or claim's) places are those its own texts name, in each language, not those
+#: its phrasings name in passing (``ClaimIndex``'s ``placed_by``).
+PLACED_BY: Final = len(LANGUAGES)
 #: Candidates scored before a kind is kept (the nearest of the other kind may come first).
 SCORED: Final = 25
 #: What is left of a text to compare word for word: its words, without case or punctuation.
@@ -133,7 +137,7 @@ def _built(session: Session, now: datetime) -> Written:
     phrasings = {word_for_word(text): key for key, texts in [*claims, *answers] for text in texts}
     return Written(
         ClaimIndex(claims, everyday=_everyday(frozenset({"check_claim"}))),
-        ClaimIndex([*answers, *claims], everyday=_everyday(UNANSWERED)),
+        ClaimIndex([*answers, *claims], everyday=_everyday(UNANSWERED), placed_by=PLACED_BY),
         phrasings,
     )
 

@@ -93,11 +93,17 @@ class ClaimIndex:
         senses: bool = True,
         whole: float = WHOLE,
         elsewhere: bool = True,
+        placed_by: int | None = None,
     ) -> None:
         self._senses = senses
         self._share = whole
         #: Whether a claim that names places is left out for a message about others.
         self._by_place = elsewhere
+        #: How many of each owner's first texts say which places it is about (None: all of
+        #: them). An editor's question names its place; a phrasing may name others in passing
+        #: ("my brother in Germany sends hawala"), which must not keep the answer from a
+        #: message that names Pakistan.
+        self._placed_by = placed_by
         collecting = gc.isenabled()
         # The build makes tens of thousands of containers that all live on: the collector
         # would walk them again and again for nothing (a fifth of the time at 5 000 claims).
@@ -135,14 +141,15 @@ class ClaimIndex:
         grams: list[Counter[int]] = []
         #: The places each claim names (``senses.places``).
         self._places: list[Places] = []
-        for owner, text in self._owned(claims, everyday):
+        for owner, position, text in self._owned(claims, everyday):
             words = self._rumour_words(text)
             if counts := self._counted(terms(words, self._senses)):
                 self._texts.append(text)
                 self._owner.append(owner)
                 self._length.append(len(words))
                 grams.append(counts)
-                if owner != EVERYDAY:
+                placing = self._placed_by is None or position < self._placed_by
+                if owner != EVERYDAY and placing:
                     self._places[owner] |= places(words)
         #: The claims' texts come first, numbered 0 to this; the everyday questions after.
         self._claim_texts = self._owner.index(EVERYDAY) if EVERYDAY in self._owner else len(grams)
@@ -199,14 +206,15 @@ class ClaimIndex:
 
     def _owned(
         self, claims: Iterable[tuple[str, Sequence[str]]], everyday: Iterable[str]
-    ) -> Iterator[tuple[int, str]]:
+    ) -> Iterator[tuple[int, int, str]]:
+        """Each text with its owner and its place among the owner's texts."""
         for key, texts in claims:
             self._claims.append(key)
             self._places.append(Places())
-            for text in texts:
-                yield len(self._claims) - 1, text
+            for position, text in enumerate(texts):
+                yield len(self._claims) - 1, position, text
         for text in everyday:
-            yield EVERYDAY, text
+            yield EVERYDAY, 0, text
 
     def _rumour_words(self, text: str) -> list[str]:
         return rumour_words(all_words(text), self._frames, self._grammar)

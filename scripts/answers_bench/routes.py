@@ -94,9 +94,12 @@ _WORDS: Final = re.compile(r"\w+")
 
 class BM25:
     """Okapi BM25 over each text's normalised words (``bot.lang.normalise``), one document per
-    text; a key scores its nearest text. Scores are divided by the most the message could
-    score (every word of it found, each at BM25's ceiling, idf × (k1 + 1)), so that they fall
-    in 0–1 whatever the message's length and thresholds read like the other matchers'."""
+    text; a key scores its nearest text. Raw BM25 grows with the message's length, so the
+    score is made comparable between messages, for one threshold to serve them all, in one of
+    two ways (both ranked, to choose on dev): ``ceiling``, divided by the most the message
+    could score (each of its words found at BM25's ceiling, idf × (k1 + 1)); ``both``,
+    divided by the geometric mean of the message's and the text's scores against themselves,
+    as a cosine is (a long text matched by a few words of it scores less)."""
 
     def __init__(self, items: Iterable[Item], k1: float = 1.2, b: float = 0.75) -> None:
         from bot.lang.normalise import normalise
@@ -126,10 +129,16 @@ class BM25:
         self.idf = {word: self._idf(n) for word, n in frequency.items()}
         # A posting: (text, its term weight); a message's score adds idf × weight per posting.
         self.postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        #: Each text's score against itself.
+        self.itself: list[float] = []
         for number, counts in enumerate(counted):
             norm = k1 * (1 - b + b * lengths[number] / self.average)
+            own = 0.0
             for word, count in counts.items():
-                self.postings[word].append((number, count * (k1 + 1) / (count + norm)))
+                weight = count * (k1 + 1) / (count + norm)
+                self.postings[word].append((number, weight))
+                own += self.idf[word] * weight
+            self.itself.append(own)
 
     def words(self, text: str) -> list[str]:
         return _WORDS.findall(self._normalise(text))
@@ -137,24 +146,34 @@ class BM25:
     def _idf(self, frequency: int) -> float:
         return math.log(1 + (self.documents - frequency + 0.5) / (frequency + 0.5))
 
-    def rank(self, message: str, limit: int = KEPT) -> Ranking:
+    def rank(self, message: str, limit: int = KEPT, scaled: str = "ceiling") -> Ranking:
         """The keys nearest to ``message``, best first: (key, score)."""
+        words = self.words(message)
+        counts: dict[str, int] = defaultdict(int)
+        for word in words:
+            counts[word] += 1
+        norm = self.k1 * (1 - self.b + self.b * len(words) / self.average)
         sums: dict[int, float] = defaultdict(float)
-        ceiling = 0.0
-        for word in set(self.words(message)):
+        ceiling = itself = 0.0
+        for word, count in counts.items():
             idf = self.idf.get(word)
             if idf is None:
                 continue
             ceiling += idf * (self.k1 + 1)
+            itself += idf * count * (self.k1 + 1) / (count + norm)
             for number, weight in self.postings[word]:
                 sums[number] += idf * weight
         best: dict[int, float] = {}
         for number, score in sums.items():
             owner = self.owner[number]
+            if scaled == "both":
+                score /= math.sqrt(itself * self.itself[number])
+            else:
+                score /= ceiling
             if score > best.get(owner, 0.0):
                 best[owner] = score
         ranked = sorted(best.items(), key=lambda pair: -pair[1])[:limit]
-        return [(self.keys[owner], round(score / ceiling, 4)) for owner, score in ranked]
+        return [(self.keys[owner], round(score, 4)) for owner, score in ranked]
 
 
 ## One matcher alone ----------------------------------------------------------------------------
@@ -191,9 +210,19 @@ def distribution(names: Sequence[str]) -> dict[str, Any]:
             if located.is_file():
                 size += located.stat().st_size
         meta = dist.metadata
-        licence = meta.get("License-Expression") or meta.get("License") or ""
-        classifiers = [c for c in meta.get_all("Classifier") or () if c.startswith("License")]
-        licences[f"{name} {dist.version}"] = licence or "; ".join(classifiers) or "not stated"
+        # License-Expression, else the trove classifiers, else License if it is a name (NumPy
+        # puts its whole licence text there).
+        classifiers = [
+            c.rsplit(" :: ", 1)[-1]
+            for c in meta.get_all("Classifier") or ()
+            if c.startswith("License ::")
+        ]
+        named = str(meta.get("License") or "")
+        licences[f"{name} {dist.version}"] = (
+            meta.get("License-Expression")
+            or "; ".join(classifiers)
+            or (named if named and "\n" not in named and len(named) < 60 else "not stated")
+        )
     return {"installed_mb": size / 1e6, "licences": licences}
 
 
@@ -227,7 +256,10 @@ def match_bm25(job: dict[str, Any]) -> dict[str, Any]:
     started = time.perf_counter()
     demo = BM25(job["demo"])
     startup = time.perf_counter() - started
-    ranked = {message: demo.rank(message) for message in job["queries"]}
+    ranked = {
+        f"bm25, scaled by {scaled}": {m: demo.rank(m, scaled=scaled) for m in job["queries"]}
+        for scaled in ("ceiling", "both")
+    }
     before = resident_mb()
     started, cpu = time.perf_counter(), time.process_time()
     big = BM25([*job["demo"], *job["synthetic"]])
@@ -241,7 +273,7 @@ def match_bm25(job: dict[str, Any]) -> dict[str, Any]:
         "rss_after_mb": resident_mb(),
         "match_ms": walls,
         "cpu_ms": cpus,
-        "ranked": {"bm25": ranked},
+        "ranked": ranked,
     }
 
 

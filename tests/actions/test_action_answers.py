@@ -121,7 +121,7 @@ async def test_on_telegram_the_person_may_ask_to_be_told_and_is_told_once_when_i
     sender = uuid.uuid4().hex
     question = "is the islam qala border with iran open for families?"
     messages = await ask(tracker(question, "en", "telegram", sender=sender))
-    assert responses(messages) == ["utter_answer_none_offer", "utter_menu"]
+    assert responses(messages) == ["utter_answer_none_offer"]
     notify = tracker(
         "/ask_question", "en", "telegram", "ask_question", {"detail": "notify"}, sender
     )

@@ -152,6 +152,13 @@ def test_editors_answer_the_torkham_question_people_asked_and_those_waiting_are_
         page.locator(f'[name="answer.{language}"]').fill(text)
     page.locator('[name="source"]').select_option("iom")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.get_by_role("button", name="Preview").click()
+    preview = page.locator("#preview")
+    expect(preview.locator('[data-language="prs"] [data-channel="chat"]')).to_contain_text(
+        "ویزهٔ پاکستان"
+    )
+    preview.scroll_into_view_if_needed()
+    screenshot(page, "answers-editor-preview")
     page.get_by_role("button", name="Publish", exact=True).click()
     expect(page.get_by_role("status")).to_contain_text("Published: answer torkham-crossing")
     published = time.monotonic()
