@@ -51,18 +51,17 @@ class AnswerThresholds:
     topic gives way. Chosen on the development split (scripts/bench_answers.py)."""
 
     #: Below this score the message matches nothing editors wrote.
-    match: float = 0.25
+    match: float = 0.26
     #: Answers within this of the first (and above ``match``): "which question is yours?"
     #: (0 on today's development split: a choice never found an answer the first one missed).
     close: float = 0.0
     #: A fixed topic's answer gives way to an editor's answer scoring at least this ...
-    overrule: float = 0.32
-    #: ... whose nearest text came at least this much closer than any fixed topic's question
-    #: (negative: nearly as close will do).
-    overrule_margin: float = -0.05
+    overrule: float = 0.34
+    #: ... whose nearest text came at least this much closer than any fixed topic's question.
+    overrule_margin: float = 0.0
     #: A message of at least ``topic_words`` words whose nearest fixed-topic question is less
     #: near than this, naming nothing the topics know, is about something they do not answer.
-    topic_floor: float = 0.5
+    topic_floor: float = 0.35
     topic_words: int = 6
 
 

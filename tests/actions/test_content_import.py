@@ -240,7 +240,7 @@ def test_the_import_command_reports_what_it_changed(
     out = capsys.readouterr().out
     assert re.fullmatch(
         r"Imported update\.yml into \S+: 18 organisations, 13 airports, 5 gates, 10 flights, "
-        r"4 announcements, 18 guidance topics, \d+ claims — 0 created, 1 changed, "
+        r"4 announcements, 18 guidance topics, \d+ claims, \d+ answers — 0 created, 1 changed, "
         rf"{DEMO_RECORDS - 1} unchanged, "
         r"0 withdrawn \(revisions (\d+)–\1\)\.\n",
         out,

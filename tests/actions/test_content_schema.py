@@ -37,6 +37,7 @@ TABLES = {
     "guidance_topics",
     "claims",
     "claim_asks",
+    "answers",
     "revisions",
     "editor_tokens",
 }
@@ -63,7 +64,7 @@ FLIGHTS = {
 def test_migration_creates_the_whole_schema(migrated: Engine) -> None:
     tables = set(inspect(migrated).get_table_names())
     assert tables == TABLES | {"alembic_version"}
-    assert current_revision(migrated) == head_revision() == "0023"
+    assert current_revision(migrated) == head_revision() == "0024"
 
 
 def test_migration_matches_the_models(migrated: Engine) -> None:
@@ -153,7 +154,7 @@ def test_migration_0002_downgrades_to_0001_and_back_keeping_the_rest(
     assert current_revision(migrated) == "0001"
     assert set(inspect(migrated).get_table_names()) == (
         TABLES
-        - {"guidance_topics", "claims", "claim_asks", "revisions", "editor_tokens"}
+        - {"guidance_topics", "claims", "claim_asks", "answers", "revisions", "editor_tokens"}
         - ALERT_TABLES
         - CONSOLE_TABLES
         - CASE_TABLES
