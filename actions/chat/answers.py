@@ -5,14 +5,15 @@ against every live answer and checked rumour (``written.py``):
 
 * one clear match: that answer (or that rumour's verdict), with its source and check;
 * two or three close ones: "which question is yours?" with numbered choices;
-* none: an honest "we have no answer to this yet", what it can answer (the menu), and, on a
-  channel that can write later, "reply 1 and we tell you when there is one". The ask is kept
-  masked for "What people ask", in the group of those asking the same thing.
+* none: an honest "we have no answer to this yet" and what it can answer (the menu; named in
+  words where the channel can write later, with "reply 1 and we tell you when there is one").
+  The ask is kept masked for "What people ask", in the group of those asking the same thing.
 
-The fixed topics give way too (``AnswerFirst``): a message that is an editor's phrasing word for
-word, or that comes clearly closer to an answer than to any question a fixed topic is trained
-on, gets the editor's answer rather than the topic's ("Is the Torkham border open?" is not the
-airport's status).
+The fixed topics give way too (``AnswerFirst``, ``route``): a message that is an editor's
+phrasing word for word, or that comes closer to an answer than to any question a fixed topic is
+trained on, gets the editor's answer rather than the topic's ("Is the Torkham border open?" is
+not the airport's status); a long one far from every such question, naming nothing the topics
+know, gets "no answer yet".
 
 Thresholds are chosen on the development split of ``scripts/bench_answers.py``.
 """

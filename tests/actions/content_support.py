@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -41,6 +42,38 @@ def tracker(
             {"entity": name, "value": value} for name, value in entities.items()
         ]
     return Tracker.from_dict(state)
+
+
+def said(
+    text: str,
+    language: str = "en",
+    channel: str = "rest",
+    intent: str = "nlu_fallback",
+    entities: dict[str, str] | None = None,
+    sender: str | None = None,
+) -> Tracker:
+    """A conversation whose latest message is ``text``, sent on ``channel`` and read by the
+    NLU as ``intent``."""
+    latest = {
+        "text": text,
+        "intent": {"name": intent, "confidence": 0.9},
+        "entities": [{"entity": k, "value": v} for k, v in (entities or {}).items()],
+    }
+    return Tracker.from_dict(
+        {
+            "sender_id": sender or uuid.uuid4().hex,
+            "slots": {"language": language},
+            "latest_message": latest,
+            "events": [
+                {"event": "action", "name": "action_session_start"},
+                {"event": "user", "text": text, "parse_data": latest, "input_channel": channel},
+            ],
+            "paused": False,
+            "followup_action": None,
+            "active_loop": {},
+            "latest_action_name": "action_listen",
+        }
+    )
 
 
 async def run(action: ContentAction, state: Tracker) -> tuple[Messages, list[dict[str, Any]]]:

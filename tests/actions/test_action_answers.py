@@ -5,66 +5,61 @@ really asks for; a published answer is found at once; those who asked are told o
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from rasa_sdk import Tracker
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from actions import publishing
 from actions.alerts.models import Delivery, Topic
 from actions.chat.airport import ActionAnswerAirportStatus
 from actions.chat.answers import ActionAnswerQuestion
+from actions.chat.claims import ActionCheckClaim
 from actions.chat.flights import ActionAnswerFlights
 from actions.chat.privacy import ActionDeleteMyData
+from actions.claims import askers
 from actions.content import db
 from actions.content.asks import Ask, AskAbout
-from actions.content.models import RecordKind
+from actions.content.models import RecordKind, Revision
 from bot.channels.sms_render import for_basic_phones
 from bot.channels.sms_segments import segment_count
 from tests.actions.content_support import NOW, Messages, clock, render, run
+from tests.actions.content_support import said as tracker
 
 pytestmark = pytest.mark.usefixtures("content_db")
-
-TORKHAM = {
-    "en": "Is the Torkham border crossing open?",
-}
-
-
-def tracker(
-    text: str,
-    language: str = "en",
-    channel: str = "rest",
-    intent: str = "nlu_fallback",
-    entities: dict[str, str] | None = None,
-    sender: str | None = None,
-) -> Tracker:
-    latest = {
-        "text": text,
-        "intent": {"name": intent, "confidence": 0.9},
-        "entities": [{"entity": k, "value": v} for k, v in (entities or {}).items()],
-    }
-    return Tracker.from_dict(
-        {
-            "sender_id": sender or uuid.uuid4().hex,
-            "slots": {"language": language},
-            "latest_message": latest,
-            "events": [
-                {"event": "action", "name": "action_session_start"},
-                {"event": "user", "text": text, "parse_data": latest, "input_channel": channel},
-            ],
-            "paused": False,
-            "followup_action": None,
-            "active_loop": {},
-            "latest_action_name": "action_listen",
-        }
-    )
 
 
 async def ask(state: Tracker, offset: timedelta = timedelta()) -> Messages:
     messages, events = await run(ActionAnswerQuestion(clock=clock(offset)), state)
     assert events == []
     return messages
+
+
+def islam_qala(session: Session, phrasings: list[str], now: datetime) -> Revision | None:
+    """An editor publishes the answer to a question about the Iran border."""
+    return publishing.publish(
+        session,
+        "amina",
+        RecordKind.ANSWER,
+        "islam-qala-border",
+        {
+            "question": {
+                "en": "Is Islam Qala open?",
+                "prs": "اسلام قلعه باز است؟",
+                "ps": "اسلام قلعه خلاص ده؟",
+            },
+            "answer": {
+                "en": "Open for people with an Iranian visa.",
+                "prs": "برای کسانی که ویزهٔ ایران دارند باز است.",
+                "ps": "د ایران ویزې لرونکو ته خلاص دی.",
+            },
+            "phrasings": phrasings,
+            "source": "iom",
+        },
+        now=now,
+    )
 
 
 def responses(messages: Messages) -> list[str]:
@@ -134,35 +129,13 @@ async def test_on_telegram_the_person_may_ask_to_be_told_and_is_told_once_when_i
         waiting = session.get(Ask, waiting.id)
         assert waiting is not None
         group = waiting.group_key
-        revision = publishing.publish(
-            session,
-            "amina",
-            RecordKind.ANSWER,
-            "islam-qala-border",
-            {
-                "question": {
-                    "en": "Is Islam Qala open?",
-                    "prs": "اسلام قلعه باز است؟",
-                    "ps": "اسلام قلعه خلاص ده؟",
-                },
-                "answer": {
-                    "en": "Open for people with an Iranian visa.",
-                    "prs": "برای کسانی که ویزهٔ ایران دارند باز است.",
-                    "ps": "د ایران ویزې لرونکو ته خلاص دی.",
-                },
-                "phrasings": [question],
-                "source": "iom",
-            },
-            now=NOW + timedelta(minutes=5),
-        )
+        revision = islam_qala(session, [question], NOW + timedelta(minutes=5))
         assert revision is not None
         session.execute(
             Ask.__table__.update()
             .where(Ask.group_key == group)
             .values(answer_id=revision.record_id)
         )
-        from actions.claims import askers
-
         broadcast = askers.tell(session, revision, NOW + timedelta(minutes=5))
         assert broadcast is not None and broadcast.topic is Topic.ANSWERS
         again = askers.tell(session, revision, NOW + timedelta(minutes=6))
@@ -178,30 +151,8 @@ async def test_a_published_answer_is_found_at_the_next_message_without_a_restart
     before = await ask(tracker(message))
     assert responses(before)[0] == "utter_answer_none"
     with db.session_scope() as session:
-        publishing.publish(
-            session,
-            "amina",
-            RecordKind.ANSWER,
-            "islam-qala-border",
-            {
-                "question": {
-                    "en": "Is Islam Qala open?",
-                    "prs": "اسلام قلعه باز است؟",
-                    "ps": "اسلام قلعه خلاص ده؟",
-                },
-                "answer": {
-                    "en": "Open for people with an Iranian visa.",
-                    "prs": "برای کسانی که ویزهٔ ایران دارند باز است.",
-                    "ps": "د ایران ویزې لرونکو ته خلاص دی.",
-                },
-                "phrasings": [
-                    "islam qala border open?",
-                    "اسلام قلعه باز است",
-                    "islam qala khlas de",
-                ],
-                "source": "iom",
-            },
-            now=NOW,
+        islam_qala(
+            session, ["islam qala border open?", "اسلام قلعه باز است", "islam qala khlas de"], NOW
         )
     after = await ask(tracker(message))
     assert responses(after) == ["utter_answer"]
@@ -260,8 +211,6 @@ async def test_deleting_my_data_deletes_my_unanswered_questions() -> None:
 
 
 async def test_a_question_taken_for_a_rumour_check_gets_the_editors_answer() -> None:
-    from actions.chat.claims import ActionCheckClaim
-
     state = tracker("سرحد تورخم باز است؟ کسی خبر داره", "prs", intent="check_claim")
     messages, _ = await run(ActionCheckClaim(clock=clock()), state)
     assert responses(messages) == ["utter_answer"]
@@ -269,8 +218,6 @@ async def test_a_question_taken_for_a_rumour_check_gets_the_editors_answer() -> 
 
 
 async def test_a_rumour_passed_on_stays_a_rumour_not_checked_yet() -> None:
-    from actions.chat.claims import ActionCheckClaim
-
     state = tracker("people say uzbekistan opens hairatan for all tomorrow", intent="check_claim")
     messages, _ = await run(ActionCheckClaim(clock=clock()), state)
     assert responses(messages) == ["utter_claim_unchecked"]

@@ -18,7 +18,7 @@ from actions.content.asks import Ask
 from actions.content.models import Claim, GuidanceTopic
 from bot.channels.sms_segments import segment_count
 from bot.contract import REMEMBER_ADDRESS
-from tests.actions.content_support import NOW, Messages, clock, render, run
+from tests.actions.content_support import NOW, Messages, clock, render, run, said
 
 pytestmark = pytest.mark.usefixtures("content_db")
 
@@ -43,27 +43,8 @@ def tracker(
     entities: dict[str, str] | None = None,
     sender: str | None = None,
 ) -> Tracker:
-    """A conversation whose latest message is ``text``, sent on ``channel``."""
-    latest = {
-        "text": text,
-        "intent": {"name": "check_claim", "confidence": 0.9},
-        "entities": [{"entity": k, "value": v} for k, v in (entities or {}).items()],
-    }
-    return Tracker.from_dict(
-        {
-            "sender_id": sender or uuid.uuid4().hex,
-            "slots": {"language": language},
-            "latest_message": latest,
-            "events": [
-                {"event": "action", "name": "action_session_start"},
-                {"event": "user", "text": text, "parse_data": latest, "input_channel": channel},
-            ],
-            "paused": False,
-            "followup_action": None,
-            "active_loop": {},
-            "latest_action_name": "action_listen",
-        }
-    )
+    """A conversation whose latest message is ``text``, an "is this true?" sent on ``channel``."""
+    return said(text, language, channel, "check_claim", entities, sender)
 
 
 async def check(state: Tracker, offset: timedelta = timedelta()) -> Messages:

@@ -20,8 +20,12 @@ from scripts.bench_language_hold import (
 #: Share of held-out messages that move a conversation in another language to the writer's
 #: own. In Latin letters a message needs two words of its language to move a conversation
 #: held in another (bot/lang/choice.py): the shortest held-out messages ("shukriya", "hi
-#: assistant") no longer do, which costs a few points there.
-FOLLOW_FLOOR = {"en": 0.92, "prs_arab": 0.98, "prs_latn": 0.93, "ps_arab": 0.98, "ps_latn": 0.90}
+#: assistant") no longer do, which costs a few points there. Romanized Pashto was 253 of 280
+#: (0.904) before the needs nobody answers were taught as out of scope (data/nlu/*/needs.yml)
+#: and is 249 (0.889) since: two short messages ("starrey mashe") now count one Pashto word.
+#: Taken knowingly: those examples send English and romanized questions outside the topics to
+#: the editors' answers instead of a topic's wrong answer (docs/ANSWERS.md).
+FOLLOW_FLOOR = {"en": 0.92, "prs_arab": 0.98, "prs_latn": 0.93, "ps_arab": 0.98, "ps_latn": 0.88}
 
 
 @pytest.fixture(scope="module")
