@@ -28,6 +28,7 @@ from actions.chat.asks import accept_wish, store_ask, store_unanswered
 from actions.chat.claim_verdicts import brief_explanation, verdict_reply
 from actions.chat.written import WRITTEN, Written, answer_slug, is_answer
 from actions.claims.decision import Candidate, Guard
+from actions.claims.grams import all_words
 from actions.content import format as fmt
 from actions.content import queries
 from actions.content.answering import ContentAction, Reply, asked_detail
@@ -203,7 +204,10 @@ class ActionAnswerQuestion(ContentAction):
 
 def answered(turn: Turn, message: str) -> list[Reply]:
     """The editors' answer ``message`` asks for, a choice of close ones, or "no answer yet"
-    with the menu (module docstring)."""
+    with the menu (module docstring). A message of no words at all ("🙂🙂🙂") asks nothing:
+    "sorry, I did not understand" and the menu, and nothing is kept for the editors."""
+    if not all_words(message):
+        return [Reply("utter_fallback"), Reply("utter_menu")]
     found = find(WRITTEN.get(turn.session, turn.now), message)
     if found.kind == "few":
         answers = [

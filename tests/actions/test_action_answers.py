@@ -221,3 +221,10 @@ async def test_a_rumour_passed_on_stays_a_rumour_not_checked_yet() -> None:
     state = tracker("people say uzbekistan opens hairatan for all tomorrow", intent="check_claim")
     messages, _ = await run(ActionCheckClaim(clock=clock()), state)
     assert responses(messages) == ["utter_claim_unchecked"]
+
+
+async def test_a_message_of_no_words_is_not_understood_and_not_kept() -> None:
+    sender = uuid.uuid4().hex
+    messages = await ask(tracker("🙂🙂🙂", "ps", sender=sender))
+    assert responses(messages) == ["utter_fallback", "utter_menu"]
+    assert asks_of(sender) == []
