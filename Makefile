@@ -22,7 +22,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 .PHONY: help setup run db purge train lint mypy check test test-unit validate validate-if-changed test-nlu test-stories test-followups \
 	test-integration journeys danger-model deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
 	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-surge bench-language bench-urgency bench-claims bench-answers bench-locks \
-	bench-webchat chaos cluster cluster-if-root clean
+	bench-webchat bench-embed bench-fairness chaos cluster cluster-if-root clean screenshots
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
@@ -33,6 +33,8 @@ help:
 	@echo "            tests on every core with the database tests on SQLite only (TEST_DATABASES),"
 	@echo "            rasa data validate if its inputs changed; no model, browser or servers"
 	@echo "make journeys  whole journeys of evacuees, editors and caseworkers on make run's stack"
+	@echo "make screenshots  copy the pictures the docs show, as the last browser tests took them"
+	@echo "            (results/screenshots/), into docs/: tests never write into docs/"
 	@echo "make deps   install the system packages the tests need (Debian: chromium, fonts, npm,"
 	@echo "            redis-server; as root); make test only checks for them"
 	@echo "make setup  create .venv/bot and .venv/actions from requirements/*.lock (runtime + dev-*)"
@@ -53,10 +55,14 @@ help:
 	@echo "make bench-webchat   300 people behind one address and one script flooding from it: the old"
 	@echo "            per-address limit vs pages' tickets and work; the work timed in Chromium"
 	@echo "            (BENCH_WEBCHAT_REDIS=1 also against a redis-server of its own)"
+	@echo "make bench-embed  the web chat on another site's page, on DevTools' Slow 3G: embed.js and"
+	@echo "            the button, then the chat once tapped, beside /webchat/ opened directly"
 	@echo "make bench-load  full stack under load: make run's setup, production (PostgreSQL, Redis,"
 	@echo "            several workers) and stock Rasa side by side (BENCH_DURATION=60 BENCH_CONCURRENCY=50)"
 	@echo "make bench-surge production on Telegram at 3x its capacity, direct vs queued intake"
 	@echo "            (BENCH_SURGE_SECONDS=60 BENCH_SURGE_FACTOR=3 BENCH_SURGE_CAPACITY_SECONDS=30)"
+	@echo "make bench-fairness  one person's flood against everyone else's answers, the line as it"
+	@echo "            was vs each person's share (production, Telegram); the editors' rumour page"
 	@echo "make chaos  kill the action server, a Rasa process and Redis under a web-chat load (about"
 	@echo "            3 min): what each message got, time to recover; needs PostgreSQL, redis-server"
 	@echo "make cluster  six hosts (network namespaces: nginx, 2 Rasa, actions, Redis, PostgreSQL);"
@@ -118,7 +124,7 @@ run: setup db train
 BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_language_hold.py scripts/bench_channel_memory.py scripts/dated_stories.py \
 	scripts/bench_tracker_read.py scripts/bench_lock_store.py scripts/train_danger.py scripts/bench_webchat.py
 MYPY_ACTIONS := actions bot/contentdb bot/lang bot/alert_rates.py bot/pacing.py bot/settings_values.py bot/case_urgency.py bot/danger.py bot/danger_classifier.py bot/case_hours.py \
-	bot/channels/sms_segments.py bot/question_mask.py \
+	bot/channels/sms_segments.py bot/channels/partitions.py bot/question_mask.py \
 	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest scripts/cluster
 MYPY_BOT := bot $(BOT_SCRIPTS)
 
@@ -249,13 +255,21 @@ test-integration: deps-check setup $(MODEL) $(AXE)
 journeys: deps-check setup $(MODEL)
 	$(ACT)/pytest -q tests/journeys
 
+# The pictures in docs/ are refreshed on purpose, never by a test run: the browser tests
+# (make test-integration, make journeys) save them under results/screenshots/ (tests/screenshots.py).
+screenshots:
+	@ls results/screenshots/*.png >/dev/null 2>&1 || \
+		{ echo "no screenshots yet: run make test-integration and make journeys first"; exit 1; }
+	cp results/screenshots/*.png docs/
+
 test: export TEST_DATABASES := sqlite postgres
 test: deps-check setup lint test-unit validate train test-nlu test-stories test-followups test-integration \
 	journeys chaos cluster-if-root
 
 ## Benchmarks (results: docs/BENCHMARKS.md) ----------------------------------------------
 bench: bench-nlu bench-content bench-alerts bench-action-secret bench-action-server bench-memory bench-mailbox \
-	bench-console bench-cases bench-sms bench-language bench-urgency bench-claims bench-locks bench-webchat
+	bench-console bench-cases bench-sms bench-language bench-urgency bench-claims bench-locks bench-webchat \
+	bench-embed
 
 # Ours vs Rasa's default pipeline, trained on the same data, evaluated on the held-out split.
 bench-nlu: .venv/bot/.installed
@@ -351,6 +365,14 @@ bench-webchat: .venv/bot/.installed .venv/actions/.installed
 	@mkdir -p results
 	$(BOT)/python scripts/bench_webchat.py $(if $(BENCH_WEBCHAT_REDIS),--redis) | tee results/bench-webchat.md
 	$(ACT)/python scripts/bench_webchat_work.py | tee -a results/bench-webchat.md
+# The web chat on another site's page (embed.js), on a phone on DevTools' Slow 3G in Chromium,
+# against make run's stack: embed.js's bytes and the button's time, nothing else loaded before
+# the tap, then the chat's bytes and time until its question box works, beside /webchat/ opened
+# directly; five first visits each (BENCH_EMBED_RUNS). About 3 minutes.
+BENCH_EMBED_RUNS ?= 5
+bench-embed: setup $(MODEL)
+	@mkdir -p results
+	$(ACT)/python scripts/bench_embed.py --runs $(BENCH_EMBED_RUNS) | tee results/bench-embed.md
 # What the web chat pages' mailbox fetches cost a real Rasa process (memory there, and Redis).
 bench-mailbox: setup $(MODEL)
 	@mkdir -p results
@@ -387,6 +409,14 @@ bench-surge: setup $(MODEL)
 	$(ACT)/python scripts/bench_surge.py --seconds $(BENCH_SURGE_SECONDS) \
 		--factor $(BENCH_SURGE_FACTOR) --capacity-seconds $(BENCH_SURGE_CAPACITY_SECONDS) \
 		--modes $(BENCH_SURGE_MODES) $(if $(BENCH_SURGE_PROFILE),--profile results/profile)
+
+# One Telegram chat's 600 questions, 300 "urgent" ones and 40 at the provider's pace against
+# everyone else's answers, each variant on a fresh production stack (about 15 minutes); then
+# three web chat clients' 55 nonsense rumours against the editors' rumour page.
+bench-fairness: setup $(MODEL)
+	@mkdir -p results
+	$(ACT)/python scripts/bench_fairness.py | tee results/bench-fairness.md
+	$(ACT)/python scripts/bench_rumour_page.py | tee -a results/bench-fairness.md
 
 # Production profile (2 Rasa processes, PostgreSQL tracker store in a fresh database, a Redis of
 # its own on a free port), 6 people in the web chat; the action server, one Rasa process and

@@ -15,6 +15,7 @@ from 25 a second sent, docs/BENCHMARKS.md).
 
 from __future__ import annotations
 
+from bot.contract import CHANNELS
 from bot.settings_values import positive_number
 
 #: ``positive_number`` lives in bot/settings_values.py; it stays importable from here for the
@@ -22,12 +23,9 @@ from bot.settings_values import positive_number
 #: ``alert_rate``.
 __all__ = ["DEFAULT_RATES", "positive_number"]
 
+#: Each alert channel's default, from the channel table (``bot/contract.py`` ``CHANNELS``).
 DEFAULT_RATES: dict[str, float] = {
-    "telegram": 25.0,
-    "whatsapp": 70.0,
-    "twilio_sms": 10.0,
-    "sms_gateway": 10.0,
-    "kannel": 3.0,
+    name: channel.alert_rate for name, channel in CHANNELS.items() if channel.alert_rate is not None
 }
 #: A channel without a default of its own.
 OTHER_RATE = 10.0

@@ -36,7 +36,10 @@ CLOSED: Final = "case.closed"
 #: More web chat cases opened within a minute than ``WEBCHAT_PER_MINUTE_ENV`` allows: the rest
 #: of that minute's are announced only when a caseworker takes one (docs/HANDOFF.md).
 SURGE: Final = "case.surge"
-EVENT_TYPES: Final = (OPENED, MESSAGE, TAKEN, CLOSED, SURGE)
+#: The person asked us to delete their data: the case and every line of it are gone here, and
+#: the helpdesk is asked to delete its copy (docs/HANDOFF.md).
+DELETED: Final = "case.deleted"
+EVENT_TYPES: Final = (OPENED, MESSAGE, TAKEN, CLOSED, SURGE, DELETED)
 
 #: Channels on which anyone can open any number of conversations without a phone number or
 #: chat id (the REST channel is not served in production, credentials.channels.yml); the

@@ -7,6 +7,7 @@ the only spelling of that name; a process that needs it imports it from here.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -46,8 +47,57 @@ WHATSAPP_TEMPLATE: Final = "whatsapp_template"
 
 # -- channels ---------------------------------------------------------------------------------
 
+#: A channel's family: what it can show and how its answers are written.
+CHAT: Final = "chat"  # a messenger: long texts, buttons, pushes to a phone
+SMS: Final = "sms"  # a text message: short forms, numbered options, three segments at most
+WEB: Final = "web"  # a page the person has open: nothing can be pushed to it
+
+
+@dataclass(frozen=True)
+class Channel:
+    """What the rest of the assistant needs to know of one connector (``bot/channels``)."""
+
+    family: str
+    #: The most one webhook request may carry, in bytes (``transport.BODY_LIMITS``): Telegram
+    #: and WhatsApp batch several updates in one notification; Twilio and SMS gateways post one
+    #: short form; Kannel's smsbox brings one SMS (4 000 bytes as UCS-2 at most); the web chat
+    #: posts one typed message.
+    body_limit: int
+    #: The alerts a second it may send (``bot/alert_rates.py``, below the provider's limit);
+    #: None: it cannot carry alerts, having no way to push to a phone.
+    alert_rate: float | None = None
+
+
+#: Every connector by its name: the one table the lists below, the body limits, the alert rates
+#: and the responses' variations are read from (``tests/tooling/test_extending.py`` fails for a
+#: connector missing here, naming it).
+CHANNELS: Final[Mapping[str, Channel]] = {
+    "telegram": Channel(CHAT, body_limit=1024 * 1024, alert_rate=25.0),
+    "whatsapp": Channel(CHAT, body_limit=1024 * 1024, alert_rate=70.0),
+    "twilio_sms": Channel(SMS, body_limit=64 * 1024, alert_rate=10.0),
+    "sms_gateway": Channel(SMS, body_limit=64 * 1024, alert_rate=10.0),
+    "kannel": Channel(SMS, body_limit=8 * 1024, alert_rate=3.0),
+    "webchat": Channel(WEB, body_limit=16 * 1024),
+}
+
 #: The channels that can carry an alert: they push to a phone. REST and the web chat cannot.
-ALERT_CHANNELS: Final = frozenset({"telegram", "whatsapp", "twilio_sms", "sms_gateway", "kannel"})
+ALERT_CHANNELS: Final = frozenset(
+    name for name, channel in CHANNELS.items() if channel.alert_rate is not None
+)
+#: The channels that send text messages: short forms, cut to three segments.
+SMS_CHANNELS: Final = frozenset(name for name, channel in CHANNELS.items() if channel.family == SMS)
+
+
+def variations_for(channel: str) -> str:
+    """The ``channel:`` of the responses' variations a channel reads (bot/domain): every SMS
+    channel reads the one written for SMS (``channel: sms``); another its own, if any."""
+    known = CHANNELS.get(channel)
+    return SMS if known is not None and known.family == SMS else channel
+
+
+#: The confirmation that ends a deletion turn (``action_delete_my_data``): Rasa's tracker store
+#: then deletes the conversation (bot/stores.py), and the channels what they keep of it.
+DELETED_CONFIRMATION: Final = "utter_data_deleted"
 
 # -- intents the other processes trigger through Rasa's HTTP API (never predicted from text) --
 
@@ -75,6 +125,33 @@ LANGUAGE_HINT: Final = "language_hint"
 #: (``identity.person_tag``): one phone number on SMS and WhatsApp, one Telegram chat, one web
 #: chat client address. The editors' questions page counts people by it, not conversations.
 PERSON: Final = "person"
+
+
+def person_in(metadata: object) -> str | None:
+    """The person tag (``PERSON``) a user message's metadata carries, if its channel knows an
+    address (Rasa's REST channel and HTTP API do not): the question log (Rasa) and the asks
+    (the action server) count people by it."""
+    person = metadata.get(PERSON) if isinstance(metadata, Mapping) else None
+    return person if isinstance(person, str) and person else None
+
+
+#: The key of a user message's ``metadata`` with the slug of the organisation whose own site
+#: the person wrote from (the web chat on its page, ``embed.js``'s ``data-organisation``): its
+#: caseworkers answer the case the conversation opens (``actions/cases/hours.py``).
+ORGANISATION: Final = "organisation"
+
+#: What an organisation's slug may be (``actions/content/validation.py``'s rule, at most the
+#: 64 characters its column holds): anything else names no organisation.
+_SLUG: Final = re.compile(r"(?=.{1,64}$)[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+def organisation_in(metadata: object) -> str | None:
+    """The organisation slug (``ORGANISATION``) a user message's metadata carries, if it has
+    the shape of one; whether such an organisation exists and takes cases is the action
+    server's to say."""
+    slug = metadata.get(ORGANISATION) if isinstance(metadata, Mapping) else None
+    return slug if isinstance(slug, str) and _SLUG.fullmatch(slug) else None
+
 
 #: The key of a user message's ``metadata`` that is True when the person forwarded the message
 #: from someone else (Telegram ``forward_origin``, WhatsApp ``context.forwarded``): a rumour

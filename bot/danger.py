@@ -15,6 +15,12 @@ neither is a missing child. A thing counts within its clause (cut at a comma too
 no phone, he is missing" is still a missing son. "Lost my son at the gate, is the gate open?"
 leaves a question (:func:`asks_more`) for the assistant to answer after the help.
 
+What is **not now** is no danger: a clause naming a year before the evacuation ("injured in 2018
+in the army"); a message saying it is over or long past ("she is fine now", «پارسال», "os jor
+de": no wound nor loss in it counts, a threat still does); a threat seen on a video, heard on the
+radio or as a rumour (news, not one's own). And the classifier is not asked about a message with
+no word of the lexicon in it but a thing's ("East Gate, North Gate, Baron Hotel side").
+
 Someone **taken** ("they took my husband", «بردنش», «یې بوتلو») is a threat, unless the message
 also says that nobody knows where they are now (a ``missing`` word: "no news", «هیچ درکش نیست»):
 then they are missing, and the missing line answers, not the threat line too. A beating or a
@@ -49,6 +55,8 @@ from bot.lang.danger_words import (
     DANGER_WORDS,
     QUESTION_OPENERS,
     QUESTION_WORDS,
+    REPORTS,
+    RESOLVED,
     TAKEN,
     DangerWords,
     Pair,
@@ -79,6 +87,9 @@ _NEGATIVE_PREFIX: Final = re.compile(r"(?<!\w)(نمی) (?=\w)")
 _WORD: Final = re.compile(r"\w+")
 _TOKEN: Final = re.compile(r"(\w+)|([.!?؟;؛])|[,،]|\s-\s")
 _LINE_END: Final = re.compile(r"[\r\n]+")
+#: Romanized Dari's ezafe written apart ("posht e darwaza"), as it is also typed joined: the
+#: normaliser reads "posht-e darwaza" as "poshte darwaza".
+_EZAFE: Final = re.compile(r"(?<=[a-z]) e (?=[a-z])")
 #: A romanized word this short takes no ending: "i" is not "is", nor "ma" "may".
 _SHORTEST_TO_INFLECT: Final = 3
 #: A romanized word the lexicon does not spell is read by its consonants when it has this many
@@ -91,6 +102,12 @@ _W_Y: Final = re.compile("[wy]+")
 _FRAGMENT: Final = 4
 #: How near a thing must stand to a pair's words to make the pair about the thing.
 _THING_SPAN: Final = 3
+#: A year before the evacuation, Gregorian or solar («۱۳۹۸»): a clause that names one tells of
+#: the past ("injured in 2018 in the army", "sal-e 2019 gum bood magar pas amad").
+_PAST_YEAR: Final = re.compile(r"19[89]\d|20[01]\d|2020|13[5-9]\d")
+#: The kinds a report of what others saw is read apart for ("a video of the Taliban beating
+#: people", «ویدیوی دیدم که طالبا مردم ره لت میکنن»): news, not someone's own danger.
+_REPORTED_KINDS: Final = frozenset({Danger.THREAT.value, TAKEN})
 
 Phrase = tuple[str, ...]
 #: The kinds a lexicon is written for: the three dangers, and someone taken (see above).
@@ -128,6 +145,8 @@ def _forms(phrases: Iterable[str], endings: tuple[str, ...]) -> set[Phrase]:
     forms: set[Phrase] = set()
     for phrase in phrases:
         forms |= _phrase_forms(phrase, endings)
+        if _EZAFE.search(phrase):
+            forms |= _phrase_forms(_EZAFE.sub("e ", phrase), endings)
     return forms
 
 
@@ -150,6 +169,10 @@ def _phrase_forms(phrase: str, endings: tuple[str, ...]) -> frozenset[Phrase]:
 #: looks like it and is calm, or one side of one of its pairs ("who" or "what" of pair n).
 Role = tuple[str, str, int]
 _THING: Final[Role] = ("", "thing", 0)
+_REPORT: Final[Role] = ("", "report", 0)
+_RESOLVED: Final[Role] = ("", "resolved", 0)
+#: What a message read as over (:data:`RESOLVED`) no longer speaks of.
+_OVER: Final = frozenset({Danger.MISSING, Danger.MEDICAL})
 
 
 def _roles() -> dict[Phrase, set[Role]]:
@@ -167,6 +190,10 @@ def _roles() -> dict[Phrase, set[Role]]:
                 for side in ("who", "what"):
                     for form in _forms(getattr(pair, side), lexicon.endings):
                         roles.setdefault(form, set()).add((key, side, n))
+    for table, role in ((REPORTS, _REPORT), (RESOLVED, _RESOLVED)):
+        for language, phrases in table.items():
+            for form in _forms(phrases, DANGER_WORDS[language].endings):
+                roles.setdefault(form, set()).add(role)
     return roles
 
 
@@ -348,9 +375,30 @@ class _Sentence:
             for length, phrases in longer:
                 for role in phrases.get(tuple(sentence[i : i + length]), ()):
                     found.setdefault(role, []).append((i, i + length))
+        self._forget_the_past()
         self.things = [start for start, _ in found.get(_THING, ())]
         self._spans: dict[Role, list[Span]] = {}
         self._has: dict[str, bool] = {}
+
+    def _forget_the_past(self) -> None:
+        """Drop what the clauses naming a year before the evacuation say: an old wound, a
+        brother lost for a week in 2019 and back since, are no danger now."""
+        past = {self.clause[i] for i, word in enumerate(self.words) if _PAST_YEAR.fullmatch(word)}
+        if not past:
+            return
+        for role, spans in list(self.found.items()):
+            kept = [span for span in spans if self.clause[span[0]] not in past]
+            if kept:
+                self.found[role] = kept
+            else:
+                del self.found[role]
+
+    @property
+    def named(self) -> bool:
+        """Whether the sentence holds any word of the lexicon but a thing or a report: someone,
+        something that happened, a calm phrase. Without one, nothing it says is the lexicon's to
+        read ("East Gate, North Gate, Baron Hotel side")."""
+        return any(role[0] for role in self.found)
 
     def spans(self, key: str, part: str, n: int = 0) -> list[Span]:
         """Where the ``part`` phrases of ``key`` stand, but those inside a calm phrase of it."""
@@ -371,12 +419,16 @@ class _Sentence:
         """Whether the sentence speaks of ``key``: a phrase alone, or a pair close together."""
         if key not in self._has:
             found = self.found
-            self._has[key] = bool(self.spans(key, "alone")) or any(
-                (key, "who", n) in found
-                and (key, "what", n) in found
-                and self._paired(self.spans(key, "who", n), self.spans(key, "what", n), pair)
-                and not (pair.unless and self.has(pair.unless))
-                for n, pair in enumerate(_PAIRS[key])
+            reported = key in _REPORTED_KINDS and _REPORT in found
+            self._has[key] = not reported and (
+                bool(self.spans(key, "alone"))
+                or any(
+                    (key, "who", n) in found
+                    and (key, "what", n) in found
+                    and self._paired(self.spans(key, "who", n), self.spans(key, "what", n), pair)
+                    and not (pair.unless and self.has(pair.unless))
+                    for n, pair in enumerate(_PAIRS[key])
+                )
             )
         return self._has[key]
 
@@ -400,6 +452,8 @@ class _Sentence:
                 continue  # another clause's, or part of a side ("phone off")
             if self.clause[who[0]] > clause:
                 return True  # the loss and its thing, then someone else's clause
+            if what[1] <= who[0] and what[0] - _THING_SPAN <= thing < what[0]:
+                return True  # the thing, its loss, then someone after: «پاسپورت … گم شده با فامیل»
             if min(who[0], what[0]) <= thing < max(who[1], what[1]):
                 return True  # between them
             if who[1] <= what[0]:
@@ -437,8 +491,15 @@ def _sentences(text: str) -> list[_Sentence]:
     return [_Sentence(clauses) for clauses in sentences]
 
 
+def _over(sentences: list[_Sentence]) -> bool:
+    """Whether the message says its danger is over or long past ("she is fine now", «پارسال»,
+    "os jor de"): then it asks about something else."""
+    return any(_RESOLVED in s.found for s in sentences)
+
+
 def _kinds(sentences: list[_Sentence]) -> set[Danger]:
-    """The kinds ``sentences`` speak of, someone taken counted as missing or as a threat."""
+    """The kinds ``sentences`` speak of, someone taken counted as missing or as a threat; a
+    wound or a loss the message says is over, none."""
     kinds = {kind for kind in Danger if any(s.has(kind.value) for s in sentences)}
     if any(s.has(TAKEN) for s in sentences):
         unheard_of = any(
@@ -447,7 +508,7 @@ def _kinds(sentences: list[_Sentence]) -> set[Danger]:
             for n in range(len(_PAIRS[Danger.MISSING.value]))
         )
         kinds.add(Danger.MISSING if unheard_of or Danger.MISSING in kinds else Danger.THREAT)
-    return kinds
+    return kinds - _OVER if _over(sentences) else kinds
 
 
 def words_alone(text: str) -> tuple[Danger, ...]:
@@ -464,9 +525,12 @@ def dangers(text: str) -> tuple[Danger, ...]:
 
     Cached: Rasa's policy asks once per prediction of a turn, the action server once more.
     """
-    found = words_alone(text)
+    sentences = _sentences(text)
+    found = _kinds(sentences)
     if found:
-        return found
+        return tuple(kind for kind in Danger if kind in found)
+    if _over(sentences) or not any(sentence.named for sentence in sentences):
+        return ()  # over, or a list of places: nothing the classifier was trained to tell
     kind = guess(folded(text))
     return () if kind is None else (Danger(kind),)
 

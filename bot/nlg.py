@@ -16,14 +16,11 @@ from rasa.shared.core.domain import Domain
 from rasa.shared.core.trackers import DialogueStateTracker
 from rasa.utils.endpoints import EndpointConfig
 
-from bot.contract import language_metadata
+from bot.contract import language_metadata, variations_for
 from bot.lang.codes import DEFAULT_LANGUAGE, is_language
 
 #: The slot whose value a variation's condition names (docs/ARCHITECTURE.md).
 LANGUAGE_SLOT = "language"
-#: SMS channels without variations of their own in the domain: they answer with those of the
-#: SMS gateway, written for three segments (docs/SMS.md).
-SAME_VARIATIONS_AS = {"kannel": "sms_gateway"}
 
 
 def variation_language(variation: dict[str, Any]) -> str:
@@ -50,7 +47,7 @@ class LanguageTaggedResponses(TemplatedNaturalLanguageGenerator):
         output_channel: str,
         **kwargs: Any,
     ) -> dict[str, Any] | None:
-        channel = SAME_VARIATIONS_AS.get(output_channel, output_channel)
+        channel = variations_for(output_channel)  # every SMS channel: those written for SMS
         message = await super().generate(utter_action, tracker, channel, **kwargs)
         if message is not None:
             metadata = dict(message.get("metadata") or {})

@@ -44,7 +44,7 @@ from bot.case_inbox import message_for_the_case
 from bot.channels.identity import keyed_tag
 from bot.contentdb.engines import database_url, engine_for
 from bot.contentdb.tables import question_counts, unanswered_questions
-from bot.contract import PERSON, is_external
+from bot.contract import is_external, person_in
 from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
 from bot.lang.letters import has_arabic_script
 from bot.question_mask import as_bigint, mask, wording
@@ -68,19 +68,12 @@ def conversation_tag(conversation_id: str) -> int:
     return as_bigint(keyed_tag(TAG_PURPOSE, conversation_id))
 
 
-def person_of(message: UserUttered) -> str | None:
-    """The keyed hash of the address the message came from (``PERSON``), if its channel knows
-    one (Rasa's REST channel and the HTTP API do not)."""
-    person = (message.metadata or {}).get(PERSON)
-    return person if isinstance(person, str) and person else None
-
-
 def people_of(tracker: DialogueStateTracker) -> set[str]:
     """Every person tag the conversation's messages carried."""
     return {
         person
         for event in tracker.events
-        if isinstance(event, UserUttered) and (person := person_of(event)) is not None
+        if isinstance(event, UserUttered) and (person := person_in(event.metadata)) is not None
     }
 
 
@@ -206,7 +199,7 @@ class QuestionLog:
             self._pending.update(turn.counted())
             self._flush_soon()
             if turn.text:
-                tag = asker_tag(tracker.sender_id, person_of(found[0]))
+                tag = asker_tag(tracker.sender_id, person_in(found[0].metadata))
                 await asyncio.to_thread(self.keep, turn, tag)
         except Exception:
             # The engine hides statement parameters: the traceback carries no text.

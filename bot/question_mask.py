@@ -11,7 +11,8 @@ message that fell back (``nlu_fallback``) or was out of scope is masked *before*
   (Mr, Haji, آقای, خانم, حاجی, ښاغلی …); capitalised Latin words that do not start a sentence
   (places the assistant knows, such as Doha or Abbey Gate, are kept); a list of common Afghan
   given names in Latin and Arabic script, in any position; family names formed with -zai / -khel
-  (احمدزی، سلیمان‌خیل).
+  (احمدزی، سلیمان‌خیل). The cues and the given names are every language's, in
+  bot/lang/name_cues.py: a language added without them stops the import.
 
 Limits, honestly: a name that is in none of these forms (a lower-case romanized name not in the
 list, a rare name in Arabic script, which has no capital letters) passes through, and so do
@@ -31,6 +32,8 @@ import re
 import unicodedata
 from typing import Final
 
+from bot.lang import name_cues
+from bot.lang.codes import LANGUAGES, every_word
 from bot.lang.normalise import normalise
 
 MAX_LENGTH: Final = 200
@@ -53,15 +56,12 @@ _HANDLE = re.compile(r"(?<!\w)@\w+")
 _PHONE = re.compile(r"(?<!\w)\+?\(?\d(?:[\s\-.()]{0,3}\d){6,}(?!\w)")
 _WITH_DIGIT = re.compile(r"[^\s\[\]]*\d[^\s\[\]]*")
 
-#: Words that introduce a name; the next word is masked (a second Latin one is capitalised).
-_NAME_CUES: Final = (
-    r"my name is|my name's|i am called|named|name is|name:",
-    r"mr|mrs|ms|miss|dr|haji|hajji|mullah|mawlawi|sayed|sayyed|agha|engineer|eng",
-    r"نام من|نامم|اسم من|اسمم|بنام|به نام|آقای|اقای|خانم|حاجی|ملا|مولوی|سید|انجنیر|داکتر",
-    r"زما نوم|نوم مې|زما نوم دی|ښاغلی|ښاغلې|میرمن|حاجي|مولوي|ډاکټر",
-)
+#: Words that introduce a name, then titles, every language's (bot/lang/name_cues.py
+#: ``NAME_CUES``): the next word is masked (a second Latin one is capitalised).
 _AFTER_CUE = re.compile(
-    r"(?<!\w)(" + "|".join(_NAME_CUES) + r")\.?(\s+)([^\s.,!?؟،]+)",
+    r"(?<!\w)("
+    + "|".join(re.escape(cue) for language in LANGUAGES for cue in name_cues.NAME_CUES[language])
+    + r")\.?(\s+)([^\s.,!?؟،]+)",
     re.IGNORECASE,
 )
 
@@ -70,24 +70,9 @@ def _words(block: str) -> frozenset[str]:
     return frozenset(block.split())
 
 
-#: Common Afghan given names, romanized as people type them and in Arabic script.
-GIVEN_NAMES: Final = _words(
-    """
-    ahmad ahmed mohammad muhammad mohammed mohamad ali hassan hasan hussain hossain hussein
-    abdul abdullah abdul rahman rahim karim mahmood mahmud omar umar hamid hameed farid
-    fareed rashid rasheed wahid waheed zahir jawad javed javid naveed navid nasir naser
-    sultan shah khan gul jan noor nur sayed qasim ismail yusuf yousuf idris zabihullah
-    ahmadullah hekmat hikmat habib bilal bashir najib najibullah samiullah rahmatullah
-    fatima fatema maryam mariam zahra zainab khadija aisha ayesha amina farida fariba
-    shabana shukria malalai malala nadia nazia parwana roya sima soraya sadia marzia
-    zarghona laila lailuma nargis frishta fereshta mursal mahbooba shakila
-    احمد محمد علی حسن حسین عبدالله عبدالرحمن رحیم کریم محمود حامد فرید رشید وحید ظاهر
-    جواد نوید ناصر سلطان قاسم اسماعیل یوسف ادریس ذبیح حکمت حبیب بلال بشیر
-    نجیب نجیب‌الله سمیع‌الله رحمت‌الله فاطمه مریم زهرا زینب خدیجه عایشه آمنه امینه فریده فریبا
-    شبانه شکریه ملالی ملاله نادیه نازیه پروانه رویا سیما ثریا سعدیه مرضیه زرغونه لیلا لیلما نرگس
-    فرشته مرسل محبوبه شکیلا
-    """
-)
+#: Common Afghan given names, romanized as people type them and in Arabic script, every
+#: language's (bot/lang/name_cues.py ``GIVEN_NAMES``).
+GIVEN_NAMES: Final = every_word(name_cues.GIVEN_NAMES)
 _GIVEN_NAME_WORDS: Final = frozenset(normalise(name) for name in GIVEN_NAMES)
 _FAMILY_LATIN = re.compile(r"\b\w{3,}(?:zai|zay|zoi|khel|khail|khil)\b", re.IGNORECASE)
 _FAMILY_ARABIC = re.compile(r"(?<!\S)(\S{3,}?)(زی|زۍ|زائی|خیل|خېل)(?!\S)")

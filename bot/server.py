@@ -203,21 +203,33 @@ def _with_metrics(configure: Callable[..., Sanic]) -> Callable[..., Sanic]:
     return configure_with_metrics
 
 
-def main() -> None:
-    """Rasa's own command line, with ``rasa run`` hardened (``rasa.cli.run.run`` is what the
-    ``run`` sub-command calls; it is looked up when Rasa builds its argument parser) and its
-    app serving ``/metrics``."""
-    import rasa.__main__
+def harden_rasa_run() -> None:
+    """``rasa run`` hardened (``_run_hardened``): ``rasa.cli.run.run`` is what the ``run``
+    sub-command calls; it is looked up when Rasa builds its argument parser. A patch of
+    ``bot/patches.py``, which installs it."""
     import rasa.cli.run
+
+    rasa.cli.run.run = _run_hardened(rasa.cli.run.run)
+
+
+def serve_metrics() -> None:
+    """The app of ``rasa run`` serves ``/metrics`` too (``_with_metrics``):
+    ``serve_application`` looks ``configure_app`` up in its module when it builds the app. A
+    patch of ``bot/patches.py``, which installs it."""
     import rasa.core.run
 
-    from bot import paused, speed
-
-    paused.install()
-    speed.install()
-    rasa.cli.run.run = _run_hardened(rasa.cli.run.run)
-    # ``serve_application`` looks it up in its module when it builds the app.
     rasa.core.run.configure_app = _with_metrics(rasa.core.run.configure_app)
+
+
+def main() -> None:
+    """Rasa's own command line, with every patch of ``bot/patches.py`` installed: ``rasa
+    run`` hardened, its app serving ``/metrics``, the paused processor and the speed-ups.
+    Stops before Rasa starts when Rasa or redis-py is not the version they were written for."""
+    import rasa.__main__
+
+    from bot import patches
+
+    patches.install()
     rasa.__main__.main()
 
 

@@ -67,17 +67,21 @@ def positive_number(environ: Mapping[str, str], name: str, default: float) -> fl
     return value
 
 
-def whole_number(environ: Mapping[str, str], name: str, default: int) -> int:
-    """The whole number above zero in variable ``name`` (``default`` when unset)."""
+def whole_number(
+    environ: Mapping[str, str], name: str, default: int, *, zero_allowed: bool = False
+) -> int:
+    """The whole number above zero in variable ``name`` (``default`` when unset); zero too
+    with ``zero_allowed``, for a limit whose 0 means "no limit"."""
     raw = environ.get(name, "").strip()
     if not raw:
         return default
     try:
         value = int(raw)
     except ValueError:
-        value = 0
-    if value <= 0:
-        raise SettingsError(f"{name} is {raw!r}; give a whole number above zero, like {default}")
+        value = -1
+    if value < 0 or (value == 0 and not zero_allowed):
+        lowest = "zero or above" if zero_allowed else "above zero"
+        raise SettingsError(f"{name} is {raw!r}; give a whole number {lowest}, like {default}")
     return value
 
 

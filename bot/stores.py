@@ -49,6 +49,7 @@ from rasa.shared.core.trackers import DialogueStateTracker
 from rasa.shared.nlu.constants import INTENT_NAME_KEY
 
 from bot.case_inbox import CaseInbox
+from bot.contract import DELETED_CONFIRMATION
 from bot.question_log import QuestionLog, people_of
 from bot.session_snapshots import SessionSnapshots
 from bot.settings import (
@@ -61,8 +62,6 @@ from bot.settings import (
 
 logger = logging.getLogger(__name__)
 
-#: The confirmation that ends a deletion turn (actions/chat/privacy.py).
-DELETED_CONFIRMATION = "utter_data_deleted"
 PURGE_EVERY_SECONDS = 3600.0
 #: In memory a purge is a look at a dict, so often enough for the one-message retention.
 MEMORY_PURGE_EVERY_SECONDS = 300.0
@@ -86,9 +85,11 @@ class ForgetfulInMemoryTrackerStore(InMemoryTrackerStore):
     Rasa's store holds every conversation until the process ends, and the web chat makes one
     for any new sender: 4,000 conversations of three messages raised Rasa's memory by 69 MB
     (about 18 KB each) and nothing gave it back for 7 days. So this store holds at most
-    ``MEMORY_CONVERSATIONS`` (default 10,000). A save beyond that drops the least recently
-    active conversation first, but never a paused one: a caseworker holds it, and the pause is
-    what sends the person's messages to their open case. A conversation that never got past its
+    ``MEMORY_CONVERSATIONS`` (default 10,000) conversations nobody holds, and as many paused
+    ones (a caseworker holds them: the pause is what sends the person's messages to their open
+    case). A save beyond either drops the least recently active of its kind first: a flood of
+    cases neither pushes everyone else out nor grows Rasa's memory without end (at most twice
+    the cap, about 360 MB by default). A conversation that never got past its
     first message (a probe, a mistyped number, a flood) goes ``ONE_MESSAGE_RETENTION`` (default
     1 hour) after it. Losing an idle conversation costs its language choice and its context;
     the person's next message starts a new one, as after a restart. Measured in
@@ -140,14 +141,25 @@ class ForgetfulInMemoryTrackerStore(InMemoryTrackerStore):
         self._one_message.discard(sender)
 
     def _keep_within_limit(self) -> None:
-        excess = len(self.store) - self._limit
-        if excess <= 0:
-            return
-        # Least recently active first; usually the very first one, so this stops at once.
-        idle = (sender for sender in self._last_saved if sender not in self._held)
-        for sender in list(itertools.islice(idle, excess)):
-            self._drop(sender)
-        logger.debug("memory: %d least recently active conversation(s) dropped", excess)
+        # The conversations nobody holds, and those a caseworker holds, each within the cap:
+        # a flood of cases does not push out everyone else, nor grow without end.
+        excess = len(self.store) - len(self._held) - self._limit
+        if excess > 0:
+            # Least recently active first; usually the very first one, so this stops at once.
+            idle = (sender for sender in self._last_saved if sender not in self._held)
+            for sender in list(itertools.islice(idle, excess)):
+                self._drop(sender)
+            logger.debug("memory: %d least recently active conversation(s) dropped", excess)
+        beyond = len(self._held) - self._limit
+        if beyond > 0:
+            held = (sender for sender in self._last_saved if sender in self._held)
+            for sender in list(itertools.islice(held, beyond)):
+                self._drop(sender)
+            logger.warning(
+                "memory: %d conversation(s) a caseworker holds dropped: more than "
+                "MEMORY_CONVERSATIONS are held; their cases stay open",
+                beyond,
+            )
 
     async def forget(self, sender_id: str, people: set[str] | None = None) -> None:
         self._drop(sender_id)

@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 import aiohttp  # noqa: E402
 from aiohttp import web  # noqa: E402
 from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
-from sqlalchemy import text, update  # noqa: E402
+from sqlalchemy import select, text, update  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
 from actions.admin.app import create_app  # noqa: E402
@@ -158,8 +158,13 @@ def prepare(url: str) -> None:
 
 
 def invite_caseworker() -> str:
+    """A caseworker of the organisation the cases go to (the one taking cases round the clock)."""
     with Session(db.get_engine()) as session, session.begin():
-        return sessions.invite(session, "bench", datetime.now(timezone.utc), "caseworker").code
+        staffing = session.scalars(
+            select(Organisation).where(Organisation.slug == "kabul-aid-network")
+        ).one()
+        now = datetime.now(timezone.utc)
+        return sessions.invite(session, "bench", now, "caseworker", staffing).code
 
 
 class ConsoleOverHttp:

@@ -58,7 +58,7 @@ from scripts.loadtest.figures import cpu_model, percentile
 from scripts.loadtest.processes import Sampler
 from scripts.loadtest.traffic import Load, Turn, read_messages, send
 from scripts.loadtest.verify import Check, check_conversations, events_from_api, events_from_table
-from scripts.stack import ROOT
+from scripts.stack import ROOT, print_log_tails
 
 SETUPS = ("embedded", "production", "stock", "production-full-read")
 
@@ -387,9 +387,7 @@ def main() -> int:
                 results.append(asyncio.run(run_setup(setup, args, load_seconds)))
             except BaseException:
                 setup.cleanup()
-                for log in sorted(setup.stack.log_dir.glob("*.log")):
-                    print(f"--- {log}, last lines:", file=sys.stderr)
-                    print("\n".join(log.read_text().splitlines()[-15:]), file=sys.stderr)
+                print_log_tails(setup.stack.log_dir)
                 raise
     text = report(results, args)
     args.out.parent.mkdir(parents=True, exist_ok=True)

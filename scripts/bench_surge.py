@@ -83,7 +83,7 @@ from scripts.loadtest.telegram_people import (
     surge_people,
 )
 from scripts.loadtest.traffic import SLICES, read_messages
-from scripts.stack import ROOT, free_port
+from scripts.stack import ROOT, free_port, print_log_tails
 
 MODES = ("direct", "queue")
 CREDENTIALS = "bot.channels.telegram.TelegramInput:\n"
@@ -300,9 +300,7 @@ async def run_mode(
         stack.check_alive()
         run.tally(surge)
     except BaseException:
-        for log in sorted(stack.log_dir.glob("*.log")):
-            print(f"--- {log}, last lines:", file=sys.stderr)
-            print("\n".join(log.read_text().splitlines()[-15:]), file=sys.stderr)
+        print_log_tails(stack.log_dir)
         raise
     finally:
         await asyncio.to_thread(stack.stop)

@@ -352,10 +352,18 @@ class Stack:
                 said.append(f"{child.name} started again (restart {child.restarts})")
         return said
 
-    def _rasa_command(self, host: str, port: int) -> list[str]:
-        credentials = self.credentials or Path(
-            self._env().get("RASA_CREDENTIALS", "credentials.yml")
+    def credentials_file(self) -> Path:
+        """The input channels Rasa serves: ``credentials``, else ``$RASA_CREDENTIALS``."""
+        return self.credentials or Path(self._env().get("RASA_CREDENTIALS", "credentials.yml"))
+
+    def serves(self, channel: str) -> bool:
+        """Whether the credentials name the input channel ``channel`` (its class's module)."""
+        return any(
+            name.split(".")[-2:-1] == [channel] for name in _settings(self.credentials_file())
         )
+
+    def _rasa_command(self, host: str, port: int) -> list[str]:
+        credentials = self.credentials_file()
         # `rasa run` with a request-size limit, the API token from the environment, also
         # accepted as a Bearer header, and Rasa's per-message overheads removed (bot/server.py).
         ours = [str(BOT_BIN / "python"), "-m", "bot.server", "run"]
@@ -537,6 +545,13 @@ class Stack:
                 )
 
 
+def print_log_tails(log_dir: Path, lines: int = 15) -> None:
+    """The last lines of each server's log, on stderr: what a run that failed shows first."""
+    for log in sorted(log_dir.glob("*.log")):
+        print(f"--- {log}, last lines:", file=sys.stderr)
+        print("\n".join(log.read_text(errors="replace").splitlines()[-lines:]), file=sys.stderr)
+
+
 def action_server_command(port: int) -> list[str]:
     """rasa-sdk's server with the chat's actions on ``port``, running nothing for a caller
     without ACTION_SERVER_SECRET (actions/server.py)."""
@@ -660,6 +675,50 @@ def metrics_token(var_dir: Path, environ: Mapping[str, str] = os.environ) -> dic
     return {METRICS_TOKEN_ENV: made}
 
 
+#: The sites whose pages may show the web chat in a frame (bot/channels/settings.py).
+WEBCHAT_ORIGINS_ENV = "WEBCHAT_ORIGINS"
+
+
+def own_origins(port: int, environ: Mapping[str, str] = os.environ) -> dict[str, str]:
+    """``WEBCHAT_ORIGINS`` for `make run` when the environment names none: the Rasa server's
+    own origin by both its names (a page on localhost framing the chat of 127.0.0.1 is another
+    origin to a browser), so that ``/webchat/embed.js`` works on a page served beside it."""
+    if environ.get(WEBCHAT_ORIGINS_ENV, "").strip():
+        return {}
+    names = ("127.0.0.1", "localhost")
+    return {WEBCHAT_ORIGINS_ENV: ",".join(f"http://{name}:{port}" for name in names)}
+
+
+#: The demo content `make run` seeds (``make db``), and its line that answers day and night.
+DEMO_CONTENT = ROOT / "actions" / "content" / "seed" / "demo.yml"
+DEMO_HOTLINE_CONTACT, DEMO_HOTLINE_NAME = "icrc-family-links", "ICRC"
+HOTLINE_ENV = "EMERGENCY_HOTLINE"
+#: What a web chat page can name to a browser without JavaScript (bot/channels/settings.py):
+#: the SMS number (or the Twilio channel's own), the Telegram bot, the help line.
+WAYS_IN_ENV = ("WEBCHAT_SMS_NUMBER", "TWILIO_FROM_NUMBER", "WEBCHAT_TELEGRAM", HOTLINE_ENV)
+
+
+def demo_hotline(content: Path = DEMO_CONTENT) -> str:
+    """The demo content's ICRC line, "+93 700 000 121 (ICRC)": it answers day and night, for
+    missing family and the wounded, so it is the number a demo may give anyone who needs help
+    now. Read from the content file, so that the two never disagree."""
+    seeded = yaml.safe_load(content.read_text(encoding="utf-8"))
+    for contact in seeded["contacts"]:
+        if contact["slug"] == DEMO_HOTLINE_CONTACT:
+            return f"{contact['phone']} ({DEMO_HOTLINE_NAME})"
+    raise LookupError(f"{content} has no contact {DEMO_HOTLINE_CONTACT}")
+
+
+def demo_ways_in(environ: Mapping[str, str] = os.environ) -> dict[str, str]:
+    """``EMERGENCY_HOTLINE`` for `make run` when the environment names no way in at all (no
+    SMS number, Telegram bot or help line): the demo's line, so that the web chat's notice
+    without JavaScript, and the assistant when it cannot answer, name a number to call. A
+    deployment names its own (docs/CHANNELS.md, "The web chat page")."""
+    if any(environ.get(name, "").strip() for name in WAYS_IN_ENV):
+        return {}
+    return {HOTLINE_ENV: demo_hotline()}
+
+
 def embedded_stack(
     model: Path,
     content_db_url: str,
@@ -693,13 +752,16 @@ def embedded_stack(
     where_token = f"$(cat {where})" if KEYS[0].variable in made else "$RASA_API_TOKEN"
     if not production:
         token.update(metrics_token(var_dir, {**os.environ, **(extra_env or {})}))
+    sites = own_origins(rasa_port, {**os.environ, **(extra_env or {})})
+    # A real deployment's ways in are its own: only the demo gets the demo's line.
+    demo = {} if production else demo_ways_in({**os.environ, **(extra_env or {})})
     stack = Stack(
         model,
         content_db_url,
         log_dir,
         rasa_port,
         action_port,
-        extra_env={**token, **(extra_env or {})},
+        extra_env={**token, **sites, **demo, **(extra_env or {})},
         rasa_env=rasa_only,
         endpoints=endpoints,
         rasa_workers=rasa_workers,
@@ -821,6 +883,8 @@ def main() -> int:
     configured = os.environ.get(METRICS_TOKEN_ENV, "").strip() or dict(args.env).get(
         METRICS_TOKEN_ENV
     )
+    # Set by embedded_stack, not by the operator: the demo's line (``demo_ways_in``).
+    demo_line = None if HOTLINE_ENV in dict(args.env) else stack.extra_env.get(HOTLINE_ENV)
     where_metrics = f"${METRICS_TOKEN_ENV}" if configured else f"$(cat var/{METRICS_TOKEN_FILE})"
     stopping = False
 
@@ -841,11 +905,22 @@ def main() -> int:
         print(f"Start-up failed: {error}", file=sys.stderr)
         return 1
     total = f", {time.time() - args.since:.0f} s since `make run`" if args.since else ""
-    print(
-        f"\nReady in {servers_up:.1f} s{total}.\n"
+    talk = (
         f"  Talk to it:  curl -s {stack.rasa_url}/webhooks/rest/webhook "
         '-H \'Content-Type: application/json\' -d \'{"sender": "me", "message": "salam"}\'\n'
-        f"  Web chat:    {stack.rasa_url}/webchat/\n"
+        if stack.serves("rest")
+        else ""
+    )
+    help_line = (
+        f"  Help line:   {demo_line}, the demo content's, named to people who need help now "
+        "(set EMERGENCY_HOTLINE, WEBCHAT_SMS_NUMBER or WEBCHAT_TELEGRAM for your own)\n"
+        if demo_line
+        else ""
+    )
+    print(
+        f"\nReady in {servers_up:.1f} s{total}.\n{talk}"
+        f"  Web chat:    {stack.rasa_url}/webchat/ (on a site of WEBCHAT_ORIGINS: "
+        f'<script src="{stack.rasa_url}/webchat/embed.js" async></script>)\n'
         f"  HTTP API:    {stack.rasa_url}/model/parse with the header "
         f'"Authorization: Bearer {where_token}"\n'
         f"  Actions:     {stack.action_url}/health (all else needs ACTION_SERVER_SECRET)\n"
@@ -855,7 +930,7 @@ def main() -> int:
         f"  Editors:     {stack.admin_url}/console/ (sign-in link: "
         ".venv/actions/bin/python -m actions.admin invite YOUR-NAME)\n"
         f"  Logs:        {args.log_dir}/rasa.log, actions.log, notifier.log (alerts), admin.log\n"
-        "A server that stops is started again. Press Ctrl-C to stop.",
+        f"{help_line}A server that stops is started again. Press Ctrl-C to stop.",
         flush=True,
     )
     while not stopping:

@@ -3,9 +3,11 @@
 Run by whoever operates the server (tokens give the power to change what evacuees are told):
 ``token add NAME`` shows a new token once, ``token list`` shows who has access and never a
 token, ``token revoke NAME`` ends it at once (and the console sessions it opened), ``invite
-NAME`` prints a one-time sign-in link for the web console, ``signout NAME`` ends someone's
-console sessions and unused invitations, ``sessions`` lists those still open, ``serve`` starts
-the API and the console.
+NAME`` prints a one-time sign-in link for the web console (``--role caseworker --organisation
+SLUG`` for a caseworker, who answers that organisation's cases only), ``organisation NAME
+SLUG`` names a signed-in caseworker's organisation, ``signout NAME`` ends someone's console
+sessions and unused invitations, ``sessions`` lists those still open, ``serve`` starts the API
+and the console.
 """
 
 from __future__ import annotations
@@ -17,20 +19,26 @@ import logging
 import shlex
 import socket
 import sys
+from typing import TYPE_CHECKING
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from actions.admin import tokens
 from actions.admin.settings import AdminSettings
+from actions.cases import hours
 from actions.common.clock import utc_now_to_second
 from actions.common.kabul_time import kabul
 from actions.content.db import URL_ENV, get_engine
-from actions.content.editors import EDITOR_ROLE, ROLES
+from actions.content.editors import CASEWORKER_ROLE, EDITOR_ROLE, ROLES
+from actions.content.models import Organisation
 from actions.content.validation import ContentError
 from actions.content_cli.common import CommandError, require_migrated
 from actions.settings import SettingsError
+
+if TYPE_CHECKING:  # the console's modules load its web server, which the token commands need not
+    from actions.admin.console.access import Access
 
 #: What a token list shows for a time that has not come (never used, never revoked).
 NEVER = "never"
@@ -63,6 +71,18 @@ def parser() -> argparse.ArgumentParser:
         default=EDITOR_ROLE,
         help="editor (changes the content; default) or caseworker (answers people's cases)",
     )
+    invite.add_argument(
+        "--organisation",
+        metavar="SLUG",
+        help="required for a caseworker: the organisation whose cases she answers, e.g. "
+        "kabul-aid-network (she sees no other organisation's); refused for an editor",
+    )
+    organisation = commands.add_parser(
+        "organisation",
+        help="name the organisation whose cases a signed-in or invited caseworker answers",
+    )
+    organisation.add_argument("name", help="as `sessions` lists them, e.g. farida")
+    organisation.add_argument("slug", help="the organisation's slug, e.g. kabul-aid-network")
     signout = commands.add_parser(
         "signout",
         help="end every console session and unused invitation of an editor or caseworker",
@@ -89,16 +109,64 @@ def add_token(engine: Engine, name: str) -> str:
     )
 
 
-def invite_editor(engine: Engine, name: str, role: str = EDITOR_ROLE) -> str:
+def organisation_named(session: Session, slug: str) -> Organisation:
+    """The current organisation ``slug`` names; else an error naming those that take cases."""
+    found = session.scalars(select(Organisation).where(Organisation.slug == slug.strip())).first()
+    if found is not None and found.withdrawn_at is None:
+        return found
+    problem = "is withdrawn" if found is not None else "is no organisation of the content"
+    raise CommandError(f"{slug!r} {problem}; {_taking_cases(session)}")
+
+
+def _taking_cases(session: Session) -> str:
+    slugs = [org.slug for org in hours.taking_cases(session)]
+    if not slugs:
+        return "no organisation takes cases yet (an editor sets its case hours)"
+    return f"organisations that take cases: {', '.join(slugs)}"
+
+
+def invite_editor(
+    engine: Engine, name: str, role: str = EDITOR_ROLE, organisation: str | None = None
+) -> str:
+    """The sign-in link for ``name``; a caseworker must name her organisation, whose cases
+    alone she answers (an editor must not: ``sessions.invite`` refuses it)."""
     from actions.admin.console.sessions import invite  # the console's, not the API's
 
     with Session(engine) as session, session.begin():
-        invitation = invite(session, name, utc_now_to_second(), role)
+        if role == CASEWORKER_ROLE and organisation is None:
+            raise CommandError(
+                "a caseworker answers the cases of one organisation: add --organisation SLUG; "
+                + _taking_cases(session)
+            )
+        answers = None if organisation is None else organisation_named(session, organisation)
+        invitation = invite(session, name, utc_now_to_second(), role, answers)
     base = AdminSettings.from_env().public_url
     return (
         f"Sign-in for {invitation.editor}, once, until {kabul(invitation.expires_at, NEVER)} Kabul "
         f"time. Send the link (or read out the code) to them only.\n\n"
         f"{base}/console/signin?code={invitation.code}\n\ncode: {invitation.code}"
+    )
+
+
+def assign_organisation(engine: Engine, name: str, slug: str) -> str:
+    """``name`` answers the cases of ``slug`` from her next page (a caseworker signed in
+    before caseworkers had organisations sees only the cases no organisation answers)."""
+    from actions.admin.console import access
+
+    with Session(engine) as session, session.begin():
+        organisation = organisation_named(session, slug)
+        changed = access.assign_organisation(session, name, organisation.id, utc_now_to_second())
+        answered = organisation.slug
+    if not (changed.sessions or changed.invitations):
+        raise CommandError(
+            f"{name.strip()} has no open caseworker session and no unused caseworker "
+            "invitation; see `sessions`, or invite them: python -m actions.admin invite "
+            f"{shlex.quote(name.strip())} --role caseworker --organisation {answered}"
+        )
+    return (
+        f"{name.strip()} answers the cases of {answered} from their next page: "
+        f"{changed.sessions} console session(s) and {changed.invitations} unused "
+        "invitation(s) changed."
     )
 
 
@@ -164,17 +232,30 @@ def list_sessions(engine: Engine) -> str:
         f"  {row.name:<20}  {row.role:<10}  opened {kabul(row.opened)}  "
         f"expires {kabul(row.expires)}  "
         + ("with a code" if row.token_id is None else f"with token {row.token_id}")
+        + _answering(row)
         for row in open_
     ]
     lines.append(f"Unused invitations ({len(invited)}):")
     lines += [
         f"  {row.name:<20}  {row.role:<10}  issued {kabul(row.opened)}  "
-        f"expires {kabul(row.expires)}"
+        f"expires {kabul(row.expires)}" + _answering(row)
         for row in invited
     ]
     if open_ or invited:
         lines.append("End someone's access: python -m actions.admin signout NAME")
+    if any(row.role == CASEWORKER_ROLE and row.organisation is None for row in open_ + invited):
+        lines.append(
+            "A caseworker of no organisation sees only the cases no organisation answers: "
+            "python -m actions.admin organisation NAME SLUG"
+        )
     return "\n".join(lines)
+
+
+def _answering(row: Access) -> str:
+    """Whose cases a caseworker's sign-in answers, for the ``sessions`` listing."""
+    if row.role != CASEWORKER_ROLE:
+        return ""
+    return f"  organisation {row.organisation or 'none'}"
 
 
 def serve(host: str, port: int) -> None:
@@ -224,7 +305,9 @@ def main(argv: list[str] | None = None) -> int:
             serve(args.host, args.port)
             return 0
         if args.command == "invite":
-            message = invite_editor(engine, args.name, args.role)
+            message = invite_editor(engine, args.name, args.role, args.organisation)
+        elif args.command == "organisation":
+            message = assign_organisation(engine, args.name, args.slug)
         elif args.command == "signout":
             message = sign_out(engine, args.name)
         elif args.command == "sessions":

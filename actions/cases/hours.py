@@ -30,21 +30,39 @@ class Answerer:
     wait: timedelta
 
 
-def who_answers(session: Session, now: datetime) -> Answerer | None:
-    """Of the organisations that take cases: one open now with the shortest wait, else the one
-    that opens first; None when no organisation takes cases."""
-    rows = session.scalars(
-        select(Organisation)
-        .where(Organisation.withdrawn_at.is_(None), Organisation.case_hours.is_not(None))
-        .order_by(Organisation.slug)
+def taking_cases(session: Session) -> list[Organisation]:
+    """The organisations that take cases (current, with hours), by slug."""
+    return list(
+        session.scalars(
+            select(Organisation)
+            .where(Organisation.withdrawn_at.is_(None), Organisation.case_hours.is_not(None))
+            .order_by(Organisation.slug)
+        )
     )
-    candidates = []
-    for org in rows:
-        hours = Hours.parse(str(org.case_hours))
-        open_now = hours.is_open(now)
-        start = now if open_now else hours.next_opening(now)
-        wait = timedelta(minutes=org.case_wait_minutes or 0)
-        candidates.append(Answerer(org, hours, open_now, start, wait))
+
+
+def who_answers(
+    session: Session, now: datetime, site: str | None = None, urgent: bool = False
+) -> Answerer | None:
+    """Of the organisations that take cases: one open now with the shortest wait, else the one
+    that opens first; None when no organisation takes cases. The case opens with it and stays
+    with it: only its caseworkers see it (``actions/cases/models.py`` ``seen_by``).
+
+    ``site`` is the organisation whose own page the person wrote from (the web chat on its
+    site): it answers when it takes cases, as the person expects of that page, unless the case
+    is ``urgent`` and another answers sooner while it is closed (docs/HANDOFF.md)."""
+    candidates = [_answerer(org, now) for org in taking_cases(session)]
     if not candidates:
         return None
-    return min(candidates, key=lambda a: (a.answers_from + a.wait, a.organisation.slug))
+    soonest = min(candidates, key=lambda a: (a.answers_from + a.wait, a.organisation.slug))
+    own = next((a for a in candidates if a.organisation.slug == site), None)
+    if own is None or (urgent and not own.open_now and soonest is not own):
+        return soonest
+    return own
+
+
+def _answerer(org: Organisation, now: datetime) -> Answerer:
+    hours = Hours.parse(str(org.case_hours))
+    open_now = hours.is_open(now)
+    start = now if open_now else hours.next_opening(now)
+    return Answerer(org, hours, open_now, start, timedelta(minutes=org.case_wait_minutes or 0))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Integer, String
+from sqlalchemy import ColumnElement, Integer, String, or_
 from sqlalchemy.orm import Mapped, mapped_column
 
 from actions.content.columns import Base, UTCDateTime
@@ -33,6 +33,7 @@ __all__ = [
     "CaseStatus",
     "EventStatus",
     "Priority",
+    "seen_by",
 ]
 
 
@@ -55,6 +56,18 @@ class Case(Base):
     taken_at: Mapped[datetime | None]
     closed_at: Mapped[datetime | None]
     unreachable_at: Mapped[datetime | None]
+
+
+def seen_by(organisation_id: int | None) -> ColumnElement[bool]:
+    """The cases a caseworker of ``organisation_id`` sees, takes, answers and closes: her
+    organisation's, so that two organisations staffing the service never read each other's;
+    and those no organisation answers (opened while none took cases), so that nobody is left
+    without help. A caseworker of no organisation (invited before migration 0026) sees only
+    those (docs/HANDOFF.md, "Caseworkers and organisations")."""
+    unanswered = Case.organisation_id.is_(None)
+    if organisation_id is None:
+        return unanswered
+    return or_(unanswered, Case.organisation_id == organisation_id)
 
 
 class CaseAudit(Base):
@@ -119,7 +132,8 @@ class CaseEvent(Base):
     id: Mapped[int]
     #: What the receiver de-duplicates on (a UUID); a retry sends the same one.
     event_id: Mapped[str]
-    case_id: Mapped[int]
+    #: None for ``case.deleted``: the case it tells of is gone.
+    case_id: Mapped[int | None]
     event_type: Mapped[str]
     payload: Mapped[str]
     status: Mapped[EventStatus]

@@ -1,7 +1,9 @@
 """The caseworkers' side of the case store: the queue, one case with its lines, taking a case.
 
 What these return is plain data for the console's pages, and never the conversation id: a
-caseworker needs the person's words, language and channel, not who they are.
+caseworker needs the person's words, language and channel, not who they are. Each reads and
+changes only the cases the caseworker's organisation answers (``organisation_id``,
+``models.seen_by``): another organisation's case is as if it did not exist.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from sqlalchemy import case as sql_case
 from sqlalchemy.orm import Session
 
 from actions.cases import replies, undelivered, webhooks
-from actions.cases.models import Author, Case, CaseAudit, CaseMessage, CaseStatus
+from actions.cases.models import Author, Case, CaseAudit, CaseMessage, CaseStatus, seen_by
 from actions.common.outbox import DeliveryStatus
 from bot import case_events, delivery_statuses
 from bot.contentdb.statuses import OPEN_CASE_STATUSES
@@ -180,11 +182,18 @@ def _ranked(where: list[Any]) -> Any:
     )
 
 
-def open_queue(session: Session, now: datetime, wanted: QueueFilter | None = None) -> QueuePage:
-    """One page of the open cases, in queue order, each with the person's last lines (and the
-    assistant's answer before them); how many are open, and how many the filter lets through."""
+def open_queue(
+    session: Session,
+    now: datetime,
+    wanted: QueueFilter | None = None,
+    organisation_id: int | None = None,
+) -> QueuePage:
+    """One page of the open cases the caseworker's organisation answers, in queue order, each
+    with the person's last lines (and the assistant's answer before them); how many are open,
+    and how many the filter lets through."""
     wanted = wanted or QueueFilter()
-    where: list[Any] = []
+    seen = seen_by(organisation_id)
+    where: list[Any] = [seen]
     if wanted.channel:
         where.append(Case.channel == wanted.channel)
     if wanted.language:
@@ -205,7 +214,7 @@ def open_queue(session: Session, now: datetime, wanted: QueueFilter | None = Non
     )
     total = int(
         session.scalar(
-            select(func.count()).select_from(Case).where(Case.status.in_(OPEN_CASE_STATUSES))
+            select(func.count()).select_from(Case).where(Case.status.in_(OPEN_CASE_STATUSES), seen)
         )
         or 0
     )
@@ -234,29 +243,42 @@ def open_queue(session: Session, now: datetime, wanted: QueueFilter | None = Non
         person = [m for m in own if m.author is Author.PERSON][-PREVIEW_LINES:]
         assistant = [m for m in own if m.author is Author.ASSISTANT][-1:]
         views.append(_view(found, [*assistant, *person]))
-    return QueuePage(views, total, matching, page, pages, channels_open(session))
+    return QueuePage(views, total, matching, page, pages, channels_open(session, organisation_id))
 
 
-def channels_open(session: Session) -> list[str]:
-    """The channels of the open cases, for the queue's channel filter."""
+def channels_open(session: Session, organisation_id: int | None = None) -> list[str]:
+    """The channels of the open cases the organisation answers, for the channel filter."""
     return list(
         session.scalars(
             select(Case.channel)
-            .where(Case.status.in_(OPEN_CASE_STATUSES))
+            .where(Case.status.in_(OPEN_CASE_STATUSES), seen_by(organisation_id))
             .distinct()
             .order_by(Case.channel)
         )
     )
 
 
-def exists_case(session: Session, case_id: int) -> bool:
-    """Whether a case with this number exists (open or closed): the queue's search."""
-    return session.get(Case, case_id) is not None
+def _seen(session: Session, case_id: int, organisation_id: int | None) -> Case | None:
+    """The case with this number, if the caseworker's organisation answers it."""
+    return session.scalar(select(Case).where(Case.id == case_id, seen_by(organisation_id)))
 
 
-def case_for(session: Session, case_id: int, caseworker: str, now: datetime) -> CaseView | None:
-    """The case with every line; records in the audit log that ``caseworker`` opened it."""
-    case = session.get(Case, case_id)
+def exists_case(session: Session, case_id: int, organisation_id: int | None = None) -> bool:
+    """Whether a case with this number exists (open or closed) for the caseworker's
+    organisation: the queue's search, which must not confirm another organisation's case."""
+    return _seen(session, case_id, organisation_id) is not None
+
+
+def case_for(
+    session: Session,
+    case_id: int,
+    caseworker: str,
+    now: datetime,
+    organisation_id: int | None = None,
+) -> CaseView | None:
+    """The case with every line, if the caseworker's organisation answers it; records in the
+    audit log that ``caseworker`` opened it."""
+    case = _seen(session, case_id, organisation_id)
     if case is None:
         return None
     session.add(CaseAudit(case_id=case.id, caseworker=caseworker, action="opened", at=now))
@@ -268,24 +290,42 @@ def case_for(session: Session, case_id: int, caseworker: str, now: datetime) -> 
     return _view(case, lines, replies.delivery_of_lines(session, case.id, now))
 
 
-def closing(session: Session, case_id: int, caseworker: str) -> tuple[str, str] | None:
+def _held_by(case_id: int, caseworker: str, organisation_id: int | None) -> list[Any]:
+    """The case, if ``caseworker`` holds it and her organisation answers it."""
+    return [
+        Case.id == case_id,
+        Case.status == CaseStatus.TAKEN,
+        Case.taken_by == caseworker,
+        seen_by(organisation_id),
+    ]
+
+
+def closing(
+    session: Session, case_id: int, caseworker: str, organisation_id: int | None = None
+) -> tuple[str, str] | None:
     """The conversation id and channel of the case ``caseworker`` holds (to hand it back
     through Rasa's API: never shown); None if they do not hold it."""
     row = session.execute(
         select(Case.conversation_id, Case.channel).where(
-            Case.id == case_id, Case.status == CaseStatus.TAKEN, Case.taken_by == caseworker
+            *_held_by(case_id, caseworker, organisation_id)
         )
     ).first()
     return None if row is None else (row[0], row[1])
 
 
-def close(session: Session, case_id: int, caseworker: str, now: datetime) -> bool:
+def close(
+    session: Session,
+    case_id: int,
+    caseworker: str,
+    now: datetime,
+    organisation_id: int | None = None,
+) -> bool:
     """Closes the case ``caseworker`` holds, and lets go of the person's address; False if
     they do not hold it (any more)."""
-    held = closing(session, case_id, caseworker)
+    held = closing(session, case_id, caseworker, organisation_id)
     closed = session.execute(
         update(Case)
-        .where(Case.id == case_id, Case.status == CaseStatus.TAKEN, Case.taken_by == caseworker)
+        .where(*_held_by(case_id, caseworker, organisation_id))
         .values(status=CaseStatus.CLOSED, closed_at=now, active_at=now)
     )
     if getattr(closed, "rowcount", 0) != 1 or held is None:
@@ -296,32 +336,46 @@ def close(session: Session, case_id: int, caseworker: str, now: datetime) -> boo
     return True
 
 
-def _closable_by(caseworker: str) -> Any:
-    """Cases a caseworker may close in bulk: waiting ones, and those she holds."""
-    return or_(
-        Case.status == CaseStatus.WAITING,
-        and_(Case.status == CaseStatus.TAKEN, Case.taken_by == caseworker),
+def _closable_by(caseworker: str, organisation_id: int | None) -> Any:
+    """Cases a caseworker may close in bulk: her organisation's waiting ones, and those she
+    holds."""
+    return and_(
+        seen_by(organisation_id),
+        or_(
+            Case.status == CaseStatus.WAITING,
+            and_(Case.status == CaseStatus.TAKEN, Case.taken_by == caseworker),
+        ),
     )
 
 
-def closable(session: Session, case_ids: list[int], caseworker: str) -> dict[int, str]:
+def closable(
+    session: Session, case_ids: list[int], caseworker: str, organisation_id: int | None = None
+) -> dict[int, str]:
     """The conversation id of each of ``case_ids`` that ``caseworker`` may close as abuse (to
     hand it back quietly; never shown)."""
     rows = session.execute(
-        select(Case.id, Case.conversation_id).where(Case.id.in_(case_ids), _closable_by(caseworker))
+        select(Case.id, Case.conversation_id).where(
+            Case.id.in_(case_ids), _closable_by(caseworker, organisation_id)
+        )
     )
     return {case_id: conversation for case_id, conversation in rows}
 
 
-def close_as_abuse(session: Session, case_ids: list[int], caseworker: str, now: datetime) -> int:
+def close_as_abuse(
+    session: Session,
+    case_ids: list[int],
+    caseworker: str,
+    now: datetime,
+    organisation_id: int | None = None,
+) -> int:
     """Closes ``case_ids`` (those still closable by ``caseworker``) as abuse, audited as such;
     how many were closed."""
-    held = closable(session, case_ids, caseworker)
+    held = closable(session, case_ids, caseworker, organisation_id)
     if not held:
         return 0
     session.execute(
         update(Case)
-        .where(Case.id.in_(list(held)), _closable_by(caseworker))
+        .where(Case.id.in_(list(held)), _closable_by(caseworker, organisation_id))
         .values(status=CaseStatus.CLOSED, closed_at=now, active_at=now)
     )
     for case_id, conversation in held.items():
@@ -331,13 +385,20 @@ def close_as_abuse(session: Session, case_ids: list[int], caseworker: str, now: 
     return len(held)
 
 
-def take(session: Session, case_id: int, caseworker: str, now: datetime) -> str | None:
-    """Claims a waiting case for ``caseworker``, atomically: one ``UPDATE … WHERE status =
-    'waiting'``, so of two caseworkers taking it at once exactly one row changes. Returns who
-    holds it afterwards (None if there is no such open case)."""
+def take(
+    session: Session,
+    case_id: int,
+    caseworker: str,
+    now: datetime,
+    organisation_id: int | None = None,
+) -> str | None:
+    """Claims a waiting case of the caseworker's organisation for ``caseworker``, atomically:
+    one ``UPDATE … WHERE status = 'waiting'``, so of two caseworkers taking it at once exactly
+    one row changes. Returns who holds it afterwards (None if there is no such open case)."""
+    seen = seen_by(organisation_id)
     claimed = session.execute(
         update(Case)
-        .where(Case.id == case_id, Case.status == CaseStatus.WAITING)
+        .where(Case.id == case_id, Case.status == CaseStatus.WAITING, seen)
         .values(status=CaseStatus.TAKEN, taken_by=caseworker, taken_at=now, active_at=now)
     )
     if getattr(claimed, "rowcount", 0) == 1:
@@ -345,5 +406,5 @@ def take(session: Session, case_id: int, caseworker: str, now: datetime) -> str 
         webhooks.case_changed(session, case_id, case_events.TAKEN, now)
         return caseworker
     return session.scalar(
-        select(Case.taken_by).where(Case.id == case_id, Case.status == CaseStatus.TAKEN)
+        select(Case.taken_by).where(Case.id == case_id, Case.status == CaseStatus.TAKEN, seen)
     )

@@ -17,7 +17,15 @@ from sqlalchemy.orm import Session
 
 from actions.alerts.models import DeliveryStatus, StoredAddress, Subscription
 from actions.cases import webhooks
-from actions.cases.models import Author, Case, CaseAudit, CaseMessage, CaseReply, CaseStatus
+from actions.cases.models import (
+    Author,
+    Case,
+    CaseAudit,
+    CaseMessage,
+    CaseReply,
+    CaseStatus,
+    seen_by,
+)
 
 #: Longest reply a caseworker can send: about seven SMS segments in Dari, or a few paragraphs.
 MAX_REPLY_CHARS = 1000
@@ -27,6 +35,9 @@ CLOSED_ADDRESS_GRACE = timedelta(minutes=30)
 #: A reply due this long ago and never tried: the notifier, which polls every second, is not
 #: running (the caseworker is told to tell the operator, not "on its way").
 NOTIFIER_IDLE = timedelta(minutes=2)
+#: ``ReplyRefused.reason`` for a case that does not exist for the caseworker's organisation:
+#: answered "no such page", as if there were no such case.
+NO_SUCH_CASE = "no_such_case"
 
 
 class ReplyRefused(ValueError):
@@ -52,11 +63,12 @@ def queue_reply(
     language: str,
     now: datetime,
     keep_address: timedelta,
+    organisation_id: int | None = None,
 ) -> Queued:
     """Adds ``text`` to the case ``caseworker`` holds and queues it for the person's channel.
 
-    Raises ``ReplyRefused`` ("reply_empty", "reply_too_long", "not_your_case") and writes
-    nothing then.
+    Raises ``ReplyRefused`` ("reply_empty", "reply_too_long", ``NO_SUCH_CASE`` when the
+    caseworker's organisation does not answer it, "not_your_case") and writes nothing then.
     """
     text = text.strip()
     if not text:
@@ -64,11 +76,11 @@ def queue_reply(
     if len(text) > MAX_REPLY_CHARS:
         raise ReplyRefused("reply_too_long")
     case = session.scalar(
-        select(Case)
-        .where(Case.id == case_id, Case.status == CaseStatus.TAKEN, Case.taken_by == caseworker)
-        .with_for_update()
+        select(Case).where(Case.id == case_id, seen_by(organisation_id)).with_for_update()
     )
     if case is None:
+        raise ReplyRefused(NO_SUCH_CASE)
+    if case.status is not CaseStatus.TAKEN or case.taken_by != caseworker:
         raise ReplyRefused("not_your_case")
     line = CaseMessage(case_id=case.id, author=Author.CASEWORKER, text=text, written_at=now)
     session.add(line)

@@ -65,7 +65,7 @@ class Claimed:
     id: int
     event_id: str
     event_type: str
-    case_id: int
+    case_id: int | None
     payload: str
 
 
@@ -137,6 +137,9 @@ class EventOutbox:
             if event is None:
                 return None
             if error is None:
+                if event.case_id is None:  # a case.deleted: nothing of the case is kept
+                    session.delete(event)
+                    return EventStatus.SENT
                 event.status, event.sent_at, event.last_error = EventStatus.SENT, now, None
                 return event.status
             leases.note_error(event, error)

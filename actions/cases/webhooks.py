@@ -1,7 +1,8 @@
 """Case events for a helpdesk, queued in the transaction of the case change they describe.
 
 When ``CASE_WEBHOOK_URL`` is set, opening a case queues ``case.opened`` and a ``case.message``
-for the person's request, taking it ``case.taken``, closing it ``case.closed``. Web chat cases
+for the person's request, taking it ``case.taken``, closing it ``case.closed``, the person's
+"delete my data" ``case.deleted`` (:func:`cases_deleted`). Web chat cases
 beyond ``CASE_WEBHOOK_WEBCHAT_PER_MINUTE`` in a minute are quiet: one ``case.surge`` says so,
 and such a case is announced only when a caseworker takes it (a flood closed as abuse sends
 nothing more); the person's
@@ -48,6 +49,7 @@ def _queue(
     message: dict[str, object] | None = None,
     surge: dict[str, object] | None = None,
 ) -> CaseEvent:
+    """The event, queued; a ``case.deleted`` names no case row, which goes right after it."""
     organisation = (
         None if case.organisation_id is None else session.get(Organisation, case.organisation_id)
     )
@@ -63,7 +65,7 @@ def _queue(
     )
     event = CaseEvent(
         event_id=event_id,
-        case_id=case.id,
+        case_id=None if event_type == case_events.DELETED else case.id,
         event_type=event_type,
         payload=case_events.encode(body),
         status=EventStatus.QUEUED,
@@ -150,6 +152,28 @@ def _announce_late(session: Session, case: Case, now: datetime) -> None:
     ):
         message = {"author": line.author, "text": line.text, "written_at": line.written_at}
         _queue(session, case, case_events.MESSAGE, now, message)
+
+
+def cases_deleted(session: Session, conversation_id: str, now: datetime) -> None:
+    """``case.deleted`` for each case of the conversation that the helpdesk heard of (an
+    event of it sent, or being sent), before the cases are deleted on the person's request:
+    the helpdesk's copy of their words is then theirs to delete too. What was not sent yet is
+    deleted with the case and never goes. Retention sends nothing: the helpdesk keeps its
+    copy under its own rules, as for a closed case."""
+    if not case_events_published():
+        return
+    heard_of = (
+        select(CaseEvent.id)
+        .where(
+            CaseEvent.case_id == Case.id,
+            CaseEvent.status.in_((EventStatus.SENT, EventStatus.SENDING)),
+        )
+        .exists()
+    )
+    for case in session.scalars(
+        select(Case).where(Case.conversation_id == conversation_id, heard_of).order_by(Case.id)
+    ):
+        _queue(session, case, case_events.DELETED, now)
 
 
 def case_changed(session: Session, case_id: int, event_type: str, now: datetime) -> None:

@@ -2,25 +2,41 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
+from typing import ClassVar, Final
 
 from rasa_sdk import Tracker
 from sqlalchemy.orm import Session
 
 from actions.chat.answers import AnswerFirst
 from actions.chat.claim_verdicts import RumourFirst
-from actions.chat.nearby import named_point, nearby_reply
+from actions.chat.nearby import NEARBY_SHOWN, named_point, nearby_reply
 from actions.content import briefs, queries
 from actions.content import format as fmt
-from actions.content.answering import Reply, asked_detail, detail
+from actions.content.answering import DETAIL, DETAILED, Reply, Shows, asked_detail, detail, shows
 from actions.content.database_action import Turn
 from actions.content.localise import isolate_latin, word
 from actions.content.models import Provenance
 
 #: The airport a question names none for, and whose alerts a subscription names no airport for.
 DEFAULT_AIRPORT = "KBL"
+#: What ``airport_reply`` sends.
+AIRPORT_STATUS: Final[Mapping[str, Shows]] = {
+    "utter_airport_status": shows(
+        "airport", "status", "gates", "advice", "provenance",
+        sms=("city", "status", "gates_brief", "checked", "gates_elsewhere"),
+    ),
+    "utter_airport_status_outdated": shows("airport", "provenance"),
+    "utter_airport_status_unknown": shows("airport"),
+}  # fmt: skip
+#: What ``gate_reply`` sends.
+GATE_STATUS: Final[Mapping[str, Shows]] = {
+    "utter_gate_status": shows(
+        "airport", "gate", "provenance", "status", sms=("checked", "gate_brief")
+    )
+}
 
 
 class ActionAnswerAirportStatus(AnswerFirst, RumourFirst):
@@ -28,6 +44,13 @@ class ActionAnswerAirportStatus(AnswerFirst, RumourFirst):
     open?" (entity ``gate``: that gate first and fully, one line on how to see the others;
     each gate a message names, when it names several);
     a rumour's own phrasing ("Is the Torkham border open?") gets its verdict first."""
+
+    RESPONSES: ClassVar[Mapping[str, Shows]] = {
+        **AIRPORT_STATUS,
+        **GATE_STATUS,
+        **NEARBY_SHOWN,
+        **DETAILED,
+    }
 
     def name(self) -> str:
         return "action_answer_airport_status"
@@ -144,4 +167,4 @@ def advice_reply(session: Session, iata: str, language: str, now: datetime) -> R
     if airport is None or status is None or not status.is_current(now):
         return airport_reply(session, iata, language, now)
     advice = isolate_latin(fmt.text(status, "advice", language), language)
-    return Reply("utter_detail", {"detail": advice}, current=[status])
+    return Reply(DETAIL, {"detail": advice}, current=[status])

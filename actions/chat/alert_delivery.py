@@ -32,19 +32,19 @@ from actions.alerts import subscriptions
 from actions.alerts.models import Broadcast, Delivery, DeliveryStatus, Subscription, Topic
 from actions.chat import answer_alert, claim_alert
 from actions.chat.airport import airport_reply
+from actions.claims import askers
 from actions.content import format as fmt
 from actions.content.answering import Reply, latest_entity, own_messages
 from actions.content.database_action import DatabaseAction, Events, Turn
 from actions.content.localise import language_or_default
-from actions.content.models import Announcement, Flight, Revision
+from actions.content.models import Announcement, Flight, RecordKind, Revision
 from bot.contract import ALERT_DELIVERY, WHATSAPP_TEMPLATE, language_metadata
 from bot.lang import texts
+from bot.lang.tags import WHATSAPP_LANGUAGES
 
 logger = logging.getLogger(__name__)
 
 WHATSAPP_WINDOW = timedelta(hours=24)
-#: What Meta calls our languages in template messages.
-WHATSAPP_LANGUAGE = {"prs": "fa", "ps": "ps", "en": "en"}
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,8 @@ def utter_out_of_turn(
     if channel == "whatsapp" and outside_whatsapp_window(turn.tracker, turn.now):
         message = {
             "name": template,
-            "language": WHATSAPP_LANGUAGE[language],
+            # What Meta calls our language (bot/lang/tags.py).
+            "language": WHATSAPP_LANGUAGES[language],
             # The finished text: the WhatsApp channel makes it one line Meta accepts.
             "parameters": [text],
         }
@@ -120,16 +121,16 @@ def utter_out_of_turn(
 
 @dataclass(frozen=True)
 class AskedWriter:
-    """How the alert for those who asked is written: their language (None: no longer
-    wanted) and the text (None: the record is gone)."""
+    """How the alert for those who asked is written: the kind of record they asked about
+    (their ask gives the language) and the text (None: the record is gone)."""
 
-    language: Callable[[Session, str, int], str | None]
+    kind: RecordKind
     text: Callable[[Session, Revision, str, datetime, str | None], str | None]
 
 
 ASKED: dict[Topic, AskedWriter] = {
-    Topic.CLAIMS: AskedWriter(claim_alert.asker_language, claim_alert.claim_alert),
-    Topic.ANSWERS: AskedWriter(answer_alert.asker_language, answer_alert.answer_alert),
+    Topic.CLAIMS: AskedWriter(RecordKind.CLAIM, claim_alert.claim_alert),
+    Topic.ANSWERS: AskedWriter(RecordKind.ANSWER, answer_alert.answer_alert),
 }
 
 
@@ -179,13 +180,16 @@ class ActionSendAlert(DatabaseAction):
         the record withdrawn."""
         revision = session.get(Revision, broadcast.revision_id)
         assert revision is not None  # a foreign key
-        language = writer.language(session, delivery.conversation_id, revision.record_id)
-        if language is None:
+        # The language the person asked in; no ask after "delete my data", STOP or its
+        # ``answer_by``, and then nothing is sent even if the delivery was already claimed.
+        ask = askers.asked_about(session, delivery.conversation_id, revision.record_id, writer.kind)
+        if ask is None:
             _finish(session, delivery.id, DeliveryStatus.CANCELLED, now)
             return None
         if delivery.status is not DeliveryStatus.SENDING or delivery.delivered_at is not None:
             logger.info("alert delivery %s is not being sent: nothing written", delivery.id)
             return None
+        language = language_or_default(ask.language)
         text = writer.text(session, revision, language, now, delivery.channel)
         if text is None:
             _finish(session, delivery.id, DeliveryStatus.SUPERSEDED, now)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import ClassVar
 
 from actions.chat.answers import AnswerFirst
 from actions.content import briefs, queries, topics
 from actions.content import format as fmt
-from actions.content.answering import Reply, asked_detail
+from actions.content.answering import DETAIL, DETAILED, Reply, Shows, asked_detail, shows
 from actions.content.database_action import Turn
 from actions.content.keys import same_key
 from actions.content.localise import isolate_latin
@@ -23,6 +24,15 @@ class ActionAnswerAnnouncements(AnswerFirst):
     """Answers "what did the Taliban / the embassy announce?" with the three newest in force,
     and "amnesty?", "عفو", "بښنه", "Germany's embassy?" with the one on that topic first and
     one line about the others (topics.py finds it by the announcements' own words)."""
+
+    RESPONSES: ClassVar[Mapping[str, Shows]] = {
+        "utter_announcements": shows("announcements", sms=("lead", "checked", "others")),
+        "utter_announcement_on_topic": shows(
+            "announcement", "others", sms=("lead", "checked", "others")
+        ),
+        "utter_announcements_none": shows(),
+        **DETAILED,
+    }
 
     def name(self) -> str:
         return "action_answer_announcements"
@@ -76,4 +86,4 @@ def full_text(announcement: Announcement, now: datetime, language: str) -> Reply
     """The text of one announcement, asked for by number after its title."""
     text = isolate_latin(fmt.text(announcement, "text", language), language)
     detail = f"{briefs.trust(announcement, language)}: {text}"
-    return Reply("utter_detail", {"detail": detail}, current=[announcement])
+    return Reply(DETAIL, {"detail": detail}, current=[announcement])

@@ -15,23 +15,15 @@ from typing import Final
 
 from sqlalchemy.orm import Session
 
-from actions.chat.claim_alert import SMS_CHANNELS
 from actions.chat.claim_verdicts import brief_explanation
-from actions.claims import askers
 from actions.content import format as fmt
-from actions.content.localise import language_or_default
-from actions.content.models import Answer, RecordKind, Revision
+from actions.content.models import Answer, Revision
 from bot.channels.sms_render import for_basic_phones
 from bot.channels.sms_segments import fits
+from bot.contract import SMS_CHANNELS
 from bot.lang import texts
 
 MESSAGE: Final = "alerts.answer"
-
-
-def asker_language(session: Session, conversation_id: str, answer_id: int) -> str | None:
-    """The language the person asked in; None when they no longer want the answer."""
-    ask = askers.asked_about(session, conversation_id, answer_id, RecordKind.ANSWER)
-    return None if ask is None else language_or_default(ask.language)
 
 
 def answer_alert(

@@ -20,18 +20,18 @@ Thresholds are chosen on the development split of ``scripts/bench_answers.py``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import ClassVar, Final
 
 from actions.chat.asks import accept_wish, store_ask, store_unanswered
-from actions.chat.claim_verdicts import brief_explanation, verdict_reply
+from actions.chat.claim_verdicts import VERDICTS, brief_explanation, verdict_reply
 from actions.chat.written import WRITTEN, Written, answer_slug, is_answer
 from actions.claims.decision import Candidate, Guard
 from actions.claims.grams import all_words
 from actions.content import format as fmt
 from actions.content import queries
-from actions.content.answering import ContentAction, Reply, asked_detail
+from actions.content.answering import ContentAction, Reply, Shows, asked_detail, shows
 from actions.content.asks import AskAbout
 from actions.content.database_action import Turn
 from actions.content.keys import same_key
@@ -45,6 +45,21 @@ from bot.contract import ALERT_CHANNELS
 NOTIFY: Final = "notify"
 #: At most this many close answers are offered to choose from.
 OFFERED: Final = 3
+#: What ``answer_reply`` and ``no_answer`` send.
+ANSWER_OR_NONE: Final[Mapping[str, Shows]] = {
+    "utter_answer": shows("answer", "verified", sms=("answer_brief", "verified")),
+    "utter_answer_none": shows(),
+    "utter_answer_none_offer": shows(sms=()),
+    "utter_menu": shows(sms=()),
+}
+#: What ``answered`` sends: an answer, a rumour's verdict, a choice of close ones, or none.
+ANSWERED: Final[Mapping[str, Shows]] = {
+    **ANSWER_OR_NONE,
+    **VERDICTS,
+    "utter_fallback": shows(),
+    "utter_answer_which": shows("question_1", "question_2", "question_3"),
+    "utter_answer_which_two": shows("question_1", "question_2"),
+}
 
 
 @dataclass(frozen=True)
@@ -176,6 +191,12 @@ class ActionAnswerQuestion(ContentAction):
     """Answers what no fixed topic does, from the answers editors wrote (module docstring)."""
 
     reads_only = False
+    RESPONSES: ClassVar[Mapping[str, Shows]] = {
+        **ANSWERED,
+        "utter_answer_will_tell": shows(),
+        "utter_answer_ask_again": shows(),
+        "utter_answer_gone": shows(),
+    }
 
     def name(self) -> str:
         return "action_answer_question"
@@ -247,6 +268,7 @@ class AnswerFirst(ContentAction):
     (``route``)."""
 
     reads_only = False
+    RESPONSES: ClassVar[Mapping[str, Shows]] = ANSWER_OR_NONE
 
     def replies(self, turn: Turn) -> list[Reply]:
         latest = turn.tracker.latest_message or {}

@@ -4,8 +4,9 @@ Every rumour checked and every question nobody had answered is kept masked
 (``bot/question_mask.py``) in the asks (``actions/content/asks.py``) with a group key: the
 record's for a match, else the key of a recent unanswered ask of the same kind that says the
 same thing (so that "torkham baz ast?", «تورخم باز است؟» and «تورخم خلاص دی؟» are one group on
-the editors' pages). "1" after the offer keeps the person's wish to be told, with their
-address, for at most ``ANSWER_WINDOW_HOURS``.
+the editors' pages). Each ask counts as the person the channel tagged the message with
+(``asks.asker_of``), so that one person's conversations count once there. "1" after the offer
+keeps the person's wish to be told, with their address, for at most ``ANSWER_WINDOW_HOURS``.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from sqlalchemy import select
 from actions.claims.matching import ClaimIndex, decide
 from actions.claims.models import ANSWER_WINDOW_HOURS, MAX_ASK_TEXT
 from actions.content.answering import Reply
-from actions.content.asks import Ask, AskAbout
+from actions.content.asks import Ask, AskAbout, asker_of
 from actions.content.database_action import Turn
-from bot.contract import ALERT_CHANNELS, REMEMBER_ADDRESS
+from bot.contract import ALERT_CHANNELS, REMEMBER_ADDRESS, person_in
 from bot.question_mask import mask
 
 #: Unanswered asks this recent are grouped with a new one saying the same thing.
@@ -34,10 +35,12 @@ OFFER_WINDOW: Final = timedelta(hours=1)
 def store_ask(
     turn: Turn, message: str, group_key: str, about: AskAbout, record_id: int | None = None
 ) -> None:
-    """Keeps the ask masked; ``record_id``: the claim or answer it matched, if any."""
+    """Keeps the ask masked, counted as the person who sent the turn's message; ``record_id``:
+    the claim or answer it matched, if any."""
     masked = mask(message)[:MAX_ASK_TEXT]
     if not masked:
         return
+    person = person_in((turn.tracker.latest_message or {}).get("metadata"))
     turn.session.add(
         Ask(
             conversation_id=turn.conversation,
@@ -50,6 +53,7 @@ def store_ask(
             answer_id=record_id if about is AskAbout.ANSWER else None,
             asked_at=turn.now,
             wants_answer=False,
+            asker=asker_of(person),
         )
     )
     turn.session.flush()

@@ -15,24 +15,15 @@ from typing import Final
 
 from sqlalchemy.orm import Session
 
-from actions.claims import askers
 from actions.content import format as fmt
 from actions.content import queries
-from actions.content.localise import language_or_default
 from actions.content.models import Claim, GuidanceTopic, Revision
 from bot.channels.sms_render import for_basic_phones
 from bot.channels.sms_segments import fits
+from bot.contract import SMS_CHANNELS
 from bot.lang import texts
 
-SMS_CHANNELS: Final = frozenset({"twilio_sms", "sms_gateway", "kannel"})
 MESSAGE: Final = "alerts.claim"
-
-
-def asker_language(session: Session, conversation_id: str, claim_id: int) -> str | None:
-    """The language the person asked in; None when they no longer want the answer (STOP,
-    past ``answer_by``) or their ask is gone ("delete my data")."""
-    ask = askers.asked_about(session, conversation_id, claim_id)
-    return None if ask is None else language_or_default(ask.language)
 
 
 def claim_alert(
@@ -98,4 +89,4 @@ def _cut(text: str, limit: int) -> str:
     return head.rstrip() + "…" if head.strip() else ""
 
 
-__all__ = ["SMS_CHANNELS", "asker_language", "claim_alert", "cut_to_fit"]
+__all__ = ["claim_alert", "cut_to_fit"]

@@ -9,15 +9,15 @@ its claim's texts or phrasings, then their own answer as what the sources say no
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Final
+from typing import ClassVar, Final
 
 from actions.chat.claim_alert import cut_to_fit
 from actions.chat.written import WRITTEN
 from actions.content import format as fmt
 from actions.content import queries
-from actions.content.answering import ContentAction, Reply
+from actions.content.answering import ContentAction, Reply, Shows, shows
 from actions.content.database_action import Turn
 from actions.content.localise import isolate_latin, word
 from actions.content.models import Claim, ClaimVerdict, GuidanceTopic
@@ -25,6 +25,17 @@ from bot.channels.sms_render import for_basic_phones
 from bot.channels.sms_segments import fits
 from bot.lang.advice import is_advice, sentences
 
+#: What ``verdict_reply`` sends.
+VERDICTS: Final[Mapping[str, Shows]] = {
+    "utter_claim_verdict": shows(
+        "claim", "explanation", "provenance", "verdict",
+        sms=("checked", "claim_brief", "explanation_brief", "verdict"),
+    ),
+    "utter_claim_closest": shows(
+        "claim", "explanation", "provenance", "verdict",
+        sms=("checked", "claim_brief", "explanation_brief", "heading", "verdict"),
+    ),
+}  # fmt: skip
 #: A claim is named in at most this many characters: people read it as the name of what
 #: they heard, never their own message quoted back.
 CLAIM_NAME_CHARS = 80
@@ -126,6 +137,8 @@ def _sms_brief(
 class RumourFirst(ContentAction):
     """An answer that a rumour's word-for-word phrasing reaches gives that rumour's verdict
     first, then "what our sources say now" and its own answer."""
+
+    RESPONSES: ClassVar[Mapping[str, Shows]] = {**VERDICTS, "utter_claim_now": shows()}
 
     def replies(self, turn: Turn) -> list[Reply]:
         answer = super().replies(turn)

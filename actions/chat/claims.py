@@ -17,17 +17,23 @@ claims, the one the person picks gets their ask (the message the choice answered
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from actions.chat.airport import DEFAULT_AIRPORT, airport_reply, gate_reply
-from actions.chat.answers import answered
+from actions.chat.airport import (
+    AIRPORT_STATUS,
+    DEFAULT_AIRPORT,
+    GATE_STATUS,
+    airport_reply,
+    gate_reply,
+)
+from actions.chat.answers import ANSWERED, answered
 from actions.chat.asks import OFFER_WINDOW, accept_wish, store_ask, store_unanswered
-from actions.chat.claim_verdicts import MISLEAD, claim_name, verdict_reply
+from actions.chat.claim_verdicts import MISLEAD, VERDICTS, claim_name, verdict_reply
 from actions.chat.flights import ActionAnswerFlights
 from actions.chat.written import WRITTEN
 from actions.claims.frames import is_hearsay
@@ -39,9 +45,11 @@ from actions.content import queries
 from actions.content.answering import (
     ContentAction,
     Reply,
+    Shows,
     asked_detail,
     latest_entity,
     own_messages,
+    shows,
 )
 from actions.content.asks import Ask, AskAbout
 from actions.content.database_action import Turn
@@ -64,6 +72,24 @@ class ActionCheckClaim(ContentAction):
     """Answers "is it true that…?", a forwarded message and a pasted chain letter."""
 
     reads_only = False
+    #: The verdict, with the record the rumour is about (an airport, a gate, a flight) or
+    #: the offer to be told; an everyday question goes to the editors' answers (``answered``).
+    RESPONSES: ClassVar[Mapping[str, Shows]] = {
+        **VERDICTS,
+        **AIRPORT_STATUS,
+        **GATE_STATUS,
+        **ActionAnswerFlights.RESPONSES,
+        **ANSWERED,
+        "utter_claim_now": shows(),
+        "utter_claim_heard": shows("claim"),
+        "utter_claim_which": shows("claim_1", "claim_2"),
+        "utter_claim_money": shows(),
+        "utter_claim_money_offer": shows(sms=()),
+        "utter_claim_unchecked": shows(),
+        "utter_claim_unchecked_offer": shows(sms=()),
+        "utter_claim_will_tell": shows(),
+        "utter_claim_ask_again": shows(),
+    }
 
     def name(self) -> str:
         return "action_check_claim"

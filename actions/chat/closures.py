@@ -10,20 +10,26 @@ text, in any of the three languages: the assembly point is the editor's free tex
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from typing import Final
 
 from sqlalchemy.orm import Session
 
 from actions.content import format as fmt
 from actions.content import queries
-from actions.content.answering import Reply
+from actions.content.answering import Reply, Shows, shows
 from actions.content.localise import isolate_latin
 from actions.content.models import Airport, AirportState, Flight, Gate, GateState
 from bot.lang.codes import LANGUAGES
 
 AIRPORT_CLOSED = "utter_flights_airport_closed"
 GATE_CLOSED = "utter_flights_gate_closed"
+#: What ``closures`` sends (``ContentAction.RESPONSES``).
+CLOSURES: Final[Mapping[str, Shows]] = {
+    AIRPORT_CLOSED: shows("advice", "airport", "provenance", sms=("airport",)),
+    GATE_CLOSED: shows("flights", "gate", sms=("flights", "gate_name")),
+}
 
 
 def closures(

@@ -197,12 +197,21 @@ def chat_block(
         f"• {line.names[language]} ({_when(line, now, language)}{_far(line, point, language)})"
         for line in found.lines
     ]
-    if hotline:
+    if hotline and not _listed(hotline, found):
         parts.append(texts.render("danger.hotline", language, hotline=isolate(hotline, language)))
     elif not found.lines:
         parts.append(texts.render("danger.none_known", language))
     parts.append(texts.render(f"danger.advice_{found.kind.value}", language))
     return "\n".join(parts)
+
+
+def _listed(hotline: str, found: Help) -> bool:
+    """Whether the hotline's number is one of the lines already given (the demo's hotline is
+    the ICRC's line): said twice, it only costs the reader a line."""
+    number = re.sub(r"\D", "", hotline)
+    return bool(number) and any(
+        number in re.sub(r"\D", "", name) for line in found.lines for name in line.names.values()
+    )
 
 
 def sms_block(found: Help, now: datetime, language: str, hotline: str | None) -> str:

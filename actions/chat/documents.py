@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Final
+from typing import ClassVar
 
-from actions.chat.airport import DEFAULT_AIRPORT, airport_reply
+from actions.chat.airport import AIRPORT_STATUS, DEFAULT_AIRPORT, airport_reply
 from actions.chat.answers import AnswerFirst
 from actions.chat.claim_verdicts import RumourFirst
 from actions.content import briefs, queries
 from actions.content import format as fmt
-from actions.content.answering import Reply, asked_detail
+from actions.content.answering import DETAIL, DETAILED, Reply, Shows, asked_detail, shows
 from actions.content.database_action import Turn
 from actions.content.models import GuidanceKind, GuidanceTopic
 from bot.lang.gate_words import names_a_gate
+from bot.lang.sms_lists import SMS_TITLES
 
 KINDS = (GuidanceKind.DOCUMENTS, GuidanceKind.ELIGIBILITY)
-#: Titles an SMS answer names of each part; the advice itself is a detail offered by number.
-#: One in Dari and Pashto, whose SMS form also says "go only when your embassy tells you".
-SMS_TITLES: Final[dict[str, int]] = {"en": 2, "prs": 1, "ps": 1}
 #: Details an SMS answer offers by number: the advice of each part in full.
 DETAILS = {"documents": GuidanceKind.DOCUMENTS, "eligibility": GuidanceKind.ELIGIBILITY}
 
@@ -39,6 +37,15 @@ def checked_lines(topics: Sequence[GuidanceTopic], now: datetime, language: str)
 class ActionAnswerDocuments(AnswerFirst, RumourFirst):
     """Answers "which documents?", "is a tazkira enough?", "can my parents come too?"; a
     question that also asks for a gate ("which gate for SIV holders?") gets the gates too."""
+
+    RESPONSES: ClassVar[Mapping[str, Shows]] = {
+        "utter_documents": shows(
+            "documents", "eligibility", sms=("document_titles", "eligibility_titles", "checked")
+        ),
+        "utter_documents_none": shows(),
+        **AIRPORT_STATUS,
+        **DETAILED,
+    }
 
     def name(self) -> str:
         return "action_answer_documents"
@@ -63,8 +70,10 @@ class ActionAnswerDocuments(AnswerFirst, RumourFirst):
         if wanted is not None:
             part = documents if wanted is GuidanceKind.DOCUMENTS else eligibility
             detail = fmt.guidance_lines(part, language)
-            return Reply("utter_detail", {"detail": detail}, current=part)
-        titles = SMS_TITLES.get(language, 1)
+            return Reply(DETAIL, {"detail": detail}, current=part)
+        # The titles an SMS answer names of each part (per language: bot/lang/sms_lists.py);
+        # the advice itself is a detail offered by number.
+        titles = SMS_TITLES[language]
         return Reply(
             "utter_documents",
             {

@@ -4,23 +4,24 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date, datetime
-from typing import Final
+from typing import ClassVar, Final
 
 from rasa_sdk import Tracker
 
 from actions.chat.answers import AnswerFirst
 from actions.chat.claim_verdicts import RumourFirst
-from actions.chat.closures import closures
+from actions.chat.closures import CLOSURES, closures
+from actions.chat.countries import asked_country
 from actions.common.previous_turn import previous_turn
 from actions.content import briefs, queries
 from actions.content import format as fmt
-from actions.content.answering import Reply, asked_detail, detail
+from actions.content.answering import DETAIL, DETAILED, Reply, Shows, asked_detail, detail, shows
 from actions.content.database_action import Turn
 from actions.content.localise import digits, isolate_latin, word
-from actions.content.models import Airport, Flight, Provenance
+from actions.content.models import Airport, Country, Flight, Provenance
 from actions.content.queries import FlightQuery
 from bot.lang.letters import to_ascii_digits
 
@@ -64,13 +65,24 @@ def matched_numbers(
 
 def asked_for(query: FlightQuery, airports: Sequence[Airport], language: str) -> str:
     """What the user asked for, the place named in their language when we know it
-    (Frankfurt → فرانکفورت): "Doha · Wed 2 Dec"."""
+    (Frankfurt → فرانکفورت, Germany → آلمان): "Doha · Wed 2 Dec"."""
     place: Airport | str | None = airports[0] if airports else query.destination
+    if query.country is not None:
+        place = fmt.country_name(query.country, language)
     return fmt.query(place, query.day, query.flight_number, language)
 
 
 def is_filtered(query: FlightQuery) -> bool:
-    return bool(query.destination or query.day or query.flight_number)
+    return bool(query.destination or query.country or query.day or query.flight_number)
+
+
+def with_country(tracker: Tracker, query: FlightQuery) -> FlightQuery:
+    """A question naming a country asks for it instead of the place the NLU gave it (Germany
+    → Ramstein): the flights to its airports and those evacuating people for it."""
+    country = asked_country(tracker, query.destination)
+    if country is None:
+        return query
+    return replace(query, destination=None, country=country)
 
 
 Stale = Callable[[Provenance], bool]
@@ -85,7 +97,11 @@ SMS_LATER = 2
 
 
 def sms_listed(
-    flights: Sequence[Flight], now: datetime, language: str, stale: Stale = lambda fact: False
+    flights: Sequence[Flight],
+    now: datetime,
+    language: str,
+    stale: Stale = lambda fact: False,
+    country: Country | None = None,
 ) -> Sequence[Flight]:
     """The soonest flights whose lines and check lines fit the budget; at least one.
 
@@ -95,22 +111,26 @@ def sms_listed(
     budget = SMS_LINES_BUDGET.get(language, SMS_LINES_BUDGET["prs"])
     for count in range(min(SMS_FLIGHTS, len(flights)), 1, -1):
         listed = flights[:count]
-        lines = briefs.flights_brief(listed, now, language) + "\n"
+        lines = briefs.flights_brief(listed, now, language, country) + "\n"
         if len(lines + briefs.checked(listed, now, language, stale)) <= budget:
             return listed
     return flights[:1]
 
 
 def short_forms(
-    flights: Sequence[Flight], now: datetime, language: str, stale: Stale = lambda fact: False
+    flights: Sequence[Flight],
+    now: datetime,
+    language: str,
+    stale: Stale = lambda fact: False,
+    country: Country | None = None,
 ) -> dict[str, str]:
     """What the SMS variations show: one line per flight listed, the numbers of the next ones
     (empty when there are none), and the flight whose details the numbered option "1" offers
     (the soonest)."""
-    listed = sms_listed(flights, now, language, stale)
+    listed = sms_listed(flights, now, language, stale, country)
     later = flights[len(listed) : len(listed) + SMS_LATER]
     return {
-        "brief": briefs.flights_brief(listed, now, language),
+        "brief": briefs.flights_brief(listed, now, language, country),
         "later": briefs.later_flights(later, language) if later else "",
         "first_flight": flights[0].flight_number,
     }
@@ -129,7 +149,6 @@ def flight_details(flight: Flight, now: datetime, language: str) -> tuple[Reply,
     return tuple(replies)
 
 
-DETAIL = "utter_detail"
 GATES_ONLY_NOW = "utter_gates_only_now"
 
 
@@ -153,14 +172,31 @@ class ActionAnswerFlights(AnswerFirst, RumourFirst):
     (``closures.py``). An answer to a question with filters says what it answered ("Flights
     for Doha · Wed 2 Dec") and shows only those flights, with one line on how to see the
     others; a day with no flight shows the next one that matches the rest of the question.
+    A question naming a country ("flights to Germany") answers the flights to its airports and
+    those evacuating people for it, each saying which (``countries.py``).
     """
+
+    RESPONSES: ClassVar[Mapping[str, Shows]] = {
+        "utter_flights_list": shows("flights", sms=("brief", "checked", "later")),
+        "utter_flights_for": shows("flights", "query", sms=("brief", "checked", "later", "query")),
+        "utter_flights_none_then_next": shows(
+            "flights", "query", sms=("brief", "checked", "later", "query")
+        ),
+        "utter_flights_none": shows("query", "destinations"),
+        "utter_flights_outdated": shows("query", "provenance"),
+        "utter_flight_not_upcoming": shows("flights", "destinations"),
+        "utter_flight_number_matches": shows("digits", "numbers"),
+        GATES_ONLY_NOW: shows("day"),
+        **CLOSURES,
+        **DETAILED,
+    }
 
     def name(self) -> str:
         return "action_answer_flights"
 
     def answer(self, turn: Turn) -> Reply:
         session, tracker, language = turn.session, turn.tracker, turn.language
-        query = flight_query(tracker)
+        query = with_country(tracker, flight_query(tracker))
         airports: Sequence[Airport] = ()
         if query.destination:
             # Looked up first: a place with no airport needs no search through the flights.
@@ -183,10 +219,11 @@ class ActionAnswerFlights(AnswerFirst, RumourFirst):
         if flights and asked_detail(tracker) == "flight" and query.flight_number:
             *before, last = flight_details(flights[0], now, language)
             return replace(last, current=flights[:1], preface=tuple(before))
+        country = query.country
         if flights:
             variables = {
-                "flights": fmt.flight_lines(flights, now, language),
-                **short_forms(flights, now, language, stale),
+                "flights": fmt.flight_lines(flights, now, language, country),
+                **short_forms(flights, now, language, stale, country),
             }
             if is_filtered(query):
                 variables["query"] = asked_for(query, airports, language)
@@ -194,7 +231,7 @@ class ActionAnswerFlights(AnswerFirst, RumourFirst):
                 "utter_flights_for" if is_filtered(query) else "utter_flights_list",
                 variables,
                 current=flights,
-                listed=sms_listed(flights, now, language, stale),
+                listed=sms_listed(flights, now, language, stale, country),
                 preface=matched_numbers(query, flights, language),
             )
         if query.day is not None:
@@ -204,11 +241,11 @@ class ActionAnswerFlights(AnswerFirst, RumourFirst):
                     "utter_flights_none_then_next",
                     {
                         "query": asked_for(query, airports, language),
-                        "flights": fmt.flight_lines(later, now, language),
-                        **short_forms(later, now, language, stale),
+                        "flights": fmt.flight_lines(later, now, language, country),
+                        **short_forms(later, now, language, stale, country),
                     },
                     current=later,
-                    listed=sms_listed(later, now, language, stale),
+                    listed=sms_listed(later, now, language, stale, country),
                     preface=matched_numbers(query, later, language),
                 )
 

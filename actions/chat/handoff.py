@@ -38,7 +38,7 @@ from actions.content.models import GuidanceKind, GuidanceTopic, Organisation
 from actions.settings import conversation_retention, emergency_hotline
 from bot.case_hours import Hours, staffed
 from bot.case_urgency import is_urgent
-from bot.contract import ALERT_CHANNELS, REMEMBER_ADDRESS
+from bot.contract import ALERT_CHANNELS, REMEMBER_ADDRESS, organisation_in
 from bot.lang import texts
 
 logger = logging.getLogger(__name__)
@@ -103,7 +103,9 @@ def request_caseworker(turn: Turn, urgent: bool = False) -> Handoff:
     """Open (or find) the conversation's case with whoever answers now or next; ``urgent`` when
     the request spoke of danger (``bot/danger.py``)."""
     session, tracker, language, now = turn.session, turn.tracker, turn.language, turn.now
-    answerer = hours.who_answers(session, now)
+    site = organisation_in((tracker.latest_message or {}).get("metadata"))
+    urgent = urgent or is_urgent(own_words(tracker))
+    answerer = hours.who_answers(session, now, site, urgent)
     if answerer is None:
         return Handoff("utter_caseworker_none", {}, None)
     if store.open_case_of(session, tracker.sender_id) is None and (

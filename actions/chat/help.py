@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping
+from typing import ClassVar, Final
 
 from actions.chat.answers import AnswerFirst
-from actions.chat.nearby import answer_near
+from actions.chat.nearby import NEARBY_SHOWN, answer_near
 from actions.content import briefs, queries
 from actions.content import format as fmt
-from actions.content.answering import Reply, asked_detail
+from actions.content.answering import DETAIL, DETAILED, Reply, Shows, asked_detail, shows
 from actions.content.database_action import Turn
 from actions.content.models import GuidanceKind
 
@@ -28,6 +29,13 @@ class ActionAnswerHelp(AnswerFirst):
     (nearby.py), or these contacts when nothing is near.
     """
 
+    RESPONSES: ClassVar[Mapping[str, Shows]] = {
+        "utter_help": shows("contacts", sms=("contacts_brief", "checked")),
+        "utter_help_none": shows(),
+        **NEARBY_SHOWN,
+        **DETAILED,
+    }
+
     def name(self) -> str:
         return "action_answer_help"
 
@@ -41,7 +49,7 @@ class ActionAnswerHelp(AnswerFirst):
             return Reply("utter_help_none")
         blocks = "\n\n".join(fmt.contact_block(contact, now, language) for contact in contacts)
         if asked_detail(tracker) == "contacts":
-            return Reply("utter_detail", {"detail": blocks}, current=contacts)
+            return Reply(DETAIL, {"detail": blocks}, current=contacts)
         shown = contacts[: SMS_CONTACTS.get(language, 1)]
         brief = "\n".join(briefs.contact_brief(contact, language) for contact in shown)
         # The SMS form vouches for the numbers it shows: their check, not the others'.

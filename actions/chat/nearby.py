@@ -11,7 +11,7 @@ the most dangerous thing a person in Kabul can send.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Final
 
@@ -20,17 +20,19 @@ from sqlalchemy.orm import Session
 
 from actions.content import briefs, nearby
 from actions.content import format as fmt
-from actions.content.answering import Reply
+from actions.content.answering import Reply, Shows, shows
 from actions.content.localise import digits, isolate_latin, word
 from actions.content.models import Airport, AirportStatus, Gate, GuidanceTopic
 from actions.content.nearby import Nearby, Point
 from bot.channels.sms_segments import fits
 from bot.contract import LOCATION
+from bot.lang.sms_lists import SMS_PLACES
 
 NEARBY: Final = "utter_nearby"
-#: Places an SMS answer lists at most, one line each; fewer when their lines and check lines
-#: would not fit in three segments (Dari and Pashto: often one, when two sources checked them).
-SMS_PLACES: Final[dict[str, int]] = {"en": 3, "prs": 2, "ps": 2}
+#: What ``nearby_reply`` sends (``ContentAction.RESPONSES``).
+NEARBY_SHOWN: Final[Mapping[str, Shows]] = {
+    NEARBY: shows("places", sms=("places_brief", "checked"))
+}
 #: What the SMS template says around the list (guidance.yml utter_nearby), with room for a
 #: "may be out of date" in the check line: the list must fit beside it.
 SMS_FRAME_UNITS: Final = 80
@@ -87,9 +89,10 @@ def nearby_reply(session: Session, point: Point, language: str, now: datetime) -
 
 
 def sms_places(places: Sequence[Nearby], now: datetime, language: str) -> Sequence[Nearby]:
-    """The nearest places whose SMS lines and check lines fit in three segments (at least one:
-    the nearest is the answer)."""
-    for count in range(min(SMS_PLACES.get(language, 1), len(places)), 1, -1):
+    """The nearest places whose SMS lines and check lines fit in three segments, at most the
+    language's ``SMS_PLACES`` (bot/lang/sms_lists.py) and at least one: the nearest is the
+    answer."""
+    for count in range(min(SMS_PLACES[language], len(places)), 1, -1):
         shown = places[:count]
         lines = "\n".join(place_brief(item, now, language) for item in shown)
         checks = briefs.checked(nearby.around(shown), now, language)

@@ -2,7 +2,8 @@
 
 The content database loses the conversation's subscriptions, alert deliveries, sealed
 address, rumours asked about (``claim_asks``) and cases handed to caseworkers (with every
-message in them) here; the conversation
+message in them) here, and an organisation's helpdesk that heard of a case is asked to delete
+its copy (``case.deleted``); the conversation
 itself (every message in the tracker store) is deleted by the bot runtime's tracker store when
 it saves the confirmation ``utter_data_deleted`` (``bot/stores.py``). The confirmation is only
 sent once the content database committed, so a user is never told "deleted" about something
@@ -26,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from actions.alerts import subscriptions
 from actions.cases import store as cases
+from actions.cases import webhooks
 from actions.common.previous_turn import previous_turn
 from actions.content.asks import Ask
 from actions.content.database_action import DatabaseAction, Events, Turn
@@ -54,15 +56,16 @@ def more_than_the_conversation(session: Session, conversation_id: str, now: date
     )
 
 
-def forget_conversation(conversation_id: str) -> None:
+def forget_conversation(conversation_id: str, now: datetime) -> None:
     """Everything the content database keeps about the conversation, deleted in one unit of work."""
     with session_scope() as session:
-        forget(session, conversation_id)
+        forget(session, conversation_id, now)
 
 
-def forget(session: Session, conversation_id: str) -> None:
+def forget(session: Session, conversation_id: str, now: datetime) -> None:
     subscriptions.forget(session, [conversation_id])
     session.execute(delete(Ask).where(Ask.conversation_id == conversation_id))
+    webhooks.cases_deleted(session, conversation_id, now)  # the helpdesk is asked to delete too
     cases.forget(session, [conversation_id])
 
 
@@ -76,7 +79,7 @@ class ActionDeleteMyData(DatabaseAction):
         ):
             turn.dispatcher.utter_message(response=CONFIRM)
             return []
-        forget(turn.session, turn.conversation)
+        forget(turn.session, turn.conversation, turn.now)
         # Sent only once this has committed (the base sends a step's replies after it).
         turn.dispatcher.utter_message(response=DELETED)
         return []

@@ -118,14 +118,24 @@ class WrittenCache:
         self._lock = threading.Lock()
         self._version: tuple[int, int] | None = None
         self._written: Written | None = None
+        #: The turn (its session and moment) each worker thread last checked for: a turn asks
+        #: more than once (a topic's route, then its rumour's phrasing) and is answered from
+        #: one check, so that what it reads cannot change between its own steps.
+        self._checked = threading.local()
 
     def get(self, session: Session, now: datetime) -> Written:
+        checked = getattr(self._checked, "turn", None)
+        if checked is not None and checked[0] is session and checked[1] == now:
+            written: Written = checked[2]
+            return written
         version = _version(session, now)
         with self._lock:
             if self._written is None or version != self._version:
                 self._written = _built(session, now)
                 self._version = version
-            return self._written
+            written = self._written
+        self._checked.turn = (session, now, written)
+        return written
 
 
 def _built(session: Session, now: datetime) -> Written:

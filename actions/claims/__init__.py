@@ -2,6 +2,6 @@
 
 Standard library and ``bot.lang`` only, so the action server needs nothing more to answer a
 rumour. ``matching`` finds the checked claims nearest to a message, in any of the three
-languages and either script; ``frames`` knows the words people wrap a rumour in; ``skeleton``
-lets "tazkira" find «تذکره».
+languages and either script; ``frames`` drops the words people wrap a rumour in (each
+language's, bot/lang/hearsay.py); ``bot.lang.skeleton`` lets "tazkira" find «تذکره».
 """

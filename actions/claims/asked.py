@@ -1,14 +1,28 @@
 """What people ask that nobody has answered yet, in groups, for the editors: the rumours of
-"Rumours people ask about" and the questions of "What people ask".
+"Rumours people ask about" and the questions of "Questions waiting for an answer".
 
 Asks of one group (``group_key``: the same rumour or question told in other words) that no claim
-or answer names yet, each kind of ask (``about``) apart, shown only once at least
-:data:`MIN_CONVERSATIONS` different conversations sent one: a text one person typed, however
-often, cannot reach the editors' pages, nor a text that could tell who sent it. Rumours are shown
-newest first, so that what spreads now is on top; questions of the last :data:`QUESTION_WINDOW`
-most people first (then most channels, then newest), a page at a time (:func:`page`), as an
-editor reads 200 of them on a phone. "Write a verdict" or "Write an answer" starts the record
-from a group (:func:`draft`), and publishing it links the group's asks to it
+or answer names yet, each kind of ask (``about``) apart, shown only when the rule of
+``actions/content/crowd.py`` holds: at least ``MIN_PEOPLE`` different *people* (``asker``: one
+phone number, Telegram chat or web chat address, however many conversations it opens; older
+asks count as their conversation), on two channels or over six hours. A text one person
+typed, however often and from however many conversations, cannot reach the editors' pages, nor
+can a burst of made-up rumours from a few addresses bury the real ones. Both kinds are ranked
+most people first (then most channels, then newest), a page at a time (:func:`page`): what
+many people ask is on top, whatever arrived last. Questions count only the last
+:data:`QUESTION_WINDOW`.
+
+What a page shows of a group, and what "Write a verdict" or "Write an answer" prefills
+(:func:`draft`), are only its texts that at least :data:`MIN_ALIKE` different askers wrote in
+the same masked form (:func:`_texts_alike`): masking replaces numbers but misses names written
+as words, so a text only one person wrote may name someone ("they are looking for <name> of
+<street>") even in a group many people asked; people who repeat a rumour write its words, not
+the same stranger's name. A group nobody wrote alike shows its counts only, and its draft
+starts without phrasings: no single asker's words go into a record either.
+
+An editor can hide a group as spam (:func:`hide`): it leaves its page for good, with the asks
+the grouping puts in it later (``actions/chat/asks.py`` ``group_key``); :func:`show_again`
+undoes it. Publishing a record started from a group links the group's asks to it
 (:func:`link_group`).
 """
 
@@ -16,17 +30,32 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
 
-from sqlalchemy import ColumnElement, desc, distinct, func, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    String,
+    cast,
+    delete,
+    desc,
+    distinct,
+    exists,
+    func,
+    select,
+    update,
+)
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from actions.content.asks import Ask, AskAbout
+from actions.content.asks import Ask, AskAbout, HiddenAskGroup
+from actions.content.crowd import MIN_PEOPLE, widely_asked
 
-#: k-anonymity: fewer different conversations than this and the group is not shown at all.
-MIN_CONVERSATIONS: Final = 3
+#: A text is shown or prefilled only when at least this many different askers wrote it alike.
+MIN_ALIKE: Final = 2
+#: Groups on one page of the rumours (the questions page shows fewer, with more texts each).
 SHOWN_GROUPS: Final = 50
 #: The sample text on the page is cut to this many characters.
 SAMPLE_CHARS: Final = 80
@@ -48,37 +77,31 @@ class Kind:
     record: InstrumentedAttribute[int | None]
     #: Only asks this recent count (None: all of them).
     window: timedelta | None
-    #: Most people first (then most channels, then newest); else newest first.
-    by_people: bool
     #: A slug suggested for a group written in no Latin words starts with it.
     slug_prefix: str
 
 
 KINDS: Final = {
-    AskAbout.CLAIM: Kind(Ask.claim_id, None, by_people=False, slug_prefix="rumour"),
-    AskAbout.ANSWER: Kind(Ask.answer_id, QUESTION_WINDOW, by_people=True, slug_prefix="question"),
+    AskAbout.CLAIM: Kind(Ask.claim_id, None, slug_prefix="rumour"),
+    AskAbout.ANSWER: Kind(Ask.answer_id, QUESTION_WINDOW, slug_prefix="question"),
 }
 
 
 @dataclass(frozen=True)
 class AskedGroup:
     """One rumour or question as a page shows it: how many asked, where, in which languages,
-    when, and what the newest of them wrote."""
+    when, and what several of them wrote alike."""
 
     group_key: str
-    conversations: int
+    people: int
     asks: int
     languages: tuple[str, ...]
     channels: tuple[str, ...]
     first_asked: datetime
     last_asked: datetime
-    #: The newest texts, each cut to :data:`SAMPLE_CHARS`: one per conversation, no repeats.
+    #: Texts at least :data:`MIN_ALIKE` askers wrote, each cut to :data:`SAMPLE_CHARS`, the
+    #: most written first; none when nobody wrote alike.
     samples: tuple[str, ...]
-
-    @property
-    def sample(self) -> str:
-        """The group's latest text."""
-        return self.samples[0]
 
 
 @dataclass(frozen=True)
@@ -99,14 +122,35 @@ class GroupsPage:
 
 
 @dataclass(frozen=True)
+class HiddenGroup:
+    """A group an editor hid as spam, as its page lists it to show again."""
+
+    group_key: str
+    hidden_by: str
+    hidden_at: datetime
+    #: As :attr:`AskedGroup.samples`.
+    samples: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Draft:
-    """A new record started from a group: its masked texts as phrasings, and a slug to start."""
+    """A new record started from a group: the texts its askers wrote alike as phrasings, and a
+    slug to start."""
 
     group_key: str
     phrasings: list[str]
     slug: str
-    #: How many different conversations asked it.
-    conversations: int
+    #: How many different people asked it.
+    people: int
+
+
+@dataclass(frozen=True)
+class _Counted:
+    group_key: str
+    people: int
+    asks: int
+    first: datetime
+    last: datetime
 
 
 def cut(text: str, limit: int) -> str:
@@ -129,141 +173,163 @@ def unanswered(about: AskAbout, now: datetime) -> tuple[ColumnElement[bool], ...
     return found
 
 
-_PEOPLE = func.count(distinct(Ask.conversation_id)).label("conversations")
+def _hidden_keys(about: AskAbout) -> Select[tuple[str]]:
+    return select(HiddenAskGroup.group_key).where(HiddenAskGroup.about == about)
+
+
+def waiting(about: AskAbout, now: datetime) -> tuple[ColumnElement[bool], ...]:
+    """The asks of ``about`` the page shows: unanswered, in no group an editor hid."""
+    return (*unanswered(about, now), Ask.group_key.not_in(_hidden_keys(about)))
+
+
+#: Whom an ask counts as: its asker, else (asks kept before migration 0025, channels that know
+#: no address) its conversation. A channel's conversation id ("telegram-<hex>") is no number.
+_ASKER = func.coalesce(cast(Ask.asker, String), Ask.conversation_id)
+_PEOPLE = func.count(distinct(_ASKER)).label("people")
 _CHANNELS = func.count(distinct(Ask.channel)).label("channels")
 _LAST = func.max(Ask.asked_at).label("last")
 
 
-def count(session: Session, about: AskAbout, now: datetime) -> int:
-    """How many groups the page shows in all."""
-    shown = (
-        select(Ask.group_key)
-        .where(*unanswered(about, now))
-        .group_by(Ask.group_key)
-        .having(_PEOPLE >= MIN_CONVERSATIONS)
-        .subquery()
-    )
-    return int(session.scalar(select(func.count()).select_from(shown)) or 0)
-
-
-def groups(
-    session: Session,
-    about: AskAbout,
-    now: datetime,
-    *,
-    limit: int = SHOWN_GROUPS,
-    offset: int = 0,
-    samples: int = 1,
-) -> list[AskedGroup]:
-    """The groups of ``about`` at least :data:`MIN_CONVERSATIONS` conversations asked, in the
-    page's order, each with up to ``samples`` texts; counted by the database, the few shown
-    then read for their languages and texts."""
-    unlinked = unanswered(about, now)
-    ranked = (
-        (desc(_PEOPLE), desc(_CHANNELS), desc(_LAST), Ask.group_key)
-        if KINDS[about].by_people
-        else (desc(_LAST), Ask.group_key)
-    )
+def _ranked(session: Session, about: AskAbout, now: datetime) -> list[_Counted]:
+    """Every group of ``about`` the page shows, in its order: counted by the database (only
+    groups of :data:`MIN_PEOPLE` people or more come back), the channels-or-spread part of the
+    rule judged here, as ``report.py`` does (date arithmetic differs between SQLite and
+    PostgreSQL)."""
     counted = session.execute(
-        select(Ask.group_key, _PEOPLE, func.count(), func.min(Ask.asked_at), _LAST)
-        .where(*unlinked)
+        select(Ask.group_key, _PEOPLE, func.count(), _CHANNELS, func.min(Ask.asked_at), _LAST)
+        .where(*waiting(about, now))
         .group_by(Ask.group_key)
-        .having(_PEOPLE >= MIN_CONVERSATIONS)
-        .order_by(*ranked)
-        .limit(limit)
-        .offset(offset)
-    ).all()
-    keys = [row[0] for row in counted]
-    if not keys:
-        return []
-    of_shown = (*unlinked, Ask.group_key.in_(keys))
-    languages: dict[str, set[str]] = defaultdict(set)
-    channels: dict[str, set[str]] = defaultdict(set)
-    for key, language, channel in session.execute(
-        select(Ask.group_key, Ask.language, Ask.channel).where(*of_shown).distinct()
-    ):
-        languages[key].add(language)
-        channels[key].add(channel)
-    texts = _newest_texts(session, of_shown, samples)
+        .having(_PEOPLE >= MIN_PEOPLE)
+        .order_by(desc(_PEOPLE), desc(_CHANNELS), desc(_LAST), Ask.group_key)
+    )
     return [
-        AskedGroup(
-            key,
-            int(people),
-            int(asks),
-            tuple(sorted(languages[key])),
-            tuple(sorted(channels[key])),
-            first,
-            latest,
-            tuple(texts[key]),
-        )
-        for key, people, asks, first, latest in counted
+        _Counted(key, int(people), int(asks), first, last)
+        for key, people, asks, channels, first, last in counted
+        if widely_asked(int(people), int(channels), first, last)
     ]
-
-
-def _newest_texts(
-    session: Session, of_shown: tuple[ColumnElement[bool], ...], samples: int
-) -> dict[str, list[str]]:
-    """Per group, its newest ``samples`` texts, cut: each conversation's latest ask only (one
-    person sending many cannot fill the group's lines), a text said twice shown once."""
-    newest = (
-        func.row_number()
-        .over(
-            partition_by=(Ask.group_key, Ask.conversation_id),
-            order_by=(desc(Ask.asked_at), desc(Ask.id)),
-        )
-        .label("newest")
-    )
-    latest = (
-        select(Ask.group_key, Ask.masked_text, Ask.asked_at, Ask.id, newest)
-        .where(*of_shown)
-        .subquery()
-    )
-    texts: dict[str, list[str]] = defaultdict(list)
-    for key, text in session.execute(
-        select(latest.c.group_key, latest.c.masked_text)
-        .where(latest.c.newest == 1)
-        .order_by(latest.c.group_key, desc(latest.c.asked_at), desc(latest.c.id))
-    ):
-        shown = texts[key]
-        line = cut(text, SAMPLE_CHARS)
-        if len(shown) < samples and line not in shown:
-            shown.append(line)
-    return texts
 
 
 def page(
     session: Session, about: AskAbout, now: datetime, number: int, per_page: int, samples: int
 ) -> GroupsPage:
-    """Page ``number`` (from 1; one past the end is the last) of the groups of ``about``."""
-    total = count(session, about, now)
-    pages = max(1, -(-total // per_page))
+    """Page ``number`` (from 1; one past the end is the last) of the groups of ``about``, each
+    with up to ``samples`` texts; the few shown are then read for their languages and texts."""
+    ranked = _ranked(session, about, now)
+    pages = max(1, -(-len(ranked) // per_page))
     number = min(max(number, 1), pages)
-    found = groups(
-        session,
-        about,
-        now,
-        limit=per_page,
-        offset=(number - 1) * per_page,
-        samples=samples,
-    )
-    return GroupsPage(found, total, number, pages, per_page)
+    counted = ranked[(number - 1) * per_page : number * per_page]
+    keys = [group.group_key for group in counted]
+    of_shown = (*waiting(about, now), Ask.group_key.in_(keys))
+    languages: dict[str, set[str]] = defaultdict(set)
+    channels: dict[str, set[str]] = defaultdict(set)
+    if keys:
+        for key, language, channel in session.execute(
+            select(Ask.group_key, Ask.language, Ask.channel).where(*of_shown).distinct()
+        ):
+            languages[key].add(language)
+            channels[key].add(channel)
+    texts = _texts_alike(session, of_shown, samples, SAMPLE_CHARS) if keys else {}
+    found = [
+        AskedGroup(
+            group.group_key,
+            group.people,
+            group.asks,
+            tuple(sorted(languages[group.group_key])),
+            tuple(sorted(channels[group.group_key])),
+            group.first,
+            group.last,
+            tuple(texts.get(group.group_key, ())),
+        )
+        for group in counted
+    ]
+    return GroupsPage(found, len(ranked), number, pages, per_page)
+
+
+def _texts_alike(
+    session: Session, where: Sequence[ColumnElement[bool]], most: int, chars: int
+) -> dict[str, list[str]]:
+    """Per group, up to ``most`` of its texts at least :data:`MIN_ALIKE` different askers wrote
+    in the same masked form, cut to ``chars``: the most written first, then the newest. One
+    person sending a text from many conversations is still one asker."""
+    writers = func.count(distinct(_ASKER)).label("writers")
+    latest = func.max(Ask.asked_at).label("latest")
+    texts: dict[str, list[str]] = defaultdict(list)
+    for key, text, _, _ in session.execute(
+        select(Ask.group_key, Ask.masked_text, writers, latest)
+        .where(*where)
+        .group_by(Ask.group_key, Ask.masked_text)
+        .having(writers >= MIN_ALIKE)
+        .order_by(Ask.group_key, desc(writers), desc(latest), Ask.masked_text)
+    ):
+        shown = texts[key]
+        line = cut(text, chars)
+        if len(shown) < most and line not in shown:
+            shown.append(line)
+    return texts
 
 
 def draft(session: Session, about: AskAbout, group_key: str, now: datetime) -> Draft | None:
     """A claim or answer to start from the group; None when the group is not one the page
-    shows (gone, answered already, or asked by fewer than :data:`MIN_CONVERSATIONS`
-    conversations)."""
-    of_group = (Ask.group_key == group_key, *unanswered(about, now))
-    people = session.scalar(select(func.count(distinct(Ask.conversation_id))).where(*of_group))
-    if not people or people < MIN_CONVERSATIONS:
+    shows (gone, answered already, hidden, or not asked widely enough: ``crowd.py``). Its
+    phrasings are the texts several askers wrote alike, none if nobody did (the module's
+    docstring says why)."""
+    of_group = (Ask.group_key == group_key, *waiting(about, now))
+    people, channels, first, last = session.execute(
+        select(_PEOPLE, _CHANNELS, func.min(Ask.asked_at), _LAST).where(*of_group)
+    ).one()
+    if not people or not widely_asked(int(people), int(channels), first, last):
         return None
-    texts = session.scalars(
-        select(Ask.masked_text).where(*of_group).order_by(desc(Ask.asked_at), desc(Ask.id))
-    )
-    phrasings = list(dict.fromkeys(cut(text, PHRASING_CHARS) for text in texts))
-    phrasings = phrasings[:PREFILLED_PHRASINGS]
+    texts = _texts_alike(session, of_group, PREFILLED_PHRASINGS, PHRASING_CHARS)
+    phrasings = texts.get(group_key, [])
     slug = suggest_slug(phrasings, group_key, KINDS[about].slug_prefix)
     return Draft(group_key, phrasings, slug, int(people))
+
+
+def hide(session: Session, about: AskAbout, group_key: str, editor: str, now: datetime) -> bool:
+    """Hides the group as spam, recording who and when; False when no unanswered ask of
+    ``about`` is in it (nothing to hide). Hiding it twice keeps the first."""
+    asks_in_it = exists().where(Ask.group_key == group_key, *unanswered(about, now))
+    if not session.scalar(select(asks_in_it)):
+        return False
+    if session.get(HiddenAskGroup, (about, group_key)) is None:
+        session.add(
+            HiddenAskGroup(about=about, group_key=group_key, hidden_by=editor, hidden_at=now)
+        )
+        session.flush()
+    return True
+
+
+def show_again(session: Session, about: AskAbout, group_key: str) -> bool:
+    """Shows a hidden group again (if the rule still lets it); whether it was hidden."""
+    result = session.execute(
+        delete(HiddenAskGroup).where(
+            HiddenAskGroup.about == about, HiddenAskGroup.group_key == group_key
+        )
+    )
+    return bool(getattr(result, "rowcount", 0))
+
+
+def hidden(
+    session: Session, about: AskAbout, now: datetime, limit: int = SHOWN_GROUPS
+) -> list[HiddenGroup]:
+    """The groups of ``about`` editors hid that still have unanswered asks, the latest hidden
+    first, with what several of their askers wrote alike (to tell whether one was real)."""
+    rows = session.execute(
+        select(HiddenAskGroup.group_key, HiddenAskGroup.hidden_by, HiddenAskGroup.hidden_at)
+        .where(
+            HiddenAskGroup.about == about,
+            exists().where(Ask.group_key == HiddenAskGroup.group_key, *unanswered(about, now)),
+        )
+        .order_by(desc(HiddenAskGroup.hidden_at), HiddenAskGroup.group_key)
+        .limit(limit)
+    ).all()
+    keys = [key for key, _, _ in rows]
+    texts = (
+        _texts_alike(session, (*unanswered(about, now), Ask.group_key.in_(keys)), 1, SAMPLE_CHARS)
+        if keys
+        else {}
+    )
+    return [HiddenGroup(key, by, at, tuple(texts.get(key, ()))) for key, by, at in rows]
 
 
 def suggest_slug(phrasings: list[str], group_key: str, prefix: str = "rumour") -> str:

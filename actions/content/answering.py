@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import logging
 from abc import abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar, Final
 
 from rasa_sdk import Tracker
 from rasa_sdk.executor import CollectingDispatcher
@@ -35,6 +35,28 @@ logger = logging.getLogger(__name__)
 UNAVAILABLE = "utter_content_unavailable"
 UNAVAILABLE_HOTLINE = "utter_content_unavailable_hotline"
 MAY_BE_OUTDATED = "utter_content_may_be_outdated"
+#: A detail asked for by number on SMS ("1 = who may board RCH871"), in full.
+DETAIL = "utter_detail"
+
+
+@dataclass(frozen=True)
+class Shows:
+    """What a response shows of the variables its action fills: in its chat variations, and in
+    its SMS variations (``channel: sms_gateway``/``twilio_sms``) when it has them (None: it has
+    none). Declared beside the code that sends the response, so that the domain's wording is
+    checked against the code (tests/actions/test_content_wiring.py), not against a copy."""
+
+    chat: frozenset[str] = frozenset()
+    sms: frozenset[str] | None = None
+
+
+def shows(*chat: str, sms: Iterable[str] | None = None) -> Shows:
+    """``Shows`` of the chat variables ``chat`` and the SMS variables ``sms``."""
+    return Shows(frozenset(chat), None if sms is None else frozenset(sms))
+
+
+#: What an answer that lists its facts sends when one is asked for by number.
+DETAILED: Final[Mapping[str, Shows]] = {DETAIL: shows("detail", "checked")}
 
 
 @dataclass(frozen=True)
@@ -91,6 +113,21 @@ class ContentAction(DatabaseAction):
     """Base of the actions that answer from the content database."""
 
     reads_only = True
+    #: The responses the action may send, each with what it shows; a class declares its own,
+    #: and ``responses`` adds its bases'. What every content action may send is declared here.
+    RESPONSES: ClassVar[Mapping[str, Shows]] = {
+        MAY_BE_OUTDATED: shows("checked_ago", "checked_at", sms=()),
+        UNAVAILABLE: shows(),
+        UNAVAILABLE_HOTLINE: shows("hotline"),
+    }
+
+    @classmethod
+    def responses(cls) -> dict[str, Shows]:
+        """Every response the action may send: its own ``RESPONSES`` and its bases'."""
+        merged: dict[str, Shows] = {}
+        for klass in reversed(cls.__mro__):
+            merged.update(vars(klass).get("RESPONSES", {}))
+        return merged
 
     def __init__(
         self,

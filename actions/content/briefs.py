@@ -16,7 +16,14 @@ from datetime import date, datetime, timedelta
 from typing import Final
 
 from actions.common.kabul_time import KABUL
-from actions.content.format import ago, clock_words, organisation, short_name, text
+from actions.content.format import (
+    ago,
+    clock_words,
+    country_name,
+    organisation,
+    short_name,
+    text,
+)
 from actions.content.format import clock as format_clock
 from actions.content.localise import (
     digits,
@@ -26,6 +33,7 @@ from actions.content.localise import (
 )
 from actions.content.models import (
     Announcement,
+    Country,
     Flight,
     Gate,
     GuidanceTopic,
@@ -98,16 +106,31 @@ def night_of(local: datetime, now: datetime, language: str) -> str:
     )
 
 
-def flight_brief(flight: Flight, now: datetime, language: str) -> str:
-    """One line: "RCH871 today 15:50, Boarding"."""
+def flight_brief(
+    flight: Flight, now: datetime, language: str, country: Country | None = None
+) -> str:
+    """One line: "RCH871 today 15:50, Boarding"; for a question naming a country, where it
+    goes and why it answers: "GAF612 today 13:00, Scheduled, to Tashkent, evacuates for
+    Germany"."""
     status = word("status", flight.status.value, language)
     comma = "، " if language != "en" else ", "
     line = f"{flight.flight_number} {day_and_time(flight.departs_at, now, language)}{comma}{status}"
+    if country is not None:
+        line += comma + for_country_brief(flight, country, language)
     return isolate_latin(line, language)
 
 
-def flights_brief(flights: Iterable[Flight], now: datetime, language: str) -> str:
-    return "\n".join(flight_brief(flight, now, language) for flight in flights)
+def for_country_brief(flight: Flight, country: Country, language: str) -> str:
+    """ "to Ramstein" (in the country asked for), "to Tashkent, evacuates for Germany"."""
+    city = text(flight.destination, "city", language)
+    reason = "evacuates_brief" if flight.evacuates_for == country else "lands_brief"
+    return word("for_country", reason, language, city=city, country=country_name(country, language))
+
+
+def flights_brief(
+    flights: Iterable[Flight], now: datetime, language: str, country: Country | None = None
+) -> str:
+    return "\n".join(flight_brief(flight, now, language, country) for flight in flights)
 
 
 def later_flights(flights: Sequence[Flight], language: str) -> str:

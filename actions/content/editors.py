@@ -22,6 +22,14 @@ ROLES = (EDITOR_ROLE, CASEWORKER_ROLE)
 ROLE = String(16)
 
 
+def organisation_column() -> Mapped[int | None]:
+    """The organisation whose cases a caseworker sees, takes and answers (docs/HANDOFF.md,
+    "Caseworkers and organisations"): two organisations staffing the service must not read
+    each other's cases. None for an editor, and for a caseworker invited before migration 0026
+    until the operator names hers (``python -m actions.admin organisation NAME SLUG``)."""
+    return mapped_column(ForeignKey("organisations.id"))
+
+
 class EditorToken(Base):
     """One token of one editor; an editor may hold several (laptop, phone)."""
 
@@ -47,6 +55,7 @@ class SignInCode(Base):
     editor: Mapped[str] = mapped_column(String(check.EDITOR_MAX), index=True)
     code_hash: Mapped[str] = mapped_column(String(64), unique=True)
     role: Mapped[str] = mapped_column(ROLE, server_default=EDITOR_ROLE)
+    organisation_id: Mapped[int | None] = organisation_column()
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
     used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
@@ -64,6 +73,7 @@ class ConsoleSession(Base):
     editor: Mapped[str] = mapped_column(String(check.EDITOR_MAX), index=True)
     secret_hash: Mapped[str] = mapped_column(String(64), unique=True)
     role: Mapped[str] = mapped_column(ROLE, server_default=EDITOR_ROLE)
+    organisation_id: Mapped[int | None] = organisation_column()
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

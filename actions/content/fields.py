@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from actions.content import validation as check
-from actions.content.models import Airport, Organisation
+from actions.content.models import Airport, Country, Organisation
 from bot.lang.codes import LANGUAGES
 
 
@@ -80,6 +80,11 @@ def contact(name: str, pattern: re.Pattern[str], example: str, help: str) -> Fie
 
 def degrees(name: str, limit: float, help: str) -> Field:
     return Field(name, FieldType.DEGREES, help, required=False, example="34.5594", limit=limit)
+
+
+def country(name: str, help: str) -> Field:
+    """An optional country, by its ISO code (models.Country): "DE"."""
+    return Field(name, FieldType.CHOICE, help, required=False, choices=Country, example="DE")
 
 
 #: Where a place people can go is (models.Placed): optional, both or neither (rules.py).

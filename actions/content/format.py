@@ -28,6 +28,7 @@ from actions.content.models import (
     Airport,
     Announcement,
     Claim,
+    Country,
     Flight,
     Gate,
     GuidanceTopic,
@@ -194,10 +195,35 @@ def places(airports: Sequence[Airport], language: str) -> str:
     return isolate_latin(word("label", "list_separator", language).join(names), language)
 
 
-def flight_line(flight: Flight, language: str) -> str:
-    """One flight as a user needs it: when, where to, who runs it, who may board, where to meet."""
+def country_name(country: Country, language: str) -> str:
+    return word("country", country.value, language)
+
+
+def lands_in(flight: Flight, country: Country) -> bool:
+    return flight.destination.country == country
+
+
+def for_country(flight: Flight, country: Country, language: str) -> str:
+    """Why a flight answers a question naming ``country``: "Lands in Germany", "Evacuates
+    people for Germany", or both (a German flight to Frankfurt)."""
+    name = country_name(country, language)
+    reasons = [
+        word("for_country", reason, language, country=name)
+        for reason, holds in (
+            ("lands", lands_in(flight, country)),
+            ("evacuates", flight.evacuates_for == country),
+        )
+        if holds
+    ]
+    return SEPARATOR.join(reasons)
+
+
+def flight_line(flight: Flight, language: str, country: Country | None = None) -> str:
+    """One flight as a user needs it: when, where to, who runs it, who may board, where to meet;
+    for a question naming a country, first why the flight answers it."""
     lines = [
         f"{BULLET} {flight.flight_number} — {departure(flight.departs_at, language)}",
+        *([f"  {for_country(flight, country, language)}"] if country else []),
         "  "
         + SEPARATOR.join(
             (
@@ -213,11 +239,13 @@ def flight_line(flight: Flight, language: str) -> str:
     return isolate_latin("\n".join(lines), language)
 
 
-def flight_lines(flights: Iterable[Flight], now: datetime, language: str) -> str:
+def flight_lines(
+    flights: Iterable[Flight], now: datetime, language: str, country: Country | None = None
+) -> str:
     """One block per flight, each ending with its own check: chat shows each block as a
     message of its own, so a check in a block apart would belong to no flight."""
     return "\n\n".join(
-        f"{flight_line(flight, language)}\n  {verified(flight, now, language)}"
+        f"{flight_line(flight, language, country)}\n  {verified(flight, now, language)}"
         for flight in flights
     )
 

@@ -30,6 +30,7 @@ from datetime import datetime
 from sqlalchemy import (
     JSON,
     CheckConstraint,
+    Enum,
     Float,
     ForeignKey,
     Index,
@@ -137,6 +138,69 @@ class ClaimAbout(str, enum.Enum):
     GUIDANCE = "guidance"
 
 
+class Country(str, enum.Enum):
+    """A country by its ISO 3166-1 code: where an airport is, whom a flight evacuates people
+    for. The countries people ask about (the senses table, actions/claims/senses.py) and
+    Afghanistan; each is named in every language (``content.country.<code>`` of the catalogue).
+    """
+
+    AE = "AE"
+    AF = "AF"
+    AL = "AL"
+    AT = "AT"
+    AU = "AU"
+    BE = "BE"
+    BH = "BH"
+    BR = "BR"
+    CA = "CA"
+    CH = "CH"
+    CN = "CN"
+    DE = "DE"
+    DK = "DK"
+    ES = "ES"
+    FR = "FR"
+    GB = "GB"
+    IE = "IE"
+    IN = "IN"
+    IR = "IR"
+    IT = "IT"
+    JP = "JP"
+    KG = "KG"
+    KW = "KW"
+    KZ = "KZ"
+    MX = "MX"
+    NL = "NL"
+    NO = "NO"
+    PK = "PK"
+    PL = "PL"
+    QA = "QA"
+    RU = "RU"
+    RW = "RW"
+    SA = "SA"
+    SE = "SE"
+    TJ = "TJ"
+    TM = "TM"
+    TR = "TR"
+    UG = "UG"
+    US = "US"
+    UZ = "UZ"
+    XK = "XK"
+
+
+def country_code() -> Enum:
+    """A country column: two letters, checked by the editing service rather than by a CHECK
+    constraint, so that naming one more country needs its names, not a migration."""
+    return Enum(
+        Country,
+        name="country",
+        native_enum=False,
+        create_constraint=False,
+        length=2,
+        values_callable=lambda members: [member.value for member in members],
+        validate_strings=True,
+    )
+
+
 class GuidanceKind(str, enum.Enum):
     """Which question it answers: ``ask_documents`` (documents, eligibility), ``ask_help``."""
 
@@ -237,6 +301,8 @@ class Airport(Placed, Withdrawable, Base):
     city_en: Mapped[str] = mapped_column(NAME)
     city_prs: Mapped[str] = mapped_column(NAME)
     city_ps: Mapped[str] = mapped_column(NAME)
+    #: The country it is in: "flights to Germany" are those to its airports (migration 0028).
+    country: Mapped[Country | None] = mapped_column(country_code())
 
     status: Mapped[AirportStatus | None] = relationship(back_populates="airport")
     gates: Mapped[list[Gate]] = relationship(back_populates="airport", order_by="Gate.position")
@@ -315,6 +381,9 @@ class Flight(VolatileFact, Withdrawable, Base):
     assembly_point_en: Mapped[str] = mapped_column(Text)
     assembly_point_prs: Mapped[str] = mapped_column(Text)
     assembly_point_ps: Mapped[str] = mapped_column(Text)
+    #: The country it evacuates people for, as its editor knows it (not guessed from its
+    #: operator or its texts): a German flight to Tashkent answers "flights to Germany" too.
+    evacuates_for: Mapped[Country | None] = mapped_column(country_code())
 
     operator: Mapped[Organisation] = relationship(foreign_keys=[operator_id])
     origin: Mapped[Airport] = relationship(foreign_keys=[origin_id])

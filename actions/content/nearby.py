@@ -3,7 +3,8 @@
 Distances are great-circle distances (haversine) computed here, from the positions editors
 published (models.Placed): no map service is asked, so a person's position never leaves the
 assistant, and nothing here logs it. A landmark is found by its name in the records, in any of
-the three languages ("near Baron Hotel", «نزدیک هوتل بارون», «د بارون هوټل ته نږدې»).
+the languages ("near Baron Hotel", «نزدیک هوتل بارون», «د بارون هوټل ته نږدې»; the words for
+"near" and those every place name has: bot/lang/near_words.py).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from actions.content.models import (
     Placed,
     Provenance,
 )
-from bot.lang.codes import LANGUAGES
+from bot.lang import near_words
+from bot.lang.codes import LANGUAGES, every_word
 from bot.lang.normalise import normalise
 
 #: The mean radius of the Earth, in kilometres.
@@ -39,55 +41,11 @@ NEARBY_KM: Final = 30.0
 #: How many places an answer lists.
 NEAREST: Final = 3
 
-#: Words that say "near" in the three languages, as people type them (normalised).
-NEAR_WORDS: Final = frozenset(
-    normalise(word)
-    for word in (
-        "near",
-        "nearby",
-        "close",
-        "around",
-        "next",
-        "نزدیک",
-        "نزدیکی",
-        "نزدیکای",
-        "پهلوی",
-        "کنار",
-        "نږدې",
-        "نژدې",
-        "نږدی",
-        "څنګ",
-        "ترڅنګ",
-        "خوا",
-    )
-)
-#: Words of place names that name no place by themselves ("gate", «دروازه», «د»): a name is
-#: matched by its other words.
-GENERIC_WORDS: Final = frozenset(
-    normalise(word)
-    for word in (
-        "the",
-        "gate",
-        "side",
-        "main",
-        "entrance",
-        "international",
-        "airport",
-        "of",
-        "دروازه",
-        "دروازهٔ",
-        "طرف",
-        "میدان",
-        "هوایی",
-        "بین‌المللی",
-        "د",
-        "لوری",
-        "هوايي",
-        "ډګر",
-        "نړیوال",
-        "ته",
-    )
-)
+#: Words that say "near", and words of place names that name no place by themselves ("gate",
+#: «دروازه», «د»: a name is matched by its other words), in every language (normalised; the
+#: tables: bot/lang/near_words.py).
+NEAR_WORDS: Final = frozenset(normalise(word) for word in every_word(near_words.NEAR_WORDS))
+GENERIC_WORDS: Final = frozenset(normalise(word) for word in every_word(near_words.GENERIC_WORDS))
 _WORD: Final = re.compile(r"\w+")
 
 

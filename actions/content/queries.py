@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, Select, exists, func, select
+from sqlalchemy import ColumnElement, Select, exists, func, or_, select
 from sqlalchemy.orm import Session, joinedload, selectinload, with_loader_criteria
 
 from actions.common.clock import utc_now
@@ -24,6 +24,7 @@ from actions.content.models import (
     Answer,
     Claim,
     ClaimVerdict,
+    Country,
     Flight,
     FlightStatus,
     Gate,
@@ -54,6 +55,9 @@ class FlightQuery:
     #: The airports serving ``destination``, once looked up (:func:`airports_at`). Known ids
     #: let the database plan for them (none: nothing to search); unknown, a subquery is used.
     destination_ids: tuple[int, ...] | None = None
+    #: A country asked for instead of a place: the flights to its airports and the flights
+    #: that evacuate people for it (``Flight.evacuates_for``).
+    country: Country | None = None
 
     @property
     def by_digits(self) -> bool:
@@ -86,12 +90,20 @@ class FlightQuery:
             conditions.append(Flight.destination_id.in_(self.destination_ids))
         elif self.destination:
             conditions.append(Flight.destination_id.in_(_at_place(self.destination, Airport.id)))
+        if self.country is not None:
+            conditions.append(for_country(self.country))
         if self.day is not None:
             start, end = asked_day_bounds(self.day)
             conditions += [Flight.departs_at >= start, Flight.departs_at < end]
         if self.flight_number:
             conditions.append(self.number_condition())
         return conditions
+
+
+def for_country(country: Country) -> ColumnElement[bool]:
+    """Flights to an airport in ``country``, or evacuating people for it."""
+    airports = select(Airport.id).where(Airport.country == country, Airport.withdrawn_at.is_(None))
+    return or_(Flight.destination_id.in_(airports), Flight.evacuates_for == country)
 
 
 def _flights() -> Select[tuple[Flight]]:

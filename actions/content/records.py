@@ -160,6 +160,7 @@ SPECS: dict[RecordKind, KindSpec] = {
                 Field("place", FieldType.STRING, "canonical English name: Doha", max_length=64),
                 f.text("name", "the airport's name", long=False),
                 f.text("city", "the place as users read it", long=False),
+                f.country("country", "optional: the country it is in, ISO code: DE"),
                 *f.PLACE,
             ),
             "KBL",
@@ -241,6 +242,10 @@ SPECS: dict[RecordKind, KindSpec] = {
                 f.choice("status", FlightStatus, "where the flight stands"),
                 f.text("eligibility", "who may board"),
                 f.text("assembly_point", "where to gather"),
+                f.country(
+                    "evacuates_for",
+                    "optional: the country it evacuates people for, ISO code: DE",
+                ),
                 *f.PROVENANCE,
                 f.VALID_UNTIL,
             ),

@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session
 
 from actions.alerts.models import FINAL_STATUSES, Delivery, StoredAddress, Subscription
 from actions.cases import store
+from actions.cases.models import CaseEvent
 from actions.claims import askers
 from actions.content.asks import Ask
 from actions.questions import report
@@ -70,6 +71,10 @@ def purge(
         delete(Delivery).where(
             Delivery.status.in_(FINAL_STATUSES), Delivery.finished_at < now - retention
         )
+    )
+    # A case.deleted the helpdesk never took: the case it names is long gone.
+    session.execute(
+        delete(CaseEvent).where(CaseEvent.case_id.is_(None), CaseEvent.created_at < now - retention)
     )
     cases = store.purge_inactive(session, now - retention)
     if closed_cases is not None and closed_cases < retention:

@@ -1,11 +1,11 @@
 """The last week of questions for editors: what people asked, in which language, on which channel,
 when, and the messages we could not answer that several conversations sent.
 
-A masked message is shown only when at least :data:`MIN_CONVERSATIONS` different conversations
-sent the same one (same masked, normalised text; ``bot/question_mask.py``) *and* those came on
-more than one channel or over at least :data:`MIN_SPREAD`. A "conversation" here is the tag
-Rasa keeps a message under: the person's address where the channel knows it, so three web chat
-pages of one client count once (``bot/question_log.py``); where it does not, one person who
+A masked message is shown only when enough different people sent the same one (same masked,
+normalised text; ``bot/question_mask.py``) on two channels or over hours: the rule of
+``actions/content/crowd.py``, which the groups of asks keep too. A "conversation" here is the
+tag Rasa keeps a message under: the person's address where the channel knows it, so three web
+chat pages of one client count once (``bot/question_log.py``); where it does not, one person who
 opens five windows within minutes to put a name on the editors' page still does not pass.
 Counted by the database (GROUP BY on the hour table and on the week's messages), so the page
 stays fast with a week of 200 000 turns (docs/BENCHMARKS.md).
@@ -22,12 +22,10 @@ from sqlalchemy import delete, desc, distinct, func, select, union_all
 from sqlalchemy.orm import Session
 
 from actions.common.kabul_time import KABUL
+from actions.content.crowd import MIN_PEOPLE, widely_asked
 from actions.questions.models import FACETS, QuestionCount, UnansweredQuestion
 
 WINDOW: Final = timedelta(days=7)
-MIN_CONVERSATIONS: Final = 5
-#: ... unless they came on two channels or more.
-MIN_SPREAD: Final = timedelta(hours=6)
 SHOWN_MESSAGES: Final = 30
 UNANSWERED: Final = ("nlu_fallback", "out_of_scope")
 
@@ -84,8 +82,7 @@ def _by_hour(session: Session, since: datetime) -> list[tuple[datetime, int]]:
 
 
 def frequent_messages(session: Session, since: datetime) -> list[FrequentMessage]:
-    """The unanswered messages sent by at least :data:`MIN_CONVERSATIONS` conversations, on
-    two channels or more or over :data:`MIN_SPREAD` at least.
+    """The unanswered messages enough different conversations sent (``crowd.widely_asked``).
 
     Grouped by ``wording`` (a hash of the text) and counted on integers along the index
     (wording, conversation_tag, asked_at); the texts of the few shown are read afterwards, one
@@ -107,13 +104,13 @@ def frequent_messages(session: Session, since: datetime) -> list[FrequentMessage
         )
         .where(asked.asked_at >= since)
         .group_by(asked.wording)
-        .having(conversations >= MIN_CONVERSATIONS)
+        .having(conversations >= MIN_PEOPLE)
         .order_by(desc("conversations"), desc("times"), asked.wording)
     )
     counted = [
         (wording, int(c), int(n))
         for wording, c, n, on_channels, first, last in session.execute(query)
-        if on_channels > 1 or last - first >= MIN_SPREAD
+        if widely_asked(c, on_channels, first, last)
     ][:SHOWN_MESSAGES]
     if not counted:
         return []

@@ -17,8 +17,19 @@ a person's first and second message race for it, and the second may win. The pri
 partitions is that a slow turn delays the people behind it in its line; more lines than workers
 (16 and 2 by default) keep that small, and a worker with nothing to do takes the next free line.
 
-**What jumps the line.** STOP, a withdrawal, "delete my data", "safety" and urgent words
-(``jumps_the_line``) go to each line's first line, which is read before the rest.
+**Each person their share.** A person has at most ``INTAKE_IN_LINE_PER_PERSON`` messages (1)
+in line at once; their later ones are parked and join the end of the line one by one, as
+each earlier one is answered. A person who sends 600 messages in two seconds therefore holds
+up the others of their line by one turn at a time, not by 600: everyone else's first message
+goes before their second (a round robin of people, not of messages). Their own messages keep
+their order.
+
+**What jumps the line, and how often.** STOP, a withdrawal, "delete my data" and "safety"
+(``about_safety``) go to the line's first part, read before anything else, always. Urgent
+words and danger (``sounds_urgent``) go to its second part, read next, for a person's first
+``INTAKE_JUMPS_PER_PERSON`` such messages (3) in ten minutes; later ones wait their turn like
+any other. The urgent words are public: without that limit a flood of "my child is bleeding"
+would put itself before every real one, and before other people's STOP (``LineShare``).
 
 **The wait is said.** A message waiting longer than ``QUEUE_NOTICE_SECONDS`` gets one short
 notice in the person's language (one language: ``notice_language``), at most once per ten
@@ -58,13 +69,12 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import hashlib
 import json
 import logging
 import time
 import uuid
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
@@ -75,30 +85,30 @@ from bot.channels.counts import APOLOGIES, NO_LANGUAGE
 from bot.channels.held_replies import HeldReplies
 from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 from bot.channels.notices import cut_off, in_line, try_again
-from bot.channels.settings import IntakeSettings, RedisSettings
-from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, conversation_language
+from bot.channels.partitions import partition_of
+from bot.channels.settings import IntakeSettings, LineShare, RedisSettings
+from bot.channels.turns import (
+    Assistant,
+    OnNewMessage,
+    Outcome,
+    TurnReplies,
+    conversation_language,
+)
 from bot.channels.waits import ServicePace, Wait
 from bot.danger import dangers
-from bot.lang.choice import choose_language
-from bot.lang.codes import ARABIC, is_language
-from bot.lang.letters import pashto_letter_count, script_of
+from bot.lang import stop_words
+from bot.lang.choice import choose_language, language_of_letters
+from bot.lang.codes import every_word, is_language
 from bot.lang.normalise import normalise
 from bot.nlu.stop_keywords import is_opt_out, is_withdrawal
 
 logger = logging.getLogger(__name__)
 
 #: Messages that are about the person's safety or data, besides STOP and urgent words:
-#: the buttons' payloads and the words people type for them, normalised.
+#: the buttons' payloads and the words people type for them, normalised (every language's:
+#: bot/lang/stop_words.py ``JUMPING_WORDS``, beside STOP's).
 JUMPING_PAYLOADS: Final = ("/delete_my_data", "/unsubscribe_alerts", "/withdraw_case")
-JUMPING_WORDS: Final = frozenset(
-    {
-        "safety", "delete", "delete my data", "delete everything",
-        # Dari: "safety", "delete", "delete my information".
-        "امنیت", "پاک", "پاک کن", "پاک کردن معلومات", "معلوماتم را پاک کن",
-        # Pashto: "safety", "delete", "delete my information".
-        "خوندیتوب", "پاک یې کړه", "معلومات پاکول", "زما معلومات پاک کړه",
-    }
-)  # fmt: skip
+JUMPING_WORDS: Final = every_word(stop_words.JUMPING_WORDS)
 #: How often a person is told at most that their message waits.
 NOTICE_EVERY_SECONDS: Final = 600.0
 #: Notices of the wait handed to the provider at the same time.
@@ -129,9 +139,14 @@ UNDER_WAY: Final = "under way"
 
 
 def jumps_the_line(text: str | None) -> bool:
-    """Whether a message goes before the others of its line: STOP and a withdrawal, "delete
-    my data", "safety", urgent words and danger (the lists of ``stop_keywords`` and
-    ``case_urgency``, and ``bot/danger.py``)."""
+    """Whether a message may go before the others of its line: about the person's safety or
+    data (``about_safety``), or urgent (``sounds_urgent``)."""
+    return about_safety(text) or sounds_urgent(text)
+
+
+def about_safety(text: str | None) -> bool:
+    """STOP and a withdrawal, "delete my data" and "safety" (the lists of ``stop_keywords``
+    and ``JUMPING_WORDS``): what always goes first, however many the person sent."""
     if not text:
         return False
     stripped = text.strip()
@@ -139,15 +154,16 @@ def jumps_the_line(text: str | None) -> bool:
         return True
     if is_opt_out(stripped) or is_withdrawal(stripped):
         return True
-    if normalise(stripped).strip(" .!?؟") in JUMPING_WORDS:
-        return True
+    return normalise(stripped).strip(" .!?؟") in JUMPING_WORDS
+
+
+def sounds_urgent(text: str | None) -> bool:
+    """Urgent words and danger (``case_urgency``, ``bot/danger.py``): what goes first while
+    its person has jumps left (``LineShare.jumps``)."""
+    if not text:
+        return False
+    stripped = text.strip()
     return is_urgent(stripped) or bool(dangers(stripped))
-
-
-def partition_of(conversation: str, partitions: int) -> int:
-    """The line of a conversation: the same in every process (not Python's salted hash)."""
-    digest = hashlib.blake2b(conversation.encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") % partitions
 
 
 @dataclass(frozen=True)
@@ -170,20 +186,26 @@ class Job:
     #: What identifies the message: the provider's delivery id, or one made for it.
     key: str
     conversation: str
-    #: The connector's own form of the message (``Queueable.to_queue``).
+    #: The connector's own form of the message (``QueuedInput.to_queue``).
     data: dict[str, Any]
     #: What the person wrote, for the language of a notice; None for a photo or voice note.
     text: str | None = None
     hint: str | None = None
+    #: About the person's safety or data: it goes first, always (``about_safety``).
     first: bool = False
     put_at: float = field(default_factory=time.time)
+    #: Urgent: it goes before the ordinary messages while its person has jumps left.
+    urgent: bool = False
 
     def dumps(self) -> str:
         return json.dumps(self.__dict__, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def loads(cls, raw: str) -> Job:
-        return cls(**json.loads(raw))
+        """The job back; fields a newer version added are left out, so that a process not
+        upgraded yet still answers what a newer one put in line."""
+        known = {name for name in cls.__dataclass_fields__}
+        return cls(**{name: value for name, value in json.loads(raw).items() if name in known})
 
 
 @dataclass(frozen=True)
@@ -195,11 +217,14 @@ class Taken:
 
 
 class Line(ABC):
-    """The messages waiting for their turn, in ``partitions`` lines of a first and a second
-    part. A worker leases a line, takes its jobs one by one and acknowledges each after its
-    turn; what it took and did not acknowledge stays with the line for the next worker."""
+    """The messages waiting for their turn, in ``partitions`` lines of three parts read in
+    order: what is about safety, the urgent, the rest. A worker leases a line, takes its jobs
+    one by one and acknowledges each after its turn; what it took and did not acknowledge
+    stays with the line for the next worker. A person's messages beyond their share are parked
+    beside the line and join its end as their earlier ones leave (``LineShare``)."""
 
     partitions: int
+    share: LineShare
 
     async def open(self) -> None:  # noqa: B027  (nothing to prepare in this process)
         """Prepares the line when the server starts."""
@@ -209,7 +234,9 @@ class Line(ABC):
 
     @abstractmethod
     async def put(self, job: Job) -> None:
-        """Puts ``job`` at the end of its conversation's line (its first part if ``first``)."""
+        """Puts ``job`` at the end of its conversation's line: of its first part if ``first``,
+        of its urgent part if ``urgent`` and its person has jumps left, else of the rest, or
+        parked while its person has their share in line already."""
 
     @abstractmethod
     async def lease(self, partition: int, worker: str, seconds: float) -> bool:
@@ -230,15 +257,18 @@ class Line(ABC):
 
     @abstractmethod
     async def ack(self, partition: int, taken: Taken) -> None:
-        """The job's turn is over: it leaves the line."""
+        """The job's turn is over: it leaves the line, and its person's next parked message
+        joins the end of it."""
 
     @abstractmethod
     async def depth(self) -> int:
-        """How many jobs wait or are being answered, in every line."""
+        """How many jobs wait (parked ones too) or are being answered, in every line."""
 
     @abstractmethod
     async def waiting(self, since_before: float) -> list[Job]:
-        """Jobs not taken yet that were put in line before ``since_before``."""
+        """Jobs not taken yet that were put in line before ``since_before``: those in line,
+        and the oldest parked one of each person (who waits too, while one of theirs is
+        answered)."""
 
     @abstractmethod
     async def answered(self) -> int:
@@ -248,24 +278,63 @@ class Line(ABC):
 @dataclass
 class _Partition:
     first: collections.deque[Job] = field(default_factory=collections.deque)
+    urgent: collections.deque[Job] = field(default_factory=collections.deque)
     rest: collections.deque[Job] = field(default_factory=collections.deque)
-    taken: dict[str, Job] = field(default_factory=dict)
+    #: Taken and not acknowledged: ref → the job and the part it came from.
+    taken: dict[str, tuple[Job, collections.deque[Job]]] = field(default_factory=dict)
+    #: Each conversation's jobs in the parts or taken, and its parked ones.
+    in_line: collections.Counter[str] = field(default_factory=collections.Counter)
+    parked: dict[str, collections.deque[Job]] = field(default_factory=dict)
     holder: str | None = None
     until: float = 0.0
+
+    def parts(self) -> tuple[collections.deque[Job], ...]:
+        return self.first, self.urgent, self.rest
 
 
 class ProcessLine(Line):
     """The line in this process's memory: the embedded default (one Rasa process)."""
 
-    def __init__(self, partitions: int, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        partitions: int,
+        share: LineShare | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.partitions = partitions
+        self.share = share or LineShare()
         self._clock = clock
         self._lines = [_Partition() for _ in range(partitions)]
         self._answered = 0
+        #: Each conversation's urgent jumps: how many, and when its window ends.
+        self._jumps: dict[str, tuple[int, float]] = {}
 
     async def put(self, job: Job) -> None:
-        line = self._lines[partition_of(job.conversation, self.partitions)]
-        (line.first if job.first else line.rest).append(job)
+        person = job.conversation
+        line = self._lines[partition_of(person, self.partitions)]
+        if job.first:
+            part = line.first
+        elif job.urgent and self._may_jump(person):
+            part = line.urgent
+        elif person in line.parked or _at_share(line.in_line[person], self.share):
+            line.parked.setdefault(person, collections.deque()).append(job)
+            return
+        else:
+            part = line.rest
+        part.append(job)
+        line.in_line[person] += 1
+
+    def _may_jump(self, person: str) -> bool:
+        if not self.share.jumps:
+            return True
+        now = self._clock()
+        if len(self._jumps) > OVER_REMEMBERED:
+            self._jumps = {key: kept for key, kept in self._jumps.items() if kept[1] > now}
+        used, until = self._jumps.get(person, (0, now + self.share.jump_window_seconds))
+        if until <= now:
+            used, until = 0, now + self.share.jump_window_seconds
+        self._jumps[person] = (used + 1, until)
+        return used < self.share.jumps
 
     async def lease(self, partition: int, worker: str, seconds: float) -> bool:
         line, now = self._lines[partition], self._clock()
@@ -291,52 +360,76 @@ class ProcessLine(Line):
 
     def _give_back(self, line: _Partition) -> None:
         """What a worker took and never acknowledged goes back to the front, in its order."""
-        for job in reversed(list(line.taken.values())):
-            (line.first if job.first else line.rest).appendleft(job)
+        for job, part in reversed(list(line.taken.values())):
+            part.appendleft(job)
         line.taken.clear()
 
     async def take(self, partition: int, worker: str) -> Taken | None:
         line = self._lines[partition]
         if line.holder != worker:
             return None
-        for part in (line.first, line.rest):
+        for part in line.parts():
             if part:
                 job = part.popleft()
                 ref = uuid.uuid4().hex
-                line.taken[ref] = job
+                line.taken[ref] = (job, part)
                 return Taken(job, ref)
         return None
 
     async def ack(self, partition: int, taken: Taken) -> None:
-        if self._lines[partition].taken.pop(taken.ref, None) is not None:
-            self._answered += 1
+        line = self._lines[partition]
+        if line.taken.pop(taken.ref, None) is None:
+            return
+        self._answered += 1
+        person = taken.job.conversation
+        in_line = line.in_line[person] - 1
+        parked = line.parked.get(person)
+        while parked and not _at_share(in_line, self.share):
+            line.rest.append(parked.popleft())
+            in_line += 1
+        if parked is not None and not parked:
+            del line.parked[person]
+        if in_line > 0:
+            line.in_line[person] = in_line
+        else:
+            del line.in_line[person]
 
     async def answered(self) -> int:
         return self._answered
 
     async def depth(self) -> int:
-        return sum(len(line.first) + len(line.rest) + len(line.taken) for line in self._lines)
+        return sum(
+            sum(len(part) for part in line.parts())
+            + len(line.taken)
+            + sum(len(parked) for parked in line.parked.values())
+            for line in self._lines
+        )
 
     async def waiting(self, since_before: float) -> list[Job]:
-        return [
-            job
-            for line in self._lines
-            for part in (line.first, line.rest)
-            for job in part
-            if job.put_at < since_before
-        ]
+        in_line = [job for line in self._lines for part in line.parts() for job in part]
+        oldest_parked = [parked[0] for line in self._lines for parked in line.parked.values()]
+        return [job for job in in_line + oldest_parked if job.put_at < since_before]
+
+
+def _at_share(in_line: int, share: LineShare) -> bool:
+    """Whether a person with ``in_line`` messages in line has their share there already."""
+    return share.in_line > 0 and in_line >= share.in_line
 
 
 class Queueable(Protocol):
     """What a connector gives the intake: its messages as JSON and back, their turn, a
-    short notice to their sender, and a reply of the turn handed over later."""
+    short notice to their sender, and a reply of the turn handed over later. Connectors give it
+    by deriving from ``webhook.QueuedInput``, where each is abstract. The message is ``Any``:
+    each connector has its own, and the intake only hands ``from_queue``'s to the others."""
 
     @classmethod
     def name(cls) -> str: ...
 
     def from_queue(self, data: dict[str, Any]) -> Any: ...
 
-    async def take(self, message: Any, on_new_message: OnNewMessage, agent: Any) -> Outcome: ...
+    async def take(
+        self, message: Any, on_new_message: OnNewMessage, agent: Assistant
+    ) -> Outcome: ...
 
     async def say(self, message: Any, text: str) -> None: ...
 
@@ -353,10 +446,17 @@ class Intake:
         memory: ChannelMemory | None = None,
         *,
         notice_check_seconds: float = 1.0,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.line = line
         self.settings = settings
         self.memory = memory if memory is not None else ProcessMemory()
+        #: When a message was put in line and how long it has waited: wall time, since other
+        #: processes read a job's ``put_at``. The notices read it and wait on ``sleep``, so
+        #: that a test moves time on instead of waiting for it to pass.
+        self.clock = clock
+        self._sleep = sleep
         #: Sampled from the line's count at each check: every process's answers, not this
         #: one's share (several Rasa processes serve one Redis line).
         self.pace = ServicePace()
@@ -367,7 +467,7 @@ class Intake:
         self._stopping = False
         self._lease_seconds = max(settings.claim_idle_seconds, 1.0)
         #: Conversations this process knows were told of the wait (by it or by another
-        #: process), until when (``time.monotonic``): the checks ask the memory only about
+        #: process), until when (``clock``): the checks ask the memory only about
         #: the people newly waiting, not again about the thousands already told.
         self._told_until: dict[str, float] = {}
         #: The records of the turns over in this process whose message has not left its line:
@@ -399,7 +499,9 @@ class Intake:
             data,
             text=text,
             hint=hint,
-            first=jumps_the_line(text),
+            first=about_safety(text),
+            put_at=self.clock(),
+            urgent=sounds_urgent(text),
         )
         await self.line.put(job)
 
@@ -480,6 +582,12 @@ class Intake:
         answered = 0
         try:
             while answered < BATCH and not self._stopping:
+                # The lease is renewed during a turn, and here before each one: many short
+                # turns in a row would outlast it, and a worker that leased the line then would
+                # take back the message under way, whose turn has not yet replied.
+                if answered and not await self.line.renew(partition, worker, self._lease_seconds):
+                    logger.warning("intake: a worker lost its line between turns")
+                    break
                 taken = await self.line.take(partition, worker)
                 if taken is None:
                     break
@@ -557,6 +665,8 @@ class Intake:
                 break
             await asyncio.sleep(pause)
         kept = turn_record(job, outcome.value, outputs)
+        if any(output.forgotten for output in outputs):
+            await self._forget(job.conversation)
         if outputs and outputs[-1].held:
             self._remember_over(job.key, kept)
             await held.keep(job.key, outputs[-1].held, kept)  # the record goes with them
@@ -597,6 +707,15 @@ class Intake:
             await self.memory.put(kept, ANSWERED_SECONDS)
         except MemoryUnavailable:
             logger.debug("channel memory unavailable: the turn's record is kept here only")
+
+    async def _forget(self, conversation: str) -> None:
+        """The person asked to be forgotten: the language of their answers and the mark that
+        they were told of the wait go now, not a day later."""
+        self._told_until.pop(conversation, None)
+        try:
+            await self.memory.delete(language_key(conversation), told_key(conversation))
+        except MemoryUnavailable:
+            logger.debug("channel memory unavailable: the marks expire by themselves")
 
     async def _untold(self, conversation: str) -> None:
         """Forgets that ``conversation`` was told of the wait: it was answered first."""
@@ -705,8 +824,8 @@ class Intake:
         took = 0.0
         try:
             while not self._stopping:
-                await asyncio.sleep(self._notice_check)
-                started = time.monotonic()
+                await self._sleep(self._notice_check)
+                started = self.clock()
                 try:
                     # Ahead to the end of the next check, which starts a second after this one
                     # ends: under a surge a check takes a while, and whoever crossed their
@@ -718,7 +837,7 @@ class Intake:
                     logger.exception("intake: the notices of the wait failed")
                     continue
                 finally:
-                    took = time.monotonic() - started
+                    took = self.clock() - started
                 if told:
                     task = asyncio.create_task(self._tell(connector, agent, told))
                     sending.add(task)
@@ -740,12 +859,12 @@ class Intake:
         messages put in line before it, and it, over the pace of the line."""
         answered, depth = await self.line.answered(), await self.line.depth()
         self.pace.observe(answered, busy=depth > 0)
-        waiting = await self.line.waiting(time.time() - self.settings.notice_seconds + ahead)
+        now = self.clock()
+        waiting = await self.line.waiting(now - self.settings.notice_seconds + ahead)
         if not waiting:
             return []
         waiting.sort(key=lambda job: job.put_at)
         place = {job.key: number for number, job in enumerate(waiting, start=1)}
-        now = time.monotonic()
         self._told_until = {key: until for key, until in self._told_until.items() if until > now}
         to_tell = []
         for job in _one_per_person(waiting):
@@ -766,9 +885,9 @@ class Intake:
         sending = asyncio.Semaphore(NOTICES_AT_ONCE)
 
         async def tell(job: Job, wait: Wait) -> bool:
-            early = job.put_at + self.settings.notice_seconds - time.time()
+            early = job.put_at + self.settings.notice_seconds - self.clock()
             if early > 0:
-                await asyncio.sleep(early)
+                await self._sleep(early)
             async with sending:
                 # Asked only now that it may go (its time reached, the notices before it
                 # sent): "your question is in line" after the answer would only confuse.
@@ -797,7 +916,7 @@ def turn_record(job: Job, state: str, outputs: Sequence[TurnReplies]) -> dict[st
     turn's worth of SQL; a turn cut off never stored its language at all."""
     kept = {answered_key(job.key): state}
     said_in = next((out.named_language for out in reversed(outputs) if out.named_language), None)
-    if said_in:
+    if said_in and not any(out.forgotten for out in outputs):
         kept[language_key(job.conversation)] = said_in
     return kept
 
@@ -815,10 +934,10 @@ def intake_for(
         from bot.channels.intake_redis import RedisLine
 
         logger.info("%s: webhooks answered at once, turns from Redis Streams", channel)
-        line: Line = RedisLine.connect(channel, settings.partitions, redis)
+        line: Line = RedisLine.connect(channel, settings.partitions, redis, settings.share)
     else:
         logger.info("%s: webhooks answered at once, turns from this process's line", channel)
-        line = ProcessLine(settings.partitions)
+        line = ProcessLine(settings.partitions, settings.share)
     return Intake(line, settings, memory)
 
 
@@ -853,16 +972,15 @@ async def language_for(
     agent: Any, conversation: str, text: str | None, hint: str | None
 ) -> str | None:
     """The conversation's language as the tracker remembers it; else the provider's hint;
-    else what the text's letters say (Pashto's own letters, else Dari for Arabic script);
-    None (every language) for Latin letters, which romanized Dari and Pashto use too."""
+    else what the text's letters say (``language_of_letters``: Pashto's own letters, else Dari
+    for Arabic script); None (every language) for Latin letters, which romanized Dari and
+    Pashto use too."""
     remembered = await conversation_language(agent, conversation)
     if remembered:
         return remembered
     if hint:
         return hint
-    if text and script_of(text) == ARABIC:
-        return "ps" if pashto_letter_count(text) else "prs"
-    return None
+    return language_of_letters(text) if text else None
 
 
 async def notice_language(agent: Any, conversation: str, text: str | None, hint: str | None) -> str:

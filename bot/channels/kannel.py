@@ -67,7 +67,7 @@ from bot.channels.transport import (
     retry_after_seconds,
 )
 from bot.channels.turns import OnNewMessage
-from bot.channels.webhook import Inbound, Received, Refused, WebhookInput
+from bot.channels.webhook import Inbound, QueuedInput, Received, Refused
 from bot.delivery_statuses import DELIVERED, FAILED, SENT
 from bot.settings_values import SettingsError
 
@@ -307,13 +307,13 @@ def delivery_report(fields: Mapping[str, bytes]) -> ProviderStatus | None:
     return provider_status(message_id, status, kind if status == FAILED else None)
 
 
-class KannelInput(GatewayTurns, WebhookInput[KannelSettings, GatewayInbound]):
+class KannelInput(GatewayTurns, QueuedInput[KannelSettings, GatewayInbound]):
     """Receives SMS from Kannel's smsbox (a GET, the SMS in its query) and its delivery
-    reports; the secret is the query's ``secret`` field."""
+    reports; the secret is the query's ``secret`` field. smsbox is answered empty: replies go
+    out through sendsms."""
 
     webhook_path = RECEIVE_PATH.removeprefix(f"/webhooks/{CHANNEL}")
     webhook_methods = ("GET", "POST")
-    replies_by_api = True  # smsbox is answered empty: replies go out through sendsms
 
     api: SendSms
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Iterable
 from typing import Any, Final
 
@@ -67,7 +66,7 @@ async def intake_families(channels: Iterable[Any]) -> list[Metric]:
 
 
 async def _read(intake: Intake) -> tuple[int, float]:
-    now = time.time()
+    now = intake.clock()
     count = await intake.line.depth()
     waiting = await intake.line.waiting(now)
     age = max(0.0, now - min(job.put_at for job in waiting)) if waiting else 0.0

@@ -67,6 +67,13 @@ DEFAULT_WEBCHAT_CONVERSATIONS_PER_HOUR_WITH_WORK: Final = 400
 #: Ten busy people's worth: what the many pages behind one address send together at a peak.
 DEFAULT_WEBCHAT_NETWORK_MESSAGES_PER_MINUTE: Final = 600
 DEFAULT_WEBCHAT_CLIENT_HEADER: Final = "X-Forwarded-For"
+#: The sites that may show the web chat inside their own pages (``/webchat/embed.js``): the
+#: page's ``frame-ancestors`` names them beside its own origin.
+WEBCHAT_ORIGINS_ENV: Final = "WEBCHAT_ORIGINS"
+_ORIGIN_RULE: Final = re.compile(
+    r"(?P<scheme>https?)://(?P<host>[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?|\[[0-9a-f:.]+\])"
+    r"(?::(?P<port>[0-9]{1,5}))?"
+)
 
 TWILIO_CHANNEL: Final = "twilio_sms"
 TWILIO_DEFAULT_BASE_URL: Final = "https://api.twilio.com"
@@ -382,6 +389,37 @@ def _networks(environ: Mapping[str, str], name: str) -> tuple[IPNetwork, ...]:
     return tuple(found)
 
 
+def _origin(part: str) -> str:
+    """One origin as a browser writes it (``https://ngo.example.org``, ``http://10.0.0.5:8080``):
+    ``frame-ancestors`` matches a page by scheme, host and port alone, and a path, a wildcard or
+    a stray ``;`` would either match nothing or break the header it goes into."""
+    written = part.strip()
+    lowered = written.lower().removesuffix("/")
+    found = _ORIGIN_RULE.fullmatch(lowered)
+    port = found.group("port") if found else None
+    if found is None or (port is not None and not 0 < int(port) < 65536):
+        raise SettingsError(
+            f"{WEBCHAT_ORIGINS_ENV} has {written!r}; each origin must be scheme://host[:port] "
+            "(http or https, no path, no wildcard), comma-separated, such as "
+            "https://ngo.example.org,https://help.example.net:8443"
+        )
+    host = found.group("host")
+    if host.startswith("["):
+        try:
+            ipaddress.IPv6Address(host[1:-1])
+        except ValueError:
+            raise SettingsError(
+                f"{WEBCHAT_ORIGINS_ENV} has {written!r}; {host} is not an IPv6 address"
+            ) from None
+    return lowered
+
+
+def _origins(environ: Mapping[str, str]) -> tuple[str, ...]:
+    """``WEBCHAT_ORIGINS``, each checked (``_origin``), in the order given, once each."""
+    parts = [part for part in environ.get(WEBCHAT_ORIGINS_ENV, "").split(",") if part.strip()]
+    return tuple(dict.fromkeys(_origin(part) for part in parts))
+
+
 @dataclass(frozen=True)
 class WebchatSettings:
     """The other ways in (shown without JavaScript, and to a person told to wait), and the
@@ -395,6 +433,9 @@ class WebchatSettings:
 
     A person behind a proxy is known by the proxy's header only when the peer is one of
     ``trusted_proxies``: anyone else could write any address there and escape the limits.
+
+    ``origins``: the sites whose pages may show the chat in a frame (``embed.js``); every
+    other site's frame stays empty, refused by the browser (``frame_ancestors``).
     """
 
     sms_number: str | None = None
@@ -405,6 +446,12 @@ class WebchatSettings:
     client_header: str = DEFAULT_WEBCHAT_CLIENT_HEADER
     conversations_per_hour_with_work: int = DEFAULT_WEBCHAT_CONVERSATIONS_PER_HOUR_WITH_WORK
     network_messages_per_minute: int = DEFAULT_WEBCHAT_NETWORK_MESSAGES_PER_MINUTE
+    origins: tuple[str, ...] = ()
+
+    @property
+    def frame_ancestors(self) -> str:
+        """The page's ``frame-ancestors`` sources: its own origin and ``origins``."""
+        return " ".join(("'self'", *self.origins))
 
     @property
     def conversations_ceiling(self) -> int:
@@ -419,7 +466,7 @@ class WebchatSettings:
     @classmethod
     def load(cls, environ: Mapping[str, str] = os.environ) -> WebchatSettings:
         """``WEBCHAT_SMS_NUMBER`` (else the Twilio channel's own number), ``WEBCHAT_TELEGRAM``,
-        the limits and the trusted proxies with their header."""
+        the limits, the trusted proxies with their header, and ``WEBCHAT_ORIGINS``."""
         sms = " ".join(
             (environ.get(WEBCHAT_SMS_NUMBER_ENV) or environ.get("TWILIO_FROM_NUMBER", "")).split()
         )
@@ -451,6 +498,7 @@ class WebchatSettings:
                 WEBCHAT_NETWORK_MESSAGES_PER_MINUTE_ENV,
                 DEFAULT_WEBCHAT_NETWORK_MESSAGES_PER_MINUTE,
             ),
+            origins=_origins(environ),
         )
 
 
@@ -462,6 +510,8 @@ INTAKE_PARTITIONS_ENV: Final = "INTAKE_PARTITIONS"
 QUEUE_NOTICE_SECONDS_ENV: Final = "QUEUE_NOTICE_SECONDS"
 INTAKE_CLAIM_IDLE_ENV: Final = "INTAKE_CLAIM_IDLE_SECONDS"
 INTAKE_REPLY_HOLD_ENV: Final = "INTAKE_REPLY_HOLD_SECONDS"
+INTAKE_IN_LINE_PER_PERSON_ENV: Final = "INTAKE_IN_LINE_PER_PERSON"
+INTAKE_JUMPS_PER_PERSON_ENV: Final = "INTAKE_JUMPS_PER_PERSON"
 INTAKE_MODES: Final = ("queue", "direct")
 
 
@@ -478,6 +528,34 @@ def sync_turns_waiting(environ: Mapping[str, str] = os.environ) -> int:
     """``SYNC_TURNS_WAITING``: the turns REST and the web chat take at once in this process
     before the next message may be answered with the notice of the wait."""
     return whole_number(environ, SYNC_TURNS_WAITING_ENV, DEFAULT_SYNC_TURNS_WAITING)
+
+
+@dataclass(frozen=True)
+class LineShare:
+    """Each person's share of their line, so that one sender cannot hold up the others.
+
+    ``in_line``: how many of a person's messages are in line at once; the later ones are
+    parked and join the end of the line one by one as the earlier ones are answered, so a
+    person's second message waits behind everyone else's first (0: no limit, each message
+    joins the line as it comes). ``jumps``: how many of a person's urgent messages go before
+    the others of the line in ``jump_window_seconds``; the later ones wait their turn like any
+    other, so that urgent words, which are public, cannot put a flood in front of everyone
+    (0: every urgent message jumps). STOP, a withdrawal and "delete my data" always jump."""
+
+    in_line: int = 1
+    jumps: int = 3
+    jump_window_seconds: float = 600.0
+
+    @classmethod
+    def load(cls, environ: Mapping[str, str] = os.environ) -> LineShare:
+        """``INTAKE_IN_LINE_PER_PERSON`` (1) and ``INTAKE_JUMPS_PER_PERSON`` (3, per ten
+        minutes); 0 lifts either limit."""
+        return cls(
+            in_line=whole_number(
+                environ, INTAKE_IN_LINE_PER_PERSON_ENV, cls.in_line, zero_allowed=True
+            ),
+            jumps=whole_number(environ, INTAKE_JUMPS_PER_PERSON_ENV, cls.jumps, zero_allowed=True),
+        )
 
 
 @dataclass(frozen=True)
@@ -505,12 +583,13 @@ class IntakeSettings:
     #: again, the last repeated; for at most ``reply_hold_seconds``, while its line waits.
     reply_retry_seconds: tuple[float, ...] = (2.0, 5.0, 15.0, 30.0, 60.0)
     reply_hold_seconds: float = 900.0
+    share: LineShare = LineShare()
 
     @classmethod
     def load(cls, environ: Mapping[str, str] = os.environ) -> IntakeSettings:
         """``CHANNEL_INTAKE`` (``queue`` or ``direct``), the workers, the lines,
-        ``QUEUE_NOTICE_SECONDS`` (10), ``INTAKE_CLAIM_IDLE_SECONDS`` (120) and
-        ``INTAKE_REPLY_HOLD_SECONDS`` (900).
+        ``QUEUE_NOTICE_SECONDS`` (10), ``INTAKE_CLAIM_IDLE_SECONDS`` (120),
+        ``INTAKE_REPLY_HOLD_SECONDS`` (900) and each person's share (``LineShare``).
 
         ``queue`` by default in the production profile (``REDIS_HOST`` set: the line is in
         Redis Streams, Redis 6.2 or newer for XAUTOCLAIM), where surges come and a message
@@ -535,4 +614,5 @@ class IntakeSettings:
             reply_hold_seconds=positive_number(
                 environ, INTAKE_REPLY_HOLD_ENV, cls.reply_hold_seconds
             ),
+            share=LineShare.load(environ),
         )

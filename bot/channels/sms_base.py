@@ -22,7 +22,14 @@ from bot.channels.alerts import custom_payload_in_reply
 from bot.channels.intake import Queued
 from bot.channels.sms_render import ReplyRenderer
 from bot.channels.transport import ProviderApi
-from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn, user_message
+from bot.channels.turns import (
+    Assistant,
+    OnNewMessage,
+    Outcome,
+    TurnReplies,
+    take_turn,
+    user_message,
+)
 from bot.contract import reply_language
 from bot.lang.letters import to_ascii_digits
 
@@ -155,7 +162,7 @@ async def take_text_turn(
     output: TextMessageOutput,
     text: str,
     on_new_message: OnNewMessage,
-    agent: Any,
+    agent: Assistant,
     *,
     message_id: str | None,
     metadata: Mapping[str, Any],
@@ -203,7 +210,7 @@ class GatewayInbound:
 class GatewayTurns(ABC):
     """What an SMS gateway's connector (``sms_gateway``, ``kannel``) does with one incoming SMS
     once it is read: puts it in line as JSON and back, says the wait's notice, takes its turn.
-    Mixed in before ``WebhookInput``, whose ``hotline`` it reads; the connector gives only the
+    Mixed in before ``QueuedInput``, whose ``hotline`` it reads; the connector gives only the
     output that answers the sender (``output_for``)."""
 
     hotline: str | None
@@ -227,7 +234,7 @@ class GatewayTurns(ABC):
         await self.output_for(inbound).send_response(inbound.conversation, response)
 
     async def take(
-        self, inbound: GatewayInbound, on_new_message: OnNewMessage, agent: Any
+        self, inbound: GatewayInbound, on_new_message: OnNewMessage, agent: Assistant
     ) -> Outcome:
         message = inbound.message
         return await take_text_turn(

@@ -39,7 +39,7 @@ from bot.channels.transport import (
     parse_json,
     secrets_match,
 )
-from bot.channels.webhook import Inbound, Received, WebhookInput
+from bot.channels.webhook import Inbound, QueuedInput, Received
 
 logger = logging.getLogger(__name__)
 
@@ -142,11 +142,10 @@ class GatewayAlertOutput(AlertOutput):
         return GatewayOutput(channel.api, channel.path, channel.renderer, conversation, address)
 
 
-class SmsGatewayInput(GatewayTurns, WebhookInput[GatewaySettings, GatewayInbound]):
+class SmsGatewayInput(GatewayTurns, QueuedInput[GatewaySettings, GatewayInbound]):
     """Receives SMS from a gateway that speaks the small JSON/form protocol above."""
 
     credential = SECRET_HEADER
-    replies_by_api = True
 
     @classmethod
     def name(cls) -> str:

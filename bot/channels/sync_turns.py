@@ -33,6 +33,7 @@ from bot.channels.intake import NOTICE_EVERY_SECONDS, jumps_the_line, notice_lan
 from bot.channels.memory import ChannelMemory, MemoryUnavailable
 from bot.channels.notices import in_line
 from bot.channels.settings import IntakeSettings, for_rasa, sync_turns_waiting
+from bot.channels.turns import Assistant
 from bot.channels.waits import ServicePace, Wait
 from bot.contract import language_metadata
 
@@ -111,7 +112,7 @@ class SyncTurns:
 
     async def notice(
         self,
-        agent: Any,
+        agent: Assistant,
         conversation: str,
         text: str | None,
         hint: str | None,

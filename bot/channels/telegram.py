@@ -49,6 +49,7 @@ from bot.channels.transport import (
     split_message,
 )
 from bot.channels.turns import (
+    Assistant,
     OnNewMessage,
     Outcome,
     TurnReplies,
@@ -57,8 +58,9 @@ from bot.channels.turns import (
     user_message,
 )
 from bot.channels.typed_numbers import TypedNumbers
-from bot.channels.webhook import Inbound, Received, WebhookInput
+from bot.channels.webhook import Inbound, QueuedInput, Received
 from bot.contract import FORWARDED, LANGUAGE_HINT
+from bot.lang.tags import from_locale
 
 logger = logging.getLogger(__name__)
 
@@ -72,15 +74,13 @@ MEDIA_FIELDS = frozenset(
 )
 #: A group is told where to write at most once in this time (``group_notice``).
 GROUP_NOTICE_SECONDS = 24 * 3600.0
-_HINTS = {"fa": "prs", "prs": "prs", "ps": "ps", "en": "en"}
 _CHAT_ID = re.compile(r"-?[0-9]{1,20}")
 
 
 def language_hint(language_code: object) -> str | None:
-    """Our language for the user's Telegram interface language (``fa-AF`` -> ``prs``)."""
-    if not isinstance(language_code, str):
-        return None
-    return _HINTS.get(language_code.replace("_", "-").split("-")[0].lower())
+    """Our language for the user's Telegram interface language (``fa-AF`` -> ``prs``; the
+    locales of each language: bot/lang/tags.py ``LOCALES``)."""
+    return from_locale(language_code)
 
 
 @dataclass(frozen=True)
@@ -191,6 +191,13 @@ class ReplyKeyboards:
     async def remember(self, conversation: str, payloads: dict[str, str]) -> None:
         try:
             await self._memory.put({f"keyboard:{conversation}": json.dumps(payloads)}, self._ttl)
+        except MemoryUnavailable:
+            return
+
+    async def forget(self, conversation: str) -> None:
+        """The person asked to be forgotten: their last keyboard goes now."""
+        try:
+            await self._memory.delete(f"keyboard:{conversation}")
         except MemoryUnavailable:
             return
 
@@ -321,13 +328,12 @@ class TelegramAlertOutput(AlertOutput):
         return TelegramOutput(self._api, self._token, chat_id, conversation, self._keyboards)
 
 
-class TelegramInput(WebhookInput[TelegramSettings, Incoming]):
+class TelegramInput(QueuedInput[TelegramSettings, Incoming]):
     """Webhook for Telegram updates at ``/webhooks/telegram/webhook``; alerts through
     ``get_output_channel`` (a conversation id is a one-way hash: alerts need the address book).
     """
 
     credential = SECRET_HEADER
-    replies_by_api = True
 
     @classmethod
     def name(cls) -> str:
@@ -394,7 +400,9 @@ class TelegramInput(WebhookInput[TelegramSettings, Incoming]):
         output = self._output(incoming)
         await output.send_response(output.conversation, response)
 
-    async def take(self, incoming: Incoming, on_new_message: OnNewMessage, agent: Any) -> Outcome:
+    async def take(
+        self, incoming: Incoming, on_new_message: OnNewMessage, agent: Assistant
+    ) -> Outcome:
         output = self._output(incoming)
         conversation = output.conversation
         replies = TurnReplies(output, self.name())
@@ -428,7 +436,11 @@ class TelegramInput(WebhookInput[TelegramSettings, Incoming]):
             metadata=metadata,
             person=f"telegram:{incoming.chat_id}",
         )
-        return await take_turn(message, on_new_message, agent, self.hotline)
+        outcome = await take_turn(message, on_new_message, agent, self.hotline)
+        if replies.forgotten:
+            await self._keyboards.forget(conversation)
+            await self._numbers.forget(conversation)
+        return outcome
 
     async def group_notice(self, output: "TelegramOutput", group: str) -> None:
         """Tells a group, at most once a day, to write to the bot privately. When the channels'

@@ -25,22 +25,15 @@ from sanic.response import HTTPResponse
 from bot.channels.blueprints import Blueprint
 from bot.channels.memory import ChannelMemory
 from bot.channels.sms_segments import prefix_within
+from bot.contract import CHANNELS
 
 logger = logging.getLogger(__name__)
 
 #: Provider payloads are a few kilobytes; anything above this is not a provider talking.
 MAX_BODY_BYTES = 1024 * 1024
-#: Every webhook's body limit, in one place. Telegram and WhatsApp batch several updates in one
-#: notification; Twilio and SMS gateways post one short form; Kannel's smsbox brings the SMS in
-#: the query of a GET without a body, or as the body of a POST (the longest text read,
-#: ``MAX_TEXT_CHARS``, is 4 000 bytes as UCS-2); the web chat posts one typed message.
+#: Every webhook's body limit, from the channel table (``bot/contract.py`` ``CHANNELS``).
 BODY_LIMITS: Final[dict[str, int]] = {
-    "telegram": MAX_BODY_BYTES,
-    "whatsapp": MAX_BODY_BYTES,
-    "twilio_sms": 64 * 1024,
-    "sms_gateway": 64 * 1024,
-    "kannel": 8 * 1024,
-    "webchat": 16 * 1024,
+    name: channel.body_limit for name, channel in CHANNELS.items()
 }
 #: The most text of one message that reaches the assistant. Nobody types more at a checkpoint;
 #: a 10 MB "message" would only make the language identifier and the classifier work for it.

@@ -26,7 +26,7 @@ import enum
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
 from rasa.core.channels.channel import OutputChannel, UserMessage
 
@@ -35,6 +35,7 @@ from bot.channels.identity import person_tag
 from bot.channels.notices import try_again
 from bot.channels.transport import ProviderFailure, capped_text
 from bot.contract import (
+    DELETED_CONFIRMATION,
     LANGUAGE_HINT,
     PERSON,
     SHOWN_PARTS,
@@ -44,9 +45,34 @@ from bot.contract import (
 )
 from bot.lang.codes import is_language
 
+if TYPE_CHECKING:
+    from rasa.core.agent import Agent
+    from rasa.core.tracker_store import TrackerStore
+    from rasa.shared.core.domain import Domain
+
 logger = logging.getLogger(__name__)
 
 OnNewMessage = Callable[[UserMessage], Awaitable[Any]]
+
+
+class Assistant(Protocol):
+    """What the connectors and the intake use of Rasa's ``Agent`` (``request.app.ctx.agent``):
+    its tracker store (a conversation's language and pause), its NLU (the language of a
+    notice) and its domain (the web chat's welcome). A protocol rather than ``Agent`` itself,
+    so that a test's stand-in may give only what its connector reads."""
+
+    @property
+    def tracker_store(self) -> TrackerStore: ...
+
+    @property
+    def domain(self) -> Domain | None: ...
+
+    async def parse_message(self, message_data: str) -> dict[str, Any]: ...
+
+
+if TYPE_CHECKING:
+    #: Rasa's agent is an ``Assistant``: mypy says so, or says what it lacks after an upgrade.
+    _RASAS_AGENT: type[Assistant] = Agent
 
 #: Reading the conversation's language for an apology must not become a second hang.
 _TRACKER_TIMEOUT_SECONDS: Final = 2.0
@@ -98,6 +124,9 @@ class TurnReplies(OutputChannel):
         self.undelivered = 0
         #: The language of the last visible reply (``metadata.language``), for the counts.
         self.language: str | None = None
+        #: The turn confirmed "delete my data": what the channel keeps of the conversation
+        #: (its last buttons, the language of its answers) goes too, not a day later.
+        self.forgotten = False
         #: The language named by the last visible reply that names one (None: none did),
         #: for what the connector says by itself later (``intake``: the notice of the wait).
         self.named_language: str | None = None
@@ -114,6 +143,8 @@ class TurnReplies(OutputChannel):
         return self.output.name()
 
     async def send_response(self, recipient_id: str, message: dict[str, Any]) -> None:
+        if message.get("utter_action") == DELETED_CONFIRMATION:
+            self.forgotten = True
         if not isinstance(self.output, FoldsReplies):
             await self._send(recipient_id, message)
             return
@@ -217,7 +248,10 @@ def user_message(
 
 
 async def take_turn(
-    message: UserMessage, on_new_message: OnNewMessage, agent: Any, hotline: str | None = None
+    message: UserMessage,
+    on_new_message: OnNewMessage,
+    agent: Assistant,
+    hotline: str | None = None,
 ) -> Outcome:
     """Let the assistant answer ``message``; apologise when it fails or stays silent, naming
     the operator's ``hotline`` when there is one (``settings.hotline``).
@@ -240,7 +274,7 @@ async def _turn(
     message: UserMessage,
     output: TurnReplies,
     on_new_message: OnNewMessage,
-    agent: Any,
+    agent: Assistant,
     hotline: str | None,
 ) -> Outcome:
     try:
@@ -290,7 +324,7 @@ async def _turn(
     return Outcome.APOLOGISED
 
 
-async def _conversation_state(agent: Any, conversation: str) -> tuple[str | None, bool]:
+async def _conversation_state(agent: Assistant, conversation: str) -> tuple[str | None, bool]:
     """The conversation's ``language`` slot and whether it is paused; (None, False) when the
     tracker store cannot tell (it may be what failed)."""
     store = getattr(agent, "tracker_store", None)
@@ -307,7 +341,7 @@ async def _conversation_state(agent: Any, conversation: str) -> tuple[str | None
     return (language if isinstance(language, str) else None), tracker.is_paused()
 
 
-async def conversation_language(agent: Any, conversation: str) -> str | None:
+async def conversation_language(agent: Assistant, conversation: str) -> str | None:
     """The language the conversation is held in, for what a connector says by itself (the
     "please write" notice, the intake's notice of the wait); None when it has none yet or
     the tracker store cannot tell."""

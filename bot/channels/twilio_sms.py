@@ -45,8 +45,8 @@ from bot.channels.sms_base import TextMessageOutput, answerable, phone_key, take
 from bot.channels.sms_render import ReplyMemory, ReplyRenderer
 from bot.channels.statuses import StatusLog, provider_status
 from bot.channels.transport import MalformedRequest, ProviderApi, parse_form
-from bot.channels.turns import OnNewMessage, Outcome
-from bot.channels.webhook import Forged, Inbound, Received, Refused, WebhookInput, read_parsed
+from bot.channels.turns import Assistant, OnNewMessage, Outcome
+from bot.channels.webhook import Forged, Inbound, QueuedInput, Received, Refused, read_parsed
 from bot.delivery_statuses import person_gone
 
 logger = logging.getLogger(__name__)
@@ -239,11 +239,11 @@ class TwilioMessage:
     text: str
 
 
-class TwilioSmsInput(WebhookInput[TwilioSettings, TwilioMessage]):
-    """Receives Twilio's incoming-message webhook for SMS and WhatsApp numbers."""
+class TwilioSmsInput(QueuedInput[TwilioSettings, TwilioMessage]):
+    """Receives Twilio's incoming-message webhook for SMS and WhatsApp numbers; the answer is
+    an empty TwiML, replies go by the Messages API."""
 
     credential = SIGNATURE_HEADER
-    replies_by_api = True  # the answer is an empty TwiML: replies go by the Messages API
 
     @classmethod
     def name(cls) -> str:
@@ -376,7 +376,7 @@ class TwilioSmsInput(WebhookInput[TwilioSettings, TwilioMessage]):
         await output.send_response(output.conversation, response)
 
     async def take(
-        self, message: TwilioMessage, on_new_message: OnNewMessage, agent: Any
+        self, message: TwilioMessage, on_new_message: OnNewMessage, agent: Assistant
     ) -> Outcome:
         output, text = self._output(message)
         whatsapp = message.sender.startswith(WHATSAPP_PREFIX)

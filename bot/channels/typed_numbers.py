@@ -57,6 +57,13 @@ class TypedNumbers:
         except MemoryUnavailable:
             return
 
+    async def forget(self, conversation: str) -> None:
+        """The person asked to be forgotten: the buttons of their last reply go now."""
+        try:
+            await self._memory.delete(self._key(conversation))
+        except MemoryUnavailable:
+            return
+
     async def payload_for(self, conversation: str, text: str) -> str | None:
         """The payload ``text`` picks when it is a bare number of the last reply's buttons;
         None otherwise. Every message calls it: the buttons are forgotten once it has."""

@@ -20,6 +20,10 @@ limits per client (``webchat_limits.py``, answered with 429, or 401 with the wor
 do first) live beside this module. The page's ticket (``webchat_tickets.py``) comes back in the
 ``X-Webchat-Ticket`` header of an answer, and goes with the page's every message after.
 
+Other sites show the page in a frame of theirs with one tag, ``<script src=".../embed.js">``
+(``embed.js``, served to every site and cached); the page's ``frame-ancestors`` lets only those
+``WEBCHAT_ORIGINS`` names do so (docs/CHANNELS.md, "The web chat on an organisation's own site").
+
 Rasa mounts every channel under ``/webhooks/<name>/``; the widget is wanted at ``/webchat/``
 too. ``blueprint()`` therefore returns a group of two blueprints with the same routes: one
 that takes Rasa's prefix, and one that keeps its own (``_OwnPrefixBlueprint``). The page uses
@@ -28,7 +32,7 @@ relative URLs, so it works from either address.
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -62,14 +66,21 @@ from bot.channels.transport import (
     ProviderFailure,
     parse_json,
 )
-from bot.channels.turns import OnNewMessage, Outcome, take_turn, user_message
+from bot.channels.turns import Assistant, OnNewMessage, Outcome, take_turn, user_message
+from bot.channels.webchat_files import PageFile
 from bot.channels.webchat_limits import ClientLimits, PageProof, Refusal
-from bot.channels.webchat_page import Welcome, render_page
+from bot.channels.webchat_page import Welcome, render_embed, render_page
 from bot.channels.webchat_tickets import Work
 from bot.channels.webhook import Inbound, Received, Refused, WebhookInput, read_parsed
-from bot.contract import LANGUAGE_HINT, SHOWN_PARTS, named_language
+from bot.contract import (
+    DELETED_CONFIRMATION,
+    LANGUAGE_HINT,
+    ORGANISATION,
+    SHOWN_PARTS,
+    named_language,
+    organisation_in,
+)
 from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
-from bot.stores import DELETED_CONFIRMATION
 
 logger = logging.getLogger(__name__)
 
@@ -81,7 +92,12 @@ FILES = {
     "widget.css": "text/css; charset=utf-8",
     "sw.js": "text/javascript; charset=utf-8",
     "work.js": "text/javascript; charset=utf-8",
+    "embed.js": "text/javascript; charset=utf-8",
 }
+#: ``embed.js`` is loaded by other sites' pages, on every page view: cached a day by browsers
+#: and proxies (its address has no version, so a change reaches them by the next day), and
+#: used while it is checked again for a week after.
+EMBED_CACHE: Final = "public, max-age=86400, stale-while-revalidate=604800"
 #: Where the page is served besides Rasa's ``/webhooks/webchat/``.
 PUBLIC_PREFIX = "/webchat"
 #: The widget makes its sender id with crypto.randomUUID() (or a random hex string).
@@ -206,23 +222,37 @@ def _sender(data: object) -> str:
     return sender
 
 
-def parse_message(body: bytes) -> tuple[str, str, str | None, PageProof | None]:
-    """``(sender, text, language_hint, proof)`` from the widget's JSON body; ``proof`` is
-    None from a page too old to send a ``ticket``."""
+def parse_message(body: bytes) -> tuple[str, str, dict[str, str], PageProof | None]:
+    """``(sender, text, metadata, proof)`` from the widget's JSON body: ``metadata`` keeps the
+    page's language and its site's organisation when they are well formed (a page cannot
+    refuse its own reader a turn by a bad one); ``proof`` is None from a page too old to send
+    a ``ticket``."""
     data = parse_json(body)
     sender = _sender(data)
     text = data.get("message")
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT_CHARS:
         raise MalformedRequest(f"message must be a text of 1-{MAX_TEXT_CHARS} characters")
-    metadata = data.get("metadata")
-    hint = metadata.get(LANGUAGE_HINT) if isinstance(metadata, dict) else None
     proof = None
     if "ticket" in data:
         ticket = data["ticket"]
         if not isinstance(ticket, str) or not _TICKET_RULE.fullmatch(ticket):
             raise MalformedRequest("ticket must be the one the server gave, or empty")
         proof = PageProof(ticket, Work.from_page(data.get("work")))
-    return sender, text, hint if hint in LANGUAGES else None, proof
+    return sender, text, _page_metadata(data.get("metadata")), proof
+
+
+def _page_metadata(sent: object) -> dict[str, str]:
+    """What the page says of its reader that the turn may use: the page's language
+    (``LANGUAGE_HINT``) and the organisation of the site it is on (``ORGANISATION``)."""
+    if not isinstance(sent, dict):
+        return {}
+    kept: dict[str, str] = {}
+    hint, organisation = sent.get(LANGUAGE_HINT), organisation_in(sent)
+    if isinstance(hint, str) and hint in LANGUAGES:
+        kept[LANGUAGE_HINT] = hint
+    if organisation:
+        kept[ORGANISATION] = organisation
+    return kept
 
 
 def parse_fetch(body: bytes) -> tuple[str, frozenset[str]]:
@@ -260,10 +290,11 @@ def _refused(refusal: Refusal) -> Refused:
     )
 
 
-def _load_assets(settings: WebchatSettings, hotline: str | None) -> dict[str, bytes]:
+def _load_assets(settings: WebchatSettings, hotline: str | None) -> dict[str, PageFile]:
     assets = {name: (ASSETS / name).read_bytes() for name in FILES}
     assets["index.html"] = render_page(assets["index.html"].decode(), settings, hotline)
-    return assets
+    assets["embed.js"] = render_embed(assets["embed.js"].decode())
+    return {name: PageFile.of(body, FILES[name]) for name, body in assets.items()}
 
 
 class _OwnPrefixBlueprint(Blueprint):
@@ -280,10 +311,15 @@ class WebchatMessage:
 
     conversation: str
     text: str
-    language_hint: str | None
+    #: The page's language and its site's organisation, when known (``_page_metadata``).
+    metadata: Mapping[str, str]
     #: The page's ticket and work; None from a page too old to know them.
     proof: PageProof | None = None
     replies: WebchatCollector = field(default_factory=WebchatCollector)
+
+    @property
+    def language_hint(self) -> str | None:
+        return self.metadata.get(LANGUAGE_HINT)
 
 
 class WebchatInput(WebhookInput[WebchatSettings, WebchatMessage]):
@@ -307,8 +343,13 @@ class WebchatInput(WebhookInput[WebchatSettings, WebchatMessage]):
         book only for its database, where delivered caseworker replies are recorded, when the
         deployment has its key (the web chat itself stores no address)."""
         addresses = address_book_for(cls.name()) if seals_addresses() else None
-        settings = for_rasa(WebchatSettings.load)
+        settings = for_rasa(lambda: cls.load_settings(credentials))
         return cls(channel_memory(RedisSettings.load()), addresses, hotline(), settings)
+
+    @classmethod
+    def load_settings(cls, credentials: dict[str, Any] | None) -> WebchatSettings:
+        """From the environment only: the page has no credentials."""
+        return WebchatSettings.load()
 
     def __init__(
         self,
@@ -350,25 +391,35 @@ class WebchatInput(WebhookInput[WebchatSettings, WebchatMessage]):
     def _routes(self, blueprint: Blueprint, on_new_message: OnNewMessage) -> Blueprint:
         # The page answers "/" with 200, so it doubles as Rasa's usual health check.
         @blueprint.route("/", methods=["GET"])
-        async def page(_: Request) -> HTTPResponse:
-            return self._file("index.html")
+        async def page(request: Request) -> HTTPResponse:
+            return self._file(request, "index.html")
 
         @blueprint.route("/widget.js", methods=["GET"])
-        async def script(_: Request) -> HTTPResponse:
-            return self._file("widget.js")
+        async def script(request: Request) -> HTTPResponse:
+            return self._file(request, "widget.js")
 
         @blueprint.route("/widget.css", methods=["GET"])
-        async def style(_: Request) -> HTTPResponse:
-            return self._file("widget.css")
+        async def style(request: Request) -> HTTPResponse:
+            return self._file(request, "widget.css")
 
         @blueprint.route("/sw.js", methods=["GET"])
-        async def service_worker(_: Request) -> HTTPResponse:
+        async def service_worker(request: Request) -> HTTPResponse:
             # Keeps the page's files for opening it offline (widget.js registers it).
-            return self._file("sw.js")
+            return self._file(request, "sw.js")
 
         @blueprint.route("/work.js", methods=["GET"])
-        async def work(_: Request) -> HTTPResponse:
-            return self._file("work.js")
+        async def work(request: Request) -> HTTPResponse:
+            return self._file(request, "work.js")
+
+        @blueprint.route("/embed.js", methods=["GET"])
+        async def embed(request: Request) -> HTTPResponse:
+            # The one tag other sites put on their pages: served to every site; the page it
+            # opens shows only in the frames of those WEBCHAT_ORIGINS names (frame-ancestors).
+            return self._file(
+                request,
+                "embed.js",
+                {"Cache-Control": EMBED_CACHE, "Cross-Origin-Resource-Policy": "cross-origin"},
+            )
 
         @blueprint.route("/webhook", methods=["POST"], stream=True)
         async def webhook(request: Request) -> HTTPResponse:
@@ -408,9 +459,9 @@ class WebchatInput(WebhookInput[WebchatSettings, WebchatMessage]):
         return True
 
     def parse(self, body: bytes, request: Request) -> list[Inbound[WebchatMessage]]:
-        sender, text, hint, proof = parse_message(body)
+        sender, text, metadata, proof = parse_message(body)
         conversation = conversation_id(self.name(), sender)
-        return [Inbound(WebchatMessage(conversation, text, hint, proof))]
+        return [Inbound(WebchatMessage(conversation, text, metadata, proof))]
 
     async def handle(
         self, message: WebchatMessage, on_new_message: OnNewMessage, request: Request
@@ -423,7 +474,6 @@ class WebchatInput(WebhookInput[WebchatSettings, WebchatMessage]):
             logger.debug("webchat: a client is over its limit of %s", admitted.reason)
             raise _refused(admitted)
         message.replies.ticket = admitted.ticket
-        hint = message.language_hint
         agent = request.app.ctx.agent
 
         def incoming(output: OutputChannel) -> UserMessage:
@@ -432,7 +482,7 @@ class WebchatInput(WebhookInput[WebchatSettings, WebchatMessage]):
                 output,
                 message.conversation,
                 input_channel=self.name(),
-                metadata={LANGUAGE_HINT: hint} if hint else {},
+                metadata=dict(message.metadata),
                 # A page's sender is a random secret: one client makes as many as it likes,
                 # so the person is counted by the address the page writes from.
                 person=f"ip:{request.remote_addr or request.ip}",
@@ -454,7 +504,7 @@ class WebchatInput(WebhookInput[WebchatSettings, WebchatMessage]):
         message: WebchatMessage,
         incoming: Callable[[OutputChannel], UserMessage],
         on_new_message: OnNewMessage,
-        agent: Any,
+        agent: Assistant,
     ) -> Outcome:
         """Many people are writing (``sync_turns.py``): the replies in the answer when the turn
         ends within the notice's wait; else the notice now (or nothing, to a page told
@@ -496,7 +546,7 @@ class WebchatInput(WebhookInput[WebchatSettings, WebchatMessage]):
             headers={TICKET_HEADER: given[-1]} if given else None,
         )
 
-    def _welcome_for(self, agent: Any) -> Welcome | None:
+    def _welcome_for(self, agent: Assistant) -> Welcome | None:
         """The first screen's messages from the loaded model's domain (None before one is)."""
         domain = getattr(agent, "domain", None)
         if domain is None:
@@ -512,14 +562,19 @@ class WebchatInput(WebhookInput[WebchatSettings, WebchatMessage]):
             # Its messages expire with the mailbox (MAILBOX_HOURS); the deletion is still done.
             logger.warning("webchat: the mailbox of %s could not be emptied now", conversation)
 
-    def _file(self, name: str) -> HTTPResponse:
-        return HTTPResponse(
-            self.assets[name],
-            content_type=FILES[name],
-            headers={
+    def _file(
+        self, request: Request, name: str, headers: dict[str, str] | None = None
+    ) -> HTTPResponse:
+        """One of the page's files (gzipped, or nothing when the browser has it); the page
+        shows in a frame only on its own origin and the sites ``WEBCHAT_ORIGINS`` names (a
+        site that is not listed gets an empty frame)."""
+        return self.assets[name].response(
+            request,
+            {
                 "Cache-Control": "no-cache",
                 "X-Content-Type-Options": "nosniff",
                 "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
-                "base-uri 'none'; frame-ancestors 'none'",
+                f"base-uri 'none'; frame-ancestors {self.settings.frame_ancestors}",
+                **(headers or {}),
             },
         )

@@ -3,11 +3,18 @@
 ``index.html`` is a template filled once, when the channel is built: the language buttons and
 the page's words come from ``bot/lang`` (the tag and direction of each language from
 ``tags.PAGE_LANGUAGES``, the words from the catalogue's ``webchat`` entries, the digits from
-``letters.WRITTEN_DIGITS``), handed to ``widget.js`` as one JSON block, so a language added to
-``LANGUAGES`` reaches the page without touching the script. The notice shown without
+``letters.WRITTEN_DIGITS``, which browser language is which of ours from ``tags.LOCALES``: a
+browser in ``fa-AF`` opens in Dari), handed to ``widget.js`` as one JSON block, so a language
+added to ``LANGUAGES`` reaches the page without touching the script. The notice shown without
 JavaScript names the other ways in the deployment has (``WebchatSettings``), in every language;
 so does the page's notice to a person told to wait (``ways``: the SMS number, the help line),
-since a wait of half an hour is too long for someone who needs help now.
+since a wait of half an hour is too long for someone who needs help now. A deployment that has
+none of them is told once, in the log, when the page is built (``warn_without_ways_in``): its
+notice can only say that the chat does not work.
+
+``embed.js``, the tag other sites put on their pages, gets its words the same way: the
+button's and the close button's, in every language, with the ``lang`` values of a site's page
+that stand for each (``embed_config``).
 
 The first screen: the page asks ``/welcome?language=…`` for the greeting and the menu a
 "hello" would get, rendered by Rasa's own response generator from the domain for that language
@@ -18,17 +25,23 @@ from __future__ import annotations
 
 import html
 import json
+import logging
 import string
 from typing import Any, Final
 
 from rasa.core.nlg.response import TemplatedNaturalLanguageGenerator
 
-from bot.channels.settings import WebchatSettings
+from bot.channels.settings import (
+    HOTLINE_ENV,
+    WEBCHAT_SMS_NUMBER_ENV,
+    WEBCHAT_TELEGRAM_ENV,
+    WebchatSettings,
+)
 from bot.contract import language_metadata
 from bot.lang import codes, texts
 from bot.lang.letters import WRITTEN_DIGITS
 from bot.lang.names import own_name
-from bot.lang.tags import PAGE_LANGUAGES, direction, tag
+from bot.lang.tags import PAGE_LANGUAGES, direction, locale_languages, tag
 from bot.nlg import LANGUAGE_SLOT, variation_language
 
 #: The catalogue's entries the page's script shows (``bot/lang/texts/webchat.py``), as written:
@@ -46,8 +59,20 @@ PAGE_WORDS: Final = (
     "clear",
     "cleared",
 )
+#: The catalogue's entries ``embed.js`` shows on another site's page: the button's words, the
+#: close button's, and the chat's name (its frame's title, read out by screen readers).
+EMBED_WORDS: Final = ("open", "close", "title")
+#: Where ``embed.js`` takes its table of languages (a comment, so the file as kept is valid).
+EMBED_MARKER: Final = "/*languages*/{}"
 #: What the first screen shows, in this order: what a "hello" is answered with.
 WELCOME: Final = ("utter_greet", "utter_menu")
+#: Logged once when the page is built without any other way in (names, never values).
+NO_WAY_IN_WARNING: Final = (
+    "webchat: a browser without JavaScript is told of no other way in: set "
+    f"{WEBCHAT_SMS_NUMBER_ENV}, {WEBCHAT_TELEGRAM_ENV} or {HOTLINE_ENV} (docs/CHANNELS.md)"
+)
+
+logger = logging.getLogger(__name__)
 
 
 def _isolated(text: str, value: str) -> str:
@@ -99,10 +124,12 @@ def page_config(
     settings: WebchatSettings | None = None, hotline: str | None = None
 ) -> dict[str, Any]:
     """What ``widget.js`` reads from the page: every language's tag, direction, words, digits
-    and other ways in, and the language of a browser that says nothing the page knows."""
+    and other ways in, our language for a browser's (``locales``: ``{"fa": "prs", …}``), and
+    the language of a browser that says nothing the page knows."""
     settings = settings or WebchatSettings()
     return {
         "default": codes.DEFAULT_LANGUAGE,
+        "locales": locale_languages(),
         "languages": {
             code: {
                 "tag": PAGE_LANGUAGES[code].tag,
@@ -116,9 +143,51 @@ def page_config(
     }
 
 
+def embed_config() -> dict[str, Any]:
+    """What ``embed.js`` knows of the languages: each one's tag, direction and words, and the
+    ``lang`` values of a site's page that stand for it (its code, its tag and the tag's
+    language alone: ``prs``, ``fa-af``, ``fa``), lower case."""
+    aliases: dict[str, str] = {}
+    for code in codes.LANGUAGES:
+        written = PAGE_LANGUAGES[code].tag.lower()
+        for alias in (code, written, written.split("-")[0]):
+            aliases.setdefault(alias, code)
+    return {
+        "default": codes.DEFAULT_LANGUAGE,
+        "aliases": aliases,
+        "languages": {
+            code: {
+                "tag": PAGE_LANGUAGES[code].tag,
+                "dir": PAGE_LANGUAGES[code].direction,
+                **{word: texts.text(f"webchat.{word}", code) for word in EMBED_WORDS},
+            }
+            for code in codes.LANGUAGES
+        },
+    }
+
+
+def render_embed(script: str) -> bytes:
+    """``embed.js`` with its table of languages (``embed_config``) in place of its marker."""
+    if script.count(EMBED_MARKER) != 1:
+        raise ValueError(f"embed.js must hold {EMBED_MARKER} once")
+    config = json.dumps(embed_config(), ensure_ascii=False, separators=(",", ":"))
+    return script.replace(EMBED_MARKER, config).encode()
+
+
+def warn_without_ways_in(settings: WebchatSettings, hotline: str | None) -> bool:
+    """Log ``NO_WAY_IN_WARNING`` when the page can name no SMS number, Telegram bot or help
+    line: the operator learns it at the start, not from a person who found no way in.
+    Whether it warned."""
+    if settings.sms_number or settings.telegram or hotline:
+        return False
+    logger.warning(NO_WAY_IN_WARNING)
+    return True
+
+
 def render_page(template: str, settings: WebchatSettings, hotline: str | None) -> bytes:
     """``index.html`` filled in: English until the script knows the person's language, the
     title and the notice in every language."""
+    warn_without_ways_in(settings, hotline)
     default = codes.DEFAULT_LANGUAGE
     config = json.dumps(page_config(settings, hotline), ensure_ascii=False, separators=(",", ":"))
     filled = string.Template(template).substitute(

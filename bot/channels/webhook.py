@@ -17,7 +17,7 @@ provider does differently.
 5. ``handle(message, ...)`` takes the turn (``turns.take_turn``). A turn whose answer and
    apology both failed is forgotten, so that the provider's retry is answered when things are
    back, and the request is 503: the only 503 there is. A connector whose replies go out by
-   the provider's API (``replies_by_api``) and has an ``intake`` (``CHANNEL_INTAKE=queue``,
+   the provider's API (a ``QueuedInput``) and has an ``intake`` (``CHANNEL_INTAKE=queue``,
    bot/channels/intake.py) instead puts the message in line and answers at once: its
    workers take the turn (``take``) without the request;
 6. ``answer(received)``: what the provider expects back when all went well (TwiML, ``ok``,
@@ -25,11 +25,18 @@ provider does differently.
 
 Every refusal has one form on every channel, JSON ``{"error": "..."}`` (``Refused``);
 providers read only the status of it, people's pages the text.
+
+What a connector must write is abstract, so a connector that lacks a hook cannot be made
+(``TypeError`` naming it) and Rasa stops at start-up, in ``make run`` as in production:
+``WebhookInput``'s ``load_settings``, ``set_up``, ``authenticate``, ``parse``, ``handle`` and
+``answer``; a ``QueuedInput`` writes ``take`` instead of ``handle``, and what the intake's
+workers need: ``to_queue``, ``from_queue``, ``say`` and ``reply``.
 """
 
 from __future__ import annotations
 
 import logging
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -56,7 +63,7 @@ from bot.channels.transport import (
     read_body,
     webhook_blueprint,
 )
-from bot.channels.turns import OnNewMessage, Outcome
+from bot.channels.turns import Assistant, OnNewMessage, Outcome
 
 logger = logging.getLogger(__name__)
 
@@ -145,12 +152,13 @@ async def read_parsed(request: Request, limit: int, parse: Callable[[bytes], T])
         raise Refused(400, f"malformed request ({type(error).__name__})") from None
 
 
-class WebhookInput(InputChannel, Generic[S, M]):
+class WebhookInput(InputChannel, Generic[S, M], ABC):
     """A connector whose provider posts messages to ``/webhooks/<name>/webhook``.
 
     A connector gives ``load_settings`` (its frozen settings from the environment and
     credentials), ``set_up`` (its ``api``: the provider's API, closed with the server),
     ``authenticate``, ``parse``, ``handle`` and ``answer``; the receive route is this class's.
+    One whose replies go out by the provider's API derives from ``QueuedInput`` instead.
     """
 
     #: What a refused request lacked (a header's name, "secret"), named in the 403 body.
@@ -160,8 +168,8 @@ class WebhookInput(InputChannel, Generic[S, M]):
     #: The methods it answers (a gateway may deliver with GET and query parameters).
     webhook_methods: ClassVar[tuple[str, ...]] = ("POST",)
     #: Whether replies go out through the provider's API (not in the HTTP answer), so that the
-    #: webhook can be answered before the turn (``intake``). Such a connector gives ``take``,
-    #: ``to_queue``, ``from_queue`` and ``say``.
+    #: webhook can be answered before the turn (``intake``): True for a ``QueuedInput``, and
+    #: only for one (checked when the connector is made).
     replies_by_api: ClassVar[bool] = False
 
     api: ProviderApi
@@ -176,6 +184,15 @@ class WebhookInput(InputChannel, Generic[S, M]):
         max_age: timedelta | None = None,
         intake: Intake | None = None,
     ) -> None:
+        queueable = isinstance(self, QueuedInput)
+        if self.replies_by_api != queueable or (intake is not None and not queueable):
+            raise TypeError(
+                f"{type(self).__name__} has replies_by_api={self.replies_by_api}"
+                f"{' and an intake' if intake is not None else ''}, but is "
+                f"{'' if queueable else 'not '}a QueuedInput: a connector whose replies go out "
+                "by the provider's API, and only such a one, derives from QueuedInput, which asks "
+                "for what the intake's workers need (take, to_queue, from_queue, say, reply)"
+            )
         self.settings = settings
         self.addresses = addresses
         # Retries (and a connector's own state): Redis in production (bot/channels/memory.py).
@@ -183,27 +200,28 @@ class WebhookInput(InputChannel, Generic[S, M]):
         self.seen = SeenMessages(self.memory)
         self.hotline = hotline
         self.max_age = max_age or message_max_age()
-        #: Where messages wait for their turn; None: each is turned before the webhook answers.
-        self.intake = intake if self.replies_by_api else None
+        #: Where messages wait for their turn (a ``QueuedInput``'s only); None: each is
+        #: turned before the webhook answers.
+        self.intake = intake
         self.set_up()
 
+    @abstractmethod
     def set_up(self) -> None:
         """Makes the connector's own parts from ``settings`` and ``memory``: its provider's
         ``api`` at least."""
-        raise NotImplementedError
 
     @classmethod
+    @abstractmethod
     def load_settings(cls, credentials: dict[str, Any] | None) -> S:
         """The connector's settings; secrets come from the environment."""
-        raise NotImplementedError
 
     @classmethod
     def from_credentials(cls, credentials: dict[str, Any] | None) -> InputChannel:
         settings = for_rasa(lambda: cls.load_settings(credentials))
         redis = RedisSettings.load()
         memory = channel_memory(redis)
-        intake = None
-        if cls.replies_by_api:
+        intake: Intake | None = None
+        if issubclass(cls, QueuedInput):
             intake = intake_for(cls.name(), for_rasa(IntakeSettings.load), memory, redis)
         return cls(
             settings,
@@ -213,51 +231,24 @@ class WebhookInput(InputChannel, Generic[S, M]):
             intake=intake,
         )
 
+    @abstractmethod
     def authenticate(self, request: Request) -> bool:
         """Whether the request carries the provider's secret (or a signature to check in
         ``parse``); read from headers, query or path only, never from the body."""
-        raise NotImplementedError
 
+    @abstractmethod
     def parse(self, body: bytes, request: Request) -> list[Inbound[M]]:
         """The messages ``body`` carries; raises ``MalformedRequest`` (400) or ``Forged``
         (403). May run in a worker thread: it reads ``request`` but never changes it."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def handle(self, message: M, on_new_message: OnNewMessage, request: Request) -> Outcome:
         """Takes the turn of one message (``turns.take_turn``); may raise ``Refused`` before
-        it (the web chat's limits). By default ``take`` with Rasa's agent."""
-        return await self.take(message, on_new_message, request.app.ctx.agent)
+        it (the web chat's limits)."""
 
-    async def take(self, message: M, on_new_message: OnNewMessage, agent: Any) -> Outcome:
-        """The turn of one message without its request: what the intake's workers call."""
-        raise NotImplementedError
-
-    def queues(self, message: M) -> bool:
-        """Whether ``message`` waits in line when there is one: a person's message does; what
-        is no one's turn (a provider's delivery statuses) is handled at once."""
-        return True
-
-    def to_queue(self, message: M) -> Queued:
-        """The message as it waits in line (JSON), with its conversation and text."""
-        raise NotImplementedError
-
-    def from_queue(self, data: dict[str, Any]) -> M:
-        """The message back from ``to_queue``'s ``data``."""
-        raise NotImplementedError
-
-    async def say(self, message: M, text: str) -> None:
-        """Sends ``text`` by itself to the person who wrote ``message`` (the notice of the
-        wait); raises ``ProviderFailure`` when the provider refuses it."""
-        raise NotImplementedError
-
-    async def reply(self, message: M, response: dict[str, Any]) -> None:
-        """Sends one of the assistant's replies (as Rasa gives it) to the person who wrote
-        ``message``, later than its turn (``held_replies``); raises ``ProviderFailure``."""
-        raise NotImplementedError
-
+    @abstractmethod
     def answer(self, received: Received[M]) -> HTTPResponse:
         """What the provider expects when every message was taken."""
-        raise NotImplementedError
 
     def body_limit(self) -> int:
         """The most a request of this provider may carry (``transport.BODY_LIMITS``, which
@@ -275,17 +266,6 @@ class WebhookInput(InputChannel, Generic[S, M]):
             return await self.receive(request, on_new_message)
 
         self.routes(blueprint, on_new_message)
-        intake = self.intake
-        if intake is not None:
-
-            @blueprint.listener("after_server_start")
-            async def start_intake(app: Any, _: Any) -> None:
-                await intake.start(self, app.ctx.agent, on_new_message)
-
-            @blueprint.listener("before_server_stop")
-            async def stop_intake(*_: Any) -> None:
-                await intake.stop()
-
         return blueprint
 
     async def receive(self, request: Request, on_new_message: OnNewMessage) -> HTTPResponse:
@@ -304,6 +284,7 @@ class WebhookInput(InputChannel, Generic[S, M]):
                 logger.warning("%s: malformed request refused (%s)", name, refusal.error)
             return refusal.answer()
         received: Received[M] = Received()
+        queued = self if isinstance(self, QueuedInput) else None
         for each in inbound:
             if each.delivery is not None and not await self.seen.first_time(
                 each.delivery, each.remember_seconds
@@ -320,9 +301,9 @@ class WebhookInput(InputChannel, Generic[S, M]):
             # The webhook takes the turn itself when the line cannot be reached; a put that
             # timed out may have reached it all the same: ``at_once`` keeps that copy quiet.
             at_once: str | None = None
-            if self.intake is not None and self.queues(each.message):
+            if queued is not None and self.intake is not None and queued.queues(each.message):
                 key = job_key(each.delivery)
-                if await self._put_in_line(each, key):
+                if await queued.put_in_line(each, key):
                     received.queued += 1
                     continue
                 at_once = key
@@ -345,7 +326,69 @@ class WebhookInput(InputChannel, Generic[S, M]):
         if self.intake is not None and key is not None:
             await self.intake.answered_at_once(key, outcome)
 
-    async def _put_in_line(self, inbound: Inbound[M], key: str) -> bool:
+    def _forged(self, how: str) -> HTTPResponse:
+        logger.warning("%s: refused a request %s %s", self.name(), how, self.credential)
+        return Refused(403, f"missing or wrong {self.credential}").answer()
+
+
+class QueuedInput(WebhookInput[S, M]):
+    """A connector whose replies go out by the provider's API, not in the HTTP answer, so that
+    its webhook can be answered before the turn: with ``CHANNEL_INTAKE=queue`` its messages
+    wait in the intake's line (``intake.Queueable``) and the intake's workers take their turns
+    without the request. What they need is abstract here, so a connector that lacks one of
+    them does not start in ``make run`` either, where the intake is off."""
+
+    replies_by_api: ClassVar[bool] = True
+
+    async def handle(self, message: M, on_new_message: OnNewMessage, request: Request) -> Outcome:
+        """``take`` with Rasa's agent: the turn is the same with or without a line."""
+        return await self.take(message, on_new_message, request.app.ctx.agent)
+
+    @abstractmethod
+    async def take(self, message: M, on_new_message: OnNewMessage, agent: Assistant) -> Outcome:
+        """The turn of one message without its request: what the intake's workers call."""
+
+    def queues(self, message: M) -> bool:
+        """Whether ``message`` waits in line when there is one: a person's message does; what
+        is no one's turn (a provider's delivery statuses) is handled at once."""
+        return True
+
+    @abstractmethod
+    def to_queue(self, message: M) -> Queued:
+        """The message as it waits in line (JSON), with its conversation and text."""
+
+    @abstractmethod
+    def from_queue(self, data: dict[str, Any]) -> M:
+        """The message back from ``to_queue``'s ``data``."""
+
+    @abstractmethod
+    async def say(self, message: M, text: str) -> None:
+        """Sends ``text`` by itself to the person who wrote ``message`` (the notice of the
+        wait); raises ``ProviderFailure`` when the provider refuses it."""
+
+    @abstractmethod
+    async def reply(self, message: M, response: dict[str, Any]) -> None:
+        """Sends one of the assistant's replies (as Rasa gives it) to the person who wrote
+        ``message``, later than its turn (``held_replies``); raises ``ProviderFailure``."""
+
+    def blueprint(self, on_new_message: OnNewMessage) -> Blueprint:
+        """The webhook's blueprint, which starts the intake's workers with the server and
+        stops them with it."""
+        blueprint = super().blueprint(on_new_message)
+        intake = self.intake
+        if intake is not None:
+
+            @blueprint.listener("after_server_start")
+            async def start_intake(app: Any, _: Any) -> None:
+                await intake.start(self, app.ctx.agent, on_new_message)
+
+            @blueprint.listener("before_server_stop")
+            async def stop_intake(*_: Any) -> None:
+                await intake.stop()
+
+        return blueprint
+
+    async def put_in_line(self, inbound: Inbound[M], key: str) -> bool:
         """Puts the message in the intake's line under ``key``; False when the line cannot be
         reached (the turn is then taken at once, as without a line: late is better than lost;
         ``Intake.answering_at_once`` keeps a put that reached the line after all from being
@@ -368,7 +411,3 @@ class WebhookInput(InputChannel, Generic[S, M]):
             )
             return False
         return True
-
-    def _forged(self, how: str) -> HTTPResponse:
-        logger.warning("%s: refused a request %s %s", self.name(), how, self.credential)
-        return Refused(403, f"missing or wrong {self.credential}").answer()

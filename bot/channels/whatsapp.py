@@ -56,6 +56,7 @@ from bot.channels.transport import (
     split_message,
 )
 from bot.channels.turns import (
+    Assistant,
     OnNewMessage,
     Outcome,
     TurnReplies,
@@ -64,7 +65,7 @@ from bot.channels.turns import (
     user_message,
 )
 from bot.channels.typed_numbers import TypedNumbers
-from bot.channels.webhook import Forged, Inbound, Received, Refused, WebhookInput
+from bot.channels.webhook import Forged, Inbound, QueuedInput, Received, Refused
 from bot.channels.whatsapp_templates import template_message
 from bot.contract import FORWARDED, LANGUAGE_HINT, WHATSAPP_TEMPLATE, reply_language
 
@@ -335,13 +336,12 @@ def notified_statuses(value: dict[str, Any]) -> list[ProviderStatus]:
     return found
 
 
-class WhatsAppInput(WebhookInput[WhatsAppSettings, Notified]):
+class WhatsAppInput(QueuedInput[WhatsAppSettings, Notified]):
     """Webhook for the WhatsApp Cloud API at ``/webhooks/whatsapp/webhook``; alerts through
     ``get_output_channel`` (a one-way conversation id needs the address book to find a number).
     """
 
     credential = SIGNATURE_HEADER
-    replies_by_api = True
 
     @classmethod
     def name(cls) -> str:
@@ -464,7 +464,9 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, Notified]):
         output, conversation = self._output(notified)
         await output.send_response(conversation, response)
 
-    async def take(self, notified: Notified, on_new_message: OnNewMessage, agent: Any) -> Outcome:
+    async def take(
+        self, notified: Notified, on_new_message: OnNewMessage, agent: Assistant
+    ) -> Outcome:
         """A person's turn; the statuses item (never in line, ``queues``) recorded."""
         if notified.statuses:
             await self.record_statuses(notified)
@@ -502,4 +504,7 @@ class WhatsAppInput(WebhookInput[WhatsAppSettings, Notified]):
             metadata=metadata,
             person=sender,
         )
-        return await take_turn(incoming, on_new_message, agent, self.hotline)
+        outcome = await take_turn(incoming, on_new_message, agent, self.hotline)
+        if replies.forgotten:
+            await self._numbers.forget(conversation)
+        return outcome

@@ -231,7 +231,8 @@ case_events = Table(
         "case_id",
         Integer,
         ForeignKey("cases.id", ondelete="CASCADE"),
-        nullable=False,
+        #: None for ``case.deleted``, which outlives the case it tells of.
+        nullable=True,
         index=True,
     ),
     Column("event_type", String(16), nullable=False),

@@ -6,12 +6,16 @@ be among them, not cut off after the first. Editors write advice as a request to
 English a sentence that opens with the verb ("Ask…", "Never pay…"); in Dari and Pashto, whose
 verbs close their clause, a clause whose last word is the verb for "you" (Dari «…ید»: «نروید»,
 «بپرسید»); Pashto's «…ئ» is that verb's own ending wherever it stands («مه ځئ», «وپوښتئ چې…»).
+Each is a table keyed by language: a language added to ``LANGUAGES`` stops the import until it
+has its own.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Final
+
+from bot.lang.codes import every_word, gaps, refuse_gaps
 
 #: Per language: how a request to the reader opens (English) or how its clause ends.
 ADVICE_OPENERS: Final[dict[str, tuple[str, ...]]] = {
@@ -49,8 +53,21 @@ ADVICE_ENDINGS: Final[dict[str, tuple[str, ...]]] = {
 }
 #: Languages whose request verb may stand before a clause of its own («وپوښتئ چې…»).
 ANYWHERE: Final[dict[str, bool]] = {"en": False, "prs": False, "ps": True}
-#: Dari words that end as a request does but are nouns or adjectives ("confirmed", "new").
-NOT_REQUESTS: Final = frozenset({"تایید", "تمدید", "تهدید", "جدید", "شدید", "امید", "کلید", "سفید"})
+#: Per language: words that end as a request does but are nouns or adjectives (Dari
+#: "confirmed", "new"); a sentence is read against every language's.
+NOT_REQUESTS_BY_LANGUAGE: Final[dict[str, tuple[str, ...]]] = {
+    "en": (),
+    "prs": ("تایید", "تمدید", "تهدید", "جدید", "شدید", "امید", "کلید", "سفید"),
+    "ps": (),
+}
+NOT_REQUESTS: Final = every_word(NOT_REQUESTS_BY_LANGUAGE)
+
+refuse_gaps(
+    gaps(ADVICE_OPENERS, "bot/lang/advice.py ADVICE_OPENERS")
+    + gaps(ADVICE_ENDINGS, "bot/lang/advice.py ADVICE_ENDINGS")
+    + gaps(ANYWHERE, "bot/lang/advice.py ANYWHERE")
+    + gaps(NOT_REQUESTS_BY_LANGUAGE, "bot/lang/advice.py NOT_REQUESTS_BY_LANGUAGE")
+)
 
 _SENTENCE_END: Final = re.compile(r"(?<=[.!?؟۔])\s+|(?<=[;؛])\s+")
 _CLAUSE_END: Final = re.compile(r"[:;,،؛]")

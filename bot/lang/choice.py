@@ -20,7 +20,9 @@ writes:
 * **A forwarded message** (``contract.FORWARDED``) is someone else's words: an English rumour
   a Dari speaker passes on says nothing of the language they read.
 
-Only an explicit choice (``set_language``) moves a chosen language. Standard library only.
+Only an explicit choice (``set_language``) moves a chosen language. Before a message is parsed,
+``language_of_letters`` is the one guess made from its letters alone (the intake's notice of the
+wait, bot/channels/intake.py). Standard library only.
 Rasa's conversation policy (bot/policies/conversation.py) decides with it on every turn,
 inside the Rasa process, so no turn costs an action-server call for it.
 """
@@ -31,7 +33,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.lang.codes import ARABIC, DEFAULT_LANGUAGE, ENGLISH, LATIN, RTL_LANGUAGES, is_language
+from bot.lang.codes import (
+    ARABIC,
+    DARI,
+    DEFAULT_LANGUAGE,
+    ENGLISH,
+    LATIN,
+    PASHTO,
+    RTL_LANGUAGES,
+    is_language,
+)
+from bot.lang.letters import pashto_letter_count, script_of
 from bot.settings import DEFAULT_FOLLOW_CONFIDENCE
 
 #: Words of the new language a Latin-letter message needs to move a conversation
@@ -102,3 +114,13 @@ def shares_words(language: str, script: object) -> bool:
     """Whether a message of words shared between languages, written in ``script``, can be
     ``language``'s: Arabic-script words are Dari's and Pashto's, Latin letters anyone's."""
     return script != ARABIC or language in RTL_LANGUAGES
+
+
+def language_of_letters(text: str) -> str | None:
+    """The language a text's letters alone say, where nothing else is known yet (the intake's
+    notice of the wait, before the NLU has read the message): Pashto for one of Pashto's own
+    letters, else Dari for Arabic script; None for Latin letters, which English and romanized
+    Dari and Pashto share. The identifier (bot/nlu/langid.py) weighs far more than this."""
+    if script_of(text) != ARABIC:
+        return None
+    return PASHTO if pashto_letter_count(text) else DARI

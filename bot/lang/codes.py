@@ -45,6 +45,12 @@ def sentence_gaps(table: Mapping[str, Mapping[str, object]], name: str) -> list[
     return [gap for key, entry in table.items() for gap in gaps(entry, f"{name}[{key!r}]")]
 
 
+def every_word(table: Mapping[str, Iterable[str]]) -> frozenset[str]:
+    """The words of a table keyed by language, whichever language they are in: a message is
+    read against all of them, since people mix languages and scripts."""
+    return frozenset(word for words in table.values() for word in words)
+
+
 def refuse_gaps(found: Iterable[str]) -> None:
     """Raise IncompleteLanguageTable naming every gap; tables call this when they are built, so
     a language added to ``LANGUAGES`` without its words stops the import with the full list."""

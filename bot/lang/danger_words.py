@@ -22,7 +22,7 @@ Romanized words need not be written in every vowel spelling: bot/danger.py reads
 Dari or Pashto word by its consonants and vowel slots ("zaxmi" is "zakhmi"); a calm phrase can
 keep a lookalike apart ("intezar mekashem", waiting, is not "mekoshem", we kill). Written from
 what people wrote in August 2021 and tuned on the development messages of tests/nlu/danger/dev/,
-dev2/ and dev3/; the test messages beside them were never read for it.
+dev2/, dev3/, dev4/ and dev5/; the test messages beside them were never read for it.
 
 Standard library only: both runtimes import it.
 """
@@ -124,8 +124,8 @@ _EN_TOOK: Final = (
 )  # fmt: skip
 #: Who comes for people: the one side of a threat at home ("Taliban at the door").
 _EN_ACTORS: Final = (
-    "taliban", "talib", "talibs", "armed", "gun", "guns", "gunman", "gunmen", "soldiers",
-    "fighters", "militants", "commander", "strangers", "men", "someone", "somebody", "they", "car",
+    "taliban", "talib", "talibs", "armed", "gun", "guns", "gunman", "gunmen",
+    "fighters", "militants", "commander", "strangers", "men", "someone", "somebody", "car",
     "unknown",
 )  # fmt: skip
 
@@ -230,7 +230,12 @@ ENGLISH_WORDS: Final = DangerWords(
                     ),
                     unless="threat",
                 ),
-                Pair(who=_EN_FAMILY, what=("where is", "where are", "wheres"), span=3),
+                Pair(  # where someone is, unless armed men ask it
+                    who=_EN_FAMILY,
+                    what=("where is", "where are", "wheres"),
+                    span=3,
+                    unless="threat",
+                ),
                 Pair(  # a child alone
                     who=_EN_CHILDREN,
                     what=(
@@ -253,6 +258,8 @@ ENGLISH_WORDS: Final = DangerWords(
                 "leave alone", "left alone at home", "alone in kabul", "alone in afghanistan",
                 "missing school", "missing class", "missing work", "separated into",
                 "separate cases",
+                # the speaker alone, not a child
+                "i go alone", "me alone", "go alone first",
             ),
         ),
         "taken": KindWords(
@@ -278,6 +285,11 @@ ENGLISH_WORDS: Final = DangerWords(
                 "took him to", "took her to", "took them to", "took me to", "took us to", "i took",
                 "we took", "taken to hospital", "taken to the hospital", "took a photo",
                 "taken care", "took over", "taken over", "i picked", "we picked",
+                # a place taken, not a person
+                "took control", "taken control", "take control", "took power", "took the city",
+                "took kabul", "took panjshir", "took the province", "captured kabul", "took out",
+                "taken out", "took some out",
+                "captured the city", "captured panjshir",
             ),
         ),
         "medical": KindWords(
@@ -295,6 +307,8 @@ ENGLISH_WORDS: Final = DangerWords(
                 "head injury", "trampled", "crushed", "stampede", "losing blood", "lost blood",
                 "lot of blood", "skin coming off", "hit by a car", "deep cut", "bad cut",
                 "cut on his", "cut on her",
+                "hit by a bullet", "bullet in his", "bullet in her", "bullet in the",
+                "bullet wound", "got a bullet",
                 # birth
                 "in labour", "in labor", "labour pain", "labor pain", "contractions", "water broke",
                 "waters broke", "water has broken", "giving birth", "give birth", "miscarriage",
@@ -391,10 +405,23 @@ ENGLISH_WORDS: Final = DangerWords(
                 "pain in the neck", "need a doctor's certificate", "need a doctor's letter",
                 "need a doctor's note", "battery is dying", "battery dying", "phone is dying",
                 "dying to", "old injury", "old wound", "scar",
+                "sick and tired", "need doctor s", "need a doctor s", "need doctors certificate",
+                "need a doctor letter", "need a doctor note", "need a doctor certificate",
+                "need doctor letter", "need doctor note", "need doctor certificate",
+                "killed and wounded", "dead and wounded", "dead and injured", "killed and injured",
+                "doctor appointment", "doctor s appointment", "doctors appointment", "visa medical",
+                "medical for the visa", "medical for visa", "medical checkup", "after tear gas",
+                "after the tear gas",
             ),
         ),
         "threat": KindWords(
             alone=(
+                "so they dont find", "so they don't find", "so they do not find",
+                "so they cannot find", "change houses", "changing houses", "where can i hide",
+                "where do i hide", "where to hide", "need to hide", "have to hide",
+                "wrote my name", "name on the wall", "have my file", "cannot go home",
+                "cant go home", "can't go home", "outside with guns", "with their guns",
+                "home addresses", "list of staff", "staff list",
                 # threats: to kill, to punish, "we know where you live"
                 "death threat", "threatened", "threatend", "threatening", "threaten", "threat",
                 "night letter", "shabnama", "shab nama", "letter from the taliban",
@@ -504,6 +531,11 @@ ENGLISH_WORDS: Final = DangerWords(
                 ),
             ),
             calm=(
+                "my late", "late father", "late husband", "late brother",
+                "near airport yesterday", "near the airport yesterday", "shots yesterday",
+                "hunting gun", "hand in", "were killed in", "how many were killed",
+                "how many killed", "killing time", "will not kill", "wont kill", "won't kill",
+                "not kill anyone",
                 "safe journey", "safe trip", "safe travels", "have a safe", "stay safe",
                 "are you safe", "is it safe", "will it be safe", "safe to go", "safe to travel",
                 "are we in danger", "will we be in danger", "beat the protesters",
@@ -526,6 +558,15 @@ ENGLISH_WORDS: Final = DangerWords(
                 "heard that",
                 # English words that read as a Dari form («فیر»-st: shooting)
                 "first", "firstly",
+                # a place closed, not gunfire close by
+                "closed", "is it closed", "fire yesterday", "gunfire yesterday",
+                # staying at home, not men at the door; cars searched at a checkpoint
+                "searching cars", "searched cars", "searching the cars", "checking cars",
+                "we are at home", "we are home", "i am at home", "im at home", "staying home",
+                "staying at home", "stay home", "stay at home",
+                # beating people in the news, not someone's own
+                "beating people", "beating the people", "beat people", "beating protesters",
+                "beating women",
             ),
         ),
     },
@@ -551,6 +592,7 @@ _PRS_FAMILY: Final = (
     "مادرکلان", "پدرکلان", "مادر کلان", "پدر کلان", "بی بی", "بی بی جان", "کاکا", "ماما", "خاله",
     "عمه", "فامیل", "خانواده", "اقارب", "خسر", "خشو", "زنم", "آغا", "آبه", "بابا", "خواهرک", "عروس",
     "داماد", "نامزد", "ساله", "ایور", "بابه", "بابه کلان", "خسربره", "یازنه",
+    "برار", "دوگانگی", "دوگانه",
     # romanized
     *_spellings(
         "{khanum,khanom,khanim,khanumam,khanumem}", "{shohar,shauhar,shuhar,shawhar}", "hamsar",
@@ -559,7 +601,9 @@ _PRS_FAMILY: Final = (
         "{famil,fameli,family,famili}", "khanawada", "{kaka,kakayem,kakaim}", "mama", "khala",
         "amma", "{madarkalan,padarkalan}", "{bibi,bibijan,bibi jan}", "zanam", "{aqareb,aqarib}",
         "agha", "baba", "{nomzad,namzad}", "sala", "{khosur,khusur,khosor,khashu,khoshu,khushu}",
-        "{ewar,ewor,iwar}", "{bobo,boba}", "{dokhtarak,dukhtarak,pesarak,pisarak,bachak,tiflak}",
+        "{ewar,ewor,iwar}", "{bobo,boba}", "{berar,birar,barar,berarem}",
+        "{dugangi,dogangi,dogana,dugana}", "{khoshwa,khushwa,khashwa}",
+        "{dokhtarak,dukhtarak,pesarak,pisarak,bachak,tiflak}",
         # English words with Dari endings ("brother-am")
         "{brother,sister,son,daughter,husband,wife,mother,father,cousin,uncle,aunt}",
     ),
@@ -603,7 +647,7 @@ DARI_WORDS: Final = DangerWords(
         "i", "am", "em", "im", "om", "um", "esh", "ash", "ish", "ha", "haya", "hayam", "an", "en",
         "in", "on", "ast", "st", "e", "y", "m", "sh", "ye", "mo", "mu", "et", "at", "eshan", "ma",
         "ama", "ema", "a", "and", "ad", "ed", "id", "aim", "ayem", "aish", "yem", "ima", "aima",
-        "yam", "yim", "yesh", "ya",
+        "yam", "yim", "yesh", "ya", "esha", "sha",
     ),
     things=(
         "پاسپورت", "تذکره", "تکت", "اسناد", "سند", "مدارک", "ویزه", "ویزا", "کارت", "مبایل",
@@ -632,6 +676,7 @@ DARI_WORDS: Final = DangerWords(
                     "az {dastom,dastam} {kash,raha,khata} {shud,shod,shudan,shodan}",
                     "az {dastem,dast e ma} {kash,raha,khata} {shud,shod,shudan,shodan}",
                     "{hanuz,hanoz,ta hala} pas {namada,nayamada,naamada}",
+                    "{dast,dast e} {dokhtarem,bachem,bacham,pesarem} {az dastem,} raha {shud,shod}",
                     "{zinda,zenda} {as,ast,hast} ya na", "{zinda,zenda} ya {murda,morda}",
                 ),
                 "زنده است یا نه", "زنده اس یا نه", "زنده یا مرده", "چطور پیدایش کنیم",
@@ -655,6 +700,10 @@ DARI_WORDS: Final = DangerWords(
                         "معلوم نیست کجاست", "کجا بردن", "کجا میبرن", "همرای ما نیست",
                         "همرای ما نیس",
                         "پیش ما نیست", "با ما نیست", "کدام طیاره",
+                        "نیافتیم", "نیافتم", "پیدایش نکدیم", "پیدایش نکردیم", "جدا کدن",
+                        "جدا کردند", "جدا کردن", "نمیدانم حالی کجاست", "نمیدانم حالا کجاست",
+                        "نمیفامم حالی کجاست", "دیگه نبود", "دیگر نبود", "ناپیدا", "پیدا نه شده",
+                        "از دست دادم", "از دست دادیم",
                         *_spellings(
                             "{gum,gom,ghum}", "gumshuda", "{ghaib,ghayeb,ghayb,gheib}", "napadid",
                             "{mafqud,mafqod}", "{ladarak,ladarka}",
@@ -678,6 +727,14 @@ DARI_WORDS: Final = DangerWords(
                             "{peda,pida} {namitan,nametan,nemitan,namekonem,nakadem,nakadim}",
                             "{dega,} {paida,payda} nashuda",
                             "{hamrai,hamray,ba} ma {nest,nist,nes}",
+                            "{nayaftem,nayaftim,nayaftam,nayaftom}",
+                            "{joda,juda,jeda,jida} {kadan,kardan,kadand,kardand}",
+                            "{namedanom,namedanam,namedanem,namidanam,namefamem,namefamom}"
+                            " {hala,hali,alan} {kuja,koja,kujast,kojast,kujas,kojas}",
+                            "{dega,digar,dige} {nabud,nabod}", "{napaida,napeda,napayda}",
+                            "{paida,peda,payda} na {shuda,shud,shoda,shod}",
+                            "az dast {dadom,dadam,dadem,dadim}",
+                            "{lawdarak,lahdarak,la darak}",
                         ),
                     ),
                     span=12,
@@ -726,6 +783,7 @@ DARI_WORDS: Final = DangerWords(
                             "{telefon,zang} {nakada,nakarda,nazada}",
                             "{kas,kasi,hichkas} {namega,namegoya}",
                             "{kase,kasi} bardar {nemekona,namekona}",
+                            "pas na {amada,amad,omada,omad,amade}",
                         ),
                     ),
                     span=12,
@@ -753,6 +811,7 @@ DARI_WORDS: Final = DangerWords(
                         *_spellings("{kujast,kojast,kujas,kojas}", "{kuja,koja} {ast,as,hast}"),
                     ),
                     span=3,
+                    unless="threat",
                 ),
                 Pair(  # a child alone
                     who=(
@@ -777,6 +836,9 @@ DARI_WORDS: Final = DangerWords(
                 "دنبال ویزه", "دنبال کار", "کجاست دروازه", "دروازه کجاست", "دفتر کجاست",
                 "میدان هوایی کجاست", "کابل تنها", "تنها با دو", "تنها با سه", "تنها با اولاد",
                 "تنها با اطفال", "تنها با بچه",
+                "خودم تنها", "تنها خودم", "من تنها", "خود تنها", "دیده میتانم", "دیده میتوانم",
+                "ورنه گم", "وگرنه گم", "تنها تذکره", "فقط تذکره",
+                "دیده میتانیم",
                 *_spellings(
                     "tanha {safar,bora,borah,rafta}",
                     # a mother alone with her children, not a child alone
@@ -784,6 +846,9 @@ DARI_WORDS: Final = DangerWords(
                     "{donbal,dunbal} {e,} {parwaz,kar,malumat}",
                     "{kujast,kuja as} darwaza", "darwaza {kujast,kuja as}",
                     "daftar {kujast,kuja as}", "kabul tanha",
+                    "{khodem,khodam,khudam,khudem,man} tanha", "tanha {khodem,khodam,khudam}",
+                    "{dida,deda} {metanom,metanam,metanem,metanim}", "{warna,wagarna} {gum,gom}",
+                    "{tanha,faqat} {tazkira,tazkera}",
                 ),
             ),
         ),
@@ -814,16 +879,24 @@ DARI_WORDS: Final = DangerWords(
             ),
             calm=(
                 "بردنش اجازه", "بردن اجازه", "بردن شان اجازه", "آتش گرفت",
+                "پنجشیر را گرفتن", "پنجشیر ره گرفتن", "کابل را گرفتن", "کابل ره گرفتن",
+                "ولایت را گرفتن", "ولایت ها را گرفتن", "شهر را گرفتن", "کنترول را گرفتن",
+                "کنترول ره گرفتن", "قدرت را گرفتن", "قدرت ره گرفتن",
                 *_spellings(
                     "{burdan,bordan}{,esh} {ejaza,ijaza}",
                     "{atash,atesh} {gereft,greft,grefta,gerefta}",  # caught fire
+                    "{panjshir,panjsher,kabul,welayat,wilayat,shahr,kontrol,control,qodrat}"
+                    " {ra,re,} {gereftan,greftan,giriftan}",
                 ),
             ),
         ),
         "medical": KindWords(
             alone=(
+                "آبش پاره", "آب خواهرم پاره", "آب زنم پاره", "آب خانمم پاره", "مرمی به پایش",
+                "مرمی به پای", "مرمی به دستش", "مرمی به سرش",
                 # unconscious, fainted
                 "بیهوش", "بی هوش", "بیهوشی", "ضعف کرد", "ضعف کده", "ضعف کرده", "غش کرد", "غش کده",
+                "غش کد",
                 "غش کرده", "بیدار نمیشه", "بیدار نمیشود", "بیدار نمیشد", "به هوش نمیایه",
                 "به هوش نمی آید", "هوش نمیایه", "تکان نمیخوره", "تکان نمیخورد", "حرکت نمیکنه",
                 "حرکت نمیکند",
@@ -853,7 +926,7 @@ DARI_WORDS: Final = DangerWords(
                 "کسی داکتر", "کس داکتر", "داکتر میخواهیم", "داکتر میخایم",
                 *_spellings(
                     "{behosh,be hosh,bihosh,bi hosh,behush,be hush}",
-                    "{zaf,zaaf,za'f} {kad,kard,karda,kada}", "ghash {kad,kard,karda,kada}",
+                    "{zaf,zaaf,za'f} {kad,kard,karda,kada}", "{ghash,ghas} {kad,kard,karda,kada}",
                     "{bedar,bidar,bedaar} {namesha,nameshe,nameshawad,namishe,namisha}",
                     "ba hosh {nameya,namiaya,nameyaya}", "takan {namekhora,namikhora,namekhura}",
                     "harakat {namekona,namekuna,namikona,namekonad}", "{zakhmi,zakhm}",
@@ -986,6 +1059,14 @@ DARI_WORDS: Final = DangerWords(
             ),
             calm=(
                 "تصدیق داکتر", "تصدیق صحی", "سند صحی", "اسناد صحی", "ویزه صحی", "ویزه طبی",
+                "فشار خون داره", "فشار خون دارد", "فشار خون دارن", "بعد از گاز اشک آور",
+                "به درد ما خورد", "به درد خورد", "بدرد خورد", "به دردم خورد",
+                "مریض قلبی است", "مریض قلبی اس", "سقوط کابل", "کابل سقوط", "کشته و زخمی",
+                "کشته ها و زخمی ها", "کشته و زخمی ها",
+                *_spellings(
+                    "{feshar,fishar} {e,} {khun,khoon} {dara,darad,daran}",
+                    "bad az gas {e,} {ashkawar,ashk awar}", "{mariz,marize} {e,} qalbi {as,ast}",
+                ),
                 "اسناد شفاخانه", "کارمند شفاخانه", "داکتر هستم", "داکتر استم", "داکتر بودم",
                 "داکتر است", "داکتر هست", "من داکتر", "در شفاخانه کار", "کارمند صحی", "انتظار مریض",
                 "مریض شدم از", "مریض شدیم از", "مریض است ولی", "مریض اس ولی", "دلم", "زن حامله",
@@ -1010,6 +1091,18 @@ DARI_WORDS: Final = DangerWords(
         ),
         "threat": KindWords(
             alone=(
+                "پیدایت میکنیم", "پیدایت می کنیم", "کجا پت شوم", "کجا پنهان شوم", "پت شوم",
+                "پت استیم", "پنهان شدیم", "خانه بدل میکنیم", "هر شب خانه", "هر شب جای",
+                "نامم را به دیوال", "نام مرا به دیوال", "نامم را نوشتن", "دوسیه‌ام پیش",
+                "سراغش را میگیرن", "سراغم را میگیرن", "لست طالبان", "لیست طالبان", "دنبال ما استن",
+                "دنبالم استن",
+                *_spellings(
+                    "{paidat,paydat} {mekonem,mekonim}", "{khana,khane} {pali,palee}",
+                    "{latt,lat} {kadan,kardan,kadand}", "{dunbal,donbal} e ma",
+                    "{sorogh,soragh,surogh} {em,esh} ra {megiran,megirand}",
+                    "{list,lest} e {taliba,taliban}", "{har,hara} shab ja badal",
+                    "{shoharet,shoharit} kuja",
+                ),
                 # threats: to kill, to punish, "we know where you live"
                 "تهدید", "تهدیدم", "تهدید به مرگ", "تهدید کردند", "تهدید کدن", "تهدید میکنن",
                 "شب نامه", "شبنامه", "خط طالبان", "نامه طالبان", "خاین", "خائن", "غدار", "جاسوس",
@@ -1100,17 +1193,26 @@ DARI_WORDS: Final = DangerWords(
                 ),
                 # shooting
                 "فیر کردند", "فیر کدن", "فیر میکنن", "فیر می کنن", "ډز ډز",
+                "پنهان استیم", "پنهان است", "پت است", "پت استیم", "پشت موتر ما", "پشت ما میایه",
+                "ورنه گم میشه", "ورنه گم میشود", "وگرنه گم میشه",
+                "دنبال ما میایه",
                 *_spellings("{fir,fayer,fayr} {kadan,kardan,mekonan,mekunan}", "daz daz"),
+                *_spellings(
+                    "{penhan,pinhan,pet,pit} {as,ast,astom,astem,astim,hastem,shudem,shodem}",
+                    "{posht,pusht} {e,} {ma,motar e ma,motor e ma} {maya,meaya,meyaya,mayan}",
+                    "{donbal,dunbal} {e,} ma {maya,meaya,mekonan}",
+                    "{warna,wagarna} {gum,gom} {mesha,meshe,meshawa}",
+                ),
             ),
             pairs=(
                 Pair(  # armed men or strangers at home, asking, watching
                     who=(
                         "طالبان", "طالبا", "طالب", "طالبها", "مسلح", "تفنگ", "سلاح", "مردها",
-                        "مردا", "مردای", "آدما", "آدمای", "چند نفر", "یک نفر", "عسکر", "موتر",
+                        "مردا", "مردای", "آدما", "آدمای", "چند نفر", "یک نفر", "موتر",
                         "قوماندان", "یک کس", "یک مرد", "موترسایکل", "کلاشینکوف", "کلشینکوف",
                         *_spellings(
                             "{taliban,taliba,taleban,talib,taleba}", "{tofang,tufang}", "silah",
-                            "{mardha,marda}", "{adama,adamay}", "chand nafar", "askar{,ha}",
+                            "{mardha,marda}", "{adama,adamay}", "chand nafar",
                             "{motar,motor}", "{qumandan,qomandan}", "{yak,ye,yek} {kas,nafar,mard}",
                             "{motorsaikel,motorsaykel,motarsaikel}",
                             "{kalashinkov,kalashnikov,klashinkov}",
@@ -1127,7 +1229,8 @@ DARI_WORDS: Final = DangerWords(
                             "talashi", "{muhasira,mohasira}", "berun {e,} khana", "pesh {e,} khana",
                             "{pursan,porsan}", "{istad,estad}", "{megardan,mepalan}",
                             "{peshe,pushte,dame} khana", "{aks,akse} megira", "charkh mezana",
-                            "{amad,amada}", "{pursidan,porsidan}",
+                            "{posht,pusht,dam,pesh} {e,} dar", "{amad,amada}",
+                            "{pursidan,porsidan}",
                         ),
                     ),
                     span=10,
@@ -1188,11 +1291,26 @@ DARI_WORDS: Final = DangerWords(
                 ),
             ),
             calm=(
+                "بکس ها را تلاشی میکنن", "بکسا را تلاشی میکنن", "تلاشی نمیکنن", "هم تلاشی میکنن",
+                *_spellings(
+                    "{bag,bags,baks} {ha,} {ra,} {talashi,talaashi}"
+                    " {mekonan,mekunan,mekona,mekonand}",
+                    "{talashi,talaashi} {namikonan,namekonan,nemekonan}",
+                ),
+                "بکس‌ها را تلاشی", "بکسا را تلاشی", "محافظای مسلح", "محافظین مسلح",
+                "نزدیک میدان فیر", "پت کنم یا",
+                *_spellings(
+                    "{bag,bags,baks} {ha,} {ra,} {talashi,talaashi}",
+                    "{talashi,talaashi} e {posta,poste}",
+                    "{muhafiz,muhafizai,askar hai} {musalah,musallah}",
+                    "{pet,pat} kardan e {dollar,dalar}",
+                ),
                 "سفر بخیر", "در امان", "امن است", "امن اس", "امن هست", "امنیت میدان",
                 "تهدید امنیتی", "هشدار امنیتی", "خطر حمله", "حمله دیروز", "دروازه میدان",
                 "دروازه ابی", "دروازه شمالی", "دروازه شرقی", "دروازه دفتر", "خانه نشین",
                 "در خانه بمانید", "طالبان اعلان", "طالبان گفتند", "عفو طالبان", "حکومت طالبان",
-                "پوسته طالبان", "پوسته های طالبان", "زنگ زد", "زنگ بزن", "زنگ میزن", "زنگ زدن",
+                "پوسته طالبان", "پوسته های طالبان", "پوسته تلاشی", "پوسته های تلاشی", "زنگ زد",
+                "زنگ بزن", "زنگ میزن", "زنگ زدن",
                 "حرف زدن", "حرف میزن", "گپ زدن", "گپ میزن", "قدم زدن", "چیغ میزن", "چیغ زد",
                 "معترضین ره لت کد", "معترضین را لت کرد", "از وقتی که فیر", "وقتی که فیر",
                 "بعد از فیر", "فیر دیروز", "دیروز فیر", "فیر شنید", "صدای فیر شنید", "مرمی خورده",
@@ -1203,6 +1321,8 @@ DARI_WORDS: Final = DangerWords(
                     "darwaza {e,} {maidan,abbey,abi,daftar}", "{taliban,taliba} {elan,goftan}",
                     "{afw,afu} {e,} taliban", "{hukumat,hokumat} {e,} taliban",
                     "{posta,posta ha} {e,} taliban",
+                    "{posta,posta ha} {e,} talashi",
+                    "{edama,idama}",  # continues, not «اعدام» (executed)
                     "zang {zad,zadan,bezan,bezanom,bezanam,mezana,mezanom,mezanam}",
                     "{gap,harf} {zadan,mezana,mezanom}", "{chigh,cheegh} {mezana,mezanan,zad}",
                     "{az waqti,waqti} ke {fir,fayer}", "bad az {fir,fayer}",
@@ -1235,6 +1355,7 @@ _PS_FAMILY: Final = (
     "وروڼو", "خور", "خویندې", "نیا", "نیکه", "انا", "بابا", "کاکا", "تره", "ترور", "ماما", "خاله",
     "کورنۍ", "خپلوان", "خپلوانو", "کلن", "کلنه", "تربور", "خواښې", "خواښی", "ورندار", "ورېندار",
     "خسر", "لېور", "یور",
+    "غبرګوني", "غبرګولي", "اوښی",
     # romanized
     *_spellings(
         "{khaza,khaze,khazza,khazha,khadza}", "{merra,mera,mere,mayra,merha}", "merman", "mor",
@@ -1242,7 +1363,7 @@ _PS_FAMILY: Final = (
         "{wror,wrur,wrora,wrona,wruna}", "khor", "{khwende,khwenday,khwinde}",
         "{nya,niya,nika,nikka}", "ana", "{tra,tror}", "{kurnai,kornai,korni,kor wala,kor wale}",
         "khpalwan{,o}", "{kalan,kalana}", "merah", "{tarbur,tarbor}", "{khwakhe,khwakhi,khwashi}",
-        "{wrendar,wrandar}", "skhar", "{lewar,yor}",
+        "{wrendar,wrandar}", "skhar", "{lewar,yor}", "{ghbargoni,ghbargoli}",
     ),
 )  # fmt: skip
 _PS_PEOPLE: Final = (
@@ -1259,7 +1380,7 @@ _PS_AWAITED: Final = (
 #: Taken away: «یې بوتلو», «ونیول».
 _PS_TOOK: Final = (
     "بوتلل", "بوتلو", "بوتلی", "بوتله", "یوړ", "یووړ", "یوړه", "یووړه", "یوړل", "یووړل", "ونیو",
-    "ونیول", "ونیوه", "نیولی", "بوت", "واخیست", "واخیستل", "ودروله", "ودرول",
+    "ونیول", "ونیوه", "نیولی", "بوت", "واخیست", "واخیستل", "ودروله", "ودرول", "ودراوه",
     *_spellings(
         "{wakhist,wakhistal,wakhista}", "{bewalay,bewale,botlalay}",
         "{botlal,botlay,botlo,botla,botlu}", "{yowur,yawur,yowor,yawor,yowra,yawral,yowral}",
@@ -1283,7 +1404,7 @@ PASHTO_WORDS: Final = DangerWords(
         "پاسپورټ", "پاسپورت", "تذکره", "ټکټ", "ټیکټ", "تکت", "اسناد", "سند", "ویزه", "کارټ", "کارت",
         "موبایل", "مبایل", "ټیلیفون", "تلیفون", "بکس", "پیسې", "ایمیل", "شمېره", "کاغذ", "کاغذونه",
         "فورم", "سیم", "کیلي", "دوسیه", "فایل", "هیله", "نوبت", "څوکۍ", "غوښتنلیک", "لست", "لپټاپ",
-        "سامان", "انسولین", "درمل", "سپری", "تذکرې",
+        "سامان", "انسولین", "درمل", "سپری", "تذکرې", "ویزې",
         # romanized
         "pasport", "passport", "tazkira", "tazkera", "tikat", "ticket", "tiket", "asnad", "sanad",
         "viza", "visa", "waiza", "kart", "card", "mobile", "mobail", "telefon", "tilifon", "phone",
@@ -1294,16 +1415,20 @@ PASHTO_WORDS: Final = DangerWords(
     kinds={
         "missing": KindWords(
             alone=(
+                "اوس نه ښکاري", "نوره یې نه وینم", "نوره نه وینم",
+                *_spellings("os na {khkari,shkari}", "{nora,nura} {ye,} na {winam,wenam}"),
                 "ورک ماشوم", "ماشوم یوازې", "یوازې ماشوم", "لادرکه", "لادرک", "هېڅ درک یې نشته",
                 "هیڅ درک یې نشته", "ژوندی دی که نه", "ژوندی ده که نه", "ژوندی که مړ",
                 "له لاسه راڅخه ووت", "له لاسه راڅخه ووتل", "له لاسه مې ووت",
                 "له لاسه مې ووتل", "له لاسه ووت", "له لاسه ووتل", "تر اوسه نه دی راغلی",
+                "لاس مې پرېښود", "لاس مې یې پرېښود", "لاس مې ترې خلاص شو",
                 "تر اوسه نه ده راغلې", "تر اوسه نه دي راغلي",
                 *_spellings(
                     "{wrak,wruk} mashum", "mashum {yawaze,yawazi}", "{ladraka,la darka,ladarka}",
                     "{hich,heets,hech} {darak,drak} ye {nishta,nshta,nesta}",
                     "la lasa {,rana,me} {watal,wawat,wawatal,watalo,wawata}",
                     "tar {osa,osah} na {de,da,di} {raghalay,raghlay,raghali,raghle}",
+                    "las me {prekhod,prekhowd,prexod,preshod}",
                     "{jwandai,jwanday,zhwanday,zhwandai} {de,da} ka na",
                 ),
             ),
@@ -1323,6 +1448,8 @@ PASHTO_WORDS: Final = DangerWords(
                         "چېرته یې بوتلو",
                         "چېرته یې بوت", "ورکه ده", "ورک دی", "ورکه شوه", "ورک شو", "بېله شوه",
                         "نه دی پیدا شوی", "نه ده پیدا شوې", "اوس نشته",
+                        "نه موندل کېږي", "نه موندل کیږي", "جلا کړ", "جلا کړل", "جلا یې کړ",
+                        "بیا نه وه", "بیا نه و", "نه پوهېږم اوس چېرته",
                         *_spellings(
                             "{wrak,wruk,warak,wurk,wrok}", "{wrake,wruke,wraki}",
                             "{ladraka,ladarka}", "{paida,peyda,pyda} {na shu,nashu,na shwa}",
@@ -1342,6 +1469,9 @@ PASHTO_WORDS: Final = DangerWords(
                             "{wraka,wrak} {da,de,shwa,shu}", "{bela,bel} {shwa,shu,shwe}",
                             "na {de,da} {paida,peyda} {shawe,shaway,shwe,shawi}",
                             "{os,oos} {nishta,nesta}",
+                            "na {mondal,mundal,moondal} {kegi,keji}",
+                            "{jala,bel} {ye,} {kro,kr,kral}", "{bya,bia} na {wa,wo}",
+                            "na {pohegam,pohegu} os {chiri,cherta,chirta,charta}",
                         ),
                     ),
                     span=12,
@@ -1364,6 +1494,7 @@ PASHTO_WORDS: Final = DangerWords(
                         "کور کې نشته",
                         *_spellings(
                             "na {de,di,da,day} {raghalay,raghlay,raghali,raghle,raghli}",
+                            "{nade,nadey,naday,nadi,nada} {raghalay,raghlay,raghali,raghle,raghli}",
                             "{ranaghay,ranaghe,ranaghla,ranaghlal}",
                             "berta na de {raghalay,raghlay}", "na de {rastun,raston}",
                             "khabar na {laro,laru,laram}", "{hich,heets,hech} khabar",
@@ -1384,6 +1515,7 @@ PASHTO_WORDS: Final = DangerWords(
                             "na {de,da,di,day} {rasedalay,rasidalay,rasedali,rasidali}",
                             "{hech,hich} cha na {de,da}",
                             "{ra na,rana} {ghay,ghla,ghlal,ghle}", "{hum,ham} {nishta,nesta}",
+                            "{pata,pat} {nishta,nesta}",
                         ),
                     ),
                     span=12,
@@ -1410,6 +1542,7 @@ PASHTO_WORDS: Final = DangerWords(
                         *_spellings("{chiri,cherta,chirta,charta} {de,da,di}"),
                     ),
                     span=3,
+                    unless="threat",
                 ),
                 Pair(  # a child alone
                     who=_PS_CHILDREN,
@@ -1430,10 +1563,13 @@ PASHTO_WORDS: Final = DangerWords(
                 "پاسپورټ مې ورک", "ټکټ مې ورک", "یوازې سفر", "یوازې ولاړ", "یوازې تللی",
                 "الوتنه لټوو", "کار لټوو", "کار لټوي", "چېرته ده دروازه", "هوايي ډګر چېرته",
                 "کابل کې یوازې",
+                "زه یوازې", "یوازې زه", "یوازې تذکره", "یوازې تذکرې",
                 *_spellings(
                     "{yawaze,yawazi} {safar,tlalay}",
                     "{alwatana,kar,flight} {latawo,latawu,latawi}", "{cherta,chiri} da darwaza",
                     "kabul ke {yawaze,yawazi}",
+                    "za {yawaze,yawazi}", "{yawaze,yawazi} za",
+                    "{yawaze,yawazi,yawazay} {tazkira,tazkire}",
                 ),
             ),
         ),
@@ -1464,11 +1600,21 @@ PASHTO_WORDS: Final = DangerWords(
             calm=(
                 "ګولۍ یې ونیوله", "وړل یې اجازه", "مرګي نیولی", "برق نیولی", "ناروغي نیولی",
                 "wral ye ijaza", "margi niwalay", "سینه یې نیولې", "sina ye niwale", "اور واخیست",
+                "پنجشیر ونیو", "پنجشیر یې ونیو", "کابل ونیو", "کابل یې ونیو", "ولایت ونیو",
+                "ولایتونه ونیول", "ښار ونیو", "واک ونیو", "واک یې ونیو", "کنټرول ونیو",
+                *_spellings(
+                    "{panjshir,kabul,welayat,khar,wak,kontrol,control} {ye,} {wonewo,woniwa,wuniwa}"
+                ),
                 *_spellings("{ur,or,awor} {wakhist,wakhest,wakhista,niwalay}"),  # caught fire
             ),
         ),
         "medical": KindWords(
             alone=(
+                "پښه یې ماته", "لاس یې مات", "ګولۍ لګېدلې", "ګولۍ ولګېده", "په ټېل ټېل کې لاندې",
+                *_spellings(
+                    "{pkha,pxa,pakha} {ye,} mata", "{goli,golai,golay} {lagedali,lagedale,lageda}",
+                    "{dakter,daktar,doctor} pakar {dy,de,day}", "tel tel ke lande",
+                ),
                 # unconscious
                 "بېهوښ", "بې هوښه", "بیهوښه", "بې هوښ", "بېهوښه", "بې سده", "بېسده", "نه راویښېږي",
                 "نه ویښېږي", "نه خوځېږي", "نه خوځیږي",
@@ -1488,6 +1634,10 @@ PASHTO_WORDS: Final = DangerWords(
                 # very sick
                 "حال یې خراب", "حال یې ډېر خراب", "حالت یې خراب", "مړ کیږي", "مړ کېږي", "مړه کیږي",
                 "سخته تبه", "لوړه تبه", "وینه کانګې",
+                "ساه نشي اخیستلای", "ساه نه شي اخیستلای", "ډز خوړلی", "ډز یې خوړلی", "لو وهلی",
+                "لو وهلې",
+                "ګولۍ خوړلې", "ګولۍ یې خوړلې", "ټپ یې", "بې اوبي", "متيازې نه کوي",
+                "متیازې نه کوي",
                 # care now
                 "امبولانس", "لومړنۍ مرسته", "بیړنۍ درملنه", "ژر ډاکټر", "څوک ډاکټر",
                 *_spellings(
@@ -1507,6 +1657,9 @@ PASHTO_WORDS: Final = DangerWords(
                     "lomrani mrasta", "{zhar,zar} {daktar,doctor}", "{tsok,sok} {daktar,doctor}",
                     "{garmi,lmar} {wahalay,wahali,wahale}", "{mar,spi} {chichalay,chichali}",
                     "margi {niwalay,niwale,lari}", "da margi hamla", "barq {wuniwa,niwalay}",
+                    "{daz,golai,golay} {ye,} {khwaralay,khwarale,khorale,khwaralai}",
+                    "tap ye", "{be,bi} {obi,obe}", "{mutiaze,mutyaze,metyaze} na kawi",
+                    "{lu,loo} {wahalay,wahali,wahale}",
                 ),
             ),
             pairs=(
@@ -1593,18 +1746,30 @@ PASHTO_WORDS: Final = DangerWords(
                 "ډاکټره ده", "په روغتون کې کار", "په روغتون کې نرس", "امیندوارې ښځې", "زړونه",
                 "د زیږون تصدیق", "زیږون تصدیق", "ناروغ دی خو", "ناروغه ده خو", "د روغتون د اسنادو",
                 "طبي ویزه", "طبي ویزې", "د وینې فشار دوا", "د فشار دوا", "لاسي بکس", "زړه مې ډک",
-                "لوړ فشار", "ټیټ فشار", "مخکې ټپي",
+                "لوړ فشار", "ټیټ فشار", "مخکې ټپي", "د زړه ناروغي لري", "د زېږون سند",
+                "کابل ولوېد", "کابل سقوط", "مړه او ټپیان", "وژل شوي او ټپیان", "زېږون کاغذ",
+                "د زېږون کاغذ",
+                "زېږون سند",
                 *_spellings(
                     "da {daktar,doctor} tasdiq", "za {daktar,doctor} yam", "{daktar,doctor} wam",
                     "{daktara,doctora} da", "pa roghtun ke {kar,nurse}", "zrune",
                     "da {zegun,zezhun} tasdiq", "{narogh de,naroogha da,naroga da} kho",
                     "da roghtun da asnado", "{tebi,tibbi} {viza,visa}", "da wine fishar dawa",
-                    "lasi baks", "{lwar,tit} fishar",
+                    "lasi baks", "{lwar,tit} fishar", "da zra {naroghi,narogi} lari",
+                    "kabul {wolwed,olwed,wlwed}", "{mri,mre} aw {tapiyan,tapian}",
+                    "{zegun,zezhun,zegon} {kaghaz,sanad}",
                 ),
             ),
         ),
         "threat": KindWords(
             alone=(
+                "پیدا به دې کړو", "پیدا به دې کړو", "چېرته پټ شم", "پټ شم", "کور بدلوو",
+                "هره شپه کور", "طالبان دروازه کې", "طالبان په دروازه", "زما دوسیه",
+                "د امریکا غلام",
+                *_spellings(
+                    "paida ba de {kru,kro}", "{cherta,chirta} pat sham", "kor {badlawu,badalawu}",
+                    "{hara,har} {shpa,shpe} kor", "da {amrika,amrica} {ghulam,ghulaam}",
+                ),
                 # threats: to kill, to punish, "we will come to you"
                 "ګواښ", "ګواښونه", "ګواښ کوي", "ګواښ یې کړی", "د مرګ ګواښ", "وژني", "ووژني", "وژنو",
                 "وژنو دې", "دې وژنو", "مو وژني", "مړ به مو کړي", "مړه به مو کړي", "مړ به دې کړو",
@@ -1633,11 +1798,13 @@ PASHTO_WORDS: Final = DangerWords(
                 ),
                 # beaten, slapped, whipped, tortured
                 "ووهلم", "ووهلو", "ووهل شو", "وهل شوی", "وهل یې", "وهلی", "څپېړه", "څپیړه", "قمچین",
+                "په څپېړو", "په لغتو", "لغتې",
                 "شکنجه", "زور زیاتی", "زورزیاتی", "تاوتریخوالی",
                 *_spellings(
                     "{wowahalam,wuwahalam,wowahalo,wuwahalo}", "{wahalay,wahalai} {shaway,shu}",
                     "{tsapera,tsaperra,chapera}", "{qamchin,qamchino}", "{shkanja,shikanja}",
                     "zor {ziatay,ziati}",
+                    "pa {tsaperu,chaperu,laghato,laghatu}",
                 ),
                 # followed, watched, looked for
                 "پسې راځي", "پسې ګرځي", "پسې دي", "پسې راغلي", "پسې ګرځې", "زما عکس",
@@ -1678,11 +1845,11 @@ PASHTO_WORDS: Final = DangerWords(
             pairs=(
                 Pair(  # armed men or strangers at home
                     who=(
-                        "طالبان", "طالب", "طالبانو", "وسله", "ټوپک", "ټوپکونه", "کسان", "عسکر",
+                        "طالبان", "طالب", "طالبانو", "وسله", "ټوپک", "ټوپکونه", "کسان",
                         "څو کسان", "یو څوک", "موټر", "یو موټر",
                         *_spellings(
-                            "{taliban,talib,talibano}", "{wasla,topak,topakuna}", "kasan", "askar",
-                            "tso kasan", "yaw {tsok,sok}", "{motor,motar,yaw motor}", "{sok,tsok}",
+                            "{taliban,talib,talibano}", "{wasla,topak,topakuna}", "kasan",
+                            "tso kasan", "yaw {tsok,sok}", "{motor,motar,yaw motor}",
                             "yaw saray", "{kalashinkov,kalashnikov,klashinkov}",
                         ),
                     ),
@@ -1705,6 +1872,7 @@ PASHTO_WORDS: Final = DangerWords(
                     who=_PS_PEOPLE,
                     what=(
                         "ووهه", "ووهل", "وهل", "وهلی", "وهي", "ووژل", "وژل", "شکنجه", "واهه",
+                        "وواهه", "ووهله",
                         *_spellings(
                             "{wowaho,wowaha,wuwaha,wowahal,wuwahal,wahal,wahi}",
                             "{wowazhal,wazhal,wowajal}", "{shkanja,shikanja}",
@@ -1746,19 +1914,38 @@ PASHTO_WORDS: Final = DangerWords(
                 ),
             ),
             calm=(
+                "هلته هم تلاشي کوي", "موټرونه تلاشي کوي", "بکسونه تلاشي کوي",
+                *_spellings(
+                    "{bag,bags} talashi {kawi,kawee}", "halta {hum,ham} talashi {kawi,kawee}",
+                ),
+                "بکسونه تلاشي", "وسله وال ساتونکي", "هیڅوک به نه وژني", "په پوسته کې", "پټ کړم که",
+                *_spellings(
+                    "{bag,bags,bagona} talashi", "{wasla wal,waslawal} {satunki,satunkee}",
+                    "{hich,hech} {sok,tsok} ba na {wazhni,wajni}", "pat kram ke",
+                ),
                 "سفر مو په خیر", "خوندي سفر", "ایا خوندي", "خوندي ده", "خوندي دي", "خوندي یو",
                 "امنیتي خبرداری", "امنیتي ګواښ", "د هوايي ډګر دروازه", "د ابي دروازه",
                 "شمالي دروازه", "ختیځه دروازه", "دروازه خلاصه", "دروازه بنده", "جلا دروازه",
                 "طالبانو اعلان", "طالبانو وویل", "د طالبانو عفوه", "د طالبانو حکومت",
-                "د طالبانو پوسته", "په کور کې پاتې شئ", "زنګ ووه", "زنګ وه", "زنګ ووهئ",
+                "د طالبانو پوسته", "په کور کې پاتې شئ", "تلاشي پوسته", "تلاشۍ پوسته", "تلاشۍ پوستې",
+                "تلاشي پوستې", "تلاشۍ پوستو", "ډز خوړلی", "ډز یې خوړلی", "ګولۍ خوړلې", "زنګ ووه",
+                "زنګ وه", "زنګ ووهئ",
                 "ګولۍ خلاصې", "ګولۍ یې خلاصې", "چې ډزې وشوې", "ډزې وشوې", "پرون ډزې", "ټېل وهل",
                 "ټېله وهل", "ټېل وهي", "نه پوهیږو", "نه پوهېږو", "نه پوهیږي", "نه پوهېږي",
                 "د ډزو وروسته", "له ډزو وروسته", "ګرمي وهلی", "لمر وهلی", "چیغې وهي", "ګولۍ لګېدلې",
                 "ګولۍ ولګېده", "مرمۍ لګېدلې", "مرمۍ ولګېده", "ګولۍ ورلګېده",
+                "زنګ وواهه", "زنګ ووهه", "ګرمي وواهه", "لمر وواهه", "زنګ وهلی", "زنګ وهلې",
+                "زنګ وهلي", "زنګ نه دی وهلی", "زنګ یې نه دی وهلی", "لو وهلی", "لو وهلې",
+                "ښار ته ننوتل", "کابل ته ننوتل",
                 *_spellings(
                     "safar mo pa {khair,kheir}", "khwandi {safar,da,di,yu}",
                     "darwaza {khlasa,banda}", "da abbey darwaza", "jala darwaza",
                     "talibano {elan,wowayal}", "da talibano {afwa,hukumat,posta}",
+                    "{talashi,talaashi} {posta,poste,posto}",
+                    "zang {ye,} {na de,} {wahalay,wahali,wahale}",
+                    "{lu,loo} {wahalay,wahali,wahale}",
+                    "{khar,kabul} ta {nanawatal,nanawatali}",
+                    "{daz,golai,golay} {ye,} {khwaralay,khwarale,khorale,khwaralai}",
                     "zang {wawaham,wahi,wawaha,wuwaha,wawahai}", "golai ye khlase",
                     "tel {wahal,wahi}", "{garmi,lmar} {wahalay,wahali,wahale}",
                     "{cheghe,chighe} wahi", "na {pohegu,pohigu,pohegi,pohigi}",
@@ -1776,6 +1963,57 @@ DANGER_WORDS: Final[dict[str, DangerWords]] = {
     DARI: DARI_WORDS,
     PASHTO: PASHTO_WORDS,
 }
+
+#: Words that make a sentence a report of what others saw or said (a video, the news on TV, a
+#: rumour): news of threats, not one's own.
+REPORTS: Final[dict[str, tuple[str, ...]]] = {
+    ENGLISH: (
+        "video", "videos", "clip", "tv", "television", "facebook", "radio", "youtube", "twitter",
+        "rumour", "rumor", "on the news", "in the news", "press conference", "spokesman",
+    ),
+    DARI: (
+        "ویدیو", "ویدیوی", "ویدئو", "کلیپ", "تلویزیون", "فیسبوک", "رادیو", "یوتیوب", "شایعه",
+        "اخبار", "کنفرانس خبری", "سخنگوی", "video", "clip", "telewizion", "tv", "facebook",
+        "radio", "shaya", "shaiya", "press conference", "sokhangoy",
+    ),
+    PASHTO: (
+        "ویډیو", "ویډیوګانې", "کلیپ", "تلویزیون", "ټلویزیون", "فیسبوک", "راډیو", "اوازه",
+        "خبرونو", "ویاند", "خبري کنفرانس", "video", "clip", "tv", "facebook", "radio", "awaza",
+        "press conference", "wayand",
+    ),
+}  # fmt: skip
+
+#: Words that say the danger is over or long past (now fine, found, last year, nobody hurt): a
+#: message with one asks about something else, and neither a wound nor a loss in it is read as
+#: one now; a threat still is.
+RESOLVED: Final[dict[str, tuple[str, ...]]] = {
+    ENGLISH: (
+        "now fine", "is fine now", "are fine now", "now ok", "now okay", "is ok now",
+        "all good now", "recovered", "has healed", "is healed", "last year", "years ago",
+        "as a child", "when i was a child", "nobody was hurt", "no one was hurt",
+        "but he came back", "but she came back", "but they came back",
+        "nobody was injured", "no one was injured", "nobody injured", "no one injured",
+    ),
+    DARI: (
+        "خوب شده", "جور شده", "صحت یاب", "سال گذشته", "پارسال", "چند سال پیش", "وقتی بچه بودم",
+        "در کودکی", "کسی زخمی نشد", "هیچ کس زخمی نشد", "ولی پس آمد", "مگر پس آمد",
+        *_spellings(
+            "{khub,khob,jor} {shuda,shoda}", "{parsal,par sal}", "sal {e,} {gozashta,guzashta}",
+            "{lekin,wale,magar} {shab,} pas {amad,omad}",
+            "{hich kas,hichkas,kasi} zakhmi {nashud,nashuda}",
+        ),
+    ),
+    PASHTO: (
+        "اوس روغ", "روغ دی", "روغ شو", "روغه ده", "جوړ دی", "جوړ شو", "جوړه ده", "تېر کال",
+        "پروسږکال", "یو کال مخکې", "په ماشومتوب", "بېرته راغی", "بېرته راغله", "پیدا شوه",
+        "هیڅوک ټپي نه", "هیچا ته زیان نه",
+        *_spellings(
+            "{os,oos} {jor,rogh}", "{jor,rogh} {de,da,shu,shway,shaway}", "{tera,teer,tir} kal",
+            "yaw kal {makhke,makhki}", "{bertha,berta} {raghay,raghla}", "paida {shwa,shu}",
+            "{hech,hich} {sok,tsok} {zakhmi,tapi} na",
+        ),
+    ),
+}  # fmt: skip
 
 #: Words that make a clause a question wherever they stand, for the answer that follows the help
 #: ("lost my son at the gate, when is the next flight?").
@@ -1799,6 +2037,8 @@ QUESTION_OPENERS: Final[dict[str, tuple[str, ...]]] = {
 
 refuse_gaps(
     gaps(DANGER_WORDS, "bot/lang/danger_words.py DANGER_WORDS")
+    + gaps(REPORTS, "bot/lang/danger_words.py REPORTS")
+    + gaps(RESOLVED, "bot/lang/danger_words.py RESOLVED")
     + gaps(QUESTION_WORDS, "bot/lang/danger_words.py QUESTION_WORDS")
     + gaps(QUESTION_OPENERS, "bot/lang/danger_words.py QUESTION_OPENERS")
 )

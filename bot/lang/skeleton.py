@@ -5,7 +5,9 @@ Romanized Dari and Pashto have no fixed spelling, and Arabic script leaves short
 so vowels (and و / ی, which are vowels as often as not) are dropped on both sides and
 letters people romanize alike share one symbol. Crude on purpose: it only adds evidence
 beside the words' own letters (the rumour matcher, actions/claims/matching.py) or stands in for
-a romanized word the danger words do not spell that way (bot/danger.py).
+a romanized word the danger words do not spell that way (bot/danger.py). Each language's own
+letters are in ``SKELETON_LETTERS``: a language added to ``LANGUAGES`` stops the import until
+its letters have their symbols (Latin letters are read alike for every language).
 
 Standard library only: both runtimes import it.
 """
@@ -13,15 +15,32 @@ Standard library only: both runtimes import it.
 import re
 from typing import Final
 
-#: Arabic-script letters (after the normaliser) → one symbol; "" drops the letter.
-_ARABIC: Final[dict[str, str]] = {
-    "ا": "", "آ": "", "و": "", "ی": "", "ې": "", "ۍ": "", "ئ": "", "ء": "", "ع": "", "ؤ": "",
-    "ب": "b", "پ": "p", "ت": "t", "ط": "t", "ټ": "t", "ث": "s", "س": "s", "ص": "s",
-    "ج": "j", "چ": "C", "ح": "h", "ه": "h", "خ": "x", "ښ": "x", "د": "d", "ډ": "d",
-    "ذ": "z", "ز": "z", "ض": "z", "ظ": "z", "ځ": "z", "ر": "r", "ړ": "r", "ژ": "Z",
-    "ږ": "g", "ګ": "g", "گ": "g", "ش": "S", "غ": "G", "ف": "f", "ق": "k", "ک": "k",
-    "ل": "l", "م": "m", "ن": "n", "ڼ": "n", "څ": "s",
+from bot.lang.codes import DARI, ENGLISH, PASHTO, gaps, refuse_gaps
+
+#: Per language, the letters of its script that the Latin rules below do not read (after the
+#: normaliser) → one symbol; "" drops the letter. English has none: its letters are Latin. Dari's
+#: are the Arabic alphabet's and Persian's; Pashto's those only Pashto writes
+#: (bot/lang/letters.py ``PASHTO_LETTERS``), the others being Dari's too.
+SKELETON_LETTERS: Final[dict[str, dict[str, str]]] = {
+    ENGLISH: {},
+    DARI: {
+        "ا": "", "آ": "", "و": "", "ی": "", "ئ": "", "ء": "", "ع": "", "ؤ": "",
+        "ب": "b", "پ": "p", "ت": "t", "ط": "t", "ث": "s", "س": "s", "ص": "s",
+        "ج": "j", "چ": "C", "ح": "h", "ه": "h", "خ": "x", "د": "d",
+        "ذ": "z", "ز": "z", "ض": "z", "ظ": "z", "ر": "r", "ژ": "Z",
+        "گ": "g", "ش": "S", "غ": "G", "ف": "f", "ق": "k", "ک": "k",
+        "ل": "l", "م": "m", "ن": "n",
+    },
+    PASHTO: {
+        "ې": "", "ۍ": "", "ټ": "t", "ښ": "x", "ډ": "d", "ځ": "z", "ړ": "r", "ږ": "g", "ګ": "g",
+        "ڼ": "n", "څ": "s",
+    },
 }  # fmt: skip
+refuse_gaps(gaps(SKELETON_LETTERS, "bot/lang/skeleton.py SKELETON_LETTERS"))
+#: Every language's letters: a word is read the same whichever language it is in.
+_ARABIC: Final[dict[str, str]] = {
+    letter: symbol for letters in SKELETON_LETTERS.values() for letter, symbol in letters.items()
+}
 
 #: Latin digraphs first, then single letters; vowels, w and y are dropped.
 _LATIN_DIGRAPHS: Final = re.compile("kh|gh|sh|ch|zh|ph|th|ts")

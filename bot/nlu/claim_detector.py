@@ -30,29 +30,22 @@ from rasa.shared.nlu.constants import (
 from rasa.shared.nlu.training_data.message import Message
 
 from bot.contract import FORWARDED
+from bot.lang import question_words
+from bot.lang.codes import every_word
 from bot.lang.normalise import normalise
 
 CHECK_CLAIM: Final = "check_claim"
 METADATA: Final = "metadata"
 #: Longer than this and asking nothing: pasted, not typed as a question.
 LONG_TEXT: Final = 200
-#: Words a question starts with, in its first few words (after the normaliser).
+#: Words a question starts with, in its first few words (after the normaliser): every
+#: language's (bot/lang/question_words.py).
 QUESTION_WORDS: Final = frozenset(
-    normalise(word)
-    for word in (
-        # English
-        "is", "are", "can", "could", "what", "when", "where", "how", "who", "which", "why",
-        "does", "do", "did", "should", "will", "true",
-        # Dari, in Arabic script and Latin letters
-        "آیا", "چه", "چی", "کی", "کجا", "چطور", "چرا", "چند", "کدام", "چگونه", "راست",
-        "aya", "chi", "che", "kuja", "chetor", "chera", "chand", "kodam", "rast",
-        # Pashto
-        "ایا", "څه", "چېرته", "کله", "څنګه", "ولې", "څوک", "کوم", "څو", "ریښتیا",
-        "sa", "cherta", "kala", "sanga", "wali", "sok", "kom", "rishtia",
-    )
-)  # fmt: skip
+    normalise(word) for word in every_word(question_words.QUESTION_WORDS)
+)
 FIRST_WORDS: Final = 4
-#: The person's own requests, which a long message keeps (a forwarded one does not).
+#: The person's own requests, which a long message keeps (a forwarded one does not): intents,
+#: the same in every language.
 OWN_REQUESTS: Final = frozenset(
     {"ask_human", "ask_safety", "delete_my_data", "unsubscribe_alerts", "withdraw_case"}
 )

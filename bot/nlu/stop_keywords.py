@@ -2,8 +2,9 @@
 
 An opt-out must work every time, in any state of the conversation: SMS carriers and users expect
 STOP to end messages at once, and someone whose phone may be searched must not depend on a
-statistical classifier's mood. So the whole message is compared with a fixed list. The same
-words inside a longer sentence ("بس است، حالا فهمیدم") are left to the intent classifier.
+statistical classifier's mood. So the whole message is compared with a fixed list, every
+language's words (bot/lang/stop_words.py). The same words inside a longer sentence ("بس است،
+حالا فهمیدم") are left to the intent classifier.
 """
 
 from __future__ import annotations
@@ -25,47 +26,27 @@ from rasa.shared.nlu.constants import (
 )
 from rasa.shared.nlu.training_data.message import Message
 
+from bot.lang import stop_words
+from bot.lang.codes import every_word
 from bot.lang.letters import ARABIC_PUNCTUATION
 from bot.lang.normalise import normalise
 
 #: The intent an opt-out keyword sets.
 UNSUBSCRIBE_INTENT: Final = "unsubscribe_alerts"
 
-#: Whole-message opt-out keywords, in normalised form (lower case, Persian letter forms).
-OPT_OUT_KEYWORDS: Final = frozenset(
-    {
-        # The carriers' standard set (Twilio and most SMS gateways honour these).
-        "stop", "stopall", "stop all", "unsubscribe", "cancel", "end", "quit",
-        "stop alerts", "stop alert",
-        # Dari: "stop", "enough", "cancel"; "stop" typed in Arabic script.
-        "توقف", "بس", "لغو", "ستاپ", "استاپ",
-        # Pashto: "stop (it)", "turn it off"; Pashto users also write بس.
-        "ودروه", "بند یې کړه",
-        # Romanized Dari and Pashto.
-        "bas", "laghw", "laghv", "tawaqof", "tawaquf", "tawaqqof", "tawaqquf",
-        "wadrawa", "wadarawa",
-    }
-)  # fmt: skip
+#: Whole-message opt-out keywords, in normalised form (lower case, Persian letter forms): every
+#: language's (bot/lang/stop_words.py ``OPT_OUT_WORDS``).
+OPT_OUT_KEYWORDS: Final = every_word(stop_words.OPT_OUT_WORDS)
 
 #: The intent a withdrawal keyword sets: "cancel (my request for a person)".
 WITHDRAW_INTENT: Final = "withdraw_case"
 
-#: Whole-message words that withdraw a request for a caseworker. "cancel", «لغو» and "laghw"
-#: stay opt-out words (carriers honour "cancel"); while a case is open the conversation policy
-#: reads them as a withdrawal too (bot/policies/conversation.py, docs/HANDOFF.md).
-WITHDRAW_ONLY_KEYWORDS: Final = frozenset(
-    {
-        "cancel request", "cancel my request", "withdraw", "withdraw request",
-        # Dari: "cancel it", "stop it".
-        "لغو کن", "لغو کنید", "بس کن", "بس کنید", "لغو درخواست",
-        # Pashto: "cancel it".
-        "لغوه", "لغوه یې کړه", "لغوه یی کړه", "لغوه کړه", "لغوه کړئ",
-        # Romanized Dari and Pashto.
-        "laghw kon", "laghv kon", "bas kon", "laghwa", "laghwa ye kra", "laghwa ye kah",
-        "laghwa kra",
-    }
-)  # fmt: skip
-WITHDRAW_KEYWORDS: Final = WITHDRAW_ONLY_KEYWORDS | {"cancel", "لغو", "laghw", "laghv"}
+#: Whole-message words that withdraw a request for a caseworker (``WITHDRAW_ONLY_WORDS``). Those
+#: of ``WITHDRAWING_OPT_OUTS`` ("cancel", «لغو», "laghw") stay opt-out words (carriers honour
+#: "cancel"); while a case is open the conversation policy reads them as a withdrawal too
+#: (bot/policies/conversation.py, docs/HANDOFF.md).
+WITHDRAW_ONLY_KEYWORDS: Final = every_word(stop_words.WITHDRAW_ONLY_WORDS)
+WITHDRAW_KEYWORDS: Final = WITHDRAW_ONLY_KEYWORDS | every_word(stop_words.WITHDRAWING_OPT_OUTS)
 
 #: Punctuation and quotes people put around a keyword: "STOP!", «بس»، "توقف؟".
 _PUNCTUATION: Final = r"\s.!?,;:'\"«»()\-\u2026" + ARABIC_PUNCTUATION

@@ -20,6 +20,8 @@ from typing import IO
 
 from scripts.stack import StackError, free_port
 
+#: The intake's lines per connector (``INTAKE_PARTITIONS``' default).
+PARTITIONS = 16
 #: Nothing on disk: a killed Redis comes back empty, as one that lost its machine would.
 NO_PERSISTENCE = (
     "--save",
@@ -121,3 +123,37 @@ class RedisServer:
             with contextlib.suppress(OSError):
                 self._log.close()
             self._log = None
+
+
+def _command(*args: str) -> bytes:
+    parts = [f"*{len(args)}\r\n".encode()]
+    for arg in args:
+        data = arg.encode()
+        parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
+    return b"".join(parts)
+
+
+def line_depth(
+    port: int, prefix: str, channel: str, partitions: int = PARTITIONS, db: int = 0
+) -> int:
+    """Messages in ``channel``'s line waiting, parked or being answered (``RedisLine.depth``:
+    an entry leaves its stream only after its turn's replies went out), read with a few raw
+    commands (RESP): the content runtime, which runs the tests and benchmarks that ask, has
+    no redis package."""
+    base = f"{prefix}:intake:{channel}:"
+    streams = [f"{base}{n}{part}" for n in range(partitions) for part in (":first", ":urgent", "")]
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(
+            _command("SELECT", str(db))
+            + b"".join(_command("XLEN", stream) for stream in streams)
+            + _command("GET", f"{base}parked")
+        )
+        reader = sock.makefile("rb")
+        if not reader.readline().startswith(b"+OK"):
+            raise AssertionError(f"Redis refused SELECT {db}")
+        lengths = [reader.readline() for _ in streams]
+        parked = reader.readline()  # a bulk string's length, then the count; "$-1": none
+        parked = reader.readline() if parked.startswith(b"$") and parked != b"$-1\r\n" else b"0"
+    if not all(line.startswith(b":") for line in lengths):
+        raise AssertionError(f"Redis answered XLEN with {lengths[:2]!r}")
+    return sum(int(line[1:]) for line in lengths) + int(parked)

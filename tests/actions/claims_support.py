@@ -11,12 +11,12 @@ from sqlalchemy import delete, select
 
 from actions.claims.models import ANSWER_WINDOW_HOURS
 from actions.content import db
-from actions.content.asks import Ask
+from actions.content.asks import Ask, AskAbout, HiddenAskGroup, asker_of
 from tests.actions.content_support import NOW
 
-#: A rumour three conversations asked about, in Dari, Pashto and English.
+#: A rumour five people asked about, in Dari, Pashto and English, on three channels.
 GATES = "gates-rumour-0001"
-#: One only two conversations asked about: never on the editors' page.
+#: One only two people asked about: never on the editors' page.
 VISA = "visa-rumour-0002"
 
 
@@ -30,7 +30,11 @@ def ask(
     asked_at: datetime = NOW,
     wants_answer: bool = True,
     claim_id: int | None = None,
+    about: AskAbout = AskAbout.CLAIM,
+    tag: str | None = None,
 ) -> None:
+    """An ask as the chat keeps it (``actions/chat/asks.py``); ``tag``: the person tag its
+    message carried, else it counts as its conversation."""
     with db.session_scope() as session:
         session.add(
             Ask(
@@ -39,10 +43,12 @@ def ask(
                 language=language,
                 masked_text=text,
                 group_key=group,
+                about=about,
                 claim_id=claim_id,
                 asked_at=asked_at,
                 wants_answer=wants_answer,
                 answer_by=asked_at + timedelta(hours=ANSWER_WINDOW_HOURS) if wants_answer else None,
+                asker=asker_of(tag),
             )
         )
 
@@ -59,6 +65,7 @@ def person(channel: str, n: int) -> str:
 def clear_asks() -> None:
     with db.session_scope() as session:
         session.execute(delete(Ask))
+        session.execute(delete(HiddenAskGroup))
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import json
 import re
-import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -18,6 +17,7 @@ from rasa_sdk.executor import CollectingDispatcher
 from actions.content.answering import ContentAction
 from actions.content.seed.loader import read_file
 from actions.content.seed.records import parse
+from bot.contract import variations_for
 
 FIXTURES = Path(__file__).parent / "fixtures"
 DOMAIN_DIR = Path(__file__).resolve().parents[2] / "bot" / "domain"
@@ -42,38 +42,6 @@ def tracker(
             {"entity": name, "value": value} for name, value in entities.items()
         ]
     return Tracker.from_dict(state)
-
-
-def said(
-    text: str,
-    language: str = "en",
-    channel: str = "rest",
-    intent: str = "nlu_fallback",
-    entities: dict[str, str] | None = None,
-    sender: str | None = None,
-) -> Tracker:
-    """A conversation whose latest message is ``text``, sent on ``channel`` and read by the
-    NLU as ``intent``."""
-    latest = {
-        "text": text,
-        "intent": {"name": intent, "confidence": 0.9},
-        "entities": [{"entity": k, "value": v} for k, v in (entities or {}).items()],
-    }
-    return Tracker.from_dict(
-        {
-            "sender_id": sender or uuid.uuid4().hex,
-            "slots": {"language": language},
-            "latest_message": latest,
-            "events": [
-                {"event": "action", "name": "action_session_start"},
-                {"event": "user", "text": text, "parse_data": latest, "input_channel": channel},
-            ],
-            "paused": False,
-            "followup_action": None,
-            "active_loop": {},
-            "latest_action_name": "action_listen",
-        }
-    )
 
 
 async def run(action: ContentAction, state: Tracker) -> tuple[Messages, list[dict[str, Any]]]:
@@ -116,7 +84,7 @@ def render(message: dict[str, Any], language: str, channel: str | None = None) -
     def matches(v: dict[str, Any]) -> bool:
         return any(c.get("value") == language for c in v.get("condition") or [])
 
-    on_channel = [v for v in variations if channel and v.get("channel") == channel]
+    on_channel = [v for v in variations if channel and v.get("channel") == variations_for(channel)]
     anywhere = [v for v in variations if not v.get("channel")]
     chosen = next(
         v

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 
 import pytest
 from rasa_sdk import Tracker
-from sqlalchemy import select
+from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
 from actions import publishing
@@ -25,8 +25,8 @@ from actions.content.asks import Ask, AskAbout
 from actions.content.models import RecordKind, Revision
 from bot.channels.sms_render import for_basic_phones
 from bot.channels.sms_segments import segment_count
+from scripts.conversations import said as tracker
 from tests.actions.content_support import NOW, Messages, clock, render, run
-from tests.actions.content_support import said as tracker
 
 pytestmark = pytest.mark.usefixtures("content_db")
 
@@ -173,6 +173,25 @@ async def test_the_airport_answer_gives_way_to_the_answer_an_editors_phrasing_as
     messages, _ = await run(ActionAnswerAirportStatus(clock=clock()), state)
     assert responses(messages) == ["utter_answer"]
     assert "Torkham" in messages[0]["answer"]
+
+
+async def test_a_topics_answer_checks_whether_answers_changed_once_per_turn() -> None:
+    """The route and the rumour's phrasing both read the editors' index: one check serves both."""
+    checks: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if "max(revisions.id)" in statement.lower():
+            checks.append(statement)
+
+    engine = db.get_engine()
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        state = tracker("is abbey gate open", intent="ask_airport_status")
+        messages, _ = await run(ActionAnswerAirportStatus(clock=clock()), state)
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert responses(messages)[0] == "utter_airport_status"
+    assert len(checks) == 1
 
 
 async def test_the_flights_answer_stands_for_a_flight_question() -> None:

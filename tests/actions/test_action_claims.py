@@ -14,11 +14,12 @@ from actions.chat.claim_verdicts import brief_explanation
 from actions.chat.claims import ActionCheckClaim
 from actions.chat.privacy import ActionDeleteMyData
 from actions.content import db
-from actions.content.asks import Ask
+from actions.content.asks import Ask, asker_of
 from actions.content.models import Claim, GuidanceTopic
 from bot.channels.sms_segments import segment_count
 from bot.contract import REMEMBER_ADDRESS
-from tests.actions.content_support import NOW, Messages, clock, render, run, said
+from scripts.conversations import said
+from tests.actions.content_support import NOW, Messages, clock, render, run
 
 pytestmark = pytest.mark.usefixtures("content_db")
 
@@ -177,6 +178,19 @@ async def test_an_unknown_rumour_is_stored_masked_and_the_offer_is_kept_for_72_h
     [ask] = asks(sender)
     assert ask.wants_answer and ask.answer_by is not None
     assert ask.answer_by.replace(tzinfo=expires.tzinfo) == expires
+
+
+async def test_an_ask_counts_as_the_person_its_channel_tagged_else_its_conversation() -> None:
+    """The editors' pages count people: the same tag from another conversation is the same
+    asker; a channel that knows no address (Rasa's REST channel) leaves it to the conversation."""
+    first, second, untagged = (uuid.uuid4().hex for _ in range(3))
+    for sender in (first, second):
+        await check(said(UNKNOWN, "en", "webchat", "check_claim", sender=sender, person="client"))
+    await check(tracker(UNKNOWN, sender=untagged))
+    [one], [other], [rest] = asks(first), asks(second), asks(untagged)
+    assert one.asker == other.asker == asker_of("client") and one.asker is not None
+    assert asker_of("another client") != one.asker
+    assert rest.asker is None
 
 
 async def test_a_channel_that_cannot_write_later_makes_no_offer() -> None:

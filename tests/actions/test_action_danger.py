@@ -138,6 +138,16 @@ async def test_the_operators_hotline_is_given_too(
     assert "بیړنۍ کرښه: \u2068+93 799 000 111\u2069" in chat(helped, "ps")
 
 
+async def test_a_hotline_that_is_one_of_the_lines_is_not_given_twice(
+    content_db: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """make run's demo hotline is the ICRC's line, which a lost child gets first anyway."""
+    monkeypatch.setenv("EMERGENCY_HOTLINE", "+93 700 000 121 (ICRC)")  # the demo line
+    helped, _, _ = await answer("my son is lost at the gate", "en")
+    text = chat(helped, "en")
+    assert "Emergency line" not in text and text.count("000 121") == 1, text
+
+
 async def test_an_open_case_is_marked_urgent_and_gets_the_message(content_db: Engine) -> None:
     await run(ActionRequestCaseworker(clock=clock()), tracker("ask_human", "en"))
     assert the_case()[0].priority == Priority.NORMAL

@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, delete, select, update
 
 from actions import settings
 from actions.cases.models import Author, Case, CaseMessage, CaseStatus, Priority
@@ -41,9 +41,15 @@ NOT_WAITING = {**WAITING, "value": False}
 
 
 async def ask(
-    language: str = "prs", offset: timedelta = timedelta(), text: str | None = None
+    language: str = "prs",
+    offset: timedelta = timedelta(),
+    text: str | None = None,
+    site: object = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``site``: the organisation the web chat's page names, as the page sent it."""
     state = tracker("ask_human", language)
+    if site is not None:
+        state.latest_message["metadata"] = {"organisation": site}
     if text is not None:
         state.latest_message["text"] = text
         [*_, request] = [e for e in state.events if e["event"] == "user"]
@@ -115,6 +121,9 @@ async def test_in_hours_it_says_who_answers_how_soon_and_pauses(
         "telegram",
     )
     assert case.conversation_id == "telegram-5f0c1e7a9b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e"
+    with db.session_scope() as session:  # only its caseworkers see it (test_console_cases.py)
+        answering = session.get(Organisation, case.organisation_id)
+        assert answering is not None and answering.slug == "kabul-aid-network"
     assert [(line.author, line.text) for line in lines] == [
         (Author.ASSISTANT, "ببخشید، پیام شما را نفهمیدم."),
         (Author.PERSON, "میخواهم با یک انسان صحبت کنم"),
@@ -158,6 +167,85 @@ async def test_an_urgent_request_at_night_gets_the_day_and_night_numbers_at_once
     assert "utter_case_urgent_contacts" not in [m["response"] for m in messages]
 
 
+async def test_the_case_goes_to_the_organisation_open_now_with_the_shortest_wait(
+    content_db: Engine,
+) -> None:
+    """Two organisations staff the service: the case is UNHCR's (open, 5 minutes), not Kabul
+    Aid Network's (open, 20 minutes); only UNHCR's caseworkers will see it."""
+    with db.session_scope() as session:
+        session.execute(
+            update(Organisation)
+            .where(Organisation.slug == "unhcr")
+            .values(case_hours="00:00-00:00", case_wait_minutes=5)
+        )
+    messages, _ = await ask("en")
+    assert "usually within 5 minutes" in render(messages[0], "en")
+    [(case, _)] = cases()
+    with db.session_scope() as session:
+        answering = session.get(Organisation, case.organisation_id)
+        assert answering is not None and answering.slug == "unhcr"
+
+
+def answering_slug() -> str:
+    [(case, _)] = cases()
+    with db.session_scope() as session:
+        answering = session.get(Organisation, case.organisation_id)
+        assert answering is not None
+        return answering.slug
+
+
+def unhcr_takes_cases(hours: str = "00:00-00:00") -> None:
+    """UNHCR answers too, within 5 minutes: sooner than Kabul Aid Network's 20."""
+    with db.session_scope() as session:
+        session.execute(
+            update(Organisation)
+            .where(Organisation.slug == "unhcr")
+            .values(case_hours=hours, case_wait_minutes=5)
+        )
+
+
+async def test_on_an_organisations_own_site_its_caseworkers_answer(content_db: Engine) -> None:
+    """The web chat on Kabul Aid Network's page: its case, though UNHCR would answer sooner."""
+    unhcr_takes_cases()
+    messages, _ = await ask("en", site="kabul-aid-network")
+    assert "Kabul Aid Network" in render(messages[0], "en")
+    assert answering_slug() == "kabul-aid-network"
+
+
+async def test_a_site_whose_organisation_is_closed_waits_for_it_unless_urgent(
+    content_db: Engine,
+) -> None:
+    """At 21:00 Kabul Aid Network is closed and UNHCR open: an ordinary case waits for the
+    site's own caseworkers (told when they start); an urgent one goes to UNHCR now."""
+    unhcr_takes_cases()
+    messages, _ = await ask("en", AFTER_HOURS, site="kabul-aid-network")
+    assert messages[0]["response"] == "utter_caseworker_later"
+    assert "Kabul Aid Network" in render(messages[0], "en")
+    assert answering_slug() == "kabul-aid-network"
+    with db.session_scope() as session:
+        session.execute(delete(CaseMessage))
+        session.execute(delete(Case))
+    urgent = "I need a person, my son is bleeding"
+    messages, _ = await ask("en", AFTER_HOURS, text=urgent, site="kabul-aid-network")
+    assert "usually within 5 minutes" in render(messages[0], "en")
+    assert answering_slug() == "unhcr"
+
+
+@pytest.mark.parametrize(
+    "site",
+    ["iom", "no-such-organisation", "KABUL-AID", "kabul aid; drop", ["unhcr"], "x" * 65],
+)
+async def test_a_site_naming_no_organisation_that_takes_cases_changes_nothing(
+    content_db: Engine, site: object
+) -> None:
+    """IOM takes no cases; the others are not organisations, or not slugs at all: the case goes
+    to whoever answers first (UNHCR), and the person is answered as usual."""
+    unhcr_takes_cases()
+    messages, _ = await ask("en", site=site)
+    assert "usually within 5 minutes" in render(messages[0], "en")
+    assert answering_slug() == "unhcr"
+
+
 async def test_without_an_organisation_that_takes_cases_nobody_is_promised(
     content_db: Engine,
 ) -> None:
@@ -184,7 +272,7 @@ async def test_deleting_my_data_deletes_my_cases_and_retention_old_ones(
     content_db: Engine,
 ) -> None:
     await ask("prs")
-    privacy.forget_conversation("telegram-5f0c1e7a9b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e")
+    privacy.forget_conversation("telegram-5f0c1e7a9b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e", NOW)
     assert cases() == []
 
     await ask("prs")

@@ -22,3 +22,13 @@ def test_what_a_reader_sees_ignores_invisible_marks_and_digit_shapes() -> None:
     answered = all_of("RCH871", "QR8010", "۱۵:۵۰")
     assert answered(plain(shown))
     assert not all_of("RCH618")(plain(shown))
+
+
+def test_a_first_sms_may_leave_later_flights_to_more_but_never_the_soonest() -> None:
+    from scripts.bench_sms import soonest_then_rest
+
+    check = soonest_then_rest(["RCH871", "QR8010"], "د پاتې برخې لپاره «نور» ولیکئ.")
+    assert check(plain("\u200eRCH871\u200e نن شپه ۱۲:۱۲\nد پاتې برخې لپاره «نور» ولیکئ."))
+    assert check(plain("RCH871 … QR8010"))
+    assert not check(plain("RCH871 نن شپه ۱۲:۱۲"))  # the second flight, silently dropped
+    assert not check(plain("QR8010\nد پاتې برخې لپاره «نور» ولیکئ."))  # the soonest left out

@@ -284,7 +284,7 @@ async def test_stop_during_a_case_keeps_the_address_for_the_caseworker() -> None
 def test_delete_my_data_removes_the_sealed_address_the_replies_and_the_case() -> None:
     seal_address()
     reply_in_a_taken_case()
-    privacy.forget_conversation(PERSON)
+    privacy.forget_conversation(PERSON, NOW)
     assert address_expiry() is None
     with db.session_scope() as session:
         for table in (Case, CaseMessage, CaseReply):

@@ -1,6 +1,7 @@
 """A helpdesk gets the case lifecycle: opened → message → taken → closed, in order, signed, at
-least once with the same event id; nothing without CASE_WEBHOOK_URL, nothing that names the
-person. Against a real local HTTP receiver, on SQLite and PostgreSQL."""
+least once with the same event id, and ``case.deleted`` when the person deletes their data;
+nothing without CASE_WEBHOOK_URL, nothing that names the person. Against a real local HTTP
+receiver, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from actions.alerts.notifier_settings import WebhookSettings
 from actions.cases import queue, store, webhook_sender, webhooks
 from actions.cases.models import Author, Case, CaseEvent, CaseMessage, EventStatus
 from actions.cases.webhook_sender import CaseWebhookSender
+from actions.chat import privacy
 from actions.content import db
 from actions.content.models import Organisation
 from tests.actions.content_support import NOW
@@ -113,10 +115,13 @@ def open_case(request: str = "مادرم در دروازه شرقی گم شده"
 
 
 def take_and_close(case_id: int) -> None:
+    """farida, a caseworker of the organisation answering the case, takes it and closes it."""
     with db.session_scope() as session:
-        assert queue.take(session, case_id, "farida", NOW + timedelta(minutes=5)) == "farida"
+        answering = session.scalar(select(Case.organisation_id).where(Case.id == case_id))
+        took = queue.take(session, case_id, "farida", NOW + timedelta(minutes=5), answering)
+        assert took == "farida"
     with db.session_scope() as session:
-        assert queue.close(session, case_id, "farida", NOW + timedelta(minutes=30))
+        assert queue.close(session, case_id, "farida", NOW + timedelta(minutes=30), answering)
 
 
 async def deliver(settings: WebhookSettings, until: Callable[[], bool], seconds: float = 10) -> int:
@@ -285,6 +290,34 @@ def test_deleting_a_persons_data_or_retention_deletes_their_events(
     with db.session_scope() as session:
         assert session.scalar(select(func.count()).select_from(CaseEvent)) == 0
         assert session.scalar(select(func.count()).select_from(CaseMessage)) == 0
+
+
+async def test_delete_my_data_asks_the_helpdesk_to_delete_and_its_unsent_lines_never_go(
+    publishing: WebhookSettings, helpdesk: Helpdesk
+) -> None:
+    mine = open_case()
+    await deliver(publishing, lambda: len(helpdesk.received) == 2)  # opened, the request
+    unheard = open_case("visa", conversation="telegram-0badc0ffee0badc0ffee0badc0ffee0badc0ffee")
+    with db.session_scope() as session:
+        case = session.get(Case, mine)
+        assert case is not None
+        webhooks.message_written(session, case, Author.PERSON, "call me on 0799 111 222", NOW)
+    privacy.forget_conversation(PERSON, NOW + timedelta(minutes=3))
+    privacy.forget_conversation("telegram-0badc0ffee0badc0ffee0badc0ffee0badc0ffee", NOW)
+
+    await deliver(publishing, lambda: len(helpdesk.received) == 3)
+    assert helpdesk.events() == [
+        ("case.opened", mine),
+        ("case.message", mine),
+        ("case.deleted", mine),  # never the line written after, nor the unheard-of case
+    ]
+    deleted = helpdesk.received[-1]
+    assert verify(SECRET.encode(), deleted.headers, deleted.body)
+    assert deleted.event["occurred_at"]["kabul"] == "2021-08-24T09:03:00+04:30"
+    assert "0799" not in deleted.body.decode() and "message" not in deleted.event
+    assert unheard not in {case_id for _, case_id in helpdesk.events()}
+    # Nothing of either case is left here, not even the deletion once it was sent.
+    assert statuses() == []
 
 
 def test_a_malformed_url_queues_nothing_and_the_case_opens_all_the_same(

@@ -28,7 +28,7 @@ from actions.alerts.models import Broadcast, Delivery, Topic
 from actions.alerts.subscriptions import Wish
 from actions.chat.airport import ActionAnswerAirportStatus
 from actions.content import db
-from actions.content.models import ConsoleSession, Revision, SignInCode
+from actions.content.models import ConsoleSession, Organisation, Revision, SignInCode
 from actions.publishing import publish
 from tests.actions.admin_support import Tokens, command, fresh_tokens, stored
 from tests.actions.alerts_support import add_subscribers
@@ -530,6 +530,32 @@ def test_invite_prints_a_link_and_a_code_that_signs_in_once(content_db: Engine) 
         assert sessions.redeem(session, code, datetime.now(timezone.utc)).name == "amina"
     with Session(content_db) as session, session.begin(), pytest.raises(sessions.SignInRefused):
         sessions.redeem(session, code, datetime.now(timezone.utc))
+
+
+def test_invite_a_caseworker_of_an_organisation_as_the_help_shows(content_db: Engine) -> None:
+    url = content_db.url
+    if url.get_backend_name() != "sqlite" or url.database is None:
+        pytest.skip("the CLI runs on the SQLite copy; the PostgreSQL schema is shared")
+    database = Path(url.database)
+    shown = " ".join(command(database, "actions.admin", "invite", "--help").stdout.split())
+    assert "--organisation SLUG required for a caseworker" in shown
+    result = command(
+        database, "actions.admin", "invite", "farida", "--role", "caseworker",
+        "--organisation", "kabul-aid-network",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    code = result.stdout.rsplit("code: ", 1)[1].strip()
+    with Session(content_db) as session, session.begin():
+        who = sessions.redeem(session, code, datetime.now(timezone.utc))
+        network = session.scalars(
+            select(Organisation.id).where(Organisation.slug == "kabul-aid-network")
+        ).one()
+    assert (who.name, who.role, who.organisation_id) == ("farida", "caseworker", network)
+    refused = command(database, "actions.admin", "invite", "wahid", "--role", "caseworker")
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert refused.stderr.startswith(
+        "error: a caseworker answers the cases of one organisation: add --organisation SLUG"
+    )
 
 
 async def test_checked_on_a_fact_changed_meanwhile_is_refused_naming_who(

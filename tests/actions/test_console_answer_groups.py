@@ -1,8 +1,10 @@
 """The questions nobody answered, on "What people ask": grouped, ranked by how many people asked
-(then channels, then newest), never shown for fewer than three, a flood from one conversation
-counted once, 20 groups to a page; "Write an answer" starts the answer with what people wrote,
-and publishing it links their asks and tells those who wanted to know. The rumours page keeps
-its own asks."""
+(then channels, then newest), never shown for fewer than five people or for five within minutes
+on one channel, a flood from one person counted once however many conversations it opens, 20
+groups to a page; "Write an answer" starts the answer with what people wrote alike, and
+publishing it links their asks and tells those who wanted to know; "Hide as spam" keeps a group,
+and the questions the chat puts in it later, off the page. The rumours page keeps its own
+asks."""
 
 from __future__ import annotations
 
@@ -14,24 +16,28 @@ import pytest
 from sqlalchemy import Engine, select
 
 from actions.alerts.models import Broadcast, Topic
+from actions.chat.answers import ActionAnswerQuestion
 from actions.content import db
-from actions.content.asks import Ask, AskAbout
+from actions.content.asks import Ask, AskAbout, HiddenAskGroup
 from actions.content.models import Answer
+from scripts.conversations import said
 from tests.actions.alerts_support import deliveries
 from tests.actions.claims_support import ask, asks, no_asks, person
-from tests.actions.console_support import Client, form_of, invitation, visible
-from tests.actions.content_support import NOW
+from tests.actions.console_support import Client, csrf_in, form_of, invitation, visible
+from tests.actions.content_support import NOW, clock, run
 from tests.actions.test_console_cases import browser_for, sign_in_as
 
 __all__ = ["no_asks"]
 
-#: The same question asked by three people, in Dari, Pashto and English.
+#: The same question asked by five people, in Dari, Pashto and English.
 BORDER = "border-question-01"
-#: Asked by four people, but earlier.
+#: Asked by six people, but earlier.
 BUSES = "buses-question-002"
 RUMOUR = "gates-rumour-0001"
 #: The console's clock (``browser_for``): 45 minutes after NOW.
 CONSOLE_NOW = NOW + timedelta(minutes=45)
+LATIN = "rah jalalabad baz ast?"
+PASHTO = "د جلال اباد لار خلاصه ده؟ [phone]"
 ANSWER = {
     "question.en": "Is the road to Jalalabad open?",
     "question.prs": "آیا راه جلال‌آباد باز است؟",
@@ -59,56 +65,52 @@ def question(
     channel: str = "telegram",
     asked_at: datetime = NOW,
     wants_answer: bool = False,
+    tag: str | None = None,
 ) -> None:
     """An unanswered question as the chat keeps it (``actions/chat/asks.py``)."""
-    with db.session_scope() as session:
-        session.add(
-            Ask(
-                conversation_id=conversation,
-                channel=channel,
-                language=language,
-                masked_text=text,
-                group_key=group,
-                about=AskAbout.ANSWER,
-                asked_at=asked_at,
-                wants_answer=wants_answer,
-                answer_by=asked_at + timedelta(hours=72) if wants_answer else None,
-            )
+    ask(
+        conversation,
+        text,
+        group,
+        language=language,
+        channel=channel,
+        asked_at=asked_at,
+        wants_answer=wants_answer,
+        about=AskAbout.ANSWER,
+        tag=tag,
+    )
+
+
+def five_ask_about_the_border(wants_answer: bool = False) -> None:
+    """Five people on three channels: two wrote the Latin letters alike, two the Pashto."""
+    for n, (channel, text, language, minutes) in enumerate(
+        [
+            ("telegram", LATIN, "prs", 0),
+            ("webchat", "راه جلال آباد باز است؟", "prs", 5),
+            ("whatsapp", PASHTO, "ps", 10),
+            ("telegram", LATIN, "prs", 1),
+            ("whatsapp", PASHTO, "ps", 12),
+        ]
+    ):
+        question(
+            person(channel, n + 1),
+            text,
+            language=language,
+            channel=channel,
+            asked_at=NOW + timedelta(minutes=minutes),
+            wants_answer=wants_answer,
+            tag=f"border-{n}",
         )
 
 
-def three_ask_about_the_border(wants_answer: bool = False) -> None:
-    question(
-        person("telegram", 1),
-        "rah jalalabad baz ast?",
-        asked_at=NOW,
-        wants_answer=wants_answer,
-    )
-    question(
-        person("webchat", 2),
-        "راه جلال آباد باز است؟",
-        channel="webchat",
-        asked_at=NOW + timedelta(minutes=5),
-        wants_answer=wants_answer,
-    )
-    question(
-        person("whatsapp", 3),
-        "د جلال اباد لار خلاصه ده؟ [phone]",
-        language="ps",
-        channel="whatsapp",
-        asked_at=NOW + timedelta(minutes=10),
-        wants_answer=wants_answer,
-    )
-
-
-def four_ask_about_buses() -> None:
-    """More people than the border, on one channel, all of them earlier."""
-    for n in range(4):
+def six_ask_about_buses() -> None:
+    """More people than the border, on one channel but over ten hours, all of them earlier."""
+    for n in range(6):
         question(
             person("telegram", 20 + n),
             f"bus ba mazar kai ast? {n}",
             BUSES,
-            asked_at=NOW - timedelta(days=2, minutes=n),
+            asked_at=NOW - timedelta(days=2, hours=2 * n),
         )
 
 
@@ -129,10 +131,10 @@ async def questions_page(editor: Client, query: str = "") -> str:
 
 
 async def test_groups_are_ranked_by_people_not_by_the_newest(editor: Client) -> None:
-    three_ask_about_the_border()
-    four_ask_about_buses()
-    # Three people, the newest of all, but on two channels: after the border's three on three.
-    for n in range(3):
+    five_ask_about_the_border()
+    six_ask_about_buses()
+    # Five people, the newest of all, but on two channels: after the border's five on three.
+    for n in range(5):
         question(
             person("telegram" if n else "whatsapp", 40 + n),
             "visa pakistan?",
@@ -145,55 +147,69 @@ async def test_groups_are_ranked_by_people_not_by_the_newest(editor: Client) -> 
     assert listed(page) == [BUSES, BORDER, "visa-question-003"]
     shown = visible(page)
     assert "Questions waiting for an answer" in shown and "Questions waiting: 3" in shown
-    assert "4 people asked, 4 times" in shown and "3 people asked, 3 times" in shown
-    # The newest messages, masks in the editor's words, escaped; languages and channels.
+    assert "6 people asked, 6 times" in shown and "5 people asked, 5 times" in shown
+    # What two people or more wrote alike, masks in the editor's words, escaped; languages
+    # and channels. The Dari only one person wrote is not shown.
     border = page[page.index(f'data-group="{BORDER}"') :]
     border = border[: border.index("</a>")]
-    assert "د جلال اباد لار خلاصه ده؟ [phone]" in visible(border)
-    assert visible(border).index("[phone]") < visible(border).index("rah jalalabad")
+    assert re.findall(r"<q[^>]*>(.*?)</q>", border, re.S) == [PASHTO, LATIN]
+    assert "راه جلال آباد" not in border
     assert "دری" in visible(border) and "پښتو" in visible(border)
-    assert "webchat" in border and "whatsapp" in border and "telegram" in border
-    assert "Write an answer" in shown
+    assert "Web chat" in border and "WhatsApp" in border and "Telegram" in border
+    assert "Write an answer" in shown and "Hide as spam" in shown
+    # Nobody wrote the buses question alike: its counts only.
+    buses = page[page.index(f'data-group="{BUSES}"') : page.index(f'data-group="{BORDER}"')]
+    assert "<q" not in buses and "No two people wrote it alike" in visible(buses)
 
 
-async def test_a_flood_from_one_conversation_counts_once(editor: Client) -> None:
-    flooder = person("telegram", 7)
-    for n in range(40):
-        question(flooder, f"kabul bank kai baz mesha? {n}", "bank-question-04")
-    question(person("whatsapp", 8), "بانک کابل کی باز میشه؟", "bank-question-04")
+async def test_a_flood_from_one_person_counts_once_from_however_many_conversations(
+    editor: Client,
+) -> None:
+    for n in range(40):  # one web chat address, forty conversations
+        question(
+            person("webchat", 700 + n),
+            "kabul bank kai baz mesha?",
+            "bank-question-04",
+            channel="webchat",
+            tag="one-address",
+        )
+    for n, channel in enumerate(("whatsapp", "telegram", "sms_gateway")):
+        question(
+            person(channel, 8 + n), "بانک کابل کی باز میشه؟", "bank-question-04", channel=channel
+        )
 
     page = await questions_page(editor)
-    assert "bank-question-04" not in page  # two people, however many messages
-    assert "No question without an answer was asked by 3 or more conversations" in visible(page)
+    assert "bank-question-04" not in page  # four people, however many messages
+    nothing = "No question without an answer was asked by 5 or more people, on two channels"
+    assert nothing in visible(page)
 
-    question(person("sms_gateway", 9), "بانک کابل کی خلاصیږي؟", "bank-question-04")
+    question(person("telegram", 12), "بانک کابل کی خلاصیږي؟", "bank-question-04", tag="p12")
     page = await questions_page(editor)
     assert listed(page) == ["bank-question-04"]
-    assert "3 people asked, 42 times" in visible(page)
-    # One line per person: the flooder's forty messages do not fill the group's lines.
+    assert "5 people asked, 44 times" in visible(page)
+    # One person's forty messages are one writer: only what three people wrote alike shows.
     quoted = re.findall(r"<q[^>]*>(.*?)</q>", waiting(page), re.S)
-    assert len(quoted) == 3
-    assert sum("kabul bank" in text for text in quoted) == 1
-    for text in quoted:
-        assert "<" not in text and len(text) <= 80
+    assert quoted == ["بانک کابل کی باز میشه؟"]
 
 
 async def test_the_rumours_page_shows_no_questions_and_the_questions_page_no_rumours(
     editor: Client,
 ) -> None:
-    three_ask_about_the_border()
-    for n in range(3):
-        ask(person("telegram", 50 + n), "abbey gate baz ast?", RUMOUR, asked_at=NOW)
-    # Two rumour asks and a question under one key: neither page counts three people.
-    for n in range(2):
-        ask(person("telegram", 55 + n), "torkham baz ast?", "mixed-group-0007", asked_at=NOW)
-    question(person("telegram", 57), "torkham baz ast?", "mixed-group-0007")
+    five_ask_about_the_border()
+    for n in range(5):
+        channel = ("telegram", "whatsapp")[n % 2]
+        ask(person(channel, 50 + n), "abbey gate baz ast?", RUMOUR, channel=channel)
+    # Four rumour asks and a question under one key: neither page counts five people.
+    for n in range(4):
+        channel = ("telegram", "whatsapp")[n % 2]
+        ask(person(channel, 55 + n), "torkham baz ast?", "mixed-group-0007", channel=channel)
+    question(person("telegram", 59), "torkham baz ast?", "mixed-group-0007")
 
     rumours = await (await editor.get("/console/claims?lang=en")).text()
     assert f"/console/new/claim?group={RUMOUR}" in rumours
     assert BORDER not in rumours and "jalalabad" not in rumours
     assert "mixed-group-0007" not in rumours
-    assert "3 conversations asked, 3 times" in visible(rumours)
+    assert "5 people asked, 5 times" in visible(rumours)
 
     page = await questions_page(editor)
     assert listed(page) == [BORDER]
@@ -208,11 +224,13 @@ async def test_the_rumours_page_shows_no_questions_and_the_questions_page_no_rum
 
 
 async def test_questions_older_than_a_week_are_not_shown(editor: Client) -> None:
-    for n in range(3):
+    for n in range(5):
+        channel = ("telegram", "whatsapp")[n % 2]
         question(
-            person("telegram", 60 + n),
+            person(channel, 60 + n),
             "old question?",
             "old-question-05",
+            channel=channel,
             asked_at=NOW - timedelta(days=8),
         )
     page = await questions_page(editor)
@@ -221,31 +239,32 @@ async def test_questions_older_than_a_week_are_not_shown(editor: Client) -> None
     assert "group" not in hidden
 
 
-async def test_write_an_answer_starts_it_with_what_people_wrote(editor: Client) -> None:
-    three_ask_about_the_border()
-    question(person("telegram", 4), "rah jalalabad baz ast?", asked_at=NOW + timedelta(minutes=1))
+async def test_write_an_answer_starts_it_with_what_people_wrote_alike(editor: Client) -> None:
+    five_ask_about_the_border()
+    question(person("telegram", 6), LATIN, asked_at=NOW + timedelta(minutes=1), tag="p6")
 
     page = await (await editor.get(f"/console/new/answer?group={BORDER}&lang=en")).text()
     form = form_of(page)
     assert form["group"] == BORDER
     assert form["key"] == "rah-jalalabad-baz-ast"
-    phrasings = form["phrasings"].splitlines()
-    # Newest first, a text sent twice once.
-    assert phrasings == [
-        "د جلال اباد لار خلاصه ده؟ [phone]",
-        "راه جلال آباد باز است؟",
-        "rah jalalabad baz ast?",
-    ]
-    assert "Started from a question 4 people asked." in visible(page)
+    # What most people wrote alike first; what one person wrote alone is not prefilled.
+    assert form["phrasings"].splitlines() == [LATIN, PASHTO]
+    assert "Started from a question 6 people asked." in visible(page)
 
     dari = await (await editor.get(f"/console/new/answer?group={BORDER}&lang=prs")).text()
     assert '<html lang="fa-AF" dir="rtl">' in dari
-    assert "از سوالی شروع شده که ۴ نفر پرسیده‌اند." in visible(dari)
+    assert "از سوالی شروع شده که ۶ نفر پرسیده‌اند." in visible(dari)
 
 
 async def test_a_group_in_no_latin_words_gets_a_slug_to_start(editor: Client) -> None:
-    for n in range(3):
-        question(person("telegram", 70 + n), "تذکره برقی کجا گرفته میشه؟", "tazkira-question6")
+    for n in range(5):
+        channel = ("telegram", "whatsapp")[n % 2]
+        question(
+            person(channel, 70 + n),
+            "تذکره برقی کجا گرفته میشه؟",
+            "tazkira-question6",
+            channel=channel,
+        )
     form = form_of(await (await editor.get("/console/new/answer?group=tazkira-question6")).text())
     assert form["key"] == "question-tazkiraquest"
     assert form["phrasings"] == "تذکره برقی کجا گرفته میشه؟"
@@ -254,7 +273,7 @@ async def test_a_group_in_no_latin_words_gets_a_slug_to_start(editor: Client) ->
 async def test_publishing_the_answer_links_the_asks_and_tells_those_waiting(
     editor: Client,
 ) -> None:
-    three_ask_about_the_border(wants_answer=True)
+    five_ask_about_the_border(wants_answer=True)
     page = await (await editor.get(f"/console/new/answer?group={BORDER}&lang=en")).text()
     form = {
         **{
@@ -269,9 +288,9 @@ async def test_publishing_the_answer_links_the_asks_and_tells_those_waiting(
     previewed = await editor.post("/console/new/answer", data={**form, "do": "preview"})
     preview = await previewed.text()
     assert previewed.status == 200, visible(preview)[:2000]
-    # The two who asked on a channel that carries alerts are told: the preview counts them.
-    assert "Publishing alerts 2 subscribers." in visible(preview)
-    assert "Started from a question 3 people asked." in visible(preview)
+    # The four who asked on a channel that carries alerts are told: the preview counts them.
+    assert "Publishing alerts 4 subscribers." in visible(preview)
+    assert "Started from a question 5 people asked." in visible(preview)
     assert all(row.answer_id is None for row in asks())  # a preview changes nothing
     assert deliveries() == []
 
@@ -287,7 +306,12 @@ async def test_publishing_the_answer_links_the_asks_and_tells_those_waiting(
     assert {row.answer_id for row in asks()} == {answer_id}
     assert all(row.claim_id is None for row in asks())
     # Telegram and WhatsApp carry an alert; the web chat cannot, and nobody is told there.
-    assert sorted(d.channel for d in deliveries()) == ["telegram", "whatsapp"]
+    assert sorted(d.channel for d in deliveries()) == [
+        "telegram",
+        "telegram",
+        "whatsapp",
+        "whatsapp",
+    ]
     told = {row.channel: row.told_at for row in asks()}
     assert told["telegram"] is not None and told["webchat"] is None
     # Answered now: off the page.
@@ -296,7 +320,7 @@ async def test_publishing_the_answer_links_the_asks_and_tells_those_waiting(
 
 
 async def test_a_question_nobody_wants_told_is_linked_and_tells_nobody(editor: Client) -> None:
-    three_ask_about_the_border(wants_answer=False)
+    five_ask_about_the_border(wants_answer=False)
     page = await (await editor.get(f"/console/new/answer?group={BORDER}")).text()
     form = {**form_of(page), "key": "jalalabad-road", **ANSWER, "do": "publish"}
     published = await editor.post("/console/new/answer", data=form)
@@ -308,12 +332,12 @@ async def test_a_question_nobody_wants_told_is_linked_and_tells_nobody(editor: C
 async def test_two_hundred_groups_are_read_twenty_to_a_page(editor: Client) -> None:
     with db.session_scope() as session:
         for group in range(45):
-            # Group 0 was asked by the most people, group 44 by the fewest (three).
-            for n in range(3 + (44 - group) // 5):
+            # Group 0 was asked by the most people, group 44 by the fewest (five).
+            for n in range(5 + (44 - group) // 5):
                 session.add(
                     Ask(
                         conversation_id=person("telegram", group * 100 + n),
-                        channel="telegram",
+                        channel=("telegram", "whatsapp")[n % 2],
                         language="prs",
                         masked_text=f"question {group} from {n}",
                         group_key=f"group-{group:02d}",
@@ -345,3 +369,44 @@ async def test_two_hundred_groups_are_read_twenty_to_a_page(editor: Client) -> N
     pashto = await (await editor.get("/console/questions?lang=ps&page=2")).text()
     assert 'dir="rtl"' in pashto
     assert "۲ پاڼه له ۳ څخه" in visible(pashto) and "ځواب ولیکئ" in visible(pashto)
+
+
+async def test_hide_as_spam_keeps_a_question_and_what_the_chat_adds_to_it_off_the_page(
+    editor: Client,
+) -> None:
+    five_ask_about_the_border()
+    page = await questions_page(editor)
+    assert listed(page) == [BORDER]
+    hidden = await editor.post(
+        "/console/questions/hide", data={"csrf": csrf_in(page), "group": BORDER}
+    )
+    after = await hidden.text()
+    assert hidden.url.path == "/console/questions" and listed(after) == []
+    assert "Hidden as spam." in visible(after)
+    assert "Hidden by amina, 2021-08-24 09:45 (Kabul time)" in visible(after)
+    with db.session_scope() as session:
+        (row,) = session.scalars(select(HiddenAskGroup))
+        assert (row.about, row.group_key, row.hidden_by) == (AskAbout.ANSWER, BORDER, "amina")
+
+    # The same question through the chat, from three more people: grouped with the hidden
+    # ones, and hidden with them.
+    for n in range(3):
+        state = said(LATIN, "prs", "telegram", "nlu_fallback", person=f"later-{n}")
+        await run(ActionAnswerQuestion(clock=clock(timedelta(minutes=30))), state)
+    assert {row.group_key for row in asks()} == {BORDER} and len(asks()) == 8
+    assert listed(await questions_page(editor)) == []
+    draft = form_of(await (await editor.get(f"/console/new/answer?group={BORDER}")).text())
+    assert "group" not in draft
+    # The rumours page's hiding is its own: the same key there is not hidden.
+    assert not hidden_as_rumour(BORDER)
+
+    shown = await editor.post(
+        "/console/questions/show", data={"csrf": csrf_in(page), "group": BORDER}
+    )
+    assert listed(await shown.text()) == [BORDER]
+    assert "8 people asked, 8 times" in visible(await shown.text())
+
+
+def hidden_as_rumour(group: str) -> bool:
+    with db.session_scope() as session:
+        return session.get(HiddenAskGroup, (AskAbout.CLAIM, group)) is not None

@@ -5,23 +5,31 @@ case that two take at once."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from datetime import timedelta
+import hashlib
+import re
+from collections.abc import AsyncIterator, Callable
+from datetime import datetime, timedelta
 
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
-from sqlalchemy import Engine, delete, select, update
+from alembic import command
+from sqlalchemy import Engine, delete, insert, select, update
 from sqlalchemy.orm import Session
 
+from actions.admin import cli
 from actions.admin.app import AccessLog, create_app
+from actions.admin.cli import organisation_named
+from actions.admin.console import sessions
 from actions.admin.settings import AdminSettings
 from actions.alerts.models import DeliveryStatus
 from actions.cases import handback, queue, store
 from actions.cases.models import Case, CaseAudit, CaseMessage, CaseReply, CaseStatus
+from actions.common.clock import utc_now_to_second
 from actions.common.rasa_api import refusal
 from actions.content import db
-from actions.content.models import ConsoleSession, SignInCode
+from actions.content.migrate import alembic_config
+from actions.content.models import ConsoleSession, Organisation, SignInCode
 from actions.settings import RasaSettings
 from bot.contract import NotDelivered
 from tests.actions.console_support import Client, csrf_in, invitation, visible
@@ -39,14 +47,22 @@ def no_cases(content_db: Engine) -> Engine:
     return content_db
 
 
-def opened(conversation: str, request: str, minutes_ago: int, language: str = "prs") -> int:
+def opened(
+    conversation: str,
+    request: str,
+    minutes_ago: int,
+    language: str = "prs",
+    organisation: str | None = None,
+) -> int:
+    """A case waiting for ``organisation``'s caseworkers (a slug), or for no organisation's."""
     with db.session_scope() as session:
+        answering = None if organisation is None else organisation_named(session, organisation)
         case = store.open_case(
             session,
             conversation_id=conversation,
             channel="telegram",
             language=language,
-            organisation=None,
+            organisation=answering,
             request=request,
             assistant_answers=["Hello! Ask me about flights."],
             now=NOW - timedelta(minutes=minutes_ago),
@@ -54,8 +70,12 @@ def opened(conversation: str, request: str, minutes_ago: int, language: str = "p
         return case.id
 
 
-async def browser_for(engine: Engine, settings: AdminSettings | None = None) -> Client:
-    app = create_app(engine, settings or AdminSettings(), clock=lambda: LATER)
+async def browser_for(
+    engine: Engine,
+    settings: AdminSettings | None = None,
+    clock: Callable[[], datetime] = lambda: LATER,
+) -> Client:
+    app = create_app(engine, settings or AdminSettings(), clock=clock)
     server = TestServer(app)
     await server.start_server(access_log_class=AccessLog)
     return TestClient(server)
@@ -531,8 +551,28 @@ async def test_the_dari_queue_separates_its_facts_with_a_comma_not_a_dot(
     opened(PERSON, "ویزه ام رد شد", minutes_ago=12)
     text = visible(await (await caseworker.get("/console/cases?lang=prs")).text())
     queue = text[text.index("قضیه‌های باز") :]
-    assert "منتظر، ۵۷ دقیقه انتظار، زبان: دری، کانال: telegram" in queue  # 12 + 45 minutes
+    assert "منتظر، ۵۷ دقیقه انتظار، زبان: دری، کانال: تلگرام" in queue  # 12 + 45 minutes
     assert "·" not in queue
+
+
+@pytest.mark.parametrize(
+    ("language", "channel", "named"),
+    [("prs", "webchat", "چت ویب‌سایت"), ("ps", "webchat", "د وېب پاڼې چټ"),
+     ("en", "sms_gateway", "SMS (gateway)"), ("prs", "a_new_channel", "a new channel")],
+)  # fmt: skip
+async def test_a_caseworker_reads_the_channel_in_her_language(
+    caseworker: Client, language: str, channel: str, named: str
+) -> None:
+    """In the queue, its filter and the case's page; a channel the catalogue does not know yet
+    shows its own name rather than nothing."""
+    case_id = opened(PERSON, "help", minutes_ago=3)
+    with db.session_scope() as session:
+        session.execute(update(Case).where(Case.id == case_id).values(channel=channel))
+    queue = await (await caseworker.get(f"/console/cases?lang={language}")).text()
+    assert f">{named}</option>" in queue
+    assert named in visible(queue[queue.index("</select>") :]) and channel not in visible(queue)
+    page = visible(await (await caseworker.get(f"/console/cases/{case_id}?lang={language}")).text())
+    assert named in page and channel not in page
 
 
 async def test_a_reply_nobody_is_sending_says_so_instead_of_on_its_way(caseworker: Client) -> None:
@@ -546,3 +586,203 @@ async def test_a_reply_nobody_is_sending_says_so_instead_of_on_its_way(caseworke
         session.execute(update(CaseReply).values(next_attempt_at=LATER - timedelta(minutes=3)))
     page = visible(await (await caseworker.get(f"/console/cases/{case_id}?lang=prs")).text())
     assert "هنوز فرستاده نشده: هیچ چیز جواب‌ها را نمی‌فرستد" in page and "در راه" not in page
+
+
+# -- Two organisations staff the service ---------------------------------------------------
+
+AID, UNHCR = "kabul-aid-network", "unhcr"
+
+
+def admin(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    """``python -m actions.admin ARGS`` as the operator runs it, on this test's database."""
+    status = cli.main(list(args))
+    out, err = capsys.readouterr()
+    return status, out + err
+
+
+def invited(capsys: pytest.CaptureFixture[str], name: str, organisation: str) -> str:
+    """The code ``invite NAME --role caseworker --organisation SLUG`` prints."""
+    status, out = admin(
+        capsys, "invite", name, "--role", "caseworker", "--organisation", organisation
+    )
+    assert status == 0, out
+    return out.rsplit("code: ", 1)[1].strip()
+
+
+@pytest.fixture
+def two_organisations(no_cases: Engine) -> Engine:
+    """UNHCR's caseworkers take cases too, beside the demo's Kabul Aid Network."""
+    with db.session_scope() as session:
+        session.execute(
+            update(Organisation).where(Organisation.slug == UNHCR).values(case_hours="00:00-00:00")
+        )
+    return no_cases
+
+
+async def test_each_organisations_caseworker_sees_takes_and_answers_only_its_own_cases(
+    two_organisations: Engine, capsys: pytest.CaptureFixture[str], rasa: tuple[FakeRasa, str]
+) -> None:
+    aid = opened("telegram-kqz", "ویزه ام رد شد", minutes_ago=30, organisation=AID)
+    unhcr = opened("whatsapp-mvw", "pasport ma gum shuda", minutes_ago=20, organisation=UNHCR)
+    nobodys = opened("sms_gateway-xyq", "طفلم زخمی است", minutes_ago=5)  # none was open
+    settings = AdminSettings(rasa=RasaSettings(rasa[1]))
+    async with (
+        await browser_for(two_organisations, settings) as farida,
+        await browser_for(two_organisations, settings) as wahid,
+    ):
+        await sign_in_as(farida, invited(capsys, "farida", AID))
+        await sign_in_as(wahid, invited(capsys, "wahid", UNHCR))
+        for who, own, theirs in (
+            (farida, aid, "pasport ma gum shuda"),
+            (wahid, unhcr, "ویزه ام رد شد"),
+        ):
+            page = await (await who.get("/console/cases")).text()
+            shown = sorted(map(int, re.findall(r'href="/console/cases/(\d+)"', page)))
+            assert shown == sorted((own, nobodys))
+            text = visible(page)
+            assert "Open cases: 2" in text and theirs not in text
+            assert "طفلم زخمی است" in text  # a case no organisation answers: everyone's
+            assert "Your sign-in names no organisation" not in text
+
+        # Another organisation's case is a case that does not exist: 404, never 403.
+        missing = await farida.get("/console/cases/999999")
+        page = await farida.get(f"/console/cases/{unhcr}")
+        assert (page.status, missing.status) == (404, 404)
+        assert visible(await page.text()) == visible(await missing.text())
+        assert "pasport ma gum shuda" not in await page.text()
+        found = await farida.get(f"/console/cases?case={unhcr}")
+        assert f"There is no case {unhcr}." in visible(await found.text())
+        csrf = csrf_in(await (await farida.get("/console/cases")).text())
+        took = await farida.post(f"/console/cases/{unhcr}/take", data={"csrf": csrf})
+        assert took.status == 404
+        wahid_page = await (await wahid.get(f"/console/cases/{unhcr}")).text()
+        held = await wahid.post(f"/console/cases/{unhcr}/take", data={"csrf": csrf_in(wahid_page)})
+        assert "You hold this case now." in visible(await held.text())
+        # Not even a UNHCR case farida held before caseworkers had organisations, nor a waiting
+        # one in a bulk close: Rasa is never asked to hand either back.
+        held = opened("telegram-old", "ma pasport nadaram", minutes_ago=90, organisation=UNHCR)
+        waiting = opened("webchat-zzz", "help", minutes_ago=2, organisation=UNHCR)
+        with db.session_scope() as session:
+            session.execute(
+                update(Case)
+                .where(Case.id == held)
+                .values(status=CaseStatus.TAKEN, taken_by="farida", taken_at=NOW)
+            )
+        for action, fields in (("reply", {"text": "salam", "language": "en"}), ("close", {})):
+            refused = await farida.post(
+                f"/console/cases/{held}/{action}", data={"csrf": csrf, **fields}
+            )
+            assert refused.status == 404, action
+        abuse = await farida.post(
+            "/console/cases/close-as-abuse", data={"csrf": csrf, "case": str(waiting)}
+        )
+        assert "0 cases closed as abuse; 1 left open" in visible(await abuse.text())
+
+    assert rasa[0].calls == [] and replies_of(held) == []
+    with db.session_scope() as session:
+        states = {
+            case.id: (case.status, case.taken_by)
+            for case in session.scalars(select(Case).where(Case.id.in_((unhcr, held, waiting))))
+        }
+        seen_by_farida = session.scalars(
+            select(CaseAudit.case_id).where(CaseAudit.caseworker == "farida")
+        ).all()
+    assert states == {
+        unhcr: (CaseStatus.TAKEN, "wahid"),
+        held: (CaseStatus.TAKEN, "farida"),
+        waiting: (CaseStatus.WAITING, None),
+    }
+    assert not {unhcr, held, waiting} & set(seen_by_farida)
+
+
+async def test_a_caseworker_signed_in_before_organisations_sees_only_cases_nobody_answers(
+    no_cases: Engine, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The upgrade: her session names no organisation (0026 gives the old ones none), so she
+    sees no organisation's case until the operator names hers; then, from her next page, she
+    does, without signing in again."""
+    aid = opened("telegram-kqz", "ویزه ام رد شد", minutes_ago=30, organisation=AID)
+    nobodys = opened("sms_gateway-xyq", "طفلم زخمی است", minutes_ago=5)
+    # The operator's command runs on the real clock, so the console does too.
+    async with await browser_for(no_cases, clock=utc_now_to_second) as zarmina:
+        code = invitation(no_cases, "zarmina", utc_now_to_second(), "caseworker")
+        await sign_in_as(zarmina, code)
+        page = await (await zarmina.get("/console/cases?lang=ps")).text()
+        text = visible(page)
+        assert "ستاسو ننوتل هېڅ اداره نه نوموي" in text and "خلاصې قضیې: ۱" in text
+        assert "python -m actions.admin organisation zarmina SLUG" in text
+        assert f"/console/cases/{nobodys}" in page and f"/console/cases/{aid}" not in page
+        assert (await zarmina.get(f"/console/cases/{aid}")).status == 404
+
+        assert admin(capsys, "organisation", "zarmina", "nowhere") == (
+            1,
+            "error: 'nowhere' is no organisation of the content; organisations that take "
+            "cases: kabul-aid-network\n",
+        )
+        status, out = admin(capsys, "organisation", "zarmina", AID)
+        assert status == 0 and "1 console session(s) and 0 unused invitation(s)" in out
+        page = await (await zarmina.get("/console/cases?lang=en")).text()
+        assert "Open cases: 2" in visible(page) and "names no organisation" not in page
+        assert (await zarmina.get(f"/console/cases/{aid}")).status == 200
+
+
+def test_the_upgrade_to_0026_keeps_a_caseworkers_code_without_an_organisation(
+    no_cases: Engine,
+) -> None:
+    """A code issued before 0026 still signs its caseworker in after it, naming no organisation
+    (SQLite rebuilds the table to add the column: the row must survive)."""
+    config = alembic_config()
+    with no_cases.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0025")
+        code = "ABCDEFGHJKLM"
+        connection.execute(
+            insert(SignInCode.__table__).values(  # only 0025's columns
+                editor="zarmina",
+                code_hash=hashlib.sha256(code.encode()).hexdigest(),  # as sessions.py keeps it
+                role="caseworker",
+                created_at=NOW,
+                expires_at=NOW + timedelta(hours=24),
+            )
+        )
+        command.upgrade(config, "head")
+    with db.session_scope() as session:
+        who = sessions.redeem(session, code, NOW)
+    assert (who.name, who.role, who.organisation_id) == ("zarmina", "caseworker", None)
+
+
+def test_invite_names_a_caseworkers_organisation_and_refuses_what_would_go_wrong(
+    two_organisations: Engine, capsys: pytest.CaptureFixture[str]
+) -> None:
+    taking = "organisations that take cases: kabul-aid-network, unhcr"
+    for args, told in (
+        (("--role", "caseworker", "--organisation", "nowhere"), "'nowhere' is no organisation"),
+        (("--role", "caseworker"), "a caseworker answers the cases of one organisation"),
+        (("--organisation", AID), "'organisation' is for caseworkers (--role caseworker)"),
+    ):
+        status, out = admin(capsys, "invite", "farida", *args)
+        assert status == 1 and out.startswith(f"error: {told}"), out
+        assert taking in out or "editors see no cases" in out
+    with db.session_scope() as session:
+        session.execute(
+            update(Organisation).where(Organisation.slug == UNHCR).values(withdrawn_at=NOW)
+        )
+    status, out = admin(capsys, "invite", "farida", "--role", "caseworker", "--organisation", UNHCR)
+    assert (status, out) == (
+        1,
+        "error: 'unhcr' is withdrawn; organisations that take cases: kabul-aid-network\n",
+    )
+    assert admin(capsys, "sessions")[1].splitlines() == [
+        "Open console sessions (0):",
+        "Unused invitations (0):",
+    ]
+    invited(capsys, "farida", AID)
+    listed = admin(capsys, "sessions")[1].splitlines()
+    assert listed[2].split()[:3] == ["farida", "caseworker", "issued"]
+    assert listed[2].endswith("organisation kabul-aid-network")
+    assert admin(capsys, "organisation", "ghost", AID) == (
+        1,
+        "error: ghost has no open caseworker session and no unused caseworker invitation; see "
+        "`sessions`, or invite them: python -m actions.admin invite ghost --role caseworker "
+        "--organisation kabul-aid-network\n",
+    )

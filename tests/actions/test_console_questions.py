@@ -127,7 +127,7 @@ async def test_counts_by_intent_language_channel_hour_and_day_in_pashto(editor: 
     assert "۵۰ پیغامونه؛ ۷ یې ځواب نه شول." in text
     assert "الوتنې ۴۳" in text and "پوه نه شو ۷" in text and "مرسته" not in text
     assert "پښتو · عربي لیک ۴۳" in text and "دری · لاتیني توري ۷" in text
-    assert "telegram ۴۳" in text and "whatsapp ۷" in text
+    assert "ټیلیګرام ۴۳" in text and "واټس اپ ۷" in text
     # A row of a whole UTC hour (as counted before Kabul hours): the Kabul hour it starts in.
     kabul_hour = (hour + timedelta(hours=4, minutes=30)).replace(minute=0).strftime("%H:%M")
     assert f"{kabul_hour} ۵۰".translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) in text

@@ -167,7 +167,13 @@ async def test_sessions_lists_who_is_in_and_who_is_invited_never_a_secret(
     assert lines[1].endswith(f"with token {token.id}") and "expires" in lines[1]
     assert lines[2] == "Unused invitations (1):"
     assert lines[3].split()[:3] == ["zarmina", "caseworker", "issued"]
+    # Issued without an organisation, as every caseworker's code before migration 0026.
+    assert lines[3].endswith("organisation none")
     assert lines[4] == "End someone's access: python -m actions.admin signout NAME"
+    assert lines[5] == (
+        "A caseworker of no organisation sees only the cases no organisation answers: "
+        "python -m actions.admin organisation NAME SLUG"
+    )
     for hidden in (secret, token.token, code, code.replace("-", "")):
         assert hidden not in output
 

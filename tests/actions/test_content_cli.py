@@ -350,3 +350,37 @@ def test_an_import_and_a_rollback_alert_subscribers_as_a_change_by_hand_does(
     undone = content(database, "rollback", latest_revision(database), "--editor", "bilal")
     assert undone.returncode == 0, undone.stderr
     assert alerts_queued(database) == (2, 4)
+
+
+def test_a_flight_and_an_airport_take_their_countries_and_export_them(
+    database: Path, tmp_path: Path
+) -> None:
+    key = flight_key(database, "UAF102")
+    published = content(
+        database,
+        *("publish", "flight", key, "--evacuates-for", "AE", "--editor", "amina"),
+    )
+    assert published.returncode == 0, published.stderr
+    assert published.stdout.startswith(
+        f"Revision {NEXT}: amina updated flight {key} (evacuates_for, verified_at, valid_until)."
+    )
+    named = content(
+        database,
+        *("publish", "airport-name", "CDG", "--place", "Paris", "--country", "FR"),
+        *("--name-en", "Paris Charles de Gaulle Airport", "--name-prs", "میدان هوایی شارل دوگل"),
+        *("--name-ps", "شارل دوګول هوايي ډګر", "--city-en", "Paris", "--city-prs", "پاریس"),
+        *("--city-ps", "پاریس", "--editor", "amina"),
+    )
+    assert named.returncode == 0, named.stderr
+    bad = content(database, "publish", "flight", key, "--evacuates-for", "XX", "--editor", "amina")
+    assert bad.returncode != 0 and "'evacuates_for' is 'XX'; expected one of" in bad.stderr
+    exported = content(database, "export", "-").stdout
+    uaf102 = exported[exported.index("number: UAF102") :]
+    assert uaf102[: uaf102.index("- number:")].count("evacuates_for: AE") == 1
+    assert "  place: Paris\n" in exported and "  country: FR\n" in exported
+    # Imported into a fresh database, the countries come back as they were.
+    copy, fresh = tmp_path / "countries.yml", tmp_path / "fresh.db"
+    copy.write_text(exported, "utf-8")
+    assert content(fresh, "migrate").returncode == 0
+    assert content(fresh, "import", copy, "--editor", "amina").returncode == 0
+    assert content(fresh, "export", "-").stdout == exported

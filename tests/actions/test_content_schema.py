@@ -37,6 +37,7 @@ TABLES = {
     "guidance_topics",
     "claims",
     "claim_asks",
+    "hidden_ask_groups",
     "answers",
     "revisions",
     "editor_tokens",
@@ -64,7 +65,7 @@ FLIGHTS = {
 def test_migration_creates_the_whole_schema(migrated: Engine) -> None:
     tables = set(inspect(migrated).get_table_names())
     assert tables == TABLES | {"alembic_version"}
-    assert current_revision(migrated) == head_revision() == "0024"
+    assert current_revision(migrated) == head_revision() == "0028"
 
 
 def test_migration_matches_the_models(migrated: Engine) -> None:
@@ -155,6 +156,7 @@ def test_migration_0002_downgrades_to_0001_and_back_keeping_the_rest(
     assert set(inspect(migrated).get_table_names()) == (
         TABLES
         - {"guidance_topics", "claims", "claim_asks", "answers", "revisions", "editor_tokens"}
+        - {"hidden_ask_groups"}
         - ALERT_TABLES
         - CONSOLE_TABLES
         - CASE_TABLES
@@ -261,3 +263,58 @@ def test_migration_0005_adds_and_drops_the_destination_index(content_db: Engine)
     assert index in indexes()
     with db.session_scope() as session:
         assert session.scalar(select(func.count()).select_from(Flight)) == 10
+
+
+def test_migration_0025_downgrades_keeping_the_asks_and_forgetting_the_hidden_groups(
+    migrated: Engine,
+) -> None:
+    """Down: the asks stay and count as their conversations again; the hidden groups show."""
+    ask = {
+        "conversation_id": "telegram-" + "a" * 40,
+        "channel": "telegram",
+        "language": "prs",
+        "masked_text": "abbey gate baz ast",
+        "group_key": "gates-rumour-0001",
+        "asked_at": NOW,
+        "wants_answer": False,
+    }
+    tables = schema.metadata.tables
+    with migrated.begin() as connection:
+        connection.execute(sa.insert(tables["claim_asks"]).values(**ask, asker=42))
+        hidden = {"about": "claim", "group_key": ask["group_key"], "hidden_by": "amina"}
+        connection.execute(sa.insert(tables["hidden_ask_groups"]).values(**hidden, hidden_at=NOW))
+    _migrate(migrated, "0024", "downgrade")
+    assert "hidden_ask_groups" not in inspect(migrated).get_table_names()
+    assert "asker" not in {c["name"] for c in inspect(migrated).get_columns("claim_asks")}
+    with migrated.connect() as connection:
+        assert connection.scalar(sa.text("SELECT count(*) FROM claim_asks")) == 1
+    _migrate(migrated, "head")
+    with migrated.connect() as connection:
+        assert connection.scalar(sa.text("SELECT asker FROM claim_asks")) is None
+        assert connection.scalar(sa.text("SELECT count(*) FROM hidden_ask_groups")) == 0
+
+
+def test_migration_0028_adds_and_drops_the_countries(content_db: Engine) -> None:
+    """Down: the countries editors gave go with their columns, every flight and airport stays;
+    up again: the columns are back, empty until an editor gives a country."""
+
+    def columns(table: str) -> set[str]:
+        return {str(column["name"]) for column in inspect(content_db).get_columns(table)}
+
+    gaf612 = "SELECT evacuates_for FROM flights WHERE flight_number = 'GAF612'"
+    ramstein = "SELECT country FROM airports WHERE iata = 'RMS'"
+    with content_db.connect() as connection:
+        assert (connection.scalar(sa.text(gaf612)), connection.scalar(sa.text(ramstein))) == (
+            "DE",
+            "DE",
+        )
+    _migrate(content_db, "0027", "downgrade")
+    assert "evacuates_for" not in columns("flights")
+    assert "country" not in columns("airports")
+    with content_db.connect() as connection:
+        assert connection.scalar(sa.text("SELECT count(*) FROM flights")) == 10
+        assert connection.scalar(sa.text("SELECT count(*) FROM airports")) == 13
+    _migrate(content_db, "head")
+    with content_db.connect() as connection:
+        assert connection.scalar(sa.text(gaf612)) is None
+        assert connection.scalar(sa.text(ramstein)) is None

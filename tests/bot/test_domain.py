@@ -1,37 +1,74 @@
 """Every answer exists in all three languages, and the contracts other parts rely on hold."""
 
 import re
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
+import yaml
 from rasa.shared.core.constants import DEFAULT_INTENTS
 from rasa.shared.core.domain import Domain
 
+from bot import contract
 from bot.channels.whatsapp import BUTTON_TITLE as BUTTON_TITLE_LIMIT
+from bot.contract import SMS
+from bot.lang.codes import LANGUAGES
 from bot.lang.letters import ARABIC_LETTER, DARI_GAF, PASHTO_LETTERS
+from bot.nlu.stop_keywords import UNSUBSCRIBE_INTENT, WITHDRAW_INTENT
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = Domain.load(str(ROOT / "bot" / "domain"))
-CONTRACT_INTENTS = {
-    "greet", "goodbye", "thank", "ask_flights", "ask_airport_status", "ask_announcements",
-    "ask_documents", "ask_help", "set_language", "subscribe_alerts", "unsubscribe_alerts",
-    "show_menu", "delete_my_data", "out_of_scope", "list_subscriptions", "ask_safety",
-    "EXTERNAL_alert", "follow_up", "ask_human", "EXTERNAL_case_closed", "EXTERNAL_case_reply",
-    "withdraw_case", "check_claim", "ask_question",
-}  # fmt: skip
 PASHTO_ONLY = PASHTO_LETTERS
+#: The intents other processes trigger through Rasa's HTTP API (bot/contract.py).
+TRIGGERED = {contract.ALERT_INTENT, contract.CASE_REPLY_INTENT, contract.CASE_CLOSED_INTENT}
+#: The intents the keyword classifier sets for a whole-message keyword (bot/nlu/stop_keywords.py).
+KEYWORDS = {UNSUBSCRIBE_INTENT, WITHDRAW_INTENT}
 
 
-def test_intents_and_entities_are_the_contract() -> None:
-    assert set(DOMAIN.intents) >= CONTRACT_INTENTS
-    assert set(DOMAIN.intents) - CONTRACT_INTENTS <= set(DEFAULT_INTENTS)
+def trained() -> dict[str, set[str]]:
+    """Each intent the NLU data teaches, with the languages it is taught in (data/nlu/<code>/)."""
+    taught: dict[str, set[str]] = defaultdict(set)
+    for path in (ROOT / "data" / "nlu").glob("*/*.yml"):
+        for example in yaml.safe_load(path.read_text("utf-8")).get("nlu") or []:
+            if "intent" in example:
+                taught[example["intent"]].add(path.parent.name)
+    return taught
+
+
+def tapped() -> set[str]:
+    """The intents the domain's buttons send (``payload: /intent{…}``): never typed."""
+    return {
+        match.group(1)
+        for variations in DOMAIN.responses.values()
+        for variation in variations
+        for button in variation.get("buttons") or []
+        if (match := re.match(r"/(\w+)", str(button.get("payload", ""))))
+    }
+
+
+def test_each_intent_comes_from_somewhere_and_the_domain_has_each() -> None:
+    """An intent is taught in every language, set by a keyword, triggered by another process
+    (``bot/contract.py``) or sent by a button; one with none of these is never predicted, and
+    one the domain lacks breaks the turn that gets it."""
+    taught = trained()
+    sources = set(taught) | KEYWORDS | TRIGGERED | tapped()
+    intents = set(DOMAIN.intents)
+    assert not sources - intents, f"not in the domain: {sorted(sources - intents)}"
+    unsourced = intents - sources - set(DEFAULT_INTENTS)
+    assert not unsourced, f"nothing teaches, triggers or taps: {sorted(unsourced)}"
+    externals = {intent for intent in intents if contract.is_external(intent)}
+    assert externals == TRIGGERED, f"not named in bot/contract.py: {sorted(externals - TRIGGERED)}"
+    partly = {intent: sorted(codes) for intent, codes in taught.items() if codes != set(LANGUAGES)}
+    assert not partly, f"taught in some languages only: {partly}"
+
+
+def test_entities_are_the_contract() -> None:
     assert set(DOMAIN.entities) == {
         "destination", "airport", "date", "flight_number", "language", "alert_topic",
         "alert_delivery", "gate", "detail", "case_reply",
     }  # fmt: skip
 
 
-SMS_CHANNELS = ("sms_gateway", "twilio_sms")
 _PLACEHOLDER = re.compile(r"{[^{}]*}")
 
 
@@ -54,9 +91,7 @@ def test_response_has_dari_pashto_and_english(name: str) -> None:
         by_language[language] = variation["text"]
     assert None in by_channel, f"{name} has no chat variations"
     # The web chat has its own wording where a phone number or alerts would not fit it.
-    assert set(by_channel) <= {None, *SMS_CHANNELS, "webchat"}, f"{name}: unknown channel"
-    sms = [by_channel.get(channel) for channel in SMS_CHANNELS]
-    assert sms[0] == sms[1], f"{name}: the SMS gateway and Twilio forms differ"
+    assert set(by_channel) <= {None, SMS, "webchat"}, f"{name}: unknown channel"
     for channel, by_language in by_channel.items():
         assert set(by_language) == {"en", "prs", "ps"}, f"{name} lacks a language ({channel})"
         dari = by_language["prs"].replace("پښتو", "")  # the language's own name is written as is
@@ -73,7 +108,7 @@ def test_response_has_dari_pashto_and_english(name: str) -> None:
 def test_button_titles_fit_whatsapp(name: str) -> None:
     """WhatsApp cuts a button title after 20 characters: «پروازهای جدید یا ت…» says nothing."""
     for variation in DOMAIN.responses[name]:
-        if variation.get("channel") in SMS_CHANNELS:
+        if variation.get("channel") == SMS:
             continue  # numbered lines there (bot/channels/sms_render.py), never WhatsApp buttons
         for button in variation.get("buttons") or []:
             assert len(button["title"]) <= BUTTON_TITLE_LIMIT, f"{name}: {button['title']!r}"

@@ -13,13 +13,14 @@ from rasa.shared.core.events import SlotSet
 from rasa.shared.core.trackers import DialogueStateTracker
 from rasa.utils.endpoints import EndpointConfig
 
+from bot import contract
 from bot.contract import reply_language
 from bot.nlg import LanguageTaggedResponses
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = Domain.load(str(ROOT / "bot" / "domain"))
 NLG = LanguageTaggedResponses(domain=DOMAIN)
-CHANNELS = ("webchat", "telegram", "whatsapp", "sms_gateway", "twilio_sms", "kannel")
+CHANNELS = sorted(contract.CHANNELS)
 
 
 def tracker(language: str | None) -> DialogueStateTracker:

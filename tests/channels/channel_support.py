@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 from urllib.parse import parse_qsl
 
 from aiohttp import web
@@ -28,6 +28,26 @@ from sanic import Sanic
 from bot.contract import PERSON
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+#: What every shipped connector needs from the environment to start (fake values).
+EVERY_CONNECTOR_ENV: Final = {
+    "TELEGRAM_BOT_TOKEN": "123:abc",
+    "TELEGRAM_SECRET_TOKEN": "secret",
+    "WHATSAPP_APP_SECRET": "s",
+    "WHATSAPP_VERIFY_TOKEN": "v",
+    "WHATSAPP_ACCESS_TOKEN": "a",
+    "WHATSAPP_PHONE_NUMBER_ID": "1",
+    "TWILIO_ACCOUNT_SID": "AC1",
+    "TWILIO_AUTH_TOKEN": "t",
+    "TWILIO_WEBHOOK_BASE_URL": "https://bot.example.org",
+    "TWILIO_FROM_NUMBER": "+15005550006",
+    "SMS_GATEWAY_SECRET": "s",
+    "SMS_GATEWAY_SEND_URL": "http://127.0.0.1:9/send",
+    "KANNEL_SECRET": "kannel-shared-secret-0123456789",
+    "KANNEL_USERNAME": "assistant",
+    "KANNEL_PASSWORD": "p",
+    "KANNEL_SEND_URL": "http://127.0.0.1:9/cgi-bin/sendsms",
+}
 
 
 def fixture(name: str) -> dict[str, Any]:

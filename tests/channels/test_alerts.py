@@ -39,7 +39,13 @@ from tests.channels.alert_support import (
     rasa_output_channel,
     remember_payload,
 )
-from tests.channels.channel_support import FakeProvider, fake_provider, serve_app, serve_channel
+from tests.channels.channel_support import (
+    EVERY_CONNECTOR_ENV,
+    FakeProvider,
+    fake_provider,
+    serve_app,
+    serve_channel,
+)
 
 ALERT = "Kabul airport: Abbey Gate is closed. Do not come to the airport."
 MENU = [
@@ -438,25 +444,7 @@ async def test_without_an_address_book_alerts_are_refused_and_logged(
 
 
 def test_alert_channels_need_the_address_key(monkeypatch: pytest.MonkeyPatch) -> None:
-    environment = {
-        "TELEGRAM_BOT_TOKEN": "123:abc",
-        "TELEGRAM_SECRET_TOKEN": "secret",
-        "WHATSAPP_APP_SECRET": "s",
-        "WHATSAPP_VERIFY_TOKEN": "v",
-        "WHATSAPP_ACCESS_TOKEN": "a",
-        "WHATSAPP_PHONE_NUMBER_ID": "1",
-        "TWILIO_ACCOUNT_SID": "AC1",
-        "TWILIO_AUTH_TOKEN": "t",
-        "TWILIO_WEBHOOK_BASE_URL": "https://bot.example.org",
-        "TWILIO_FROM_NUMBER": "+15005550006",
-        "SMS_GATEWAY_SECRET": "s",
-        "SMS_GATEWAY_SEND_URL": "http://127.0.0.1:9/send",
-        "KANNEL_SECRET": "kannel-shared-secret-0123456789",
-        "KANNEL_USERNAME": "assistant",
-        "KANNEL_PASSWORD": "p",
-        "KANNEL_SEND_URL": "http://127.0.0.1:9/cgi-bin/sendsms",
-    }
-    for name, value in environment.items():
+    for name, value in EVERY_CONNECTOR_ENV.items():
         monkeypatch.setenv(name, value)
     channels = {case.channel: type(case.build("http://127.0.0.1:9", None)) for case in CASES}
     for name, channel in channels.items():

@@ -4,6 +4,7 @@ the wait said; in this process's line and in Redis Streams (the tests' own Redis
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import time
 from collections.abc import AsyncIterator, Callable
@@ -20,9 +21,11 @@ from bot.channels.addresses import AddressBook
 from bot.channels.identity import conversation_id
 from bot.channels.intake import (
     Intake,
+    Job,
     Line,
     ProcessLine,
     jumps_the_line,
+    language_key,
     told_key,
 )
 from bot.channels.kannel import KannelInput
@@ -32,6 +35,7 @@ from bot.channels.redis_memory import RedisMemory
 from bot.channels.settings import (
     IntakeSettings,
     KannelSettings,
+    LineShare,
     RedisSettings,
     TelegramSettings,
     WhatsAppSettings,
@@ -39,7 +43,7 @@ from bot.channels.settings import (
 from bot.channels.telegram import SECRET_HEADER, Incoming, TelegramInput
 from bot.channels.waits import SOON_SECONDS, ServicePace
 from bot.channels.whatsapp import WhatsAppInput
-from bot.contract import language_metadata
+from bot.contract import DELETED_CONFIRMATION, language_metadata
 from bot.lang.texts import CATALOGUE
 from bot.settings_values import SettingsError
 from tests.channels.channel_support import (
@@ -107,6 +111,48 @@ class EchoBot:
         self.messages.append(message.text or "")
         reply = as_rasa_sends({"text": f"re: {message.text}"})
         await message.output_channel.send_response(message.sender_id, reply)
+
+
+class SteppedClock:
+    """The intake's wall clock, moved on by the test: a notice's wait passes when the test says
+    so, not after real seconds that a loaded machine stretches past a test's window."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+        self._sleepers: list[tuple[float, asyncio.Future[None]]] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        """Until the test has moved the clock ``seconds`` on."""
+        ending = asyncio.get_running_loop().create_future()
+        self._sleepers.append((self.now + seconds, ending))
+        await ending
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+        for end, ending in self._sleepers:
+            if end <= self.now and not ending.done():
+                ending.set_result(None)
+        self._sleepers = [(end, ending) for end, ending in self._sleepers if not ending.done()]
+
+    def sleeping(self) -> int:
+        """How many wait on the clock (a chosen notice waits for its message's wait)."""
+        return sum(not ending.done() for _, ending in self._sleepers)
+
+
+def stepped(lines: Lines, clock: SteppedClock, **changes: Any) -> Intake:
+    """An intake on ``lines`` whose notices read ``clock`` and wait on it."""
+    return Intake(lines.make(), settings(**changes), lines.memory(), clock=clock, sleep=clock.sleep)
+
+
+async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Until ``condition`` holds: a signal polled, not a guessed time."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never held"
+        await asyncio.sleep(0.01)
 
 
 def opening(code: str) -> str:
@@ -247,8 +293,8 @@ async def test_a_server_that_stops_ends_the_turn_under_way_and_takes_no_other(
     while not bot.started:
         await asyncio.sleep(0.01)
     stopping = asyncio.create_task(first.stop())
-    await asyncio.sleep(0.2)
-    assert not stopping.done()  # it waits for the turn under way
+    await until(lambda: not first.workers)  # the stop has begun: a stop that did not wait
+    assert not stopping.done()  # for the turn under way has cut it off by now
     bot.go.set()
     await asyncio.wait_for(stopping, 5)
     assert sent_texts(provider) == ["re: is the gate open?"]
@@ -355,15 +401,34 @@ async def test_a_message_answered_before_its_worker_stopped_is_not_answered_agai
     assert bot.messages == ["is the gate open?"]
 
 
-async def test_stop_delete_and_urgent_words_jump_the_line(
-    lines: Lines, provider: FakeProvider, channel: TelegramInput
-) -> None:
-    intake = Intake(lines.make(1), settings(workers=1, partitions=1), lines.memory())
-    bot = EchoBot(held={"first question"})
+async def answered_in_order(
+    line: Line,
+    memory: ChannelMemory,
+    channel: TelegramInput,
+    first: tuple[int, str],
+    behind: list[tuple[int, str]],
+) -> list[str]:
+    """What one worker answers, in order, when the message ``first`` (chat, text) holds it and
+    the messages ``behind`` are put in line meanwhile, each chat's numbered as they come."""
+    intake = Intake(line, settings(workers=1, partitions=1), memory)
+    bot = EchoBot(held={first[1]})
     await intake.start(channel, bot, bot.handle_message)
-    await put(intake, channel, 801, "first question")
+    sent = collections.Counter([first[0]])
+    await put(intake, channel, *first, number=1)
     while not bot.started:
         await asyncio.sleep(0.01)
+    for chat, text in behind:
+        sent[chat] += 1
+        await put(intake, channel, chat, text, number=sent[chat])
+    bot.go.set()
+    await intake.drained()  # parked messages count: it waits for them too
+    await intake.stop()
+    return bot.messages
+
+
+async def test_stop_delete_and_urgent_words_jump_the_line(
+    lines: Lines, channel: TelegramInput
+) -> None:
     waiting = [
         (802, "what flights leave today?"),
         (803, "STOP"),
@@ -371,12 +436,10 @@ async def test_stop_delete_and_urgent_words_jump_the_line(
         (805, "/delete_my_data"),
         (806, "my child is injured, urgent"),
     ]
-    for chat, text in waiting:
-        await put(intake, channel, chat, text)
-    bot.go.set()
-    await intake.drained()
-    await intake.stop()
-    assert bot.messages == [
+    answered = await answered_in_order(
+        lines.make(1), lines.memory(), channel, (801, "first question"), waiting
+    )
+    assert answered == [
         "first question",
         "STOP",
         "/delete_my_data",
@@ -384,6 +447,112 @@ async def test_stop_delete_and_urgent_words_jump_the_line(
         "what flights leave today?",
         "where is the office?",
     ]
+
+
+async def test_a_persons_burst_waits_behind_everyone_elses_first_message(
+    lines: Lines, provider: FakeProvider, channel: TelegramInput
+) -> None:
+    flood = [f"flood {n}" for n in range(1, 21)]
+    others = [(902, "is abbey gate open?"), (903, "when is the next flight?")]
+    behind = [(901, text) for text in flood[1:]] + others
+    answered = await answered_in_order(
+        lines.make(1), lines.memory(), channel, (901, flood[0]), behind
+    )
+    # One turn of the flood, then everyone else's first message, then the rest of it, in order.
+    assert answered == [flood[0], "is abbey gate open?", "when is the next flight?", *flood[1:]]
+    assert sent_texts(provider) == [f"re: {text}" for text in answered]
+
+
+async def test_only_a_persons_first_urgent_messages_jump_and_stop_passes_them_all(
+    lines: Lines, channel: TelegramInput
+) -> None:
+    flood = [f"my child is bleeding help us {n}" for n in range(1, 11)]
+    others = [
+        (803, "where is the office?"),
+        (804, "my brother is injured at the gate, urgent"),
+        (805, "STOP"),
+        (806, "/delete_my_data"),
+    ]
+    behind = [(802, text) for text in flood] + others
+    answered = await answered_in_order(
+        lines.make(1), lines.memory(), channel, (801, "first question"), behind
+    )
+    assert (
+        answered
+        == [
+            "first question",
+            "STOP",
+            "/delete_my_data",
+            *flood[:3],  # the flooder's three jumps
+            "my brother is injured at the gate, urgent",
+            "where is the office?",
+            *flood[3:],  # the rest of the flood waits its turn, in order
+        ]
+    )
+
+
+async def test_a_share_of_zero_lets_every_message_in_line_as_before(
+    lines: Lines, channel: TelegramInput
+) -> None:
+    line = lines.make(1)
+    line.share = LineShare(in_line=0, jumps=0)
+    behind = [(901, "flood 2"), (901, "flood 3"), (902, "is abbey gate open?")]
+    answered = await answered_in_order(line, lines.memory(), channel, (901, "flood 1"), behind)
+    assert answered == ["flood 1", "flood 2", "flood 3", "is abbey gate open?"]
+
+
+async def test_many_short_turns_in_a_row_do_not_outlast_the_lease_and_run_twice(
+    lines: Lines, provider: FakeProvider, channel: TelegramInput
+) -> None:
+    # Two processes' workers on one line; a lease of 1 s, turns of 0.2 s: ten of them in a row
+    # outlast it unless it is renewed between turns (a turn renews it only after a third of it).
+    line = lines.make(1)
+    quick = settings(workers=1, partitions=1, claim_idle_seconds=1.0)
+    here, there = Intake(line, quick, lines.memory()), Intake(lines.make(1), quick, lines.memory())
+    bot = EchoBot(delay=lambda text: 0.2)
+    burst = [f"question {n}" for n in range(1, 11)]
+    for number, text in enumerate(burst, start=1):
+        await put(here, channel, 905, text, number=number)
+    await here.start(channel, bot, bot.handle_message)
+    await until(lambda: bool(bot.started))  # the first worker holds the line
+    await there.start(channel, bot, bot.handle_message)
+    await here.drained(timeout=20)
+    await here.stop()
+    await there.stop()
+    assert bot.messages == burst  # each once, in order
+
+
+async def test_a_count_left_behind_in_redis_does_not_park_a_person_for_good(
+    provider: FakeProvider, channel: TelegramInput, redis_env: dict[str, str]
+) -> None:
+    from bot.channels.intake_redis import RedisLine
+
+    redis = RedisSettings.load(redis_env)
+    assert redis is not None
+    line = RedisLine.connect("telegram-heal", 1, redis)
+    await line.open()
+    job = Job("telegram:1", "telegram:999", {}, text="is the gate open?")
+    # An entry that was taken and never acknowledged, then lost, left its count behind.
+    await line._redis.hincrby(line._people(0), job.conversation, 1)
+    await line.put(job)
+    assert await line.depth() == 1
+    assert await line.lease(0, "worker", 5.0)
+    assert await line.take(0, "worker") is None  # nothing in line: the counts are made again
+    taken = await line.take(0, "worker")
+    assert taken is not None and taken.job == job
+    await line.ack(0, taken)
+    assert await line.depth() == 0
+    await line.close()
+
+
+def test_each_persons_share_is_set_by_the_operator() -> None:
+    assert IntakeSettings.load({}).share == LineShare(in_line=1, jumps=3)
+    loaded = IntakeSettings.load(
+        {"INTAKE_IN_LINE_PER_PERSON": "0", "INTAKE_JUMPS_PER_PERSON": "5"}
+    ).share
+    assert (loaded.in_line, loaded.jumps) == (0, 5)
+    with pytest.raises(SettingsError, match="INTAKE_JUMPS_PER_PERSON"):
+        IntakeSettings.load({"INTAKE_JUMPS_PER_PERSON": "-1"})
 
 
 def test_what_jumps_the_line() -> None:
@@ -396,35 +565,39 @@ def test_what_jumps_the_line() -> None:
     assert not jumps_the_line(None)
 
 
-async def one_worker_telling_fast(
-    lines: Lines, provider: FakeProvider, serve: Serve, bot: EchoBot
-) -> tuple[Intake, str]:
-    """Telegram served with one intake worker, telling of the wait after 0.2 s; its URL."""
-    intake = Intake(
-        lines.make(),
-        settings(workers=1, notice_seconds=0.2),
-        lines.memory(),
-        notice_check_seconds=0.05,
-    )
-    url = await serve(with_intake(provider, intake), bot)  # type: ignore[arg-type]
-    return intake, url
+async def one_worker_telling(
+    lines: Lines, provider: FakeProvider, serve: Serve, bot: EchoBot, clock: SteppedClock
+) -> tuple[Intake, TelegramInput, str]:
+    """Telegram served with one intake worker, telling of the wait after 30 s on ``clock``;
+    its channel and URL."""
+    intake = stepped(lines, clock, workers=1)
+    channel = with_intake(provider, intake)
+    url = await serve(channel, bot)  # type: ignore[arg-type]
+    return intake, channel, url
+
+
+def told_in(provider: FakeProvider, code: str) -> list[str]:
+    return [text for text in sent_texts(provider) if text.startswith(opening(code))]
 
 
 async def test_a_person_waiting_is_told_once_in_their_language(
     lines: Lines, provider: FakeProvider, serve: Serve
 ) -> None:
-    bot = EchoBot(held={"blocking question"})
-    intake, url = await one_worker_telling_fast(lines, provider, serve, bot)
+    bot, clock = EchoBot(held={"blocking question"}), SteppedClock()
+    intake, channel, url = await one_worker_telling(lines, provider, serve, bot, clock)
     assert await post(url, update(1, 710, "blocking question")) == 200
     while not bot.started:
         await asyncio.sleep(0.01)
     # A Dari speaker writes twice while the only worker is busy.
     assert await post(url, update(2, 711, "پرواز بعدی چه وقت است؟", "fa")) == 200
     assert await post(url, update(3, 711, "میدان هوایی باز است؟", "fa")) == 200
-    await asyncio.sleep(0.6)  # several checks after the notice time
-    told = [text for text in sent_texts(provider) if text.startswith(opening("prs"))]
+    clock.advance(31.0)  # past the notice time: the next check tells them
+    await until(lambda: bool(told_in(provider, "prs")))
+    for _ in range(3):  # and the checks after it do not
+        clock.advance(1.0)
+        assert await intake.tell_the_wait(channel, bot) == 0
     # Once, in Dari only; one message ahead of theirs: "in a moment", not "2 minutes".
-    assert told == [in_line("prs", None)]
+    assert told_in(provider, "prs") == [in_line("prs", None)]
     bot.go.set()
     await intake.drained()
     replies = [text for text in sent_texts(provider) if text.startswith("re:")]
@@ -459,8 +632,8 @@ class PashtoBot(EchoBot):
 async def test_the_notice_is_in_the_language_of_the_last_answer_without_reading_the_tracker(
     lines: Lines, provider: FakeProvider, serve: Serve
 ) -> None:
-    bot = PashtoBot(held={"blocking question"})
-    intake, url = await one_worker_telling_fast(lines, provider, serve, bot)
+    bot, clock = PashtoBot(held={"blocking question"}), SteppedClock()
+    intake, _, url = await one_worker_telling(lines, provider, serve, bot, clock)
     # Answered in Pashto once; then, in Latin letters on an English phone, while the only
     # worker is busy: the letters and the phone's language would both say English.
     assert await post(url, update(1, 712, "salam", "en")) == 200
@@ -469,12 +642,48 @@ async def test_the_notice_is_in_the_language_of_the_last_answer_without_reading_
     while "blocking question" not in bot.started:
         await asyncio.sleep(0.01)
     assert await post(url, update(3, 712, "parwaz kala da", "en")) == 200
-    await asyncio.sleep(0.6)
-    assert [text for text in sent_texts(provider) if text.startswith(opening("ps"))] != []
-    assert not [text for text in sent_texts(provider) if text.startswith(opening("en"))]
+    clock.advance(31.0)
+    await until(lambda: bool(told_in(provider, "ps")))
+    assert not told_in(provider, "en")
     assert bot.tracker_reads == 0
     bot.go.set()
     await intake.drained()
+
+
+class ForgettingBot(EchoBot):
+    """Answers in Pashto with a numbered menu; "delete my data" with the deletion's confirmation."""
+
+    async def handle_message(self, message: UserMessage) -> None:
+        self.messages.append(message.text or "")
+        if message.text == "/delete_my_data":
+            said = {"text": "Deleted.", "utter_action": DELETED_CONFIRMATION}
+        else:
+            said = {"text": "re", "buttons": [{"title": "1. Flights", "payload": "/ask_flights"}]}
+        reply = as_rasa_sends({**said, "metadata": language_metadata("ps")})
+        await message.output_channel.send_response(message.sender_id, reply)
+
+
+async def test_delete_my_data_leaves_neither_buttons_nor_language_in_the_channels_memory(
+    lines: Lines, provider: FakeProvider
+) -> None:
+    memory = lines.memory()
+    intake = Intake(lines.make(1), settings(workers=1, partitions=1), memory)
+    settings_ = TelegramSettings(TOKEN, SECRET, provider.url)
+    telegram = TelegramInput(settings_, memory=memory, intake=intake)
+    conversation = conversation_id("telegram", "730")
+    bot = ForgettingBot()
+    await put(intake, telegram, 730, "salam", number=1)
+    await served_until_drained(intake, telegram, bot)
+    assert await memory.get(language_key(conversation)) == "ps"
+    assert await memory.get(f"keyboard:{conversation}") is not None
+
+    await put(intake, telegram, 730, "/delete_my_data", number=2)
+    await served_until_drained(intake, telegram, bot)
+    assert bot.messages == ["salam", "/delete_my_data"]
+    assert await memory.get(language_key(conversation)) is None
+    assert await memory.get(f"keyboard:{conversation}") is None
+    assert await memory.get(f"numbers:{conversation}") is None
+    await telegram.api.close()
 
 
 async def test_a_message_whose_turn_always_fails_leaves_the_line_with_an_apology(
@@ -513,15 +722,21 @@ async def test_a_message_that_cannot_be_read_back_does_not_hold_its_line(
 
 
 async def put(
-    intake: Intake, channel: TelegramInput, chat_id: int, text: str, language: str | None = None
+    intake: Intake,
+    channel: TelegramInput,
+    chat_id: int,
+    text: str,
+    language: str | None = None,
+    number: int = 0,
 ) -> None:
-    """A Telegram message put in line as the webhook puts it, with a delivery id; with the
-    language hint of the sender's app when ``language`` is given."""
+    """A Telegram message put in line as the webhook puts it, with a delivery id (the
+    ``number``-th of the chat's); with the language hint of the sender's app when
+    ``language`` is given."""
     queued = channel.to_queue(Incoming(chat_id, text, language or "en", sent_at=int(time.time())))
     await intake.put(
         queued.conversation,
         queued.data,
-        key=f"telegram:{chat_id}",
+        key=f"telegram:{chat_id}:{number}" if number else f"telegram:{chat_id}",
         text=queued.text,
         hint=queued.hint if language else None,
     )
@@ -673,24 +888,31 @@ async def test_a_notice_goes_when_its_wait_is_reached_not_a_check_later(
 ) -> None:
     """A check looks ahead to the next one: whoever crosses the wait before it is told at
     that moment, not up to a check later, when their answer may already be out."""
-    intake = Intake(lines.make(), settings(notice_seconds=0.4), lines.memory())
-    put_at = time.monotonic()
+    clock = SteppedClock()
+    intake = stepped(lines, clock)
     await put(intake, channel, 770, "when is the next flight?")
-    assert await intake.tell_the_wait(channel, EchoBot(), ahead=5.0) == 1
-    assert time.monotonic() - put_at >= 0.4  # not before the wait was reached
-    assert [text for text in sent_texts(provider) if opening("en") in text] != []
+    clock.advance(26.0)  # its wait of 30 s is reached within the check's 5 s ahead
+    telling = asyncio.create_task(intake.tell_the_wait(channel, EchoBot(), ahead=5.0))
+    await until(lambda: clock.sleeping() == 1)  # chosen, and waiting for its time
+    assert not told_in(provider, "en")  # not before the wait was reached
+    clock.advance(4.0)
+    assert await telling == 1
+    assert told_in(provider, "en") != []
 
 
 async def test_no_notice_for_a_message_answered_before_its_wait_was_reached(
     lines: Lines, provider: FakeProvider, channel: TelegramInput
 ) -> None:
-    intake = Intake(lines.make(), settings(workers=1, notice_seconds=0.6), lines.memory())
+    clock = SteppedClock()
+    intake = stepped(lines, clock, workers=1)
     bot = EchoBot()
     await put(intake, channel, 771, "is the airport open?")
+    clock.advance(26.0)
     telling = asyncio.create_task(intake.tell_the_wait(channel, bot, ahead=5.0))
-    await asyncio.sleep(0.2)  # the check has chosen whom to tell, at 0.6 s
+    await until(lambda: clock.sleeping() == 1)  # the check has chosen whom to tell, at 30 s
     await intake.start(channel, bot, bot.handle_message)
     await intake.drained()
+    clock.advance(4.0)
     assert await telling == 0
     await intake.stop()
     assert sent_texts(provider) == ["re: is the airport open?"]
@@ -703,10 +925,11 @@ async def test_a_notice_chosen_late_is_not_sent_after_its_answer(
 ) -> None:
     """In a surge a notice may wait for the ones before it; if the answer went out
     meanwhile, "your question is in line" would come after it and confuse."""
-    intake = Intake(lines.make(), settings(workers=1, notice_seconds=0.05), lines.memory())
+    clock = SteppedClock()
+    intake = stepped(lines, clock, workers=1)
     bot = EchoBot()
     await put(intake, channel, 772, "is the airport open?")
-    await asyncio.sleep(0.1)
+    clock.advance(31.0)
     chosen = await intake._to_tell(ahead=0.0)  # the wait is reached: it is chosen
     assert [job.conversation for job, _ in chosen] == [conversation_id("telegram", "772")]
     await intake.start(channel, bot, bot.handle_message)  # and answered before it goes

@@ -24,7 +24,17 @@ from bot.channels.settings import TelegramSettings
 from bot.channels.telegram import TelegramInput
 from bot.channels.transport import ProviderFailure
 from tests.channels.channel_support import FakeBot, FakeProvider, serve_app
-from tests.channels.test_intake import SECRET, TOKEN, EchoBot, Lines, post, settings, update
+from tests.channels.test_intake import (
+    SECRET,
+    TOKEN,
+    EchoBot,
+    Lines,
+    SteppedClock,
+    post,
+    settings,
+    stepped,
+    update,
+)
 from tests.channels.test_intake import lines as lines  # the fixture: this process's, Redis
 
 METRICS_TOKEN = "the-metrics-token"
@@ -67,7 +77,8 @@ def count(name: str, **labels: str) -> float:
 
 
 async def test_the_line_is_read_when_prometheus_asks(provider: FakeProvider, lines: Lines) -> None:
-    intake = Intake(lines.make(), settings(workers=1), lines.memory())
+    clock = SteppedClock()
+    intake = stepped(lines, clock, workers=1)
     channel = TelegramInput(TelegramSettings(TOKEN, SECRET, provider.url), intake=intake)
     bot = EchoBot(held={"first"})
     async with assistant(channel, bot) as base:
@@ -79,13 +90,13 @@ async def test_the_line_is_read_when_prometheus_asks(provider: FakeProvider, lin
         while bot.started != ["first"]:
             assert time.monotonic() < deadline, bot.started
             await asyncio.sleep(0.02)
-        await asyncio.sleep(1.1)  # the two behind it have waited over a second
+        clock.advance(1.5)  # the two behind it have waited a second and a half
 
         status, text = await scrape(base)
         assert status == 200
         assert values(text, "eia_intake_depth") == {"telegram": 3}  # one answered, two wait
         assert values(text, "eia_intake_up") == {"telegram": 1}
-        assert 1.0 <= values(text, "eia_intake_oldest_wait_seconds")["telegram"] < 30
+        assert values(text, "eia_intake_oldest_wait_seconds")["telegram"] == pytest.approx(1.5)
 
         bot.go.set()
         await intake.drained()

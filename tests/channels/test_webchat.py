@@ -68,6 +68,30 @@ async def test_a_message_reaches_the_bot_under_a_hashed_id_and_replies_come_back
     assert without_person(message.metadata) == {"language_hint": "ps"}
 
 
+@pytest.mark.parametrize(
+    ("sent", "kept"),
+    [
+        ({"language_hint": "prs", "organisation": "kabul-aid-network"},
+         {"language_hint": "prs", "organisation": "kabul-aid-network"}),
+        ({"organisation": "unhcr"}, {"organisation": "unhcr"}),
+        # What is not the page's language or an organisation's slug is dropped, not refused.
+        ({"language_hint": "fr", "organisation": "Kabul Aid"}, {}),
+        ({"organisation": ["unhcr"], "person": "forged", "forwarded": True}, {}),
+        ({"organisation": "x" * 65}, {}),
+        ("not an object", {}),
+    ],
+)  # fmt: skip
+async def test_the_page_passes_on_its_language_and_its_sites_organisation_only(
+    serve: Serve, sent: object, kept: dict[str, str]
+) -> None:
+    agent = replying([{"text": "ok"}])
+    url = await serve(WebchatInput(), agent)
+    status, _ = await post(url, {"sender": SENDER, "message": "help", "metadata": sent})
+    assert status == 200
+    [message] = agent.messages
+    assert without_person(message.metadata) == kept
+
+
 async def test_a_received_line_of_a_case_tells_the_page_a_caseworker_will_answer(
     serve: Serve,
 ) -> None:

@@ -4,6 +4,7 @@ the notice for browsers without JavaScript, and the table of page languages it i
 from __future__ import annotations
 
 import json
+import logging
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,11 +16,11 @@ from rasa.shared.core.domain import Domain
 from bot.channels.identity import conversation_id
 from bot.channels.settings import WebchatSettings
 from bot.channels.webchat import WebchatInput
-from bot.contract import language_metadata
+from bot.channels.webchat_page import NO_WAY_IN_WARNING
+from bot.contract import DELETED_CONFIRMATION, language_metadata
 from bot.lang.codes import LANGUAGES
 from bot.lang.tags import PAGE_LANGUAGES
-from bot.stores import DELETED_CONFIRMATION
-from scripts.stack import ROOT
+from scripts.stack import ROOT, WAYS_IN_ENV, demo_ways_in
 from tests.channels.channel_support import FakeBot, Serve
 from tests.channels.test_webchat import SENDER, get, post
 
@@ -119,6 +120,8 @@ async def test_the_page_carries_every_languages_tag_direction_words_and_digits(
     assert config["languages"]["ps"]["words"]["title"] == "د وېستلو معلومات"
     assert config["languages"]["prs"]["words"]["retry_in"].endswith("پس از {seconds} ثانیه.")
     assert config["languages"]["prs"]["digits"] == "۰۱۲۳۴۵۶۷۸۹"
+    # A browser in fa-AF opens in Dari: widget.js reads the browser's language by this table.
+    assert config["locales"] == {"en": "en", "fa": "prs", "prs": "prs", "ps": "ps"}
     for code, page in PAGE_LANGUAGES.items():
         assert f'data-lang="{code}" lang="{page.tag}" dir="{page.direction}"'.encode() in body
 
@@ -149,6 +152,65 @@ async def test_without_settings_the_notice_names_no_way_it_does_not_have(serve: 
     notice = no_script((await get(f"{url}/"))[2])
     assert "needs JavaScript" in notice
     assert "SMS" not in notice and "Telegram" not in notice and "<bdi" not in notice
+
+
+def without_ways_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No SMS number, Telegram bot or help line in the environment, and no address key (the
+    channel would then open the address book)."""
+    for name in (*WAYS_IN_ENV, "ADDRESS_ENCRYPTION_KEY", "REDIS_HOST"):
+        monkeypatch.delenv(name, raising=False)
+
+
+async def test_make_runs_demo_names_its_day_and_night_line_without_javascript(
+    serve: Serve, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`make run` sets nothing of the operator's: the page still names a number to call, the
+    demo content's ICRC line that answers day and night, in every language."""
+    without_ways_in(monkeypatch)
+    for name, value in demo_ways_in({}).items():
+        monkeypatch.setenv(name, value)
+    with caplog.at_level(logging.WARNING):
+        channel = WebchatInput.from_credentials(None)
+    assert NO_WAY_IN_WARNING not in caplog.messages
+    url = await serve(channel, FakeBot())
+    notice = no_script((await get(f"{url}/"))[2])
+    assert notice.count('<bdi dir="ltr">+93 700 000 121 (ICRC)</bdi>') == 3
+    assert "If you need help now, call" in notice
+    assert "زنگ بزنید" in notice and "ته زنګ ووهئ" in notice
+
+
+def test_the_demo_line_is_only_for_a_deployment_that_names_no_way_in() -> None:
+    assert demo_ways_in({}) == {"EMERGENCY_HOTLINE": "+93 700 000 121 (ICRC)"}
+    for name in WAYS_IN_ENV:
+        assert demo_ways_in({name: "+93 799 000 111"}) == {}, name
+    assert demo_ways_in({"EMERGENCY_HOTLINE": "  "}) != {}  # blank is unset
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        (None, None),
+        ("WEBCHAT_SMS_NUMBER", "+93 700 000 000"),
+        ("WEBCHAT_TELEGRAM", "@evacuee_info_bot"),
+        ("EMERGENCY_HOTLINE", "+93 700 000 100"),
+    ],
+)
+def test_a_page_without_any_other_way_in_is_logged_once_at_the_start(
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    variable: str | None,
+    value: str | None,
+) -> None:
+    """The operator hears of it when the chat starts, by the variables' names alone."""
+    without_ways_in(monkeypatch)
+    if variable and value:
+        monkeypatch.setenv(variable, value)
+    with caplog.at_level(logging.WARNING):
+        WebchatInput.from_credentials(None)
+    warned = [r for r in caplog.records if r.getMessage() == NO_WAY_IN_WARNING]
+    assert len(warned) == (0 if variable else 1)
+    assert all(r.levelno == logging.WARNING for r in warned)
+    assert "JavaScript" in NO_WAY_IN_WARNING and "EMERGENCY_HOTLINE" in NO_WAY_IN_WARNING
 
 
 def test_the_settings_take_the_twilio_number_and_refuse_a_bad_proxy() -> None:

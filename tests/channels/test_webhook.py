@@ -5,6 +5,10 @@ query (or, for ``PathPigeon``, in the path, delivered with GET); it posts one me
 or a delivery status that is no message. What the route promises a provider and a person:
 a forged request is refused before its body is read, a big one is 413, an unreadable one 400
 (never 500), a retry is answered once, and 503 only when nothing reached the person.
+
+What a connector must write is abstract: one without a hook does not start, and one whose
+replies go by the provider's API starts only as a ``QueuedInput``, with the intake's hooks, in
+``make run`` as in production; every shipped connector starts as Rasa loads it.
 """
 
 from __future__ import annotations
@@ -13,22 +17,29 @@ import json
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 import aiohttp
 import pytest
+import yaml
 from rasa.core.channels.channel import OutputChannel
+from rasa.core.run import create_http_input_channels
 from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
+from bot.channels.intake import Intake, ProcessLine, Queued
+from bot.channels.settings import IntakeSettings
 from bot.channels.transport import MalformedRequest, ProviderApi, ProviderFailure, parse_json
-from bot.channels.turns import OnNewMessage, Outcome, take_turn, user_message
-from bot.channels.webhook import NOT_ANSWERED, Inbound, Received, WebhookInput
-from tests.channels.channel_support import FakeBot, replying, serve_channel
+from bot.channels.turns import Assistant, OnNewMessage, Outcome, take_turn, user_message
+from bot.channels.webchat import WebchatInput
+from bot.channels.webhook import NOT_ANSWERED, Inbound, QueuedInput, Received, WebhookInput
+from tests.channels.channel_support import EVERY_CONNECTOR_ENV, FakeBot, replying, serve_channel
 
 KEY = "pigeon-key-0123456789"
 LIMIT = 1024
+CREDENTIALS = Path(__file__).resolve().parents[2] / "credentials.channels.yml"
 
 
 @dataclass(frozen=True)
@@ -71,6 +82,10 @@ class Pigeon(WebhookInput[PigeonSettings, dict[str, Any]]):
         self.api = ProviderApi("http://127.0.0.1:9")  # never called: replies go to the loft
 
     @classmethod
+    def load_settings(cls, credentials: dict[str, Any] | None) -> PigeonSettings:
+        return PigeonSettings(KEY)
+
+    @classmethod
     def name(cls) -> str:
         return "pigeon"
 
@@ -93,10 +108,15 @@ class Pigeon(WebhookInput[PigeonSettings, dict[str, Any]]):
     async def handle(
         self, message: dict[str, Any], on_new_message: OnNewMessage, request: Request
     ) -> Outcome:
+        return await self.take(message, on_new_message, request.app.ctx.agent)
+
+    async def take(
+        self, message: dict[str, Any], on_new_message: OnNewMessage, agent: Assistant
+    ) -> Outcome:
         incoming = user_message(
             message["text"], PigeonOutput(self.loft), message["from"], input_channel="pigeon"
         )
-        return await take_turn(incoming, on_new_message, request.app.ctx.agent)
+        return await take_turn(incoming, on_new_message, agent)
 
     def answer(self, received: Received[dict[str, Any]]) -> HTTPResponse:
         return response.json({"status": "again" if received.only_repeats else "ok"})
@@ -117,6 +137,41 @@ class PathPigeon(Pigeon):
         if not sender or text is None or not number:
             raise MalformedRequest("from, text and id are required")
         return [Inbound({"from": sender, "text": text}, f"pigeon:{number}")]
+
+
+class HomingPigeon(Pigeon, QueuedInput[PigeonSettings, dict[str, Any]]):
+    """Pigeon whose replies fly on their own (``replies_by_api``): it can wait in line."""
+
+    def to_queue(self, message: dict[str, Any]) -> Queued:
+        return Queued(message["from"], message, message["text"])
+
+    def from_queue(self, data: dict[str, Any]) -> dict[str, Any]:
+        return data
+
+    async def say(self, message: dict[str, Any], text: str) -> None:
+        self.loft.sent.append(text)
+
+    async def reply(self, message: dict[str, Any], response: dict[str, Any]) -> None:
+        self.loft.sent.append(response["text"])
+
+
+class BoastingPigeon(Pigeon):
+    """Says its replies go by the provider's API, without the hooks the intake needs."""
+
+    replies_by_api = True
+
+
+def written_without(
+    connector: type[WebhookInput[Any, Any]], base: type[WebhookInput[Any, Any]], hook: str | None
+) -> type[WebhookInput[Any, Any]]:
+    """``connector`` as its author would have written it on ``base`` without ``hook``: its
+    methods and those of the classes between them, made again without that one."""
+    written: dict[str, Any] = {}
+    for cls in reversed(connector.__mro__[: connector.__mro__.index(base)]):
+        written.update({name: value for name, value in vars(cls).items() if name[:2] != "__"})
+    if hook is not None:
+        del written[hook]
+    return type(f"{connector.__name__}Without_{hook}", (base,), written)
 
 
 @dataclass
@@ -233,3 +288,73 @@ async def test_a_key_in_the_path_of_a_get_is_enough() -> None:
             )
     assert [m.text for m in bot.messages] == ["open?"]
     assert loft.sent == ["Yes."]
+
+
+def test_the_test_connectors_are_whole() -> None:
+    """What the tests below take a hook from is whole: only that hook can be what is missing."""
+    assert written_without(Pigeon, WebhookInput, None)(PigeonSettings(KEY)).name() == "pigeon"
+    homing = written_without(HomingPigeon, QueuedInput, None)(PigeonSettings(KEY))
+    assert homing.replies_by_api and homing.intake is None
+
+
+@pytest.mark.parametrize(
+    "hook", ["load_settings", "set_up", "authenticate", "parse", "handle", "answer"]
+)
+def test_a_connector_without_a_hook_cannot_be_made(hook: str) -> None:
+    connector = written_without(Pigeon, WebhookInput, hook)
+    with pytest.raises(TypeError, match=f"abstract method.* {hook}"):
+        connector(PigeonSettings(KEY))
+
+
+@pytest.mark.parametrize("hook", ["take", "to_queue", "from_queue", "say", "reply"])
+def test_a_queued_connector_without_an_intake_hook_cannot_be_made_even_without_a_line(
+    hook: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CHANNEL_INTAKE", "direct")  # make run: no line that would call it
+    connector = written_without(HomingPigeon, QueuedInput, hook)
+    with pytest.raises(TypeError, match=f"abstract method.* {hook}"):
+        connector(PigeonSettings(KEY))
+
+
+def test_a_connector_that_claims_its_replies_go_by_api_must_be_queueable() -> None:
+    with pytest.raises(TypeError, match="BoastingPigeon has replies_by_api=True, but is not a Qu"):
+        BoastingPigeon(Loft())
+
+
+def test_only_a_queueable_connector_is_given_a_line() -> None:
+    line = Intake(ProcessLine(1), IntakeSettings(mode="queue"))
+    connector = written_without(Pigeon, WebhookInput, None)
+    with pytest.raises(TypeError, match="replies_by_api=False and an intake, but is not a Q"):
+        connector(PigeonSettings(KEY), intake=line)
+
+
+def test_a_queued_start_with_a_connector_that_lacks_the_intake_hooks_stops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As Rasa starts a connector (``from_credentials``), in the production profile's mode."""
+
+    class BoastingWebchat(WebchatInput):
+        replies_by_api = True
+
+    monkeypatch.setenv("CHANNEL_INTAKE", "queue")
+    with pytest.raises(TypeError, match=r"derives from QueuedInput, which asks for .*to_queue"):
+        BoastingWebchat.from_credentials(None)
+
+
+@pytest.mark.parametrize("mode", ["direct", "queue"])
+def test_every_shipped_connector_starts_as_rasa_loads_it(
+    mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in EVERY_CONNECTOR_ENV.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("CHANNEL_INTAKE", mode)
+    monkeypatch.delenv("REDIS_HOST", raising=False)  # the line in this process
+    channels = create_http_input_channels(None, str(CREDENTIALS))
+    named = yaml.safe_load(CREDENTIALS.read_text())
+    assert [f"{type(c).__module__}.{type(c).__name__}" for c in channels] == list(named)
+    queued = {c.name() for c in channels if isinstance(c, QueuedInput)}
+    assert queued == {"telegram", "whatsapp", "twilio_sms", "sms_gateway", "kannel"}
+    for channel in channels:
+        assert isinstance(channel, WebhookInput)
+        assert channel.replies_by_api == (channel.name() in queued)
+        assert (channel.intake is not None) == (mode == "queue" and channel.name() in queued)

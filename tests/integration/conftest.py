@@ -6,6 +6,7 @@ import subprocess
 import sys
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -30,20 +31,34 @@ def content_db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
     return url
 
 
-@pytest.fixture(scope="session")
-def stack(content_db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+@contextmanager
+def running_stack(
+    content_db_url: str, tmp_path_factory: pytest.TempPathFactory, logs: str, **options: Any
+) -> Iterator[Stack]:
+    """Rasa and the action server on free ports, started, their logs in a folder named
+    ``logs``; ``options``: the rest of ``Stack``'s (``extra_env``, ``with_notifier`` …).
+    Stopped afterwards, also when the start fails."""
     if not MODEL.exists():
         pytest.fail(f"{MODEL} is missing: run `make train` (make test does it first)")
     running = Stack(
         model=MODEL,
         content_db_url=content_db_url,
-        log_dir=tmp_path_factory.mktemp("logs"),
+        log_dir=tmp_path_factory.mktemp(logs),
         rasa_port=free_port(),
         action_port=free_port(),
+        **options,
     )
-    running.start()
-    yield running
-    running.stop()
+    try:
+        running.start()
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="session")
+def stack(content_db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    with running_stack(content_db_url, tmp_path_factory, "logs") as running:
+        yield running
 
 
 def post_json(url: str, body: dict[str, Any]) -> Any:

@@ -1,15 +1,12 @@
 """What the tests of queued turns on real processes need: how many messages are still in the
-intake's line in Redis, a slow action server, and waiting for a condition with a deadline.
-
-The content runtime that runs these tests has no redis package: the line is read with a few
-raw commands (RESP) over a socket.
+intake's line in Redis (``scripts/loadtest/redis_server.line_depth``), a slow action server,
+and waiting for a condition with a deadline.
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-import socket
 import time
 from collections.abc import Callable
 from typing import Any, Final
@@ -19,31 +16,6 @@ from aiohttp import web
 
 #: What Rasa's action call carries that the action server reads.
 FORWARDED_HEADERS: Final = ("content-type", "content-encoding", "x-action-server-secret")
-#: The intake's lines per connector (``INTAKE_PARTITIONS``' default).
-PARTITIONS: Final = 16
-
-
-def _command(*args: str) -> bytes:
-    parts = [f"*{len(args)}\r\n".encode()]
-    for arg in args:
-        data = arg.encode()
-        parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
-    return b"".join(parts)
-
-
-def line_depth(port: int, prefix: str, channel: str, partitions: int = PARTITIONS) -> int:
-    """Messages in ``channel``'s line waiting or being answered (``RedisLine.depth``: an entry
-    leaves its stream only after its turn's replies went out)."""
-    streams = [
-        f"{prefix}:intake:{channel}:{n}{part}" for n in range(partitions) for part in (":first", "")
-    ]
-    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
-        sock.sendall(b"".join(_command("XLEN", stream) for stream in streams))
-        reader = sock.makefile("rb")
-        lengths = [reader.readline() for _ in streams]
-    if not all(line.startswith(b":") for line in lengths):
-        raise AssertionError(f"Redis answered XLEN with {lengths[:2]!r}")
-    return sum(int(line[1:]) for line in lengths)
 
 
 async def until(check: Callable[[], Any], timeout: float, what: str) -> Any:

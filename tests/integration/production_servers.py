@@ -20,10 +20,11 @@ import psycopg
 import pytest
 
 from scripts.fake_providers import CHANNEL_SECRETS, CREDENTIALS, FakeProviders, ProvidersInThread
+from scripts.loadtest.redis_server import line_depth
 from scripts.stack import ROOT, Stack, free_port, production_store_env
 from tests.channels.redis_support import RedisServer
 from tests.integration.conftest import MODEL
-from tests.integration.intake_support import line_depth, until
+from tests.integration.intake_support import until
 from tests.integration.test_shared_stores import PG_ADMIN, _content_cli
 
 #: The deployment's ``REDIS_KEY_PREFIX``.

@@ -118,13 +118,17 @@ class AlertStack:
         return int(count)
 
 
-def alert_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AlertStack]:
-    """The stack, started; stopped when the generator is closed (a module's fixture)."""
+def alert_stack(
+    tmp_path_factory: pytest.TempPathFactory, telegram_per_chat: float | None = 1
+) -> Iterator[AlertStack]:
+    """The stack, started; stopped when the generator is closed (a module's fixture). The fake
+    Telegram takes ``telegram_per_chat`` messages a second in a chat, as Telegram does; None
+    for tests whose people write faster than that and do not test the pace."""
     with pytest.MonkeyPatch.context() as patch:
         # This process computes the same conversation ids as Rasa, to look rows up.
         patch.setenv("CONVERSATION_ID_KEY", KEYS["CONVERSATION_ID_KEY"])
         identity.forget_key()  # read once per process: take this one
-        yield from _alert_stack(tmp_path_factory)
+        yield from _alert_stack(tmp_path_factory, telegram_per_chat)
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +136,9 @@ def alerts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AlertStack]:
     yield from alert_stack(tmp_path_factory)
 
 
-def _alert_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AlertStack]:
+def _alert_stack(
+    tmp_path_factory: pytest.TempPathFactory, telegram_per_chat: float | None
+) -> Iterator[AlertStack]:
     if not MODEL.exists():
         pytest.fail(f"{MODEL} is missing: run `make train` (make test does it first)")
     base = tmp_path_factory.mktemp("alerts")
@@ -142,7 +148,7 @@ def _alert_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AlertStac
     _content_cli(db_url, "seed")
     credentials = base / "credentials.yml"
     credentials.write_text(CREDENTIALS)
-    providers = FakeProviders(sms_rate=10)
+    providers = FakeProviders(sms_rate=10, telegram_per_chat=telegram_per_chat)
     serving = ProvidersInThread(providers)
     provider_url = serving.start(free_port())
     env = {

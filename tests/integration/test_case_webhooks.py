@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from actions.cases import queue
 from actions.content import db
@@ -138,10 +138,14 @@ def test_a_helpdesk_follows_a_real_case_from_request_to_close(
     # The console's side, in this process, configured as the admin server would be.
     monkeypatch.setenv(db.URL_ENV, url)
     monkeypatch.setenv("CASE_WEBHOOK_URL", helpdesk.url)
+    with db.session_scope() as session:  # farida is a caseworker of the organisation answering
+        answering = session.scalar(
+            select(Organisation.id).where(Organisation.slug == "kabul-aid-network")
+        )
+        took = queue.take(session, case_id, "farida", datetime.now(timezone.utc), answering)
+        assert took == "farida"
     with db.session_scope() as session:
-        assert queue.take(session, case_id, "farida", datetime.now(timezone.utc)) == "farida"
-    with db.session_scope() as session:
-        assert queue.close(session, case_id, "farida", datetime.now(timezone.utc))
+        assert queue.close(session, case_id, "farida", datetime.now(timezone.utc), answering)
     db.dispose_engine()
     events = wait_for(helpdesk, 6)
 

@@ -1,6 +1,7 @@
-"""Rumours people ask about, in a real browser on a 360-px phone, in Pashto: a rumour three
-people asked about is on the page, right to left and within the screen; one two people asked
-about is not; "Write a verdict" opens the claim editor with what they wrote."""
+"""Rumours people ask about, in a real browser on a 360-px phone, in Pashto: a rumour five
+people asked about on two channels is on the page, right to left and within the screen, with
+"Hide as spam"; one two people asked about is not; "Write a verdict" opens the claim editor with
+what they wrote alike."""
 
 from __future__ import annotations
 
@@ -28,14 +29,15 @@ VISA = "visa canada ba pasport kohna qabul ast?"
 
 
 def asks_about_rumours(serving: Console) -> None:
-    """Three conversations asked about the gate, two (five times) about the visa."""
+    """Five people asked about the gate on Telegram and WhatsApp, two (five times) about the
+    visa."""
     from actions.content import db, models  # noqa: F401  (the claims table the asks refer to)
     from actions.content.asks import Ask
 
     now = datetime.now(timezone.utc)
     rows = [
-        (f"telegram-{n:040x}", "telegram", "ps", GATE, "gate-group", now - timedelta(minutes=n))
-        for n in range(3)
+        (f"{channel}-{n:040x}", channel, "ps", GATE, "gate-group", now - timedelta(minutes=n))
+        for n, channel in enumerate(("telegram", "whatsapp") * 2 + ("telegram",))
     ] + [
         (f"sms_gateway-{n % 2:040x}", "sms_gateway", "prs", VISA, "visa-group", now)
         for n in range(5)
@@ -60,7 +62,7 @@ def asks_about_rumours(serving: Console) -> None:
         engine.dispose()
 
 
-def test_a_rumour_three_asked_is_on_a_phone_in_pashto_and_two_asked_is_not(
+def test_a_rumour_five_asked_is_on_a_phone_in_pashto_and_two_asked_is_not(
     page: Page,  # noqa: F811  (the fixture imported above)
     console: Console,  # noqa: F811
 ) -> None:
@@ -69,10 +71,11 @@ def test_a_rumour_three_asked_is_on_a_phone_in_pashto_and_two_asked_is_not(
     page.goto(f"{console.url}/console/claims?lang=ps")
     expect(page.get_by_role("heading", level=1)).to_have_text("هغه اوازې چې خلک یې پوښتي")
     assert page.evaluate("document.documentElement.dir") == "rtl"
-    rumours = page.locator("ol.rumours li")
+    rumours = page.locator("ol.rumours > li")
     expect(rumours).to_have_count(1)
     expect(rumours.first).to_contain_text("ابی ګیټ ټولو ته خلاص دی")
-    expect(rumours.first).to_contain_text("۳ خبرو اترو پوښتلي، ۳ ځله")
+    expect(rumours.first).to_contain_text("۵ کسانو پوښتلي، ۵ ځله")
+    expect(rumours.first.get_by_role("button")).to_have_text("د سپام په توګه یې پټ کړئ")
     expect(page.locator("body")).not_to_contain_text("visa canada")
     quoted = rumours.first.locator("q").inner_text()
     assert len(quoted) <= 80

@@ -43,7 +43,9 @@ SMS_URGENT = {
 
 @pytest.fixture(scope="module")
 def channels(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AlertStack]:
-    yield from alert_stack(tmp_path_factory)
+    """The stack of ``test_alerts``; its Telegram people (``TelegramChat``) write faster than
+    Telegram's one message a second in a chat, which is not what these tests test."""
+    yield from alert_stack(tmp_path_factory, telegram_per_chat=None)
 
 
 def urgent_cases(channels: AlertStack, channel: str, address: str) -> list[tuple[int, str]]:

@@ -18,7 +18,9 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from actions.content.models import Flight, Gate
+from actions.common.kabul_time import asked_day_bounds
+from actions.content.models import Country, Flight, Gate
+from bot.lang import texts
 from bot.lang.letters import PASHTO_LETTERS
 from scripts.stack import Stack, free_port
 from tests.integration.conftest import MODEL, Say, post_json
@@ -36,19 +38,28 @@ def tomorrow() -> date:
     return datetime.now(timezone.utc).astimezone(KABUL).date() + timedelta(days=1)
 
 
-def upcoming_to(db: Session, city_en: str, day: date | None = None) -> list[Flight]:
-    """Flights to a place that the assistant may list, soonest first (as queries.py)."""
+def goes_to(flight: Flight, place: str) -> bool:
+    """To a city ("Doha"), or for a country ("DE"): landing there or evacuating people for it."""
+    if place in {country.value for country in Country}:
+        return place in (flight.evacuates_for, flight.destination.country)
+    return bool(flight.destination.city_en == place)
+
+
+def upcoming_to(db: Session, place: str, day: date | None = None) -> list[Flight]:
+    """Flights to a city or a country that the assistant may list, soonest first (as
+    queries.py)."""
     now = datetime.now(timezone.utc)
     flights = [
         f
         for f in db.scalars(select(Flight).order_by(Flight.departs_at)).all()
-        if f.destination.city_en == city_en
+        if goes_to(f, place)
         and f.departs_at > now
         and f.valid_until > now
         and f.status.value not in FINISHED
     ]
-    if day is not None:
-        flights = [f for f in flights if f.departs_at.astimezone(KABUL).date() == day]
+    if day is not None:  # the day asked about runs into the night after it, as the answers count it
+        start, end = asked_day_bounds(day)
+        flights = [f for f in flights if start <= f.departs_at < end]
     return flights
 
 
@@ -65,34 +76,38 @@ def day_number(day: date, language: str) -> str:
 
 
 @pytest.mark.parametrize(
-    ("language", "question", "follow_up"),
+    ("language", "question", "follow_up", "place"),
     [
-        ("en", "when is the next flight to doha?", "and tomorrow?"),
-        ("prs", "پرواز بعدی به قطر چی وقت است", "فردا چطور؟"),
-        ("prs", "parwaz ba doha chi waqt ast", "saba chi?"),
-        ("ps", "دوحې ته راتلونکې الوتنه کله ده؟", "او سبا؟"),
-        ("ps", "doha ta alwatana kala da", "aw saba?"),
+        ("en", "when is the next flight to doha?", "and tomorrow?", "Doha"),
+        # Qatar: its airports (both Doha's) and the flights evacuating people for it.
+        ("prs", "پرواز بعدی به قطر چی وقت است", "فردا چطور؟", "QA"),
+        ("prs", "parwaz ba doha chi waqt ast", "saba chi?", "Doha"),
+        ("ps", "دوحې ته راتلونکې الوتنه کله ده؟", "او سبا؟", "Doha"),
+        ("ps", "doha ta alwatana kala da", "aw saba?", "Doha"),
     ],
 )
 def test_a_day_follow_up_keeps_the_destination(
-    say: Say, db: Session, language: str, question: str, follow_up: str
+    say: Say, db: Session, language: str, question: str, follow_up: str, place: str
 ) -> None:
     user = new_user()
     first = visible(reply_text(say(user, question)))
-    assert shown_numbers(db, first) == {f.flight_number for f in upcoming_to(db, "Doha")}
+    assert shown_numbers(db, first) == {f.flight_number for f in upcoming_to(db, place)}
     answer = visible(reply_text(say(user, follow_up)))
-    doha = upcoming_to(db, "Doha")[0].destination
-    city = getattr(doha, f"city_{language}")
-    expected = upcoming_to(db, "Doha", tomorrow()) or upcoming_to(db, "Doha")[:1]
+    if place == "Doha":
+        named = getattr(upcoming_to(db, "Doha")[0].destination, f"city_{language}")
+    else:
+        named = texts.render(f"content.country.{place}", language)
+    expected = upcoming_to(db, place, tomorrow()) or upcoming_to(db, place)[:1]
     assert shown_numbers(db, answer) == {f.flight_number for f in expected}
     heading = answer.split("\n")[0]  # says what it answered: the place and the day
-    assert city in heading and day_number(tomorrow(), language) in heading
+    assert named in heading and day_number(tomorrow(), language) in heading
 
 
 @pytest.mark.parametrize(
-    ("language", "question", "follow_up", "city_en"),
+    ("language", "question", "follow_up", "place"),
     [
-        ("en", "any flights tomorrow?", "what about Germany?", "Ramstein"),
+        # Germany: Ramstein's flights and those evacuating people for Germany.
+        ("en", "any flights tomorrow?", "what about Germany?", "DE"),
         ("en", "next flights", "Doha?", "Doha"),
         ("prs", "پروازها", "دوحه چطور؟", "Doha"),
         ("prs", "parwaz kay ast", "tashkent chi?", "Tashkent"),
@@ -101,17 +116,17 @@ def test_a_day_follow_up_keeps_the_destination(
     ],
 )
 def test_a_place_follow_up_answers_flights_there(
-    say: Say, db: Session, language: str, question: str, follow_up: str, city_en: str
+    say: Say, db: Session, language: str, question: str, follow_up: str, place: str
 ) -> None:
     user = new_user()
     say(user, question)
     answer = visible(reply_text(say(user, follow_up)))
     shown = shown_numbers(db, answer)
-    there = {f.flight_number for f in upcoming_to(db, city_en)}
+    there = {f.flight_number for f in upcoming_to(db, place)}
     assert shown and shown <= there, answer  # only flights to that place
     if "tomorrow" in question:
-        day_flights = upcoming_to(db, city_en, tomorrow())
-        assert shown == {f.flight_number for f in day_flights or upcoming_to(db, city_en)[:1]}
+        day_flights = upcoming_to(db, place, tomorrow())
+        assert shown == {f.flight_number for f in day_flights or upcoming_to(db, place)[:1]}
 
 
 EN_REST, PRS_REST, PS_REST = (

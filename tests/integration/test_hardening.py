@@ -24,8 +24,8 @@ from sqlalchemy.orm import Session
 from actions.alerts.models import Subscription, Topic
 from actions.alerts.subscriptions import Wish, subscribe
 from bot.lang.texts import CATALOGUE
-from scripts.stack import Stack, free_port, stored_token
-from tests.integration.conftest import MODEL
+from scripts.stack import Stack, stored_token
+from tests.integration.conftest import running_stack
 
 TRY_AGAIN = CATALOGUE.entry("channels.try_again")
 
@@ -36,17 +36,11 @@ API_TOKEN = "hardening-test-token-" + uuid.uuid4().hex
 
 @pytest.fixture(scope="module")
 def stack(content_db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    running = Stack(
-        model=MODEL,
-        content_db_url=content_db_url,
-        log_dir=tmp_path_factory.mktemp("hardening-logs"),
-        rasa_port=free_port(),
-        action_port=free_port(),
-        extra_env={"RASA_API_TOKEN": API_TOKEN, "EMERGENCY_HOTLINE": "+93 700 000 100"},
-    )
-    running.start()
-    yield running
-    running.stop()
+    env = {"RASA_API_TOKEN": API_TOKEN, "EMERGENCY_HOTLINE": "+93 700 000 100"}
+    with running_stack(
+        content_db_url, tmp_path_factory, "hardening-logs", extra_env=env
+    ) as running:
+        yield running
 
 
 def webchat(stack: Stack, sender: str, text: str) -> tuple[int, list[dict[str, Any]]]:

@@ -2,11 +2,12 @@
 servers with two intake workers each, one line in Redis Streams, the fake Telegram Bot API.
 
 Each person's messages are answered in the order they arrived and each once, whichever server
-took the webhook; STOP goes before what waits; a person kept waiting is told so in their
-language before the answer; a server stopped (SIGTERM) in the middle of turns ends them
-before it goes; a server killed in the middle of turns leaves them to the other, and each is
-answered exactly once; the web chat past ``SYNC_TURNS_WAITING`` answers a turn still under
-way after ``QUEUE_NOTICE_SECONDS`` with the notice, and its mailbox brings the answer.
+took the webhook; STOP goes before what waits; one person's flood waits behind another person's
+question; a person kept waiting is told so in their language before the answer; a server
+stopped (SIGTERM) in the middle of turns ends them before it goes; a server killed in the
+middle of turns leaves them to the other, and each is answered exactly once; the web chat past
+``SYNC_TURNS_WAITING`` answers a turn still under way after ``QUEUE_NOTICE_SECONDS`` with the
+notice, and its mailbox brings the answer.
 
 Turns are made slow where a test needs a backlog by a stand-in between Rasa and its action
 server (``SlowActions``). Needs PostgreSQL and redis-server; skipped with the reason without
@@ -29,6 +30,7 @@ import aiohttp
 import pytest
 
 from bot.channels.identity import conversation_id
+from bot.channels.partitions import partition_of
 from bot.lang.texts import CATALOGUE
 from scripts.chaos import http_ok
 from scripts.fake_providers import FakeProviders, ProvidersInThread, send_telegram
@@ -172,6 +174,38 @@ async def test_stop_jumps_ahead_of_the_questions_waiting(queued: Queued) -> None
     assert sorted(told) == sorted([*questions, "STOP"])
     # The first question was being answered; STOP went before the two still waiting.
     assert told.index("STOP") <= 1, told
+
+
+def same_line_as(chat: int) -> int:
+    """Another chat whose conversation falls in ``chat``'s line (16, the default)."""
+    line = partition_of(conversation_id("telegram", str(chat)), 16)
+    while True:
+        other = a_chat()
+        if other != chat and partition_of(conversation_id("telegram", str(other)), 16) == line:
+            return other
+
+
+async def test_one_persons_flood_waits_behind_another_persons_question(queued: Queued) -> None:
+    flooder = a_chat()
+    other = same_line_as(flooder)
+    flood = [f"when is the next flight to doha {n}" for n in range(1, 13)]
+    queued.actions.delay = 0.3
+    async with aiohttp.ClientSession() as http:
+        for number, text in enumerate(flood):
+            await send_telegram(http, queued.urls[number % 2], flooder, text, "en")
+        await send_telegram(http, queued.urls[1], other, "is abbey gate open?", "en")
+    await answered(queued, other, 1, timeout=60)
+    await answered(queued, flooder, len(flood), timeout=120)
+
+    def taken_at(chat: int) -> list[float]:
+        events = stored_events(queued.servers.database, conversation_id("telegram", str(chat)))
+        return [event["timestamp"] for event in events if event["event"] == "user"]
+
+    # The other person's question was taken before the flood's third message: it waited
+    # behind one or two turns of the flood, not twelve.
+    assert taken_at(other)[0] < taken_at(flooder)[2]
+    # The flood itself is answered whole, in the order sent.
+    assert queued.user_texts(conversation_id("telegram", str(flooder))) == flood
 
 
 async def test_a_person_waiting_is_told_in_pashto_before_the_answer(queued: Queued) -> None:

@@ -18,7 +18,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from scripts.stack import Stack, free_port
-from tests.integration.conftest import MODEL
+from tests.integration.conftest import running_stack
 
 pytestmark = pytest.mark.integration
 
@@ -31,20 +31,16 @@ Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
 @pytest.fixture(scope="module")
 def stack(content_db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    running = Stack(
-        model=MODEL,
-        content_db_url=content_db_url,
-        log_dir=tmp_path_factory.mktemp("metrics-logs"),
-        rasa_port=free_port(),
-        action_port=free_port(),
+    with running_stack(
+        content_db_url,
+        tmp_path_factory,
+        "metrics-logs",
         extra_env={"METRICS_TOKEN": TOKEN, "RASA_API_TOKEN": "metrics-api-" + uuid.uuid4().hex},
         with_notifier=True,
         admin_port=free_port(),
         notifier_metrics_port=free_port(),
-    )
-    running.start()
-    yield running
-    running.stop()
+    ) as running:
+        yield running
 
 
 def metrics_urls(stack: Stack) -> dict[str, str]:

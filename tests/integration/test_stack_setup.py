@@ -230,3 +230,24 @@ def test_each_server_with_several_workers_counts_in_a_directory_of_its_own(
     assert len(set(made)) == 3 and all(path.is_dir() for path in made)
     running.stop()
     assert not any(path.exists() for path in made)
+
+
+def test_make_run_lets_its_own_origin_frame_the_web_chat_unless_told_otherwise(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    without_keys(monkeypatch)
+    monkeypatch.delenv("WEBCHAT_ORIGINS", raising=False)
+    var = tmp_path / "var"
+    running, _ = embedded_stack(MODEL, "sqlite://", log_dir=tmp_path / "log", var_dir=var)
+    assert running._env()["WEBCHAT_ORIGINS"] == "http://127.0.0.1:5005,http://localhost:5005"
+    told, _ = embedded_stack(
+        MODEL,
+        "sqlite://",
+        log_dir=tmp_path / "log",
+        var_dir=var,
+        extra_env={"WEBCHAT_ORIGINS": "https://ngo.example.org"},
+    )
+    assert told._env()["WEBCHAT_ORIGINS"] == "https://ngo.example.org"
+    monkeypatch.setenv("WEBCHAT_ORIGINS", "https://help.example.net")
+    again, _ = embedded_stack(MODEL, "sqlite://", log_dir=tmp_path / "log", var_dir=var)
+    assert again._env()["WEBCHAT_ORIGINS"] == "https://help.example.net"

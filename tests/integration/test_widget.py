@@ -4,7 +4,6 @@ whole stack: Rasa with the webchat channel and the action server as real process
 import hashlib
 import json
 import os
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +13,8 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
 from bot.lang.letters import PASHTO_LETTERS
-from scripts.stack import ROOT, Stack
+from scripts.stack import Stack
+from tests.screenshots import for_docs
 
 pytestmark = pytest.mark.integration
 
@@ -36,7 +36,6 @@ REPLY_TIMEOUT_MS = 30_000
 REPLY = ".msg.bot:not(.welcome)"
 MAX_WIDGET_BYTES = 100 * 1024
 WIDGET_FILES = {"", "widget.js", "work.js", "widget.css"}  # "" is the page itself, /webchat/
-DOCS_SCREENSHOT = ROOT / "docs" / "webchat.png"
 #: Every letter, digit and mark Dari and Pashto text uses, Pashto's own letters first.
 DARI_AND_PASHTO = (
     "ټډړږښګڼېۍځڅئیکگپچژ"
@@ -103,7 +102,7 @@ def ask(page: Page, text: str) -> str:
 
 
 def test_a_pashto_question_gets_a_pashto_answer_laid_out_right_to_left(
-    page: Page, stack: Stack, tmp_path: Path
+    page: Page, stack: Stack
 ) -> None:
     page.goto(f"{stack.rasa_url}/webchat/")
     expect(page.get_by_role("log")).to_have_attribute("aria-live", "polite")
@@ -124,10 +123,7 @@ def test_a_pashto_question_gets_a_pashto_answer_laid_out_right_to_left(
     assert {name.rsplit("/", 1)[-1] for name, _ in transferred} == WIDGET_FILES, transferred
     assert all(size > 0 for _, size in transferred), transferred
     assert sum(size for _, size in transferred) < MAX_WIDGET_BYTES
-    screenshot = tmp_path / "webchat-ps.png"
-    page.screenshot(path=str(screenshot))
-    if not DOCS_SCREENSHOT.exists():
-        shutil.copyfile(screenshot, DOCS_SCREENSHOT)
+    page.screenshot(path=str(for_docs("webchat.png")))
 
 
 def test_the_language_switcher_changes_the_layout_and_the_answers(page: Page, stack: Stack) -> None:

@@ -18,7 +18,6 @@ import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import psycopg
 import pytest
@@ -29,8 +28,9 @@ from bot.channels.identity import conversation_id
 from scripts.stack import ROOT, Stack, free_port, fresh_keys, production_store_env
 from tests.channels.redis_support import RedisServer
 from tests.integration import test_handoff, test_shared_stores, test_widget
-from tests.integration.conftest import MODEL
+from tests.integration.conftest import MODEL, running_stack
 from tests.integration.test_widget import PASHTO_ONLY, REPLY, REPLY_TIMEOUT_MS
+from tests.screenshots import for_docs
 
 pytestmark = pytest.mark.integration
 
@@ -49,7 +49,6 @@ PROBLEM = "زما ویزه رد شوه"
 I_AM_BACK = "زه بیا دلته یم"  # action_case_closed in Pashto
 #: The widget asks every 5 s after activity, at most every 15 s while a caseworker answers.
 MAILBOX_TIMEOUT_MS = 25_000
-DOCS_SCREENSHOT = ROOT / "docs" / "webchat-mailbox-ps.png"
 
 
 @pytest.fixture(scope="module", params=["process", "redis"])
@@ -72,24 +71,11 @@ def stack(
 ) -> Iterator[Stack]:
     """Rasa and the action server, with a conversation key this test knows (to name the
     conversation in Rasa's API as the console does) and the channels' memory in ``redis``."""
-    if not MODEL.exists():
-        pytest.fail(f"{MODEL} is missing: run `make train` (make test does it first)")
     env = {"CONVERSATION_ID_KEY": CONVERSATION_KEY}
     if redis is not None:
         env.update(redis.env("mailboxtest"))
-    running = Stack(
-        model=MODEL,
-        content_db_url=content_db_url,
-        log_dir=tmp_path_factory.mktemp("mailbox-logs"),
-        rasa_port=free_port(),
-        action_port=free_port(),
-        extra_env=env,
-    )
-    try:
-        running.start()
+    with running_stack(content_db_url, tmp_path_factory, "mailbox-logs", extra_env=env) as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture(autouse=True)
@@ -171,7 +157,6 @@ def expect_i_am_back_once(page: Page) -> None:
 def test_the_open_page_shows_i_am_back_when_the_case_is_closed(
     page: Page,
     stack: Stack,
-    tmp_path: Path,
 ) -> None:
     sender = hand_over_to_a_caseworker(page, stack)
     conversation = conversation_id("webchat", sender)
@@ -179,10 +164,7 @@ def test_the_open_page_shows_i_am_back_when_the_case_is_closed(
     expect_i_am_back_once(page)
     assert fetch_mailbox(stack, sender) == []  # taken out of the mailbox once shown
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    screenshot = tmp_path / "webchat-mailbox-ps.png"
-    page.screenshot(path=str(screenshot))
-    if not DOCS_SCREENSHOT.exists():
-        DOCS_SCREENSHOT.write_bytes(screenshot.read_bytes())
+    page.screenshot(path=str(for_docs("webchat-mailbox-ps.png")))
 
     # The conversation is the assistant's again: a question is answered in the turn.
     answers = page.locator(REPLY).count()

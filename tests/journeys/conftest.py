@@ -74,8 +74,10 @@ class Running:
         return done.stdout
 
     def invite(self, name: str, role: str = "editor") -> str:
-        """The one-time sign-in link ``invite`` prints for ``name``."""
-        out = self.cli("actions.admin", "invite", name, "--role", role)
+        """The one-time sign-in link ``invite`` prints for ``name``; a caseworker answers the
+        demo's organisation that takes cases."""
+        answering = ("--organisation", "kabul-aid-network") if role == "caseworker" else ()
+        out = self.cli("actions.admin", "invite", name, "--role", role, *answering)
         found = re.search(r"\S+/console/signin\?code=[\w-]+", out)
         assert found is not None, out
         return found.group(0)

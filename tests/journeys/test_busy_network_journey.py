@@ -98,7 +98,7 @@ def test_people_behind_one_address_are_answered_and_told_the_true_wait(
     said = f"پس از {in_dari_digits(math.ceil(wait / 60))} دقیقه" if wait >= 120 else "ثانیه"
     expect(status).to_contain_text(said)
     for number in (SMS, HOTLINE):
-        shown = status.locator("bdi", has_text=number)
+        shown = status.locator("bdi.number", has_text=number)  # kept whole, left to right
         expect(shown).to_have_attribute("dir", "ltr")
     assert status.evaluate("el => getComputedStyle(el).direction") == "rtl"
     box = status.bounding_box()

@@ -292,6 +292,29 @@ def test_on_the_web_chat_each_flight_bubble_carries_its_own_check(
     screenshot(page, "sms-journeys-webchat-flights-prs")
 
 
+@pytest.mark.parametrize(
+    ("language", "number", "question", "why"),
+    [
+        ("prs", "+93700100021", "طیاره به جرمنی", "به تاشکند، تخلیه از طرف آلمان"),
+        ("en", "+93700100022", "flight to Germany", "to Tashkent, evacuates for Germany"),
+    ],
+)
+def test_flights_to_germany_by_sms_name_germanys_flight_to_tashkent_and_say_why(
+    sms: SmsStack, language: str, number: str, question: str, why: str
+) -> None:
+    """Germany's evacuation flight goes to Tashkent: the answer lists it with where it goes
+    and whom it evacuates for, in one SMS of at most three segments."""
+    received = with_notice(sms.text(number, question), language)
+    assert_in_language(received, language, ("GAF612",))
+    answer = plain(received)
+    first = next(line for line in answer.splitlines() if line.startswith("GAF612 "))
+    assert first.endswith(why), answer
+    # A new person's first answer in Dari keeps the later flights for MORE, as above.
+    more = sms.text(number, "بیشتر") if language == "prs" else []
+    rest = "\n".join([answer, *map(plain, more)])
+    assert "RCH233" in rest and "GAF614" in rest, rest  # listed or named as later ones
+
+
 ROOT_RESULTS = ROOT / "results" / "journeys"
 
 

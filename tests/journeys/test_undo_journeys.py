@@ -9,9 +9,9 @@ from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import Page, expect
 
-from scripts.stack import ROOT
 from tests.journeys.conftest import Phone, Running, screenshot
 from tests.journeys.test_editor_journeys import ADVICE, AIRPORT_OPEN, answer
+from tests.screenshots import for_docs
 
 #: A gate closed with the airport, as a person reads it.
 CLOSED_WITH_AIRPORT = {
@@ -23,7 +23,6 @@ CLOSED_WITH_AIRPORT = {
 EAST_OPEN = {"en": "East Gate: open", "prs": "دروازهٔ شرقی", "ps": "ختیځه دروازه"}
 OPEN = {"en": ": open", "prs": ": باز", "ps": ": خلاصه"}
 PUT_BACK = "Gates put back with it: East Gate, North Gate, Baron Hotel side"
-DOCS_SCREENSHOT = ROOT / "docs" / "console-undo-closure.png"
 
 
 def sign_in(running: Running, page: Page) -> str:
@@ -76,7 +75,7 @@ def test_an_editor_undoes_a_closure_and_its_gates_open_again_in_one_tap(
     expect(put_back).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     screenshot(page, "editor-undo-closure-history")
-    page.screenshot(path=str(DOCS_SCREENSHOT))  # the first screen, for docs/CONSOLE.md
+    page.screenshot(path=str(for_docs("console-undo-closure.png")))  # its first screen
 
     for language in ("prs", "ps", "en"):
         gates = gate_lines(running, f"after-undo-{language}", language)

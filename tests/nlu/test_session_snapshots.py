@@ -27,7 +27,7 @@ from rasa.core.tracker_store import SQLTrackerStore, TrackerStore
 from rasa.shared.core.events import ConversationPaused, Event, SessionStarted
 from rasa.utils.endpoints import EndpointConfig
 
-from bot import paused, speed
+from bot import patches
 from bot.stores import ForgetfulSQLTrackerStore
 from scripts.stack import ACTIONS_BIN, ROOT, action_server_command, free_port
 
@@ -168,8 +168,7 @@ def agents(database: str, action_server: str) -> Iterator[tuple[Agent, Agent]]:
     """Rasa's own read and the project's, the same model and action server."""
     if not MODEL.exists():
         pytest.fail(f"{MODEL} is missing: run `make train`")
-    paused.install()
-    speed.install()
+    patches.install()  # the paused conversation's processor and the speed-ups, as bot.server
     endpoint = EndpointConfig(
         action_server, headers={"X-Action-Server-Secret": SECRET}, enable_selective_domain=True
     )

@@ -3,11 +3,14 @@
 
 Only a caseworker's session opens these pages (editors get a 403 page), and nothing on them
 names the person: language, channel and their words, never a phone number or chat id. Every
-time a case's page is shown, the audit log records who saw it.
+time a case's page is shown, the audit log records who saw it. A caseworker sees, takes,
+answers and closes only the cases her organisation answers (``queue``'s ``organisation_id``);
+another's answers 404, as a case that does not exist, never 403, which would confirm it.
 """
 
 from __future__ import annotations
 
+import shlex
 from functools import partial
 from urllib.parse import urlencode
 
@@ -68,12 +71,18 @@ async def waiting_cases(request: web.Request) -> web.Response:
     sought = request.query.get("case", "").strip().lstrip("#")
     if sought:
         found = sought.isdigit() and len(sought) < 12
-        if found and await in_transaction(request, partial(queue.exists_case, case_id=int(sought))):
+        if found and await in_transaction(
+            request,
+            partial(queue.exists_case, case_id=int(sought), organisation_id=who.organisation_id),
+        ):
             raise web.HTTPSeeOther(f"/console/cases/{int(sought)}")
         shown_number: object = int(sought) if found else sought[:12]
         raise flash.redirect_with(request, "/console/cases", "no_such_case", n=shown_number)
     wanted = _wanted(request)
-    shown = await in_transaction(request, partial(queue.open_queue, now=moment, wanted=wanted))
+    shown = await in_transaction(
+        request,
+        partial(queue.open_queue, now=moment, wanted=wanted, organisation_id=who.organisation_id),
+    )
     context = {
         "queue": shown,
         "cases": shown.cases,
@@ -86,6 +95,11 @@ async def waiting_cases(request: web.Request) -> web.Response:
         "waited": lambda case: duration(moment - case.opened_at, language),
         "flashes": flash.take(request, language),
         "poll_seconds": request.app[SETTINGS].cases_poll_seconds,
+        # Signed in before migration 0026: she sees only the cases no organisation answers,
+        # and the page says what the operator runs.
+        "organisation_command": None
+        if who.organisation_id is not None
+        else f"python -m actions.admin organisation {shlex.quote(who.editor)} SLUG",
     }
     response = render(request, "cases.html", context, who)
     flash.forget(response)
@@ -109,14 +123,26 @@ async def close_as_abuse(request: web.Request) -> web.Response:
     if not chosen:
         raise flash.redirect_with(request, "/console/cases", "closed_as_abuse_none")
     held = await in_transaction(
-        request, partial(queue.closable, case_ids=chosen, caseworker=who.editor)
+        request,
+        partial(
+            queue.closable,
+            case_ids=chosen,
+            caseworker=who.editor,
+            organisation_id=who.organisation_id,
+        ),
     )
     settings = request.app[SETTINGS]
     outcomes = await handback.hand_back_quietly(settings.rasa, held)
     resumed = [case_id for case_id, problem in outcomes.items() if problem is None]
     closed = await in_transaction(
         request,
-        partial(queue.close_as_abuse, case_ids=resumed, caseworker=who.editor, now=now(request)),
+        partial(
+            queue.close_as_abuse,
+            case_ids=resumed,
+            caseworker=who.editor,
+            now=now(request),
+            organisation_id=who.organisation_id,
+        ),
     )
     raise flash.redirect_with(
         request, "/console/cases", "closed_as_abuse", n=closed, left=len(chosen) - closed
@@ -137,7 +163,14 @@ async def one_case(request: web.Request) -> web.Response:
     language, _ = interface_language(request)
     moment = now(request)
     case = await in_transaction(
-        request, partial(queue.case_for, case_id=case_id, caseworker=who.editor, now=moment)
+        request,
+        partial(
+            queue.case_for,
+            case_id=case_id,
+            caseworker=who.editor,
+            now=moment,
+            organisation_id=who.organisation_id,
+        ),
     )
     if case is None:
         return not_found(request, who, "no_page")
@@ -181,7 +214,14 @@ async def take_case(request: web.Request) -> web.Response:
     except _Refused as refused:
         return refused.response
     holder = await in_transaction(
-        request, partial(queue.take, case_id=case_id, caseworker=who.editor, now=now(request))
+        request,
+        partial(
+            queue.take,
+            case_id=case_id,
+            caseworker=who.editor,
+            now=now(request),
+            organisation_id=who.organisation_id,
+        ),
     )
     location = f"/console/cases/{case_id}"
     if holder is None:
@@ -200,7 +240,13 @@ async def close_case(request: web.Request) -> web.Response:
     except _Refused as refused:
         return refused.response
     held = await in_transaction(
-        request, partial(queue.closing, case_id=case_id, caseworker=who.editor)
+        request,
+        partial(
+            queue.closing,
+            case_id=case_id,
+            caseworker=who.editor,
+            organisation_id=who.organisation_id,
+        ),
     )
     if held is None:
         return not_found(request, who, "no_page")
@@ -211,7 +257,13 @@ async def close_case(request: web.Request) -> web.Response:
         return render(request, "refused.html", context, who, 502)
     await in_transaction(
         request,
-        partial(queue.close, case_id=case_id, caseworker=who.editor, now=now(request)),
+        partial(
+            queue.close,
+            case_id=case_id,
+            caseworker=who.editor,
+            now=now(request),
+            organisation_id=who.organisation_id,
+        ),
     )
     closed = "case_closed" if outcome.told else "case_closed_not_told"
     raise flash.redirect_with(request, "/console/cases", closed, n=case_id)
@@ -246,9 +298,12 @@ async def reply_to_case(request: web.Request) -> web.Response:
                 language=language,
                 now=now(request),
                 keep_address=conversation_retention(),
+                organisation_id=who.organisation_id,
             ),
         )
     except replies.ReplyRefused as refused:
+        if refused.reason == replies.NO_SUCH_CASE:
+            return not_found(request, who, "no_page")
         raise flash.redirect_with(
             request, location, refused.reason, n=replies.MAX_REPLY_CHARS
         ) from None

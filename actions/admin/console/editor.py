@@ -84,7 +84,7 @@ def _from_group(spec: KindSpec, draft: asked.Draft | None) -> dict[str, Any]:
         return {"group": None, "group_people": 0}
     return {
         "group": draft.group_key,
-        "group_people": draft.conversations,
+        "group_people": draft.people,
         "group_said": FROM_GROUP[spec.kind].said,
     }
 

@@ -51,6 +51,8 @@ class SignedIn:
     editor: str
     secret: str
     role: str = EDITOR_ROLE
+    #: A caseworker's organisation: the cases she sees (``actions/cases/models.py`` ``seen_by``).
+    organisation_id: int | None = None
 
     @property
     def home(self) -> str:
@@ -113,7 +115,7 @@ async def signed_in(request: web.Request) -> SignedIn | None:
     if identity is None:
         return None
     request[EDITOR] = identity.name  # the access log names who did it
-    return SignedIn(identity.name, secret, identity.role)
+    return SignedIn(identity.name, secret, identity.role, identity.organisation_id)
 
 
 async def signed_in_as(request: web.Request, role: str) -> SignedIn:

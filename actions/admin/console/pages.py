@@ -48,6 +48,8 @@ CHOICE_WORDS = {
     "verification": ("verification",),
     "kind": ("kind",),
     "verdict": ("verdict",),
+    "country": ("country",),
+    "evacuates_for": ("country",),
 }
 
 
@@ -83,6 +85,7 @@ def render(
         "t": partial(words.say, language=language),
         "kind_name": lambda kind: words.label(words.KIND, kind, language),
         "field_name": lambda name: words.label(words.FIELD, name, language),
+        "channel_name": lambda channel: words.label(words.CHANNEL, channel, language),
         "ago": lambda when: fmt.ago(when, moment, language),
         "kabul": kabul,
         "choice_name": lambda name, value: choice_name(name, value, language),

@@ -17,10 +17,12 @@ from typing import Any
 
 import yaml
 
+from bot.contract import SMS
+
 DOMAIN_DIR = Path(__file__).resolve().parents[3] / "bot" / "domain"
 _VARIABLE = re.compile(r"\{(\w+)\}")
-#: The SMS channel whose variations the preview shows (``twilio_sms`` has the same ones).
-SMS_CHANNEL = "sms_gateway"
+#: The variations the preview shows for SMS: those every SMS channel reads.
+SMS_CHANNEL = SMS
 
 
 class Wording:

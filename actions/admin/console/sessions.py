@@ -20,7 +20,14 @@ from sqlalchemy.orm import Session
 
 from actions.admin import tokens
 from actions.content import validation as check
-from actions.content.editors import EDITOR_ROLE, ROLES, ConsoleSession, SignInCode
+from actions.content.editors import (
+    CASEWORKER_ROLE,
+    EDITOR_ROLE,
+    ROLES,
+    ConsoleSession,
+    SignInCode,
+)
+from actions.content.models import Organisation
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 12
@@ -59,17 +66,37 @@ class Identity:
     role: str = EDITOR_ROLE
     #: The editor token signed in with, if one was (revoking it ends the session).
     token_id: int | None = None
+    #: A caseworker's organisation, whose cases alone she sees (``editors.organisation_column``).
+    organisation_id: int | None = None
 
 
-def invite(session: Session, editor: str, now: datetime, role: str = EDITOR_ROLE) -> Invitation:
+def invite(
+    session: Session,
+    editor: str,
+    now: datetime,
+    role: str = EDITOR_ROLE,
+    organisation: Organisation | None = None,
+) -> Invitation:
+    """A one-time code for ``editor``; a caseworker's names the organisation whose cases she
+    answers (an editor's none: editors see no cases)."""
     name = check.editor(editor)
     if role not in ROLES:
         raise check.ContentError("role", f"is {role!r}; one of {', '.join(ROLES)}")
+    if organisation is not None and role != CASEWORKER_ROLE:
+        # Most likely a caseworker whose role was forgotten: she would be made an editor.
+        raise check.ContentError(
+            "organisation", "is for caseworkers (--role caseworker): editors see no cases"
+        )
     code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
     expires = now + CODE_LIFETIME
     session.add(
         SignInCode(
-            editor=name, code_hash=_hash(code), role=role, created_at=now, expires_at=expires
+            editor=name,
+            code_hash=_hash(code),
+            role=role,
+            organisation_id=None if organisation is None else organisation.id,
+            created_at=now,
+            expires_at=expires,
         )
     )
     session.flush()
@@ -99,12 +126,12 @@ def redeem(session: Session, presented: str, now: datetime) -> Identity:
             SignInCode.expires_at > now,
         )
         .values(used_at=now)
-        .returning(SignInCode.editor, SignInCode.role)
+        .returning(SignInCode.editor, SignInCode.role, SignInCode.organisation_id)
         .execution_options(synchronize_session=False)
     ).first()
     if claimed is None:
         raise SignInRefused
-    return Identity(claimed.editor, claimed.role)
+    return Identity(claimed.editor, claimed.role, organisation_id=claimed.organisation_id)
 
 
 def open_session(session: Session, who: Identity, now: datetime, lifetime: timedelta) -> str:
@@ -114,6 +141,7 @@ def open_session(session: Session, who: Identity, now: datetime, lifetime: timed
         ConsoleSession(
             editor=who.name,
             role=who.role,
+            organisation_id=who.organisation_id,
             secret_hash=_hash(secret),
             created_at=now,
             expires_at=now + lifetime,
@@ -133,7 +161,7 @@ def identity_of(session: Session, secret: str, now: datetime) -> Identity | None
     ).first()
     if row is None or row.ended_at is not None or row.expires_at <= now:
         return None
-    return Identity(row.editor, row.role)
+    return Identity(row.editor, row.role, organisation_id=row.organisation_id)
 
 
 def end_session(session: Session, secret: str, now: datetime) -> None:

@@ -33,6 +33,7 @@ KIND: Final = "console.kind"
 FIELD: Final = "console.field"
 INTENT: Final = "questions.intent"
 TOPIC: Final = "console.topic"
+CHANNEL: Final = "console.channel"
 
 
 def language_of(value: object) -> str:
@@ -58,8 +59,8 @@ def has(key: str) -> bool:
 
 
 def label(group: str, key: str, language: str) -> str:
-    """The label of ``key`` in ``group`` (``KIND``, ``FIELD``, ``INTENT``, ``TOPIC``), or its
-    name."""
+    """The label of ``key`` in ``group`` (``KIND``, ``FIELD``, ``INTENT``, ``TOPIC``,
+    ``CHANNEL``), or its name."""
     message = f"{group}.{key}"
     return texts.render(message, language) if message in texts.CATALOGUE else key.replace("_", " ")
 

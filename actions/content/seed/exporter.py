@@ -47,7 +47,13 @@ def export_document(session: Session) -> dict[str, Any]:
     document: dict[str, Any] = {
         "organisations": {org.slug: _organisation(org) for org in orgs},
         "airports": [
-            {"iata": a.iata, "place": a.place, **_texts_of(a, "name", "city"), **_place(a)}
+            {
+                "iata": a.iata,
+                "place": a.place,
+                **_texts_of(a, "name", "city"),
+                **_country(a, "country"),
+                **_place(a),
+            }
             for a in airports
         ],
         "airport_statuses": _statuses(session, airports),
@@ -111,6 +117,12 @@ def _texts_of(row: Any, *fields: str) -> dict[str, dict[str, str]]:
     return {field: _texts(row, field) for field in fields}
 
 
+def _country(row: Any, field: str) -> dict[str, str]:
+    """A country, when an editor gave one (left out otherwise, as the file writes it)."""
+    value = getattr(row, field)
+    return {} if value is None else {field: value.value}
+
+
 def _place(row: Any) -> dict[str, float]:
     """Its position, when it has one (written as the pair or not at all)."""
     if row.latitude is None or row.longitude is None:
@@ -165,6 +177,7 @@ def _flight(flight: Flight) -> dict[str, Any]:
         "departs_at": _time(flight.departs_at),
         "status": flight.status.value,
         **_texts_of(flight, "eligibility", "assembly_point"),
+        **_country(flight, "evacuates_for"),
         **_provenance(flight),
     }
 

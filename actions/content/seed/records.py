@@ -21,6 +21,7 @@ from actions.content.models import (
     AnnouncementKind,
     ClaimAbout,
     ClaimVerdict,
+    Country,
     FlightStatus,
     GateState,
     GuidanceKind,
@@ -107,7 +108,12 @@ def parse(
     for entry in section("airports"):
         iata = entry.text("iata").upper()
         airports.add(iata)
-        values = {"place": entry.text("place"), **_texts(entry, "name", "city"), **_place(entry)}
+        values = {
+            "place": entry.text("place"),
+            **_texts(entry, "name", "city"),
+            "country": _country(entry, "country"),
+            **_place(entry),
+        }
         records.add(entry, "iata", RecordKind.AIRPORT_NAME, iata, values)
     for entry in section("airport_statuses"):
         _status_and_gates(entry, orgs, airports, records)
@@ -249,6 +255,7 @@ def _flight(
         "departs_at": departs_at,
         "status": entry.choice("status", FlightStatus),
         **_texts(entry, "eligibility", "assembly_point"),
+        "evacuates_for": _country(entry, "evacuates_for"),
         **entry.provenance(orgs, volatile=True),
     }
     key = flight_key(number, departs_at)
@@ -331,6 +338,13 @@ def _contact(entry: Entry, orgs: Collection[str]) -> dict[str, Any]:
         "dangers": _matching(entry, "dangers", check.DANGERS, "missing,medical"),
         **_place(entry),
     }
+
+
+def _country(entry: Entry, key: str) -> Country | None:
+    """An optional country, by its ISO code: ``country: DE``."""
+    if entry.raw(key, required=False) is None:
+        return None
+    return entry.choice(key, Country)
 
 
 def _place(entry: Entry) -> dict[str, float | None]:

@@ -5,13 +5,36 @@
  * is in view, and acknowledges each message by id once shown (docs/HANDOFF.md, "The web chat").
  *
  * Languages: the server names the language of every reply; each bubble is laid out by that
- * (never by its letters: the English menu names «زبان / ژبه»), and the page follows the
- * conversation's language, which only the replies to the person's own messages tell. Tags,
- * directions, words and digits come from the page (bot/channels/webchat_page.py).
+ * (never by its letters: the English menu names «زبان / ژبه»). The page's own words (title,
+ * buttons, question box) and its direction follow the conversation's language, which only the
+ * replies to the person's own messages tell, and only once it has really changed, since one
+ * reply proves little: a romanized word ("salam", "sabah?") is anyone's, and a person who
+ * mixes Dari and Pashto would otherwise see the page flip with every message. The rule:
+ *  - a language the person chose (the buttons at the top, or the chat's own language buttons)
+ *    is taken at once and kept; the server keeps a chosen language too, so its replies stay in
+ *    it, unless the person writes another choice ("English", «پښتو»), which the next rule sees;
+ *  - otherwise the page changes when SETTLED_AFTER (two) of the person's messages in a row
+ *    were answered in the same other language; a message answered in the page's language
+ *    starts the count again;
+ *  - one exception, at once: an English page for a message written in Arabic script answered
+ *    in Dari or Pashto (the server never answers Arabic script in English; the whole page is
+ *    then laid out the wrong way round), unless the person chose English.
+ * The count is not kept across a reload (the language and the choice are).
+ * Tags, directions, words, digits and which browser language is which of ours come from the
+ * page (bot/channels/webchat_page.py).
+ *
+ * Numbers: a phone number (or the like: seven digits or more, a leading "+") in any bubble is
+ * its own left-to-right element that never wraps, so «… جواب می‌دهند: +93 700 000 121» keeps
+ * "+93 700 000 121" whole and in order in a right-to-left line of 360 px; in the assistant's
+ * bubbles a phone number is also a tel: link, its address made of its digits alone.
  *
  * The chat is kept on this device, bounded (HISTORY_LIMIT, HISTORY_DAYS), and shown again when
  * the page is reopened; "clear this chat" and "delete my data" remove it
  * (docs/DATA_PROTECTION.md, "The web chat on a shared phone").
+ *
+ * On another site's page the chat is this page in a frame (embed.js), opened with ?lang= (its
+ * first language) and ?organisation= (the site's: its caseworkers answer a case opened here,
+ * docs/CHANNELS.md), which every message names.
  *
  * Limits (docs/OPERATIONS.md, "Web chat limits per client"): the server gives the page a ticket
  * for its conversation, sent with every message after, so that the many people behind one
@@ -24,7 +47,10 @@
 
   var CONFIG = JSON.parse(document.getElementById("webchat-config").textContent);
   var LANGS = CONFIG.languages;
+  var LOCALES = CONFIG.locales || {}; // a browser's language → ours: {"fa": "prs", ...}
   var WEBHOOK = "webhook"; // relative: the page works at /webchat/ and /webhooks/webchat/
+  // The organisation of the site whose page opened the chat (embed.js), else none.
+  var ORGANISATION = (new URLSearchParams(window.location.search).get("organisation") || "").slice(0, 64);
   var WELCOME = "welcome";
   var STORE = "evacuee-webchat.";
   var MAX_DELAY = 30000;
@@ -46,6 +72,14 @@
   var HISTORY_LIMIT = 60;
   var HISTORY_DAYS = 7;
   var ARABIC_RUN = /([\u0600-\u06FF\u0750-\u077F\uFB50-\uFDFF\uFE70-\uFEFF]+(?:\u200C[\u0600-\u06FF\u0750-\u077F\uFB50-\uFDFF\uFE70-\uFEFF]+)*)/;
+  // Digits as written here: ASCII, Arabic-Indic and Persian (Eastern Arabic-Indic).
+  var DIGIT = "[0-9\u0660-\u0669\u06F0-\u06F9]";
+  var NUMBER = "\\+?" + DIGIT + "(?:[ \u00A0-]?" + DIGIT + "){6,}";
+  // A number alone, or in the isolate (FSI ... PDI) the server put it in: its element isolates
+  // it instead, so the marks are dropped with it.
+  var NUMBER_RUN = new RegExp("\u2068(" + NUMBER + ")\u2069|(" + NUMBER + ")", "g");
+  var SETTLED_AFTER = 2; // messages in a row answered in another language: the page follows
+  var SET_LANGUAGE = /^\/set_language\{"language": ?"([a-z]+)"\}$/; // a language button's payload
 
   var log = document.getElementById("log");
   var statusLine = document.getElementById("status");
@@ -84,14 +118,18 @@
 
   function known(code) { return Object.prototype.hasOwnProperty.call(LANGS, code); }
 
+  // Ours for the browser's language, by its first part ("fa-AF": Dari).
   function browserLanguage() {
-    var code = (navigator.language || "").toLowerCase().split("-")[0];
-    if (code === "fa") code = "prs";
+    var subtag = (navigator.language || "").toLowerCase().split("-")[0];
+    var code = Object.prototype.hasOwnProperty.call(LOCALES, subtag) ? LOCALES[subtag] : null;
     return known(code) ? code : CONFIG["default"];
   }
 
+  // The language another site's page opened the chat in (embed.js: its data-lang, or the
+  // page's own), unless the person has been here before: their language then stays.
+  var asked = new URLSearchParams(window.location.search).get("lang");
   var language = store("language");
-  if (!known(language)) language = browserLanguage();
+  if (!known(language)) language = known(asked) ? asked : browserLanguage();
 
   /* Numbers in the language's own digits: «پس از ۴ ثانیه». */
   function inDigits(text, code) {
@@ -107,24 +145,76 @@
       .replace("{minutes}", inDigits(minutes, language));
   }
 
-  /* Text into an element laid out in ``code``: in a left-to-right bubble every Arabic-script
-   * word is isolated (<bdi>), so "6 Language / زبان / ژبه" and "Dari (دری) or Pashto (پښتو)"
-   * keep their order; a right-to-left bubble needs nothing (the server isolates codes). */
-  function fill(element, text, code) {
-    if (code && LANGS[code].dir === "ltr" && ARABIC_RUN.test(text)) {
-      text.split(ARABIC_RUN).forEach(function (part, i) {
-        if (!part) return;
-        if (i % 2) {
-          var word = document.createElement("bdi");
-          word.textContent = part;
-          element.appendChild(word);
-        } else {
-          element.appendChild(document.createTextNode(part));
-        }
-      });
-    } else {
-      element.textContent = text;
+  /* Text into an element laid out in ``code``, as text nodes and elements (never as HTML):
+   * every number kept whole and left to right (``addNumber``), tappable when ``links`` and it
+   * is a phone number; between them, words (``addWords``). */
+  function fill(element, text, code, links) {
+    var last = 0;
+    var found;
+    NUMBER_RUN.lastIndex = 0;
+    while ((found = NUMBER_RUN.exec(text)) !== null) {
+      addWords(element, text.slice(last, found.index), code);
+      addNumber(element, found[1] || found[2], links);
+      last = NUMBER_RUN.lastIndex;
     }
+    addWords(element, text.slice(last), code);
+  }
+
+  /* In a left-to-right bubble every Arabic-script word is isolated (<bdi>), so "6 Language /
+   * زبان / ژبه" and "Dari (دری) or Pashto (پښتو)" keep their order; a right-to-left bubble
+   * needs nothing more (the server isolates codes and Latin names). */
+  function addWords(element, text, code) {
+    if (!text) return;
+    if (!(code && LANGS[code].dir === "ltr" && ARABIC_RUN.test(text))) {
+      element.appendChild(document.createTextNode(text));
+      return;
+    }
+    text.split(ARABIC_RUN).forEach(function (part, i) {
+      if (!part) return;
+      if (i % 2) {
+        var word = document.createElement("bdi");
+        word.textContent = part;
+        element.appendChild(word);
+      } else {
+        element.appendChild(document.createTextNode(part));
+      }
+    });
+  }
+
+  /* A number as its own left-to-right element that never wraps (widget.css, ``.number``): in a
+   * right-to-left line "+93 700 000 121" would otherwise be split over two lines, or shown as
+   * "121 000 700 93+". A phone number in the assistant's words is also a tel: link. */
+  function addNumber(element, number, links) {
+    var box = document.createElement("bdi");
+    box.dir = "ltr";
+    box.className = "number";
+    var dialled = links ? phoneNumber(number) : null;
+    if (dialled) {
+      var link = document.createElement("a");
+      link.href = "tel:" + dialled;
+      link.textContent = number;
+      box.appendChild(link);
+    } else {
+      box.textContent = number;
+    }
+    element.appendChild(box);
+  }
+
+  function asciiDigits(text) {
+    return text.replace(/[\u0660-\u0669\u06F0-\u06F9]/g, function (digit) {
+      var code = digit.charCodeAt(0);
+      return String(code - (code >= 0x06F0 ? 0x06F0 : 0x0660));
+    });
+  }
+
+  /* What a phone dials for ``number`` ("+93700000121": its digits and a leading "+" only, so
+   * nothing else reaches the link), or null for what is no phone number (a date, a count):
+   * one starts with "+" or 0 and has 9 to 15 digits. */
+  function phoneNumber(number) {
+    var digits = asciiDigits(number).replace(/[^0-9]/g, "");
+    var plus = number.charAt(0) === "+";
+    if (!(plus || digits.charAt(0) === "0") || digits.length < 9 || digits.length > 15) return null;
+    return (plus ? "+" : "") + digits;
   }
 
   function markLanguage(element, code) {
@@ -162,7 +252,7 @@
     var item = document.createElement("p");
     item.className = "msg " + who;
     markLanguage(item, who === "user" ? null : code);
-    fill(item, text, code);
+    fill(item, text, code, who === "bot");
     log.appendChild(item);
     scrollDown();
     return item;
@@ -180,7 +270,7 @@
       var button = document.createElement("button");
       button.type = "button";
       markLanguage(button, code);
-      fill(button, choice.title, code);
+      fill(button, choice.title, code, false); // no link inside a button
       button.disabled = !active;
       button.addEventListener("click", function () {
         send(choice.payload || choice.title, choice.title);
@@ -219,20 +309,52 @@
 
   var welcomeShown = false;
 
-  /* Replies from the server. ``ownTurn``: answers to the person's own message, whose language
-   * is the conversation's (a caseworker may write in another; the page stays). */
-  function showReplies(replies, ownTurn) {
+  /* Replies from the server. ``asked``: the person's own message they answer, whose language
+   * is the conversation's (``follow``); null for the mailbox's (a caseworker may write in
+   * another language: the page stays). */
+  function showReplies(replies, asked) {
     welcomeShown = false;
     var deleted = replies.some(function (reply) { return reply && reply.deleted; });
     if (deleted) forgetChat();
+    var said = null;
     replies.forEach(function (reply) {
       if (!reply || !(reply.text || (reply.buttons && reply.buttons.length))) return;
       var code = known(reply.language) ? reply.language : null;
       var entry = { who: "bot", text: reply.text || "", language: code, buttons: reply.buttons || [] };
       showEntry(entry, true);
       if (!deleted) remember(entry);
-      if (ownTurn && code && code !== language) setLanguage(code);
+      if (code) said = code;
     });
+    if (asked !== null && said) follow(said, asked);
+  }
+
+  /* The page's language as the person chose it: at once, and kept (header comment). */
+  var chosen = store("chosen");
+  var streak = { language: null, turns: 0 };
+
+  function choose(code) {
+    if (!known(code)) return;
+    chosen = code;
+    store("chosen", code);
+    streak = { language: null, turns: 0 };
+    setLanguage(code);
+  }
+
+  /* The person's message ``asked`` was answered in ``code``: the page follows only once the
+   * conversation's language has really changed (header comment). */
+  function follow(code, asked) {
+    if (code === language) {
+      streak = { language: null, turns: 0 };
+      return;
+    }
+    streak = { language: code, turns: streak.language === code ? streak.turns + 1 : 1 };
+    var wrongWayRound = LANGS[language].dir === "ltr" && LANGS[code].dir === "rtl" &&
+      chosen !== language && ARABIC_RUN.test(asked);
+    if (!wrongWayRound && streak.turns < SETTLED_AFTER) return;
+    chosen = null; // the person has since written another choice, or in another language
+    store("chosen", null);
+    streak = { language: null, turns: 0 };
+    setLanguage(code);
   }
 
   /* The first screen: the greeting and the menu in the page's language, as the server would
@@ -264,11 +386,11 @@
     statusLine.hidden = !text;
     statusLine.textContent = text || "";
     (ways || []).forEach(function (way) {
-      var number = document.createElement("bdi");
-      number.dir = "ltr";
-      number.textContent = way[1];
       statusLine.appendChild(document.createElement("br"));
       statusLine.appendChild(document.createTextNode(way[0]));
+      var number = document.createElement("bdi"); // "+93 700 000 100 (Kabul Aid Network)"
+      number.dir = "ltr";
+      fill(number, way[1], null, false);
       statusLine.appendChild(number);
       statusLine.appendChild(document.createTextNode(way[2]));
     });
@@ -287,6 +409,8 @@
   }
 
   function send(text, shown) {
+    var named = SET_LANGUAGE.exec(text); // a language button, at the top or in the chat
+    if (named) choose(named[1]);
     disableOldChoices();
     welcomeShown = false; // the greeting stays above the first question
     var entry = { text: text, shown: shown || text };
@@ -326,7 +450,9 @@
     if (busy || timer || !outbox.length) return;
     busy = true;
     var entry = outbox[0];
-    var body = { sender: sender, message: entry.text, metadata: { language_hint: language } };
+    var metadata = { language_hint: language };
+    if (ORGANISATION) metadata.organisation = ORGANISATION;
+    var body = { sender: sender, message: entry.text, metadata: metadata };
     if (ticket !== null) body.ticket = ticket;
     if (entry.work) body.work = entry.work;
     fetch(WEBHOOK, {
@@ -388,7 +514,7 @@
         var withCaseworker = replies.some(function (reply) { return reply && reply.waiting; });
         if (!replies.length || withCaseworker) store("waiting", String(Date.now()));
         remember(sent);
-        showReplies(replies, true);
+        showReplies(replies, entry.text);
       }
       pollSoon();
     }, function () {
@@ -460,7 +586,7 @@
     store("acks", JSON.stringify(acks));
     if (fresh.length) {
       if (waitingForPerson()) store("waiting", String(Date.now()));
-      showReplies(fresh, false);
+      showReplies(fresh, null);
       pollDelay = POLL_FIRST;
     } else {
       slowDown();
@@ -525,8 +651,7 @@
   Array.prototype.forEach.call(langButtons, function (button) {
     button.addEventListener("click", function () {
       var code = button.getAttribute("data-lang");
-      setLanguage(code);
-      send('/set_language{"language": "' + code + '"}', button.textContent);
+      send('/set_language{"language": "' + code + '"}', button.textContent); // chosen at once
       input.focus();
     });
   });
@@ -537,6 +662,18 @@
     addMessage(say("cleared"), "bot", language).classList.add("note");
     input.focus();
   });
+
+  /* In a frame on another site's page (embed.js): Escape closes it there (this page's keys
+   * never reach that page), and the page asks for the question box when it opens the chat.
+   * Nothing else is said to it or taken from it. */
+  if (window.parent !== window) {
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape") window.parent.postMessage({ webchat: "close" }, "*");
+    });
+    window.addEventListener("message", function (event) {
+      if (event.source === window.parent && event.data && event.data.webchat === "focus") input.focus();
+    });
+  }
 
   setLanguage(language);
   saveHistory(); // drops what is older than HISTORY_DAYS

@@ -42,6 +42,16 @@ TEXTS: Final[dict[str, Entry]] = {
         "prs": "هیچ کس منتظر کارمند نیست.",
         "ps": "هېڅوک د کارکوونکي په تمه نه دی.",
     },
+    # A caseworker signed in before caseworkers had organisations (migration 0026): the
+    # operator's command follows it, in Latin letters.
+    "no_organisation": {
+        "en": "Your sign-in names no organisation, so you see only the cases no organisation "
+        "answers. Ask the operator to name yours:",
+        "prs": "ورود شما هیچ مؤسسه‌ای را نام نمی‌برد، پس تنها قضیه‌هایی را می‌بینید که هیچ "
+        "مؤسسه‌ای به آن‌ها جواب نمی‌دهد. از مسئول سرور بخواهید مؤسسهٔ شما را تعیین کند:",
+        "ps": "ستاسو ننوتل هېڅ اداره نه نوموي، نو یوازې هغه قضیې وینئ چې هېڅ اداره یې ځواب نه "
+        "ورکوي. د سرور له مسؤل څخه وغواړئ چې ستاسو اداره وټاکي:",
+    },
     "case_title": {"en": "Case {n}", "prs": "قضیهٔ {n}", "ps": "قضیه {n}"},
     "urgent": {"en": "Urgent", "prs": "عاجل", "ps": "بیړنی"},
     "waiting": {"en": "Waiting", "prs": "منتظر", "ps": "په تمه"},

@@ -392,28 +392,94 @@ TEXTS: Final[dict[str, Entry]] = {
         "ps": "هغه اوازې چې خلک یې پوښتي",
     },
     "claims_asked_help": {
-        "en": "Rumours people asked about that no rumour record answers yet, newest first. "
-        "Shown only once at least {n} different conversations sent one. Numbers, phone numbers, "
-        "e-mails, web addresses and names are replaced before storing. Write a verdict: those "
-        "who asked to be told get it once, in their language.",
-        "prs": "شایعه‌هایی که مردم در باره‌شان پرسیده‌اند و هنوز جواب ندارند، تازه‌ترین اول. "
-        "تنها وقتی نشان داده می‌شود که دست کم {n} گفتگوی مختلف آن را فرستاده باشند. عددها، "
-        "نمبرهای تیلفون، ایمیل‌ها، آدرس‌های ویب و نام‌ها پیش از ذخیره پاک می‌شوند. نتیجهٔ "
-        "بررسی را بنویسید: کسانی که خواسته بودند خبر شوند، یک بار به زبان خود آن را می‌گیرند.",
-        "ps": "هغه اوازې چې خلکو یې پوښتنه کړې او تر اوسه ځواب نه لري، تر ټولو نوې لومړۍ. "
-        "یوازې هغه وخت ښودل کېږي چې لږ تر لږه {n} بېلابېلو خبرو اترو لېږلې وي. شمېرې، د "
-        "ټیلیفون شمېرې، ایمیلونه، د وېب پتې او نومونه له ساتلو مخکې لرې کېږي. د کتنې پایله "
-        "ولیکئ: هغوی چې غوښتل خبر شي، یو ځل به یې په خپله ژبه ترلاسه کړي.",
+        "en": "Rumours people asked about that no rumour record answers yet, most people first. "
+        "Shown only once at least {n} different people asked (one phone number, Telegram chat or "
+        "web chat address counts once, however many conversations it opens), on two channels or "
+        "over six hours at least. Numbers, phone numbers, e-mails, web addresses and names are "
+        "replaced before storing; a text is shown only when two people or more wrote it alike. "
+        "Write a verdict: those who asked to be told get it once, in their language. Hide as "
+        "spam: the group, and what joins it later, stays off this page.",
+        "prs": "شایعه‌هایی که مردم در باره‌شان پرسیده‌اند و هنوز جواب ندارند، اول آن که بیشتر "
+        "مردم پرسیده‌اند. تنها وقتی نشان داده می‌شود که دست کم {n} نفر مختلف آن را پرسیده باشند "
+        "(یک نمبر تیلفون، یک چت تلگرام یا یک آدرس ویب‌چت، با هر تعداد گفتگو، یک نفر حساب "
+        "می‌شود)، از دو کانال یا در طول دست کم شش ساعت. عددها، نمبرهای تیلفون، ایمیل‌ها، "
+        "آدرس‌های ویب و نام‌ها پیش از ذخیره پاک می‌شوند؛ یک متن تنها وقتی نشان داده می‌شود که "
+        "دو نفر یا بیشتر آن را یکسان نوشته باشند. نتیجهٔ بررسی را بنویسید: کسانی که خواسته "
+        "بودند خبر شوند، یک بار به زبان خود آن را می‌گیرند. به حیث اسپم پنهان کنید: این گروه و "
+        "آنچه بعداً به آن اضافه شود، دیگر در این صفحه دیده نمی‌شود.",
+        "ps": "هغه اوازې چې خلکو یې پوښتنه کړې او تر اوسه ځواب نه لري، لومړی هغه چې ډېرو خلکو "
+        "پوښتلې. یوازې هغه وخت ښودل کېږي چې لږ تر لږه {n} بېلابېلو کسانو پوښتلې وي (یوه د "
+        "ټیلیفون شمېره، یو ټیلیګرام چټ یا د وېب چټ یوه پته، که هر څومره خبرې اترې پرانیزي، یو "
+        "کس شمېرل کېږي)، له دوو چینلونو یا لږ تر لږه د شپږو ساعتونو په اوږدو کې. شمېرې، د "
+        "ټیلیفون شمېرې، ایمیلونه، د وېب پتې او نومونه له ساتلو مخکې لرې کېږي؛ یو متن یوازې هغه "
+        "وخت ښودل کېږي چې دوو یا ډېرو کسانو یو شان لیکلی وي. د کتنې پایله ولیکئ: هغوی چې غوښتل "
+        "خبر شي، یو ځل به یې په خپله ژبه ترلاسه کړي. د سپام په توګه یې پټ کړئ: دا ډله، او هر "
+        "څه چې وروسته ورسره یو ځای شي، نور به په دې پاڼه کې نه ښکاري.",
     },
     "no_claims_asked": {
-        "en": "No rumour without an answer was sent by {n} or more conversations.",
-        "prs": "هیچ شایعهٔ بی‌جوابی از {n} گفتگو یا بیشتر نیامده است.",
-        "ps": "هېڅ بې ځوابه اوازه له {n} یا ډېرو خبرو اترو نه ده راغلې.",
+        "en": "No rumour without an answer was asked by {n} or more people, on two channels or "
+        "over six hours.",
+        "prs": "هیچ شایعهٔ بی‌جوابی را {n} نفر یا بیشتر، از دو کانال یا در طول شش ساعت، نپرسیده‌اند.",
+        "ps": "هېڅ بې ځوابه اوازه {n} یا ډېرو کسانو، له دوو چینلونو یا د شپږو ساعتونو په اوږدو "
+        "کې، نه ده پوښتلې.",
     },
-    "claims_asked_by": {
-        "en": "{conversations} conversations asked, {times} times",
-        "prs": "{conversations} گفتگو پرسیده‌اند، {times} بار",
-        "ps": "{conversations} خبرو اترو پوښتلي، {times} ځله",
+    "group_asked_by": {
+        "en": "{people} people asked, {times} times",
+        "prs": "{people} نفر پرسیده‌اند، {times} بار",
+        "ps": "{people} کسانو پوښتلي، {times} ځله",
+    },
+    "texts_alike": {
+        "en": "Written alike by several people",
+        "prs": "متن‌هایی که چند نفر یکسان نوشته‌اند",
+        "ps": "هغه متنونه چې څو کسانو یو شان لیکلي",
+    },
+    "no_text_alike": {
+        "en": "No two people wrote it alike: no text is shown, as one person's words may name "
+        "someone.",
+        "prs": "هیچ دو نفری آن را یکسان ننوشته‌اند: متنی نشان داده نمی‌شود، چون نوشتهٔ یک نفر "
+        "ممکن است نام کسی را داشته باشد.",
+        "ps": "هېڅو دوو کسانو یې یو شان نه دي لیکلي: هېڅ متن نه ښودل کېږي، ځکه د یو کس په لیکنه "
+        "کې کېدای شي د چا نوم وي.",
+    },
+    "hide_as_spam": {
+        "en": "Hide as spam",
+        "prs": "به حیث اسپم پنهان کنید",
+        "ps": "د سپام په توګه یې پټ کړئ",
+    },
+    "hidden_groups": {
+        "en": "Hidden as spam",
+        "prs": "پنهان‌شده به حیث اسپم",
+        "ps": "د سپام په توګه پټ شوي",
+    },
+    "hidden_groups_help": {
+        "en": "Groups an editor hid. What people ask later in the same words joins them and "
+        "stays hidden. Show one again if it was hidden by mistake.",
+        "prs": "گروه‌هایی که یک ایدیتور پنهان کرده است. آنچه مردم بعداً با همین کلمه‌ها بپرسند، "
+        "به آن‌ها اضافه می‌شود و پنهان می‌ماند. اگر یکی به اشتباه پنهان شده، دوباره نشانش دهید.",
+        "ps": "هغه ډلې چې یو اېډیټر پټې کړې دي. هر څه چې خلک وروسته په همدې ټکو پوښتي، ورسره یو "
+        "ځای کېږي او پټ پاتې کېږي. که یوه په تېروتنه پټه شوې وي، بېرته یې وښایئ.",
+    },
+    "hidden_by": {
+        "en": "Hidden by {editor}, {when} (Kabul time)",
+        "prs": "پنهان‌شده توسط {editor}، {when} (به وقت کابل)",
+        "ps": "{editor} پټه کړې، {when} (د کابل په وخت)",
+    },
+    "show_again": {"en": "Show again", "prs": "دوباره نشان دهید", "ps": "بېرته یې وښایئ"},
+    "hidden_as_spam": {
+        "en": "Hidden as spam. What people ask later in this group stays hidden too.",
+        "prs": "به حیث اسپم پنهان شد. آنچه مردم بعداً در همین گروه بپرسند نیز پنهان می‌ماند.",
+        "ps": "د سپام په توګه پټ شو. هر څه چې خلک وروسته په دې ډله کې پوښتي، هم پټ پاتې کېږي.",
+    },
+    "shown_again": {
+        "en": "Shown again: the group is on its page while enough people ask it.",
+        "prs": "دوباره نشان داده شد: تا وقتی که به اندازهٔ کافی مردم آن را بپرسند، گروه در "
+        "صفحه‌اش است.",
+        "ps": "بېرته وښودل شوه: تر هغه چې کافي خلک یې پوښتي، ډله په خپله پاڼه کې ده.",
+    },
+    "group_gone": {
+        "en": "Nothing changed: nothing waits for an answer in this group any more.",
+        "prs": "هیچ چیزی تغییر نکرد: در این گروه دیگر چیزی منتظر جواب نیست.",
+        "ps": "هېڅ شی بدل نه شو: په دې ډله کې نور هېڅ شی ځواب ته په تمه نه دی.",
     },
     "claims_asked_languages": {"en": "Languages:", "prs": "زبان‌ها:", "ps": "ژبې:"},
     "claims_asked_channels": {"en": "Channels:", "prs": "کانال‌ها:", "ps": "چینلونه:"},
@@ -428,12 +494,12 @@ TEXTS: Final[dict[str, Entry]] = {
         "ps": "د کتنې پایله ولیکئ",
     },
     "from_group": {
-        "en": "Started from a rumour {n} conversations asked about. Publishing links their "
-        "asks to this record and tells, once, those who asked to be told.",
-        "prs": "از شایعه‌ای شروع شده که {n} گفتگو در باره‌اش پرسیده‌اند. با نشر، پرسش‌های شان "
-        "به این معلومات وصل می‌شود و به کسانی که خواسته بودند خبر شوند، یک بار خبر داده می‌شود.",
-        "ps": "له هغې اوازې پیل شوی چې {n} خبرو اترو یې پوښتنه کړې. په خپرولو سره د هغوی "
-        "پوښتنې له دې معلوماتو سره تړل کېږي او هغوی ته چې غوښتل خبر شي، یو ځل ویل کېږي.",
+        "en": "Started from a rumour {n} people asked about. Publishing links their asks to this "
+        "record and tells, once, those who asked to be told.",
+        "prs": "از شایعه‌ای شروع شده که {n} نفر در باره‌اش پرسیده‌اند. با نشر، پرسش‌های شان به "
+        "این معلومات وصل می‌شود و به کسانی که خواسته بودند خبر شوند، یک بار خبر داده می‌شود.",
+        "ps": "له هغې اوازې پیل شوی چې {n} کسانو یې پوښتنه کړې. په خپرولو سره د هغوی پوښتنې له "
+        "دې معلوماتو سره تړل کېږي او هغوی ته چې غوښتل خبر شي، یو ځل ویل کېږي.",
     },
     # "What people ask" (actions/admin/console/questions.py): questions nobody answered yet,
     # the same question in other words counted once; "Write an answer" starts an answer.
@@ -445,42 +511,43 @@ TEXTS: Final[dict[str, Entry]] = {
     "question_groups_help": {
         "en": "Questions of the last 7 days the assistant could not answer; one question asked "
         "in other words, languages or scripts is counted once. Most people first. Shown only "
-        "once at least {n} different conversations asked it. Numbers, phone numbers, e-mails, "
-        "web addresses and names are replaced before storing. Write an answer: the assistant "
-        "gives it from then on, and those who asked to be told get it once, in their language.",
+        "once at least {n} different people asked it (one phone number, Telegram chat or web "
+        "chat address counts once), on two channels or over six hours at least. Numbers, phone "
+        "numbers, e-mails, web addresses and names are replaced before storing; a message is "
+        "shown only when two people or more wrote it alike. Write an answer: the assistant "
+        "gives it from then on, and those who asked to be told get it once, in their language. "
+        "Hide as spam: the group, and what joins it later, stays off this page.",
         "prs": "سوال‌های ۷ روز گذشته که دستیار جواب داده نتوانست؛ سوالی که با کلمه‌ها، زبان‌ها یا "
         "خط‌های دیگر پرسیده شده، یک بار حساب می‌شود. اول سوالی که بیشتر مردم پرسیده‌اند. تنها "
-        "وقتی نشان داده می‌شود که دست کم {n} گفتگوی مختلف آن را پرسیده باشند. عددها، نمبرهای "
-        "تیلفون، ایمیل‌ها، آدرس‌های ویب و نام‌ها پیش از ذخیره پاک می‌شوند. جواب را بنویسید: از آن "
-        "به بعد دستیار همین جواب را می‌دهد و کسانی که خواسته بودند خبر شوند، یک بار به زبان خود "
-        "آن را می‌گیرند.",
+        "وقتی نشان داده می‌شود که دست کم {n} نفر مختلف آن را پرسیده باشند (یک نمبر تیلفون، یک "
+        "چت تلگرام یا یک آدرس ویب‌چت یک نفر حساب می‌شود)، از دو کانال یا در طول دست کم شش "
+        "ساعت. عددها، نمبرهای تیلفون، ایمیل‌ها، آدرس‌های ویب و نام‌ها پیش از ذخیره پاک می‌شوند؛ "
+        "یک پیام تنها وقتی نشان داده می‌شود که دو نفر یا بیشتر آن را یکسان نوشته باشند. جواب "
+        "را بنویسید: از آن به بعد دستیار همین جواب را می‌دهد و کسانی که خواسته بودند خبر شوند، "
+        "یک بار به زبان خود آن را می‌گیرند. به حیث اسپم پنهان کنید: این گروه و آنچه بعداً به آن "
+        "اضافه شود، دیگر در این صفحه دیده نمی‌شود.",
         "ps": "د تېرو ۷ ورځو هغه پوښتنې چې مرستیال یې ځواب نه شو ورکولای؛ یوه پوښتنه چې په نورو "
         "ټکو، ژبو یا لیکونو پوښتل شوې، یو ځل شمېرل کېږي. لومړی هغه چې ډېرو خلکو پوښتلې. یوازې "
-        "هغه وخت ښودل کېږي چې لږ تر لږه {n} بېلابېلو خبرو اترو پوښتلې وي. شمېرې، د ټیلیفون "
-        "شمېرې، ایمیلونه، د وېب پتې او نومونه له ساتلو مخکې لرې کېږي. ځواب ولیکئ: له هغې وروسته "
-        "به مرستیال همدا ځواب ورکوي، او هغوی چې غوښتل خبر شي، یو ځل به یې په خپله ژبه ترلاسه "
-        "کړي.",
+        "هغه وخت ښودل کېږي چې لږ تر لږه {n} بېلابېلو کسانو پوښتلې وي (یوه د ټیلیفون شمېره، یو "
+        "ټیلیګرام چټ یا د وېب چټ یوه پته یو کس شمېرل کېږي)، له دوو چینلونو یا لږ تر لږه د شپږو "
+        "ساعتونو په اوږدو کې. شمېرې، د ټیلیفون شمېرې، ایمیلونه، د وېب پتې او نومونه له ساتلو "
+        "مخکې لرې کېږي؛ یو پیغام یوازې هغه وخت ښودل کېږي چې دوو یا ډېرو کسانو یو شان لیکلی وي. "
+        "ځواب ولیکئ: له هغې وروسته به مرستیال همدا ځواب ورکوي، او هغوی چې غوښتل خبر شي، یو ځل "
+        "به یې په خپله ژبه ترلاسه کړي. د سپام په توګه یې پټ کړئ: دا ډله، او هر څه چې وروسته "
+        "ورسره یو ځای شي، نور به په دې پاڼه کې نه ښکاري.",
     },
     "no_question_groups": {
-        "en": "No question without an answer was asked by {n} or more conversations in the "
-        "last 7 days.",
-        "prs": "در ۷ روز گذشته هیچ سوال بی‌جوابی از {n} گفتگو یا بیشتر نیامده است.",
-        "ps": "په تېرو ۷ ورځو کې هېڅ بې ځوابه پوښتنه له {n} یا ډېرو خبرو اترو نه ده راغلې.",
+        "en": "No question without an answer was asked by {n} or more people, on two channels "
+        "or over six hours, in the last 7 days.",
+        "prs": "در ۷ روز گذشته هیچ سوال بی‌جوابی را {n} نفر یا بیشتر، از دو کانال یا در طول شش "
+        "ساعت، نپرسیده‌اند.",
+        "ps": "په تېرو ۷ ورځو کې هېڅ بې ځوابه پوښتنه {n} یا ډېرو کسانو، له دوو چینلونو یا د شپږو "
+        "ساعتونو په اوږدو کې، نه ده پوښتلې.",
     },
     "question_groups_total": {
         "en": "Questions waiting: {n}",
         "prs": "سوال‌های منتظر جواب: {n}",
         "ps": "ځواب ته په تمه پوښتنې: {n}",
-    },
-    "question_group_by": {
-        "en": "{people} people asked, {times} times",
-        "prs": "{people} نفر پرسیده‌اند، {times} بار",
-        "ps": "{people} کسانو پوښتلي، {times} ځله",
-    },
-    "question_group_newest": {
-        "en": "Newest messages",
-        "prs": "تازه‌ترین پیام‌ها",
-        "ps": "تر ټولو نوي پیغامونه",
     },
     "write_answer": {"en": "Write an answer", "prs": "جواب را بنویسید", "ps": "ځواب ولیکئ"},
     "from_question_group": {
@@ -501,6 +568,20 @@ TEXTS: Final[dict[str, Entry]] = {
             "announcements": {"en": "Announcements", "prs": "اعلامیه‌ها", "ps": "اعلانونه"},
             "claims": {"en": "Rumour checked", "prs": "شایعهٔ بررسی‌شده", "ps": "کتل شوې اوازه"},
             "answers": {"en": "Question answered", "prs": "جواب سوال", "ps": "د پوښتنې ځواب"},
+        },
+    ),
+    #: The channels a person wrote on (``Case.channel``, the questions page), as staff call them.
+    **group(
+        "channel",
+        {
+            "webchat": {"en": "Web chat", "prs": "چت ویب‌سایت", "ps": "د وېب پاڼې چټ"},
+            "telegram": {"en": "Telegram", "prs": "تلگرام", "ps": "ټیلیګرام"},
+            "whatsapp": {"en": "WhatsApp", "prs": "واتس‌اپ", "ps": "واټس اپ"},
+            "twilio_sms": {"en": "SMS (Twilio)", "prs": "SMS (Twilio)", "ps": "SMS (Twilio)"},
+            "sms_gateway": {"en": "SMS (gateway)", "prs": "SMS (گیت‌وی)", "ps": "SMS (ګېټوې)"},
+            "kannel": {"en": "SMS (Kannel)", "prs": "SMS (Kannel)", "ps": "SMS (Kannel)"},
+            "rest": {"en": "Test (REST)", "prs": "آزمایشی (REST)", "ps": "ازمېښتي (REST)"},
+            "unknown": {"en": "Unknown", "prs": "نامعلوم", "ps": "نامعلوم"},
         },
     ),
     #: Record kinds as editors call them.
@@ -570,6 +651,26 @@ TEXTS: Final[dict[str, Entry]] = {
             "body": {"en": "Text", "prs": "متن", "ps": "متن"},
             "organisation": {"en": "Organisation", "prs": "مؤسسه", "ps": "اداره"},
             "phone": {"en": "Phone", "prs": "تیلفون", "ps": "ټیلیفون"},
+            "open_hours": {
+                "en": "Hours the line answers",
+                "prs": "ساعت‌هایی که جواب می‌دهد",
+                "ps": "هغه ساعتونه چې ځواب ورکوي",
+            },
+            "dangers": {
+                "en": "Dangers it helps with",
+                "prs": "خطرهایی که در آن کمک می‌کند",
+                "ps": "هغه خطرونه چې پکې مرسته کوي",
+            },
+            "case_hours": {
+                "en": "Hours its caseworkers answer",
+                "prs": "ساعت‌هایی که کارمندانش جواب می‌دهند",
+                "ps": "هغه ساعتونه چې کارکوونکي یې ځواب ورکوي",
+            },
+            "case_wait_minutes": {
+                "en": "Usual wait for a caseworker (minutes)",
+                "prs": "انتظار معمول برای کارمند (دقیقه)",
+                "ps": "د کارکوونکي عادي انتظار (دقیقې)",
+            },
             "whatsapp": {"en": "WhatsApp", "prs": "واتساپ", "ps": "واټس‌اپ"},
             "email": {"en": "E-mail", "prs": "ایمیل", "ps": "ایمیل"},
             "hours": {"en": "Opening hours", "prs": "ساعات کار", "ps": "د کار ساعتونه"},
@@ -601,6 +702,13 @@ TEXTS: Final[dict[str, Entry]] = {
                 "en": "Longitude (decimal degrees)",
                 "prs": "طول جغرافیایی (درجهٔ اعشاری)",
                 "ps": "جغرافیایي اوږدوالی (اعشاري درجې)",
+            },
+            # An airport's country; whom a flight evacuates people for (not its operator).
+            "country": {"en": "Country", "prs": "کشور", "ps": "هېواد"},
+            "evacuates_for": {
+                "en": "Evacuates people for (country)",
+                "prs": "انتقال مردم از طرف کدام کشور",
+                "ps": "د کوم هېواد له خوا د خلکو وېستل",
             },
         },
     ),

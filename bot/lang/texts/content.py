@@ -228,6 +228,82 @@ TEXTS: Final[dict[str, Entry]] = {
             },
         },
     ),
+    #: Countries by their ISO code (models.Country): where an airport is, whom a flight
+    #: evacuates people for. English with its article where a sentence needs one.
+    **group(
+        "country",
+        {
+            "AF": {"en": "Afghanistan", "prs": "افغانستان", "ps": "افغانستان"},
+            "AE": {
+                "en": "the United Arab Emirates",
+                "prs": "امارات متحده عربی",
+                "ps": "متحده عربي امارات",
+            },
+            "AL": {"en": "Albania", "prs": "البانیا", "ps": "البانیا"},
+            "AT": {"en": "Austria", "prs": "اتریش", "ps": "اتریش"},
+            "AU": {"en": "Australia", "prs": "استرالیا", "ps": "اسټرالیا"},
+            "BE": {"en": "Belgium", "prs": "بلجیم", "ps": "بلجیم"},
+            "BH": {"en": "Bahrain", "prs": "بحرین", "ps": "بحرین"},
+            "BR": {"en": "Brazil", "prs": "برازیل", "ps": "برازیل"},
+            "CA": {"en": "Canada", "prs": "کانادا", "ps": "کاناډا"},
+            "CH": {"en": "Switzerland", "prs": "سویس", "ps": "سویس"},
+            "CN": {"en": "China", "prs": "چین", "ps": "چین"},
+            "DE": {"en": "Germany", "prs": "آلمان", "ps": "جرمني"},
+            "DK": {"en": "Denmark", "prs": "دنمارک", "ps": "ډنمارک"},
+            "ES": {"en": "Spain", "prs": "اسپانیا", "ps": "هسپانیه"},
+            "FR": {"en": "France", "prs": "فرانسه", "ps": "فرانسه"},
+            "GB": {"en": "the United Kingdom", "prs": "بریتانیا", "ps": "بریتانیا"},
+            "IE": {"en": "Ireland", "prs": "آیرلند", "ps": "آیرلنډ"},
+            "IN": {"en": "India", "prs": "هند", "ps": "هند"},
+            "IR": {"en": "Iran", "prs": "ایران", "ps": "ایران"},
+            "IT": {"en": "Italy", "prs": "ایتالیا", "ps": "ایټالیا"},
+            "JP": {"en": "Japan", "prs": "جاپان", "ps": "جاپان"},
+            "KG": {"en": "Kyrgyzstan", "prs": "قرغزستان", "ps": "قرغزستان"},
+            "KW": {"en": "Kuwait", "prs": "کویت", "ps": "کویت"},
+            "KZ": {"en": "Kazakhstan", "prs": "قزاقستان", "ps": "قزاقستان"},
+            "MX": {"en": "Mexico", "prs": "مکسیکو", "ps": "مکسیکو"},
+            "NL": {"en": "the Netherlands", "prs": "هالند", "ps": "هالنډ"},
+            "NO": {"en": "Norway", "prs": "ناروی", "ps": "ناروې"},
+            "PK": {"en": "Pakistan", "prs": "پاکستان", "ps": "پاکستان"},
+            "PL": {"en": "Poland", "prs": "پولند", "ps": "پولنډ"},
+            "QA": {"en": "Qatar", "prs": "قطر", "ps": "قطر"},
+            "RU": {"en": "Russia", "prs": "روسیه", "ps": "روسیه"},
+            "RW": {"en": "Rwanda", "prs": "روندا", "ps": "روانډا"},
+            "SA": {"en": "Saudi Arabia", "prs": "عربستان سعودی", "ps": "سعودي عربستان"},
+            "SE": {"en": "Sweden", "prs": "سویدن", "ps": "سویډن"},
+            "TJ": {"en": "Tajikistan", "prs": "تاجکستان", "ps": "تاجکستان"},
+            "TM": {"en": "Turkmenistan", "prs": "ترکمنستان", "ps": "ترکمنستان"},
+            "TR": {"en": "Turkey", "prs": "ترکیه", "ps": "ترکیه"},
+            "UG": {"en": "Uganda", "prs": "یوگندا", "ps": "یوګنډا"},
+            "US": {"en": "the United States", "prs": "امریکا", "ps": "امریکا"},
+            "UZ": {"en": "Uzbekistan", "prs": "ازبکستان", "ps": "ازبکستان"},
+            "XK": {"en": "Kosovo", "prs": "کوزوو", "ps": "کوزوو"},
+        },
+    ),
+    #: Why a flight answers a question naming a country: it lands there, or it evacuates
+    #: people for it ({country}: its name; {city}: where the flight goes). The SMS forms say
+    #: where it goes, which the one-line flight of an SMS does not.
+    **group(
+        "for_country",
+        {
+            "lands": {
+                "en": "Lands in {country}",
+                "prs": "در {country} فرود می‌آید",
+                "ps": "په {country} کې کښته کېږي",
+            },
+            "evacuates": {
+                "en": "Evacuates people for {country}",
+                "prs": "پرواز تخلیه از طرف {country}",
+                "ps": "د {country} له خوا د وېستلو الوتنه",
+            },
+            "lands_brief": {"en": "to {city}", "prs": "به {city}", "ps": "{city} ته"},
+            "evacuates_brief": {
+                "en": "to {city}, evacuates for {country}",
+                "prs": "به {city}، تخلیه از طرف {country}",
+                "ps": "{city} ته، د {country} وېستنه",
+            },
+        },
+    ),
     #: How to reach a help contact, and when.
     **group(
         "contact",

@@ -93,6 +93,11 @@ TEXTS: Final[dict[str, Entry]] = {
             },
             "ask_announcements": {"en": "Announcements", "prs": "اعلامیه‌ها", "ps": "اعلانونه"},
             "ask_documents": {"en": "Documents to bring", "prs": "اسناد لازم", "ps": "اړین اسناد"},
+            "check_claim": {
+                "en": "Is this rumour true?",
+                "prs": "این گپ راست است؟",
+                "ps": "دا خبره رښتیا ده؟",
+            },
             "ask_help": {
                 "en": "Who can help",
                 "prs": "کسانی که کمک کرده می‌توانند",

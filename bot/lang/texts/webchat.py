@@ -78,6 +78,10 @@ TEXTS: Final[dict[str, Entry]] = {
         "prs": "همین سوال‌ها را با پیام کوتاه (SMS) بپرسید: {number}",
         "ps": "همدا پوښتنې په لنډ پیغام (SMS) وپوښتئ: {number}",
     },
+    # The web chat on another site's page (``embed.js``): the button that opens it, at the
+    # bottom of the page (a site may give its own words), and the one that closes it again.
+    "open": {"en": "Help", "prs": "کمک", "ps": "مرسته"},
+    "close": {"en": "Close", "prs": "بستن", "ps": "بندول"},
     "no_script_telegram": {
         "en": "Or on Telegram: {name}",
         "prs": "یا در تلگرام: {name}",
