@@ -2,9 +2,9 @@
 urgent-case words (bot/case_urgency.py), which know no kinds and were all there was before, and
 beside the danger words without the classifier behind them (bot/danger_classifier.py).
 
-    .venv/actions/bin/python scripts/bench_danger.py [--misses dev|dev2|dev3|dev4|dev5]
+    .venv/actions/bin/python scripts/bench_danger.py [--misses dev|dev2|…|dev6]
 
-Reads tests/nlu/danger/<split>/<slice>.yml — ``dev`` to ``dev5`` (by other writers: tuned on,
+Reads tests/nlu/danger/<split>/<slice>.yml — ``dev`` to ``dev6`` (by other writers: tuned on,
 each scored once before it was), ``test`` (written apart, never tuned on) — each with
 ``missing``, ``medical``, ``threat`` and ``calm`` messages. Prints a Markdown table per split:
 for each slice and kind, recall (its messages found as that kind) and precision (of the messages
@@ -36,7 +36,7 @@ NOT_EVERYDAY: Final = frozenset({"ask_help", "ask_human"})
 _ANNOTATION: Final = re.compile(r"\[([^\]]*)\](?:\{[^}]*\}|\([^)]*\))")
 #: The NLU's held-out questions (tests/nlu/heldout): everyday messages in every slice.
 HELD_OUT_QUESTIONS: Final = ROOT / "tests" / "nlu" / "heldout"
-SPLITS: Final = ("dev", "dev2", "dev3", "dev4", "dev5", "test")
+SPLITS: Final = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "test")
 SLICES: Final = ("en", "prs", "prs-Latn", "ps", "ps-Latn")
 CALM: Final = "calm"
 

@@ -33,7 +33,7 @@ from scripts.bench_danger import everyday
 ROOT: Final = Path(__file__).resolve().parent.parent
 SETS: Final = ROOT / "tests" / "nlu" / "danger"
 MODEL: Final = ROOT / "bot" / "danger_model.json"
-SPLITS: Final = ("dev", "dev2", "dev3", "dev4", "dev5")
+SPLITS: Final = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6")
 SLICES: Final = ("en", "prs", "prs-Latn", "ps", "ps-Latn")
 LABELS: Final = (*(kind.value for kind in Danger), "calm")
 THRESHOLDS: Final = (0.9, 0.8, 0.7, 0.6, 0.5, 0.4)

@@ -22,7 +22,7 @@ Romanized words need not be written in every vowel spelling: bot/danger.py reads
 Dari or Pashto word by its consonants and vowel slots ("zaxmi" is "zakhmi"); a calm phrase can
 keep a lookalike apart ("intezar mekashem", waiting, is not "mekoshem", we kill). Written from
 what people wrote in August 2021 and tuned on the development messages of tests/nlu/danger/dev/,
-dev2/, dev3/, dev4/ and dev5/; the test messages beside them were never read for it.
+dev2/, dev3/, dev4/, dev5/ and dev6/; the test messages beside them were never read for it.
 
 Standard library only: both runtimes import it.
 """
@@ -1402,7 +1402,7 @@ PASHTO_WORDS: Final = DangerWords(
     ),
     things=(
         "پاسپورټ", "پاسپورت", "تذکره", "ټکټ", "ټیکټ", "تکت", "اسناد", "سند", "ویزه", "کارټ", "کارت",
-        "موبایل", "مبایل", "ټیلیفون", "تلیفون", "بکس", "پیسې", "ایمیل", "شمېره", "کاغذ", "کاغذونه",
+        "موبایل", "مبایل", "ټیلیفون", "تلیفون", "ټېلفون", "ټیلفون", "بکس", "پیسې", "ایمیل", "شمېره", "کاغذ", "کاغذونه",
         "فورم", "سیم", "کیلي", "دوسیه", "فایل", "هیله", "نوبت", "څوکۍ", "غوښتنلیک", "لست", "لپټاپ",
         "سامان", "انسولین", "درمل", "سپری", "تذکرې", "ویزې",
         # romanized
@@ -1993,24 +1993,30 @@ RESOLVED: Final[dict[str, tuple[str, ...]]] = {
         "as a child", "when i was a child", "nobody was hurt", "no one was hurt",
         "but he came back", "but she came back", "but they came back",
         "nobody was injured", "no one was injured", "nobody injured", "no one injured",
+        "was missing but", "were missing but", "brought him back to us", "brought her back to us",
+        "brought them back to us", "we are all together now", "we are together now",
     ),
     DARI: (
         "خوب شده", "جور شده", "صحت یاب", "سال گذشته", "پارسال", "چند سال پیش", "وقتی بچه بودم",
         "در کودکی", "کسی زخمی نشد", "هیچ کس زخمی نشد", "ولی پس آمد", "مگر پس آمد",
+        "ولی پیدا شد", "مگر پیدا شد", "پس آوردش", "همه یکجا هستیم",
         *_spellings(
             "{khub,khob,jor} {shuda,shoda}", "{parsal,par sal}", "sal {e,} {gozashta,guzashta}",
             "{lekin,wale,magar} {shab,} pas {amad,omad}",
             "{hich kas,hichkas,kasi} zakhmi {nashud,nashuda}",
+            "{wale,magar} {peda,paida} {shod,shud}", "pas {award,award,awardesh}",
+            "hama yakja {hastem,hastim}",
         ),
     ),
     PASHTO: (
         "اوس روغ", "روغ دی", "روغ شو", "روغه ده", "جوړ دی", "جوړ شو", "جوړه ده", "تېر کال",
         "پروسږکال", "یو کال مخکې", "په ماشومتوب", "بېرته راغی", "بېرته راغله", "پیدا شوه",
-        "هیڅوک ټپي نه", "هیچا ته زیان نه",
+        "هیڅوک ټپي نه", "هیچا ته زیان نه", "خو پیدا شو", "بېرته راوست", "ټول یو ځای یو",
         *_spellings(
             "{os,oos} {jor,rogh}", "{jor,rogh} {de,da,shu,shway,shaway}", "{tera,teer,tir} kal",
             "yaw kal {makhke,makhki}", "{bertha,berta} {raghay,raghla}", "paida {shwa,shu}",
-            "{hech,hich} {sok,tsok} {zakhmi,tapi} na",
+            "{hech,hich} {sok,tsok} {zakhmi,tapi} na", "kho {paida,peda} {sho,shu}",
+            "{berta,bertha} {rawost,rawrost}", "{tol,tul} {yo,yaw} {zay,zai} {yu,yo}",
         ),
     ),
 }  # fmt: skip
