@@ -70,8 +70,8 @@ def calendar_day(day: date, today: date, language: str) -> str:
 
 
 def night_time(local: datetime, now: datetime, day: str, language: str) -> str:
-    """A Kabul time after midnight: «امشب ۱:۳۵ بعد از نیمه‌شب», «د یکشنبې شپه ۱:۳۵ بجه (له
-    نیمې شپې وروسته)»; English "tomorrow 01:35" (``day``).
+    """A Kabul time after midnight: «امشب ۱:۳۵ بعد از نیمه‌شب», «د یکشنبې شپه ۱:۳۵ له نیمې
+    شپې وروسته»; English "tomorrow 01:35" (``day``).
 
     In Kabul «فردا شب» / «سبا شپه» is the night after tomorrow's day: said of 01:35 on the
     night coming, it sends the reader a day late.

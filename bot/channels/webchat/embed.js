@@ -210,6 +210,13 @@
       if (frame && event.source === frame.contentWindow && event.origin === chat.origin &&
           event.data && event.data.webchat === "close") hide();
     });
+    // The chat runs in its own process and may take the focus it was asked for just after it
+    // was closed, not yet knowing it is hidden: the button takes it back.
+    window.addEventListener("blur", function () {
+      setTimeout(function () {
+        if (frame && !opened() && document.activeElement === frame) launcher.focus();
+      }, 0);
+    });
   }
 
   if (document.body) start();

@@ -328,7 +328,7 @@ TEXTS: Final[dict[str, Entry]] = {
             "night_time": {
                 "en": "{day} {hh_mm}",
                 "prs": "{night} {hour} {after_midnight}",
-                "ps": "{night} {hour} {o_clock} ({after_midnight})",
+                "ps": "{night} {hour} {after_midnight}",
             },
             # The night the reader is in or is coming, as they count it even after midnight.
             "tonight": {"en": "tonight", "prs": "امشب", "ps": "نن شپه"},
