@@ -45,28 +45,22 @@ from playwright.sync_api import (
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scripts.browser import CHROMIUM  # noqa: E402
+from scripts.browser import CHROMIUM_ARGS as TESTS_CHROMIUM_ARGS  # noqa: E402
 from scripts.stack import Stack, seeded_embedded_stack  # noqa: E402
 from tests.integration.host_site import HostSite, ngo_page, strict_policy  # noqa: E402
 
 MODEL = ROOT / "models" / "assistant.tar.gz"
-CHROMIUM = Path("/usr/bin/chromium")
 #: The browser tests' Chromium, with every site of a tab in one process, as on most Android
 #: phones (Chrome isolates there only the sites people sign in to): the chat's frame is then
 #: part of the page's DevTools target, so the throttling set on the page reaches its requests
 #: and the page's CDP session reports them. An isolated frame would be a target of its own,
 #: unthrottled but for its first request.
-CHROMIUM_ARGS: Final = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
+CHROMIUM_ARGS: Final = (
+    *TESTS_CHROMIUM_ARGS,
     "--disable-site-isolation-trials",
     "--disable-features=IsolateOrigins,site-per-process",
-]
+)
 #: DevTools' "Slow 3G" preset (titled "3G" in recent DevTools; Slow3GConditions in
 #: front_end/core/sdk/NetworkManager.ts): 500 kbit/s each way at 80 %, i.e. 50 000 bytes a
 #: second, and a 400 ms round trip times 5, i.e. 2 000 ms added to every request (DevTools

@@ -13,22 +13,12 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
 from bot.lang.letters import PASHTO_LETTERS
+from scripts.browser import CHROMIUM, CHROMIUM_ARGS
 from scripts.stack import Stack
 from tests.screenshots import for_docs
 
 pytestmark = pytest.mark.integration
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PASHTO_ONLY = PASHTO_LETTERS
 ARABIC = set(chr(code) for code in range(0x0600, 0x0700))
 REPLY_TIMEOUT_MS = 30_000

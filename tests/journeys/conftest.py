@@ -27,22 +27,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
+from scripts.browser import CHROMIUM, CHROMIUM_ARGS
 from scripts.stack import ROOT, Stack, seeded_embedded_stack
 
 pytestmark = pytest.mark.integration
 
 MODEL = ROOT / "models" / "assistant.tar.gz"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PHONE: ViewportSize = {"width": 360, "height": 740}
 SCREENSHOTS = ROOT / "results" / "journeys"
 
