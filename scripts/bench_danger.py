@@ -36,7 +36,9 @@ NOT_EVERYDAY: Final = frozenset({"ask_help", "ask_human"})
 _ANNOTATION: Final = re.compile(r"\[([^\]]*)\](?:\{[^}]*\}|\([^)]*\))")
 #: The NLU's held-out questions (tests/nlu/heldout): everyday messages in every slice.
 HELD_OUT_QUESTIONS: Final = ROOT / "tests" / "nlu" / "heldout"
-SPLITS: Final = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "test")
+#: The development splits, tuned and trained on (scripts/train_danger.py), each by another writer.
+DEVELOPMENT: Final = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6")
+SPLITS: Final = (*DEVELOPMENT, "test")
 SLICES: Final = ("en", "prs", "prs-Latn", "ps", "ps-Latn")
 CALM: Final = "calm"
 
@@ -162,8 +164,8 @@ def misses(split: str) -> str:
 
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--misses":
-        if sys.argv[2] not in SPLITS[:-1]:
-            sys.exit(f"--misses lists a development split's: one of {', '.join(SPLITS[:-1])}")
+        if sys.argv[2] not in DEVELOPMENT:
+            sys.exit(f"--misses lists a development split's: one of {', '.join(DEVELOPMENT)}")
         print(misses(sys.argv[2]))
     else:
         print(report())

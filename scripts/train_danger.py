@@ -28,13 +28,11 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import cross_val_predict
 
 from bot.danger import Danger, folded, words_alone
-from scripts.bench_danger import everyday
+from scripts.bench_danger import DEVELOPMENT as SPLITS
+from scripts.bench_danger import SETS, SLICES, everyday
 
 ROOT: Final = Path(__file__).resolve().parent.parent
-SETS: Final = ROOT / "tests" / "nlu" / "danger"
 MODEL: Final = ROOT / "bot" / "danger_model.json"
-SPLITS: Final = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6")
-SLICES: Final = ("en", "prs", "prs-Latn", "ps", "ps-Latn")
 LABELS: Final = (*(kind.value for kind in Danger), "calm")
 THRESHOLDS: Final = (0.9, 0.8, 0.7, 0.6, 0.5, 0.4)
 #: Decimals kept of each weight: the file is half the size, the probabilities the same to 1e-3.
