@@ -17,7 +17,7 @@ export RASA_TELEMETRY_ENABLED := false
 
 # Everything that shapes the trained model: retrain when any of it is newer than the model.
 MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name '*.yml') \
-	$(wildcard bot/nlu/*.py bot/lang/*.py)
+	$(wildcard bot/nlu/*.py kernel/lang/*.py)
 
 .PHONY: help setup run db purge train lint mypy check test test-unit validate validate-if-changed test-nlu test-stories test-followups \
 	test-integration journeys danger-model deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
@@ -47,7 +47,7 @@ help:
 	@echo "make bench-sms   what an SMS user pays (sends, segments) per question, five language slices"
 	@echo "make bench-language  do shared words («سلام», numbers, names) move a conversation's language?"
 	@echo "make bench-urgency   urgent-case words, and danger first: precision and recall per kind and slice"
-	@echo "make danger-model    train the classifier behind the danger words (bot/danger_model.json)"
+	@echo "make danger-model    train the classifier behind the danger words (kernel/danger_model.json)"
 	@echo "make bench-claims    rumours to checked claims: top-1 per language slice, false matches, 5 000 claims"
 	@echo "make bench-answers   editors' answers through the NLU, find and route: top-1 per slice, wrong"
 	@echo "            answers, the fixed topics kept; ours vs BM25 vs an embedding (after make train)"
@@ -123,12 +123,10 @@ run: setup db train
 # the pre-commit hook (.pre-commit-config.yaml), so it needs the venvs but never builds them.
 BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_language_hold.py scripts/bench_channel_memory.py scripts/dated_stories.py \
 	scripts/bench_tracker_read.py scripts/bench_lock_store.py scripts/train_danger.py scripts/bench_webchat.py
-MYPY_ACTIONS := actions bot/contentdb bot/lang bot/alert_rates.py bot/pacing.py bot/settings_values.py bot/case_urgency.py bot/danger.py bot/danger_classifier.py bot/case_hours.py \
-	bot/channels/sms_segments.py bot/channels/partitions.py bot/question_mask.py \
-	$(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest scripts/cluster
+MYPY_ACTIONS := actions kernel $(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest scripts/cluster
 MYPY_BOT := bot $(BOT_SCRIPTS)
 
-LINTED := bot actions tests scripts conftest.py
+LINTED := bot kernel actions tests scripts conftest.py
 
 lint: setup
 	$(ACT)/ruff check $(LINTED)
@@ -279,7 +277,7 @@ bench-nlu: .venv/bot/.installed
 
 # Content actions on 10 000 flights: SQLite, and PostgreSQL too when BENCH_PG_URL is set.
 # Urgent cases: whole-word lexicons beside the old prefix matcher, held-out precision and recall.
-# The classifier behind the danger words, trained on the development messages (bot/danger_model.json).
+# The classifier behind the danger words, trained on the development messages (kernel/danger_model.json).
 danger-model: .venv/bot/.installed
 	$(BOT)/python scripts/train_danger.py
 

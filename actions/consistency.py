@@ -23,7 +23,7 @@ and rollback, whichever door it came through (CLI, admin API, console, imports o
 
 Each refusal is an :class:`Inconsistent` that each door words in its own language, with its
 own way of saying "do it anyway" (``how``); the sentences are in the catalogue,
-``bot/lang/texts/publishing.py``.
+``kernel/lang/texts/publishing.py``.
 """
 
 from __future__ import annotations
@@ -49,16 +49,16 @@ from actions.content.models import (
 )
 from actions.content.records import spec_for
 from actions.content.validation import ContentError
-from bot.lang import texts
-from bot.lang.codes import ENGLISH, LANGUAGES
-from bot.lang.names import LANGUAGE_NAMES
+from kernel.lang import texts
+from kernel.lang.codes import ENGLISH, LANGUAGES
+from kernel.lang.names import LANGUAGE_NAMES
 
 #: The state of a kind and the text that explains it, which must agree with each other.
 STATE_TEXTS: dict[RecordKind, tuple[str, str]] = {
     RecordKind.AIRPORT: ("state", "advice"),
     RecordKind.GATE: ("state", "note"),
 }
-#: The content word group (bot/lang/texts/content.py) that names each kind's states.
+#: The content word group (kernel/lang/texts/content.py) that names each kind's states.
 STATE_WORDS: dict[RecordKind, str] = {RecordKind.AIRPORT: "status", RecordKind.GATE: "gate"}
 #: How the command line says "do it anyway"; the admin API and the console say it their way.
 CLOSE_GATES_FLAG = "--close-gates"

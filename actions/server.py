@@ -10,7 +10,7 @@ same arguments as ``python -m rasa_sdk``), it
   ``X-Action-Server-Secret`` (Rasa sends it: ``headers`` of ``action_endpoint`` in
   endpoints.yml). Only ``/health`` answers without it, so that a load balancer can probe.
 - refuses to start on a non-loopback address without a secret;
-- stops on SIGTERM even while a worker is still starting (``bot/worker_start.py``);
+- stops on SIGTERM even while a worker is still starting (``kernel/worker_start.py``);
 - serves ``/metrics`` (``actions/server_metrics.py``: each action run, by name, and its time)
   to Prometheus with ``METRICS_TOKEN`` instead of the secret; with several workers
   (``ACTION_SERVER_SANIC_WORKERS``) their counts added up in ``PROMETHEUS_MULTIPROC_DIR``.
@@ -38,8 +38,8 @@ from sanic.response import HTTPResponse
 
 from actions.server_metrics import MeasuredExecutor, add_metrics_route
 from actions.settings import ACTION_SERVER_SECRET, ActionServerSettings, SettingsError
-from bot.metrics import METRICS_PATH, clear_worker_files
-from bot.worker_start import stop_unstarted_workers_on_term
+from kernel.metrics import METRICS_PATH, clear_worker_files
+from kernel.worker_start import stop_unstarted_workers_on_term
 
 logger = logging.getLogger(__name__)
 

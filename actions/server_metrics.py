@@ -19,7 +19,7 @@ from sanic import Sanic, response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
-from bot.metrics import ACTION_BUCKETS, CONTENT_TYPE, METRICS_PATH, exposition, name, refusal
+from kernel.metrics import ACTION_BUCKETS, CONTENT_TYPE, METRICS_PATH, exposition, name, refusal
 
 #: The label of a call for an action this server does not have (or for none).
 UNKNOWN: Final = "unknown"
@@ -62,7 +62,7 @@ class MeasuredExecutor(ActionExecutor):  # type: ignore[misc]  # rasa-sdk ships 
 
 
 def add_metrics_route(app: Sanic, token: str | None, multiprocess_dir: str | None) -> None:
-    """``GET /metrics`` behind ``METRICS_TOKEN`` (``bot/metrics.py``), every worker's counts."""
+    """``GET /metrics`` behind ``METRICS_TOKEN`` (``kernel/metrics.py``), every worker's counts."""
 
     async def metrics(request: Request) -> HTTPResponse:
         refused = refusal(token, request.headers.get("authorization"))

@@ -3,7 +3,7 @@
 Every variable the answering side of the content runtime reads is read here and nowhere else
 (the admin API has its own, ``actions/admin/settings.py``, the notifier and its helpdesk
 sender theirs, ``actions/alerts/notifier_settings.py``). All of them raise this module's
-``SettingsError``, the one of ``bot/settings_values.py``, which reads numbers and durations
+``SettingsError``, the one of ``kernel/settings_values.py``, which reads numbers and durations
 for both runtimes:
 
 ``SANIC_HOST`` (default ``127.0.0.1``), ``ACTION_SERVER_SECRET`` (default: unset)
@@ -12,8 +12,8 @@ for both runtimes:
     when the action server starts; an address other machines can reach without a secret stops
     the start.
 ``METRICS_TOKEN`` (unset), ``ACTION_SERVER_SANIC_WORKERS`` (``1``), ``PROMETHEUS_MULTIPROC_DIR``
-    The bearer token ``/metrics`` answers (read by every process; ``bot/settings.py``), and,
-    with several workers, the empty directory where they keep their counts (``bot/metrics.py``);
+    The bearer token ``/metrics`` answers (read by every process; ``kernel/settings.py``), and,
+    with several workers, the empty directory where they keep their counts (``kernel/metrics.py``);
     several workers without it stop the start.
 
 ``CONTENT_DB_URL``
@@ -29,7 +29,7 @@ for both runtimes:
     A rumour's verdict is re-checked daily: what was false yesterday may be true today; an
     editor's answer (a border, a bank, a programme) every few days.
     A duration is whole numbers with units ``d``, ``h``, ``m``: ``90m``, ``2h``, ``1h30m``,
-    ``14d`` (``bot/settings_values.py`` reads durations for both runtimes). Read when the
+    ``14d`` (``kernel/settings_values.py`` reads durations for both runtimes). Read when the
     action server starts (each action reads them once when it is created), so a wrong value
     stops the start with a message naming the variable.
 ``ALERT_SUBSCRIPTION_TTL`` (default ``30d``)
@@ -52,7 +52,7 @@ for both runtimes:
     parameter, ``{{1}}``, receives the reply (docs/HANDOFF.md).
 ``CASE_WEBHOOK_URL`` (default: unset), ``CASE_WEBHOOK_WEBCHAT_PER_MINUTE`` (default ``10``)
     A helpdesk's address that receives the case lifecycle, and how many web chat cases a
-    minute it is told of at once; parsed by ``bot/case_events.py``, which both runtimes share
+    minute it is told of at once; parsed by ``kernel/case_events.py``, which both runtimes share
     (Rasa queues the person's messages too), with the notifier's ``CASE_WEBHOOK_SECRET`` … in
     ``actions/alerts/notifier_settings.py`` (docs/HANDOFF.md). Read here on every case change
     (a case opened, taken, closed, a reply written), like ``CONTENT_DB_URL``; a malformed URL
@@ -78,10 +78,10 @@ from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, fields, replace
 from datetime import timedelta
 
-from bot import case_events
-from bot.metrics import workers_without_dir
-from bot.settings import metrics_dir, metrics_token
-from bot.settings_values import SettingsError, duration_setting, parse_duration, whole_number
+from kernel import case_events
+from kernel.metrics import workers_without_dir
+from kernel.settings import metrics_dir, metrics_token
+from kernel.settings_values import SettingsError, duration_setting, parse_duration, whole_number
 
 __all__ = [
     "ActionServerSettings",
@@ -130,7 +130,7 @@ class ActionServerSettings:
     #: ``METRICS_TOKEN``; None: ``/metrics`` answers nobody.
     metrics_token: str | None = None
     #: ``ACTION_SERVER_SANIC_WORKERS`` (rasa-sdk's), and their shared count files
-    #: (``PROMETHEUS_MULTIPROC_DIR``), needed when there are several (``bot/metrics.py``).
+    #: (``PROMETHEUS_MULTIPROC_DIR``), needed when there are several (``kernel/metrics.py``).
     workers: int = 1
     metrics_dir: str | None = None
 

@@ -5,12 +5,12 @@ sees these messages; Rasa itself logs each one in the tracker and saves it. The 
 (``bot/stores.py``) therefore records them here, as the last step of saving a turn that ended on
 the person's message: one place for every channel, Rasa's REST channel and HTTP API included,
 and the text goes straight from the tracker to the case, never through a log. An urgent word
-(``bot/case_urgency.py``) raises the case's priority. When a helpdesk receives case events
+(``kernel/case_urgency.py``) raises the case's priority. When a helpdesk receives case events
 (``CASE_WEBHOOK_URL``), the message's ``case.message`` is queued in the same transaction
 (``bot/case_outbox.py``).
 
 The tables belong to the content runtime (migration 0008); both runtimes take their definition
-from ``bot/contentdb/tables.py``. This side writes them with SQLAlchemy Core in a worker
+from ``kernel/contentdb/tables.py``. This side writes them with SQLAlchemy Core in a worker
 thread, like the address book.
 """
 
@@ -28,14 +28,14 @@ from rasa.shared.core.trackers import DialogueStateTracker
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Engine
 
-from bot.case_hours import staffed
 from bot.case_outbox import queue_message
-from bot.case_urgency import is_urgent
-from bot.contentdb.engines import database_url, engine_for
-from bot.contentdb.statuses import OPEN_CASE_STATUSES, Author, CaseStatus, Priority
-from bot.contentdb.tables import case_messages, cases, organisations
-from bot.contract import is_external
-from bot.settings import content_db_url, publishes_case_events
+from kernel.case_hours import staffed
+from kernel.case_urgency import is_urgent
+from kernel.contentdb.engines import database_url, engine_for
+from kernel.contentdb.statuses import OPEN_CASE_STATUSES, Author, CaseStatus, Priority
+from kernel.contentdb.tables import case_messages, cases, organisations
+from kernel.contract import is_external
+from kernel.settings import content_db_url, publishes_case_events
 
 logger = logging.getLogger(__name__)
 

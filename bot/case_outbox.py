@@ -7,7 +7,7 @@ way to the helpdesk together or not at all. The notifier posts it
 (``actions/cases/webhook_sender.py``).
 
 The content runtime owns the tables (migrations 0008 and 0011); both runtimes take their
-definition from ``bot/contentdb/tables.py``.
+definition from ``kernel/contentdb/tables.py``.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from typing import Any
 from sqlalchemy import exists, insert, select
 from sqlalchemy.engine import Connection
 
-from bot import case_events
-from bot.contentdb.statuses import Author, EventStatus
-from bot.contentdb.tables import case_events as case_events_table
-from bot.contentdb.tables import cases, organisations
+from kernel import case_events
+from kernel.contentdb.statuses import Author, EventStatus
+from kernel.contentdb.tables import case_events as case_events_table
+from kernel.contentdb.tables import cases, organisations
 
 
 def quiet(connection: Connection, case_id: int, channel: str) -> bool:

@@ -14,8 +14,8 @@ from collections.abc import Collection
 from typing import Final
 
 from bot.channels.sealing import KEY_ENV as ADDRESS_KEY_ENV
-from bot.settings import CONVERSATION_ID_KEY as CONVERSATION_KEY_ENV
-from bot.settings import SANIC_WORKERS
+from kernel.settings import CONVERSATION_ID_KEY as CONVERSATION_KEY_ENV
+from kernel.settings import SANIC_WORKERS
 
 #: Tracker stores that keep conversations in this process only: the embedded default.
 IN_MEMORY_TRACKER_STORES: Final = frozenset(
@@ -35,7 +35,7 @@ def is_shared(tracker_store_type: str | None) -> bool:
 
 def missing_keys(tracker_store_type: str | None, unset: Collection[str]) -> list[str]:
     """The keys a deployment with this tracker store lacks (``unset``: the variables not
-    given, ``bot/settings.py``), each with why it needs it."""
+    given, ``kernel/settings.py``), each with why it needs it."""
     if not is_shared(tracker_store_type):
         return []
     return [f"{name} ({why})" for name, why in PRODUCTION_KEYS.items() if name in unset]

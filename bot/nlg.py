@@ -3,8 +3,8 @@
 Rasa renders a response by picking the variation whose conditions the tracker's slots match
 (``language: prs``, ``language: ps``, else the English default). This generator is Rasa's own
 (``TemplatedNaturalLanguageGenerator``: one renderer) and adds to the message the language of
-the variation it picked, as ``metadata`` (``bot/contract.py``), which Rasa passes on to the output
-channel. Named in the endpoints files: ``nlg: {type: bot.nlg.LanguageTaggedResponses}``.
+the variation it picked, as ``metadata`` (``kernel/contract.py``), which Rasa passes on to the
+output channel. Named in the endpoints files: ``nlg: {type: bot.nlg.LanguageTaggedResponses}``.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from rasa.shared.core.domain import Domain
 from rasa.shared.core.trackers import DialogueStateTracker
 from rasa.utils.endpoints import EndpointConfig
 
-from bot.contract import language_metadata, variations_for
-from bot.lang.codes import DEFAULT_LANGUAGE, is_language
+from kernel.contract import language_metadata, variations_for
+from kernel.lang.codes import DEFAULT_LANGUAGE, is_language
 
 #: The slot whose value a variation's condition names (docs/ARCHITECTURE.md).
 LANGUAGE_SLOT = "language"

@@ -46,11 +46,11 @@ from rasa.shared.core.trackers import DialogueStateTracker
 from rasa.shared.nlu.constants import INTENT_NAME_KEY
 
 from bot.case_inbox import ANSWERED_WHILE_HELD, RECEIVED, CaseInbox, message_for_the_case
-from bot.contract import CASE_CLOSED_INTENT, CASE_REPLY_INTENT
-from bot.lang import texts
-from bot.lang.codes import DEFAULT_LANGUAGE, is_language
 from bot.policies.danger import speaks_of_danger
 from bot.typed_choice import picked_payload
+from kernel.contract import CASE_CLOSED_INTENT, CASE_REPLY_INTENT
+from kernel.lang import texts
+from kernel.lang.codes import DEFAULT_LANGUAGE, is_language
 
 logger = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 Turns that fall back (``nlu_fallback``) or are out of scope are answered by rules with a
 response: they never reach the action server. The tracker store (``bot/stores.py``) therefore
 records every turn here, as it saves it, in the content database (tables of the content
-runtime's migration 0014, defined in ``bot/contentdb/tables.py``), for the editors' page
+runtime's migration 0014, defined in ``kernel/contentdb/tables.py``), for the editors' page
 ``/console/questions``:
 
 * ``question_counts``: turns by Kabul hour (stored as the UTC instant it starts: Kabul is
@@ -11,7 +11,7 @@ runtime's migration 0014, defined in ``bot/contentdb/tables.py``), for the edito
   language-script (``ps-Arab``), by hour and channel — counts only, one facet at a time, no
   conversation id, no text;
 * ``unanswered_questions``: for fallback and out-of-scope turns, the message masked before it is
-  stored (``bot/question_mask.py``), its time, and a keyed hash of the conversation id
+  stored (``kernel/question_mask.py``), its time, and a keyed hash of the conversation id
   (``keyed_tag``, HMAC under ``CONVERSATION_ID_KEY``, which the content database never sees,
   cut to 64 bits) of the person's address where the channel knows it (``PERSON``: a phone
   number on SMS and WhatsApp alike, a Telegram chat, a web chat client's network address),
@@ -42,13 +42,13 @@ from sqlalchemy.engine import Engine
 
 from bot.case_inbox import message_for_the_case
 from bot.channels.identity import keyed_tag
-from bot.contentdb.engines import database_url, engine_for
-from bot.contentdb.tables import question_counts, unanswered_questions
-from bot.contract import is_external, person_in
-from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
-from bot.lang.letters import has_arabic_script
-from bot.question_mask import as_bigint, mask, wording
-from bot.settings import content_db_url
+from kernel.contentdb.engines import database_url, engine_for
+from kernel.contentdb.tables import question_counts, unanswered_questions
+from kernel.contract import is_external, person_in
+from kernel.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
+from kernel.lang.letters import has_arabic_script
+from kernel.question_mask import as_bigint, mask, wording
+from kernel.settings import content_db_url
 
 logger = logging.getLogger(__name__)
 

@@ -12,19 +12,19 @@ On top of Rasa's own behaviour:
   value any local user can read in ``ps``.
 - **A channel's refusal as JSON.** When the output channel of a ``trigger_intent`` could not
   hand a message to the provider (``AlertNotDelivered``), Rasa answers 500 with the error's
-  text inside a sentence; this answers ``bot/contract.py``'s ``NotDelivered`` body instead, so
+  text inside a sentence; this answers ``kernel/contract.py``'s ``NotDelivered`` body instead, so
   that the notifier and the console read the reason, permanence and retry time by key.
 - **STOP, "delete my data" and "safety" in a paused conversation** (a caseworker holds it):
   ``bot/paused.py``.
 - **``/metrics`` for Prometheus** (``bot/channels/metrics.py``), whatever channels the
   credentials file names, behind ``METRICS_TOKEN``; with ``SANIC_WORKERS`` above 1 it adds up
   every worker's counts in ``PROMETHEUS_MULTIPROC_DIR``, which it empties before they start,
-  and refuses to start without it (``bot/metrics.py``).
+  and refuses to start without it (``kernel/metrics.py``).
 - **No production start without its keys**: with a shared tracker store Rasa refuses to start
   without ``CONVERSATION_ID_KEY`` or ``ADDRESS_ENCRYPTION_KEY`` and names it, and with
   ``SANIC_WORKERS`` above 1 without ``CONVERSATION_ID_KEY`` (``bot/deployment.py``). The key
   is read once, before the workers start, and they all inherit it.
-- **A worker stopped while it starts stops** (``bot/worker_start.py``): with several workers,
+- **A worker stopped while it starts stops** (``kernel/worker_start.py``): with several workers,
   Sanic's forked workers would otherwise ignore a SIGTERM until their loop is up and then run
   on, and the server never exits.
 """
@@ -47,10 +47,11 @@ from bot.channels import identity
 from bot.channels.alerts import AlertNotDelivered
 from bot.channels.metrics import metrics_blueprint
 from bot.channels.transport import BODY_LIMITS, secrets_match
-from bot.contract import NOT_DELIVERED_STATUS
 from bot.deployment import PRODUCTION_KEYS, missing_keys, workers_without_key
-from bot.metrics import clear_worker_files, workers_without_dir
-from bot.settings import (
+from bot.speed import kept_connections
+from kernel.contract import NOT_DELIVERED_STATUS
+from kernel.metrics import clear_worker_files, workers_without_dir
+from kernel.settings import (
     SANIC_WORKERS,
     api_token,
     conversation_id_key,
@@ -59,9 +60,8 @@ from bot.settings import (
     sanic_workers,
     unset_variables,
 )
-from bot.settings_values import SettingsError
-from bot.speed import kept_connections
-from bot.worker_start import stop_unstarted_workers_on_term
+from kernel.settings_values import SettingsError
+from kernel.worker_start import stop_unstarted_workers_on_term
 
 logger = logging.getLogger(__name__)
 

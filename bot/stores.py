@@ -49,10 +49,10 @@ from rasa.shared.core.trackers import DialogueStateTracker
 from rasa.shared.nlu.constants import INTENT_NAME_KEY
 
 from bot.case_inbox import CaseInbox
-from bot.contract import DELETED_CONFIRMATION
 from bot.question_log import QuestionLog, people_of
 from bot.session_snapshots import SessionSnapshots
-from bot.settings import (
+from kernel.contract import DELETED_CONFIRMATION
+from kernel.settings import (
     conversation_retention,
     endpoints_file,
     memory_conversations,

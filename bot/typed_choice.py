@@ -17,8 +17,8 @@ from typing import Any
 
 from rasa.shared.core.events import BotUttered, Event, UserUttered
 
-from bot.channels.sms_render import bare_number
 from bot.channels.typed_numbers import TYPED_NUMBER_SECONDS, numbered_payloads
+from kernel.sms_render import bare_number
 
 
 def picked_payload(events: Sequence[Event], text: str, now: float) -> str | None:

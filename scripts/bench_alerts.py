@@ -41,7 +41,7 @@ ACTIONS_PYTHON = ROOT / ".venv" / "actions" / "bin" / "python"
 PG_ADMIN = os.environ.get("BENCH_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/test")
 SHARE = {"telegram": 0.4, "whatsapp": 0.4, "sms_gateway": 0.2}
 #: The providers' limits (the fakes refuse more with 429) and what the notifier is told to send:
-#: its defaults' headroom (bot/alert_rates.py, DEFAULT_RATES).
+#: its defaults' headroom (kernel/alert_rates.py, DEFAULT_RATES).
 RATES = {"telegram": 30.0, "whatsapp": 80.0, "sms_gateway": 20.0}
 SENDING = {"telegram": 25.0, "whatsapp": 70.0, "sms_gateway": 17.0}
 LANGUAGES = ("prs", "ps", "en")
@@ -76,7 +76,7 @@ def seed(db_url: str, count: int) -> None:
     from bot.channels.identity import conversation_id
     from bot.channels.sealing import AddressCipher
     from bot.channels.settings import AddressKeys
-    from bot.contentdb.engines import database_url, engine_for
+    from kernel.contentdb.engines import database_url, engine_for
 
     keys = AddressKeys.load()
     cipher = AddressCipher.from_keys(keys.current, keys.old)

@@ -74,7 +74,7 @@ from actions.chat.written import (  # noqa: E402
 from actions.claims.decision import Candidate, Guard, Nearness, decide  # noqa: E402
 from actions.claims.everyday import everyday_questions  # noqa: E402
 from actions.claims.matching import ClaimIndex  # noqa: E402
-from bot.lang.codes import LANGUAGES  # noqa: E402
+from kernel.lang.codes import LANGUAGES  # noqa: E402
 
 SEED: Final = ROOT / "actions" / "content" / "seed"
 BENCH: Final = ROOT / "scripts" / "answers_bench"

@@ -61,7 +61,7 @@ from actions.content.migrate import upgrade_to_head  # noqa: E402
 from actions.content.models import Organisation  # noqa: E402
 from actions.content.seed.loader import read_file  # noqa: E402
 from actions.publishing import load  # noqa: E402
-from bot import case_events  # noqa: E402
+from kernel import case_events  # noqa: E402
 from scripts.bench_content import (  # noqa: E402
     Latency,
     cpu_model,

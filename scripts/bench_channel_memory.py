@@ -30,12 +30,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.channels.dedup import SeenMessages  # noqa: E402
-from bot.channels.memory import ChannelMemory, ProcessMemory  # noqa: E402
 from bot.channels.redis_memory import RedisMemory  # noqa: E402
 from bot.channels.settings import RedisSettings  # noqa: E402
-from bot.channels.sms_render import ReplyMemory, ReplyRenderer  # noqa: E402
 from bot.channels.telegram import ReplyKeyboards  # noqa: E402
 from bot.channels.typed_numbers import TypedNumbers  # noqa: E402
+from kernel.memory import ChannelMemory, ProcessMemory  # noqa: E402
+from kernel.sms_render import ReplyMemory, ReplyRenderer  # noqa: E402
 from scripts.loadtest.redis_server import RedisServer  # noqa: E402
 
 MENU = "What do you need? Reply with a number:\n1 Next flights\n2 Airport and gates"

@@ -1,6 +1,6 @@
-"""Danger first: precision and recall of bot/danger.py per kind and per slice, beside the
-urgent-case words (bot/case_urgency.py), which know no kinds and were all there was before, and
-beside the danger words without the classifier behind them (bot/danger_classifier.py).
+"""Danger first: precision and recall of kernel/danger.py per kind and per slice, beside the
+urgent-case words (kernel/case_urgency.py), which know no kinds and were all there was before, and
+beside the danger words without the classifier behind them (kernel/danger_classifier.py).
 
     .venv/actions/bin/python scripts/bench_danger.py [--misses dev|dev2|…|dev6]
 
@@ -25,8 +25,8 @@ from typing import Final
 
 import yaml
 
-from bot.case_urgency import is_urgent
-from bot.danger import Danger, dangers, words_alone
+from kernel.case_urgency import is_urgent
+from kernel.danger import Danger, dangers, words_alone
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 SETS: Final = ROOT / "tests" / "nlu" / "danger"

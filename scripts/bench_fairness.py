@@ -52,7 +52,7 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.channels.partitions import partition_of
+from kernel.partitions import partition_of
 from scripts.fake_providers import CHANNEL_SECRETS, Window
 from scripts.loadtest import setups
 from scripts.loadtest.figures import cpu_model, percentile

@@ -7,7 +7,7 @@ already speaks each other language; so is every message of the sets below: words
 language writes alike (into a conversation in each language that writes their script:
 Arabic-script words still move an English one), Latin-letter words that are no sentence and
 English text forwarded (each into Dari and Pashto conversations). For each, the conversation's
-language is chosen as Rasa chooses it (bot/lang/choice.py, follow threshold 0.7), once by the
+language is chosen as Rasa chooses it (kernel/lang/choice.py, follow threshold 0.7), once by the
 rule as it was before 2026-12-06 (``previous_choice``: shared words kept the language, any
 other guess of 0.7 moved it, forwarded or not, one Latin word as well; the identifier's marks
 as they were then) and once by today's. Prints Markdown: how many moved, and whether to the
@@ -125,9 +125,9 @@ def previous_marks(ident: Any, text: str) -> dict[str, Any]:
     """What the identifier said before 2026-12-06: digits without letters were no evidence
     (the normaliser had made «۸» an "8"), and an opt-out word was shared only when the
     training data shared it (STOP was English)."""
-    from bot.lang.letters import pashto_letter_count, script_of
-    from bot.lang.normalise import normalise
     from bot.nlu.langid import NO_EVIDENCE, label
+    from kernel.lang.letters import pashto_letter_count, script_of
+    from kernel.lang.normalise import normalise
 
     normalised = normalise(text)
     script = script_of(normalised)
@@ -143,9 +143,9 @@ def previous_marks(ident: Any, text: str) -> dict[str, Any]:
 def previous_choice(
     current: Any, message: Mapping[str, Any], hint: str | None = None, forwarded: bool = False
 ) -> Any:
-    """bot/lang/choice.py's rule before 2026-12-06 (``forwarded`` was not read)."""
-    from bot.lang.choice import LanguageState, shares_words
-    from bot.lang.codes import DEFAULT_LANGUAGE, is_language
+    """kernel/lang/choice.py's rule before 2026-12-06 (``forwarded`` was not read)."""
+    from kernel.lang.choice import LanguageState, shares_words
+    from kernel.lang.codes import DEFAULT_LANGUAGE, is_language
 
     detected = message.get("language") or {}
     if detected.get("shared"):
@@ -162,7 +162,7 @@ def previous_choice(
 def todays_choice(
     current: Any, message: Mapping[str, Any], hint: str | None = None, forwarded: bool = False
 ) -> Any:
-    from bot.lang.choice import choose_language
+    from kernel.lang.choice import choose_language
 
     return choose_language(current, message, hint, FOLLOW, forwarded=forwarded)
 
@@ -175,7 +175,7 @@ def moved_to(
     established: str, identified: Identified, previous: bool, forwarded: bool = False
 ) -> str | None:
     """The language a conversation in ``established`` moves to after the message, or None."""
-    from bot.lang.choice import LanguageState
+    from kernel.lang.choice import LanguageState
 
     rule, language = (
         (previous_choice, identified.before) if previous else (todays_choice, identified.now)
@@ -203,7 +203,7 @@ def count(
 
 def measure(ident: Any = None) -> dict[str, tuple[Counted, Counted]]:
     """Slice or set name → (before, after)."""
-    from bot.lang.choice import shares_words
+    from kernel.lang.choice import shares_words
 
     ident = ident or identifier()
     results = {}
@@ -214,7 +214,7 @@ def measure(ident: Any = None) -> dict[str, tuple[Counted, Counted]]:
 
     def alike(identified: Identified) -> list[str]:
         # An Arabic-script word, even one Dari and Pashto share, is still evidence against
-        # English (bot/lang/choice.py): it goes into the languages that write its script.
+        # English (kernel/lang/choice.py): it goes into the languages that write its script.
         return [code for code in LANGUAGES if shares_words(code, identified.now.get("script"))]
 
     results["shared"] = count(SHARED_MESSAGES, None, alike, ident)

@@ -18,7 +18,7 @@ from sqlalchemy import Engine, insert
 from sqlalchemy.orm import Session
 
 from actions.questions.models import QuestionCount, UnansweredQuestion
-from bot.question_mask import wording
+from kernel.question_mask import wording
 
 #: The questions page, in English and in Pashto, timed with GET by bench_console.py.
 PAGES = {

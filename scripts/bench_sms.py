@@ -37,8 +37,8 @@ import aiohttp
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.channels.sms_segments import segment_count  # noqa: E402
-from bot.lang.letters import TO_ASCII_DIGITS  # noqa: E402
+from kernel.lang.letters import TO_ASCII_DIGITS  # noqa: E402
+from kernel.sms_segments import segment_count  # noqa: E402
 from scripts.fake_providers import SMS_SECRET, FakeProviders  # noqa: E402
 from scripts.stack import Stack, free_port  # noqa: E402
 
@@ -164,7 +164,7 @@ def expectations(db_url: str) -> dict[str, dict[str, Check]]:
     from actions.content.localise import word
     from actions.content.models import AnnouncementKind, GuidanceKind
     from actions.content.queries import FlightQuery
-    from bot.lang import texts
+    from kernel.lang import texts
 
     now = datetime.now(timezone.utc)
     checks: dict[str, dict[str, Check]] = {}

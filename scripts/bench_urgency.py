@@ -1,4 +1,5 @@
-"""Urgent cases: precision and recall of bot/case_urgency.py beside the prefix matcher it replaced.
+"""Urgent cases: precision and recall of kernel/case_urgency.py beside the prefix matcher it
+replaced.
 
     .venv/actions/bin/python scripts/bench_urgency.py
 
@@ -18,15 +19,15 @@ from typing import Callable, Final
 
 import yaml
 
-from bot.case_urgency import is_urgent
-from bot.lang.codes import ENGLISH, LANGUAGES
-from bot.lang.letters import has_arabic_script
-from bot.lang.normalise import normalise
+from kernel.case_urgency import is_urgent
+from kernel.lang.codes import ENGLISH, LANGUAGES
+from kernel.lang.letters import has_arabic_script
+from kernel.lang.normalise import normalise
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 HELD_OUT: Final = ROOT / "tests" / "nlu" / "urgency"
 
-#: The word list the prefix matcher used (bot/case_urgency.py before whole words).
+#: The word list the prefix matcher used (kernel/case_urgency.py before whole words).
 OLD_WORDS: Final = frozenset(
     {
         "ambulance", "bleeding", "blood", "doctor", "hospital", "injured", "injury", "wounded",

@@ -57,12 +57,12 @@ os.environ.setdefault("CONVERSATION_ID_KEY", "bench-webchat-key")  # the tickets
 from rasa.core.channels.channel import UserMessage, register  # noqa: E402
 from sanic import Sanic  # noqa: E402
 
-from bot.channels.memory import ChannelMemory, ProcessMemory  # noqa: E402
 from bot.channels.redis_memory import RedisMemory  # noqa: E402
 from bot.channels.settings import RedisSettings, WebchatSettings  # noqa: E402
 from bot.channels.webchat import TICKET_HEADER, WebchatInput  # noqa: E402
 from bot.channels.webchat_limits import ClientLimits  # noqa: E402
 from bot.channels.webchat_tickets import Challenge, solve  # noqa: E402
+from kernel.memory import ChannelMemory, ProcessMemory  # noqa: E402
 from scripts.loadtest.redis_server import RedisServer  # noqa: E402
 from scripts.stack import free_port  # noqa: E402
 

@@ -7,7 +7,7 @@ import uuid
 
 from rasa_sdk import Tracker
 
-from bot.contract import PERSON
+from kernel.contract import PERSON
 
 
 def said(

@@ -47,7 +47,7 @@ ACTIONS_BIN = ROOT / ".venv" / "actions" / "bin"
 DEFAULT_ENDPOINTS = ROOT / "endpoints.yml"
 #: What Rasa logs once per Sanic worker when that worker has loaded the model (rasa/core/run.py).
 RASA_WORKER_READY = b"Rasa server is up and running"
-#: Where a server's Sanic workers add up their counts for /metrics (bot/metrics.py): one empty
+#: Where a server's Sanic workers add up their counts for /metrics (kernel/metrics.py): one empty
 #: directory per server with several workers, made by the stack.
 METRICS_DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"
 #: Who may read /metrics; `make run` keeps its own in ``var/metrics-token``.

@@ -1,4 +1,4 @@
-"""Trains the classifier that stands behind the danger words (bot/danger_classifier.py).
+"""Trains the classifier that stands behind the danger words (kernel/danger_classifier.py).
 
     .venv/bot/bin/python scripts/train_danger.py     (make danger-model)
 
@@ -9,7 +9,7 @@ n-grams (2–5, within words, after the danger words' own folding) weighted by T
 logistic regression over the three kinds and "calm". It is asked only when the words find no
 danger, and its kind counts only from a probability chosen here by five-fold cross-validation:
 the one at which each kind's recall, counted twice, and precision, with the words, add up to
-the most (``RECALL_WEIGHT``). Writes bot/danger_model.json, which the runtime scores with the
+the most (``RECALL_WEIGHT``). Writes kernel/danger_model.json, which the runtime scores with the
 standard library (the test beside it checks the two give sklearn's probabilities, and that the
 file was trained on the development messages as they are).
 """
@@ -27,12 +27,12 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import cross_val_predict
 
-from bot.danger import Danger, folded, words_alone
+from kernel.danger import Danger, folded, words_alone
 from scripts.bench_danger import DEVELOPMENT as SPLITS
 from scripts.bench_danger import SETS, SLICES, everyday
 
 ROOT: Final = Path(__file__).resolve().parent.parent
-MODEL: Final = ROOT / "bot" / "danger_model.json"
+MODEL: Final = ROOT / "kernel" / "danger_model.json"
 LABELS: Final = (*(kind.value for kind in Danger), "calm")
 THRESHOLDS: Final = (0.9, 0.8, 0.7, 0.6, 0.5, 0.4)
 #: Decimals kept of each weight: the file is half the size, the probabilities the same to 1e-3.

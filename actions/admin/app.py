@@ -27,7 +27,7 @@ from actions.admin.state import CLOCK, EDITOR, ENGINE, SETTINGS, in_transaction
 from actions.common.clock import utc_now_to_second
 from actions.common.metrics_http import metrics_handler
 from actions.content import db
-from bot.metrics import METRICS_PATH
+from kernel.metrics import METRICS_PATH
 
 logger = logging.getLogger(__name__)
 

@@ -18,9 +18,9 @@ from actions.admin import tokens
 from actions.admin.errors import ApiError
 from actions.admin.state import EDITOR, ENGINE, now, transact
 from actions.admin.tokens import Rejection, TokenRejected
-from bot.metrics import METRICS_PATH
+from kernel.metrics import METRICS_PATH
 
-#: ``/metrics`` answers Prometheus's own token instead (``METRICS_TOKEN``, bot/metrics.py).
+#: ``/metrics`` answers Prometheus's own token instead (``METRICS_TOKEN``, kernel/metrics.py).
 PUBLIC = frozenset({"/health", "/openapi.json", METRICS_PATH})
 #: The web console signs its editors in with a session cookie instead (console/guard.py).
 CONSOLE = "/console"

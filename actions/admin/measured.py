@@ -11,7 +11,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 from prometheus_client import Counter, Histogram
 
-from bot.metrics import ACTION_BUCKETS, name
+from kernel.metrics import ACTION_BUCKETS, name
 
 #: The route label of a request no route matched (a 404).
 UNMATCHED: Final = "unmatched"

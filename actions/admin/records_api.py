@@ -25,7 +25,7 @@ from actions.content import validation as check
 from actions.content.editing import MissingTranslation, StaleVersion, version_of
 from actions.content.records import KindSpec, spec_for
 from actions.content.validation import ContentError
-from bot.lang.codes import ENGLISH
+from kernel.lang.codes import ENGLISH
 
 routes = web.RouteTableDef()
 #: Gate keys hold a slash (``KBL/abbey-gate``): the key is the rest of the path.

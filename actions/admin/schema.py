@@ -22,7 +22,7 @@ from actions.content.fields import Field, FieldType
 from actions.content.records import SPECS, KindSpec
 from actions.content.revision import RecordKind
 from actions.content.validation import ContentError
-from bot.lang.codes import LANGUAGES
+from kernel.lang.codes import LANGUAGES
 
 #: Integer columns are 32-bit on PostgreSQL.
 INT_MAX = 2**31 - 1

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 from actions.admin.clients import Network, networks
 from actions.settings import RasaSettings, SettingsError
-from bot.settings import metrics_token
-from bot.settings_values import whole_number
+from kernel.settings import metrics_token
+from kernel.settings_values import whole_number
 
 HOST_ENV, PORT_ENV, MAX_BODY_ENV = "ADMIN_HOST", "ADMIN_PORT", "ADMIN_MAX_BODY_BYTES"
 #: The console's cookies carry ``Secure`` (sent over HTTPS only): set it behind a TLS proxy.
@@ -47,7 +47,7 @@ class AdminSettings:
     rasa: RasaSettings = field(default_factory=RasaSettings)
     cases_poll_seconds: int = DEFAULT_CASES_POLL_SECONDS
     trusted_proxies: tuple[Network, ...] = ()
-    #: ``METRICS_TOKEN`` (``bot/settings.py``); None: ``/metrics`` answers nobody.
+    #: ``METRICS_TOKEN`` (``kernel/settings.py``); None: ``/metrics`` answers nobody.
     metrics_token: str | None = None
 
     @classmethod

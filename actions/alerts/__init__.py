@@ -5,5 +5,5 @@ transaction), ``subscriptions.py`` (subscribe, opt out, forget), ``notifier.py``
 through Rasa's HTTP API at each channel's rate), ``retention.py`` (forgets what is older than
 the retention period). The Rasa actions are ``actions/chat/subscriptions.py``,
 ``actions/chat/alert_delivery.py``, ``actions/chat/privacy.py``; what alerts say is in
-``bot/lang/texts/alerts.py``. Operators: docs/DATA_PROTECTION.md.
+``kernel/lang/texts/alerts.py``. Operators: docs/DATA_PROTECTION.md.
 """

@@ -29,7 +29,7 @@ from actions.content.outgoing import CONVERSATION_ID as CONVERSATION_ID
 from actions.content.outgoing import FINAL_STATUSES as FINAL_STATUSES
 from actions.content.outgoing import DeliveryStatus as DeliveryStatus
 from actions.content.outgoing import Sending as Sending
-from bot.contentdb import tables
+from kernel.contentdb import tables
 
 #: An airport code, "*" for "every destination", or (claims) the start of a claim's slug.
 TOPIC_KEY = String(16)

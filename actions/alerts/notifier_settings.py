@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from actions.settings import RasaSettings
-from bot import case_events
-from bot.alert_rates import DEFAULT_RATES
-from bot.settings import alert_rate, metrics_token
-from bot.settings_values import positive_number, whole_number
+from kernel import case_events
+from kernel.alert_rates import DEFAULT_RATES
+from kernel.settings import alert_rate, metrics_token
+from kernel.settings_values import positive_number, whole_number
 
 #: Where the notifier serves ``/metrics`` (``actions/common/metrics_http.py``): this machine
 #: only by default, and only with ``METRICS_TOKEN`` set.

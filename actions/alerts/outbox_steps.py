@@ -23,7 +23,7 @@ from actions.common.outbox import DeliveryStatus, Outbox
 from actions.content.asks import Ask
 from actions.content.db import session_scope
 from actions.content.models import Revision
-from bot.contract import ALERT_CHANNELS, ALERT_DELIVERY, ALERT_INTENT
+from kernel.contract import ALERT_CHANNELS, ALERT_DELIVERY, ALERT_INTENT
 
 NO_ADDRESS = "no stored address"
 

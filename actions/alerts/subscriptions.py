@@ -21,7 +21,9 @@ from actions.alerts.models import (
 )
 from actions.alerts.outbox import cancel_queued
 from actions.content.asks import Ask
-from bot.contract import ALERT_CHANNELS as ALERT_CHANNELS  # spelled in the contract, read here too
+from kernel.contract import (
+    ALERT_CHANNELS as ALERT_CHANNELS,  # spelled in the contract, read here too
+)
 
 
 @dataclass(frozen=True, order=True)

@@ -9,7 +9,7 @@ reached"), who would otherwise write replies that never arrive.
 
 Both of the notifier's outboxes call this, the alerts' and the caseworkers' replies' (the outbox
 kernel's ``stop_reaching`` hook, ``actions/common/outbox.py``). The cases are marked through the
-shared table (``bot/contentdb/tables.py``), not the cases' models: the alert system sits below
+shared table (``kernel/contentdb/tables.py``), not the cases' models: the alert system sits below
 the cases and needs nothing of theirs.
 """
 
@@ -22,8 +22,8 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from actions.alerts.subscriptions import unsubscribe
-from bot.contentdb import tables
-from bot.contentdb.statuses import OPEN_CASE_STATUSES
+from kernel.contentdb import tables
+from kernel.contentdb.statuses import OPEN_CASE_STATUSES
 
 logger = logging.getLogger(__name__)
 

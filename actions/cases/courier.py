@@ -22,7 +22,7 @@ from actions.alerts.outbox_steps import NO_ADDRESS, has_address
 from actions.cases.models import CaseReply
 from actions.common.outbox import DeliveryStatus, Outbox
 from actions.content.db import session_scope
-from bot.contract import ALERT_CHANNELS, CASE_REPLY, CASE_REPLY_INTENT
+from kernel.contract import ALERT_CHANNELS, CASE_REPLY, CASE_REPLY_INTENT
 
 #: The web chat keeps no address: its own connector holds the messages it did not ask for.
 WEBCHAT = "webchat"

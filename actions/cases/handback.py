@@ -8,7 +8,7 @@ the person's language, that the assistant is back. The person's channel is named
 channel, so that sentence reaches them now, out of turn, through the sealed address.
 
 When the channel gave up on the person (no address left, the person blocked the bot:
-``NotDelivered.gives_up``, the notifier's reading too), Rasa answers ``bot/contract.py``'s
+``NotDelivered.gives_up``, the notifier's reading too), Rasa answers ``kernel/contract.py``'s
 ``NotDelivered`` JSON (``bot/server.py``) and keeps nothing of that attempt; the hand-back is
 then repeated without an output channel, so the conversation is resumed all the same and the
 sentence is only recorded — a person who cannot be reached must not stay in a paused
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from actions.common.rasa_api import RasaApi
 from actions.settings import RasaSettings
-from bot.contract import CASE_CLOSED_INTENT
+from kernel.contract import CASE_CLOSED_INTENT
 
 logger = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 An organisation takes cases when an editor set its ``case_hours`` ("08:00-20:00", Kabul time,
 every day; "20:00-02:00" runs past midnight, "00:00-00:00" is round the clock) and
 ``case_wait_minutes`` (the usual wait, which the assistant promises no more precisely than that).
-The hours themselves are read by ``bot/case_hours.py``, which Rasa uses too.
+The hours themselves are read by ``kernel/case_hours.py``, which Rasa uses too.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from actions.content.models import Organisation
-from bot.case_hours import Hours
+from kernel.case_hours import Hours
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ Rasa, which alone can unseal an address. Texts are kept no longer than the conve
 helpdesk about the case (:class:`CaseEvent`, deleted with it).
 
 Rasa's tracker store writes cases' messages and events too: the tables both runtimes use are
-defined once, in ``bot/contentdb/tables.py``, and these models are mapped onto them.
+defined once, in ``kernel/contentdb/tables.py``, and these models are mapped onto them.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from actions.content.columns import Base, UTCDateTime
 from actions.content.outgoing import DeliveryStatus, Sending
-from bot.contentdb import tables
-from bot.contentdb.statuses import Author, CaseStatus, EventStatus, Priority
-from bot.contentdb.tables import CASEWORKER
+from kernel.contentdb import tables
+from kernel.contentdb.statuses import Author, CaseStatus, EventStatus, Priority
+from kernel.contentdb.tables import CASEWORKER
 
 __all__ = [
     "Author",
@@ -124,7 +124,7 @@ class CaseEvent(Base):
     Written in the transaction of the change it describes, by whichever runtime made it (Rasa's
     tracker store writes ``case.message`` rows itself, ``bot/case_inbox.py``); sent in order per
     case, at least once, by ``actions/cases/webhook_sender.py``. ``payload`` is the exact JSON
-    that is signed and posted (``bot/case_events.py``); it goes when the case goes.
+    that is signed and posted (``kernel/case_events.py``); it goes when the case goes.
     """
 
     __table__ = tables.case_events

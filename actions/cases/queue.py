@@ -19,8 +19,8 @@ from sqlalchemy.orm import Session
 from actions.cases import replies, undelivered, webhooks
 from actions.cases.models import Author, Case, CaseAudit, CaseMessage, CaseStatus, seen_by
 from actions.common.outbox import DeliveryStatus
-from bot import case_events, delivery_statuses
-from bot.contentdb.statuses import OPEN_CASE_STATUSES
+from kernel import case_events, delivery_statuses
+from kernel.contentdb.statuses import OPEN_CASE_STATUSES
 
 #: Open cases on one page of the queue; the others are on the next pages.
 QUEUE_PAGE = 50

@@ -139,7 +139,7 @@ class Delivery:
     last_error: str | None = None
     #: Queued long ago and never tried: no notifier is sending.
     stalled: bool = False
-    #: What the provider said of it after taking it (``bot/delivery_statuses.py``), and its
+    #: What the provider said of it after taking it (``kernel/delivery_statuses.py``), and its
     #: error code.
     provider_status: str | None = None
     provider_error: str | None = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.lang.codes import refuse_gaps, sentence_gaps
+from kernel.lang.codes import refuse_gaps, sentence_gaps
 
 SAVED_REPLIES: Final[dict[str, dict[str, str]]] = {
     "looking_now": {

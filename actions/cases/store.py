@@ -15,9 +15,9 @@ from sqlalchemy.orm import Session
 from actions.cases import replies, webhooks
 from actions.cases.models import Author, Case, CaseMessage, CaseStatus, Priority
 from actions.content.models import Organisation
-from bot import case_events
-from bot.case_urgency import is_urgent
-from bot.contentdb.statuses import OPEN_CASE_STATUSES
+from kernel import case_events
+from kernel.case_urgency import is_urgent
+from kernel.contentdb.statuses import OPEN_CASE_STATUSES
 
 
 def open_case_of(session: Session, conversation_id: str) -> Case | None:
@@ -42,8 +42,8 @@ def open_case(
     urgent: bool = False,
 ) -> Case:
     """A new waiting case, with the assistant's last answers as context; urgent when the caller
-    found danger in the request (``bot/danger.py``) or it names an emergency
-    (``bot/case_urgency.py``). A conversation has at most one open case: asking again returns
+    found danger in the request (``kernel/danger.py``) or it names an emergency
+    (``kernel/case_urgency.py``). A conversation has at most one open case: asking again returns
     the one it has."""
     case = open_case_of(session, conversation_id)
     if case is not None:
@@ -84,7 +84,7 @@ def opened_since(session: Session, conversation_id: str, since: datetime) -> int
 
 def add_line(session: Session, case: Case, text: str, now: datetime, urgent: bool = False) -> bool:
     """The person's message as a line of their case (raising it to urgent when the caller found
-    danger in it, or for an urgent word, ``bot/case_urgency.py``), for a message the assistant
+    danger in it, or for an urgent word, ``kernel/case_urgency.py``), for a message the assistant
     answered itself (the conversation is not paused, or the message spoke of danger); whether
     the message was urgent."""
     urgent = urgent or is_urgent(text)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Final
 
 from actions.common.outbox import DeliveryStatus
-from bot.delivery_statuses import console_reason
+from kernel.delivery_statuses import console_reason
 
 #: (what the reason line contains, the reason's key), the first match wins.
 MARKERS: Final = (

@@ -45,7 +45,7 @@ from actions.cases.models import CaseEvent, EventStatus
 from actions.common import leases
 from actions.common.clock import utc_now
 from actions.content.db import session_scope
-from bot import case_events
+from kernel import case_events
 
 logger = logging.getLogger(__name__)
 

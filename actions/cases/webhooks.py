@@ -8,7 +8,7 @@ and such a case is announced only when a caseworker takes it (a flood closed as 
 nothing more); the person's
 later messages are queued by Rasa's tracker store (``bot/case_inbox.py``), a caseworker's reply
 by :func:`message_written` where the reply is recorded. Without the URL nothing is queued. The
-notifier posts them (``actions/cases/webhook_sender.py``); the JSON is ``bot/case_events.py``'s.
+notifier posts them (``actions/cases/webhook_sender.py``); the JSON is ``kernel/case_events.py``'s.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from actions.cases.models import Author, Case, CaseEvent, CaseMessage, EventStatus
 from actions.content.models import Organisation
 from actions.settings import case_events_published, webchat_cases_per_minute
-from bot import case_events
+from kernel import case_events
 
 #: The minute over which a web chat surge is counted.
 SURGE_WINDOW = timedelta(minutes=1)

@@ -38,9 +38,9 @@ from actions.content.answering import Reply, latest_entity, own_messages
 from actions.content.database_action import DatabaseAction, Events, Turn
 from actions.content.localise import language_or_default
 from actions.content.models import Announcement, Flight, RecordKind, Revision
-from bot.contract import ALERT_DELIVERY, WHATSAPP_TEMPLATE, language_metadata
-from bot.lang import texts
-from bot.lang.tags import WHATSAPP_LANGUAGES
+from kernel.contract import ALERT_DELIVERY, WHATSAPP_TEMPLATE, language_metadata
+from kernel.lang import texts
+from kernel.lang.tags import WHATSAPP_LANGUAGES
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ class Alert:
 def alert_reply(
     session: Session, broadcast: Broadcast, language: str, now: datetime
 ) -> Reply | None:
-    """The alert's body as a catalogue id (``bot/lang/texts/alerts.py``) and its variables;
+    """The alert's body as a catalogue id (``kernel/lang/texts/alerts.py``) and its variables;
     None if nothing is left to say."""
     revision = session.get(Revision, broadcast.revision_id)
     if revision is None:
@@ -107,7 +107,7 @@ def utter_out_of_turn(
     if channel == "whatsapp" and outside_whatsapp_window(turn.tracker, turn.now):
         message = {
             "name": template,
-            # What Meta calls our language (bot/lang/tags.py).
+            # What Meta calls our language (kernel/lang/tags.py).
             "language": WHATSAPP_LANGUAGES[language],
             # The finished text: the WhatsApp channel makes it one line Meta accepts.
             "parameters": [text],

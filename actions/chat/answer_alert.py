@@ -18,10 +18,10 @@ from sqlalchemy.orm import Session
 from actions.chat.claim_verdicts import brief_explanation
 from actions.content import format as fmt
 from actions.content.models import Answer, Revision
-from bot.channels.sms_render import for_basic_phones
-from bot.channels.sms_segments import fits
-from bot.contract import SMS_CHANNELS
-from bot.lang import texts
+from kernel.contract import SMS_CHANNELS
+from kernel.lang import texts
+from kernel.sms_render import for_basic_phones
+from kernel.sms_segments import fits
 
 MESSAGE: Final = "alerts.answer"
 

@@ -37,9 +37,9 @@ from actions.content.database_action import Turn
 from actions.content.keys import same_key
 from actions.content.localise import isolate_latin
 from actions.content.models import Answer, Claim
-from bot.channels.sms_render import for_basic_phones
-from bot.channels.sms_segments import fits
-from bot.contract import ALERT_CHANNELS
+from kernel.contract import ALERT_CHANNELS
+from kernel.sms_render import for_basic_phones
+from kernel.sms_segments import fits
 
 #: The ``detail`` of the offer's button: "tell me when there is an answer".
 NOTIFY: Final = "notify"

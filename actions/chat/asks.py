@@ -1,7 +1,7 @@
 """What people asked that editors answer, kept for editors and for telling the askers later.
 
 Every rumour checked and every question nobody had answered is kept masked
-(``bot/question_mask.py``) in the asks (``actions/content/asks.py``) with a group key: the
+(``kernel/question_mask.py``) in the asks (``actions/content/asks.py``) with a group key: the
 record's for a match, else the key of a recent unanswered ask of the same kind that says the
 same thing (so that "torkham baz ast?", «تورخم باز است؟» and «تورخم خلاص دی؟» are one group on
 the editors' pages). Each ask counts as the person the channel tagged the message with
@@ -22,8 +22,8 @@ from actions.claims.models import ANSWER_WINDOW_HOURS, MAX_ASK_TEXT
 from actions.content.answering import Reply
 from actions.content.asks import Ask, AskAbout, asker_of
 from actions.content.database_action import Turn
-from bot.contract import ALERT_CHANNELS, REMEMBER_ADDRESS, person_in
-from bot.question_mask import mask
+from kernel.contract import ALERT_CHANNELS, REMEMBER_ADDRESS, person_in
+from kernel.question_mask import mask
 
 #: Unanswered asks this recent are grouped with a new one saying the same thing.
 GROUPING_WINDOW: Final = timedelta(days=7)

@@ -6,7 +6,7 @@ The notifier's courier triggers ``EXTERNAL_case_reply`` with the reply's id (ent
 
 1. checks the reply is for this conversation, still being sent and not yet delivered;
 2. writes it as the caseworker wrote it, after a few words in the person's language saying who
-   it is from (``cases.reply``, bot/lang/texts/cases.py), so it is not mistaken for the bot;
+   it is from (``cases.reply``, kernel/lang/texts/cases.py), so it is not mistaken for the bot;
 3. on WhatsApp, outside the 24-hour window, sends it as the approved template's parameter;
 4. tags it with the reply's id (custom payload ``case_reply``): the channel claims it right
    before the provider, so it goes out once however often it is triggered
@@ -28,8 +28,8 @@ from actions.common.outbox import DeliveryStatus
 from actions.content.answering import latest_entity
 from actions.content.database_action import DatabaseAction, Events, Turn
 from actions.content.localise import language_or_default
-from bot.contract import CASE_REPLY
-from bot.lang import texts
+from kernel.contract import CASE_REPLY
+from kernel.lang import texts
 
 logger = logging.getLogger(__name__)
 

@@ -21,9 +21,9 @@ from actions.content.answering import ContentAction, Reply, Shows, shows
 from actions.content.database_action import Turn
 from actions.content.localise import isolate_latin, word
 from actions.content.models import Claim, ClaimVerdict, GuidanceTopic
-from bot.channels.sms_render import for_basic_phones
-from bot.channels.sms_segments import fits
-from bot.lang.advice import is_advice, sentences
+from kernel.lang.advice import is_advice, sentences
+from kernel.sms_render import for_basic_phones
+from kernel.sms_segments import fits
 
 #: What ``verdict_reply`` sends.
 VERDICTS: Final[Mapping[str, Shows]] = {

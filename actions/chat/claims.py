@@ -10,7 +10,7 @@ A claim about a gate, an airport or a flight (or a message naming one) comes wit
 record. A false or misleading verdict always comes first, the record after it. Any other
 verdict gives way to a record checked after it, and otherwise follows the record.
 
-Every ask typed is kept masked (``bot/question_mask.py``) with a group key (``asks.py``): the
+Every ask typed is kept masked (``kernel/question_mask.py``) with a group key (``asks.py``): the
 claim's for a match, else the key of a recent unknown ask telling the same rumour. Of two close
 claims, the one the person picks gets their ask (the message the choice answered).
 """
@@ -57,9 +57,9 @@ from actions.content.keys import same_key
 from actions.content.localise import isolate_latin
 from actions.content.models import Claim, ClaimAbout
 from actions.content.queries import FlightQuery
-from bot.contract import ALERT_CHANNELS, FORWARDED
-from bot.danger import asks_more
-from bot.question_mask import mask
+from kernel.contract import ALERT_CHANNELS, FORWARDED
+from kernel.danger import asks_more
+from kernel.question_mask import mask
 
 #: The ``detail`` of the offer's button: "tell me when you know".
 NOTIFY = "notify"

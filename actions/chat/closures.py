@@ -21,7 +21,7 @@ from actions.content import queries
 from actions.content.answering import Reply, Shows, shows
 from actions.content.localise import isolate_latin
 from actions.content.models import Airport, AirportState, Flight, Gate, GateState
-from bot.lang.codes import LANGUAGES
+from kernel.lang.codes import LANGUAGES
 
 AIRPORT_CLOSED = "utter_flights_airport_closed"
 GATE_CLOSED = "utter_flights_gate_closed"

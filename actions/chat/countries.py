@@ -17,7 +17,7 @@ from rasa_sdk import Tracker
 
 from actions.claims.senses import COUNTRIES
 from actions.content.models import Country
-from bot.lang.normalise import normalise
+from kernel.lang.normalise import normalise
 
 #: The senses table's countries by ISO code (tests keep the two lists whole).
 CODES: Final[Mapping[str, Country]] = {

@@ -1,7 +1,7 @@
 """``action_answer_danger``: a person in danger gets the line that answers now, then a person.
 
 Routed by ``bot/policies/danger.py`` before anything else answers a message that speaks of a lost
-child or relative, a wound or a medical emergency, or a threat (``bot/danger.py``). In one
+child or relative, a wound or a medical emergency, or a threat (``kernel/danger.py``). In one
 message, so that on SMS the number comes first:
 
 1. for each kind of danger, the current contacts whose ``dangers`` name it and whose
@@ -9,7 +9,7 @@ message, so that on SMS the number comes first:
    person shared where they are or named a place; when none answers now, that is said, then
    the best there is (the lines that open next, the operator's ``EMERGENCY_HOTLINE``) — never
    an office-hours line as the answer at night;
-2. what to do now (bot/lang/texts/danger.py);
+2. what to do now (kernel/lang/texts/danger.py);
 3. one line about the **urgent case**: opened (or the open one marked urgent), seen first by a
    caseworker, and when; "cancel" withdraws it. The conversation is not paused, so the question
    the message may also ask is answered next, and a caseworker's first reply pauses it as
@@ -44,10 +44,10 @@ from actions.content.localise import isolate
 from actions.content.models import GuidanceKind, GuidanceTopic
 from actions.content.nearby import Point
 from actions.settings import emergency_hotline
-from bot.case_hours import KABUL, Hours
-from bot.danger import Danger, dangers
-from bot.lang import texts
-from bot.lang.codes import LANGUAGES
+from kernel.case_hours import KABUL, Hours
+from kernel.danger import Danger, dangers
+from kernel.lang import texts
+from kernel.lang.codes import LANGUAGES
 
 logger = logging.getLogger(__name__)
 

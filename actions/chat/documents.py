@@ -14,8 +14,8 @@ from actions.content import format as fmt
 from actions.content.answering import DETAIL, DETAILED, Reply, Shows, asked_detail, shows
 from actions.content.database_action import Turn
 from actions.content.models import GuidanceKind, GuidanceTopic
-from bot.lang.gate_words import names_a_gate
-from bot.lang.sms_lists import SMS_TITLES
+from kernel.lang.gate_words import names_a_gate
+from kernel.lang.sms_lists import SMS_TITLES
 
 KINDS = (GuidanceKind.DOCUMENTS, GuidanceKind.ELIGIBILITY)
 #: Details an SMS answer offers by number: the advice of each part in full.
@@ -71,7 +71,7 @@ class ActionAnswerDocuments(AnswerFirst, RumourFirst):
             part = documents if wanted is GuidanceKind.DOCUMENTS else eligibility
             detail = fmt.guidance_lines(part, language)
             return Reply(DETAIL, {"detail": detail}, current=part)
-        # The titles an SMS answer names of each part (per language: bot/lang/sms_lists.py);
+        # The titles an SMS answer names of each part (per language: kernel/lang/sms_lists.py);
         # the advice itself is a detail offered by number.
         titles = SMS_TITLES[language]
         return Reply(

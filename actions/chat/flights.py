@@ -23,7 +23,7 @@ from actions.content.database_action import Turn
 from actions.content.localise import digits, isolate_latin, word
 from actions.content.models import Airport, Country, Flight, Provenance
 from actions.content.queries import FlightQuery
-from bot.lang.letters import to_ascii_digits
+from kernel.lang.letters import to_ascii_digits
 
 logger = logging.getLogger(__name__)
 

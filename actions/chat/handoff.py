@@ -36,10 +36,10 @@ from actions.content.database_action import DatabaseAction, Events, Turn
 from actions.content.localise import digits, isolate, isolate_latin
 from actions.content.models import GuidanceKind, GuidanceTopic, Organisation
 from actions.settings import conversation_retention, emergency_hotline
-from bot.case_hours import Hours, staffed
-from bot.case_urgency import is_urgent
-from bot.contract import ALERT_CHANNELS, REMEMBER_ADDRESS, organisation_in
-from bot.lang import texts
+from kernel.case_hours import Hours, staffed
+from kernel.case_urgency import is_urgent
+from kernel.contract import ALERT_CHANNELS, REMEMBER_ADDRESS, organisation_in
+from kernel.lang import texts
 
 logger = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ def own_words(tracker: Tracker) -> str:
 
 def request_caseworker(turn: Turn, urgent: bool = False) -> Handoff:
     """Open (or find) the conversation's case with whoever answers now or next; ``urgent`` when
-    the request spoke of danger (``bot/danger.py``)."""
+    the request spoke of danger (``kernel/danger.py``)."""
     session, tracker, language, now = turn.session, turn.tracker, turn.language, turn.now
     site = organisation_in((tracker.latest_message or {}).get("metadata"))
     urgent = urgent or is_urgent(own_words(tracker))

@@ -1,7 +1,7 @@
 """The nearest gates, airports and help points to where a person is, each with its state.
 
 Reached by the help question: a shared location pin (Telegram, WhatsApp) arrives as
-``/ask_help`` with ``metadata.location`` (bot/contract.py LOCATION), and an SMS reader can name
+``/ask_help`` with ``metadata.location`` (kernel/contract.py LOCATION), and an SMS reader can name
 a landmark instead ("near Baron Hotel"). The answer lists the nearest places
 (actions/content/nearby.py), each with whether it is open and its own check, and the distance
 in a straight line. It never repeats the coordinates, and nothing here logs them: a position is
@@ -24,9 +24,9 @@ from actions.content.answering import Reply, Shows, shows
 from actions.content.localise import digits, isolate_latin, word
 from actions.content.models import Airport, AirportStatus, Gate, GuidanceTopic
 from actions.content.nearby import Nearby, Point
-from bot.channels.sms_segments import fits
-from bot.contract import LOCATION
-from bot.lang.sms_lists import SMS_PLACES
+from kernel.contract import LOCATION
+from kernel.lang.sms_lists import SMS_PLACES
+from kernel.sms_segments import fits
 
 NEARBY: Final = "utter_nearby"
 #: What ``nearby_reply`` sends (``ContentAction.RESPONSES``).
@@ -90,7 +90,7 @@ def nearby_reply(session: Session, point: Point, language: str, now: datetime) -
 
 def sms_places(places: Sequence[Nearby], now: datetime, language: str) -> Sequence[Nearby]:
     """The nearest places whose SMS lines and check lines fit in three segments, at most the
-    language's ``SMS_PLACES`` (bot/lang/sms_lists.py) and at least one: the nearest is the
+    language's ``SMS_PLACES`` (kernel/lang/sms_lists.py) and at least one: the nearest is the
     answer."""
     for count in range(min(SMS_PLACES[language], len(places)), 1, -1):
         shown = places[:count]

@@ -27,8 +27,8 @@ from actions.content import format as fmt
 from actions.content import queries
 from actions.content.database_action import DatabaseAction, Events, Turn
 from actions.content.localise import isolate_latin, word
-from bot.contract import ALERT_CHANNELS, REMEMBER_ADDRESS
-from bot.lang import texts
+from kernel.contract import ALERT_CHANNELS, REMEMBER_ADDRESS
+from kernel.lang import texts
 
 logger = logging.getLogger(__name__)
 

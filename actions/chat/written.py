@@ -34,8 +34,8 @@ from actions.claims.matching import ClaimIndex
 from actions.content import queries
 from actions.content.models import Answer, Claim, RecordKind
 from actions.content.revision import Revision
-from bot.lang.codes import LANGUAGES
-from bot.lang.normalise import normalise
+from kernel.lang.codes import LANGUAGES
+from kernel.lang.normalise import normalise
 
 #: The key of an answer in the index: this and its slug (a claim's key is its slug).
 ANSWER: Final = "answer:"

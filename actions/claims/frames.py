@@ -3,16 +3,16 @@
 They say nothing about which rumour it is, and every question carries them, so they are
 dropped from the message and from the claims' texts alike before matching: what is left is
 the rumour itself. The words are every language's, in its script and romanized, from the
-tables of bot/lang/hearsay.py (the frame, a chain letter's appeal, grammar words, hearsay); a
+tables of kernel/lang/hearsay.py (the frame, a chain letter's appeal, grammar words, hearsay); a
 message may mix them.
 """
 
 from collections.abc import Iterable
 from typing import Final
 
-from bot.lang import hearsay
-from bot.lang.codes import every_word
-from bot.lang.normalise import normalise
+from kernel.lang import hearsay
+from kernel.lang.codes import every_word
+from kernel.lang.normalise import normalise
 
 
 def _listed(words: Iterable[str]) -> frozenset[str]:

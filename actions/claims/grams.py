@@ -1,10 +1,10 @@
 """What the rumour matcher reads of a text: its rumour words and their character n-grams.
 
-A text is normalised (``bot.lang.normalise``), cut to its opening, split into words; the frame
+A text is normalised (``kernel.lang.normalise``), cut to its opening, split into words; the frame
 ("is it true that…", «شنیدم که…», a chain letter's "share with everyone") and the grammar words
 are dropped (``frames``); each word's senses join it (``senses``: «گیت» also says "gate"). A
 word is then its letters' 2–4-grams, padded at its edges, and its consonant skeleton's 2–3-grams
-(``bot.lang.skeleton``: "tazkira" meets «تذکره»). Standard library only.
+(``kernel.lang.skeleton``: "tazkira" meets «تذکره»). Standard library only.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Final
 
 from actions.claims.frames import without_frame
 from actions.claims.senses import is_sense, with_senses
-from bot.lang.normalise import normalise
-from bot.lang.skeleton import skeleton
+from kernel.lang.normalise import normalise
+from kernel.lang.skeleton import skeleton
 
 #: A forwarded message can be long; its opening says what it is about.
 MAX_CHARS: Final = 2000

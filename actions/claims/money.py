@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from bot.lang.normalise import normalise
+from kernel.lang.normalise import normalise
 
 #: Words that mean money or paying, per way of writing: Latin ones are starts of words.
 MONEY_WORDS: Final[dict[str, tuple[str, ...]]] = {

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from bot.lang.normalise import normalise
+from kernel.lang.normalise import normalise
 
 #: What the things of a rumour are called, by sense. Latin forms cover romanized Dari and
 #: Pashto and English. A form is listed whole, as people type it: no stemming, since a word's

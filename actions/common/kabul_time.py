@@ -1,7 +1,7 @@
 """Kabul time: the zone every person and editor reads times in, and its calendar days.
 
 Only the arithmetic of the zone lives here; the names of weekdays and months in Dari, Pashto
-and English are in bot/lang/calendar.py, and the sentences in actions/content/format.py.
+and English are in kernel/lang/calendar.py, and the sentences in actions/content/format.py.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.lang.calendar import MORNING
+from kernel.lang.calendar import MORNING
 
 KABUL = ZoneInfo("Asia/Kabul")
 

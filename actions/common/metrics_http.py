@@ -1,5 +1,5 @@
 """``/metrics`` on the content runtime's aiohttp servers: the admin server (the console) and
-the notifier's own small server. Who may read it and what it says: ``bot/metrics.py``."""
+the notifier's own small server. Who may read it and what it says: ``kernel/metrics.py``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
-from bot.metrics import CONTENT_TYPE, METRICS_PATH, exposition, refusal
+from kernel.metrics import CONTENT_TYPE, METRICS_PATH, exposition, refusal
 
 logger = logging.getLogger(__name__)
 

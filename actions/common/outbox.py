@@ -47,8 +47,8 @@ from sqlalchemy.orm import Session, aliased
 from actions.common import leases
 from actions.common.clock import utc_now
 from actions.common.rasa_api import Outcome
-from bot import delivery_statuses
-from bot.contentdb.statuses import DeliveryStatus
+from kernel import delivery_statuses
+from kernel.contentdb.statuses import DeliveryStatus
 
 __all__ = ["Claimed", "DeliveryStatus", "Outbox", "OutboxSettings", "Outcome"]
 

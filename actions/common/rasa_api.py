@@ -4,7 +4,7 @@ The notifier (alerts, caseworkers' replies) and the console's hand-back both cal
 ``POST /conversations/<id>/trigger_intent?output_channel=<channel>``: Rasa runs the intent's
 action and sends its messages through the person's own channel connector, so no channel code
 is repeated here. When that channel could not hand a message to the provider, Rasa answers
-``bot/contract.py``'s ``NotDelivered`` JSON (``bot/server.py``); it is read here, once, into an
+``kernel/contract.py``'s ``NotDelivered`` JSON (``bot/server.py``); it is read here, once, into an
 ``Outcome`` whose ``permanent`` is the channel's own verdict (``NotDelivered.gives_up``): the
 notifier stops retrying on it, the console hands the conversation back without telling.
 """
@@ -20,7 +20,7 @@ from urllib.parse import quote
 import aiohttp
 
 from actions.settings import RasaSettings
-from bot.contract import NotDelivered
+from kernel.contract import NotDelivered
 
 #: How much of an answer that is not ours (an older Rasa, a proxy's page) is kept as the error.
 UNKNOWN_ANSWER_CHARACTERS = 200

@@ -28,7 +28,7 @@ from actions.content.freshness import stalest_check
 from actions.content.localise import isolate
 from actions.content.models import Provenance
 from actions.settings import FreshnessLimits, emergency_hotline
-from bot.contract import is_external
+from kernel.contract import is_external
 
 logger = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@ the same rumour or question told in other words, and whether its asker wants to 
 editors know. An ask is ``about`` a rumour ("is this true?", answered by a claim's verdict) or a
 question the assistant had no answer for (answered by an editor's answer).
 
-A message is stored masked (``bot/question_mask.py``, as the question log stores it) and never
+A message is stored masked (``kernel/question_mask.py``, as the question log stores it) and never
 with a phone number. An ask that wants an answer keeps its wish until ``answer_by``; "delete my
 data" deletes every ask of the conversation. Each ask says whom it counts as (``asker``,
 migration 0025), so the editors' pages count people, not conversations; a group an editor hid
@@ -26,9 +26,9 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from actions.content.columns import Base, choice
 from actions.content.validation import EDITOR_MAX
-from bot.contentdb.tables import CHANNEL, CONVERSATION_ID, LANGUAGE
-from bot.contentdb.types import UTCDateTime
-from bot.question_mask import as_bigint
+from kernel.contentdb.tables import CHANNEL, CONVERSATION_ID, LANGUAGE
+from kernel.contentdb.types import UTCDateTime
+from kernel.question_mask import as_bigint
 
 
 class AskAbout(str, enum.Enum):
@@ -77,7 +77,7 @@ class Ask(Base):
 
 def asker_of(person: str | None) -> int | None:
     """Whom an ask counts as: 64 bits of a hash of the person tag Rasa put on the message
-    (``PERSON`` in ``bot/contract.py``: a keyed hash of the address, the same for every
+    (``PERSON`` in ``kernel/contract.py``: a keyed hash of the address, the same for every
     conversation and channel of one phone number, Telegram chat or web chat client), or None
     where the channel knows no address (Rasa's REST channel and HTTP API): the ask then counts
     as its conversation, as asks kept before migration 0025 do.

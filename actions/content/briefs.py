@@ -40,7 +40,7 @@ from actions.content.models import (
     Provenance,
 )
 from actions.content.records import spec_of
-from bot.lang.calendar import after_midnight, month, night, reckoned_day, weekday
+from kernel.lang.calendar import after_midnight, month, night, reckoned_day, weekday
 
 #: A night this many days away or more is dated: its weekday alone could be this week's.
 WEEK: Final = 7

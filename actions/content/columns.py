@@ -10,10 +10,10 @@ from __future__ import annotations
 from sqlalchemy import String
 from sqlalchemy.orm import DeclarativeBase
 
-from bot.contentdb.tables import NAME, NAMING_CONVENTION, SLUG, metadata
-from bot.contentdb.types import UTCDateTime, choice
-from bot.lang.codes import LANGUAGES
-from bot.lang.names import READING_ORDER
+from kernel.contentdb.tables import NAME, NAMING_CONVENTION, SLUG, metadata
+from kernel.contentdb.types import UTCDateTime, choice
+from kernel.lang.codes import LANGUAGES
+from kernel.lang.names import READING_ORDER
 
 __all__ = [
     "EMAIL",
@@ -35,7 +35,7 @@ EMAIL = String(254)
 
 class Base(DeclarativeBase):
     """The content runtime's models; their metadata is the content database's whole schema,
-    on which ``bot/contentdb/tables.py`` already defines the tables both runtimes use."""
+    on which ``kernel/contentdb/tables.py`` already defines the tables both runtimes use."""
 
     metadata = metadata
 

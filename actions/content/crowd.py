@@ -4,8 +4,8 @@ sent, and not in one burst on one channel.
 One rule for the question log's frequent messages (``actions/questions/report.py``) and the
 groups of asks on "Rumours people ask about" and "Questions waiting for an answer"
 (``actions/claims/asked.py``). A person is whom the channel knows by an address (the keyed hash
-``PERSON`` of ``bot/contract.py``: three web chat pages of one client are one), else a
-conversation. Masking misses names written as words (``bot/question_mask.py``), and a web chat
+``PERSON`` of ``kernel/contract.py``: three web chat pages of one client are one), else a
+conversation. Masking misses names written as words (``kernel/question_mask.py``), and a web chat
 sender can open conversations at will: so at least :data:`MIN_PEOPLE` people, on two channels
 or more or over :data:`MIN_SPREAD` at least. Three senders on three addresses flooding 55
 made-up rumours within seconds (a flood seen in a security test) pass neither. Here, below

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from actions.content import validation as check
 from actions.content.models import Airport, Country, Organisation
-from bot.lang.codes import LANGUAGES
+from kernel.lang.codes import LANGUAGES
 
 
 class FieldType(enum.Enum):

@@ -35,7 +35,7 @@ from actions.content.models import (
     Organisation,
     Provenance,
 )
-from bot.lang.calendar import after_midnight, day_part, month, night, reckoned_day, weekday
+from kernel.lang.calendar import after_midnight, day_part, month, night, reckoned_day, weekday
 
 BULLET = "•"
 SEPARATOR = " · "
@@ -45,7 +45,7 @@ def text(row: Base, field: str, language: str) -> str:
     """A database text for a reader of ``language``; never blank while any language has it.
 
     A text not yet translated into their language shows in the one they most likely read
-    (``READING_ORDER``, bot/lang/names.py) with a note saying so, isolated if it runs in the
+    (``READING_ORDER``, kernel/lang/names.py) with a note saying so, isolated if it runs in the
     other direction.
     """
     value, shown_in = in_language(row, field, language)

@@ -29,7 +29,7 @@ from actions.content.models import (
     GuidanceTopic,
 )
 from actions.settings import FreshnessLimits
-from bot.lang import texts
+from kernel.lang import texts
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """How the actions put words around database content: digits, isolates, the reader's language.
 
 The words themselves (statuses, labels, date patterns, the note beside an untranslated text)
-are in the catalogue, ``bot/lang/texts/content.py``, three languages side by side; ``word``
-takes one from there. Weekday, month and day-part names are in ``bot/lang/calendar.py``,
-language names and the readers' fallback order in ``bot/lang/names.py``.
+are in the catalogue, ``kernel/lang/texts/content.py``, three languages side by side; ``word``
+takes one from there. Weekday, month and day-part names are in ``kernel/lang/calendar.py``,
+language names and the readers' fallback order in ``kernel/lang/names.py``.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from bot.lang import texts
-from bot.lang.codes import DEFAULT_LANGUAGE, RTL_LANGUAGES, is_language
-from bot.lang.letters import written_digits
-from bot.lang.names import LANGUAGE_NAMES
+from kernel.lang import texts
+from kernel.lang.codes import DEFAULT_LANGUAGE, RTL_LANGUAGES, is_language
+from kernel.lang.letters import written_digits
+from kernel.lang.names import LANGUAGE_NAMES
 
 #: Pashto "o'clock": یوه بجه, دوه بجې … (one o'clock is singular).
 PASHTO_O_CLOCK: Final = ("بجه", "بجې")
@@ -35,7 +35,7 @@ def language_or_default(value: object) -> str:
 
 
 def word(group: str, key: str, language: str, **variables: object) -> str:
-    """``content.<group>.<key>`` of the catalogue (``bot/lang/texts/content.py``) in
+    """``content.<group>.<key>`` of the catalogue (``kernel/lang/texts/content.py``) in
     ``language``, its ``{variables}`` filled in: ``word("status", "boarding", "ps")``."""
     return texts.render(f"content.{group}.{key}", language, **variables)
 

@@ -55,8 +55,8 @@ from actions.content.columns import (
 )
 from actions.content.editors import ConsoleSession, EditorToken, SignInCode
 from actions.content.revision import RecordKind, Revision, RevisionAction
-from bot.contentdb import tables
-from bot.lang.codes import LANGUAGES
+from kernel.contentdb import tables
+from kernel.lang.codes import LANGUAGES
 
 __all__ = [
     "NAMING_CONVENTION",
@@ -474,7 +474,7 @@ class GuidanceTopic(Placed, Provenance, Withdrawable, Base):
     hours_en: Mapped[str | None] = mapped_column(NAME)
     hours_prs: Mapped[str | None] = mapped_column(NAME)
     hours_ps: Mapped[str | None] = mapped_column(NAME)
-    # Danger first (bot/danger.py): the dangers a contact's line answers ("missing,medical"),
+    # Danger first (kernel/danger.py): the dangers a contact's line answers ("missing,medical"),
     # and when it answers, daily in Kabul time ("08:00-16:00"; "00:00-00:00" day and night).
     dangers: Mapped[str | None] = mapped_column(String(64))
     open_hours: Mapped[str | None] = mapped_column(String(11))

@@ -4,7 +4,7 @@ Distances are great-circle distances (haversine) computed here, from the positio
 published (models.Placed): no map service is asked, so a person's position never leaves the
 assistant, and nothing here logs it. A landmark is found by its name in the records, in any of
 the languages ("near Baron Hotel", «نزدیک هوتل بارون», «د بارون هوټل ته نږدې»; the words for
-"near" and those every place name has: bot/lang/near_words.py).
+"near" and those every place name has: kernel/lang/near_words.py).
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from actions.content.models import (
     Placed,
     Provenance,
 )
-from bot.lang import near_words
-from bot.lang.codes import LANGUAGES, every_word
-from bot.lang.normalise import normalise
+from kernel.lang import near_words
+from kernel.lang.codes import LANGUAGES, every_word
+from kernel.lang.normalise import normalise
 
 #: The mean radius of the Earth, in kilometres.
 EARTH_RADIUS_KM: Final = 6371.0088
@@ -43,7 +43,7 @@ NEAREST: Final = 3
 
 #: Words that say "near", and words of place names that name no place by themselves ("gate",
 #: «دروازه», «د»: a name is matched by its other words), in every language (normalised; the
-#: tables: bot/lang/near_words.py).
+#: tables: kernel/lang/near_words.py).
 NEAR_WORDS: Final = frozenset(normalise(word) for word in every_word(near_words.NEAR_WORDS))
 GENERIC_WORDS: Final = frozenset(normalise(word) for word in every_word(near_words.GENERIC_WORDS))
 _WORD: Final = re.compile(r"\w+")

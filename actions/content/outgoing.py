@@ -3,7 +3,7 @@
 share, and the states both go through. Here, at the bottom, so that cases and the question log
 need nothing from the alert system; the outbox kernel (``actions/common/outbox.py``) moves a
 row through them. The columns and the statuses themselves are the content
-database's (``bot/contentdb``), which the bot runtime's alert channel writes too."""
+database's (``kernel/contentdb``), which the bot runtime's alert channel writes too."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from datetime import datetime
 from sqlalchemy.orm import Mapped
 
 from actions.content.columns import Base
-from bot.contentdb import tables
-from bot.contentdb.statuses import DeliveryStatus
-from bot.contentdb.tables import CHANNEL, CONVERSATION_ID
+from kernel.contentdb import tables
+from kernel.contentdb.statuses import DeliveryStatus
+from kernel.contentdb.tables import CHANNEL, CONVERSATION_ID
 
 __all__ = [
     "CHANNEL",

@@ -32,7 +32,7 @@ from actions.content.models import (
     GuidanceTopic,
     Withdrawable,
 )
-from bot.lang.codes import LANGUAGES
+from kernel.lang.codes import LANGUAGES
 
 W = TypeVar("W", Claim, Answer)
 

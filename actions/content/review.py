@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from actions.content.fields import Field, FieldType, read
 from actions.content.models import RecordKind
 from actions.content.records import SPECS, KindSpec, spec_for
-from bot.lang.codes import LANGUAGES
+from kernel.lang.codes import LANGUAGES
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from actions.content.keys import FLIGHT_NUMBER_MAX, flight_key, iata_key, within
 from actions.content.models import ClaimAbout, Flight, Gate, GuidanceKind, RecordKind
 from actions.content.records import KindSpec, spec_for, values_of
 from actions.content.validation import ContentError
-from bot.lang.codes import LANGUAGES
+from kernel.lang.codes import LANGUAGES
 
 CONTACT_DETAILS = (
     "organisation", "phone", "whatsapp", "email", "hours", "open_hours", "dangers", "latitude",

@@ -17,8 +17,8 @@ from typing import Final
 from actions.content import localise
 from actions.content.columns import in_language
 from actions.content.models import Announcement
-from bot.lang.codes import LANGUAGES
-from bot.lang.normalise import normalise
+from kernel.lang.codes import LANGUAGES
+from kernel.lang.normalise import normalise
 
 #: Romanized words for announcement kinds, as people type them in Dari and Pashto.
 ROMANIZED_KINDS: Final[dict[str, tuple[str, ...]]] = {

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any, TypeVar
 
-from bot.lang.codes import LANGUAGES
+from kernel.lang.codes import LANGUAGES
 
 E = TypeVar("E", bound=enum.Enum)
 
@@ -25,7 +25,7 @@ FLIGHT_NUMBER = re.compile(r"[A-Z0-9]+")
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 #: Daily opening hours in Kabul time; "20:00-02:00" runs past midnight.
 CASE_HOURS = re.compile(r"(?:[01]\d|2[0-3]):[0-5]\d-(?:[01]\d|2[0-3]):[0-5]\d")
-#: The dangers a contact's line answers, comma-separated (bot/danger.py ``Danger``).
+#: The dangers a contact's line answers, comma-separated (kernel/danger.py ``Danger``).
 DANGERS = re.compile(r"(?:missing|medical|threat)(?:,(?:missing|medical|threat))*")
 IATA = re.compile(r"[A-Z]{3}")
 #: Editors and notes show up in every history line: short, one line.

@@ -26,8 +26,8 @@ from actions.content_cli.common import (
     command_transaction,
     parser_for,
 )
-from bot.lang.codes import LANGUAGES
-from bot.settings_values import duration
+from kernel.lang.codes import LANGUAGES
+from kernel.settings_values import duration
 
 #: How a key is typed: ``gate KBL abbey-gate`` is ``KBL/abbey-gate``.
 KEY_SEPARATOR = {RecordKind.GATE: "/", RecordKind.FLIGHT: "@"}

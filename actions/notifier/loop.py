@@ -11,7 +11,7 @@ helpdesk's events have their own sender (``actions/cases/webhook_sender.py``).
 
 Rates: per channel a pacer (``ALERT_RATE_<CHANNEL>`` messages per second: Telegram 25,
 WhatsApp 70 — headroom below the providers' 30 and 80 — SMS 10, Kannel 3 by default;
-``bot/alert_rates.py``, ``bot/pacing.py``) shared by the alerts and the replies, and at most
+``kernel/alert_rates.py``, ``kernel/pacing.py``) shared by the alerts and the replies, and at most
 one message per conversation per second (Telegram's per-chat limit), whatever the number queued.
 """
 
@@ -35,9 +35,9 @@ from actions.common.rasa_api import RasaApi
 from actions.content.db import session_scope
 from actions.notifier import retention
 from actions.settings import SettingsError
-from bot.metrics import name
-from bot.pacing import Pacer
-from bot.settings import alert_rate
+from kernel.metrics import name
+from kernel.pacing import Pacer
+from kernel.settings import alert_rate
 
 logger = logging.getLogger(__name__)
 

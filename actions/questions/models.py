@@ -1,6 +1,6 @@
 """The question log's tables (migration 0014), as the console reads and the retention job purges
 them. The bot runtime writes them (``bot/question_log.py``); both use the one definition of
-the tables in ``bot/contentdb/tables.py``, which these models are mapped onto."""
+the tables in ``kernel/contentdb/tables.py``, which these models are mapped onto."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from datetime import datetime
 from sqlalchemy.orm import Mapped
 
 from actions.content.columns import Base
-from bot.contentdb import tables
+from kernel.contentdb import tables
 
 #: What a count is by: the intent, the language and script ("ps-Arab"), the channel.
 FACETS = ("intent", "language", "channel")
@@ -32,7 +32,7 @@ class QuestionCount(Base):
 
 class UnansweredQuestion(Base):
     """A message the assistant could not answer, masked before it was stored
-    (``bot/question_mask.py``). ``conversation_tag`` is a keyed hash of the conversation id
+    (``kernel/question_mask.py``). ``conversation_tag`` is a keyed hash of the conversation id
     under a key only the bot runtime holds: it tells conversations apart, never which one.
     ``wording`` is a hash of the text, so the week's messages are grouped on integers along
     one index (docs/BENCHMARKS.md)."""

@@ -2,7 +2,7 @@
 when, and the messages we could not answer that several conversations sent.
 
 A masked message is shown only when enough different people sent the same one (same masked,
-normalised text; ``bot/question_mask.py``) on two channels or over hours: the rule of
+normalised text; ``kernel/question_mask.py``) on two channels or over hours: the rule of
 ``actions/content/crowd.py``, which the groups of asks keep too. A "conversation" here is the
 tag Rasa keeps a message under: the person's address where the channel knows it, so three web
 chat pages of one client count once (``bot/question_log.py``); where it does not, one person who

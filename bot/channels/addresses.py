@@ -2,7 +2,7 @@
 
 A conversation id is a one-way hash (``identity.py``), so an alert cannot find the phone it is
 for without the address itself. Only subscribers' addresses are kept, each until it expires, in
-table ``alert_addresses`` (``bot/contentdb/tables.py``; the content runtime's migrations create
+table ``alert_addresses`` (``kernel/contentdb/tables.py``; the content runtime's migrations create
 it), sealed with AES-256-GCM under ``ADDRESS_ENCRYPTION_KEY``. The key lives in the environment
 of the bot runtime only: a copy of the database (or of the content runtime's server) reveals no
 address (``sealing.py``).
@@ -36,9 +36,9 @@ from bot.channels.sealing import (
     new_key,
 )
 from bot.channels.settings import AddressKeys
-from bot.contentdb.engines import ContentDatabaseError, database_url, engine_for
-from bot.contentdb.tables import alert_addresses
-from bot.settings import content_db_url
+from kernel.contentdb.engines import ContentDatabaseError, database_url, engine_for
+from kernel.contentdb.tables import alert_addresses
+from kernel.settings import content_db_url
 
 __all__ = [
     "KEY_ENV",
@@ -82,7 +82,7 @@ class AddressBook:
     @classmethod
     def from_settings(cls, keys: AddressKeys, content_db: str | None) -> AddressBook:
         """The book of this process: its keys and the content database's ``CONTENT_DB_URL``,
-        as read at the start (``bot/channels/settings.py``, ``bot/settings.py``).
+        as read at the start (``bot/channels/settings.py``, ``kernel/settings.py``).
 
         Connects only when first used, so a database that is down does not stop Rasa starting.
         """

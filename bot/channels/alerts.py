@@ -13,7 +13,7 @@ how to reach a person. Two contracts with it:
   which looks the address up and sends through the channel's own reply code (a caseworker's
   reply and "I am back" take the same way: ``EXTERNAL_case_reply``, ``EXTERNAL_case_closed``).
   A message that does not reach the provider raises ``AlertNotDelivered``: Rasa answers HTTP
-  500 with a JSON body saying why (``bot/contract.py``, never an address, token or message
+  500 with a JSON body saying why (``kernel/contract.py``, never an address, token or message
   text), and the notifier retries or gives up by its keys.
 """
 
@@ -28,23 +28,23 @@ from typing import Any, ClassVar, NoReturn
 from rasa.core.channels.channel import OutputChannel
 from rasa.shared.exceptions import RasaException
 
-from bot.alert_rates import DEFAULT_RATES
 from bot.channels.addresses import AddressBook
 from bot.channels.counts import count_refusal
 from bot.channels.deliveries import OUTBOXES, DeliveryLog
 from bot.channels.sealing import KEY_ENV, AddressBookError
 from bot.channels.settings import AddressKeys, for_rasa
 from bot.channels.transport import ProviderFailure
-from bot.contract import MESSAGE_PARTS, REMEMBER_ADDRESS, WHATSAPP_TEMPLATE, NotDelivered
-from bot.pacing import Pacer
-from bot.settings import alert_rate, content_db_url, sanic_workers
+from kernel.alert_rates import DEFAULT_RATES
+from kernel.contract import MESSAGE_PARTS, REMEMBER_ADDRESS, WHATSAPP_TEMPLATE, NotDelivered
+from kernel.pacing import Pacer
+from kernel.settings import alert_rate, content_db_url, sanic_workers
 
 logger = logging.getLogger(__name__)
 
 
 class AlertNotDelivered(Exception):
     """A message that did not reach the provider; Rasa answers it to the notifier as the JSON
-    of ``bot/contract.py``'s ``NotDelivered`` (``bot/server.py``).
+    of ``kernel/contract.py``'s ``NotDelivered`` (``bot/server.py``).
 
     The text is part of that answer, so it holds only a short reason, the provider's HTTP
     status and, when the provider said so, ``retry after <N> s``. ``permanent``: trying again
@@ -167,7 +167,7 @@ async def custom_payload_in_reply(
 
 
 _pacers: dict[str, Pacer] = {}
-#: Channels that send out of turn without a rate of their own (``bot/alert_rates.py``).
+#: Channels that send out of turn without a rate of their own (``kernel/alert_rates.py``).
 CHANNELS_WITHOUT_RATE = ("webchat",)
 
 
@@ -177,7 +177,7 @@ _shares: dict[str, float] = {}
 
 def take_pace() -> None:
     """This worker's share of each channel's alert rate (the rate divided by
-    ``SANIC_WORKERS``, ``bot/settings.py``), read when the channels are built, never at the
+    ``SANIC_WORKERS``, ``kernel/settings.py``), read when the channels are built, never at the
     first alert; a wrong value stops Rasa's start with its name."""
     workers = for_rasa(sanic_workers)
     for channel in (*DEFAULT_RATES, *CHANNELS_WITHOUT_RATE):

@@ -13,7 +13,7 @@ from typing import Final
 from prometheus_client import Counter, Histogram
 
 from bot.channels.transport import ProviderFailure
-from bot.metrics import TURN_BUCKETS, name
+from kernel.metrics import TURN_BUCKETS, name
 
 #: The language label of a turn that sent nobody anything (paused, unanswered).
 NO_LANGUAGE: Final = "none"

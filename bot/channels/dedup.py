@@ -15,7 +15,7 @@ import time
 from datetime import timedelta
 from typing import Final
 
-from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
+from kernel.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 
 logger = logging.getLogger(__name__)
 

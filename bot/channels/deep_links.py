@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from bot.lang.codes import DARI, ENGLISH, PASHTO
+from kernel.lang.codes import DARI, ENGLISH, PASHTO
 
 #: What the assistant shows for a plain ``/start``, or a link it does not know.
 GREETING: Final = "/greet"

@@ -29,13 +29,13 @@ from sqlalchemy import Column, Table, delete, insert, update
 from sqlalchemy.engine import Connection, Engine
 
 from bot.channels.transport import SENT_MESSAGE_IDS
-from bot.contentdb.statuses import DeliveryStatus
-from bot.contentdb.tables import alert_deliveries, case_replies, provider_messages
-from bot.contract import ALERT_DELIVERY, CASE_REPLY
+from kernel.contentdb.statuses import DeliveryStatus
+from kernel.contentdb.tables import alert_deliveries, case_replies, provider_messages
+from kernel.contract import ALERT_DELIVERY, CASE_REPLY
 
 logger = logging.getLogger(__name__)
 
-#: Each tag of the contract, and the table whose row it names (``bot/contentdb/tables.py``).
+#: Each tag of the contract, and the table whose row it names (``kernel/contentdb/tables.py``).
 OUTBOXES: dict[str, Table] = {
     ALERT_DELIVERY: alert_deliveries,
     CASE_REPLY: case_replies,

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.channels.counts import HELD_REPLIES
-from bot.channels.memory import ChannelMemory, MemoryUnavailable
 from bot.channels.transport import ProviderFailure
+from kernel.memory import ChannelMemory, MemoryUnavailable
 
 logger = logging.getLogger(__name__)
 

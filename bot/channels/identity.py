@@ -12,7 +12,7 @@ import re
 import secrets
 from typing import Final
 
-from bot.settings import CONVERSATION_ID_KEY, conversation_id_key
+from kernel.settings import CONVERSATION_ID_KEY, conversation_id_key
 
 logger = logging.getLogger(__name__)
 

@@ -80,12 +80,8 @@ from typing import Any, Final, Protocol
 
 from rasa.core.channels.channel import UserMessage
 
-from bot.case_urgency import is_urgent
 from bot.channels.counts import APOLOGIES, NO_LANGUAGE
 from bot.channels.held_replies import HeldReplies
-from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
-from bot.channels.notices import cut_off, in_line, try_again
-from bot.channels.partitions import partition_of
 from bot.channels.settings import IntakeSettings, LineShare, RedisSettings
 from bot.channels.turns import (
     Assistant,
@@ -95,18 +91,22 @@ from bot.channels.turns import (
     conversation_language,
 )
 from bot.channels.waits import ServicePace, Wait
-from bot.danger import dangers
-from bot.lang import stop_words
-from bot.lang.choice import choose_language, language_of_letters
-from bot.lang.codes import every_word, is_language
-from bot.lang.normalise import normalise
 from bot.nlu.stop_keywords import is_opt_out, is_withdrawal
+from kernel.case_urgency import is_urgent
+from kernel.danger import dangers
+from kernel.lang import stop_words
+from kernel.lang.choice import choose_language, language_of_letters
+from kernel.lang.codes import every_word, is_language
+from kernel.lang.normalise import normalise
+from kernel.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
+from kernel.notices import cut_off, in_line, try_again
+from kernel.partitions import partition_of
 
 logger = logging.getLogger(__name__)
 
 #: Messages that are about the person's safety or data, besides STOP and urgent words:
 #: the buttons' payloads and the words people type for them, normalised (every language's:
-#: bot/lang/stop_words.py ``JUMPING_WORDS``, beside STOP's).
+#: kernel/lang/stop_words.py ``JUMPING_WORDS``, beside STOP's).
 JUMPING_PAYLOADS: Final = ("/delete_my_data", "/unsubscribe_alerts", "/withdraw_case")
 JUMPING_WORDS: Final = every_word(stop_words.JUMPING_WORDS)
 #: How often a person is told at most that their message waits.
@@ -158,7 +158,7 @@ def about_safety(text: str | None) -> bool:
 
 
 def sounds_urgent(text: str | None) -> bool:
-    """Urgent words and danger (``case_urgency``, ``bot/danger.py``): what goes first while
+    """Urgent words and danger (``case_urgency``, ``kernel/danger.py``): what goes first while
     its person has jumps left (``LineShare.jumps``)."""
     if not text:
         return False

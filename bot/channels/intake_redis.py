@@ -43,10 +43,10 @@ from redis import asyncio as aioredis
 from redis.exceptions import ResponseError
 
 from bot.channels.intake import Job, Line, Taken
-from bot.channels.partitions import partition_of
 from bot.channels.redis_memory import deployment_prefix, redis_client
 from bot.channels.settings import LineShare, RedisSettings
 from bot.patches import LET_GO_CONNECTION, check
+from kernel.partitions import partition_of
 
 logger = logging.getLogger(__name__)
 

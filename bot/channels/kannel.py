@@ -55,8 +55,6 @@ from bot.channels.sms_base import (
     phone_key,
 )
 from bot.channels.sms_gateway import REPEAT_WINDOW_SECONDS, delivery_id
-from bot.channels.sms_render import ReplyMemory, ReplyRenderer
-from bot.channels.sms_segments import encoding
 from bot.channels.statuses import ProviderStatus, StatusLog, provider_status
 from bot.channels.transport import (
     API_TIMEOUT,
@@ -68,8 +66,10 @@ from bot.channels.transport import (
 )
 from bot.channels.turns import OnNewMessage
 from bot.channels.webhook import Inbound, QueuedInput, Received, Refused
-from bot.delivery_statuses import DELIVERED, FAILED, SENT
-from bot.settings_values import SettingsError
+from kernel.delivery_statuses import DELIVERED, FAILED, SENT
+from kernel.settings_values import SettingsError
+from kernel.sms_render import ReplyMemory, ReplyRenderer
+from kernel.sms_segments import encoding
 
 logger = logging.getLogger(__name__)
 

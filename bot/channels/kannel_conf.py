@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Final
 
 from bot.channels.settings import KannelSettings
-from bot.channels.sms_segments import MAX_SEGMENTS
+from kernel.sms_segments import MAX_SEGMENTS
 
 RECEIVE_PATH: Final = "/webhooks/kannel/receive"
 DELIVERED_PATH: Final = "/webhooks/kannel/delivered"

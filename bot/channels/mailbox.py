@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, Final
 
-from bot.channels.memory import ChannelMemory
+from kernel.memory import ChannelMemory
 
 logger = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from sanic.response import HTTPResponse
 
 from bot.channels.blueprints import Blueprint
 from bot.channels.intake import Intake
-from bot.metrics import CONTENT_TYPE, METRICS_PATH, exposition, name, refusal
+from kernel.metrics import CONTENT_TYPE, METRICS_PATH, exposition, name, refusal
 
 logger = logging.getLogger(__name__)
 
@@ -74,7 +74,7 @@ async def _read(intake: Intake) -> tuple[int, float]:
 
 
 def metrics_blueprint(token: str | None, multiprocess_dir: str | None) -> Blueprint:
-    """``GET /metrics`` for Prometheus, behind ``METRICS_TOKEN`` (``bot/metrics.py``)."""
+    """``GET /metrics`` for Prometheus, behind ``METRICS_TOKEN`` (``kernel/metrics.py``)."""
     blueprint = Blueprint("metrics")
 
     @blueprint.route(METRICS_PATH, methods=["GET"])

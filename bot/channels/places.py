@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any, Final
 
-from bot.contract import location_metadata
+from kernel.contract import location_metadata
 
 #: What a shared place asks until an answer about nearby places exists: who can help.
 PLACE_QUESTION: Final = "/ask_help"

@@ -17,8 +17,8 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
-from bot.channels.memory import ChannelMemory, MemoryUnavailable
 from bot.channels.settings import RedisSettings
+from kernel.memory import ChannelMemory, MemoryUnavailable
 
 logger = logging.getLogger(__name__)
 

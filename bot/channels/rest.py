@@ -32,10 +32,11 @@ from sanic.response import HTTPResponse
 
 from bot.channels.blueprints import Blueprint
 from bot.channels.mailbox import MESSAGE_ID, Mailbox, MailboxFull
-from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory, channel_memory
+from bot.channels.memory import channel_memory
 from bot.channels.settings import RedisSettings, hotline
 from bot.channels.sync_turns import SyncTurns, process_turns
 from bot.channels.turns import OnNewMessage, Outcome, TurnReplies, take_turn
+from kernel.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 
 logger = logging.getLogger(__name__)
 

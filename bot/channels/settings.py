@@ -2,7 +2,7 @@
 
 Rasa builds each channel with ``from_credentials`` when it starts; that is when these are read,
 never while a person's message is being answered. A value that cannot be used is a
-``SettingsError`` (``bot/settings_values.py``) naming the variable; ``for_rasa`` turns it into
+``SettingsError`` (``kernel/settings_values.py``) naming the variable; ``for_rasa`` turns it into
 the ``RasaException`` with which Rasa stops and prints the message, without a traceback.
 
 Secrets (tokens, app secrets) come from the environment only; the SMS channels also take their
@@ -23,7 +23,7 @@ from rasa.shared.exceptions import RasaException
 
 from bot.channels.dedup import DEFAULT_MAX_AGE, MAX_AGE_ENV, REMEMBER_IDS_SECONDS
 from bot.channels.sealing import KEY_ENV, OLD_KEYS_ENV
-from bot.settings_values import SettingsError, duration_setting, positive_number, whole_number
+from kernel.settings_values import SettingsError, duration_setting, positive_number, whole_number
 
 T = TypeVar("T")
 

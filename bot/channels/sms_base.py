@@ -20,7 +20,6 @@ from rasa.core.channels.channel import OutputChannel
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import custom_payload_in_reply
 from bot.channels.intake import Queued
-from bot.channels.sms_render import ReplyRenderer
 from bot.channels.transport import ProviderApi
 from bot.channels.turns import (
     Assistant,
@@ -30,8 +29,9 @@ from bot.channels.turns import (
     take_turn,
     user_message,
 )
-from bot.contract import reply_language
-from bot.lang.letters import to_ascii_digits
+from kernel.contract import reply_language
+from kernel.lang.letters import to_ascii_digits
+from kernel.sms_render import ReplyRenderer
 
 logger = logging.getLogger(__name__)
 

@@ -31,7 +31,6 @@ from bot.channels.sms_base import (
     answerable,
     phone_key,
 )
-from bot.channels.sms_render import ReplyMemory, ReplyRenderer
 from bot.channels.transport import (
     MalformedRequest,
     ProviderApi,
@@ -40,6 +39,7 @@ from bot.channels.transport import (
     secrets_match,
 )
 from bot.channels.webhook import Inbound, QueuedInput, Received
+from kernel.sms_render import ReplyMemory, ReplyRenderer
 
 logger = logging.getLogger(__name__)
 

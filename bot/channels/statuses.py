@@ -23,9 +23,9 @@ from typing import Any
 from sqlalchemy import Table, select, update
 from sqlalchemy.engine import Connection, Engine, Row
 
-from bot import delivery_statuses
 from bot.channels.deliveries import OUTBOXES, PARTS
-from bot.contentdb.tables import provider_messages
+from kernel import delivery_statuses
+from kernel.contentdb.tables import provider_messages
 
 logger = logging.getLogger(__name__)
 

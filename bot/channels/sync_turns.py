@@ -30,12 +30,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any, Final, TypeVar
 
 from bot.channels.intake import NOTICE_EVERY_SECONDS, jumps_the_line, notice_language, told_key
-from bot.channels.memory import ChannelMemory, MemoryUnavailable
-from bot.channels.notices import in_line
 from bot.channels.settings import IntakeSettings, for_rasa, sync_turns_waiting
 from bot.channels.turns import Assistant
 from bot.channels.waits import ServicePace, Wait
-from bot.contract import language_metadata
+from kernel.contract import language_metadata
+from kernel.memory import ChannelMemory, MemoryUnavailable
+from kernel.notices import in_line
 
 logger = logging.getLogger(__name__)
 

@@ -36,8 +36,6 @@ from bot.channels.alerts import AlertOutput, custom_payload_in_reply
 from bot.channels.deep_links import telegram_start
 from bot.channels.identity import conversation_id
 from bot.channels.intake import Queued
-from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
-from bot.channels.notices import text_only, write_privately
 from bot.channels.places import PLACE_QUESTION, place_metadata
 from bot.channels.settings import TelegramSettings
 from bot.channels.transport import (
@@ -46,7 +44,6 @@ from bot.channels.transport import (
     ProviderFailure,
     parse_json,
     secrets_match,
-    split_message,
 )
 from bot.channels.turns import (
     Assistant,
@@ -59,8 +56,11 @@ from bot.channels.turns import (
 )
 from bot.channels.typed_numbers import TypedNumbers
 from bot.channels.webhook import Inbound, QueuedInput, Received
-from bot.contract import FORWARDED, LANGUAGE_HINT
-from bot.lang.tags import from_locale
+from kernel.contract import FORWARDED, LANGUAGE_HINT
+from kernel.lang.tags import from_locale
+from kernel.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
+from kernel.notices import text_only, write_privately
+from kernel.sms_segments import split_message
 
 logger = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ _CHAT_ID = re.compile(r"-?[0-9]{1,20}")
 
 def language_hint(language_code: object) -> str | None:
     """Our language for the user's Telegram interface language (``fa-AF`` -> ``prs``; the
-    locales of each language: bot/lang/tags.py ``LOCALES``)."""
+    locales of each language: kernel/lang/tags.py ``LOCALES``)."""
     return from_locale(language_code)
 
 

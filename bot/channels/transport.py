@@ -23,15 +23,14 @@ from sanic.request import Request
 from sanic.response import HTTPResponse
 
 from bot.channels.blueprints import Blueprint
-from bot.channels.memory import ChannelMemory
-from bot.channels.sms_segments import prefix_within
-from bot.contract import CHANNELS
+from kernel.contract import CHANNELS
+from kernel.memory import ChannelMemory
 
 logger = logging.getLogger(__name__)
 
 #: Provider payloads are a few kilobytes; anything above this is not a provider talking.
 MAX_BODY_BYTES = 1024 * 1024
-#: Every webhook's body limit, from the channel table (``bot/contract.py`` ``CHANNELS``).
+#: Every webhook's body limit, from the channel table (``kernel/contract.py`` ``CHANNELS``).
 BODY_LIMITS: Final[dict[str, int]] = {
     name: channel.body_limit for name, channel in CHANNELS.items()
 }
@@ -205,30 +204,6 @@ async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
         if size > limit:
             raise BodyTooLarge
         chunks.append(chunk)
-
-
-def split_message(text: str, limit: int) -> list[str]:
-    """``text`` in pieces of at most ``limit`` units, cut between paragraphs, else lines, else
-    words, so that a long flight list never arrives cut in the middle of a line."""
-    pieces: list[str] = []
-    rest = text.strip()
-    while rest:
-        end = prefix_within(rest, limit)  # providers count UTF-16 units: an emoji is two
-        if end == len(rest):
-            pieces.append(rest)
-            break
-        cut = -1
-        for separator in ("\n\n", "\n", " "):
-            cut = rest.rfind(separator, 0, end)
-            if cut > 0:
-                break
-        if cut <= 0:
-            cut = end  # one endless word: cut it where the limit falls
-        piece = rest[:cut].rstrip()
-        if piece:
-            pieces.append(piece)
-        rest = rest[cut:].lstrip()
-    return pieces
 
 
 def provider_reason(answer: object) -> str:

@@ -32,9 +32,8 @@ from rasa.core.channels.channel import OutputChannel, UserMessage
 
 from bot.channels.counts import APOLOGIES, NO_LANGUAGE, TURN_SECONDS, TURNS, count_refusal
 from bot.channels.identity import person_tag
-from bot.channels.notices import try_again
 from bot.channels.transport import ProviderFailure, capped_text
-from bot.contract import (
+from kernel.contract import (
     DELETED_CONFIRMATION,
     LANGUAGE_HINT,
     PERSON,
@@ -43,7 +42,8 @@ from bot.contract import (
     named_language,
     reply_language,
 )
-from bot.lang.codes import is_language
+from kernel.lang.codes import is_language
+from kernel.notices import try_again
 
 if TYPE_CHECKING:
     from rasa.core.agent import Agent
@@ -307,7 +307,7 @@ async def _turn(
     said_in = language or hint
     apology: dict[str, Any] = {"text": try_again(said_in, hotline)}
     if is_language(said_in):
-        # Named like every reply, so a page lays it out in its language (bot/contract.py).
+        # Named like every reply, so a page lays it out in its language (kernel/contract.py).
         apology["metadata"] = language_metadata(said_in)
     delivered = output.delivered
     try:

@@ -42,12 +42,12 @@ from bot.channels.identity import conversation_id
 from bot.channels.intake import Queued
 from bot.channels.settings import TwilioSettings
 from bot.channels.sms_base import TextMessageOutput, answerable, phone_key, take_text_turn
-from bot.channels.sms_render import ReplyMemory, ReplyRenderer
 from bot.channels.statuses import StatusLog, provider_status
 from bot.channels.transport import MalformedRequest, ProviderApi, parse_form
 from bot.channels.turns import Assistant, OnNewMessage, Outcome
 from bot.channels.webhook import Forged, Inbound, QueuedInput, Received, Refused, read_parsed
-from bot.delivery_statuses import person_gone
+from kernel.delivery_statuses import person_gone
+from kernel.sms_render import ReplyMemory, ReplyRenderer
 
 logger = logging.getLogger(__name__)
 

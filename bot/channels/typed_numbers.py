@@ -17,8 +17,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from bot.channels.memory import ChannelMemory, MemoryUnavailable
-from bot.channels.sms_render import bare_number, button_number
+from kernel.memory import ChannelMemory, MemoryUnavailable
+from kernel.sms_render import bare_number, button_number
 
 #: How long a typed number still answers the numbered buttons of the reply before it.
 TYPED_NUMBER_SECONDS: Final = 15 * 60.0

@@ -49,7 +49,7 @@ from bot.channels.blueprints import Blueprint
 from bot.channels.deliveries import OUTBOXES
 from bot.channels.identity import conversation_id
 from bot.channels.mailbox import MAILBOX_MESSAGES, MESSAGE_ID, Mailbox, MailboxFull
-from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory, channel_memory
+from bot.channels.memory import channel_memory
 from bot.channels.sealing import KEY_ENV
 from bot.channels.settings import (
     RedisSettings,
@@ -72,7 +72,7 @@ from bot.channels.webchat_limits import ClientLimits, PageProof, Refusal
 from bot.channels.webchat_page import Welcome, render_embed, render_page
 from bot.channels.webchat_tickets import Work
 from bot.channels.webhook import Inbound, Received, Refused, WebhookInput, read_parsed
-from bot.contract import (
+from kernel.contract import (
     DELETED_CONFIRMATION,
     LANGUAGE_HINT,
     ORGANISATION,
@@ -80,7 +80,8 @@ from bot.contract import (
     named_language,
     organisation_in,
 )
-from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
+from kernel.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
+from kernel.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
 
 logger = logging.getLogger(__name__)
 

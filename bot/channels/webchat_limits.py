@@ -42,7 +42,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from bot.channels.identity import keyed_tag
-from bot.channels.memory import ChannelMemory, MemoryUnavailable
 from bot.channels.settings import WebchatSettings
 from bot.channels.webchat_tickets import (
     RENEW_AFTER_SECONDS,
@@ -54,6 +53,7 @@ from bot.channels.webchat_tickets import (
     ticket_for,
     work_done,
 )
+from kernel.memory import ChannelMemory, MemoryUnavailable
 
 logger = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The web chat page as the server sends it, and the greeting it opens with.
 
 ``index.html`` is a template filled once, when the channel is built: the language buttons and
-the page's words come from ``bot/lang`` (the tag and direction of each language from
+the page's words come from ``kernel/lang`` (the tag and direction of each language from
 ``tags.PAGE_LANGUAGES``, the words from the catalogue's ``webchat`` entries, the digits from
 ``letters.WRITTEN_DIGITS``, which browser language is which of ours from ``tags.LOCALES``: a
 browser in ``fa-AF`` opens in Dari), handed to ``widget.js`` as one JSON block, so a language
@@ -37,14 +37,14 @@ from bot.channels.settings import (
     WEBCHAT_TELEGRAM_ENV,
     WebchatSettings,
 )
-from bot.contract import language_metadata
-from bot.lang import codes, texts
-from bot.lang.letters import WRITTEN_DIGITS
-from bot.lang.names import own_name
-from bot.lang.tags import PAGE_LANGUAGES, direction, locale_languages, tag
 from bot.nlg import LANGUAGE_SLOT, variation_language
+from kernel.contract import language_metadata
+from kernel.lang import codes, texts
+from kernel.lang.letters import WRITTEN_DIGITS
+from kernel.lang.names import own_name
+from kernel.lang.tags import PAGE_LANGUAGES, direction, locale_languages, tag
 
-#: The catalogue's entries the page's script shows (``bot/lang/texts/webchat.py``), as written:
+#: The catalogue's entries the page's script shows (``kernel/lang/texts/webchat.py``), as written:
 #: the script fills in ``{seconds}``, in the language's digits.
 PAGE_WORDS: Final = (
     "title",

@@ -52,7 +52,7 @@ from bot.channels.alerts import address_book_for
 from bot.channels.blueprints import Blueprint
 from bot.channels.dedup import SeenMessages, sent_too_long_ago
 from bot.channels.intake import Intake, Queued, intake_for, job_key
-from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
+from bot.channels.memory import channel_memory
 from bot.channels.settings import IntakeSettings, RedisSettings, for_rasa, hotline, message_max_age
 from bot.channels.transport import (
     BODY_LIMITS,
@@ -64,6 +64,7 @@ from bot.channels.transport import (
     webhook_blueprint,
 )
 from bot.channels.turns import Assistant, OnNewMessage, Outcome
+from kernel.memory import ChannelMemory, ProcessMemory
 
 logger = logging.getLogger(__name__)
 

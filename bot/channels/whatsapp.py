@@ -43,7 +43,6 @@ from bot.channels.blueprints import Blueprint
 from bot.channels.deep_links import whatsapp_start
 from bot.channels.identity import conversation_id
 from bot.channels.intake import Queued
-from bot.channels.notices import choose, text_only
 from bot.channels.places import PLACE_QUESTION, place_metadata
 from bot.channels.settings import WhatsAppSettings
 from bot.channels.statuses import ProviderStatus, StatusLog, provider_status
@@ -53,7 +52,6 @@ from bot.channels.transport import (
     ProviderFailure,
     parse_json,
     secrets_match,
-    split_message,
 )
 from bot.channels.turns import (
     Assistant,
@@ -67,7 +65,9 @@ from bot.channels.turns import (
 from bot.channels.typed_numbers import TypedNumbers
 from bot.channels.webhook import Forged, Inbound, QueuedInput, Received, Refused
 from bot.channels.whatsapp_templates import template_message
-from bot.contract import FORWARDED, LANGUAGE_HINT, WHATSAPP_TEMPLATE, reply_language
+from kernel.contract import FORWARDED, LANGUAGE_HINT, WHATSAPP_TEMPLATE, reply_language
+from kernel.notices import choose, text_only
+from kernel.sms_segments import split_message
 
 logger = logging.getLogger(__name__)
 

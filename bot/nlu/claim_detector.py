@@ -2,7 +2,7 @@
 
 What someone forwards is someone else's words: "All gates open tonight for women and children,
 go now!" read as the person's own question would be answered as an airport question, or not
-at all. The channels mark a forwarded message in its metadata (``bot/contract.py``
+at all. The channels mark a forwarded message in its metadata (``kernel/contract.py``
 ``FORWARDED``; Rasa hands a message's metadata to the NLU components, rasa's
 ``NLUMessageConverter``); a long text that asks nothing (no question mark, no question word
 in its first words) is a message pasted from elsewhere. Both become ``check_claim``, which the
@@ -29,17 +29,17 @@ from rasa.shared.nlu.constants import (
 )
 from rasa.shared.nlu.training_data.message import Message
 
-from bot.contract import FORWARDED
-from bot.lang import question_words
-from bot.lang.codes import every_word
-from bot.lang.normalise import normalise
+from kernel.contract import FORWARDED
+from kernel.lang import question_words
+from kernel.lang.codes import every_word
+from kernel.lang.normalise import normalise
 
 CHECK_CLAIM: Final = "check_claim"
 METADATA: Final = "metadata"
 #: Longer than this and asking nothing: pasted, not typed as a question.
 LONG_TEXT: Final = 200
 #: Words a question starts with, in its first few words (after the normaliser): every
-#: language's (bot/lang/question_words.py).
+#: language's (kernel/lang/question_words.py).
 QUESTION_WORDS: Final = frozenset(
     normalise(word) for word in every_word(question_words.QUESTION_WORDS)
 )

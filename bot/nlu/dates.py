@@ -7,9 +7,9 @@ import re
 from datetime import date, datetime, timedelta, timezone
 from typing import Final
 
-from bot.lang.calendar import MONTHS, WEEKDAYS
-from bot.lang.letters import to_ascii_digits
-from bot.lang.normalise import normalise
+from kernel.lang.calendar import MONTHS, WEEKDAYS
+from kernel.lang.letters import to_ascii_digits
+from kernel.lang.normalise import normalise
 
 #: Afghanistan has had no daylight-saving time since 1945: a fixed offset is exact.
 KABUL: Final = timezone(timedelta(hours=4, minutes=30), "Asia/Kabul")
@@ -64,7 +64,7 @@ _WEEKDAYS: Final[dict[str, int]] = _normalised_keys(
         **dict.fromkeys(["friday", "fri", "جمعه", "juma", "jumma", "joma"], 4),
         **dict.fromkeys(["saturday", "sat", "شنبه", "shanbe", "shamba"], 5),
         **dict.fromkeys(["sunday", "sun", "یکشنبه", "یک شنبه", "اتوار", "yakshanbe", "itwar"], 6),
-        # Every name the answers write (bot/lang/calendar.py), counted as date.weekday() counts.
+        # Every name the answers write (kernel/lang/calendar.py), counted as date.weekday() counts.
         **{name: number - 1 for names in WEEKDAYS.values() for number, name in names.items()},
     }
 )

@@ -35,10 +35,10 @@ from rasa.shared.nlu.constants import (
 from rasa.shared.nlu.training_data.message import Message
 from rasa.shared.nlu.training_data.training_data import TrainingData
 
-from bot.lang.letters import as_on_persian_keyboard, to_ascii_digits
-from bot.lang.normalise import normalise
 from bot.nlu.dates import resolve_date, today_in_kabul, widened_start
 from bot.nlu.storage import load_json, save_json
+from kernel.lang.letters import as_on_persian_keyboard, to_ascii_digits
+from kernel.lang.normalise import normalise
 
 _SYNONYMS_FILE = "synonyms.json"
 _LEXICON_FILE = "lexicon.json"

@@ -34,7 +34,7 @@ from rasa.shared.nlu.training_data.training_data import TrainingData
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 
-from bot.lang.letters import as_on_persian_keyboard
+from kernel.lang.letters import as_on_persian_keyboard
 
 logger = logging.getLogger(__name__)
 

@@ -5,12 +5,12 @@ We therefore decide in three steps:
 1. the script (Arabic or Latin letters) restricts the candidates;
 2. a character n-gram profile learned from our own training data (naive Bayes) ranks
    en-Latn, prs-Arab, prs-Latn, ps-Arab and ps-Latn;
-3. hard evidence overrides it: letters only Pashto has (ټ ډ ړ ږ ښ ..., bot/lang/letters.py;
+3. hard evidence overrides it: letters only Pashto has (ټ ډ ړ ږ ښ ..., kernel/lang/letters.py;
    not ګ alone, which Dari typed on a Pashto keyboard has too), and langdetect's English
    probability for longer Latin-letter messages.
 Everything is deterministic (langdetect is seeded) and needs no network or model download.
 
-Besides the guess it says how much a message could move a conversation (bot/lang/choice.py):
+Besides the guess it says how much a message could move a conversation (kernel/lang/choice.py):
 whether all its words are shared, and how many of them are the guessed language's own. The
 opt-out words (STOP, «بس») count as shared: the Dari and Pashto replies teach them. Digits in
 their Persian or Arabic form, alone, are Arabic script: they come from a Dari or Pashto keyboard.
@@ -24,16 +24,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from bot.lang.codes import ARABIC, DARI, DEFAULT_LANGUAGE, ENGLISH, LATIN, PASHTO
-from bot.lang.letters import (
+from bot.nlu.stop_keywords import is_opt_out, is_withdrawal
+from kernel.lang.codes import ARABIC, DARI, DEFAULT_LANGUAGE, ENGLISH, LATIN, PASHTO
+from kernel.lang.letters import (
     ARABIC_INDIC_DIGITS,
     PASHTO_GAF,
     PERSIAN_DIGITS,
     pashto_letter_count,
     script_of,
 )
-from bot.lang.normalise import normalise
-from bot.nlu.stop_keywords import is_opt_out, is_withdrawal
+from kernel.lang.normalise import normalise
 
 logger = logging.getLogger(__name__)
 
@@ -56,11 +56,11 @@ class LanguageGuess:
     confidence: float
     #: Every word is one Dari and Pashto (or English) share, a name, a number or a flight code:
     #: the guess says which language such a first message more likely is, but it is no reason
-    #: to move a conversation that already has a language (bot/lang/choice.py).
+    #: to move a conversation that already has a language (kernel/lang/choice.py).
     shared: bool = False
     #: How many words speak for ``code``: neither shared nor another language's more often.
     #: In Latin letters one or two such words («stop», «sabah?») are no sentence, and do not
-    #: move a conversation that has a language (bot/lang/choice.py).
+    #: move a conversation that has a language (kernel/lang/choice.py).
     words: int = 0
 
     def as_dict(self) -> dict[str, Any]:

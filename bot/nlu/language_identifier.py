@@ -20,12 +20,12 @@ from rasa.shared.nlu.training_data.loading import load_data
 from rasa.shared.nlu.training_data.message import Message
 from rasa.shared.nlu.training_data.training_data import TrainingData
 
-from bot.lang.codes import LANGUAGES
-from bot.lang.letters import script_of
-from bot.lang.normalise import normalise
 from bot.nlu.langid import LanguageProfile, ProfileIdentifier, label
 from bot.nlu.normaliser import ORIGINAL_TEXT
 from bot.nlu.storage import load_json, save_json
+from kernel.lang.codes import LANGUAGES
+from kernel.lang.letters import script_of
+from kernel.lang.normalise import normalise
 
 logger = logging.getLogger(__name__)
 

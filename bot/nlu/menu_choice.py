@@ -23,7 +23,7 @@ from rasa.shared.nlu.constants import (
 )
 from rasa.shared.nlu.training_data.message import Message
 
-from bot.lang.letters import to_ascii_digits
+from kernel.lang.letters import to_ascii_digits
 
 _MENU_NUMBER = re.compile(r"^\s*#?\s*(\d{1,2})\s*[.)\-]?\s*$")
 

@@ -15,9 +15,9 @@ from rasa.shared.nlu.constants import ENTITIES, ENTITY_ATTRIBUTE_END, ENTITY_ATT
 from rasa.shared.nlu.training_data.message import Message
 from rasa.shared.nlu.training_data.training_data import TrainingData
 
-from bot.lang import letters as letters_module
-from bot.lang import normalise as normalise_module
-from bot.lang.normalise import fold, normalise
+from kernel.lang import letters as letters_module
+from kernel.lang import normalise as normalise_module
+from kernel.lang.normalise import fold, normalise
 
 #: The user's words as typed, kept beside the normalised text.
 ORIGINAL_TEXT = "text_original"

@@ -3,7 +3,7 @@
 An opt-out must work every time, in any state of the conversation: SMS carriers and users expect
 STOP to end messages at once, and someone whose phone may be searched must not depend on a
 statistical classifier's mood. So the whole message is compared with a fixed list, every
-language's words (bot/lang/stop_words.py). The same words inside a longer sentence ("بس است،
+language's words (kernel/lang/stop_words.py). The same words inside a longer sentence ("بس است،
 حالا فهمیدم") are left to the intent classifier.
 """
 
@@ -26,16 +26,16 @@ from rasa.shared.nlu.constants import (
 )
 from rasa.shared.nlu.training_data.message import Message
 
-from bot.lang import stop_words
-from bot.lang.codes import every_word
-from bot.lang.letters import ARABIC_PUNCTUATION
-from bot.lang.normalise import normalise
+from kernel.lang import stop_words
+from kernel.lang.codes import every_word
+from kernel.lang.letters import ARABIC_PUNCTUATION
+from kernel.lang.normalise import normalise
 
 #: The intent an opt-out keyword sets.
 UNSUBSCRIBE_INTENT: Final = "unsubscribe_alerts"
 
 #: Whole-message opt-out keywords, in normalised form (lower case, Persian letter forms): every
-#: language's (bot/lang/stop_words.py ``OPT_OUT_WORDS``).
+#: language's (kernel/lang/stop_words.py ``OPT_OUT_WORDS``).
 OPT_OUT_KEYWORDS: Final = every_word(stop_words.OPT_OUT_WORDS)
 
 #: The intent a withdrawal keyword sets: "cancel (my request for a person)".

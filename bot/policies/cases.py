@@ -6,7 +6,7 @@ is not a question for it goes to the case instead of to the "I did not understan
 
 * the first message after the request (the "one short message" the person was asked for,
   whatever it looks like: «پسر ۸ ساله‌ام پیش دروازه ابی گم شد» is not a gate question),
-* any message with an urgent word (``bot/case_urgency.py``),
+* any message with an urgent word (``kernel/case_urgency.py``),
 * what the assistant would not answer from its content (not understood, out of scope) and a
   plea for help.
 
@@ -22,9 +22,9 @@ from rasa.shared.core.constants import ACTION_LISTEN_NAME
 from rasa.shared.core.events import ActionExecuted, UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
 
-from bot.case_urgency import is_urgent
-from bot.contract import is_external
 from bot.nlu.stop_keywords import is_withdrawal
+from kernel.case_urgency import is_urgent
+from kernel.contract import is_external
 
 CASE_WAITING_SLOT: Final = "case_waiting"
 REQUEST: Final = "action_request_caseworker"

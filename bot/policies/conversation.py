@@ -1,7 +1,7 @@
 """Rasa's RulePolicy, plus what a conversation carries from turn to turn.
 
 Before the rules see a turn, this policy sets the slots that the turn changes: the
-conversation's language (bot/lang/choice.py) and its topic and details (memory.py). It does so
+conversation's language (kernel/lang/choice.py) and its topic and details (memory.py). It does so
 with the events of its prediction, which Rasa applies before the predicted action runs, so the
 answer of the same turn already uses them — inside the Rasa process: no turn pays an
 action-server call for them (docs/CONVERSATIONS.md has the measurements). The rules
@@ -30,13 +30,13 @@ from rasa.shared.core.domain import Domain
 from rasa.shared.core.events import ActionExecuted, Event, SlotSet, UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
 
-from bot.contract import FORWARDED, LANGUAGE_HINT, is_external
-from bot.lang.choice import LanguageState, choose_language
-from bot.lang.codes import is_language
 from bot.policies.cases import case_action
 from bot.policies.danger import danger_action, helped, without_help
 from bot.policies.memory import ACTION_TOPIC, TOPIC, remembered
-from bot.settings import conversation_memory, language_follow_confidence
+from kernel.contract import FORWARDED, LANGUAGE_HINT, is_external
+from kernel.lang.choice import LanguageState, choose_language
+from kernel.lang.codes import is_language
+from kernel.settings import conversation_memory, language_follow_confidence
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""Danger first: where a turn goes when the person's message speaks of danger (bot/danger.py).
+"""Danger first: where a turn goes when the person's message speaks of danger (kernel/danger.py).
 
 Before the rules, a case waiting or the safety offer, in any state of the conversation (a
 paused one too: ``bot/paused.py`` lets such a message through): the message is answered by
@@ -6,7 +6,7 @@ paused one too: ``bot/paused.py`` lets such a message through): the message is a
 
 * a command in the same message still works (STOP, "delete my data", "safety"…);
 * a question it also asks in a clause without danger ("lost my son at the gate, is the gate
-  open?", :func:`bot.danger.asks_more`) is answered as the rules answer it;
+  open?", :func:`kernel.danger.asks_more`) is answered as the rules answer it;
 * anything else ends the turn: "lost my son near abbey gate" is not a question about the gate,
   and "Who can help" or "I did not understand" would only bury the number.
 
@@ -23,8 +23,8 @@ from rasa.shared.core.domain import Domain
 from rasa.shared.core.events import ActionExecuted, Event, UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
 
-from bot.contract import is_external
-from bot.danger import asks_more, dangers
+from kernel.contract import is_external
+from kernel.danger import asks_more, dangers
 
 DANGER_ACTION: Final = "action_answer_danger"
 #: Commands that still run after the help: they change what the assistant keeps or sends.

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any, Final
 
-from bot.settings import DEFAULT_MEMORY
+from kernel.settings import DEFAULT_MEMORY
 
 FOLLOW_UP: Final = "follow_up"
 TOPIC: Final = "topic"

@@ -93,7 +93,7 @@ _WORDS: Final = re.compile(r"\w+")
 
 
 class BM25:
-    """Okapi BM25 over each text's normalised words (``bot.lang.normalise``), one document per
+    """Okapi BM25 over each text's normalised words (``kernel.lang.normalise``), one document per
     text; a key scores its nearest text. Raw BM25 grows with the message's length, so the
     score is made comparable between messages, for one threshold to serve them all, in one of
     two ways (both ranked, to choose on dev): ``ceiling``, divided by the most the message
@@ -102,7 +102,7 @@ class BM25:
     as a cosine is (a long text matched by a few words of it scores less)."""
 
     def __init__(self, items: Iterable[Item], k1: float = 1.2, b: float = 0.75) -> None:
-        from bot.lang.normalise import normalise
+        from kernel.lang.normalise import normalise
 
         self._normalise = normalise
         self.k1, self.b = k1, b

@@ -28,9 +28,9 @@ import psycopg
 from aiohttp import web
 
 from bot.channels.waits import SOON_SECONDS
-from bot.lang import texts
-from bot.lang.codes import LANGUAGES
-from bot.lang.letters import to_ascii_digits
+from kernel.lang import texts
+from kernel.lang.codes import LANGUAGES
+from kernel.lang.letters import to_ascii_digits
 from scripts.fake_providers import CHANNEL_SECRETS, FakeProviders, Received
 from scripts.loadtest.traffic import SLICES, conversation
 

@@ -48,7 +48,7 @@ def apology_patterns(sentences: Mapping[str, str]) -> list[re.Pattern[str]]:
 
 def sentences(entry: str) -> Mapping[str, str]:
     """A text of the bot's catalogue, by language, from the bot's own code."""
-    from bot.lang.texts import CATALOGUE
+    from kernel.lang.texts import CATALOGUE
 
     return {str(language): str(sentence) for language, sentence in CATALOGUE.entry(entry).items()}
 

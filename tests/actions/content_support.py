@@ -17,7 +17,7 @@ from rasa_sdk.executor import CollectingDispatcher
 from actions.content.answering import ContentAction
 from actions.content.seed.loader import read_file
 from actions.content.seed.records import parse
-from bot.contract import variations_for
+from kernel.contract import variations_for
 
 FIXTURES = Path(__file__).parent / "fixtures"
 DOMAIN_DIR = Path(__file__).resolve().parents[2] / "bot" / "domain"

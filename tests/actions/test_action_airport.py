@@ -225,7 +225,7 @@ async def test_a_gate_whose_information_is_out_of_date_says_so(content_db: Engin
 async def test_on_sms_the_gate_asked_about_comes_whole_in_the_first_three_segments(
     content_db: Engine, language: str
 ) -> None:
-    from bot.channels.sms_segments import MAX_SEGMENTS, fits
+    from kernel.sms_segments import MAX_SEGMENTS, fits
 
     message = await ask(language, {"gate": "KBL/abbey-gate"})
     sent = render(message, language, channel="sms_gateway")
@@ -308,7 +308,7 @@ SMS_AIRPORT = {  # the gates the embassy checked under its line; the UK's with i
 async def test_on_sms_the_airport_names_the_source_of_each_gate(
     content_db: Engine, language: str
 ) -> None:
-    from bot.channels.sms_render import condense, for_basic_phones
+    from kernel.sms_render import condense, for_basic_phones
 
     message = await ask(language, {})
     gates, checked, elsewhere = SMS_AIRPORT[language]

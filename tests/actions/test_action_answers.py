@@ -23,8 +23,8 @@ from actions.claims import askers
 from actions.content import db
 from actions.content.asks import Ask, AskAbout
 from actions.content.models import RecordKind, Revision
-from bot.channels.sms_render import for_basic_phones
-from bot.channels.sms_segments import segment_count
+from kernel.sms_render import for_basic_phones
+from kernel.sms_segments import segment_count
 from scripts.conversations import said as tracker
 from tests.actions.content_support import NOW, Messages, clock, render, run
 
@@ -217,7 +217,7 @@ async def test_on_sms_the_answer_fits_three_segments(language: str) -> None:
         )
     )
     text = render(messages[-1], language, "sms_gateway")
-    # What the SMS channel sends: the text for basic phones (bot/channels/sms_render.py).
+    # What the SMS channel sends: the text for basic phones (kernel/sms_render.py).
     assert segment_count(for_basic_phones(text)) <= 3, text
 
 

@@ -16,8 +16,8 @@ from actions.chat.privacy import ActionDeleteMyData
 from actions.content import db
 from actions.content.asks import Ask, asker_of
 from actions.content.models import Claim, GuidanceTopic
-from bot.channels.sms_segments import segment_count
-from bot.contract import REMEMBER_ADDRESS
+from kernel.contract import REMEMBER_ADDRESS
+from kernel.sms_segments import segment_count
 from scripts.conversations import said
 from tests.actions.content_support import NOW, Messages, clock, render, run
 

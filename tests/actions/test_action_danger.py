@@ -16,7 +16,7 @@ from actions.chat.danger import ActionAnswerDanger
 from actions.chat.handoff import ActionRequestCaseworker
 from actions.content import db
 from actions.content.models import GuidanceTopic
-from bot.channels.sms_segments import segment_count
+from kernel.sms_segments import segment_count
 from tests.actions.content_support import NOW, clock, outside_isolates, render, run, tracker
 
 #: NOW is 09:00 in Kabul: the demo's caseworkers (08:00-20:00) work, UNHCR's line (08:00-16:00)

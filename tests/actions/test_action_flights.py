@@ -445,7 +445,7 @@ async def test_a_place_with_two_airports_lists_the_soonest_of_both(content_db: E
 async def test_on_sms_the_flights_asked_for_come_one_line_each_within_three_segments(
     content_db: Engine, language: str, asked: dict[str, str]
 ) -> None:
-    from bot.channels.sms_segments import MAX_SEGMENTS, fits
+    from kernel.sms_segments import MAX_SEGMENTS, fits
 
     message = await ask(language, asked)
     sent = render(message, language, channel="sms_gateway")
@@ -522,7 +522,7 @@ async def test_on_sms_each_source_vouches_for_the_flights_it_checked(
 async def test_a_flights_details_asked_for_by_number_come_as_two_whole_messages(
     content_db: Engine, language: str
 ) -> None:
-    from bot.channels.sms_segments import MAX_SEGMENTS, fits
+    from kernel.sms_segments import MAX_SEGMENTS, fits
 
     action = ActionAnswerFlights(clock=clock())
     state = tracker("ask_flights", language, {"flight_number": "RCH871", "detail": "flight"})
@@ -577,7 +577,7 @@ async def test_on_sms_stale_flights_say_so_beside_the_flight(
     content_db: Engine, language: str
 ) -> None:
     from actions.settings import FreshnessLimits
-    from bot.channels.sms_render import condense, for_basic_phones
+    from kernel.sms_render import condense, for_basic_phones
 
     limits = FreshnessLimits.from_env({"CONTENT_FRESHNESS_FLIGHTS": "10m"})  # every check stale
     messages, _ = await run(
@@ -619,7 +619,7 @@ async def test_a_soonest_flight_after_midnight_keeps_the_advice_in_the_first_sms
     # more after it: Pashto's «نن شپه ۱:۵۱ بجې (له نیمې شپې وروسته)» overruns the lines'
     # budget, and the first SMS gave up the advice to MORE. It gives up a later number instead.
     from actions.common.kabul_time import KABUL
-    from bot.channels.sms_render import condense, for_basic_phones
+    from kernel.sms_render import condense, for_basic_phones
 
     tonight = datetime.combine(NOW.astimezone(KABUL).date() + timedelta(days=1), night, KABUL)
     with db.session_scope() as session:

@@ -16,8 +16,8 @@ from actions.chat.flights import ActionAnswerFlights
 from actions.claims.senses import COUNTRIES
 from actions.content import db
 from actions.content.models import Country, Flight
-from bot.lang import texts
-from bot.lang.codes import LANGUAGES
+from kernel.lang import texts
+from kernel.lang.codes import LANGUAGES
 from tests.actions.content_support import clock, only_message, render, run, tracker
 
 FSI, PDI = "\u2068", "\u2069"
@@ -211,7 +211,7 @@ async def test_a_follow_up_keeps_the_country_the_question_named(content_db: Engi
 async def test_on_sms_each_line_says_where_and_why_within_three_segments(
     content_db: Engine, language: str
 ) -> None:
-    from bot.channels.sms_segments import MAX_SEGMENTS, fits
+    from kernel.sms_segments import MAX_SEGMENTS, fits
 
     message = await answer(said(language, "flight to germany", "germany", "Ramstein"))
     sent = render(message, language, channel="sms_gateway")

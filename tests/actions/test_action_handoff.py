@@ -24,7 +24,7 @@ from actions.chat.subscriptions import ActionUnsubscribeAlerts
 from actions.content import db
 from actions.content.models import Organisation
 from actions.notifier import retention
-from bot.lang.normalise import normalise
+from kernel.lang.normalise import normalise
 from tests.actions.content_support import NOW, clock, render, run, tracker
 
 #: NOW is 09:00 in Kabul; the demo's Kabul Aid Network answers 08:00-20:00, within 20 minutes.

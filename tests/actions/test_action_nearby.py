@@ -18,7 +18,7 @@ from actions.content import db
 from actions.content.models import Gate, GateState
 from actions.content.nearby import Point, distance_m
 from bot.channels.places import PLACE_QUESTION, place_metadata
-from bot.channels.sms_segments import encoding, segment_count
+from kernel.sms_segments import encoding, segment_count
 from tests.actions.content_support import (
     LANGUAGES,
     clock,

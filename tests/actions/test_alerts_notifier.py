@@ -33,7 +33,7 @@ from actions.common.rasa_api import Outcome, refusal
 from actions.content import db
 from actions.notifier.loop import Notifier
 from actions.settings import RasaSettings, SettingsError
-from bot.contract import NotDelivered
+from kernel.contract import NotDelivered
 from tests.actions.alerts_support import (
     add_subscribers,
     conversation,

@@ -24,8 +24,8 @@ from actions.content.models import Claim
 from actions.notifier import retention
 from actions.notifier.loop import Notifier
 from actions.settings import RasaSettings
-from bot.channels.sms_render import for_basic_phones
-from bot.channels.sms_segments import segment_count
+from kernel.sms_render import for_basic_phones
+from kernel.sms_segments import segment_count
 from tests.actions.alerts_support import conversation, deliveries, sealed_address
 from tests.actions.claims_support import GATES, ask, asks, no_asks, person
 from tests.actions.content_support import NOW, clock

@@ -9,7 +9,7 @@ import yaml
 from actions.claims.everyday import everyday_questions
 from actions.claims.frames import is_hearsay, without_frame
 from actions.claims.matching import ClaimIndex, Guard, decide
-from bot.lang.normalise import normalise
+from kernel.lang.normalise import normalise
 
 ROOT = Path(__file__).resolve().parents[2]
 

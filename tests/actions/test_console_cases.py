@@ -31,7 +31,7 @@ from actions.content import db
 from actions.content.migrate import alembic_config
 from actions.content.models import ConsoleSession, Organisation, SignInCode
 from actions.settings import RasaSettings
-from bot.contract import NotDelivered
+from kernel.contract import NotDelivered
 from tests.actions.console_support import Client, csrf_in, invitation, visible
 from tests.actions.content_support import NOW
 

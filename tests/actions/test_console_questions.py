@@ -15,7 +15,7 @@ from actions.content import db
 from actions.notifier import retention
 from actions.questions import report
 from actions.questions.models import QuestionCount, UnansweredQuestion
-from bot.question_mask import wording
+from kernel.question_mask import wording
 from tests.actions.console_support import Client, invitation, visible
 from tests.actions.content_support import NOW
 from tests.actions.test_console_cases import browser_for, sign_in_as

@@ -12,7 +12,7 @@ from actions.chat.help import ActionAnswerHelp
 from actions.content import briefs, db
 from actions.content.models import Airport, Flight, Organisation
 from actions.settings import FreshnessLimits
-from bot.channels.sms_segments import encoding
+from kernel.sms_segments import encoding
 from tests.actions.content_support import LANGUAGES, NOW, clock, only_message, run, tracker
 
 SOURCE = "us-embassy-kabul"

@@ -16,9 +16,9 @@ from actions.content.localise import (
     language_or_default,
 )
 from actions.content.models import AirportState, AnnouncementKind, FlightStatus, Verification
-from bot.lang.calendar import MONTHS, WEEKDAYS
-from bot.lang.codes import LANGUAGES
-from bot.lang.texts import CATALOGUE
+from kernel.lang.calendar import MONTHS, WEEKDAYS
+from kernel.lang.codes import LANGUAGES
+from kernel.lang.texts import CATALOGUE
 
 UTC = timezone.utc
 NOW = datetime(2021, 8, 24, 4, 30, tzinfo=UTC)

@@ -32,7 +32,7 @@ from actions.content.models import (
 )
 from actions.content.records import SPECS, KindSpec
 from actions.settings import FreshnessLimits
-from bot.lang import texts
+from kernel.lang import texts
 from tests.actions.console_support import invitation, sign_in, visible
 from tests.actions.content_support import NOW
 from tests.actions.test_console import client_for

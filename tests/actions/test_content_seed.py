@@ -28,9 +28,9 @@ from actions.content.seed import loader
 from actions.content.seed.loader import SeedError, read_file
 from actions.content_cli import database as database_commands
 from actions.publishing import load
-from bot.lang.codes import LANGUAGES
-from bot.lang.letters import DARI_GAF, PASHTO_LETTERS
-from bot.settings_values import duration
+from kernel.lang.codes import LANGUAGES
+from kernel.lang.letters import DARI_GAF, PASHTO_LETTERS
+from kernel.settings_values import duration
 from tests.actions.content_support import NOW
 
 PASHTO_ONLY = PASHTO_LETTERS

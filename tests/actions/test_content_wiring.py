@@ -14,8 +14,8 @@ import yaml
 from rasa_sdk.executor import ActionExecutor
 
 from actions.content.answering import ContentAction, Shows
-from bot.contract import SMS
-from bot.lang.letters import has_arabic_script, pashto_letter_count
+from kernel.contract import SMS
+from kernel.lang.letters import has_arabic_script, pashto_letter_count
 from tests.actions.content_support import DOMAIN_DIR, load_domain_responses
 
 

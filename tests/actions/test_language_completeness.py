@@ -1,7 +1,7 @@
 """The content runtime's words exist in every language, and a language added to the codes
 without them is named entry by entry (docs/ADDING_A_LANGUAGE.md, step 2).
 
-The words are the catalogue's (bot/lang/texts/); its checks run here as well, in the action
+The words are the catalogue's (kernel/lang/texts/); its checks run here as well, in the action
 server's environment, which imports it without Rasa.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from actions.admin.console import words as console
-from bot.lang import codes
-from bot.lang.codes import gaps
+from kernel.lang import codes
+from kernel.lang.codes import gaps
 from tests.bot.test_texts import (
     test_a_missing_variable_is_an_error_not_a_placeholder_left_standing,
     test_a_new_language_is_refused_until_every_entry_has_it,

@@ -21,7 +21,7 @@ from actions.content import db
 from actions.content.briefs import day_and_time
 from actions.content.format import clock, departure
 from actions.content.models import Flight
-from bot.lang.calendar import reckoned_day
+from kernel.lang.calendar import reckoned_day
 from tests.actions.content_support import render, run, tracker
 
 #: The flights leave on Wednesday 25 August 2021, at HH:35 Kabul time.
@@ -205,7 +205,7 @@ async def ask_at_night(language: str) -> dict[str, Any]:
 async def test_a_flight_tonight_after_midnight_is_said_so_within_three_segments(
     content_db: Engine, language: str, sms_line: str, chat_line: str
 ) -> None:
-    from bot.channels.sms_segments import MAX_SEGMENTS, fits
+    from kernel.sms_segments import MAX_SEGMENTS, fits
 
     message = await ask_at_night(language)
     sent = render(message, language, channel="sms_gateway")

@@ -1,7 +1,7 @@
 """One schema: the migrations' head is the models' metadata, and the tables the bot runtime
 writes are the very tables the content runtime's models are mapped onto.
 
-``bot/contentdb/tables.py`` defines the tables both runtimes use; if a model and that
+``kernel/contentdb/tables.py`` defines the tables both runtimes use; if a model and that
 definition, or the metadata and the migrations, drifted apart, the bot would write columns the
 database lacks, or the console would read ones the bot never fills.
 """
@@ -24,7 +24,7 @@ from actions import schema
 from actions.alerts.models import Delivery
 from actions.cases.models import Case, CaseEvent, CaseMessage, CaseReply
 from actions.content.columns import Base
-from bot.contentdb import statuses, tables
+from kernel.contentdb import statuses, tables
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Every model mapped onto a table both runtimes use, by the table's name.

@@ -4,7 +4,7 @@ import pytest
 
 from actions.claims.matching import ClaimIndex, Guard
 from actions.claims.senses import SENSE, places
-from bot.lang.normalise import normalise
+from kernel.lang.normalise import normalise
 
 #: No everyday guard: only which answer is nearer counts here.
 LOOSE = Guard(margin=-1.0, hearsay_margin=-1.0)

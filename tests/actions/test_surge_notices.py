@@ -1,7 +1,7 @@
 """The surge benchmark's account of the notices of the wait: each one's promise beside the
 wait that followed it (scripts/loadtest/telegram_people.py)."""
 
-from bot.channels.notices import in_line
+from kernel.notices import in_line
 from scripts.fake_providers import Received
 from scripts.loadtest.telegram_people import Message, Person, RecordingTelegram, account
 

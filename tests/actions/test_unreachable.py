@@ -21,7 +21,7 @@ from actions.cases import queue
 from actions.cases.models import Author, Case, CaseAudit, CaseMessage, CaseReply, CaseStatus
 from actions.common.rasa_api import Outcome, refusal
 from actions.content import db
-from bot.contract import NotDelivered
+from kernel.contract import NotDelivered
 from tests.actions.alerts_support import add_subscribers, deliveries
 from tests.actions.console_support import invitation, visible
 from tests.actions.content_support import NOW

@@ -8,9 +8,9 @@ import pytest
 from rasa.shared.nlu.constants import INTENT, TEXT
 from rasa.shared.nlu.training_data.message import Message
 
-from bot.contract import FORWARDED
-from bot.lang.normalise import normalise
 from bot.nlu.claim_detector import ClaimDetector
+from kernel.contract import FORWARDED
+from kernel.lang.normalise import normalise
 
 CHAIN_LETTER = (
     "URGENT share with everyone: all gates of Kabul airport open tonight for women and "

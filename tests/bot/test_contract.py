@@ -1,4 +1,4 @@
-"""The names other processes send Rasa are in the domain, spelled as bot/contract.py has them."""
+"""The names other processes send Rasa are in the domain, spelled as kernel/contract.py has them."""
 
 import json
 from pathlib import Path
@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from rasa.shared.core.domain import Domain
 
-from bot import contract
+from kernel import contract
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = Domain.load(str(ROOT / "bot" / "domain"))

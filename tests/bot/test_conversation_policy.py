@@ -19,7 +19,7 @@ from bot.policies.conversation import (
     answered_topic,
     with_turn_events,
 )
-from bot.settings import conversation_memory
+from kernel.settings import conversation_memory
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,4 @@
-"""The classifier behind the danger words (bot/danger_classifier.py): the standard library's
+"""The classifier behind the danger words (kernel/danger_classifier.py): the standard library's
 scoring gives sklearn's probabilities, the model was trained on the development messages as they
 are (make danger-model), and it only speaks where the words found nothing."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot import danger_classifier
-from bot.danger import Danger, dangers, folded, words_alone
+from kernel import danger_classifier
+from kernel.danger import Danger, dangers, folded, words_alone
 from scripts.bench_danger import messages
 from scripts.train_danger import fingerprint, pipeline
 from scripts.train_danger import messages as development_messages

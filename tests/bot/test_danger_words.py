@@ -1,4 +1,4 @@
-"""The danger words' rules (bot/danger.py): what a message says happened long ago, is over, or
+"""The danger words' rules (kernel/danger.py): what a message says happened long ago, is over, or
 was seen on a video is no danger now; a thing lost is no person lost; a list of places is nothing
 for the classifier to guess at; and phrasings people wrote that the words once missed."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.danger import Danger, dangers, words_alone
+from kernel.danger import Danger, dangers, words_alone
 
 
 @pytest.mark.parametrize(

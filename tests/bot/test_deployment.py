@@ -11,7 +11,7 @@ from rasa.shared.exceptions import RasaException
 from bot.channels import identity
 from bot.deployment import missing_keys
 from bot.server import conversation_key_for_workers, refuse_without_keys
-from bot.settings import unset_variables
+from kernel.settings import unset_variables
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = ("CONVERSATION_ID_KEY", "ADDRESS_ENCRYPTION_KEY")

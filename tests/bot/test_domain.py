@@ -9,17 +9,17 @@ import yaml
 from rasa.shared.core.constants import DEFAULT_INTENTS
 from rasa.shared.core.domain import Domain
 
-from bot import contract
 from bot.channels.whatsapp import BUTTON_TITLE as BUTTON_TITLE_LIMIT
-from bot.contract import SMS
-from bot.lang.codes import LANGUAGES
-from bot.lang.letters import ARABIC_LETTER, DARI_GAF, PASHTO_LETTERS
 from bot.nlu.stop_keywords import UNSUBSCRIBE_INTENT, WITHDRAW_INTENT
+from kernel import contract
+from kernel.contract import SMS
+from kernel.lang.codes import LANGUAGES
+from kernel.lang.letters import ARABIC_LETTER, DARI_GAF, PASHTO_LETTERS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = Domain.load(str(ROOT / "bot" / "domain"))
 PASHTO_ONLY = PASHTO_LETTERS
-#: The intents other processes trigger through Rasa's HTTP API (bot/contract.py).
+#: The intents other processes trigger through Rasa's HTTP API (kernel/contract.py).
 TRIGGERED = {contract.ALERT_INTENT, contract.CASE_REPLY_INTENT, contract.CASE_CLOSED_INTENT}
 #: The intents the keyword classifier sets for a whole-message keyword (bot/nlu/stop_keywords.py).
 KEYWORDS = {UNSUBSCRIBE_INTENT, WITHDRAW_INTENT}
@@ -48,7 +48,7 @@ def tapped() -> set[str]:
 
 def test_each_intent_comes_from_somewhere_and_the_domain_has_each() -> None:
     """An intent is taught in every language, set by a keyword, triggered by another process
-    (``bot/contract.py``) or sent by a button; one with none of these is never predicted, and
+    (``kernel/contract.py``) or sent by a button; one with none of these is never predicted, and
     one the domain lacks breaks the turn that gets it."""
     taught = trained()
     sources = set(taught) | KEYWORDS | TRIGGERED | tapped()
@@ -57,7 +57,8 @@ def test_each_intent_comes_from_somewhere_and_the_domain_has_each() -> None:
     unsourced = intents - sources - set(DEFAULT_INTENTS)
     assert not unsourced, f"nothing teaches, triggers or taps: {sorted(unsourced)}"
     externals = {intent for intent in intents if contract.is_external(intent)}
-    assert externals == TRIGGERED, f"not named in bot/contract.py: {sorted(externals - TRIGGERED)}"
+    unnamed = sorted(externals - TRIGGERED)
+    assert externals == TRIGGERED, f"not named in kernel/contract.py: {unnamed}"
     partly = {intent: sorted(codes) for intent, codes in taught.items() if codes != set(LANGUAGES)}
     assert not partly, f"taught in some languages only: {partly}"
 
@@ -109,6 +110,6 @@ def test_button_titles_fit_whatsapp(name: str) -> None:
     """WhatsApp cuts a button title after 20 characters: «پروازهای جدید یا ت…» says nothing."""
     for variation in DOMAIN.responses[name]:
         if variation.get("channel") == SMS:
-            continue  # numbered lines there (bot/channels/sms_render.py), never WhatsApp buttons
+            continue  # numbered lines there (kernel/sms_render.py), never WhatsApp buttons
         for button in variation.get("buttons") or []:
             assert len(button["title"]) <= BUTTON_TITLE_LIMIT, f"{name}: {button['title']!r}"

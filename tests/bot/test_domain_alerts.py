@@ -11,16 +11,16 @@ from rasa.shared.core.domain import Domain
 from rasa.shared.nlu.constants import ENTITIES, INTENT, TEXT
 from rasa.shared.nlu.training_data.message import Message
 
-from bot.channels.sms_segments import segment_count
-from bot.lang.texts import CATALOGUE
 from bot.nlu.stop_keywords import is_opt_out
+from kernel.lang.texts import CATALOGUE
+from kernel.sms_segments import segment_count
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = Domain.load(str(ROOT / "bot" / "domain"))
 TOPICS = ["airport", "flights", "announcements"]
 
 #: Replies that tell the user how to end alerts: domain responses, and the alerts the action
-#: server writes from the catalogue (bot/lang/texts/alerts.py).
+#: server writes from the catalogue (kernel/lang/texts/alerts.py).
 NAMING_OPT_OUT = [
     "utter_alerts_subscribed",
     "utter_subscriptions_list",

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from rasa.shared.nlu.training_data.loading import load_data
 
-from bot.lang.normalise import normalise
+from kernel.lang.normalise import normalise
 
 ROOT = Path(__file__).resolve().parents[2]
 HELD_OUT = sorted((ROOT / "tests" / "nlu" / "heldout").glob("*.yml"))

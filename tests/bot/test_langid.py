@@ -62,7 +62,7 @@ def test_persian_digits_alone_are_a_dari_keyboards(
     identifier: ProfileIdentifier, text: str
 ) -> None:
     """A menu number typed on a Dari or Pashto keyboard: Arabic script, never English, and
-    shared, so that it keeps a Pashto conversation in Pashto (bot/lang/choice.py)."""
+    shared, so that it keeps a Pashto conversation in Pashto (kernel/lang/choice.py)."""
     guess = identifier.identify(text)
     assert (guess.code, guess.script, guess.shared) == ("prs", "Arab", True)
 

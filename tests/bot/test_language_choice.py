@@ -4,8 +4,8 @@ from typing import Any
 
 import pytest
 
-from bot.lang.choice import LanguageState, choose_language
-from bot.settings import language_follow_confidence
+from kernel.lang.choice import LanguageState, choose_language
+from kernel.settings import language_follow_confidence
 
 
 def parse(

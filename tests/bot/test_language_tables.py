@@ -1,4 +1,4 @@
-"""Every table in bot/lang has every language, and a language added without its words is
+"""Every table in kernel/lang has every language, and a language added without its words is
 refused with the list of what is missing (docs/ADDING_A_LANGUAGE.md)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from types import ModuleType
 
 import pytest
 
-from bot.lang import (
+from kernel.lang import (
     advice,
     calendar,
     codes,
@@ -31,11 +31,11 @@ from bot.lang import (
     tags,
     urgent_words,
 )
-from bot.lang.calendar import DAY_PARTS, MONTHS, WEEKDAYS, day_part, month, weekday
-from bot.lang.codes import LANGUAGES, IncompleteLanguageTable, refuse_gaps
-from bot.lang.letters import WRITTEN_DIGITS
-from bot.lang.names import LANGUAGE_NAMES, READING_ORDER, own_name
-from bot.lang.tags import PAGE_LANGUAGES, PageLanguage
+from kernel.lang.calendar import DAY_PARTS, MONTHS, WEEKDAYS, day_part, month, weekday
+from kernel.lang.codes import LANGUAGES, IncompleteLanguageTable, refuse_gaps
+from kernel.lang.letters import WRITTEN_DIGITS
+from kernel.lang.names import LANGUAGE_NAMES, READING_ORDER, own_name
+from kernel.lang.tags import PAGE_LANGUAGES, PageLanguage
 
 TABLE_MODULES: tuple[ModuleType, ...] = (calendar, letters, names, tags)
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,40 +44,42 @@ ROOT = Path(__file__).resolve().parents[2]
 #: its module's check gives it: a language added to ``LANGUAGES`` must stop each import and
 #: name each of them (docs/ADDING_A_LANGUAGE.md).
 WORD_TABLES: dict[str, tuple[str, ...]] = {
-    "bot.lang.letters": ("WRITTEN_DIGITS",),
-    "bot.lang.calendar": ("WEEKDAYS", "MONTHS", "DAY_PARTS"),
-    "bot.lang.names": ("LANGUAGE_NAMES", "READING_ORDER"),
-    "bot.lang.tags": ("PAGE_LANGUAGES", "LOCALES", "WHATSAPP_LANGUAGES"),
-    "bot.lang.danger_words": (
+    "kernel.lang.letters": ("WRITTEN_DIGITS",),
+    "kernel.lang.calendar": ("WEEKDAYS", "MONTHS", "DAY_PARTS"),
+    "kernel.lang.names": ("LANGUAGE_NAMES", "READING_ORDER"),
+    "kernel.lang.tags": ("PAGE_LANGUAGES", "LOCALES", "WHATSAPP_LANGUAGES"),
+    "kernel.lang.danger_words": (
         "DANGER_WORDS", "REPORTS", "RESOLVED", "QUESTION_WORDS", "QUESTION_OPENERS",
     ),
-    "bot.lang.urgent_words": ("URGENT_WORDS",),
-    "bot.lang.stop_words": (
+    "kernel.lang.urgent_words": ("URGENT_WORDS",),
+    "kernel.lang.stop_words": (
         "OPT_OUT_WORDS", "WITHDRAW_ONLY_WORDS", "WITHDRAWING_OPT_OUTS", "JUMPING_WORDS",
     ),
-    "bot.lang.name_cues": ("NAME_CUES", "GIVEN_NAMES"),
-    "bot.lang.near_words": ("NEAR_WORDS", "GENERIC_WORDS"),
-    "bot.lang.question_words": ("QUESTION_WORDS",),
-    "bot.lang.hearsay": ("FRAMES", "CHAIN", "GRAMMAR", "HEARSAY"),
-    "bot.lang.skeleton": ("SKELETON_LETTERS",),
-    "bot.lang.sms_lists": ("SMS_TITLES", "SMS_PLACES"),
-    "bot.lang.gate_words": ("GATE_WORDS",),
-    "bot.lang.advice": ("ADVICE_OPENERS", "ADVICE_ENDINGS", "ANYWHERE", "NOT_REQUESTS_BY_LANGUAGE"),
+    "kernel.lang.name_cues": ("NAME_CUES", "GIVEN_NAMES"),
+    "kernel.lang.near_words": ("NEAR_WORDS", "GENERIC_WORDS"),
+    "kernel.lang.question_words": ("QUESTION_WORDS",),
+    "kernel.lang.hearsay": ("FRAMES", "CHAIN", "GRAMMAR", "HEARSAY"),
+    "kernel.lang.skeleton": ("SKELETON_LETTERS",),
+    "kernel.lang.sms_lists": ("SMS_TITLES", "SMS_PLACES"),
+    "kernel.lang.gate_words": ("GATE_WORDS",),
+    "kernel.lang.advice": (
+        "ADVICE_OPENERS", "ADVICE_ENDINGS", "ANYWHERE", "NOT_REQUESTS_BY_LANGUAGE",
+    ),
 }  # fmt: skip
 #: Modules that read those tables (those both runtimes can import), refused with them.
 READERS: tuple[str, ...] = (
-    "bot.question_mask", "bot.lang.normalise", "bot.lang.choice", "bot.danger",
-    "bot.case_urgency", "actions.claims.frames",
+    "kernel.question_mask", "kernel.lang.normalise", "kernel.lang.choice", "kernel.danger",
+    "kernel.case_urgency", "actions.claims.frames",
 )  # fmt: skip
 
 #: Run in a fresh interpreter. First a throwaway language is added to ``LANGUAGES`` before
 #: anything else is imported, and each module is imported: each must refuse. Then each table
 #: module runs again with that language, the tables it imports built for the real languages
-#: (``bot.lang.normalise`` reads ``WRITTEN_DIGITS``), so that its refusal names its own tables.
+#: (``kernel.lang.normalise`` reads ``WRITTEN_DIGITS``), so that its refusal names its own tables.
 #: What each import said, as JSON.
 _IMPORT_WITH_THROWAWAY = """
 import importlib, json, sys
-from bot.lang import codes
+from kernel.lang import codes
 real = codes.LANGUAGES
 tables, readers = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 
@@ -171,8 +173,8 @@ def test_a_locale_of_two_languages_or_without_its_own_code_is_refused(
 ) -> None:
     monkeypatch.setitem(tags.LOCALES, "ps", ("fa",))
     assert tags.table_gaps() == [
-        "bot/lang/tags.py LOCALES['ps'] lacks 'ps' itself",
-        "bot/lang/tags.py LOCALES['ps'] and ['prs'] both have 'fa'",
+        "kernel/lang/tags.py LOCALES['ps'] lacks 'ps' itself",
+        "kernel/lang/tags.py LOCALES['ps'] and ['prs'] both have 'fa'",
     ]
 
 
@@ -206,10 +208,10 @@ def test_a_new_language_is_refused_until_every_table_has_it(urdu: None) -> None:
     found = [gap for module in TABLE_MODULES for gap in module.table_gaps()]
     for table in ("WEEKDAYS", "MONTHS", "DAY_PARTS", "LANGUAGE_NAMES", "READING_ORDER"):
         assert f"{table} has no 'ur'" in "\n".join(found), table
-    assert "bot/lang/letters.py WRITTEN_DIGITS has no 'ur'" in found
-    assert "bot/lang/names.py LANGUAGE_NAMES['prs'] has no 'ur'" in found
-    assert "bot/lang/tags.py PAGE_LANGUAGES has no 'ur'" in found
-    assert any(gap.startswith("bot/lang/names.py READING_ORDER['ps'] must") for gap in found)
+    assert "kernel/lang/letters.py WRITTEN_DIGITS has no 'ur'" in found
+    assert "kernel/lang/names.py LANGUAGE_NAMES['prs'] has no 'ur'" in found
+    assert "kernel/lang/tags.py PAGE_LANGUAGES has no 'ur'" in found
+    assert any(gap.startswith("kernel/lang/names.py READING_ORDER['ps'] must") for gap in found)
     with pytest.raises(IncompleteLanguageTable, match=r"MONTHS has no 'ur'"):
         importlib.reload(calendar)
 
@@ -220,8 +222,8 @@ def test_a_table_with_an_unknown_language_or_a_missing_month_is_refused(
     monkeypatch.setitem(calendar.MONTHS, "xx", {1: "Jan"})
     monkeypatch.setitem(calendar.WEEKDAYS, "en", {1: "Mon"})
     found = calendar.table_gaps()
-    assert "bot/lang/calendar.py MONTHS has 'xx', not in LANGUAGES" in found
-    assert "bot/lang/calendar.py WEEKDAYS['en'] has no [2, 3, 4, 5, 6, 7]" in found
+    assert "kernel/lang/calendar.py MONTHS has 'xx', not in LANGUAGES" in found
+    assert "kernel/lang/calendar.py WEEKDAYS['en'] has no [2, 3, 4, 5, 6, 7]" in found
     with pytest.raises(IncompleteLanguageTable, match="WEEKDAYS"):
         refuse_gaps(found)
     refuse_gaps([])  # nothing missing: nothing raised
@@ -236,5 +238,5 @@ def test_pages_tag_dari_as_afghan_persian_and_lay_out_by_rtl_languages(
     assert (tags.tag("xx"), tags.direction(None)) == ("en", "ltr")
     monkeypatch.setitem(tags.PAGE_LANGUAGES, "ps", PageLanguage("ps-AF", "ltr"))
     assert tags.table_gaps() == [
-        "bot/lang/tags.py PAGE_LANGUAGES['ps'] is ltr, RTL_LANGUAGES says rtl"
+        "kernel/lang/tags.py PAGE_LANGUAGES['ps'] is ltr, RTL_LANGUAGES says rtl"
     ]

@@ -6,7 +6,7 @@ import unicodedata
 
 import pytest
 
-from bot.lang.letters import (
+from kernel.lang.letters import (
     ARABIC_LETTER,
     DARI_GAF,
     PASHTO_GAF,

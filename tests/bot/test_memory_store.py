@@ -15,8 +15,8 @@ from rasa.shared.core.domain import Domain
 from rasa.shared.core.events import BotUttered, ConversationPaused, UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
 
-from bot.settings import memory_conversations, one_message_retention
 from bot.stores import ForgetfulInMemoryTrackerStore
+from kernel.settings import memory_conversations, one_message_retention
 
 DOMAIN = Domain.empty()
 

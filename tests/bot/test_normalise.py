@@ -2,8 +2,8 @@
 
 import pytest
 
-from bot.lang.letters import has_arabic_script, to_ascii_digits
-from bot.lang.normalise import fold, normalise
+from kernel.lang.letters import has_arabic_script, to_ascii_digits
+from kernel.lang.normalise import fold, normalise
 
 
 @pytest.mark.parametrize(

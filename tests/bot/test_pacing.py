@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from bot.pacing import Pacer
+from kernel.pacing import Pacer
 
 
 async def _starts(pacer: Pacer, count: int, stall: float = 0.0) -> list[float]:

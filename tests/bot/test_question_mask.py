@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bot.question_mask import MAX_LENGTH, mask
+from kernel.question_mask import MAX_LENGTH, mask
 
 
 @pytest.mark.parametrize(

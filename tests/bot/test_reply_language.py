@@ -13,9 +13,9 @@ from rasa.shared.core.events import SlotSet
 from rasa.shared.core.trackers import DialogueStateTracker
 from rasa.utils.endpoints import EndpointConfig
 
-from bot import contract
-from bot.contract import reply_language
 from bot.nlg import LanguageTaggedResponses
+from kernel import contract
+from kernel.contract import reply_language
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = Domain.load(str(ROOT / "bot" / "domain"))

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.settings_values import (
+from kernel.settings_values import (
     SettingsError,
     duration,
     duration_setting,

@@ -4,8 +4,8 @@ import pytest
 from rasa.shared.nlu.constants import INTENT, INTENT_RANKING_KEY, TEXT
 from rasa.shared.nlu.training_data.message import Message
 
-from bot.lang.normalise import normalise
 from bot.nlu.stop_keywords import OPT_OUT_KEYWORDS, StopKeywordClassifier
+from kernel.lang.normalise import normalise
 
 UNSUBSCRIBE = {"name": "unsubscribe_alerts", "confidence": 1.0}
 

@@ -22,13 +22,13 @@ from rasa.shared.core.domain import Domain
 from rasa.shared.core.events import ActionExecuted, BotUttered, SessionStarted, UserUttered
 from rasa.shared.core.trackers import DialogueStateTracker
 
-from bot.settings import conversation_retention
 from bot.stores import (
     ROWS_PER_INSERT,
     ForgetfulInMemoryTrackerStore,
     ForgetfulSQLTrackerStore,
     asks_to_be_forgotten,
 )
+from kernel.settings import conversation_retention
 from tests.databases import backend_params
 
 DOMAIN = Domain.empty()

@@ -1,6 +1,6 @@
-"""The catalogue of sentences outside the domain (bot/lang/texts/): every entry in every language,
-the same variables in each, each language in its own letters, and one ``render`` that refuses a
-half-filled sentence. Standard library only, so the content runtime's tests run it too
+"""The catalogue of sentences outside the domain (kernel/lang/texts/): every entry in every
+language, the same variables in each, each language in its own letters, and one ``render`` that
+refuses a half-filled sentence. Standard library only, so the content runtime's tests run it too
 (tests/actions/test_language_completeness.py)."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from collections.abc import Iterator
 
 import pytest
 
-import bot.lang.texts
-from bot.lang import codes
-from bot.lang.codes import DARI, ENGLISH, LANGUAGES, PASHTO, IncompleteLanguageTable
-from bot.lang.letters import ARABIC_LETTER, DARI_GAF, PASHTO_LETTERS
-from bot.lang.names import own_name
-from bot.lang.texts import CATALOGUE, MissingVariable, UnknownText, render
-from bot.lang.texts.catalogue import Catalogue, placeholders
+import kernel.lang.texts
+from kernel.lang import codes
+from kernel.lang.codes import DARI, ENGLISH, LANGUAGES, PASHTO, IncompleteLanguageTable
+from kernel.lang.letters import ARABIC_LETTER, DARI_GAF, PASHTO_LETTERS
+from kernel.lang.names import own_name
+from kernel.lang.texts import CATALOGUE, MissingVariable, UnknownText, render
+from kernel.lang.texts.catalogue import Catalogue, placeholders
 
 IDS = sorted(CATALOGUE.entries)
 #: Entries whose languages rightly name different variables, and why.
@@ -70,7 +70,7 @@ def test_dari_and_pashto_are_each_written_in_their_own_letters(message: str) -> 
     entry = CATALOGUE.entry(message)
     # The language's own name is written as its speakers write it: «پښتو» in a Dari text.
     dari, pashto = entry[DARI].replace(own_name(PASHTO), ""), entry[PASHTO]
-    # ګ too: a Dari text with it was typed on a Pashto keyboard (bot/lang/letters.py).
+    # ګ too: a Dari text with it was typed on a Pashto keyboard (kernel/lang/letters.py).
     assert not PASHTO_LETTERS & set(dari), f"{message}: Pashto letters in the Dari text"
     assert not IRANIAN.search(dari), f"{message}: Iranian words in the Dari text"
     assert DARI_GAF not in pashto, f"{message}: Dari's گ in Pashto (Pashto writes ګ)"
@@ -102,24 +102,24 @@ def urdu(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(codes, "LANGUAGES", (*LANGUAGES, "ur"))
     yield
     monkeypatch.undo()
-    importlib.reload(bot.lang.texts)  # back to the catalogue built for the real languages
+    importlib.reload(kernel.lang.texts)  # back to the catalogue built for the real languages
 
 
 def test_a_new_language_is_refused_until_every_entry_has_it(urdu: None) -> None:
     found = CATALOGUE.gaps()
     assert len(found) == len(IDS)  # every entry, once
-    assert "bot/lang/texts/channels.py['text_only'] has no 'ur'" in found
-    assert "bot/lang/texts/console.py['sign_in'] has no 'ur'" in found
-    assert "bot/lang/texts/content.py['status.boarding'] has no 'ur'" in found
+    assert "kernel/lang/texts/channels.py['text_only'] has no 'ur'" in found
+    assert "kernel/lang/texts/console.py['sign_in'] has no 'ur'" in found
+    assert "kernel/lang/texts/content.py['status.boarding'] has no 'ur'" in found
     with pytest.raises(IncompleteLanguageTable, match=r"alerts.py\['airport'\] has no 'ur'"):
-        importlib.reload(bot.lang.texts)
+        importlib.reload(kernel.lang.texts)
     # Written for every entry but one: only that one is still named.
     written = {
         module: {key: {**entry, "ur": entry[ENGLISH]} for key, entry in texts.items()}
         for module, texts in CATALOGUE.modules.items()
     }
     del written["sms"]["nothing_more"]["ur"]
-    assert Catalogue(written).gaps() == ["bot/lang/texts/sms.py['nothing_more'] has no 'ur'"]
+    assert Catalogue(written).gaps() == ["kernel/lang/texts/sms.py['nothing_more'] has no 'ur'"]
 
 
 #: What a lock screen must not show of an alert (its first line is all a locked phone shows).

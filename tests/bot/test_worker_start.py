@@ -1,5 +1,5 @@
 """A Sanic worker that SIGTERM reaches before its loop took the signal over stops (the
-action server's and Rasa's servers with several workers: bot/worker_start.py).
+action server's and Rasa's servers with several workers: kernel/worker_start.py).
 
 Each case runs in a process of its own, as Sanic's main process does: a SIGTERM handler that
 only passes the signal on, then a worker forked from it that is still starting."""
@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MAIN_PROCESS = textwrap.dedent(
     """
     import multiprocessing, os, signal, sys, time
-    from bot.worker_start import stop_unstarted_workers_on_term
+    from kernel.worker_start import stop_unstarted_workers_on_term
 
     started = []
     # Sanic 21.12's serve_multiple: the main process passes SIGTERM on to its workers.

@@ -17,7 +17,7 @@ from pathlib import Path
 import psycopg2
 import pytest
 
-from bot.contentdb.engines import dispose_engines
+from kernel.contentdb.engines import dispose_engines
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTIONS_PYTHON = ROOT / ".venv" / "actions" / "bin" / "python"

@@ -25,7 +25,7 @@ from rasa.core.actions.action import create_bot_utterance
 from rasa.core.channels.channel import InputChannel, UserMessage, register
 from sanic import Sanic
 
-from bot.contract import PERSON
+from kernel.contract import PERSON
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

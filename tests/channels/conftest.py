@@ -15,13 +15,14 @@ import pytest
 from rasa.core.channels.channel import InputChannel
 from sanic import Sanic
 
-from bot import settings as bot_settings
 from bot.channels import identity
 from bot.channels.addresses import KEY_ENV, OLD_KEYS_ENV, AddressBook
-from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
+from bot.channels.memory import channel_memory
 from bot.channels.redis_memory import RedisMemory
 from bot.channels.settings import AddressKeys, RedisSettings
-from bot.contentdb.engines import dispose_engines
+from kernel import settings as bot_settings
+from kernel.contentdb.engines import dispose_engines
+from kernel.memory import ChannelMemory, ProcessMemory
 from tests.channels.address_support import (
     TEST_KEY,
     clear_addresses,

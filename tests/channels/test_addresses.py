@@ -16,7 +16,6 @@ import psycopg2
 import pytest
 from sqlalchemy import event, text
 
-from bot import settings as bot_settings
 from bot.channels.addresses import AddressBook, main
 from bot.channels.identity import conversation_id
 from bot.channels.sealing import (
@@ -31,7 +30,8 @@ from bot.channels.sealing import (
     parse_key,
 )
 from bot.channels.settings import AddressKeys
-from bot.contentdb.engines import ContentDatabaseError, database_url, dispose_engines
+from kernel import settings as bot_settings
+from kernel.contentdb.engines import ContentDatabaseError, database_url, dispose_engines
 from tests.channels.address_support import OTHER_KEY, ROOT, TEST_KEY
 
 KEY = parse_key(TEST_KEY, KEY_ENV)

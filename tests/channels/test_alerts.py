@@ -26,8 +26,8 @@ from rasa.shared.exceptions import RasaException
 from bot.channels.addresses import KEY_ENV, AddressBook
 from bot.channels.alerts import AlertNotDelivered, requested_expiry
 from bot.channels.whatsapp_templates import template_parameter
-from bot.contract import NotDelivered
 from bot.server import answer_refusals_as_json
+from kernel.contract import NotDelivered
 from tests.channels.alert_support import (
     CASES,
     SECRETS,

@@ -19,10 +19,10 @@ from rasa.shared.core.trackers import DialogueStateTracker
 from sqlalchemy import text
 
 from bot.case_inbox import CaseInbox
-from bot.contentdb.engines import database_url, engine_for
 from bot.paused import PausedConversationProcessor
-from bot.settings import publishes_case_events
 from bot.stores import ForgetfulInMemoryTrackerStore
+from kernel.contentdb.engines import database_url, engine_for
+from kernel.settings import publishes_case_events
 
 PERSON = "telegram-5f0c1e7a9b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e"
 OPENED = datetime(2021, 8, 24, 4, 30, tzinfo=timezone.utc)

@@ -17,7 +17,7 @@ from bot.channels.addresses import AddressBook
 from bot.channels.identity import conversation_id
 from bot.channels.twilio_sms import TwilioSmsInput
 from bot.channels.whatsapp import WhatsAppInput
-from bot.contract import CASE_REPLY
+from kernel.contract import CASE_REPLY
 from tests.channels.channel_support import FakeProvider, Serve, fixture, replying
 from tests.channels.test_deliveries import queue_case_reply
 from tests.channels.test_delivery_statuses import (  # noqa: F401  (fixtures)

@@ -1,4 +1,4 @@
-"""The bot runtime's view of the content database (``bot/contentdb``) under its own
+"""The bot runtime's view of the content database (``kernel/contentdb``) under its own
 SQLAlchemy 1.4: the same tables, as the content runtime's migrations create them.
 
 The content runtime checks its side under SQLAlchemy 2.0
@@ -15,8 +15,8 @@ import pytest
 import sqlalchemy
 from sqlalchemy import inspect, select
 
-from bot.contentdb import statuses, tables
-from bot.contentdb.engines import database_url, engine_for
+from kernel.contentdb import statuses, tables
+from kernel.contentdb.engines import database_url, engine_for
 
 NOW = datetime(2021, 8, 24, 9, 0, tzinfo=timezone.utc)
 

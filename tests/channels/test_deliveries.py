@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 from bot.channels.addresses import AddressBook
 from bot.channels.deliveries import OUTBOXES, DeliveryLog
-from bot.contract import CASE_REPLY
+from kernel.contract import CASE_REPLY
 
 NOW = datetime(2021, 8, 26, 12, 0, tzinfo=timezone.utc)
 

@@ -25,7 +25,7 @@ from bot.channels.statuses import ProviderStatus, StatusLog
 from bot.channels.transport import SENT_MESSAGE_IDS
 from bot.channels.twilio_sms import TwilioSmsInput, twilio_signature
 from bot.channels.whatsapp import SIGNATURE_HEADER, WhatsAppInput
-from bot.contract import ALERT_DELIVERY
+from kernel.contract import ALERT_DELIVERY
 from tests.channels.channel_support import FakeProvider, Serve, fixture, replying
 from tests.channels.test_deliveries import queue_delivery
 from tests.channels.test_kannel import REPORT

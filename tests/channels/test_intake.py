@@ -29,8 +29,6 @@ from bot.channels.intake import (
     told_key,
 )
 from bot.channels.kannel import KannelInput
-from bot.channels.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
-from bot.channels.notices import in_line
 from bot.channels.redis_memory import RedisMemory
 from bot.channels.settings import (
     IntakeSettings,
@@ -43,9 +41,11 @@ from bot.channels.settings import (
 from bot.channels.telegram import SECRET_HEADER, Incoming, TelegramInput
 from bot.channels.waits import SOON_SECONDS, ServicePace
 from bot.channels.whatsapp import WhatsAppInput
-from bot.contract import DELETED_CONFIRMATION, language_metadata
-from bot.lang.texts import CATALOGUE
-from bot.settings_values import SettingsError
+from kernel.contract import DELETED_CONFIRMATION, language_metadata
+from kernel.lang.texts import CATALOGUE
+from kernel.memory import ChannelMemory, MemoryUnavailable, ProcessMemory
+from kernel.notices import in_line
+from kernel.settings_values import SettingsError
 from tests.channels.channel_support import (
     FakeProvider,
     Serve,

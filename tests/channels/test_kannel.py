@@ -29,7 +29,7 @@ from bot.channels.kannel import (
 from bot.channels.kannel_conf import conf_groups, receive_url
 from bot.channels.settings import KannelSettings
 from bot.channels.transport import BODY_LIMITS, MalformedRequest
-from bot.settings_values import SettingsError
+from kernel.settings_values import SettingsError
 from tests.channels.channel_support import FakeBot, serve_channel
 
 SECRET = "kannel-secret-0123456789"

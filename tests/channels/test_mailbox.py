@@ -16,11 +16,11 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertNotDelivered
 from bot.channels.identity import conversation_id
 from bot.channels.mailbox import MAILBOX_MESSAGES, Mailbox, MailboxFull
-from bot.channels.memory import ChannelMemory, ProcessMemory
 from bot.channels.redis_memory import RedisMemory
 from bot.channels.settings import RedisSettings
 from bot.channels.webchat import MAX_ACKNOWLEDGED, WebchatInput
-from bot.contract import ALERT_DELIVERY, CASE_REPLY
+from kernel.contract import ALERT_DELIVERY, CASE_REPLY
+from kernel.memory import ChannelMemory, ProcessMemory
 from tests.channels.alert_support import rasa_output_channel
 from tests.channels.channel_support import Serve, replying
 from tests.channels.redis_support import unreachable_redis

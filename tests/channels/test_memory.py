@@ -17,15 +17,16 @@ from redis import asyncio as aioredis
 
 from bot.channels import redis_memory as memory_module
 from bot.channels.dedup import SeenMessages, sent_too_long_ago
-from bot.channels.memory import ChannelMemory, ProcessMemory, channel_memory
+from bot.channels.memory import channel_memory
 from bot.channels.redis_memory import RedisMemory
 from bot.channels.settings import RedisSettings, message_max_age
-from bot.channels.sms_render import (
+from bot.channels.telegram import ReplyKeyboards
+from kernel.lang.texts import CATALOGUE
+from kernel.memory import ChannelMemory, ProcessMemory
+from kernel.sms_render import (
     ReplyMemory,
     ReplyRenderer,
 )
-from bot.channels.telegram import ReplyKeyboards
-from bot.lang.texts import CATALOGUE
 from tests.channels.channel_support import fixture_text
 from tests.channels.redis_support import RedisServer, unreachable_redis
 

@@ -23,11 +23,11 @@ from rasa.shared.core.trackers import DialogueStateTracker
 from sqlalchemy import create_engine, text
 
 from bot.channels.identity import person_tag
-from bot.contentdb.engines import database_url, engine_for
-from bot.contract import PERSON
 from bot.question_log import QuestionLog, Turn
-from bot.question_mask import wording
 from bot.stores import ForgetfulInMemoryTrackerStore, ForgetfulSQLTrackerStore
+from kernel.contentdb.engines import database_url, engine_for
+from kernel.contract import PERSON
+from kernel.question_mask import wording
 from tests.databases import backend_params
 
 PHONE = "۰۷۹۹ ۱۲۳ ۴۵۶"

@@ -13,13 +13,13 @@ import aiohttp
 import pytest
 from rasa.core.channels.channel import UserMessage
 
-from bot.channels.notices import in_line, try_again
 from bot.channels.rest import RestInput
 from bot.channels.settings import DEFAULT_SYNC_TURNS_WAITING, sync_turns_waiting
 from bot.channels.sync_turns import SyncTurns
 from bot.channels.waits import SOON_SECONDS
-from bot.lang.texts import CATALOGUE
-from bot.settings_values import SettingsError
+from kernel.lang.texts import CATALOGUE
+from kernel.notices import in_line, try_again
+from kernel.settings_values import SettingsError
 from tests.channels import channel_support
 from tests.channels.channel_support import KnowingBot, Serve, replying
 from tests.channels.test_webhook_hardening import Bot, Tracker

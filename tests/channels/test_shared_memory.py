@@ -24,8 +24,8 @@ from bot.channels.redis_memory import RedisMemory
 from bot.channels.sms_gateway import SmsGatewayInput
 from bot.channels.telegram import SECRET_HEADER, TelegramInput
 from bot.channels.twilio_sms import TwilioSmsInput
-from bot.contract import language_metadata
-from bot.lang.texts import CATALOGUE
+from kernel.contract import language_metadata
+from kernel.lang.texts import CATALOGUE
 from tests.channels.channel_support import (
     FakeBot,
     FakeProvider,

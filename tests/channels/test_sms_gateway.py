@@ -17,10 +17,10 @@ from rasa.shared.exceptions import RasaException
 from bot.channels import sms_gateway
 from bot.channels.identity import conversation_id
 from bot.channels.sms_gateway import GatewaySettings, SmsGatewayInput
-from bot.channels.sms_segments import message_units, segment_count
-from bot.contract import language_metadata
-from bot.lang.texts import CATALOGUE
-from bot.settings_values import SettingsError
+from kernel.contract import language_metadata
+from kernel.lang.texts import CATALOGUE
+from kernel.settings_values import SettingsError
+from kernel.sms_segments import message_units, segment_count
 from tests.channels.channel_support import (
     FakeBot,
     FakeProvider,

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.channels.memory import ChannelMemory, ProcessMemory
-from bot.channels.notices import try_again
-from bot.channels.sms_render import (
+from kernel.lang import codes
+from kernel.lang.codes import gaps
+from kernel.lang.texts import CATALOGUE
+from kernel.memory import ChannelMemory, ProcessMemory
+from kernel.notices import try_again
+from kernel.sms_render import (
     ReplyMemory,
     ReplyRenderer,
     bare_number,
@@ -16,10 +19,7 @@ from bot.channels.sms_render import (
     numbered_options,
     split_messages,
 )
-from bot.channels.sms_segments import encoding, fits, message_units, segment_count
-from bot.lang import codes
-from bot.lang.codes import gaps
-from bot.lang.texts import CATALOGUE
+from kernel.sms_segments import encoding, fits, message_units, segment_count
 from tests.channels.channel_support import fixture_text
 from tests.channels.redis_support import unreachable_redis
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.channels.sms_segments import encoding, fits, message_units, segment_count
+from kernel.sms_segments import encoding, fits, message_units, segment_count
 
 DARI_LETTER = "س"
 

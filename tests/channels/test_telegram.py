@@ -13,7 +13,7 @@ from rasa.shared.exceptions import RasaException
 from bot.channels.identity import conversation_id
 from bot.channels.settings import TelegramSettings
 from bot.channels.telegram import SECRET_HEADER, TelegramInput, language_hint
-from bot.lang.texts import CATALOGUE
+from kernel.lang.texts import CATALOGUE
 from tests.channels.channel_support import (
     FakeProvider,
     Serve,

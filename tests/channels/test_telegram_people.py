@@ -11,12 +11,12 @@ import aiohttp
 import pytest
 
 from bot.channels.identity import conversation_id
-from bot.channels.memory import ProcessMemory
-from bot.channels.notices import write_privately
 from bot.channels.settings import TelegramSettings
 from bot.channels.telegram import SECRET_HEADER, TelegramInput
-from bot.contract import FORWARDED, LOCATION
-from bot.lang.texts import CATALOGUE
+from kernel.contract import FORWARDED, LOCATION
+from kernel.lang.texts import CATALOGUE
+from kernel.memory import ProcessMemory
+from kernel.notices import write_privately
 from tests.channels.channel_support import (
     FakeProvider,
     KnowingBot,

@@ -5,10 +5,11 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp import web
 
-from bot.channels.notices import text_only
-from bot.channels.transport import ProviderApi, ProviderFailure, split_message
-from bot.contract import reply_language
-from bot.lang.texts import CATALOGUE
+from bot.channels.transport import ProviderApi, ProviderFailure
+from kernel.contract import reply_language
+from kernel.lang.texts import CATALOGUE
+from kernel.notices import text_only
+from kernel.sms_segments import split_message
 
 CHOOSE = CATALOGUE.entry("channels.choose")
 TEXT_ONLY = CATALOGUE.entry("channels.text_only")

@@ -15,7 +15,6 @@ from twilio.request_validator import RequestValidator
 
 from bot.channels.alerts import AlertNotDelivered
 from bot.channels.identity import conversation_id
-from bot.channels.sms_segments import message_units, segment_count
 from bot.channels.twilio_sms import (
     EMPTY_TWIML,
     TwilioAlertOutput,
@@ -25,9 +24,10 @@ from bot.channels.twilio_sms import (
     signature_valid,
     twilio_signature,
 )
-from bot.contract import language_metadata
-from bot.lang.texts import CATALOGUE
-from bot.settings_values import SettingsError
+from kernel.contract import language_metadata
+from kernel.lang.texts import CATALOGUE
+from kernel.settings_values import SettingsError
+from kernel.sms_segments import message_units, segment_count
 from tests.channels.channel_support import (
     FakeBot,
     FakeProvider,

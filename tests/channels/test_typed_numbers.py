@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from rasa.core.channels.channel import UserMessage
 
-from bot.channels.memory import ChannelMemory
 from bot.channels.settings import TelegramSettings, WhatsAppSettings
 from bot.channels.telegram import TelegramInput
 from bot.channels.typed_numbers import TypedNumbers, numbered_payloads
 from bot.channels.whatsapp import WhatsAppInput
+from kernel.memory import ChannelMemory
 from tests.channels import test_telegram, test_whatsapp
 from tests.channels.channel_support import FakeBot, FakeProvider, Serve, fixture
 

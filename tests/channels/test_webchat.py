@@ -8,10 +8,10 @@ import aiohttp
 import pytest
 
 from bot.channels.identity import conversation_id
-from bot.channels.notices import in_line
 from bot.channels.sync_turns import SyncTurns
 from bot.channels.transport import BODY_LIMITS
 from bot.channels.webchat import WebchatInput
+from kernel.notices import in_line
 from tests.channels.channel_support import Serve, replying, without_person
 from tests.channels.test_rest import HeldBot, until
 

@@ -16,8 +16,8 @@ from multidict import CIMultiDictProxy
 from bot.channels.settings import WebchatSettings
 from bot.channels.webchat import ASSETS, EMBED_CACHE, WebchatInput
 from bot.channels.webchat_page import EMBED_MARKER, embed_config, render_embed
-from bot.lang import texts
-from bot.lang.codes import LANGUAGES
+from kernel.lang import texts
+from kernel.lang.codes import LANGUAGES
 from tests.channels.channel_support import FakeBot, Serve
 
 #: What embed.js may weigh on the wire, gzipped: it is loaded with every page of the site.

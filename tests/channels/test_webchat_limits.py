@@ -14,7 +14,6 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.channels.memory import MemoryUnavailable, ProcessMemory
 from bot.channels.settings import WebchatSettings
 from bot.channels.webchat import WebchatInput
 from bot.channels.webchat_limits import Admitted, ClientLimits, Refusal
@@ -26,6 +25,7 @@ from bot.channels.webchat_tickets import (
     bits_for,
     solve,
 )
+from kernel.memory import MemoryUnavailable, ProcessMemory
 from tests.channels.channel_support import Serve, replying
 
 LOCAL = (ipaddress.ip_network("127.0.0.1/32"),)

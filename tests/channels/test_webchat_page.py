@@ -17,9 +17,9 @@ from bot.channels.identity import conversation_id
 from bot.channels.settings import WebchatSettings
 from bot.channels.webchat import WebchatInput
 from bot.channels.webchat_page import NO_WAY_IN_WARNING
-from bot.contract import DELETED_CONFIRMATION, language_metadata
-from bot.lang.codes import LANGUAGES
-from bot.lang.tags import PAGE_LANGUAGES
+from kernel.contract import DELETED_CONFIRMATION, language_metadata
+from kernel.lang.codes import LANGUAGES
+from kernel.lang.tags import PAGE_LANGUAGES
 from scripts.stack import ROOT, WAYS_IN_ENV, demo_ways_in
 from tests.channels.channel_support import FakeBot, Serve
 from tests.channels.test_webchat import SENDER, get, post

@@ -31,8 +31,8 @@ from bot.channels.transport import BODY_LIMITS, MAX_TEXT_CHARS
 from bot.channels.twilio_sms import TwilioSettings, TwilioSmsInput
 from bot.channels.webchat import WebchatInput
 from bot.channels.whatsapp import WhatsAppInput
-from bot.lang.texts import CATALOGUE
 from bot.server import harden
+from kernel.lang.texts import CATALOGUE
 from tests.channels.channel_support import FakeBot, FakeProvider, fake_provider, serve_app
 
 TRY_AGAIN = CATALOGUE.entry("channels.try_again")

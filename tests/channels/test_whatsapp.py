@@ -12,11 +12,11 @@ import pytest
 from rasa.shared.exceptions import RasaException
 
 from bot.channels.identity import conversation_id
-from bot.channels.notices import text_only
 from bot.channels.settings import WhatsAppSettings
 from bot.channels.whatsapp import SIGNATURE_HEADER, WhatsAppInput
-from bot.contract import language_metadata
-from bot.lang.texts import CATALOGUE
+from kernel.contract import language_metadata
+from kernel.lang.texts import CATALOGUE
+from kernel.notices import text_only
 from tests.channels.channel_support import FakeProvider, Serve, fixture, replying
 
 TEXT_ONLY = CATALOGUE.entry("channels.text_only")

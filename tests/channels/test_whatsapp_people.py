@@ -14,12 +14,12 @@ import aiohttp
 import pytest
 
 from bot.channels.identity import conversation_id
-from bot.channels.notices import text_only
 from bot.channels.settings import WhatsAppSettings
 from bot.channels.transport import ProviderApi
 from bot.channels.whatsapp import SIGNATURE_HEADER, WhatsAppAlertOutput, WhatsAppInput
-from bot.contract import FORWARDED, LANGUAGE_HINT, LOCATION
-from bot.lang.texts import CATALOGUE
+from kernel.contract import FORWARDED, LANGUAGE_HINT, LOCATION
+from kernel.lang.texts import CATALOGUE
+from kernel.notices import text_only
 from tests.channels.channel_support import (
     FakeProvider,
     KnowingBot,

@@ -191,7 +191,7 @@ class Kannel:
 
     def phone_sends(self, number: str, text: str) -> None:
         """An SMS from ``number`` to the short code: GSM-7 as text, anything else as UCS-2."""
-        from bot.channels.sms_segments import encoding
+        from kernel.sms_segments import encoding
 
         if encoding(text) == "GSM-7" and "\n" not in text:
             line = f"{number} {SHORT_CODE} text {text}"

@@ -26,7 +26,7 @@ import pytest
 
 from bot.channels import identity
 from bot.channels.identity import conversation_id
-from bot.lang.texts import CATALOGUE
+from kernel.lang.texts import CATALOGUE
 from scripts.fake_providers import (
     CHANNEL_SECRETS,
     CREDENTIALS,

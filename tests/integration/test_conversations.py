@@ -15,7 +15,7 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
 from actions.content.models import Airport, AirportStatus, Flight, GuidanceTopic
-from bot.lang.letters import PASHTO_LETTERS
+from kernel.lang.letters import PASHTO_LETTERS
 from scripts.stack import Stack
 from tests.integration.conftest import Say, post_json
 

@@ -20,8 +20,8 @@ from sqlalchemy.orm import Session
 
 from actions.common.kabul_time import asked_day_bounds
 from actions.content.models import Country, Flight, Gate
-from bot.lang import texts
-from bot.lang.letters import PASHTO_LETTERS
+from kernel.lang import texts
+from kernel.lang.letters import PASHTO_LETTERS
 from scripts.stack import Stack, free_port
 from tests.integration.conftest import MODEL, Say, post_json
 from tests.integration.test_conversations import db, new_user, reply_text, visible

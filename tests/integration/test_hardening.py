@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 from actions.alerts.models import Subscription, Topic
 from actions.alerts.subscriptions import Wish, subscribe
-from bot.lang.texts import CATALOGUE
+from kernel.lang.texts import CATALOGUE
 from scripts.stack import Stack, stored_token
 from tests.integration.conftest import running_stack
 

@@ -30,8 +30,8 @@ import aiohttp
 import pytest
 
 from bot.channels.identity import conversation_id
-from bot.channels.partitions import partition_of
-from bot.lang.texts import CATALOGUE
+from kernel.lang.texts import CATALOGUE
+from kernel.partitions import partition_of
 from scripts.chaos import http_ok
 from scripts.fake_providers import FakeProviders, ProvidersInThread, send_telegram
 from scripts.stack import free_port

@@ -113,7 +113,7 @@ def new_number() -> str:
 
 
 def assert_fits(replies: list[Received]) -> None:
-    from bot.channels.sms_segments import MAX_SEGMENTS, segment_count
+    from kernel.sms_segments import MAX_SEGMENTS, segment_count
 
     assert replies, "no SMS came back through Kannel"
     for reply in replies:

@@ -101,7 +101,7 @@ def a_busy_week(console: Console) -> None:
     """Counts of every facet and two frequent messages, straight into the database."""
     from actions.content import db
     from actions.questions.models import QuestionCount, UnansweredQuestion
-    from bot.question_mask import wording
+    from kernel.question_mask import wording
 
     engine = db.create_content_engine(console.db_url)
     hour = datetime.now(timezone.utc).replace(minute=0, second=0, microsecond=0)

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.channels.notices import try_again
+from kernel.notices import try_again
 from scripts.stack import ROOT
 from tests.journeys.conftest import Running, start_running
 

@@ -20,7 +20,7 @@ import aiohttp
 import pytest
 
 from bot.channels.identity import conversation_id
-from bot.lang import texts
+from kernel.lang import texts
 from scripts.fake_providers import CHANNEL_SECRETS, SMS_SECRET, FakeProviders
 from tests.integration.production_servers import (
     Servers,

@@ -37,8 +37,8 @@ ISOLATES = set("\u2066\u2067\u2068\u2069")
 
 
 def segments(text: str) -> int:
-    """SMS segments, counted as bot/channels/sms_segments.py does (GSM-7 or UCS-2)."""
-    from bot.channels.sms_segments import segment_count
+    """SMS segments, counted as kernel/sms_segments.py does (GSM-7 or UCS-2)."""
+    from kernel.sms_segments import segment_count
 
     return segment_count(text)
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
-from bot.lang.letters import PASHTO_LETTERS
+from kernel.lang.letters import PASHTO_LETTERS
 from scripts.browser import CHROMIUM, CHROMIUM_ARGS
 from scripts.stack import Stack
 from tests.screenshots import for_docs

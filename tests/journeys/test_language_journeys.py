@@ -15,8 +15,8 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from bot.lang import tags
-from bot.lang.letters import PASHTO_LETTERS
+from kernel.lang import tags
+from kernel.lang.letters import PASHTO_LETTERS
 from tests.journeys.conftest import Phone, Running, screenshot
 
 REPLY_TIMEOUT_MS = 60_000

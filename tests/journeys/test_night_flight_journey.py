@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.channels.sms_segments import segment_count
+from kernel.sms_segments import segment_count
 from scripts.fake_providers import FakeProviders, ProvidersInThread
 from scripts.stack import ROOT, free_port
 from tests.journeys.conftest import MODEL, Running, start_running

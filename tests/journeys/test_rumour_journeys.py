@@ -24,8 +24,8 @@ from playwright.sync_api import Page, expect
 from sqlalchemy import create_engine, select
 
 from actions.content.asks import Ask
-from bot.lang import tags
-from bot.lang.letters import PASHTO_LETTERS
+from kernel.lang import tags
+from kernel.lang.letters import PASHTO_LETTERS
 from scripts.fake_providers import (
     CHANNEL_SECRETS,
     TELEGRAM_SECRET_HEADER,

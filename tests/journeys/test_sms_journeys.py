@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from bot.channels.sms_segments import encoding, segment_count
-from bot.lang.letters import TO_ASCII_DIGITS
+from kernel.lang.letters import TO_ASCII_DIGITS
+from kernel.sms_segments import encoding, segment_count
 from scripts.fake_providers import SMS_SECRET, FakeProviders, ProvidersInThread
 from scripts.stack import ROOT, Stack, free_port
 from tests.journeys.conftest import Phone, screenshot, start_running

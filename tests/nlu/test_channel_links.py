@@ -15,7 +15,7 @@ from rasa.core.channels.channel import CollectingOutputChannel, UserMessage
 
 from bot.channels.deep_links import GATE_WORDS, LANGUAGE_WORDS, SITE_WORDS, read_link
 from bot.channels.places import PLACE_QUESTION, place_metadata
-from bot.contract import FORWARDED, LANGUAGE_HINT, LOCATION
+from kernel.contract import FORWARDED, LANGUAGE_HINT, LOCATION
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = ROOT / "models" / "assistant.tar.gz"

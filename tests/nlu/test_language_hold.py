@@ -19,7 +19,7 @@ from scripts.bench_language_hold import (
 
 #: Share of held-out messages that move a conversation in another language to the writer's
 #: own. In Latin letters a message needs two words of its language to move a conversation
-#: held in another (bot/lang/choice.py): the shortest held-out messages ("shukriya", "hi
+#: held in another (kernel/lang/choice.py): the shortest held-out messages ("shukriya", "hi
 #: assistant") no longer do, which costs a few points there. Romanized Pashto was 253 of 280
 #: (0.904) before the needs nobody answers were taught as out of scope (data/nlu/*/needs.yml)
 #: and is 249 (0.889) since: two short messages ("starrey mashe") now count one Pashto word.

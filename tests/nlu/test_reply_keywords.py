@@ -14,13 +14,13 @@ import pytest
 from rasa.core.agent import Agent
 from rasa.shared.core.domain import Domain
 
-from bot.lang.texts import CATALOGUE
+from kernel.lang.texts import CATALOGUE
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = ROOT / "models" / "assistant.tar.gz"
 DOMAIN = Domain.load(str(ROOT / "bot" / "domain"))
 
-#: response (or catalogue entry, bot/lang/texts/) → the intent of every word it asks the user
+#: response (or catalogue entry, kernel/lang/texts/) → the intent of every word it asks the user
 #: to write («…» or "…", or STOP).
 WORDS = {
     "utter_safety_offer": "ask_safety",

@@ -6,7 +6,7 @@ beside the old prefix matcher are in docs/BENCHMARKS.md (`make bench-urgency`).
 
 import pytest
 
-from bot.case_urgency import is_urgent
+from kernel.case_urgency import is_urgent
 from scripts.bench_urgency import LANGUAGES, prefix_matcher, scores
 
 FLOOR = 0.9

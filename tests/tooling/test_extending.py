@@ -30,11 +30,11 @@ from actions.content.models import RecordKind
 from actions.content.records import SPECS
 from actions.content.seed import loader
 from actions.settings import FRESHNESS_PREFIX, FreshnessLimits
-from bot import contract
-from bot.contract import ALERT_CHANNELS
-from bot.lang import texts
-from bot.lang.codes import LATIN
-from bot.lang.letters import script_of
+from kernel import contract
+from kernel.contract import ALERT_CHANNELS
+from kernel.lang import texts
+from kernel.lang.codes import LATIN
+from kernel.lang.letters import script_of
 
 ROOT = Path(__file__).resolve().parents[2]
 CHANNELS = ROOT / "bot" / "channels"
@@ -166,18 +166,20 @@ def test_every_webhook_connector_is_in_the_channel_table() -> None:
     webhooks = {c.name for c in CONNECTORS if c.webhook}
     for name in sorted(webhooks):
         assert name in contract.CHANNELS, (
-            f"'{name}' is not in CHANNELS of bot/contract.py: give it its family, body limit "
+            f"'{name}' is not in CHANNELS of kernel/contract.py: give it its family, body limit "
             "and alert rate there"
         )
     unknown = sorted(set(contract.CHANNELS) - webhooks)
-    assert not unknown, f"{unknown} in CHANNELS of bot/contract.py, but no connector is called so"
+    assert not unknown, (
+        f"{unknown} in CHANNELS of kernel/contract.py, but no connector has the name"
+    )
 
 
 def test_every_connector_that_replies_by_api_carries_alerts_at_a_rate() -> None:
     queued = {c.name for c in CONNECTORS if c.queued and c.name is not None}
     for name in sorted(queued):
         assert name in ALERT_CHANNELS, (
-            f"'{name}' replies by API but has no alert_rate in CHANNELS of bot/contract.py"
+            f"'{name}' replies by API but has no alert_rate in CHANNELS of kernel/contract.py"
         )
     for name in sorted(ALERT_CHANNELS):
         assert name in queued, (
@@ -191,7 +193,7 @@ def test_every_sms_connector_has_sms_forms_and_short_alerts() -> None:
     for connector in CONNECTORS:
         if connector.sms:
             assert connector.name in contract.SMS_CHANNELS, (
-                f"'{connector.name}' is not of the SMS family in CHANNELS of bot/contract.py: "
+                f"'{connector.name}' is not of the SMS family in CHANNELS of kernel/contract.py: "
                 "it would answer with the chat's long forms and send alerts uncut"
             )
 
@@ -245,7 +247,7 @@ def test_every_connector_has_a_name_caseworkers_read() -> None:
             continue
         assert f"console.channel.{connector.name}" in texts.CATALOGUE, (
             f"'{connector.name}' has no console label: caseworkers would read '{connector.name}'; "
-            "add it to the 'channel' group of bot/lang/texts/console.py"
+            "add it to the 'channel' group of kernel/lang/texts/console.py"
         )
 
 
@@ -255,7 +257,7 @@ def test_every_field_of_every_kind_has_a_console_label() -> None:
             labelled = f"console.field.{field.name}" in texts.CATALOGUE
             assert labelled, (
                 f"{kind} field '{field.name}' has no console label: add it to the 'field' group "
-                "of bot/lang/texts/console.py"
+                "of kernel/lang/texts/console.py"
             )
 
 
@@ -263,7 +265,7 @@ def test_every_alert_topic_has_a_console_label() -> None:
     for topic in Topic:
         assert f"console.topic.{topic.value}" in texts.CATALOGUE, (
             f"{topic} has no console label: add it to the 'topic' group of "
-            "bot/lang/texts/console.py"
+            "kernel/lang/texts/console.py"
         )
 
 
@@ -343,7 +345,7 @@ def test_every_taught_intent_has_a_label_on_the_questions_page() -> None:
         labelled = f"{words.INTENT}.{intent}" in texts.CATALOGUE
         assert labelled, (
             f"intent '{intent}' has no label for the editors' questions page: add it to the "
-            "'intent' group of bot/lang/texts/questions.py"
+            "'intent' group of kernel/lang/texts/questions.py"
         )
 
 
@@ -421,13 +423,13 @@ _WORD_KEYS = {
 
 
 def test_every_word_a_console_page_names_is_in_the_catalogue() -> None:
-    """``say`` finds a key in bot/lang/texts/{console,cases,questions}.py; the catalogue checks
+    """``say`` finds a key in kernel/lang/texts/{console,cases,questions}.py; the catalogue checks
     that each entry has every language (tests/bot/test_texts.py)."""
     for path in sorted([*TEMPLATES.glob("*.html"), *CONSOLE.glob("*.py")]):
         for key in _WORD_KEYS[path.suffix[1:]].findall(path.read_text(encoding="utf-8")):
             assert words.has(key), (
                 f"{path.relative_to(ROOT)} names the word '{key}', which is in none of "
-                "bot/lang/texts/console.py, cases.py or questions.py"
+                "kernel/lang/texts/console.py, cases.py or questions.py"
             )
 
 
@@ -552,9 +554,9 @@ def labels_of(call: ast.Call) -> list[str]:
 
 
 def defined_metrics() -> dict[str, str]:
-    """Every ``eia_`` metric either runtime defines (``bot.metrics.name``), by the module."""
+    """Every ``eia_`` metric either runtime defines (``kernel.metrics.name``), by the module."""
     found: dict[str, str] = {}
-    for package in ("bot", "actions"):
+    for package in ("bot", "kernel", "actions"):
         for path in (ROOT / package).rglob("*.py"):
             for call in ast.walk(parsed(path)):
                 if not (isinstance(call, ast.Call) and call.args):

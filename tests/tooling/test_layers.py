@@ -4,7 +4,9 @@ What an operator would notice if this broke: an edit whose alerts are skipped be
 that queues them happened not to be imported, the notifier daemon loading the chat actions, or
 the alert system and the cases each needing the other, so that neither can change alone.
 ``lint-imports`` reads the imports (nothing is imported) and checks every contract: the bot
-runtime never loads the content runtime; shared kernel < content < alerts < cases and the
+runtime never loads the content runtime; the content runtime reaches the bot runtime's code only
+through the shared kernel (``kernel/``), which itself imports neither runtime, nor Rasa, Sanic,
+aiohttp or redis; the content runtime's own kernel < content < alerts < cases and the
 question log < publishing < the chat's actions, the notifier and the command lines < the
 console; content never reaches the alert system, the cases or the console, not even through
 another module. Every change to content goes through publishing (``actions/publishing.py``).
@@ -54,7 +56,13 @@ def test_every_declared_layer_holds() -> None:
     report = checked.stdout + checked.stderr
     assert checked.returncode == 0, report
     assert "0 broken" in report
-    for contract in ("never loads the content runtime", "Layers:", "Content never reaches"):
+    for contract in (
+        "never loads the content runtime",
+        "only through the shared kernel",
+        "The shared kernel imports neither runtime",
+        "Layers:",
+        "Content never reaches",
+    ):
         assert contract in report
 
 
@@ -65,7 +73,7 @@ def test_the_layer_check_sees_a_forbidden_import(tmp_path: Path) -> None:
     config = tmp_path / "importlinter.ini"
     config.write_text(
         "[importlinter]\n"
-        "root_packages =\n    actions\n    bot\n"
+        "root_packages =\n    actions\n    bot\n    kernel\n"
         "[importlinter:contract:probe]\n"
         "name = Content stands on nothing of ours\n"
         "type = forbidden\n"
@@ -78,6 +86,28 @@ def test_the_layer_check_sees_a_forbidden_import(tmp_path: Path) -> None:
     assert checked.returncode == 1, report
     assert "Content stands on nothing of ours BROKEN" in report
     assert "actions.content.db -> actions.common.transactions" in report
+
+
+def test_the_kernel_check_sees_an_external_package(tmp_path: Path) -> None:
+    """The kernel's contract forbids packages outside the repository (Rasa, redis): the same
+    check reports one the kernel does use, SQLAlchemy in the shared tables, naming the line."""
+    config = tmp_path / "importlinter.ini"
+    config.write_text(
+        "[importlinter]\n"
+        "root_packages =\n    actions\n    bot\n    kernel\n"
+        "include_external_packages = True\n"
+        "[importlinter:contract:probe]\n"
+        "name = The kernel needs no database library\n"
+        "type = forbidden\n"
+        "source_modules = kernel\n"
+        "forbidden_modules = sqlalchemy\n",
+        "utf-8",
+    )
+    checked = lint_imports("--config", str(config))
+    report = checked.stdout + checked.stderr
+    assert checked.returncode == 1, report
+    assert "The kernel needs no database library BROKEN" in report
+    assert "kernel.contentdb.tables -> sqlalchemy" in report
 
 
 def test_every_change_to_content_outside_it_goes_through_publishing() -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 #: Where each runtime reads its environment.
 SETTINGS_MODULES = {
-    "bot/settings.py",
+    "kernel/settings.py",
     "bot/channels/settings.py",
     "actions/settings.py",
     "actions/admin/settings.py",
@@ -47,7 +47,7 @@ def environment_reads(source: str) -> list[int]:
 
 def readers() -> dict[str, list[int]]:
     found = {}
-    for package in ("bot", "actions"):
+    for package in ("bot", "kernel", "actions"):
         for path in sorted((ROOT / package).rglob("*.py")):
             lines = environment_reads(path.read_text("utf-8"))
             if lines:

@@ -5,7 +5,7 @@ conversation id, address or provider message id leaves the database).
 The notifier's status (``alert_deliveries.status``) says whether an alert left us; the
 provider's (``provider_status``, written by Rasa's channels from WhatsApp's and Twilio's
 callbacks, ``bot/channels/statuses.py``) what became of it afterwards. A failure is explained by
-the provider's error code ("not on WhatsApp", "texted STOP": ``bot.delivery_statuses``) or, when
+the provider's error code ("not on WhatsApp", "texted STOP": ``kernel.delivery_statuses``) or, when
 the alert never reached the provider, by the notifier's reason line, read as the caseworkers'
 page reads a reply's (``actions/cases/undelivered.py``): an editor and a caseworker get the same
 words for the same failure.
@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 from actions.alerts.models import Delivery
 from actions.cases import undelivered
 from actions.common.outbox import DeliveryStatus
-from bot import delivery_statuses
+from kernel import delivery_statuses
 
 #: Where an alert stands, in the order the console lists them (``console.alert_<outcome>``).
 WAITING: Final = "waiting"

@@ -32,7 +32,7 @@ from actions.admin.state import SETTINGS, in_transaction, now
 from actions.cases import handback, queue, replies
 from actions.cases.saved_replies import SAVED_REPLIES, saved_reply
 from actions.settings import conversation_retention
-from bot.lang.codes import LANGUAGES
+from kernel.lang.codes import LANGUAGES
 
 routes = web.RouteTableDef()
 

@@ -22,8 +22,8 @@ from actions.content.editing import MissingTranslation
 from actions.content.models import AirportStatus, Revision
 from actions.content.records import KindSpec
 from actions.content.validation import ContentError
-from bot.lang.codes import LANGUAGES
-from bot.lang.names import LANGUAGE_NAMES
+from kernel.lang.codes import LANGUAGES
+from kernel.lang.names import LANGUAGE_NAMES
 
 Errors = dict[str, dict[str, str]]
 

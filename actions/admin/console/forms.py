@@ -17,7 +17,7 @@ from actions.admin.console.guard import Form
 from actions.common.kabul_time import KABUL
 from actions.content.fields import Field, FieldType
 from actions.content.records import KindSpec
-from bot.lang.codes import LANGUAGES
+from kernel.lang.codes import LANGUAGES
 
 LOCAL_MINUTE = "%Y-%m-%dT%H:%M"
 

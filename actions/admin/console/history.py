@@ -26,7 +26,7 @@ from actions.content.models import Gate
 from actions.content.records import KindSpec, spec_for
 from actions.content.revision import Revision
 from actions.content.validation import ContentError
-from bot.lang.codes import LANGUAGES
+from kernel.lang.codes import LANGUAGES
 
 routes = web.RouteTableDef()
 LIMIT = 50

@@ -21,8 +21,8 @@ from actions.admin.state import now
 from actions.common import kabul_time
 from actions.content import format as fmt
 from actions.content.records import in_menu
-from bot.lang import tags, texts
-from bot.lang.codes import LANGUAGES
+from kernel.lang import tags, texts
+from kernel.lang.codes import LANGUAGES
 
 YEAR = 365 * 24 * 3600
 
@@ -79,7 +79,7 @@ def render(
     page = {
         "lang": language,
         "dir": words.direction(language),
-        # ``lang`` and ``dir`` of text in a language (bot/lang/tags.py): "fa-AF" for Dari.
+        # ``lang`` and ``dir`` of text in a language (kernel/lang/tags.py): "fa-AF" for Dari.
         "lang_tag": tags.tag,
         "lang_dir": tags.direction,
         "t": partial(words.say, language=language),

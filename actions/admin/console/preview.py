@@ -8,7 +8,7 @@ record is about (``replies``: its data blocks, the freshness warning) and the do
   "is Abbey Gate open?", the airport's whole answer (every gate) folded below it; other kinds
   as the answer to their own question.
 * **SMS as sent.** The SMS variation of each response, through the SMS channels' own renderer
-  (``bot/channels/sms_render.py``: numbered options, characters for basic phones, three
+  (``kernel/sms_render.py``: numbered options, characters for basic phones, three
   segments and "MORE"), with its segments counted by ``sms_segments.py`` — the text a person
   on a cheap phone gets, not a count of the chat answer's segments.
 * **What changed.** Each line of the answer that reads differently from the answer before the
@@ -42,9 +42,9 @@ from actions.content.models import Claim, GuidanceTopic
 from actions.content.records import SPECS
 from actions.content.revision import RecordKind
 from actions.settings import FreshnessLimits
-from bot.channels.sms_render import ReplyRenderer
-from bot.channels.sms_segments import MAX_SEGMENTS, segment_count
-from bot.lang.codes import LANGUAGES
+from kernel.lang.codes import LANGUAGES
+from kernel.sms_render import ReplyRenderer
+from kernel.sms_segments import MAX_SEGMENTS, segment_count
 
 
 @dataclass(frozen=True)

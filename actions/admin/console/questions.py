@@ -30,8 +30,8 @@ from actions.content.asks import AskAbout
 from actions.content.crowd import MIN_PEOPLE
 from actions.content.localise import digits
 from actions.questions import report
-from bot.lang.codes import LANGUAGES
-from bot.lang.names import own_name
+from kernel.lang.codes import LANGUAGES
+from kernel.lang.names import own_name
 
 routes = web.RouteTableDef()
 

@@ -4,7 +4,7 @@ An action names a response and Rasa picks the variation for the conversation's l
 preview has no conversation and no Rasa, so it picks the chat variation for each language here,
 from the same files Rasa loads (``bot/domain/*.yml``). Only the preview reads them: what the
 action server itself must write out (alerts, topic names, a caseworker's reply) is in the
-catalogue, ``bot/lang/texts/``.
+catalogue, ``kernel/lang/texts/``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from bot.contract import SMS
+from kernel.contract import SMS
 
 DOMAIN_DIR = Path(__file__).resolve().parents[3] / "bot" / "domain"
 _VARIABLE = re.compile(r"\{(\w+)\}")

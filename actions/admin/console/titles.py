@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy.orm import joinedload, load_only, raiseload
 
 from actions.content.records import SPECS, spec_of
-from bot.lang.codes import LANGUAGES
+from kernel.lang.codes import LANGUAGES
 
 
 def title(row: Any, language: str) -> str:

@@ -2,7 +2,7 @@
 
 Aid workers are often Afghan staff: the interface speaks their language, right to left for
 Dari and Pashto. The words are in the catalogue, three languages side by side:
-``bot/lang/texts/console.py`` (pages, ``kind.*``, ``field.*``), ``cases.py`` (the caseworkers'
+``kernel/lang/texts/console.py`` (pages, ``kind.*``, ``field.*``), ``cases.py`` (the caseworkers'
 pages) and ``questions.py`` (what people ask); a page names a sentence by its key alone.
 """
 
@@ -12,9 +12,9 @@ from datetime import timedelta
 from typing import Final
 
 from actions.content.localise import digits
-from bot.lang import tags, texts
-from bot.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
-from bot.lang.names import own_name
+from kernel.lang import tags, texts
+from kernel.lang.codes import DEFAULT_LANGUAGE, LANGUAGES
+from kernel.lang.names import own_name
 
 #: How each language names itself, for the language switch.
 LANGUAGE_NAMES: Final = {code: own_name(code) for code in LANGUAGES}

@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 import yaml
 
 from actions.content.seed.content_file import _Mapping, read_content
-from bot.lang.codes import LANGUAGES
-from bot.settings_values import duration
+from kernel.lang.codes import LANGUAGES
+from kernel.settings_values import duration
 
 E = TypeVar("E", bound=enum.Enum)
 

@@ -31,7 +31,7 @@ from actions.content.models import (
 from actions.content.records import spec_for
 from actions.content.review import records
 from actions.content.seed.records import BY_FIELDS
-from bot.lang.codes import LANGUAGES
+from kernel.lang.codes import LANGUAGES
 
 HEADER = (
     "# Content exported by `python -m actions.content export`.\n"

@@ -41,7 +41,7 @@ from actions.content.seed.content_file import _Mapping
 from actions.content.seed.entries import SeedError
 from actions.content.seed.records import Record, parse
 from actions.content.validation import ContentError
-from bot.contentdb import tables
+from kernel.contentdb import tables
 
 __all__ = ["DEMO_FILE", "SeedError", "_Mapping", "clear", "load", "read_demo", "read_file"]
 
