@@ -66,47 +66,41 @@ def test_every_declared_layer_holds() -> None:
         assert contract in report
 
 
-def test_the_layer_check_sees_a_forbidden_import(tmp_path: Path) -> None:
-    """The contracts hold today; this shows the same check, on the same code, would say so if
-    one did not: content's engine uses the shared unit of work, which a contract forbidding
-    ``actions.content`` to import ``actions.common`` must report, naming the line."""
-    config = tmp_path / "importlinter.ini"
-    config.write_text(
-        "[importlinter]\n"
-        "root_packages =\n    actions\n    bot\n    kernel\n"
-        "[importlinter:contract:probe]\n"
-        "name = Content stands on nothing of ours\n"
-        "type = forbidden\n"
-        "source_modules = actions.content\n"
-        "forbidden_modules = actions.common\n",
-        "utf-8",
-    )
-    checked = lint_imports("--config", str(config))
-    report = checked.stdout + checked.stderr
-    assert checked.returncode == 1, report
-    assert "Content stands on nothing of ours BROKEN" in report
-    assert "actions.content.db -> actions.common.transactions" in report
-
-
-def test_the_kernel_check_sees_an_external_package(tmp_path: Path) -> None:
-    """The kernel's contract forbids packages outside the repository (Rasa, redis): the same
-    check reports one the kernel does use, SQLAlchemy in the shared tables, naming the line."""
+def broken_probe(tmp_path: Path, name: str, source: str, forbidden: str) -> str:
+    """``lint-imports``' report on one forbidden contract, ``name``, over this repository's
+    packages and the libraries they import; the check must call it broken."""
     config = tmp_path / "importlinter.ini"
     config.write_text(
         "[importlinter]\n"
         "root_packages =\n    actions\n    bot\n    kernel\n"
         "include_external_packages = True\n"
         "[importlinter:contract:probe]\n"
-        "name = The kernel needs no database library\n"
+        f"name = {name}\n"
         "type = forbidden\n"
-        "source_modules = kernel\n"
-        "forbidden_modules = sqlalchemy\n",
+        f"source_modules = {source}\n"
+        f"forbidden_modules = {forbidden}\n",
         "utf-8",
     )
     checked = lint_imports("--config", str(config))
     report = checked.stdout + checked.stderr
     assert checked.returncode == 1, report
-    assert "The kernel needs no database library BROKEN" in report
+    assert f"{name} BROKEN" in report
+    return report
+
+
+def test_the_layer_check_sees_a_forbidden_import(tmp_path: Path) -> None:
+    """The contracts hold today; this shows the same check, on the same code, would say so if
+    one did not: content's engine uses the shared unit of work, which a contract forbidding
+    ``actions.content`` to import ``actions.common`` must report, naming the line."""
+    name = "Content stands on nothing of ours"
+    report = broken_probe(tmp_path, name, "actions.content", "actions.common")
+    assert "actions.content.db -> actions.common.transactions" in report
+
+
+def test_the_kernel_check_sees_an_external_package(tmp_path: Path) -> None:
+    """The kernel's contract forbids packages outside the repository (Rasa, redis): the same
+    check reports one the kernel does use, SQLAlchemy in the shared tables, naming the line."""
+    report = broken_probe(tmp_path, "The kernel needs no database library", "kernel", "sqlalchemy")
     assert "kernel.contentdb.tables -> sqlalchemy" in report
 
 
