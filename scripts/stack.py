@@ -693,6 +693,9 @@ def own_origins(port: int, environ: Mapping[str, str] = os.environ) -> dict[str,
 DEMO_CONTENT = ROOT / "actions" / "content" / "seed" / "demo.yml"
 DEMO_HOTLINE_CONTACT, DEMO_HOTLINE_NAME = "icrc-family-links", "ICRC"
 HOTLINE_ENV = "EMERGENCY_HOTLINE"
+#: Where `make run` keeps the line of providers' messages waiting for their turn (in ``var/``).
+INTAKE_JOURNAL_ENV = "INTAKE_JOURNAL"
+INTAKE_JOURNAL_FILE = "intake.db"
 #: What a web chat page can name to a browser without JavaScript (bot/channels/settings.py):
 #: the SMS number (or the Twilio channel's own), the Telegram bot, the help line.
 WAYS_IN_ENV = ("WEBCHAT_SMS_NUMBER", "TWILIO_FROM_NUMBER", "WEBCHAT_TELEGRAM", HOTLINE_ENV)
@@ -748,6 +751,10 @@ def embedded_stack(
     # Only Rasa unseals addresses and hashes them; the API token is for those who call Rasa.
     token = {name: value for name, value in made.items() if name == KEYS[0].variable}
     rasa_only = {name: value for name, value in made.items() if name not in token}
+    given = {**os.environ, **(extra_env or {})}
+    if not production and not given.get(INTAKE_JOURNAL_ENV):
+        # The providers' messages wait for their turn in a line that outlives a restart.
+        rasa_only[INTAKE_JOURNAL_ENV] = str(var_dir / INTAKE_JOURNAL_FILE)
     where = token_file.relative_to(ROOT) if token_file.is_relative_to(ROOT) else token_file
     where_token = f"$(cat {where})" if KEYS[0].variable in made else "$RASA_API_TOKEN"
     if not production:

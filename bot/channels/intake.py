@@ -59,10 +59,10 @@ cannot hold the people behind it in silence. Replies the provider could not take
 overloaded) are kept with the message and handed over when it is back, before the message
 leaves its line (``held_replies``): a provider's outage delays answers, it does not lose them.
 
-Two lines: ``ProcessLine`` here (the embedded profile with ``CHANNEL_INTAKE=queue``; a restart
-loses what waits, which is why that profile takes each turn in its webhook by default) and
-``intake_redis.RedisLine`` (the production profile's default: Redis Streams, shared by every
-process).
+Three lines: ``ProcessLine`` here (one process's memory: a restart loses what waits, so it is
+what tests use), ``intake_sqlite.JournaledLine`` (`make run`'s: the same line, kept in a SQLite
+file so that it outlives a restart) and ``intake_redis.RedisLine`` (the production profile's:
+Redis Streams, shared by every process).
 """
 
 from __future__ import annotations
@@ -76,6 +76,7 @@ import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final, Protocol
 
 from rasa.core.channels.channel import UserMessage
@@ -310,6 +311,9 @@ class ProcessLine(Line):
         self._jumps: dict[str, tuple[int, float]] = {}
 
     async def put(self, job: Job) -> None:
+        self._put(job)
+
+    def _put(self, job: Job) -> None:
         person = job.conversation
         line = self._lines[partition_of(person, self.partitions)]
         if job.first:
@@ -926,15 +930,20 @@ def intake_for(
 ) -> Intake | None:
     """The intake of a connector whose replies go out by the provider's API: None when
     ``CHANNEL_INTAKE`` is ``direct``; Redis Streams in the production profile (``redis``),
-    else this process's line."""
+    else this process's line, kept in ``INTAKE_JOURNAL`` when one is given."""
     if settings.mode != "queue":
         return None
     if redis is not None:
-        # Imported here: the content runtime shares the channels' texts and has no redis package.
+        # Imported here, as the journal's below: each line's module builds on this one's Line.
         from bot.channels.intake_redis import RedisLine
 
         logger.info("%s: webhooks answered at once, turns from Redis Streams", channel)
         line: Line = RedisLine.connect(channel, settings.partitions, redis, settings.share)
+    elif settings.journal:
+        from bot.channels.intake_sqlite import JournaledLine
+
+        logger.info("%s: webhooks answered at once, turns from this process's kept line", channel)
+        line = JournaledLine(channel, Path(settings.journal), settings.partitions, settings.share)
     else:
         logger.info("%s: webhooks answered at once, turns from this process's line", channel)
         line = ProcessLine(settings.partitions, settings.share)

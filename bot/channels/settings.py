@@ -512,6 +512,8 @@ INTAKE_CLAIM_IDLE_ENV: Final = "INTAKE_CLAIM_IDLE_SECONDS"
 INTAKE_REPLY_HOLD_ENV: Final = "INTAKE_REPLY_HOLD_SECONDS"
 INTAKE_IN_LINE_PER_PERSON_ENV: Final = "INTAKE_IN_LINE_PER_PERSON"
 INTAKE_JUMPS_PER_PERSON_ENV: Final = "INTAKE_JUMPS_PER_PERSON"
+#: The SQLite file the embedded profile's line is kept in (bot/channels/intake_sqlite.py).
+INTAKE_JOURNAL_ENV: Final = "INTAKE_JOURNAL"
 INTAKE_MODES: Final = ("queue", "direct")
 
 
@@ -584,20 +586,26 @@ class IntakeSettings:
     reply_retry_seconds: tuple[float, ...] = (2.0, 5.0, 15.0, 30.0, 60.0)
     reply_hold_seconds: float = 900.0
     share: LineShare = LineShare()
+    #: Without Redis, the SQLite file the line is kept in across restarts ("": this process's
+    #: memory only, which a restart loses).
+    journal: str = ""
 
     @classmethod
     def load(cls, environ: Mapping[str, str] = os.environ) -> IntakeSettings:
         """``CHANNEL_INTAKE`` (``queue`` or ``direct``), the workers, the lines,
         ``QUEUE_NOTICE_SECONDS`` (10), ``INTAKE_CLAIM_IDLE_SECONDS`` (120),
-        ``INTAKE_REPLY_HOLD_SECONDS`` (900) and each person's share (``LineShare``).
+        ``INTAKE_REPLY_HOLD_SECONDS`` (900), each person's share (``LineShare``) and
+        ``INTAKE_JOURNAL``.
 
-        ``queue`` by default in the production profile (``REDIS_HOST`` set: the line is in
-        Redis Streams, Redis 6.2 or newer for XAUTOCLAIM), where surges come and a message
-        waiting in line outlives any one process. ``direct`` by default in the embedded
-        profile: its line would be in the one Rasa process's memory, so a restart would lose
-        messages the provider was already told were taken, where a webhook that waits for its
-        turn is simply sent again (docs/OPERATIONS.md, "Intake")."""
-        default = "queue" if environ.get("REDIS_HOST", "").strip() else "direct"
+        ``queue`` by default wherever the line outlives a restart: in the production profile
+        (``REDIS_HOST`` set: the line is in Redis Streams, Redis 6.2 or newer for XAUTOCLAIM),
+        and in `make run`, which keeps the one Rasa process's line in ``INTAKE_JOURNAL``
+        (``var/intake.db``). ``direct`` otherwise: a line only in a process's memory would
+        lose, at a restart, messages the provider was already told were taken, where a webhook
+        that waits for its turn is simply sent again (docs/OPERATIONS.md, "Intake")."""
+        journal = environ.get(INTAKE_JOURNAL_ENV, "").strip()
+        kept = journal or environ.get("REDIS_HOST", "").strip()
+        default = "queue" if kept else "direct"
         mode = environ.get(INTAKE_ENV, "").strip().lower() or default
         if mode not in INTAKE_MODES:
             raise SettingsError(f"{INTAKE_ENV} is {mode!r}; give queue or direct")
@@ -615,4 +623,5 @@ class IntakeSettings:
                 environ, INTAKE_REPLY_HOLD_ENV, cls.reply_hold_seconds
             ),
             share=LineShare.load(environ),
+            journal=journal,
         )

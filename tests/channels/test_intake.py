@@ -1,5 +1,6 @@
 """The webhook intake: providers answered at once, each person in order, urgent messages first,
-the wait said; in this process's line and in Redis Streams (the tests' own Redis server)."""
+the wait said; in this process's line, in the same kept in a SQLite journal (`make run`'s) and
+in Redis Streams (the tests' own Redis server)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from bot.channels.intake import (
     language_key,
     told_key,
 )
+from bot.channels.intake_sqlite import JournaledLine
 from bot.channels.kannel import KannelInput
 from bot.channels.redis_memory import RedisMemory
 from bot.channels.settings import (
@@ -179,12 +181,22 @@ class Lines:
         return self.make_line(partitions)
 
 
-@pytest.fixture(params=["process", "redis"])
+@pytest.fixture(params=["process", "journal", "redis"])
 async def lines(request: pytest.FixtureRequest) -> AsyncIterator[Lines]:
-    if request.param == "process":
+    if request.param in ("process", "journal"):
         made: dict[int, Line] = {}
         memory = ProcessMemory()
-        yield Lines(lambda n: made.setdefault(n, ProcessLine(n)), lambda: memory)
+        journal = request.getfixturevalue("tmp_path") / "intake.db"
+
+        def make(n: int) -> Line:
+            if n not in made:
+                kept = request.param == "journal"
+                made[n] = JournaledLine(f"telegram{n}", journal, n) if kept else ProcessLine(n)
+            return made[n]
+
+        yield Lines(make, lambda: memory)
+        for line in made.values():
+            await line.close()
         return
     from bot.channels.intake_redis import RedisLine
 

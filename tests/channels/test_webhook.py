@@ -310,7 +310,7 @@ def test_a_connector_without_a_hook_cannot_be_made(hook: str) -> None:
 def test_a_queued_connector_without_an_intake_hook_cannot_be_made_even_without_a_line(
     hook: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("CHANNEL_INTAKE", "direct")  # make run: no line that would call it
+    monkeypatch.setenv("CHANNEL_INTAKE", "direct")  # no line that would call it
     connector = written_without(HomingPigeon, QueuedInput, hook)
     with pytest.raises(TypeError, match=f"abstract method.* {hook}"):
         connector(PigeonSettings(KEY))

@@ -13,11 +13,14 @@ from tests.runtimes import require_runtime
 
 require_runtime(__file__)  # before the imports below fail in the other runtime's venv
 
+import contextlib
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
+import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -28,7 +31,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
 from scripts.browser import CHROMIUM, CHROMIUM_ARGS
-from scripts.stack import ROOT, Stack, seeded_embedded_stack
+from scripts.stack import INTAKE_JOURNAL_ENV, ROOT, Stack, seeded_embedded_stack
 
 pytestmark = pytest.mark.integration
 
@@ -81,6 +84,23 @@ class Running:
         )
         with urllib.request.urlopen(request, timeout=60) as response:
             return list(json.loads(response.read()))
+
+
+def wait_for_the_line(stack: Stack, timeout: float = 60.0) -> None:
+    """Until `make run`'s line of queued messages (Telegram, WhatsApp, the SMS channels) is
+    empty: their provider has its 200 before the turn, and a message leaves the line only once
+    its replies were handed to the provider. Nothing to wait for without the line."""
+    journal = stack.rasa_env.get(INTAKE_JOURNAL_ENV)
+    if not journal:
+        return
+    deadline = time.monotonic() + timeout
+    while True:
+        with contextlib.closing(sqlite3.connect(journal)) as db:
+            waiting = db.execute("SELECT count(*) FROM intake_line").fetchone()[0]
+        if not waiting:
+            return
+        assert time.monotonic() < deadline, f"{waiting} messages still in line after {timeout} s"
+        time.sleep(0.05)
 
 
 def start_running(

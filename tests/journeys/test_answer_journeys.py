@@ -29,7 +29,14 @@ from scripts.fake_providers import (
     telegram_update,
 )
 from scripts.stack import ROOT, free_port
-from tests.journeys.conftest import MODEL, Phone, Running, screenshot, start_running
+from tests.journeys.conftest import (
+    MODEL,
+    Phone,
+    Running,
+    screenshot,
+    start_running,
+    wait_for_the_line,
+)
 
 #: A published answer is found within this many seconds, in every process.
 FOUND_WITHIN = 5.0
@@ -105,6 +112,7 @@ def telegram(running: Running, providers: FakeProviders, chat: int, text: str) -
     )
     with urllib.request.urlopen(request, timeout=60) as response:
         assert response.status == 200
+    wait_for_the_line(running.stack)
     sent = providers.to("telegram", str(chat))[before:]
     return "\n".join(part for r in sent for part in (r.text, *r.buttons))
 

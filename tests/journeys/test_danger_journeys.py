@@ -32,7 +32,14 @@ from scripts.fake_providers import (
     telegram_update,
 )
 from scripts.stack import ROOT, free_port
-from tests.journeys.conftest import MODEL, Phone, Running, screenshot, start_running
+from tests.journeys.conftest import (
+    MODEL,
+    Phone,
+    Running,
+    screenshot,
+    start_running,
+    wait_for_the_line,
+)
 from tests.journeys.test_handoff_journeys import write
 from tests.journeys.test_sms_journeys import SmsStack
 
@@ -63,6 +70,7 @@ class DangerStack:
         )
         with urllib.request.urlopen(request, timeout=60) as response:
             assert response.status == 200
+        wait_for_the_line(self.running.stack)
         return "\n".join(r.text for r in self.providers.to("telegram", str(chat))[before:])
 
     def priority(self, text: str) -> list[int]:

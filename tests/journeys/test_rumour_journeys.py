@@ -34,7 +34,14 @@ from scripts.fake_providers import (
     telegram_update,
 )
 from scripts.stack import ROOT, free_port
-from tests.journeys.conftest import MODEL, Phone, Running, screenshot, start_running
+from tests.journeys.conftest import (
+    MODEL,
+    Phone,
+    Running,
+    screenshot,
+    start_running,
+    wait_for_the_line,
+)
 
 REPLY_TIMEOUT_MS = 60_000
 #: The demo's source for the Canada rumour, named in every language.
@@ -84,6 +91,7 @@ def telegram(
     )
     with urllib.request.urlopen(request, timeout=60) as response:
         assert response.status == 200
+    wait_for_the_line(running.stack)
     sent = providers.to("telegram", str(chat))[before:]
     return "\n".join(part for r in sent for part in (r.text, *r.buttons))
 

@@ -29,7 +29,7 @@ from kernel.lang.letters import TO_ASCII_DIGITS
 from kernel.sms_segments import encoding, segment_count
 from scripts.fake_providers import SMS_SECRET, FakeProviders, ProvidersInThread
 from scripts.stack import ROOT, Stack, free_port
-from tests.journeys.conftest import Phone, screenshot, start_running
+from tests.journeys.conftest import Phone, screenshot, start_running, wait_for_the_line
 
 pytestmark = pytest.mark.integration
 
@@ -55,6 +55,7 @@ class SmsStack:
         )
         with urllib.request.urlopen(request, timeout=60) as response:
             assert response.status == 200
+        wait_for_the_line(self.stack)
         return [r.text for r in self.providers.received[before:] if r.to == sender]
 
 
