@@ -22,7 +22,7 @@ MODEL_INPUTS := config.yml $(wildcard bot/domain/*.yml) $(shell find data -name 
 .PHONY: help setup run db purge train lint mypy check test test-unit validate validate-if-changed test-nlu test-stories test-followups \
 	test-integration journeys danger-model deps deps-check axe-core bench bench-nlu bench-content bench-alerts \
 	bench-action-secret bench-action-server bench-memory bench-mailbox bench-console bench-cases bench-sms bench-load bench-surge bench-language bench-urgency bench-claims bench-answers bench-locks \
-	bench-webchat bench-embed bench-fairness chaos cluster cluster-if-root clean screenshots
+	bench-webchat bench-embed bench-fairness bench-line chaos cluster cluster-if-root clean screenshots
 
 help:
 	@echo "make run    start the assistant (action server :5055, Rasa :5005) until Ctrl-C"
@@ -60,6 +60,7 @@ help:
 	@echo "make bench-load  full stack under load: make run's setup, production (PostgreSQL, Redis,"
 	@echo "            several workers) and stock Rasa side by side (BENCH_DURATION=60 BENCH_CONCURRENCY=50)"
 	@echo "make bench-surge production on Telegram at 3x its capacity, direct vs queued intake"
+	@echo "make bench-line  what keeping make run's line in SQLite costs a message, beside memory"
 	@echo "            (BENCH_SURGE_SECONDS=60 BENCH_SURGE_FACTOR=3 BENCH_SURGE_CAPACITY_SECONDS=30)"
 	@echo "make bench-fairness  one person's flood against everyone else's answers, the line as it"
 	@echo "            was vs each person's share (production, Telegram); the editors' rumour page"
@@ -122,7 +123,8 @@ run: setup db train
 # .venv/bot's interpreter. Each script is checked with the venv that runs it. `make mypy` is also
 # the pre-commit hook (.pre-commit-config.yaml), so it needs the venvs but never builds them.
 BOT_SCRIPTS := scripts/bench_nlu.py scripts/bench_language_hold.py scripts/bench_channel_memory.py scripts/dated_stories.py \
-	scripts/bench_tracker_read.py scripts/bench_lock_store.py scripts/train_danger.py scripts/bench_webchat.py
+	scripts/bench_tracker_read.py scripts/bench_lock_store.py scripts/train_danger.py scripts/bench_webchat.py \
+	scripts/bench_line.py
 MYPY_ACTIONS := actions kernel $(filter-out $(BOT_SCRIPTS),$(wildcard scripts/*.py)) scripts/loadtest scripts/cluster
 MYPY_BOT := bot $(BOT_SCRIPTS)
 
@@ -402,6 +404,11 @@ BENCH_SURGE_SECONDS ?= 60
 BENCH_SURGE_FACTOR ?= 3
 BENCH_SURGE_CAPACITY_SECONDS ?= 30
 BENCH_SURGE_MODES ?= direct,queue
+# The embedded line kept in SQLite (INTAKE_JOURNAL) beside the line in memory, in one run.
+BENCH_LINE_MESSAGES ?= 5000
+bench-line: .venv/bot/.installed
+	$(BOT)/python scripts/bench_line.py --messages $(BENCH_LINE_MESSAGES)
+
 bench-surge: setup $(MODEL)
 	@mkdir -p results
 	$(ACT)/python scripts/bench_surge.py --seconds $(BENCH_SURGE_SECONDS) \
