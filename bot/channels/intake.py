@@ -88,6 +88,7 @@ from bot.channels.turns import (
     Assistant,
     OnNewMessage,
     Outcome,
+    ReplyHooks,
     TurnReplies,
     conversation_language,
 )
@@ -432,7 +433,7 @@ class Queueable(Protocol):
     def from_queue(self, data: dict[str, Any]) -> Any: ...
 
     async def take(
-        self, message: Any, on_new_message: OnNewMessage, agent: Assistant
+        self, message: Any, on_new_message: OnNewMessage, agent: Assistant, hooks: ReplyHooks
     ) -> Outcome: ...
 
     async def say(self, message: Any, text: str) -> None: ...
@@ -655,12 +656,12 @@ class Intake:
         async def observed(message: UserMessage) -> Any:
             if isinstance(message.output_channel, TurnReplies):
                 outputs.append(message.output_channel)
-                message.output_channel.on_first_delivery = replied
-                message.output_channel.hold = True
             return await on_new_message(message)
 
+        hooks = ReplyHooks(on_first_delivery=replied, hold=True)
         while True:
-            outcome = await connector.take(connector.from_queue(job.data), observed, agent)
+            message = connector.from_queue(job.data)
+            outcome = await connector.take(message, observed, agent, hooks)
             if outcome is not Outcome.UNANSWERED or (outputs and outputs[-1].held):
                 break
             pause = next(pauses, None)

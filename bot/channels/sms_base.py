@@ -22,9 +22,11 @@ from bot.channels.alerts import custom_payload_in_reply
 from bot.channels.intake import Queued
 from bot.channels.transport import ProviderApi
 from bot.channels.turns import (
+    IN_THE_WEBHOOK,
     Assistant,
     OnNewMessage,
     Outcome,
+    ReplyHooks,
     TurnReplies,
     take_turn,
     user_message,
@@ -168,10 +170,11 @@ async def take_text_turn(
     metadata: Mapping[str, Any],
     hotline: str | None,
     person: str | None = None,
+    hooks: ReplyHooks = IN_THE_WEBHOOK,
 ) -> Outcome:
     """One user message: the channel answers empty messages and MORE, the bot the rest."""
     conversation, channel = output.conversation, output.name()
-    replies = TurnReplies(output, channel)
+    replies = TurnReplies(output, channel, hooks)
     incoming = await output.renderer.incoming(conversation, text)
     if incoming.text is None:
         logger.info("%s: channel reply to %s", channel, conversation)
@@ -234,7 +237,11 @@ class GatewayTurns(ABC):
         await self.output_for(inbound).send_response(inbound.conversation, response)
 
     async def take(
-        self, inbound: GatewayInbound, on_new_message: OnNewMessage, agent: Assistant
+        self,
+        inbound: GatewayInbound,
+        on_new_message: OnNewMessage,
+        agent: Assistant,
+        hooks: ReplyHooks = IN_THE_WEBHOOK,
     ) -> Outcome:
         message = inbound.message
         return await take_text_turn(
@@ -247,4 +254,5 @@ class GatewayTurns(ABC):
             # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
             metadata={"transport": "sms"},
             person=message.sender,
+            hooks=hooks,
         )

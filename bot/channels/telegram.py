@@ -46,9 +46,11 @@ from bot.channels.transport import (
     secrets_match,
 )
 from bot.channels.turns import (
+    IN_THE_WEBHOOK,
     Assistant,
     OnNewMessage,
     Outcome,
+    ReplyHooks,
     TurnReplies,
     conversation_language,
     take_turn,
@@ -401,11 +403,15 @@ class TelegramInput(QueuedInput[TelegramSettings, Incoming]):
         await output.send_response(output.conversation, response)
 
     async def take(
-        self, incoming: Incoming, on_new_message: OnNewMessage, agent: Assistant
+        self,
+        incoming: Incoming,
+        on_new_message: OnNewMessage,
+        agent: Assistant,
+        hooks: ReplyHooks = IN_THE_WEBHOOK,
     ) -> Outcome:
         output = self._output(incoming)
         conversation = output.conversation
-        replies = TurnReplies(output, self.name())
+        replies = TurnReplies(output, self.name(), hooks)
         if incoming.callback_query_id:
             await replies.attempt(
                 conversation, output.answer_callback_query(incoming.callback_query_id)

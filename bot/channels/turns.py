@@ -26,6 +26,7 @@ import enum
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
 from rasa.core.channels.channel import OutputChannel, UserMessage
@@ -101,6 +102,24 @@ class Outcome(enum.Enum):
     UNANSWERED = "unanswered"
 
 
+@dataclass(frozen=True)
+class ReplyHooks:
+    """What the intake asks of a queued turn's replies; nothing when a webhook takes the turn.
+
+    ``on_first_delivery`` is called once, when the provider took the turn's first visible reply
+    (from then on a worker that dies must not let the turn be run again); with ``hold``, a
+    visible reply the provider could not take for now (``ProviderFailure.passing``) is kept in
+    ``TurnReplies.held``, and so is every reply after it, in order, for the intake to hand over
+    later (``held_replies``)."""
+
+    on_first_delivery: Callable[[], Awaitable[None]] | None = None
+    hold: bool = False
+
+
+#: A turn taken in its webhook: no hooks.
+IN_THE_WEBHOOK: Final = ReplyHooks()
+
+
 class TurnReplies(OutputChannel):
     """The connector's output while a person's own message is answered.
 
@@ -111,9 +130,12 @@ class TurnReplies(OutputChannel):
     a person who blocked the bot. Counts what the person was shown, for ``take_turn``.
     """
 
-    def __init__(self, output: OutputChannel, channel: str) -> None:
+    def __init__(
+        self, output: OutputChannel, channel: str, hooks: ReplyHooks = IN_THE_WEBHOOK
+    ) -> None:
         self.output = output
         self.channel = channel
+        self.hooks = hooks
         #: For an output that folds replies: the last text reply, sent when the next one
         #: comes and does not fit with it, or when the turn ends (``finish``).
         self._held: dict[str, Any] | None = None
@@ -130,13 +152,7 @@ class TurnReplies(OutputChannel):
         #: The language named by the last visible reply that names one (None: none did),
         #: for what the connector says by itself later (``intake``: the notice of the wait).
         self.named_language: str | None = None
-        #: Called once, when the provider took the turn's first visible reply (``intake``:
-        #: from then on a worker that dies must not let the turn be run again).
-        self.on_first_delivery: Callable[[], Awaitable[None]] | None = None
-        #: Set by the intake, which hands them over later (``held_replies``): a visible reply
-        #: the provider could not take for now (``ProviderFailure.passing``) is kept in
-        #: ``held``, and so is every reply after it, in order.
-        self.hold = False
+        #: With ``hooks.hold``: the replies the provider could not take for now, in order.
         self.held: list[dict[str, Any]] = []
 
     def name(self) -> str:  # type: ignore[override]  # Rasa asks the instance (responses per channel)
@@ -178,7 +194,7 @@ class TurnReplies(OutputChannel):
         if self.held:
             self.held.append(dict(message))  # behind the one that waits for the provider
             return
-        kept = dict(message) if self.hold else None  # Rasa's send_response pops what it sends
+        kept = dict(message) if self.hooks.hold else None  # Rasa's send_response pops what it sends
         failure = await self._attempt(
             recipient_id, self.output.send_response(recipient_id, message)
         )
@@ -214,8 +230,8 @@ class TurnReplies(OutputChannel):
     async def _shown(self, shown: bool) -> None:
         if shown:
             self.delivered += 1
-            if self.delivered == 1 and self.on_first_delivery is not None:
-                await self.on_first_delivery()
+            if self.delivered == 1 and self.hooks.on_first_delivery is not None:
+                await self.hooks.on_first_delivery()
 
 
 def user_message(

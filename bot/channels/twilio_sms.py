@@ -44,7 +44,7 @@ from bot.channels.settings import TwilioSettings
 from bot.channels.sms_base import TextMessageOutput, answerable, phone_key, take_text_turn
 from bot.channels.statuses import StatusLog, provider_status
 from bot.channels.transport import MalformedRequest, ProviderApi, parse_form
-from bot.channels.turns import Assistant, OnNewMessage, Outcome
+from bot.channels.turns import IN_THE_WEBHOOK, Assistant, OnNewMessage, Outcome, ReplyHooks
 from bot.channels.webhook import Forged, Inbound, QueuedInput, Received, Refused, read_parsed
 from kernel.delivery_statuses import person_gone
 from kernel.sms_render import ReplyMemory, ReplyRenderer
@@ -376,7 +376,11 @@ class TwilioSmsInput(QueuedInput[TwilioSettings, TwilioMessage]):
         await output.send_response(output.conversation, response)
 
     async def take(
-        self, message: TwilioMessage, on_new_message: OnNewMessage, agent: Assistant
+        self,
+        message: TwilioMessage,
+        on_new_message: OnNewMessage,
+        agent: Assistant,
+        hooks: ReplyHooks = IN_THE_WEBHOOK,
     ) -> Outcome:
         output, text = self._output(message)
         whatsapp = message.sender.startswith(WHATSAPP_PREFIX)
@@ -391,4 +395,5 @@ class TwilioSmsInput(QueuedInput[TwilioSettings, TwilioMessage]):
             # No language hint: +93 numbers write Dari and Pashto alike (docs/SMS.md).
             metadata={"transport": "whatsapp" if whatsapp else "sms"},
             person=number,
+            hooks=hooks,
         )

@@ -63,7 +63,7 @@ from bot.channels.transport import (
     read_body,
     webhook_blueprint,
 )
-from bot.channels.turns import Assistant, OnNewMessage, Outcome
+from bot.channels.turns import IN_THE_WEBHOOK, Assistant, OnNewMessage, Outcome, ReplyHooks
 from kernel.memory import ChannelMemory, ProcessMemory
 
 logger = logging.getLogger(__name__)
@@ -346,8 +346,15 @@ class QueuedInput(WebhookInput[S, M]):
         return await self.take(message, on_new_message, request.app.ctx.agent)
 
     @abstractmethod
-    async def take(self, message: M, on_new_message: OnNewMessage, agent: Assistant) -> Outcome:
-        """The turn of one message without its request: what the intake's workers call."""
+    async def take(
+        self,
+        message: M,
+        on_new_message: OnNewMessage,
+        agent: Assistant,
+        hooks: ReplyHooks = IN_THE_WEBHOOK,
+    ) -> Outcome:
+        """The turn of one message without its request: what the intake's workers call, with
+        the ``hooks`` its replies need there."""
 
     def queues(self, message: M) -> bool:
         """Whether ``message`` waits in line when there is one: a person's message does; what

@@ -54,9 +54,11 @@ from bot.channels.transport import (
     secrets_match,
 )
 from bot.channels.turns import (
+    IN_THE_WEBHOOK,
     Assistant,
     OnNewMessage,
     Outcome,
+    ReplyHooks,
     TurnReplies,
     conversation_language,
     take_turn,
@@ -465,7 +467,11 @@ class WhatsAppInput(QueuedInput[WhatsAppSettings, Notified]):
         await output.send_response(conversation, response)
 
     async def take(
-        self, notified: Notified, on_new_message: OnNewMessage, agent: Assistant
+        self,
+        notified: Notified,
+        on_new_message: OnNewMessage,
+        agent: Assistant,
+        hooks: ReplyHooks = IN_THE_WEBHOOK,
     ) -> Outcome:
         """A person's turn; the statuses item (never in line, ``queues``) recorded."""
         if notified.statuses:
@@ -473,7 +479,7 @@ class WhatsAppInput(QueuedInput[WhatsAppSettings, Notified]):
             return Outcome.ANSWERED
         message, sender = notified.message, notified.sender
         output, conversation = self._output(notified)
-        replies = TurnReplies(output, self.name())
+        replies = TurnReplies(output, self.name(), hooks)
         text = _text_of(message)
         if text is None:
             if message["type"] in MEDIA_TYPES:

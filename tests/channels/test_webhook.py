@@ -32,7 +32,16 @@ from sanic.response import HTTPResponse
 from bot.channels.intake import Intake, ProcessLine, Queued
 from bot.channels.settings import IntakeSettings
 from bot.channels.transport import MalformedRequest, ProviderApi, ProviderFailure, parse_json
-from bot.channels.turns import Assistant, OnNewMessage, Outcome, take_turn, user_message
+from bot.channels.turns import (
+    IN_THE_WEBHOOK,
+    Assistant,
+    OnNewMessage,
+    Outcome,
+    ReplyHooks,
+    TurnReplies,
+    take_turn,
+    user_message,
+)
 from bot.channels.webchat import WebchatInput
 from bot.channels.webhook import NOT_ANSWERED, Inbound, QueuedInput, Received, WebhookInput
 from tests.channels.channel_support import EVERY_CONNECTOR_ENV, FakeBot, replying, serve_channel
@@ -111,11 +120,14 @@ class Pigeon(WebhookInput[PigeonSettings, dict[str, Any]]):
         return await self.take(message, on_new_message, request.app.ctx.agent)
 
     async def take(
-        self, message: dict[str, Any], on_new_message: OnNewMessage, agent: Assistant
+        self,
+        message: dict[str, Any],
+        on_new_message: OnNewMessage,
+        agent: Assistant,
+        hooks: ReplyHooks = IN_THE_WEBHOOK,
     ) -> Outcome:
-        incoming = user_message(
-            message["text"], PigeonOutput(self.loft), message["from"], input_channel="pigeon"
-        )
+        replies = TurnReplies(PigeonOutput(self.loft), "pigeon", hooks)
+        incoming = user_message(message["text"], replies, message["from"], input_channel="pigeon")
         return await take_turn(incoming, on_new_message, agent)
 
     def answer(self, received: Received[dict[str, Any]]) -> HTTPResponse:
