@@ -18,8 +18,13 @@ leaves a question (:func:`asks_more`) for the assistant to answer after the help
 What is **not now** is no danger: a clause naming a year before the evacuation ("injured in 2018
 in the army"); a message saying it is over or long past ("she is fine now", «پارسال», "os jor
 de": no wound nor loss in it counts, a threat still does); a threat seen on a video, heard on the
-radio or as a rumour (news, not one's own). And the classifier is not asked about a message with
-no word of the lexicon in it but a thing's ("East Gate, North Gate, Baron Hotel side").
+radio or as a rumour (news, not one's own). Nor is a threat the message says came and went
+without harm ("asked some questions and left, everyone ok", «او لاړل»: ``GONE``), one asked about
+as hearsay ("is it true?", «راست است»: ``HEARSAY``) or told of weeks back ("last month",
+«هفته گذشته»: ``PAST``), unless the message says it is still on ("they will come back tonight",
+«بیا راځو»: ``STILL_THREAT``; or harm done, for the first and last: ``HARM``). And the
+classifier is not asked about a message with no word of the lexicon in it but a thing's ("East
+Gate, North Gate, Baron Hotel side"), nor about one whose threat these set aside.
 
 Someone **taken** ("they took my husband", «بردنش», «یې بوتلو») is a threat, unless the message
 also says that nobody knows where they are now (a ``missing`` word: "no news", «هیچ درکش نیست»):
@@ -44,7 +49,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import cache, lru_cache
 from typing import Final
@@ -53,10 +58,15 @@ from kernel.danger_classifier import guess
 from kernel.lang.codes import ENGLISH
 from kernel.lang.danger_words import (
     DANGER_WORDS,
+    GONE,
+    HARM,
+    HEARSAY,
+    PAST,
     QUESTION_OPENERS,
     QUESTION_WORDS,
     REPORTS,
     RESOLVED,
+    STILL_THREAT,
     TAKEN,
     DangerWords,
     Pair,
@@ -171,6 +181,11 @@ Role = tuple[str, str, int]
 _THING: Final[Role] = ("", "thing", 0)
 _REPORT: Final[Role] = ("", "report", 0)
 _RESOLVED: Final[Role] = ("", "resolved", 0)
+_HEARSAY: Final[Role] = ("", "hearsay", 0)
+_GONE: Final[Role] = ("", "gone", 0)
+_STILL: Final[Role] = ("", "still", 0)
+_HARM: Final[Role] = ("", "harm", 0)
+_PAST: Final[Role] = ("", "past", 0)
 #: What a message read as over (:data:`RESOLVED`) no longer speaks of.
 _OVER: Final = frozenset({Danger.MISSING, Danger.MEDICAL})
 
@@ -190,7 +205,15 @@ def _roles() -> dict[Phrase, set[Role]]:
                 for side in ("who", "what"):
                     for form in _forms(getattr(pair, side), lexicon.endings):
                         roles.setdefault(form, set()).add((key, side, n))
-    for table, role in ((REPORTS, _REPORT), (RESOLVED, _RESOLVED)):
+    for table, role in (
+        (REPORTS, _REPORT),
+        (RESOLVED, _RESOLVED),
+        (HEARSAY, _HEARSAY),
+        (GONE, _GONE),
+        (STILL_THREAT, _STILL),
+        (HARM, _HARM),
+        (PAST, _PAST),
+    ):
         for language, phrases in table.items():
             for form in _forms(phrases, DANGER_WORDS[language].endings):
                 roles.setdefault(form, set()).add(role)
@@ -377,6 +400,8 @@ class _Sentence:
             for length, phrases in longer:
                 for role in phrases.get(tuple(sentence[i : i + length]), ()):
                     found.setdefault(role, []).append((i, i + length))
+        #: Whether a clause's words of a kind were dropped as past (see _forget_the_past).
+        self.forgot = False
         self._forget_the_past()
         self.things = [start for start, _ in found.get(_THING, ())]
         self._spans: dict[Role, list[Span]] = {}
@@ -386,14 +411,40 @@ class _Sentence:
         """Drop what the clauses naming a year before the evacuation say: an old wound, a
         brother lost for a week in 2019 and back since, are no danger now."""
         past = {self.clause[i] for i, word in enumerate(self.words) if _PAST_YEAR.fullmatch(word)}
+        self._forget(past, lambda role: True)
+
+    def forget_past_threats(self) -> None:
+        """Drop the threats the clauses naming a time weeks or months ago tell of ("followed
+        last month in Mazar", «هفته گذشته طالبان به کوچه ما آمدند»): called when nothing in the
+        message says the threat is still on. Someone taken then is taken still."""
+        past = {self.clause[start] for start, _ in self.found.get(_PAST, ())}
+        self._forget(past, lambda role: role[0] == Danger.THREAT.value)
+
+    def _forget(self, past: set[int], of: Callable[[Role], bool]) -> None:
         if not past:
             return
         for role, spans in list(self.found.items()):
+            if not of(role):
+                continue
             kept = [span for span in spans if self.clause[span[0]] not in past]
+            if len(kept) < len(spans) and role[0]:
+                self.forgot = True
             if kept:
                 self.found[role] = kept
             else:
                 del self.found[role]
+
+    @property
+    def hearsaid(self) -> bool:
+        """Whether the threats the sentence tells of are what others say or a question whether
+        the news is true ("my neighbour said they search cars at the checkpoint, is it true?"),
+        with nothing in it saying a threat is still on."""
+        found = self.found
+        return (
+            _HEARSAY in found
+            and _STILL not in found
+            and any(role[0] in _REPORTED_KINDS for role in found)
+        )
 
     @property
     def named(self) -> bool:
@@ -421,7 +472,9 @@ class _Sentence:
         """Whether the sentence speaks of ``key``: a phrase alone, or a pair close together."""
         if key not in self._has:
             found = self.found
-            reported = key in _REPORTED_KINDS and _REPORT in found
+            reported = key in _REPORTED_KINDS and (
+                _REPORT in found or (_HEARSAY in found and _STILL not in found)
+            )
             self._has[key] = not reported and (
                 bool(self.spans(key, "alone"))
                 or any(
@@ -490,7 +543,24 @@ def _sentences(text: str) -> list[_Sentence]:
                     sentences.append(clauses)
                 fragment = short and sum(map(len, sentences[-1][-1:])) <= _FRAGMENT
                 clauses = []
-    return [_Sentence(clauses) for clauses in sentences]
+    read = [_Sentence(clauses) for clauses in sentences]
+    if not _still(read):
+        for sentence in read:
+            sentence.forget_past_threats()
+    return read
+
+
+def _still(sentences: list[_Sentence]) -> bool:
+    """Whether the message says a threat is still on or harm was done: a threat to come ("they
+    will come back tonight"), someone hunted or hiding, a plea for help; beaten, threatened."""
+    return any(_STILL in s.found or _HARM in s.found for s in sentences)
+
+
+def _gone(sentences: list[_Sentence]) -> bool:
+    """Whether the message says the armed men came and went and did no harm ("asked some
+    questions and left, everyone ok", «رها کردند», «او لاړل»), and not that a threat is still
+    on."""
+    return any(_GONE in s.found for s in sentences) and not _still(sentences)
 
 
 def _over(sentences: list[_Sentence]) -> bool:
@@ -503,6 +573,8 @@ def _kinds(sentences: list[_Sentence]) -> set[Danger]:
     """The kinds ``sentences`` speak of, someone taken counted as missing or as a threat; a
     wound or a loss the message says is over, none."""
     kinds = {kind for kind in Danger if any(s.has(kind.value) for s in sentences)}
+    if _gone(sentences):
+        kinds.discard(Danger.THREAT)  # they came and went; someone taken is taken still
     if any(s.has(TAKEN) for s in sentences):
         unheard_of = any(
             s.spans(Danger.MISSING.value, "what", n)
@@ -531,8 +603,17 @@ def dangers(text: str) -> tuple[Danger, ...]:
     found = _kinds(sentences)
     if found:
         return tuple(kind for kind in Danger if kind in found)
-    if _over(sentences) or not any(sentence.named for sentence in sentences):
-        return ()  # over, or a list of places: nothing the classifier was trained to tell
+    if (
+        _over(sentences)
+        or _gone(sentences)
+        or any(sentence.forgot for sentence in sentences)
+        or (
+            any(sentence.hearsaid for sentence in sentences)
+            and not any(_STILL in sentence.found for sentence in sentences)
+        )
+        or not any(sentence.named for sentence in sentences)
+    ):
+        return ()  # over, gone, past, hearsay, or a list of places: not the classifier's to tell
     kind = guess(folded(text))
     return () if kind is None else (Danger(kind),)
 

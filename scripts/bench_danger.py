@@ -37,7 +37,7 @@ _ANNOTATION: Final = re.compile(r"\[([^\]]*)\](?:\{[^}]*\}|\([^)]*\))")
 #: The NLU's held-out questions (tests/nlu/heldout): everyday messages in every slice.
 HELD_OUT_QUESTIONS: Final = ROOT / "tests" / "nlu" / "heldout"
 #: The development splits, tuned and trained on (scripts/train_danger.py), each by another writer.
-DEVELOPMENT: Final = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6")
+DEVELOPMENT: Final = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7")
 SPLITS: Final = (*DEVELOPMENT, "test")
 SLICES: Final = ("en", "prs", "prs-Latn", "ps", "ps-Latn")
 CALM: Final = "calm"
