@@ -2,9 +2,9 @@
 urgent-case words (kernel/case_urgency.py), which know no kinds and were all there was before, and
 beside the danger words without the classifier behind them (kernel/danger_classifier.py).
 
-    .venv/actions/bin/python scripts/bench_danger.py [--misses dev|dev2|…|dev6]
+    .venv/actions/bin/python scripts/bench_danger.py [--misses dev|dev2|…|dev7]
 
-Reads tests/nlu/danger/<split>/<slice>.yml — ``dev`` to ``dev6`` (by other writers: tuned on,
+Reads tests/nlu/danger/<split>/<slice>.yml — ``dev`` to ``dev7`` (by other writers: tuned on,
 each scored once before it was), ``test`` (written apart, never tuned on) — each with
 ``missing``, ``medical``, ``threat`` and ``calm`` messages. Prints a Markdown table per split:
 for each slice and kind, recall (its messages found as that kind) and precision (of the messages
