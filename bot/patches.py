@@ -55,7 +55,7 @@ class Patch:
         return self.replaces.rpartition(".")[2].rpartition(":")[2]
 
 
-#: redis-py's connection, overridden by the intake's line (``intake_redis.LetGoConnection``).
+#: redis-py's connection, overridden by the intake's line (``intake/redis_line.LetGoConnection``).
 LET_GO_CONNECTION: Final = Patch(
     "redis.asyncio.connection:Connection._connect",
     "redis.asyncio.connection:Connection.connect",

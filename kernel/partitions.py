@@ -1,4 +1,4 @@
-"""Which of the intake's lines a conversation falls in (bot/channels/intake.py).
+"""Which of the intake's lines a conversation falls in (bot/channels/intake/).
 
 Standard library only: the benchmarks and tests that pick people sharing a line run in the
 content runtime, which has no Rasa.

@@ -4,7 +4,7 @@
     .venv/bot/bin/python scripts/bench_line.py [--messages 5000]
 
 Why: with ``INTAKE_JOURNAL`` every message a provider sends is written to a SQLite file before
-its webhook is answered, and struck off after its turn (bot/channels/intake_sqlite.py). The
+its webhook is answered, and struck off after its turn (bot/channels/intake/kept_line.py). The
 write sits on the webhook's path, so it must stay far below a turn (~100 ms of CPU) and below
 what makes a provider wait. Both lines run in one process, one after the other, twice each
 (the machine is noisy): ``--messages`` messages of ``--people`` people put, then each taken and
@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.channels.intake import Job, Line, ProcessLine  # noqa: E402
-from bot.channels.intake_sqlite import JournaledLine  # noqa: E402
+from bot.channels.intake.kept_line import JournaledLine  # noqa: E402
+from bot.channels.intake.line import Job, Line, ProcessLine  # noqa: E402
 from bot.channels.settings import LineShare  # noqa: E402
 
 PARTITIONS = 16

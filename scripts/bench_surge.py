@@ -11,7 +11,7 @@ twice, that Telegram's webhook is answered before it gives up and sends again, a
 who must wait are told so, in their language.
 
 Each mode (``CHANNEL_INTAKE=direct``: the turn before the webhook's answer; ``queue``: the
-answer at once, the turn from Redis Streams, bot/channels/intake.py) runs on its own fresh
+answer at once, the turn from Redis Streams, bot/channels/intake/) runs on its own fresh
 production stack (endpoints.production.yml: PostgreSQL tracker store, Redis lock store and
 intake, ``--rasa-workers`` Rasa workers, one action server, PostgreSQL content database) with
 the Telegram channel and a fake Bot API on loopback that records every ``sendMessage`` with its

@@ -20,7 +20,7 @@ from sanic.request import Request
 from sanic.response import HTTPResponse
 
 from bot.channels.blueprints import Blueprint
-from bot.channels.intake import Intake
+from bot.channels.intake.worker import Intake
 from kernel.metrics import CONTENT_TYPE, METRICS_PATH, exposition, name, refusal
 
 logger = logging.getLogger(__name__)

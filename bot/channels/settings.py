@@ -502,7 +502,7 @@ class WebchatSettings:
         )
 
 
-#: How the providers' webhooks are taken (bot/channels/intake.py): ``queue`` answers the
+#: How the providers' webhooks are taken (bot/channels/intake/): ``queue`` answers the
 #: provider at once and turns the message later, ``direct`` turns it before answering.
 INTAKE_ENV: Final = "CHANNEL_INTAKE"
 INTAKE_WORKERS_ENV: Final = "INTAKE_WORKERS"
@@ -512,7 +512,7 @@ INTAKE_CLAIM_IDLE_ENV: Final = "INTAKE_CLAIM_IDLE_SECONDS"
 INTAKE_REPLY_HOLD_ENV: Final = "INTAKE_REPLY_HOLD_SECONDS"
 INTAKE_IN_LINE_PER_PERSON_ENV: Final = "INTAKE_IN_LINE_PER_PERSON"
 INTAKE_JUMPS_PER_PERSON_ENV: Final = "INTAKE_JUMPS_PER_PERSON"
-#: The SQLite file the embedded profile's line is kept in (bot/channels/intake_sqlite.py).
+#: The SQLite file the embedded profile's line is kept in (bot/channels/intake/kept_line.py).
 INTAKE_JOURNAL_ENV: Final = "INTAKE_JOURNAL"
 INTAKE_MODES: Final = ("queue", "direct")
 

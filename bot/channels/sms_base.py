@@ -19,7 +19,7 @@ from rasa.core.channels.channel import OutputChannel
 
 from bot.channels.addresses import AddressBook
 from bot.channels.alerts import custom_payload_in_reply
-from bot.channels.intake import Queued
+from bot.channels.intake.line import Queued
 from bot.channels.transport import ProviderApi
 from bot.channels.turns import (
     IN_THE_WEBHOOK,

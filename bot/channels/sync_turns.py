@@ -29,7 +29,9 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any, Final, TypeVar
 
-from bot.channels.intake import NOTICE_EVERY_SECONDS, jumps_the_line, notice_language, told_key
+from bot.channels.intake.jumping import jumps_the_line
+from bot.channels.intake.ledger import told_key
+from bot.channels.intake.notices import NOTICE_EVERY_SECONDS, notice_language
 from bot.channels.settings import IntakeSettings, for_rasa, sync_turns_waiting
 from bot.channels.turns import Assistant
 from bot.channels.waits import ServicePace, Wait

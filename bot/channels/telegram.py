@@ -35,7 +35,7 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertOutput, custom_payload_in_reply
 from bot.channels.deep_links import telegram_start
 from bot.channels.identity import conversation_id
-from bot.channels.intake import Queued
+from bot.channels.intake.line import Queued
 from bot.channels.places import PLACE_QUESTION, place_metadata
 from bot.channels.settings import TelegramSettings
 from bot.channels.transport import (

@@ -39,7 +39,7 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import AlertNotDelivered, AlertOutput
 from bot.channels.blueprints import Blueprint
 from bot.channels.identity import conversation_id
-from bot.channels.intake import Queued
+from bot.channels.intake.line import Queued
 from bot.channels.settings import TwilioSettings
 from bot.channels.sms_base import TextMessageOutput, answerable, phone_key, take_text_turn
 from bot.channels.statuses import StatusLog, provider_status

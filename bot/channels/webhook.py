@@ -18,7 +18,7 @@ provider does differently.
    apology both failed is forgotten, so that the provider's retry is answered when things are
    back, and the request is 503: the only 503 there is. A connector whose replies go out by
    the provider's API (a ``QueuedInput``) and has an ``intake`` (``CHANNEL_INTAKE=queue``,
-   bot/channels/intake.py) instead puts the message in line and answers at once: its
+   bot/channels/intake/) instead puts the message in line and answers at once: its
    workers take the turn (``take``) without the request;
 6. ``answer(received)``: what the provider expects back when all went well (TwiML, ``ok``,
    the web chat's replies).
@@ -51,7 +51,8 @@ from bot.channels.addresses import AddressBook
 from bot.channels.alerts import address_book_for
 from bot.channels.blueprints import Blueprint
 from bot.channels.dedup import SeenMessages, sent_too_long_ago
-from bot.channels.intake import Intake, Queued, intake_for, job_key
+from bot.channels.intake.line import Queued, job_key
+from bot.channels.intake.worker import Intake, intake_for
 from bot.channels.memory import channel_memory
 from bot.channels.settings import IntakeSettings, RedisSettings, for_rasa, hotline, message_max_age
 from bot.channels.transport import (

@@ -42,7 +42,7 @@ from bot.channels.alerts import AlertOutput, custom_payload_in_reply
 from bot.channels.blueprints import Blueprint
 from bot.channels.deep_links import whatsapp_start
 from bot.channels.identity import conversation_id
-from bot.channels.intake import Queued
+from bot.channels.intake.line import Queued
 from bot.channels.places import PLACE_QUESTION, place_metadata
 from bot.channels.settings import WhatsAppSettings
 from bot.channels.statuses import ProviderStatus, StatusLog, provider_status

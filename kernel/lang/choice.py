@@ -22,7 +22,7 @@ writes:
 
 Only an explicit choice (``set_language``) moves a chosen language. Before a message is parsed,
 ``language_of_letters`` is the one guess made from its letters alone (the intake's notice of the
-wait, bot/channels/intake.py). Standard library only.
+wait, bot/channels/intake/). Standard library only.
 Rasa's conversation policy (bot/policies/conversation.py) decides with it on every turn,
 inside the Rasa process, so no turn costs an action-server call for it.
 """

@@ -4,9 +4,10 @@ goes before everything else in a surge ("safety", "delete my data").
 Each is compared with the whole message, never guessed by a classifier: someone whose phone may
 be searched must not depend on a model's mood to stop alerts or delete their data. The opt-out
 and withdrawal words set an intent (bot/nlu/stop_keywords.py); those, the buttons' payloads and
-``JUMPING_WORDS`` go first in the intake's line (bot/channels/intake.py ``about_safety``). Every
-message is compared with every language's words: a Pashto speaker may answer «بس». Words in
-normalised form (lower case, Persian letter forms), in each language's script and romanized.
+``JUMPING_WORDS`` go first in the intake's line (bot/channels/intake/jumping.py
+``about_safety``). Every message is compared with every language's words: a Pashto speaker may
+answer «بس». Words in normalised form (lower case, Persian letter forms), in each language's
+script and romanized.
 
 Standard library only: both runtimes import it.
 """

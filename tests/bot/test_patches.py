@@ -20,7 +20,7 @@ import redis
 from redis import asyncio as aioredis
 
 from bot import patches
-from bot.channels.intake_redis import LetGoConnection, RedisLine
+from bot.channels.intake.redis_line import LetGoConnection, RedisLine
 from bot.channels.settings import RedisSettings
 from bot.patches import PATCHES, Patch
 

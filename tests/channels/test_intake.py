@@ -20,16 +20,11 @@ from rasa.core.channels.channel import UserMessage
 
 from bot.channels.addresses import AddressBook
 from bot.channels.identity import conversation_id
-from bot.channels.intake import (
-    Intake,
-    Job,
-    Line,
-    ProcessLine,
-    jumps_the_line,
-    language_key,
-    told_key,
-)
-from bot.channels.intake_sqlite import JournaledLine
+from bot.channels.intake.jumping import jumps_the_line
+from bot.channels.intake.kept_line import JournaledLine
+from bot.channels.intake.ledger import language_key, told_key
+from bot.channels.intake.line import Job, Line, ProcessLine
+from bot.channels.intake.worker import Intake
 from bot.channels.kannel import KannelInput
 from bot.channels.redis_memory import RedisMemory
 from bot.channels.settings import (
@@ -198,7 +193,7 @@ async def lines(request: pytest.FixtureRequest) -> AsyncIterator[Lines]:
         for line in made.values():
             await line.close()
         return
-    from bot.channels.intake_redis import RedisLine
+    from bot.channels.intake.redis_line import RedisLine
 
     env = request.getfixturevalue("redis_env")  # the tests' Redis, a key prefix of its own
     redis = RedisSettings.load(env)
@@ -537,7 +532,7 @@ async def test_many_short_turns_in_a_row_do_not_outlast_the_lease_and_run_twice(
 async def test_a_count_left_behind_in_redis_does_not_park_a_person_for_good(
     provider: FakeProvider, channel: TelegramInput, redis_env: dict[str, str]
 ) -> None:
-    from bot.channels.intake_redis import RedisLine
+    from bot.channels.intake.redis_line import RedisLine
 
     redis = RedisSettings.load(redis_env)
     assert redis is not None

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.channels.intake import Intake, intake_for
-from bot.channels.intake_sqlite import JournaledLine, JournalInUse
+from bot.channels.intake.kept_line import JournaledLine, JournalInUse
+from bot.channels.intake.worker import Intake, intake_for
 from bot.channels.settings import IntakeSettings
 from kernel.memory import ProcessMemory
 from tests.channels.channel_support import FakeProvider, Serve

@@ -18,7 +18,8 @@ from rasa.core.channels.channel import register
 from sanic import Sanic
 
 from bot.channels.counts import refusal_class
-from bot.channels.intake import Intake, Line
+from bot.channels.intake.line import Line
+from bot.channels.intake.worker import Intake
 from bot.channels.metrics import metrics_blueprint
 from bot.channels.settings import TelegramSettings
 from bot.channels.telegram import TelegramInput

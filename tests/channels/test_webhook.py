@@ -29,7 +29,8 @@ from sanic import response
 from sanic.request import Request
 from sanic.response import HTTPResponse
 
-from bot.channels.intake import Intake, ProcessLine, Queued
+from bot.channels.intake.line import ProcessLine, Queued
+from bot.channels.intake.worker import Intake
 from bot.channels.settings import IntakeSettings
 from bot.channels.transport import MalformedRequest, ProviderApi, ProviderFailure, parse_json
 from bot.channels.turns import (

@@ -314,8 +314,8 @@ def test_the_turns_holding_a_lock_are_counted_by_their_channel(
 PUT_DURING_A_PARTITION = """
 import asyncio, sys
 from redis import asyncio as aioredis
-from bot.channels.intake import Job
-from bot.channels.intake_redis import LetGoConnection, RedisLine
+from bot.channels.intake.line import Job
+from bot.channels.intake.redis_line import LetGoConnection, RedisLine
 from bot.channels.redis_memory import redis_client
 from bot.channels.settings import RedisSettings
 

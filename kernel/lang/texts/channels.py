@@ -42,7 +42,7 @@ TEXTS: Final[dict[str, Entry]] = {
         "ps": "که همدا اوس مرستې ته اړتیا لرئ، {hotline} ته زنګ ووهئ.",
     },
     # Sent once (at most every ten minutes) to a person whose message waits in line in a surge
-    # (bot/channels/intake.py): silence would make them write again, or give up.
+    # (bot/channels/intake/): silence would make them write again, or give up.
     "in_line": {
         "en": "Many people are writing now. Your question is in line; the answer comes in "
         "about {minutes} minutes.",

@@ -27,7 +27,7 @@ import sqlite3
 from pathlib import Path
 from typing import IO, Final
 
-from bot.channels.intake import Job, ProcessLine, Taken
+from bot.channels.intake.line import Job, ProcessLine, Taken
 from bot.channels.settings import LineShare
 
 logger = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ A worker that dies in the middle of a turn leaves its entry pending under its na
 lease expires after ``INTAKE_CLAIM_IDLE_SECONDS``. The next holder of the lease first takes
 back (``XAUTOCLAIM``) what is pending, oldest first, before anything new: the lease already
 waited out the idle time, and taking back first keeps the person's order. The turn's record of
-having answered (bot/channels/intake.py) keeps a message whose replies went out from being
+having answered (bot/channels/intake/ledger.py) keeps a message whose replies went out from being
 answered again.
 
 **A call that timed out is not carried out later.** During a network partition a call's
@@ -42,7 +42,7 @@ from typing import Any, Final
 from redis import asyncio as aioredis
 from redis.exceptions import ResponseError
 
-from bot.channels.intake import Job, Line, Taken
+from bot.channels.intake.line import Job, Line, Taken
 from bot.channels.redis_memory import deployment_prefix, redis_client
 from bot.channels.settings import LineShare, RedisSettings
 from bot.patches import LET_GO_CONNECTION, check
