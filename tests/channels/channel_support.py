@@ -9,6 +9,7 @@ broken action server. Recorded provider payloads (fixtures/) are posted as the p
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import time
@@ -114,15 +115,23 @@ class FakeProvider:
     headers: dict[str, str] = field(default_factory=dict)
     #: Answers for the next requests, one each, before ``reply`` again.
     replies: list[dict[str, Any]] = field(default_factory=list)
+    #: Notified at each request (``until``).
+    changed: asyncio.Condition = field(default_factory=asyncio.Condition)
 
     async def handle(self, request: web.Request) -> web.Response:
-        self.requests.append(
-            RecordedRequest(
-                request.path, dict(request.headers), await request.read(), request.query_string
-            )
+        recorded = RecordedRequest(
+            request.path, dict(request.headers), await request.read(), request.query_string
         )
+        async with self.changed:
+            self.requests.append(recorded)
+            self.changed.notify_all()
         reply = self.replies.pop(0) if self.replies else self.reply
         return web.json_response(reply, status=self.status, headers=self.headers)
+
+    async def until(self, condition: Callable[[], bool], timeout: float = 10.0) -> None:
+        """Until ``condition`` holds, checked at each request the provider gets: no clock."""
+        async with self.changed:
+            await asyncio.wait_for(self.changed.wait_for(condition), timeout)
 
 
 @asynccontextmanager

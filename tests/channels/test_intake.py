@@ -92,22 +92,42 @@ async def post(url: str, body: dict[str, Any]) -> int:
 @dataclass
 class EchoBot:
     """Answers each message with its own text, after ``delay(text)`` seconds; holds each
-    message whose text is in ``held`` until ``go`` is set. Records what it was given."""
+    message whose text is in ``held`` until ``go`` is set. Records what it was given, and
+    wakes those waiting for a turn to start or end (``until_started``, ``until_answered``)."""
 
     delay: Callable[[str], float] = lambda text: 0.0
     held: set[str] = field(default_factory=set)
     go: asyncio.Event = field(default_factory=asyncio.Event)
     messages: list[str] = field(default_factory=list)
     started: list[str] = field(default_factory=list)
+    changed: asyncio.Condition = field(default_factory=asyncio.Condition)
 
     async def handle_message(self, message: UserMessage) -> None:
-        self.started.append(message.text or "")
+        await self.note(self.started, message.text or "")
         if message.text in self.held:
             await self.go.wait()
         await asyncio.sleep(self.delay(message.text or ""))
-        self.messages.append(message.text or "")
+        await self.note(self.messages, message.text or "")
         reply = as_rasa_sends({"text": f"re: {message.text}"})
         await message.output_channel.send_response(message.sender_id, reply)
+
+    async def note(self, into: list[str], text: str) -> None:
+        """Adds ``text`` to ``into`` (``started`` or ``messages``) and wakes who waits."""
+        async with self.changed:
+            into.append(text)
+            self.changed.notify_all()
+
+    async def until_started(self, text: str | None = None, timeout: float = 10.0) -> None:
+        """Until a turn (``text``'s, or any) has started: woken by the turn itself."""
+        await self._until(lambda: text in self.started if text else bool(self.started), timeout)
+
+    async def until_answered(self, timeout: float = 10.0) -> None:
+        """Until a turn has made its answer (before the provider was handed it)."""
+        await self._until(lambda: bool(self.messages), timeout)
+
+    async def _until(self, condition: Callable[[], bool], timeout: float) -> None:
+        async with self.changed:
+            await asyncio.wait_for(self.changed.wait_for(condition), timeout)
 
 
 class SteppedClock:
@@ -117,6 +137,7 @@ class SteppedClock:
     def __init__(self) -> None:
         self.now = time.time()
         self._sleepers: list[tuple[float, asyncio.Future[None]]] = []
+        self._asleep = asyncio.Condition()
 
     def __call__(self) -> float:
         return self.now
@@ -124,7 +145,9 @@ class SteppedClock:
     async def sleep(self, seconds: float) -> None:
         """Until the test has moved the clock ``seconds`` on."""
         ending = asyncio.get_running_loop().create_future()
-        self._sleepers.append((self.now + seconds, ending))
+        async with self._asleep:
+            self._sleepers.append((self.now + seconds, ending))
+            self._asleep.notify_all()
         await ending
 
     def advance(self, seconds: float) -> None:
@@ -138,18 +161,15 @@ class SteppedClock:
         """How many wait on the clock (a chosen notice waits for its message's wait)."""
         return sum(not ending.done() for _, ending in self._sleepers)
 
+    async def until_sleeping(self, count: int, timeout: float = 10.0) -> None:
+        """Until ``count`` wait on the clock, woken as each begins to."""
+        async with self._asleep:
+            await asyncio.wait_for(self._asleep.wait_for(lambda: self.sleeping() == count), timeout)
+
 
 def stepped(lines: Lines, clock: SteppedClock, **changes: Any) -> Intake:
     """An intake on ``lines`` whose notices read ``clock`` and wait on it."""
     return Intake(lines.make(), settings(**changes), lines.memory(), clock=clock, sleep=clock.sleep)
-
-
-async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Until ``condition`` holds: a signal polled, not a guessed time."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "the condition never held"
-        await asyncio.sleep(0.01)
 
 
 def opening(code: str) -> str:
@@ -273,8 +293,7 @@ async def test_a_worker_stopped_mid_turn_leaves_the_message_to_the_next_once(
     bot = EchoBot(held={"is the gate open?"})
     await first.start(channel, bot, bot.handle_message)
     await put(first, channel, 703, "is the gate open?")
-    while not bot.started:
-        await asyncio.sleep(0.01)
+    await bot.until_started()
     await first.stop(grace=0)  # the worker dies in the middle of the turn: nothing was sent
     assert sent_texts(provider) == []
 
@@ -297,11 +316,12 @@ async def test_a_server_that_stops_ends_the_turn_under_way_and_takes_no_other(
     await first.start(channel, bot, bot.handle_message)
     await put(first, channel, 706, "is the gate open?")
     await put(first, channel, 707, "which documents do I need?")
-    while not bot.started:
-        await asyncio.sleep(0.01)
+    await bot.until_started()
     stopping = asyncio.create_task(first.stop())
-    await until(lambda: not first.workers)  # the stop has begun: a stop that did not wait
-    assert not stopping.done()  # for the turn under way has cut it off by now
+    while first.workers:  # a turn of the loop, no clock, until the stop has begun
+        await asyncio.sleep(0)
+    # A stop that did not wait for the turn under way would have cut it off by now.
+    assert not stopping.done()
     bot.go.set()
     await asyncio.wait_for(stopping, 5)
     assert sent_texts(provider) == ["re: is the gate open?"]
@@ -321,10 +341,10 @@ class ReplyThenHang(EchoBot):
     ``go``."""
 
     async def handle_message(self, message: UserMessage) -> None:
-        self.started.append(message.text or "")
+        await self.note(self.started, message.text or "")
         reply = as_rasa_sends({"text": f"re: {message.text}", "metadata": language_metadata("prs")})
         await message.output_channel.send_response(message.sender_id, reply)
-        self.messages.append(message.text or "")
+        await self.note(self.messages, message.text or "")
         await self.go.wait()
 
 
@@ -335,8 +355,7 @@ async def test_a_worker_killed_after_its_first_reply_does_not_run_the_turn_again
     bot = ReplyThenHang()
     await first.start(channel, bot, bot.handle_message)
     await put(first, channel, 705, "is the gate open?")
-    while not bot.messages:
-        await asyncio.sleep(0.01)
+    await bot.until_answered()
     await first.stop(grace=0)  # killed: the person has a first reply; the turn never ended
     assert sent_texts(provider) == ["re: is the gate open?"]
 
@@ -422,8 +441,7 @@ async def answered_in_order(
     await intake.start(channel, bot, bot.handle_message)
     sent = collections.Counter([first[0]])
     await put(intake, channel, *first, number=1)
-    while not bot.started:
-        await asyncio.sleep(0.01)
+    await bot.until_started()
     for chat, text in behind:
         sent[chat] += 1
         await put(intake, channel, chat, text, number=sent[chat])
@@ -521,7 +539,7 @@ async def test_many_short_turns_in_a_row_do_not_outlast_the_lease_and_run_twice(
     for number, text in enumerate(burst, start=1):
         await put(here, channel, 905, text, number=number)
     await here.start(channel, bot, bot.handle_message)
-    await until(lambda: bool(bot.started))  # the first worker holds the line
+    await bot.until_started()  # the first worker holds the line
     await there.start(channel, bot, bot.handle_message)
     await here.drained(timeout=20)
     await here.stop()
@@ -593,13 +611,12 @@ async def test_a_person_waiting_is_told_once_in_their_language(
     bot, clock = EchoBot(held={"blocking question"}), SteppedClock()
     intake, channel, url = await one_worker_telling(lines, provider, serve, bot, clock)
     assert await post(url, update(1, 710, "blocking question")) == 200
-    while not bot.started:
-        await asyncio.sleep(0.01)
+    await bot.until_started()
     # A Dari speaker writes twice while the only worker is busy.
     assert await post(url, update(2, 711, "پرواز بعدی چه وقت است؟", "fa")) == 200
     assert await post(url, update(3, 711, "میدان هوایی باز است؟", "fa")) == 200
     clock.advance(31.0)  # past the notice time: the next check tells them
-    await until(lambda: bool(told_in(provider, "prs")))
+    await provider.until(lambda: bool(told_in(provider, "prs")))
     for _ in range(3):  # and the checks after it do not
         clock.advance(1.0)
         assert await intake.tell_the_wait(channel, bot) == 0
@@ -629,7 +646,7 @@ class PashtoBot(EchoBot):
         self.tracker_reads += 1
 
     async def handle_message(self, message: UserMessage) -> None:
-        self.started.append(message.text or "")
+        await self.note(self.started, message.text or "")
         if message.text in self.held:
             await self.go.wait()
         reply = as_rasa_sends({"text": f"re: {message.text}", "metadata": language_metadata("ps")})
@@ -646,11 +663,10 @@ async def test_the_notice_is_in_the_language_of_the_last_answer_without_reading_
     assert await post(url, update(1, 712, "salam", "en")) == 200
     await intake.drained()
     assert await post(url, update(2, 710, "blocking question")) == 200
-    while "blocking question" not in bot.started:
-        await asyncio.sleep(0.01)
+    await bot.until_started("blocking question")
     assert await post(url, update(3, 712, "parwaz kala da", "en")) == 200
     clock.advance(31.0)
-    await until(lambda: bool(told_in(provider, "ps")))
+    await provider.until(lambda: bool(told_in(provider, "ps")))
     assert not told_in(provider, "en")
     assert bot.tracker_reads == 0
     bot.go.set()
@@ -661,7 +677,7 @@ class ForgettingBot(EchoBot):
     """Answers in Pashto with a numbered menu; "delete my data" with the deletion's confirmation."""
 
     async def handle_message(self, message: UserMessage) -> None:
-        self.messages.append(message.text or "")
+        await self.note(self.messages, message.text or "")
         if message.text == "/delete_my_data":
             said = {"text": "Deleted.", "utter_action": DELETED_CONFIRMATION}
         else:
@@ -789,8 +805,7 @@ async def test_a_whatsapp_status_is_recorded_at_once_while_the_persons_message_w
     alert_sent = len(provider.requests)
 
     assert await notify(url, fixture("whatsapp_text.json")) == 200
-    while not bot.started:
-        await asyncio.sleep(0.01)
+    await bot.until_started()
     # The only worker is busy with the person's turn: the status cannot be waiting behind it.
     assert await notify(url, fixture("whatsapp_status_failed.json")) == 200
     assert row(address_book)["provider_status"] == "failed"
@@ -828,8 +843,7 @@ async def test_a_kannel_sms_waits_in_line_after_smsbox_has_its_empty_answer() ->
                 session.get(f"{base_url}/webhooks/kannel/receive?{DARI_QUERY}") as answer,
             ):
                 assert (answer.status, await answer.text()) == (200, "")
-            while not bot.started:
-                await asyncio.sleep(0.01)
+            await bot.until_started()
             assert smsbox.texts() == []  # smsbox has its answer, the turn has not ended
             bot.go.set()
             await intake.drained()
@@ -900,7 +914,7 @@ async def test_a_notice_goes_when_its_wait_is_reached_not_a_check_later(
     await put(intake, channel, 770, "when is the next flight?")
     clock.advance(26.0)  # its wait of 30 s is reached within the check's 5 s ahead
     telling = asyncio.create_task(intake.tell_the_wait(channel, EchoBot(), ahead=5.0))
-    await until(lambda: clock.sleeping() == 1)  # chosen, and waiting for its time
+    await clock.until_sleeping(1)  # chosen, and waiting for its time
     assert not told_in(provider, "en")  # not before the wait was reached
     clock.advance(4.0)
     assert await telling == 1
@@ -916,7 +930,7 @@ async def test_no_notice_for_a_message_answered_before_its_wait_was_reached(
     await put(intake, channel, 771, "is the airport open?")
     clock.advance(26.0)
     telling = asyncio.create_task(intake.tell_the_wait(channel, bot, ahead=5.0))
-    await until(lambda: clock.sleeping() == 1)  # the check has chosen whom to tell, at 30 s
+    await clock.until_sleeping(1)  # the check has chosen whom to tell, at 30 s
     await intake.start(channel, bot, bot.handle_message)
     await intake.drained()
     clock.advance(4.0)
@@ -958,8 +972,8 @@ def provider_back(provider: FakeProvider) -> int:
 
 
 async def attempts(provider: FakeProvider, at_least: int) -> None:
-    while len(sent_texts(provider)) < at_least:
-        await asyncio.sleep(0.01)
+    """Until the provider was asked ``at_least`` times to send a message."""
+    await provider.until(lambda: len(sent_texts(provider)) >= at_least)
 
 
 async def test_a_reply_the_provider_could_not_take_reaches_the_person_when_it_is_back(
@@ -1147,6 +1161,7 @@ class TimedTelegram(TelegramInput):
         self.told[conversation_id("telegram", str(incoming.chat_id))] = (time.monotonic(), text)
 
 
+@pytest.mark.serial  # turns of 0.1 s of real time: others' load on the cores stretches them
 async def test_the_wait_said_is_within_twice_the_wait_measured(
     lines: Lines, provider: FakeProvider
 ) -> None:

@@ -18,7 +18,6 @@ from tests.channels.test_intake import (
     put,
     sent_texts,
     settings,
-    until,
     update,
     with_intake,
 )
@@ -40,7 +39,7 @@ async def test_what_waited_when_the_process_stopped_is_answered_after_the_restar
     sent = [(801, "is abbey gate open?"), (802, "when is the next flight?"), (801, "thank you")]
     for number, (chat, text) in enumerate(sent):
         assert await post(url, update(300 + number, chat, text)) == 200  # the provider is told
-    await until(lambda: bool(bot.started))
+    await bot.until_started()
     await first.stop(grace=0)  # the process is killed in the middle of the first turn
     assert sent_texts(provider) == []
 
