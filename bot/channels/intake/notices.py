@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from bot.channels.intake.line import Job
-from bot.channels.turns import conversation_language
+from bot.channels.turns import Assistant, conversation_language
 from kernel.lang.choice import choose_language, language_of_letters
 
 logger = logging.getLogger(__name__)
@@ -32,7 +32,7 @@ def one_per_person(jobs: Iterable[Job]) -> list[Job]:
 
 
 async def language_for(
-    agent: Any, conversation: str, text: str | None, hint: str | None
+    agent: Assistant, conversation: str, text: str | None, hint: str | None
 ) -> str | None:
     """The conversation's language as the tracker remembers it; else the provider's hint;
     else what the text's letters say (``language_of_letters``: Pashto's own letters, else Dari
@@ -46,7 +46,9 @@ async def language_for(
     return language_of_letters(text) if text else None
 
 
-async def notice_language(agent: Any, conversation: str, text: str | None, hint: str | None) -> str:
+async def notice_language(
+    agent: Assistant, conversation: str, text: str | None, hint: str | None
+) -> str:
     """The one language of a notice of the wait: ``language_for``'s, else the one the turn
     will answer in (``answer_language``). Never all three, as the apologies are when nothing
     is known: a notice goes to many at once, and three languages are three times as long to
@@ -54,7 +56,7 @@ async def notice_language(agent: Any, conversation: str, text: str | None, hint:
     return await language_for(agent, conversation, text, hint) or await answer_language(agent, text)
 
 
-async def answer_language(agent: Any, text: str | None) -> str:
+async def answer_language(agent: Assistant, text: str | None) -> str:
     """The language a first message in Latin letters will be answered in: the agent's NLU
     identifies it (romanized Dari, Pashto or English) and ``choose_language`` decides, as in
     the turn; English, the default, when that cannot be asked."""

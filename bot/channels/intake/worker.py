@@ -159,7 +159,9 @@ class Intake:
         )
         await self.line.put(job)
 
-    async def start(self, connector: Queueable, agent: Any, on_new_message: OnNewMessage) -> None:
+    async def start(
+        self, connector: Queueable, agent: Assistant, on_new_message: OnNewMessage
+    ) -> None:
         """Starts the workers and the notices (the server started)."""
         await self.line.open()
         self._stopping = False
@@ -201,7 +203,7 @@ class Intake:
         worker: str,
         number: int,
         connector: Queueable,
-        agent: Any,
+        agent: Assistant,
         on_new_message: OnNewMessage,
     ) -> None:
         partitions = self.line.partitions
@@ -228,7 +230,7 @@ class Intake:
         partition: int,
         worker: str,
         connector: Queueable,
-        agent: Any,
+        agent: Assistant,
         on_new_message: OnNewMessage,
     ) -> int:
         if not await self.line.lease(partition, worker, self._lease_seconds):
@@ -272,7 +274,7 @@ class Intake:
                 return
 
     async def _turn(
-        self, job: Job, connector: Queueable, agent: Any, on_new_message: OnNewMessage
+        self, job: Job, connector: Queueable, agent: Assistant, on_new_message: OnNewMessage
     ) -> None:
         """The turn of ``job``, once: tried again after ``retry_seconds`` while nothing reached
         the person, and recorded as answered before it leaves the line."""
@@ -394,7 +396,7 @@ class Intake:
         except MemoryUnavailable:
             return None
 
-    async def _say_cut_off(self, job: Job, connector: Queueable, agent: Any) -> None:
+    async def _say_cut_off(self, job: Job, connector: Queueable, agent: Assistant) -> None:
         """The turn of ``job`` stopped after its first reply went out and before it ended (its
         process was killed, or it raised): the person has part of an answer, and their
         conversation does not hold the message. Running the turn again would do its actions'
@@ -428,7 +430,7 @@ class Intake:
 
         await held.hand_over(job.key, replies, send)
 
-    async def _gives_up(self, job: Job, connector: Queueable, agent: Any) -> bool:
+    async def _gives_up(self, job: Job, connector: Queueable, agent: Assistant) -> bool:
         """After the turn of ``job`` raised: False while it may be tried again; on its
         ``TURN_FAILURES``-th failure (counted across processes) True, once its sender was sent
         the apology. A message that breaks every turn it is in (a malformed job, a bug) would
@@ -459,7 +461,7 @@ class Intake:
             logger.error("%s: the apology for a failed turn did not go out", connector.name())
         return True
 
-    async def language_of(self, agent: Any, job: Job) -> str | None:
+    async def language_of(self, agent: Assistant, job: Job) -> str | None:
         """The language of what the intake says by itself to ``job``'s sender: that of the
         person's last answer (kept by ``_turn`` for a day), else ``language_for``'s."""
         try:
@@ -470,7 +472,7 @@ class Intake:
             return remembered
         return await language_for(agent, job.conversation, job.text, job.hint)
 
-    async def _tell_the_wait(self, connector: Queueable, agent: Any) -> None:
+    async def _tell_the_wait(self, connector: Queueable, agent: Assistant) -> None:
         # The checks choose whom to tell one after the other, as before; the notices they
         # chose go in the background, each when its wait is reached, so that a check never
         # waits for its people's time before the next one.
@@ -500,7 +502,9 @@ class Intake:
             for task in sending:
                 task.cancel()
 
-    async def tell_the_wait(self, connector: Queueable, agent: Any, ahead: float = 0.0) -> int:
+    async def tell_the_wait(
+        self, connector: Queueable, agent: Assistant, ahead: float = 0.0
+    ) -> int:
         """One notice to each person whose message waits longer than ``notice_seconds``, or
         will within ``ahead`` seconds, and who was not told in the last ten minutes; how many
         were told. A notice goes when its message has waited ``notice_seconds`` (not up to a
@@ -533,7 +537,9 @@ class Intake:
             self._told_until[job.conversation] = now + NOTICE_EVERY_SECONDS
         return to_tell
 
-    async def _tell(self, connector: Queueable, agent: Any, told: list[tuple[Job, Wait]]) -> int:
+    async def _tell(
+        self, connector: Queueable, agent: Assistant, told: list[tuple[Job, Wait]]
+    ) -> int:
         # In a surge thousands wait at once: one notice after the other would reach the last of
         # them long after their answer. The longest waiting go first.
         sending = asyncio.Semaphore(NOTICES_AT_ONCE)
