@@ -744,24 +744,24 @@ def embedded_stack(
     Returns the stack and how to name its API token in a command (never the token itself).
     """
     token_file = var_dir / KEYS[0].file
+    given = {**os.environ, **(extra_env or {})}  # what the operator set, and the caller
     # Only the embedded default makes its own keys: a production deployment's are shared by
     # every machine, so they must come from its environment (``check_setup`` names a missing one).
     production = shared_store_problem(endpoints) is None
-    made = {} if production else stored_keys(var_dir, {**os.environ, **(extra_env or {})})
+    made = {} if production else stored_keys(var_dir, given)
     # Only Rasa unseals addresses and hashes them; the API token is for those who call Rasa.
     token = {name: value for name, value in made.items() if name == KEYS[0].variable}
     rasa_only = {name: value for name, value in made.items() if name not in token}
-    given = {**os.environ, **(extra_env or {})}
     if not production and not given.get(INTAKE_JOURNAL_ENV):
         # The providers' messages wait for their turn in a line that outlives a restart.
         rasa_only[INTAKE_JOURNAL_ENV] = str(var_dir / INTAKE_JOURNAL_FILE)
     where = token_file.relative_to(ROOT) if token_file.is_relative_to(ROOT) else token_file
     where_token = f"$(cat {where})" if KEYS[0].variable in made else "$RASA_API_TOKEN"
     if not production:
-        token.update(metrics_token(var_dir, {**os.environ, **(extra_env or {})}))
-    sites = own_origins(rasa_port, {**os.environ, **(extra_env or {})})
+        token.update(metrics_token(var_dir, given))
+    sites = own_origins(rasa_port, given)
     # A real deployment's ways in are its own: only the demo gets the demo's line.
-    demo = {} if production else demo_ways_in({**os.environ, **(extra_env or {})})
+    demo = {} if production else demo_ways_in(given)
     stack = Stack(
         model,
         content_db_url,
