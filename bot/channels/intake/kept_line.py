@@ -88,9 +88,8 @@ class JournaledLine(ProcessLine):
     async def ack(self, partition: int, taken: Taken) -> None:
         """Strikes the job off once its turn is over; one the line took back (its lease was
         lost) stays, as it stays in line."""
-        if taken.ref not in self._lines[partition].taken:
+        if not self._ack(partition, taken):
             return
-        await super().ack(partition, taken)
         self._journal().execute(
             "DELETE FROM intake_line WHERE channel = ? AND job_key = ?",
             (self.channel, taken.job.key),

@@ -240,9 +240,14 @@ class ProcessLine(Line):
         return None
 
     async def ack(self, partition: int, taken: Taken) -> None:
+        self._ack(partition, taken)
+
+    def _ack(self, partition: int, taken: Taken) -> bool:
+        """Lets the job go; False when the line no longer counts it as taken (it took it back
+        when the lease was lost), and then nothing changes."""
         line = self._lines[partition]
         if line.taken.pop(taken.ref, None) is None:
-            return
+            return False
         self._answered += 1
         person = taken.job.conversation
         in_line = line.in_line[person] - 1
@@ -256,6 +261,7 @@ class ProcessLine(Line):
             line.in_line[person] = in_line
         else:
             del line.in_line[person]
+        return True
 
     async def answered(self) -> int:
         return self._answered
