@@ -435,16 +435,16 @@ class _Sentence:
                 del self.found[role]
 
     @property
+    def hearsay(self) -> bool:
+        """Whether the sentence is what others say or a question whether news is true ("my
+        neighbour said they search cars at the checkpoint, is it true?"), with nothing in it
+        saying a threat is still on."""
+        return _HEARSAY in self.found and _STILL not in self.found
+
+    @property
     def hearsaid(self) -> bool:
-        """Whether the threats the sentence tells of are what others say or a question whether
-        the news is true ("my neighbour said they search cars at the checkpoint, is it true?"),
-        with nothing in it saying a threat is still on."""
-        found = self.found
-        return (
-            _HEARSAY in found
-            and _STILL not in found
-            and any(role[0] in _REPORTED_KINDS for role in found)
-        )
+        """Whether the sentence is hearsay (``hearsay``) of threats or of someone taken."""
+        return self.hearsay and any(role[0] in _REPORTED_KINDS for role in self.found)
 
     @property
     def named(self) -> bool:
@@ -472,9 +472,7 @@ class _Sentence:
         """Whether the sentence speaks of ``key``: a phrase alone, or a pair close together."""
         if key not in self._has:
             found = self.found
-            reported = key in _REPORTED_KINDS and (
-                _REPORT in found or (_HEARSAY in found and _STILL not in found)
-            )
+            reported = key in _REPORTED_KINDS and (_REPORT in found or self.hearsay)
             self._has[key] = not reported and (
                 bool(self.spans(key, "alone"))
                 or any(
