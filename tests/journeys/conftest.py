@@ -86,17 +86,21 @@ class Running:
             return list(json.loads(response.read()))
 
 
+def in_line(stack: Stack) -> int:
+    """How many messages `make run`'s line (``var/intake.db``) holds now."""
+    with contextlib.closing(sqlite3.connect(stack.rasa_env[INTAKE_JOURNAL_ENV])) as db:
+        return int(db.execute("SELECT count(*) FROM intake_line").fetchone()[0])
+
+
 def wait_for_the_line(stack: Stack, timeout: float = 60.0) -> None:
     """Until `make run`'s line of queued messages (Telegram, WhatsApp, the SMS channels) is
     empty: their provider has its 200 before the turn, and a message leaves the line only once
     its replies were handed to the provider. Nothing to wait for without the line."""
-    journal = stack.rasa_env.get(INTAKE_JOURNAL_ENV)
-    if not journal:
+    if not stack.rasa_env.get(INTAKE_JOURNAL_ENV):
         return
     deadline = time.monotonic() + timeout
     while True:
-        with contextlib.closing(sqlite3.connect(journal)) as db:
-            waiting = db.execute("SELECT count(*) FROM intake_line").fetchone()[0]
+        waiting = in_line(stack)
         if not waiting:
             return
         assert time.monotonic() < deadline, f"{waiting} messages still in line after {timeout} s"

@@ -8,9 +8,7 @@ Every one of them then gets an answer: the line was kept in ``var/intake.db``.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import sqlite3
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -25,8 +23,8 @@ from scripts.fake_providers import (
     ProvidersInThread,
     telegram_update,
 )
-from scripts.stack import INTAKE_JOURNAL_ENV, ROOT, free_port
-from tests.journeys.conftest import MODEL, Running, start_running, wait_for_the_line
+from scripts.stack import ROOT, free_port
+from tests.journeys.conftest import MODEL, Running, in_line, start_running, wait_for_the_line
 
 pytestmark = pytest.mark.integration
 
@@ -68,12 +66,6 @@ def crowd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Running, F
         serving.stop()
 
 
-def waiting(running: Running) -> int:
-    """How many messages the line kept in ``var/intake.db`` holds now."""
-    with contextlib.closing(sqlite3.connect(running.stack.rasa_env[INTAKE_JOURNAL_ENV])) as db:
-        return int(db.execute("SELECT count(*) FROM intake_line").fetchone()[0])
-
-
 def test_a_crowd_writing_while_rasa_restarts_is_answered_every_one(
     crowd: tuple[Running, FakeProviders],
 ) -> None:
@@ -87,9 +79,9 @@ def test_a_crowd_writing_while_rasa_restarts_is_answered_every_one(
         )
         with urllib.request.urlopen(request, timeout=60) as response:
             assert response.status == 200  # Telegram will not send it again
-    in_line = waiting(running)
+    waited = in_line(running.stack)
     kill_server(running.stack, "rasa")
-    assert in_line > 0, "every message was answered before the kill: the journey proves nothing"
+    assert waited > 0, "every message was answered before the kill: the journey proves nothing"
 
     deadline = time.monotonic() + 30
     while not any("started again" in line for line in running.stack.restart_dead()):
@@ -102,4 +94,4 @@ def test_a_crowd_writing_while_rasa_restarts_is_answered_every_one(
         for chat, text in zip(chats, ASKED, strict=True)
         if not any(r.text for r in providers.to("telegram", str(chat)))
     ]
-    assert unanswered == [], f"{in_line} waited at the kill; no answer for {unanswered}"
+    assert unanswered == [], f"{waited} waited at the kill; no answer for {unanswered}"
